@@ -1,0 +1,207 @@
+-- What the Supabase platform provides before any project migration runs: the API roles, the auth and
+-- storage schemas with the helper functions policies use, the realtime publication, and the default
+-- privileges Supabase grants in schema public. The local backend runs this before the migrations, so
+-- that the same migrations apply here and on a hosted project. Idempotent: safe on every start.
+
+do $$
+begin
+  if not exists (select 1 from pg_roles where rolname = 'anon') then create role anon nologin noinherit; end if;
+  if not exists (select 1 from pg_roles where rolname = 'authenticated') then create role authenticated nologin noinherit; end if;
+  if not exists (select 1 from pg_roles where rolname = 'service_role') then create role service_role nologin noinherit bypassrls; end if;
+end $$;
+
+create extension if not exists pgcrypto;
+
+-- ---------------------------------------------------------------- auth
+create schema if not exists auth;
+grant usage on schema auth to anon, authenticated, service_role;
+
+create table if not exists auth.users (
+  instance_id uuid,
+  id uuid primary key default gen_random_uuid(),
+  aud varchar(255) default 'authenticated',
+  role varchar(255) default 'authenticated',
+  email varchar(255) unique,
+  encrypted_password varchar(255),
+  email_confirmed_at timestamptz,
+  confirmed_at timestamptz,
+  recovery_sent_at timestamptz,
+  last_sign_in_at timestamptz,
+  raw_app_meta_data jsonb default '{}'::jsonb,
+  raw_user_meta_data jsonb default '{}'::jsonb,
+  phone text,
+  banned_until timestamptz,
+  is_anonymous boolean not null default false,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now()
+);
+
+create table if not exists auth.sessions (
+  id uuid primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  not_after timestamptz
+);
+
+create table if not exists auth.refresh_tokens (
+  id bigserial primary key,
+  token varchar(255) not null unique,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  session_id uuid not null references auth.sessions (id) on delete cascade,
+  parent varchar(255),
+  revoked boolean not null default false,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+create index if not exists refresh_tokens_session_idx on auth.refresh_tokens (session_id);
+
+create table if not exists auth.one_time_tokens (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references auth.users (id) on delete cascade,
+  token_type text not null check (token_type in ('recovery', 'signup')),
+  token_hash text not null unique,
+  relates_to text not null,
+  created_at timestamptz not null default now()
+);
+
+create or replace function auth.jwt() returns jsonb
+language sql stable as $$
+  select coalesce(nullif(current_setting('request.jwt.claims', true), ''), '{}')::jsonb
+$$;
+
+create or replace function auth.uid() returns uuid
+language sql stable as $$
+  select nullif(coalesce(nullif(current_setting('request.jwt.claim.sub', true), ''), auth.jwt() ->> 'sub'), '')::uuid
+$$;
+
+create or replace function auth.role() returns text
+language sql stable as $$
+  select coalesce(nullif(current_setting('request.jwt.claim.role', true), ''), auth.jwt() ->> 'role')
+$$;
+
+create or replace function auth.email() returns text
+language sql stable as $$
+  select auth.jwt() ->> 'email'
+$$;
+
+grant execute on function auth.jwt(), auth.uid(), auth.role(), auth.email() to anon, authenticated, service_role;
+
+-- ---------------------------------------------------------------- storage
+create schema if not exists storage;
+grant usage on schema storage to anon, authenticated, service_role;
+
+create table if not exists storage.buckets (
+  id text primary key,
+  name text not null unique,
+  owner uuid,
+  public boolean not null default false,
+  file_size_limit bigint,
+  allowed_mime_types text[],
+  created_at timestamptz default now(),
+  updated_at timestamptz default now()
+);
+
+create table if not exists storage.objects (
+  id uuid primary key default gen_random_uuid(),
+  bucket_id text references storage.buckets (id),
+  name text,
+  owner uuid,
+  owner_id text,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  last_accessed_at timestamptz default now(),
+  metadata jsonb,
+  path_tokens text[] generated always as (string_to_array(name, '/')) stored,
+  version text,
+  unique (bucket_id, name)
+);
+
+alter table storage.buckets enable row level security;
+alter table storage.objects enable row level security;
+grant all on storage.objects to anon, authenticated, service_role;
+grant select on storage.buckets to anon, authenticated;
+grant all on storage.buckets to service_role;
+
+create or replace function storage.foldername(name text) returns text[]
+language sql immutable as $$
+  select (string_to_array(name, '/'))[1:greatest(array_length(string_to_array(name, '/'), 1) - 1, 0)]
+$$;
+
+create or replace function storage.filename(name text) returns text
+language sql immutable as $$
+  select (string_to_array(name, '/'))[array_length(string_to_array(name, '/'), 1)]
+$$;
+
+create or replace function storage.extension(name text) returns text
+language sql immutable as $$
+  select case when storage.filename(name) like '%.%' then reverse(split_part(reverse(storage.filename(name)), '.', 1)) else '' end
+$$;
+
+-- ---------------------------------------------------------------- realtime
+do $$
+begin
+  if not exists (select 1 from pg_publication where pubname = 'supabase_realtime') then
+    create publication supabase_realtime;
+  end if;
+end $$;
+
+-- ---------------------------------------------------------------- public schema defaults (as on Supabase)
+grant usage on schema public to anon, authenticated, service_role;
+alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
+alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
+alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
+
+-- ---------------------------------------------------------------- local backend's own bookkeeping
+create schema if not exists local;
+revoke all on schema local from public;
+
+create table if not exists local.schema_migrations (
+  version text primary key,
+  name text not null,
+  applied_at timestamptz not null default now()
+);
+
+-- The development mailbox: what would have been e-mailed, for a person to read at /_dev/mailbox.
+create table if not exists local.mailbox (
+  id bigserial primary key,
+  to_email text not null,
+  subject text not null,
+  body_text text not null,
+  link text,
+  created_at timestamptz not null default now()
+);
+
+-- Failed sign-ins per e-mail address, to slow down password guessing.
+create table if not exists local.sign_in_failures (
+  email text primary key,
+  failures int not null default 0,
+  last_failure_at timestamptz not null default now()
+);
+
+-- Row changes of published tables, announced to the realtime service by NOTIFY (see realtime.ts).
+create or replace function local.notify_change() returns trigger
+language plpgsql as $$
+declare
+  payload text;
+begin
+  payload := json_build_object(
+    'schema', tg_table_schema,
+    'table', tg_table_name,
+    'type', tg_op,
+    'commit_timestamp', to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'record', case when tg_op <> 'DELETE' then row_to_json(new) end,
+    'old_record', case when tg_op <> 'INSERT' then row_to_json(old) end
+  )::text;
+  -- NOTIFY payloads are limited to 8000 bytes; a larger row is announced by key and read back.
+  if octet_length(payload) > 7900 then
+    payload := json_build_object(
+      'schema', tg_table_schema, 'table', tg_table_name, 'type', tg_op, 'truncated', true,
+      'commit_timestamp', to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      'record', case when tg_op <> 'DELETE' then json_build_object('id', new.id) end,
+      'old_record', case when tg_op <> 'INSERT' then json_build_object('id', old.id) end
+    )::text;
+  end if;
+  perform pg_notify('local_realtime', payload);
+  return null;
+end $$;

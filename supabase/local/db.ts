@@ -1,0 +1,129 @@
+// The database behind the local backend: embedded PGlite (default, files under DATA_DIR) or a real
+// Postgres (DATABASE_URL). Both are reached through one small interface so that every other module of
+// the local backend is written once. Every request runs inside `asRole`, a transaction that takes the
+// JWT's role and claims the way PostgREST does, so Postgres row-level security decides what is seen.
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+
+export type Row = Record<string, unknown>;
+
+export interface Sql {
+  query<T extends Row = Row>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  /** Runs a script of several statements with no parameters. */
+  exec(text: string): Promise<void>;
+}
+
+export interface Db extends Sql {
+  readonly kind: "pglite" | "postgres";
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+/** Claims of a verified JWT (or the implied anon claims when there is none). */
+export type Claims = { role: string; sub?: string; [key: string]: unknown };
+
+const ROLES = new Set(["anon", "authenticated", "service_role"]);
+
+/**
+ * Runs `fn` in a transaction acting as the JWT's role with `request.jwt.claims` set, exactly what
+ * PostgREST does before each request. Unknown roles are refused before any SQL runs.
+ */
+export function asRole<T>(db: Db, claims: Claims, fn: (tx: Sql) => Promise<T>): Promise<T> {
+  if (!ROLES.has(claims.role)) throw new Error(`unknown role ${claims.role}`);
+  return db.transaction(async (tx) => {
+    await tx.query(
+      `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
+              set_config('request.jwt.claim.sub', $3, true), set_config('request.jwt.claim.role', $1, true)`,
+      [claims.role, JSON.stringify(claims), claims.sub ?? ""],
+    );
+    return await fn(tx);
+  });
+}
+
+export async function openDb(opts: { dataDir?: string; databaseUrl?: string }): Promise<Db> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl) : await openPglite(opts.dataDir);
+}
+
+async function openPglite(dataDir?: string): Promise<Db> {
+  const pgl = dataDir ? new PGlite(dataDir) : new PGlite();
+  await pgl.waitReady;
+  const wrap = (q: { query: PGlite["query"]; exec: PGlite["exec"] }): Sql => ({
+    async query<T extends Row>(text: string, params: unknown[] = []) {
+      const r = await q.query<T>(text, params);
+      return { rows: r.rows };
+    },
+    async exec(text: string) {
+      await q.exec(text);
+    },
+  });
+  const base = wrap(pgl);
+  return {
+    kind: "pglite",
+    ...base,
+    transaction: <T>(fn: (tx: Sql) => Promise<T>) => pgl.transaction((tx) => fn(wrap(tx))) as Promise<T>,
+    async listen(channel, onPayload) {
+      const unsub = await pgl.listen(channel, onPayload);
+      return async () => await unsub();
+    },
+    close: () => pgl.close(),
+  };
+}
+
+function openPostgres(url: string): Db {
+  // Keep timestamps and json as Postgres text; the modules ask Postgres for JSON text themselves.
+  const types = {
+    getTypeParser: (oid: number, format?: string) =>
+      [20, 21, 23, 700, 701, 1700, 16].includes(oid)
+        ? pg.types.getTypeParser(oid, format as "text")
+        : (v: string) => v,
+  };
+  const pool = new pg.Pool({ connectionString: url, max: Number(Deno.env.get("DB_POOL_SIZE") ?? 10), types });
+  const wrap = (c: pg.Pool | pg.PoolClient): Sql => ({
+    async query<T extends Row>(text: string, params: unknown[] = []) {
+      const r = await c.query(text, params);
+      return { rows: r.rows as T[] };
+    },
+    async exec(text: string) {
+      await c.query(text);
+    },
+  });
+  const listeners: pg.Client[] = [];
+  return {
+    kind: "postgres",
+    ...wrap(pool),
+    async transaction<T>(fn: (tx: Sql) => Promise<T>) {
+      const client = await pool.connect();
+      try {
+        await client.query("begin");
+        const out = await fn(wrap(client));
+        await client.query("commit");
+        return out;
+      } catch (e) {
+        await client.query("rollback").catch(() => {});
+        throw e;
+      } finally {
+        client.release();
+      }
+    },
+    async listen(channel, onPayload) {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      client.on("notification", (n) => n.channel === channel && onPayload(n.payload ?? ""));
+      await client.query(`listen ${quoteIdent(channel)}`);
+      listeners.push(client);
+      return async () => {
+        await client.end().catch(() => {});
+      };
+    },
+    async close() {
+      await Promise.all(listeners.map((c) => c.end().catch(() => {})));
+      await pool.end();
+    },
+  };
+}
+
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

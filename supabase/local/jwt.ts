@@ -1,0 +1,62 @@
+// HS256 JSON Web Tokens, the format Supabase's GoTrue issues and PostgREST, Storage and Realtime verify.
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+export function b64url(bytes: Uint8Array): string {
+  let s = "";
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+export function fromB64url(s: string): Uint8Array {
+  const pad = s.replaceAll("-", "+").replaceAll("_", "/") + "===".slice((s.length + 3) % 4);
+  const bin = atob(pad);
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+
+const keyCache = new Map<string, Promise<CryptoKey>>();
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let k = keyCache.get(secret);
+  if (!k) {
+    k = crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+      "verify",
+    ]);
+    keyCache.set(secret, k);
+  }
+  return k;
+}
+
+export async function signJwt(payload: Record<string, unknown>, secret: string): Promise<string> {
+  const head = b64url(enc.encode(JSON.stringify({ alg: "HS256", typ: "JWT" })));
+  const body = b64url(enc.encode(JSON.stringify(payload)));
+  const sig = await crypto.subtle.sign("HMAC", await hmacKey(secret), enc.encode(`${head}.${body}`));
+  return `${head}.${body}.${b64url(new Uint8Array(sig))}`;
+}
+
+export type JwtResult =
+  | { ok: true; claims: Record<string, unknown> }
+  | { ok: false; reason: "malformed" | "bad_signature" | "expired" };
+
+/** Verifies signature, algorithm and expiry. Never throws. */
+export async function verifyJwt(token: string, secret: string, nowSec = Date.now() / 1000): Promise<JwtResult> {
+  const parts = token.split(".");
+  if (parts.length !== 3) return { ok: false, reason: "malformed" };
+  try {
+    const header = JSON.parse(dec.decode(fromB64url(parts[0])));
+    if (header.alg !== "HS256") return { ok: false, reason: "malformed" };
+    const valid = await crypto.subtle.verify(
+      "HMAC",
+      await hmacKey(secret),
+      fromB64url(parts[2]),
+      enc.encode(`${parts[0]}.${parts[1]}`),
+    );
+    if (!valid) return { ok: false, reason: "bad_signature" };
+    const claims = JSON.parse(dec.decode(fromB64url(parts[1])));
+    if (typeof claims !== "object" || claims === null) return { ok: false, reason: "malformed" };
+    if (typeof claims.exp === "number" && claims.exp <= nowSec) return { ok: false, reason: "expired" };
+    return { ok: true, claims };
+  } catch {
+    return { ok: false, reason: "malformed" };
+  }
+}

@@ -1,0 +1,71 @@
+// Starts the real local backend (Deno) on a free port with its own data directory, for one test file.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+
+export interface Backend {
+  url: string;
+  anonKey: string;
+  serviceRoleKey: string;
+  database: "pglite" | "postgres";
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+const ROOT = resolve(import.meta.dirname, "../..");
+export const DENO = join(ROOT, "node_modules/@deno/linux-x64-glibc/deno");
+
+export async function startBackend(opts: { databaseUrl?: string; env?: Record<string, string> } = {}): Promise<Backend> {
+  const dataDir = mkdtempSync(join(tmpdir(), "pc-backend-"));
+  const child: ChildProcess = spawn(DENO, ["run", "-A", "supabase/local/main.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      API_PORT: "0",
+      QUIET: process.env.BACKEND_LOGS ? "0" : "1",
+      ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
+      ...opts.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (d) => {
+    stderr += d;
+    if (process.env.BACKEND_LOGS) process.stderr.write(d);
+  });
+  const ready = await new Promise<Record<string, string>>((res, rej) => {
+    const timer = setTimeout(() => rej(new Error(`backend did not start in 60 s\n${stderr}`)), 60_000);
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      try {
+        const msg = JSON.parse(line);
+        if (msg.event === "ready") {
+          clearTimeout(timer);
+          res(msg);
+        }
+      } catch { /* other output */ }
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      rej(new Error(`backend exited with ${code}\n${stderr}`));
+    });
+  });
+  return {
+    url: ready.apiUrl,
+    anonKey: ready.anonKey,
+    serviceRoleKey: ready.serviceRoleKey,
+    database: ready.database as Backend["database"],
+    dataDir,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
