@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { denoPath } from "../../scripts/deno-path.mjs";
 
 export interface Backend {
   url: string;
@@ -15,7 +16,7 @@ export interface Backend {
 }
 
 const ROOT = resolve(import.meta.dirname, "../..");
-export const DENO = join(ROOT, "node_modules/@deno/linux-x64-glibc/deno");
+export const DENO = denoPath();
 
 export async function startBackend(opts: { databaseUrl?: string; env?: Record<string, string> } = {}): Promise<Backend> {
   const dataDir = mkdtempSync(join(tmpdir(), "pc-backend-"));

@@ -1,0 +1,22 @@
+// `npm run bench`: every benchmark in turn; each prints its own figures. Nothing here is a gate.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { denoPath } from "../scripts/deno-path.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const only = process.argv.slice(2);
+const benches = [
+  ["backend", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/backend-bench.ts"]],
+  ["engine", denoPath(), ["run", "-A", "bench/engine-bench.ts"]],
+  ["generate", denoPath(), ["run", "-A", "bench/generate-bench.ts"]],
+  ["lighthouse", process.execPath, ["bench/lighthouse-bench.mjs"]],
+];
+for (const [name, cmd, args] of benches) {
+  if (only.length && !only.includes(name)) continue;
+  const script = args.find((a) => a.startsWith("bench/"));
+  if (script && !existsSync(join(root, script))) continue;
+  console.log(`\n### ${name}`);
+  spawnSync(cmd, args, { cwd: root, stdio: "inherit" });
+}

@@ -1,0 +1,121 @@
+// Serves the built app (dist/) the way a static host would: prerendered pages when present, the SPA
+// shell for other app routes, long-lived caching for hashed assets, compression for text, and
+// /app-config.js telling the app where its backend is (so one build runs against any backend).
+import { createServer } from "node:http";
+import { readFile, stat } from "node:fs/promises";
+import { extname, join, normalize, resolve } from "node:path";
+import { brotliCompressSync, gzipSync, constants as zc } from "node:zlib";
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".webmanifest": "application/manifest+json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".webp": "image/webp",
+  ".jpg": "image/jpeg",
+  ".ico": "image/x-icon",
+  ".txt": "text/plain; charset=utf-8",
+  ".xml": "application/xml; charset=utf-8",
+  ".woff2": "font/woff2",
+};
+const COMPRESSIBLE = /^(text\/|application\/(json|javascript|manifest\+json|xml)|image\/svg)/;
+
+export function createAppServer({ distDir, appConfig }) {
+  const root = resolve(distDir);
+  const cache = new Map(); // path -> { body, type, br, gz }
+
+  async function load(file) {
+    let entry = cache.get(file);
+    if (entry) return entry;
+    const body = await readFile(file);
+    const type = TYPES[extname(file)] ?? "application/octet-stream";
+    entry = { body, type };
+    if (COMPRESSIBLE.test(type) && body.length > 512) {
+      entry.br = brotliCompressSync(body, { params: { [zc.BROTLI_PARAM_QUALITY]: 9 } });
+      entry.gz = gzipSync(body, { level: 9 });
+    }
+    cache.set(file, entry);
+    return entry;
+  }
+
+  async function isFile(p) {
+    try {
+      return (await stat(p)).isFile();
+    } catch {
+      return false;
+    }
+  }
+
+  /** Maps a URL path to a file in dist/, or null. Never escapes dist/. */
+  async function resolveFile(pathname) {
+    let decoded;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      return null;
+    }
+    if (decoded.includes("\0")) return null;
+    const rel = normalize(decoded).replace(/^(\.\.[/\\])+/, "");
+    const candidate = join(root, rel);
+    if (!candidate.startsWith(root)) return null;
+    if (await isFile(candidate)) return candidate;
+    // Prerendered public pages: /pricing -> dist/pricing/index.html
+    const page = join(candidate, "index.html");
+    if (page.startsWith(root) && (await isFile(page))) return page;
+    return null;
+  }
+
+  return createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? "/", "http://localhost");
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        res.writeHead(405, { Allow: "GET, HEAD" }).end();
+        return;
+      }
+      if (url.pathname === "/app-config.js") {
+        res.writeHead(200, { "Content-Type": TYPES[".js"], "Cache-Control": "no-cache" });
+        res.end(`window.__APP_CONFIG__ = ${JSON.stringify(appConfig)};\n`);
+        return;
+      }
+      let file = await resolveFile(url.pathname);
+      let status = 200;
+      if (!file) {
+        // An asset-like path that does not exist is a real 404; an app route gets the SPA shell.
+        if (/\.[a-z0-9]{2,5}$/i.test(url.pathname)) {
+          res.writeHead(404, { "Content-Type": TYPES[".txt"] }).end("Not found");
+          return;
+        }
+        file = join(root, "index.html");
+      }
+      const entry = await load(file);
+      const headers = {
+        "Content-Type": entry.type,
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "strict-origin-when-cross-origin",
+        "Cache-Control": url.pathname.startsWith("/assets/")
+          ? "public, max-age=31536000, immutable"
+          : "no-cache",
+        Vary: "Accept-Encoding",
+      };
+      const accept = String(req.headers["accept-encoding"] ?? "");
+      let body = entry.body;
+      if (entry.br && /\bbr\b/.test(accept)) {
+        body = entry.br;
+        headers["Content-Encoding"] = "br";
+      } else if (entry.gz && /\bgzip\b/.test(accept)) {
+        body = entry.gz;
+        headers["Content-Encoding"] = "gzip";
+      }
+      headers["Content-Length"] = String(body.length);
+      res.writeHead(status, headers);
+      res.end(req.method === "HEAD" ? undefined : body);
+    } catch (e) {
+      res.writeHead(500, { "Content-Type": TYPES[".txt"] }).end("Server error");
+      console.error("[app] ", e);
+    }
+  });
+}

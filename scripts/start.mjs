@@ -1,0 +1,92 @@
+// `npm start`: builds the app, starts the local backend (Deno, PGlite in DATA_DIR or DATABASE_URL) and
+// serves the built app, then prints where everything is. Ctrl-C stops both; data stays in DATA_DIR.
+//
+// Environment: PORT (app, 8080), API_PORT (backend, 54321), HOST (127.0.0.1), DATA_DIR (.data),
+// DATABASE_URL (use a real Postgres instead of PGlite), PRODUCTION_HOST, SKIP_BUILD=1 (reuse dist/).
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import { denoPath } from "./deno-path.mjs";
+import { createAppServer } from "./serve-app.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const PORT = Number(process.env.PORT ?? 8080);
+const API_PORT = Number(process.env.API_PORT ?? 54321);
+const HOST = process.env.HOST ?? "127.0.0.1";
+const DATA_DIR = process.env.DATA_DIR ?? join(root, ".data");
+const shownHost = HOST === "0.0.0.0" ? "127.0.0.1" : HOST;
+const appUrl = `http://${shownHost}:${PORT}`;
+
+if (process.env.SKIP_BUILD !== "1" || !existsSync(join(root, "dist/index.html"))) {
+  console.log("Building the app…");
+  const vite = join(root, "node_modules/vite/bin/vite.js");
+  const r = spawnSync(process.execPath, [vite, "build", "--logLevel", "warn"], { cwd: root, stdio: "inherit" });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+const backend = spawn(denoPath(), ["run", "-A", "supabase/local/main.ts"], {
+  cwd: root,
+  env: { ...process.env, DATA_DIR, API_PORT: String(API_PORT), HOST, SITE_URL: process.env.SITE_URL ?? appUrl },
+  stdio: ["ignore", "pipe", "inherit"],
+});
+
+let server;
+let stopping = false;
+function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  server?.close();
+  if (backend.exitCode === null) {
+    backend.once("exit", () => process.exit(code));
+    backend.kill("SIGTERM");
+    setTimeout(() => {
+      backend.kill("SIGKILL");
+      process.exit(code);
+    }, 5000).unref();
+  } else process.exit(code);
+}
+process.on("SIGINT", () => stop(0));
+process.on("SIGTERM", () => stop(0));
+backend.on("exit", (code) => {
+  if (!stopping) {
+    console.error(`The backend stopped (exit ${code}).`);
+    stop(code || 1);
+  }
+});
+
+createInterface({ input: backend.stdout }).on("line", (line) => {
+  let msg;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    console.log(line);
+    return;
+  }
+  if (msg.event !== "ready" || server) return;
+  const appConfig = {
+    supabaseUrl: msg.apiUrl,
+    supabaseAnonKey: msg.anonKey,
+    productionHost: process.env.PRODUCTION_HOST ?? "promptcanvas.app",
+  };
+  server = createAppServer({ distDir: join(root, "dist"), appConfig });
+  server.on("error", (e) => {
+    console.error(`Cannot serve the app on ${HOST}:${PORT}: ${e.message}`);
+    stop(1);
+  });
+  server.listen(PORT, HOST, () => {
+    console.log(
+      [
+        "",
+        "PromptCanvas is running.",
+        `  App:       ${appUrl}`,
+        `  API:       ${msg.apiUrl}  (database: ${msg.database}${msg.database === "pglite" ? `, data in ${DATA_DIR}` : ""})`,
+        `  Anon key:  ${msg.anonKey}`,
+        `  Mailbox:   ${msg.apiUrl}/_dev/mailbox  (mail that would have been sent)`,
+        "Press Ctrl-C to stop.",
+        "",
+      ].join("\n"),
+    );
+  });
+});
