@@ -10,8 +10,6 @@ begin
   if not exists (select 1 from pg_roles where rolname = 'service_role') then create role service_role nologin noinherit bypassrls; end if;
 end $$;
 
-create extension if not exists pgcrypto;
-
 -- ---------------------------------------------------------------- auth
 create schema if not exists auth;
 grant usage on schema auth to anon, authenticated, service_role;

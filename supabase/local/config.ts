@@ -22,6 +22,12 @@ export interface Config {
   maxUploadBytes: number;
   /** When true (tests), logs are quiet. */
   quiet: boolean;
+  /** False switches sign-up to confirm-by-link mode (GoTrue's MAILER_AUTOCONFIRM). */
+  mailerAutoconfirm: boolean;
+  /** Seconds during which the refresh token just rotated away from may still be used once. */
+  refreshTokenReuseIntervalSec: number;
+  /** The development mailbox answers only loopback clients unless this is true. */
+  mailboxAllowRemote: boolean;
 }
 
 const env = (k: string) => Deno.env.get(k) ?? undefined;
@@ -76,5 +82,8 @@ export async function loadConfig(): Promise<Config> {
     maxBodyBytes: Number(env("MAX_BODY_BYTES") ?? 1_000_000),
     maxUploadBytes: Number(env("MAX_UPLOAD_BYTES") ?? 20_000_000),
     quiet: env("QUIET") === "1",
+    mailerAutoconfirm: env("MAILER_AUTOCONFIRM") !== "false",
+    refreshTokenReuseIntervalSec: Number(env("REFRESH_TOKEN_REUSE_INTERVAL") ?? 10),
+    mailboxAllowRemote: env("MAILBOX_ALLOW_REMOTE") === "1",
   };
 }

@@ -64,7 +64,7 @@ export function createFunctionsHost(ctx: Ctx): Service {
         "x-relay-error": "true",
       });
     }
-    let timer: number | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<Response>((resolve) => {
       timer = setTimeout(
         () =>

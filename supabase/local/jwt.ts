@@ -48,7 +48,7 @@ export async function verifyJwt(token: string, secret: string, nowSec = Date.now
     const valid = await crypto.subtle.verify(
       "HMAC",
       await hmacKey(secret),
-      fromB64url(parts[2]),
+      fromB64url(parts[2]) as BufferSource,
       enc.encode(`${parts[0]}.${parts[1]}`),
     );
     if (!valid) return { ok: false, reason: "bad_signature" };

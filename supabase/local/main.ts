@@ -52,7 +52,13 @@ const server = Deno.serve(
     port: config.apiPort,
     hostname: config.host,
     onListen: ({ port, hostname }) => {
-      const apiUrl = Deno.env.get("API_URL") ?? `http://${hostname === "0.0.0.0" ? "127.0.0.1" : hostname}:${port}`;
+      // With API_PORT=0 the real port is known only now: links, token issuer and functions follow it.
+      if (!Deno.env.get("API_URL")) {
+        config.publicUrl = `http://${hostname === "0.0.0.0" ? "127.0.0.1" : hostname}:${port}`;
+        if (!Deno.env.get("SITE_URL") && !config.appPort) config.siteUrl = config.publicUrl;
+        Deno.env.set("SUPABASE_URL", config.publicUrl);
+      }
+      const apiUrl = config.publicUrl;
       // One machine-readable line for the start script and the test harness.
       console.log(JSON.stringify({
         event: "ready",

@@ -1,0 +1,108 @@
+// POST /recover (mail a password-reset link; always `{}`, so the answer does not reveal accounts) and
+// /verify, which turns a link token into a session: GET answers 303 to the app with the session in the
+// URL fragment (implicit flow) or the error there; POST (verifyOtp with token_hash) answers JSON.
+import type { Sql } from "../db.ts";
+import { json } from "../http.ts";
+import { answer, type AuthCtx, type Endpoint } from "./context.ts";
+import { consumeLink, type LinkType, sendLink } from "./email-links.ts";
+import { type JsonObject, type Outcome, readJsonObject, refuse, stringFields, succeed } from "./responses.ts";
+import { safeRedirect } from "./redirects.ts";
+import { startSession } from "./sessions.ts";
+import { INVALID_EMAIL } from "./signup.ts";
+import { findUserByEmail, findUserById, normalizeEmail } from "./users.ts";
+
+export const recover: Endpoint = async (actx, req, url) => {
+  const body = await readJsonObject(req, actx.config.maxBodyBytes);
+  if (!body.ok) return answer(body);
+  const fields = stringFields(body.value, "email");
+  if (!fields.ok) return answer(fields);
+  const address = normalizeEmail(fields.value.email ?? "");
+  if (!address) return answer(refuse(400, "validation_failed", INVALID_EMAIL));
+  const redirectTo = safeRedirect(actx.config, url.searchParams.get("redirect_to"));
+  const user = await findUserByEmail(actx.db, address);
+  if (user) {
+    await actx.db.transaction((sql) => sendLink(actx, sql, { id: user.id, email: address }, "recovery", redirectTo));
+  }
+  return json({});
+};
+
+const LINK_TYPES = new Set<string>(["recovery", "signup"]);
+const EXPIRED_LINK = "Email link is invalid or has expired";
+
+/** Consumes the token and signs its user in; confirms the address, since the link reached it. */
+async function redeem(actx: AuthCtx, sql: Sql, token: string, type: LinkType): Promise<Outcome<JsonObject>> {
+  const userId = await consumeLink(sql, token, type);
+  if (!userId) return refuse(403, "otp_expired", EXPIRED_LINK);
+  const user = await findUserById(sql, userId);
+  if (!user) return refuse(403, "otp_expired", EXPIRED_LINK);
+  if (user.banned) return refuse(403, "user_banned", "User is banned");
+  await sql.query(
+    `update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()),
+            confirmed_at = coalesce(confirmed_at, now()),
+            raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || '{"email_verified": true}'::jsonb
+      where id = $1 and email_confirmed_at is null`,
+    [userId],
+  );
+  return succeed(await startSession(actx, sql, userId, "otp"));
+}
+
+function seeOther(location: string): Response {
+  return new Response(null, { status: 303, headers: { Location: location } });
+}
+
+/** GoTrue's error redirect: the redirect URL without its query, the error in the fragment. */
+function errorRedirect(redirectTo: string, error: string, code: string, description: string): Response {
+  const url = new URL(redirectTo);
+  url.search = "";
+  const fragment = new URLSearchParams({ error, error_code: code, error_description: description });
+  return seeOther(`${url.toString()}#${fragment.toString()}`);
+}
+
+export const verifyGet: Endpoint = async (actx, _req, url) => {
+  const token = url.searchParams.get("token") ?? "";
+  const type = url.searchParams.get("type") ?? "";
+  if (!token) return answer(refuse(400, "validation_failed", "Verify requires a token"));
+  if (!type) return answer(refuse(400, "validation_failed", "Verify requires a verification type"));
+  const redirectTo = safeRedirect(actx.config, url.searchParams.get("redirect_to"));
+  if (!LINK_TYPES.has(type)) {
+    return errorRedirect(redirectTo, "invalid_request", "validation_failed", "Invalid email verification type");
+  }
+  const outcome = await actx.db.transaction((sql) => redeem(actx, sql, token, type as LinkType));
+  if (!outcome.ok) {
+    const f = outcome.failure;
+    return errorRedirect(
+      redirectTo,
+      f.code === "user_banned" ? "unauthorized_client" : "access_denied",
+      f.code,
+      f.message,
+    );
+  }
+  const s = outcome.value;
+  // Keys in GoTrue's (alphabetical) order.
+  const fragment = new URLSearchParams({
+    access_token: String(s.access_token),
+    expires_at: String(s.expires_at),
+    expires_in: String(s.expires_in),
+    refresh_token: String(s.refresh_token),
+    token_type: String(s.token_type),
+    type,
+  });
+  return seeOther(`${redirectTo}#${fragment.toString()}`);
+};
+
+export const verifyPost: Endpoint = async (actx, req) => {
+  const body = await readJsonObject(req, actx.config.maxBodyBytes);
+  if (!body.ok) return answer(body);
+  const fields = stringFields(body.value, "type", "token_hash", "token");
+  if (!fields.ok) return answer(fields);
+  const { type, token_hash: tokenHash } = fields.value;
+  if (!type) return answer(refuse(400, "validation_failed", "Verify requires a verification type"));
+  if (!LINK_TYPES.has(type)) return answer(refuse(400, "validation_failed", "Invalid email verification type"));
+  // Six-digit e-mail codes are never sent here, only links, so a code (`token`) cannot match anything.
+  if (!tokenHash) return answer(refuse(403, "otp_expired", "Token has expired or is invalid"));
+  const outcome = await actx.db.transaction((sql) => redeem(actx, sql, tokenHash, type as LinkType));
+  if (!outcome.ok && outcome.failure.code === "otp_expired") {
+    return answer(refuse(403, "otp_expired", "Token has expired or is invalid"));
+  }
+  return answer(outcome);
+};

@@ -1,0 +1,88 @@
+// How the auth service answers: GoTrue's API version header on every response, its error body in the
+// 2024-01-01 format ({code, message}), and request bodies read with a size bound and parsed as a JSON
+// object, each client mistake mapped to a 4xx value rather than an exception.
+import { BodyTooLarge, json, readBody } from "../http.ts";
+
+export const API_VERSION_HEADER = "X-Supabase-Api-Version";
+export const API_VERSION = "2024-01-01";
+
+export type JsonObject = Record<string, unknown>;
+
+/** An error answer, as GoTrue's error codes name them (see the wire reference, Auth errors). */
+export interface AuthFailure {
+  status: number;
+  code: string;
+  message: string;
+  headers?: Record<string, string>;
+  extra?: JsonObject;
+}
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; failure: AuthFailure };
+
+export const succeed = <T>(value: T): Outcome<T> => ({ ok: true, value });
+export const refuse = <T = never>(
+  status: number,
+  code: string,
+  message: string,
+  more: Pick<AuthFailure, "headers" | "extra"> = {},
+): Outcome<T> => ({ ok: false, failure: { status, code, message, ...more } });
+
+export function failureResponse(f: AuthFailure): Response {
+  return json({ code: f.code, message: f.message, ...f.extra }, f.status, f.headers ?? {});
+}
+
+export function withApiVersion(res: Response): Response {
+  const headers = new Headers(res.headers);
+  headers.set(API_VERSION_HEADER, API_VERSION);
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}
+
+const decoder = new TextDecoder();
+
+/** Reads the body as one JSON object; an empty body counts as `{}` as in GoTrue. */
+export async function readJsonObject(req: Request, limit: number): Promise<Outcome<JsonObject>> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBody(req, limit);
+  } catch (e) {
+    if (e instanceof BodyTooLarge) return refuse(413, "request_too_large", "Request body too large");
+    return refuse(400, "bad_json", "Could not read the request body");
+  }
+  const text = decoder.decode(bytes).trim();
+  if (text === "") return succeed({});
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    return refuse(400, "bad_json", `Could not parse request body as JSON: ${(e as Error).message}`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    return refuse(400, "bad_json", "Could not parse request body as JSON: expected an object");
+  }
+  return succeed(parsed as JsonObject);
+}
+
+/** Fields that must be strings when present; anything else is the client's mistake. */
+export function stringFields<K extends string>(
+  body: JsonObject,
+  ...keys: K[]
+): Outcome<Partial<Record<K, string>>> {
+  const out: Partial<Record<K, string>> = {};
+  for (const key of keys) {
+    const v = body[key];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== "string") return refuse(400, "bad_json", `Could not read ${key}: expected a string`);
+    out[key] = v;
+  }
+  return succeed(out);
+}
+
+/** A field that must be a JSON object when present. */
+export function objectField(body: JsonObject, key: string): Outcome<JsonObject | undefined> {
+  const v = body[key];
+  if (v === undefined || v === null) return succeed(undefined);
+  if (typeof v !== "object" || Array.isArray(v)) {
+    return refuse(400, "bad_json", `Could not read ${key}: expected an object`);
+  }
+  return succeed(v as JsonObject);
+}

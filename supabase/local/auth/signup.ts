@@ -1,0 +1,108 @@
+// POST /signup and POST /resend. With autoconfirm (the local default) a new account is confirmed and
+// signed in at once (200 + session); without it, a confirmation link is mailed and the bare user is
+// returned, as GoTrue does.
+import { json } from "../http.ts";
+import { answer, type AuthCtx, type Endpoint } from "./context.ts";
+import { sendLink } from "./email-links.ts";
+import { hashPassword, passwordTooLong, passwordWeakness } from "./passwords.ts";
+import { safeRedirect } from "./redirects.ts";
+import { objectField, type Outcome, readJsonObject, refuse, stringFields, succeed } from "./responses.ts";
+import { startSession } from "./sessions.ts";
+import { emailIdentityData, findUserByEmail, findUserById, normalizeEmail, toGoTrueUser } from "./users.ts";
+
+export const INVALID_EMAIL = "Unable to validate email address: invalid format";
+
+/** GoTrue's password checks, shared by sign-up and password change. */
+export function checkNewPassword(password: string): Outcome<string> {
+  if (passwordTooLong(password)) {
+    return refuse(422, "validation_failed", "Password cannot be longer than 72 characters");
+  }
+  const weak = passwordWeakness(password);
+  if (weak) return refuse(422, "weak_password", weak.message, { extra: { weak_password: { reasons: weak.reasons } } });
+  return succeed(password);
+}
+
+export const signup: Endpoint = async (actx, req, url) => {
+  const body = await readJsonObject(req, actx.config.maxBodyBytes);
+  if (!body.ok) return answer(body);
+  const fields = stringFields(body.value, "email", "password", "phone");
+  if (!fields.ok) return answer(fields);
+  const data = objectField(body.value, "data");
+  if (!data.ok) return answer(data);
+  const { email, password, phone } = fields.value;
+
+  if (!email && phone) return answer(refuse(422, "phone_provider_disabled", "Phone signups are disabled"));
+  if (!password) return answer(refuse(422, "validation_failed", "Signup requires a valid password"));
+  const strong = checkNewPassword(password);
+  if (!strong.ok) return answer(strong);
+  const address = normalizeEmail(email ?? "");
+  if (!address) return answer(refuse(400, "validation_failed", INVALID_EMAIL));
+  const redirectTo = safeRedirect(actx.config, url.searchParams.get("redirect_to"));
+
+  const existing = await findUserByEmail(actx.db, address);
+  if (existing) {
+    if (actx.autoconfirm || existing.email_confirmed_at) {
+      return answer(refuse(422, "user_already_exists", "User already registered"));
+    }
+    await actx.db.transaction((sql) => sendLink(actx, sql, { id: existing.id, email: address }, "signup", redirectTo));
+    return json(await toGoTrueUser(existing));
+  }
+
+  const hash = await hashPassword(password);
+  return await createAccount(actx, address, hash, data.value ?? {}, redirectTo);
+};
+
+async function createAccount(
+  actx: AuthCtx,
+  email: string,
+  passwordHash: string,
+  data: Record<string, unknown>,
+  redirectTo: string,
+): Promise<Response> {
+  const id = crypto.randomUUID();
+  const confirmed = actx.autoconfirm;
+  const userMeta = { ...data, ...emailIdentityData(id, email, confirmed) };
+  const outcome = await actx.db.transaction(async (sql) => {
+    const inserted = await sql.query(
+      `insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at, confirmed_at,
+                               raw_app_meta_data, raw_user_meta_data)
+       values ($1, 'authenticated', 'authenticated', $2, $3, case when $4 then now() end, case when $4 then now() end,
+               $5::jsonb, $6::jsonb)
+       on conflict (email) do nothing returning id`,
+      [
+        id,
+        email,
+        passwordHash,
+        confirmed,
+        JSON.stringify({ provider: "email", providers: ["email"] }),
+        JSON.stringify(userMeta),
+      ],
+    );
+    if (inserted.rows.length === 0) return refuse(422, "user_already_exists", "User already registered");
+    if (confirmed) return succeed(await startSession(actx, sql, id, "password"));
+    await sendLink(actx, sql, { id, email }, "signup", redirectTo);
+    return succeed(await toGoTrueUser((await findUserById(sql, id))!));
+  });
+  return answer(outcome);
+}
+
+/** POST /resend {type:'signup', email}: mails a new confirmation link to an unconfirmed account. */
+export const resend: Endpoint = async (actx, req, url) => {
+  const body = await readJsonObject(req, actx.config.maxBodyBytes);
+  if (!body.ok) return answer(body);
+  const fields = stringFields(body.value, "type", "email");
+  if (!fields.ok) return answer(fields);
+  if (fields.value.type !== "signup") {
+    return answer(
+      refuse(400, "validation_failed", "Missing one of these types: signup, email_change, sms, phone_change"),
+    );
+  }
+  const address = normalizeEmail(fields.value.email ?? "");
+  if (!address) return answer(refuse(400, "validation_failed", INVALID_EMAIL));
+  const user = await findUserByEmail(actx.db, address);
+  if (user && !user.email_confirmed_at) {
+    const redirectTo = safeRedirect(actx.config, url.searchParams.get("redirect_to"));
+    await actx.db.transaction((sql) => sendLink(actx, sql, { id: user.id, email: address }, "signup", redirectTo));
+  }
+  return json({});
+};

@@ -1,0 +1,64 @@
+// POST /token: grant_type=password (with the per-address slow-down and constant-time answers for
+// unknown addresses) and grant_type=refresh_token. PKCE codes are never issued here (e-mail links use
+// the implicit flow), so grant_type=pkce finds no flow state, as GoTrue answers for an unknown code.
+import { answer, type AuthCtx, type Endpoint } from "./context.ts";
+import { burnDummyHash, verifyPassword } from "./passwords.ts";
+import { type JsonObject, readJsonObject, refuse, stringFields, succeed } from "./responses.ts";
+import { refreshSession, startSession } from "./sessions.ts";
+import { beginAttempt, clearAttempts } from "./sign-in-limiter.ts";
+import { findUserByEmail } from "./users.ts";
+
+const INVALID_CREDENTIALS = "Invalid login credentials";
+
+async function passwordGrant(actx: AuthCtx, body: JsonObject): Promise<Response> {
+  const fields = stringFields(body, "email", "password", "phone");
+  if (!fields.ok) return answer(fields);
+  const { email, password, phone } = fields.value;
+  if (!email && phone) return answer(refuse(400, "phone_provider_disabled", "Phone logins are disabled"));
+  const address = (email ?? "").trim().toLowerCase();
+  if (!address || address.length > 255) return answer(refuse(400, "validation_failed", "missing email or phone"));
+
+  const attempt = await beginAttempt(actx.db, address);
+  if (!attempt.allowed) {
+    return answer(refuse(429, "over_request_rate_limit", "Request rate limit reached", {
+      headers: { "Retry-After": String(attempt.retryAfterSec) },
+    }));
+  }
+  const user = await findUserByEmail(actx.db, address);
+  if (!user || !password) {
+    await burnDummyHash(password ?? "");
+    return answer(refuse(400, "invalid_credentials", INVALID_CREDENTIALS));
+  }
+  if (!(await verifyPassword(password, user.encrypted_password))) {
+    return answer(refuse(400, "invalid_credentials", INVALID_CREDENTIALS));
+  }
+  await clearAttempts(actx.db, address);
+  if (user.banned) return answer(refuse(400, "user_banned", "User is banned"));
+  if (!user.email_confirmed_at) return answer(refuse(400, "email_not_confirmed", "Email not confirmed"));
+  const session = await actx.db.transaction((sql) => startSession(actx, sql, user.id, "password"));
+  return answer(succeed(session));
+}
+
+async function refreshGrant(actx: AuthCtx, body: JsonObject): Promise<Response> {
+  const fields = stringFields(body, "refresh_token");
+  if (!fields.ok) return answer(fields);
+  const token = fields.value.refresh_token;
+  if (!token) return answer(refuse(400, "validation_failed", "refresh_token required"));
+  return answer(await refreshSession(actx, token));
+}
+
+export const token: Endpoint = async (actx, req, url) => {
+  const grant = url.searchParams.get("grant_type");
+  const body = await readJsonObject(req, actx.config.maxBodyBytes);
+  if (!body.ok) return answer(body);
+  switch (grant) {
+    case "password":
+      return await passwordGrant(actx, body.value);
+    case "refresh_token":
+      return await refreshGrant(actx, body.value);
+    case "pkce":
+      return answer(refuse(404, "flow_state_not_found", "invalid flow state, no valid flow state found"));
+    default:
+      return answer(refuse(400, "validation_failed", "unsupported_grant_type"));
+  }
+};

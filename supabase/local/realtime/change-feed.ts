@@ -1,0 +1,203 @@
+// Row changes of published tables, from NOTIFY 'local_realtime' (sent by the local.notify_change()
+// trigger) to each subscribed channel that may see them. Supabase Realtime's rule is kept: a change is
+// delivered only if the subscriber could select the row, checked by re-reading it by primary key as
+// the subscriber (asRole, so the table's RLS and column grants decide). Changes are handled one at a
+// time, in commit order, so a subscriber never sees an UPDATE before the INSERT it follows.
+import { asRole, type Claims, type Db, quoteIdent } from "../db.ts";
+import { type Binding, bindingWants, type ChangeType, filterMatches } from "./bindings.ts";
+import type { Catalog, Column, TableInfo } from "./catalog.ts";
+
+/** A joined channel, as the change feed sees it. */
+export interface Subscriber {
+  /** The subscriber's current claims (they change when the client sends a new access_token). */
+  claims(): Claims;
+  bindings: Binding[];
+  deliver(payload: Record<string, unknown>): void;
+}
+
+interface Change {
+  schema: string;
+  table: string;
+  type: ChangeType;
+  commit_timestamp: string;
+  record: Record<string, unknown> | null;
+  old_record: Record<string, unknown> | null;
+  truncated?: boolean;
+}
+
+export interface ChangeFeed {
+  /** Handles one NOTIFY payload (queued behind the ones before it). */
+  push(payload: string): void;
+  /** Resolves once every queued change has been handled. */
+  drain(): Promise<void>;
+}
+
+export function createChangeFeed(
+  db: Db,
+  catalog: Catalog,
+  subscribers: ReadonlySet<Subscriber>,
+  log: (msg: string, extra?: Record<string, unknown>) => void,
+): ChangeFeed {
+  let queue: Promise<void> = Promise.resolve();
+
+  async function handle(change: Change): Promise<void> {
+    if (!subscribers.size) return;
+    const info = await catalog.get(change.schema, change.table);
+    if (!info) return;
+    const interested: { sub: Subscriber; bindings: Binding[] }[] = [];
+    for (const sub of subscribers) {
+      const bindings = sub.bindings.filter((b) => bindingWants(b, change.schema, change.table, change.type));
+      if (bindings.length && !expired(sub.claims())) interested.push({ sub, bindings });
+    }
+    if (!interested.length) return;
+    if (change.type === "DELETE") deliverDelete(change, info, interested);
+    else await deliverUpsert(change, info, interested);
+  }
+
+  /**
+   * The deleted row can no longer be re-read, so RLS cannot be asked. Rule: a DELETE goes to the
+   * service role, and to a subscriber whose JWT `sub` equals the old row's user_id when the table has
+   * that column (the owner learns their row is gone). Nobody else gets it, and what is sent is only
+   * the primary key, as Supabase Realtime sends without REPLICA IDENTITY FULL.
+   */
+  function deliverDelete(change: Change, info: TableInfo, interested: { sub: Subscriber; bindings: Binding[] }[]) {
+    const old = change.old_record ?? {};
+    const oldKey = pick(old, info.primaryKey);
+    for (const { sub, bindings } of interested) {
+      const claims = sub.claims();
+      const owner = info.hasUserId && typeof claims.sub === "string" && claims.sub !== "" &&
+        old.user_id !== undefined && String(old.user_id) === claims.sub;
+      if (claims.role !== "service_role" && !owner) continue;
+      const ids = matchingIds(bindings, old, info);
+      if (!ids.length) continue;
+      sub.deliver(frame(change, columnsFor(info, claims), ids, { old_record: oldKey }));
+    }
+  }
+
+  async function deliverUpsert(
+    change: Change,
+    info: TableInfo,
+    interested: { sub: Subscriber; bindings: Binding[] }[],
+  ) {
+    // One visibility check per distinct identity, however many of its channels are listening.
+    const groups = new Map<string, { claims: Claims; members: { sub: Subscriber; bindings: Binding[] }[] }>();
+    for (const entry of interested) {
+      const claims = entry.sub.claims();
+      const key = identityKey(claims);
+      const g = groups.get(key) ?? { claims, members: [] };
+      g.members.push(entry);
+      groups.set(key, g);
+    }
+    const newRecord = change.record ?? {};
+    for (const { claims, members } of groups.values()) {
+      const columns = columnsFor(info, claims);
+      if (!columns.length || !info.primaryKey.length) continue; // nothing selectable, or no key to check by
+      // Filters are tried on the notified row first so that uninterested identities cost no query.
+      const hopeful = change.truncated
+        ? members
+        : members.filter((m) => matchingIds(m.bindings, newRecord, info).length);
+      if (!hopeful.length) continue;
+      const row = await readAs(claims, info, columns, newRecord);
+      if (!row) continue;
+      const record = change.truncated ? row : pick(newRecord, columns.map((c) => c.name));
+      const extra: Record<string, unknown> = { record };
+      if (change.type === "UPDATE") {
+        const old = change.old_record ?? {};
+        extra.old_record = info.replicaFull && !change.truncated
+          ? pick(old, columns.map((c) => c.name))
+          : pick(old, info.primaryKey);
+      }
+      for (const { sub, bindings } of hopeful) {
+        const ids = matchingIds(bindings, record, info);
+        if (ids.length) sub.deliver(frame(change, columns, ids, extra));
+      }
+    }
+  }
+
+  /** Re-reads the row by primary key as the subscriber; null when RLS hides it (or it is gone). */
+  async function readAs(
+    claims: Claims,
+    info: TableInfo,
+    columns: Column[],
+    record: Record<string, unknown>,
+  ): Promise<Record<string, unknown> | null> {
+    const keys = info.primaryKey.map((k) => record[k]);
+    if (keys.some((v) => v === undefined || v === null)) return null;
+    const cols = columns.map((c) => quoteIdent(c.name)).join(", ");
+    const where = info.primaryKey.map((k, i) => `${quoteIdent(k)} = $${i + 1}`).join(" and ");
+    const sql = `select row_to_json(t)::text as row from (select ${cols} from ${quoteIdent(info.schema)}.${
+      quoteIdent(info.table)
+    } where ${where}) t`;
+    try {
+      const text = await asRole(
+        db,
+        claims,
+        async (tx) => (await tx.query<{ row: string }>(sql, keys.map(String))).rows[0]?.row,
+      );
+      return text ? JSON.parse(text) : null;
+    } catch (e) {
+      // A role without rights on the table is simply not shown the change.
+      if ((e as { code?: string })?.code === "42501") return null;
+      throw e;
+    }
+  }
+
+  return {
+    push(payload) {
+      let change: Change;
+      try {
+        change = JSON.parse(payload);
+      } catch {
+        log("realtime: unreadable change notification", { payload: payload.slice(0, 200) });
+        return;
+      }
+      queue = queue.then(() => handle(change)).catch((e) =>
+        log("realtime: change delivery failed", { error: String(e) })
+      );
+    },
+    drain: () => queue,
+  };
+}
+
+function frame(change: Change, columns: Column[], ids: number[], extra: Record<string, unknown>) {
+  return {
+    ids,
+    data: {
+      schema: change.schema,
+      table: change.table,
+      commit_timestamp: change.commit_timestamp,
+      type: change.type,
+      errors: null,
+      columns,
+      ...extra,
+    },
+  };
+}
+
+function matchingIds(bindings: Binding[], record: Record<string, unknown>, info: TableInfo): number[] {
+  return bindings
+    .filter((b) =>
+      !b.filter || filterMatches(b.filter, record, info.columns.find((c) => c.name === b.filter!.column)?.type)
+    )
+    .map((b) => b.id);
+}
+
+function columnsFor(info: TableInfo, claims: Claims): Column[] {
+  return info.selectable[claims.role] ?? [];
+}
+
+function pick(record: Record<string, unknown>, names: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const n of names) if (n in record) out[n] = record[n];
+  return out;
+}
+
+function expired(claims: Claims): boolean {
+  return typeof claims.exp === "number" && claims.exp * 1000 <= Date.now();
+}
+
+/** Claims that can change what RLS shows; the token's own timestamps cannot. */
+function identityKey(claims: Claims): string {
+  const { exp: _exp, iat: _iat, ...rest } = claims;
+  return JSON.stringify(rest);
+}

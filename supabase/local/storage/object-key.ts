@@ -1,0 +1,54 @@
+// Bucket ids and object names as they arrive in URLs and JSON bodies. Both become file paths under
+// DATA_DIR, so anything that could step outside a bucket's folder ('..', absolute paths, NUL, control
+// characters, backslashes) or exceed file-system limits is refused before it reaches the disk or SQL.
+import { type StorageError, storageErrors } from "./errors.ts";
+
+export const MAX_KEY_BYTES = 1024;
+export const MAX_SEGMENT_BYTES = 255;
+export const MAX_BUCKET_ID_CHARS = 100;
+
+const enc = new TextEncoder();
+// Letters, digits and the punctuation Supabase Storage accepts in bucket names; never '/' or '\'.
+const BUCKET_ID = /^[A-Za-z0-9_ .!*'()&$@=;:+,?-]+$/;
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+export function checkBucketId(id: string): string | StorageError {
+  if (
+    !id || id.length > MAX_BUCKET_ID_CHARS || !BUCKET_ID.test(id) || id.startsWith(".") || id !== id.trim()
+  ) {
+    return storageErrors.invalidBucketName(id);
+  }
+  return id;
+}
+
+/**
+ * Normalises an object name the way supabase-js does (no leading/trailing '/', no empty folders) and
+ * refuses names that are unsafe as a relative path. The result is what goes in storage.objects.name.
+ */
+export function checkObjectName(raw: string): string | StorageError {
+  const name = raw.replace(/^\/+|\/+$/g, "").replace(/\/{2,}/g, "/");
+  if (!name || CONTROL.test(name) || name.includes("\\") || enc.encode(name).byteLength > MAX_KEY_BYTES) {
+    return storageErrors.invalidKey(printable(raw));
+  }
+  for (const segment of name.split("/")) {
+    if (segment === "." || segment === ".." || enc.encode(segment).byteLength > MAX_SEGMENT_BYTES) {
+      return storageErrors.invalidKey(printable(raw));
+    }
+  }
+  return name;
+}
+
+/** Decodes a percent-encoded URL path piece; a malformed escape is an invalid key, not a crash. */
+export function decodePathPiece(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+}
+
+function printable(s: string): string {
+  // deno-lint-ignore no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f]/g, "?").slice(0, 200);
+}

@@ -1,0 +1,96 @@
+// Reading objects: authenticated download (the caller must pass storage.objects RLS), public buckets
+// (anyone, no headers) and signed URLs (anyone holding an unexpired token for that exact object). All
+// three serve bytes the same way: Content-Type, Content-Length, ETag, Cache-Control, Last-Modified,
+// HEAD without a body, and 304 for a matching If-None-Match.
+import { asRole, type Claims, type Db } from "../db.ts";
+import type { BlobStore } from "./blob-store.ts";
+import { findBucket } from "./buckets.ts";
+import { type StorageError, storageErrors } from "./errors.ts";
+
+interface ObjectRow {
+  name: string;
+  updated_at: string | null;
+  metadata: { eTag?: string; mimetype?: string; cacheControl?: string } | null;
+}
+
+const ROW_SQL = `select json_build_object('name', name, 'updated_at', updated_at, 'metadata', metadata)::text as o
+  from storage.objects where bucket_id = $1 and name = $2`;
+
+function parseRow(rows: { o: string }[]): ObjectRow | null {
+  return rows[0] ? JSON.parse(rows[0].o) as ObjectRow : null;
+}
+
+export async function downloadAuthenticated(
+  db: Db,
+  store: BlobStore,
+  req: Request,
+  claims: Claims,
+  bucket: string,
+  name: string,
+): Promise<Response | StorageError> {
+  const row = await asRole(
+    db,
+    claims,
+    async (tx) => parseRow((await tx.query<{ o: string }>(ROW_SQL, [bucket, name])).rows),
+  );
+  return row ? await serve(store, req, bucket, row) : storageErrors.noSuchKey();
+}
+
+export async function downloadPublic(
+  db: Db,
+  store: BlobStore,
+  req: Request,
+  bucketId: string,
+  name: string,
+): Promise<Response | StorageError> {
+  const bucket = await findBucket(db, bucketId);
+  if (!bucket || !bucket.public) return storageErrors.noSuchBucket();
+  const row = parseRow((await db.query<{ o: string }>(ROW_SQL, [bucketId, name])).rows);
+  return row ? await serve(store, req, bucketId, row) : storageErrors.noSuchKey();
+}
+
+/** Serves an object whose access was already granted (signed URL), reading its row with server rights. */
+export async function downloadGranted(
+  db: Db,
+  store: BlobStore,
+  req: Request,
+  bucket: string,
+  name: string,
+): Promise<Response | StorageError> {
+  const row = parseRow((await db.query<{ o: string }>(ROW_SQL, [bucket, name])).rows);
+  return row ? await serve(store, req, bucket, row) : storageErrors.noSuchKey();
+}
+
+async function serve(store: BlobStore, req: Request, bucket: string, row: ObjectRow): Promise<Response | StorageError> {
+  const opened = await store.open(bucket, row.name);
+  if (!opened) return storageErrors.noSuchKey();
+  const meta = row.metadata ?? {};
+  const headers = new Headers({
+    "content-type": meta.mimetype || "application/octet-stream",
+    "content-length": String(opened.size),
+    "cache-control": meta.cacheControl || "no-cache",
+  });
+  if (meta.eTag) headers.set("etag", meta.eTag);
+  if (row.updated_at) headers.set("last-modified", new Date(row.updated_at).toUTCString());
+  const download = new URL(req.url).searchParams.get("download");
+  if (download !== null) {
+    const filename = download || row.name.split("/").pop()!;
+    headers.set("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`);
+  }
+  if (meta.eTag && etagMatches(req.headers.get("if-none-match"), meta.eTag)) {
+    opened.file.close();
+    headers.delete("content-length");
+    return new Response(null, { status: 304, headers });
+  }
+  if (req.method === "HEAD") {
+    opened.file.close();
+    return new Response(null, { status: 200, headers });
+  }
+  return new Response(opened.file.readable, { status: 200, headers });
+}
+
+function etagMatches(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  const bare = (t: string) => t.trim().replace(/^W\//, "");
+  return header.split(",").some((t) => t.trim() === "*" || bare(t) === bare(etag));
+}

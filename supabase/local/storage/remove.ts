@@ -1,0 +1,61 @@
+// Removing objects. Rows are deleted as the caller, so storage.objects RLS decides which of the named
+// objects go; objects the caller may not delete are left alone and simply absent from the answer, as
+// in Supabase Storage. Files are deleted only after the row deletion has committed.
+import { asRole, type Claims, type Db } from "../db.ts";
+import { json } from "../http.ts";
+import type { BlobStore } from "./blob-store.ts";
+import { type StorageError, storageErrors } from "./errors.ts";
+import { checkObjectName } from "./object-key.ts";
+
+const MAX_PREFIXES = 1000;
+
+interface DeletedRow {
+  name: string;
+  [key: string]: unknown;
+}
+
+async function deleteRows(db: Db, claims: Claims, bucket: string, names: string[]): Promise<DeletedRow[]> {
+  const text = await asRole(db, claims, async (tx) => {
+    const { rows } = await tx.query<{ list: string }>(
+      `with d as (delete from storage.objects where bucket_id = $1 and name = any($2::text[]) returning *)
+       select coalesce(json_agg(json_build_object('name', d.name, 'bucket_id', d.bucket_id, 'owner', d.owner,
+         'owner_id', d.owner_id, 'id', d.id, 'version', d.version, 'updated_at', d.updated_at,
+         'created_at', d.created_at, 'last_accessed_at', d.last_accessed_at, 'metadata', d.metadata)), '[]')::text
+         as list from d`,
+      [bucket, names],
+    );
+    return rows[0].list;
+  });
+  return JSON.parse(text) as DeletedRow[];
+}
+
+export async function removeMany(
+  db: Db,
+  store: BlobStore,
+  claims: Claims,
+  bucket: string,
+  body: Record<string, unknown>,
+): Promise<Response | StorageError> {
+  const prefixes = body.prefixes;
+  if (!Array.isArray(prefixes) || prefixes.length > MAX_PREFIXES || !prefixes.every((p) => typeof p === "string")) {
+    return storageErrors.invalidRequest(`prefixes must be an array of at most ${MAX_PREFIXES} strings`);
+  }
+  // A name that fails validation cannot exist, so it is simply not deleted.
+  const names = prefixes.map((p) => checkObjectName(p)).filter((n): n is string => typeof n === "string");
+  const deleted = names.length ? await deleteRows(db, claims, bucket, names) : [];
+  for (const row of deleted) await store.remove(bucket, row.name);
+  return json(deleted);
+}
+
+export async function removeOne(
+  db: Db,
+  store: BlobStore,
+  claims: Claims,
+  bucket: string,
+  name: string,
+): Promise<Response | StorageError> {
+  const deleted = await deleteRows(db, claims, bucket, [name]);
+  if (!deleted.length) return storageErrors.noSuchKey();
+  await store.remove(bucket, name);
+  return json({ message: "Successfully deleted" });
+}

@@ -1,0 +1,149 @@
+// Upload (POST, optionally x-upsert) and update (PUT) of one object. The caller's right to write is
+// decided by storage.objects RLS: the row is inserted or updated as the caller inside a transaction,
+// and the bytes are moved into place before that transaction commits, so a refused write stores
+// nothing and an accepted one is never visible without its bytes.
+import { createHash } from "node:crypto";
+import { asRole, type Claims, type Db } from "../db.ts";
+import { BodyTooLarge, json, readBody } from "../http.ts";
+import type { BlobStore } from "./blob-store.ts";
+import { KeyCollision } from "./blob-store.ts";
+import { type Bucket, findBucket, ownerOf } from "./buckets.ts";
+import { type StorageError, storageErrors } from "./errors.ts";
+import { boundaryOf, parseMultipart } from "./multipart.ts";
+
+export type WriteMode = "create" | "upsert" | "update";
+
+/** Room for multipart boundaries, part headers and the cacheControl/metadata fields. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+const DEFAULT_MIME = "application/octet-stream";
+
+interface Incoming {
+  bytes: Uint8Array;
+  mimetype: string;
+  cacheControl: string;
+}
+
+export async function writeObject(
+  db: Db,
+  store: BlobStore,
+  maxUploadBytes: number,
+  req: Request,
+  claims: Claims,
+  bucketId: string,
+  name: string,
+  mode: WriteMode,
+): Promise<Response | StorageError> {
+  const bucket = await findBucket(db, bucketId);
+  if (!bucket) return storageErrors.noSuchBucket();
+  const limit = Math.min(maxUploadBytes, bucket.file_size_limit ?? Infinity);
+  const incoming = await readIncoming(req, limit);
+  if ("httpStatus" in incoming) return incoming;
+  if (!mimeAllowed(bucket, incoming.mimetype)) return storageErrors.invalidMimeType(incoming.mimetype);
+
+  const metadata = {
+    eTag: `"${createHash("md5").update(incoming.bytes).digest("hex")}"`,
+    size: incoming.bytes.byteLength,
+    mimetype: incoming.mimetype,
+    cacheControl: incoming.cacheControl,
+    lastModified: new Date().toISOString(),
+    contentLength: incoming.bytes.byteLength,
+    httpStatusCode: 200,
+  };
+  const owner = ownerOf(claims);
+  const ownerId = typeof claims.sub === "string" && claims.sub ? claims.sub : null;
+  const version = crypto.randomUUID();
+  const params = [bucketId, name, owner, ownerId, JSON.stringify(metadata), version];
+
+  const staged = await store.stage(incoming.bytes);
+  let committed = false;
+  try {
+    const outcome = await asRole(db, claims, async (tx) => {
+      let id: string | undefined;
+      if (mode === "update") {
+        const { rows } = await tx.query<{ id: string }>(
+          `update storage.objects set owner = $3, owner_id = $4, metadata = $5::jsonb, version = $6,
+             updated_at = now(), last_accessed_at = now()
+           where bucket_id = $1 and name = $2 returning id::text`,
+          params,
+        );
+        id = rows[0]?.id;
+        if (!id) {
+          // Nothing updated: either there is no such object, or the caller may see it but not change it.
+          const { rows: seen } = await tx.query("select 1 from storage.objects where bucket_id = $1 and name = $2", [
+            bucketId,
+            name,
+          ]);
+          return seen.length ? storageErrors.accessDenied() : storageErrors.noSuchKey();
+        }
+      } else {
+        const { rows } = await tx.query<{ id: string }>(
+          `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, version)
+           values ($1, $2, $3, $4, $5::jsonb, $6)
+           ${
+            mode === "upsert"
+              ? `on conflict (bucket_id, name) do update set owner = excluded.owner, owner_id = excluded.owner_id,
+                   metadata = excluded.metadata, version = excluded.version, updated_at = now(),
+                   last_accessed_at = now()`
+              : ""
+          }
+           returning id::text`,
+          params,
+        );
+        id = rows[0].id;
+      }
+      await store.commit(staged, bucketId, name);
+      committed = true;
+      return id;
+    });
+    if (typeof outcome !== "string") return outcome;
+    return json({ Key: `${bucketId}/${name}`, Id: outcome });
+  } catch (e) {
+    if (e instanceof KeyCollision) return storageErrors.keyCollision(`${bucketId}/${name}`);
+    throw e;
+  } finally {
+    if (!committed) await store.discard(staged);
+  }
+}
+
+async function readIncoming(req: Request, limit: number): Promise<Incoming | StorageError> {
+  const contentType = req.headers.get("content-type") ?? "";
+  try {
+    if (/^multipart\/form-data/i.test(contentType)) {
+      const boundary = boundaryOf(contentType);
+      if (!boundary) return storageErrors.invalidRequest("multipart body without a boundary");
+      const body = await readBody(req, limit + MULTIPART_OVERHEAD_BYTES);
+      const parts = parseMultipart(body, boundary);
+      if (!parts) return storageErrors.invalidRequest("malformed multipart body");
+      // supabase-js names the file part ""; other clients name it "file".
+      const file = parts.find((p) => p.name === "") ?? parts.find((p) => p.filename !== null);
+      if (!file) return storageErrors.invalidRequest("no file part in the multipart body");
+      if (file.body.byteLength > limit) return storageErrors.entityTooLarge();
+      const cacheField = parts.find((p) => p.name === "cacheControl");
+      const seconds = cacheField ? new TextDecoder().decode(cacheField.body).trim() : "";
+      return {
+        bytes: file.body,
+        mimetype: file.contentType || DEFAULT_MIME,
+        cacheControl: /^\d+$/.test(seconds) ? `max-age=${seconds}` : "no-cache",
+      };
+    }
+    return {
+      bytes: await readBody(req, limit),
+      mimetype: contentType || DEFAULT_MIME,
+      cacheControl: req.headers.get("cache-control") ?? "no-cache",
+    };
+  } catch (e) {
+    if (e instanceof BodyTooLarge) return storageErrors.entityTooLarge();
+    throw e;
+  }
+}
+
+/** A bucket's allowed_mime_types holds exact types or wildcards such as "image/*". */
+function mimeAllowed(bucket: Bucket, mimetype: string): boolean {
+  const allowed = bucket.allowed_mime_types;
+  if (!allowed || allowed.length === 0) return true;
+  const type = mimetype.split(";")[0].trim().toLowerCase();
+  return allowed.some((a) => {
+    const rule = a.trim().toLowerCase();
+    return rule === type || (rule.endsWith("/*") && type.startsWith(rule.slice(0, -1)));
+  });
+}
