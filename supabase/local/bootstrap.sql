@@ -177,6 +177,15 @@ create table if not exists local.sign_in_failures (
   last_failure_at timestamptz not null default now()
 );
 
+-- The primary-key columns of a row, as a JSON object.
+create or replace function local.primary_key_of(rel oid, row_data jsonb) returns jsonb
+language sql stable as $$
+  select coalesce(jsonb_object_agg(a.attname, row_data -> a.attname), '{}'::jsonb)
+  from pg_index i
+  join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any (i.indkey)
+  where i.indrelid = rel and i.indisprimary
+$$;
+
 -- Row changes of published tables, announced to the realtime service by NOTIFY (see realtime.ts).
 create or replace function local.notify_change() returns trigger
 language plpgsql as $$
@@ -191,13 +200,13 @@ begin
     'record', case when tg_op <> 'DELETE' then row_to_json(new) end,
     'old_record', case when tg_op <> 'INSERT' then row_to_json(old) end
   )::text;
-  -- NOTIFY payloads are limited to 8000 bytes; a larger row is announced by key and read back.
+  -- NOTIFY payloads are limited to 8000 bytes; a larger row is announced by its primary key and read back.
   if octet_length(payload) > 7900 then
     payload := json_build_object(
       'schema', tg_table_schema, 'table', tg_table_name, 'type', tg_op, 'truncated', true,
       'commit_timestamp', to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-      'record', case when tg_op <> 'DELETE' then json_build_object('id', new.id) end,
-      'old_record', case when tg_op <> 'INSERT' then json_build_object('id', old.id) end
+      'record', case when tg_op <> 'DELETE' then local.primary_key_of(tg_relid, to_jsonb(new)) end,
+      'old_record', case when tg_op <> 'INSERT' then local.primary_key_of(tg_relid, to_jsonb(old)) end
     )::text;
   end if;
   perform pg_notify('local_realtime', payload);

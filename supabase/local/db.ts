@@ -89,7 +89,7 @@ function openPostgres(url: string): Db {
       await c.query(text);
     },
   });
-  const listeners: pg.Client[] = [];
+  const listeners: { end(): Promise<void> }[] = [];
   return {
     kind: "postgres",
     ...wrap(pool),
@@ -108,17 +108,49 @@ function openPostgres(url: string): Db {
       }
     },
     async listen(channel, onPayload) {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      client.on("notification", (n) => n.channel === channel && onPayload(n.payload ?? ""));
-      await client.query(`listen ${quoteIdent(channel)}`);
-      listeners.push(client);
-      return async () => {
-        await client.end().catch(() => {});
+      // A dedicated connection per channel, re-opened (and re-LISTENed) if it drops, so realtime
+      // does not go silent after a database restart.
+      let client: pg.Client | null = null;
+      let closed = false;
+      const connect = async (): Promise<void> => {
+        const c = new pg.Client({ connectionString: url });
+        let dropped = false;
+        const onDrop = () => {
+          if (dropped || closed) return;
+          dropped = true;
+          if (client === c) client = null;
+          c.end().catch(() => {});
+          setTimeout(() => connect().catch(() => {}), 1000);
+        };
+        c.on("notification", (n) => n.channel === channel && onPayload(n.payload ?? ""));
+        c.on("error", onDrop);
+        c.on("end", onDrop);
+        client = c;
+        try {
+          await c.connect();
+          await c.query(`listen ${quoteIdent(channel)}`);
+        } catch (e) {
+          onDrop();
+          throw e;
+        }
       };
+      try {
+        await connect();
+      } catch (e) {
+        closed = true;
+        throw e;
+      }
+      const handle = {
+        end: async () => {
+          closed = true;
+          await client?.end().catch(() => {});
+        },
+      };
+      listeners.push(handle);
+      return handle.end;
     },
     async close() {
-      await Promise.all(listeners.map((c) => c.end().catch(() => {})));
+      await Promise.all(listeners.map((l) => l.end()));
       await pool.end();
     },
   };

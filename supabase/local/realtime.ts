@@ -27,6 +27,18 @@ export async function createRealtime(ctx: Ctx): Promise<{ handle(req: Request): 
     );
     published.add(`${schema}.${table}`);
   }
+  // A table taken out of the publication stops announcing its changes.
+  const { rows: stale } = await db.query<{ schema: string; table: string }>(
+    `select n.nspname::text as schema, c.relname::text as "table" from pg_trigger t
+     join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
+     where t.tgname = $1`,
+    [TRIGGER],
+  );
+  for (const { schema, table } of stale) {
+    if (!published.has(`${schema}.${table}`)) {
+      await db.exec(`drop trigger ${TRIGGER} on ${quoteIdent(schema)}.${quoteIdent(table)}`);
+    }
+  }
 
   const subscribers = new Set<Subscriber>();
   const feed = createChangeFeed(db, catalog, subscribers, ctx.log);

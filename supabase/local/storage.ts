@@ -12,7 +12,7 @@ import { checkBucketId, checkObjectName, decodePathPiece } from "./storage/objec
 import { downloadAuthenticated, downloadPublic } from "./storage/read.ts";
 import { removeMany, removeOne } from "./storage/remove.ts";
 import { serveSigned, signMany, signOne } from "./storage/signed-urls.ts";
-import { writeObject } from "./storage/upload.ts";
+import { type WriteMode, writeObject } from "./storage/upload.ts";
 
 /** JSON bodies of the object and bucket routes are small; uploads have their own limit. */
 const MAX_JSON_BODY_BYTES = 256 * 1024;
@@ -60,107 +60,98 @@ export function createStorage(ctx: Ctx): Service {
     }
   }
 
-  async function route(req: Request, path: string): Promise<Outcome> {
-    const method = req.method === "HEAD" ? "GET" : req.method;
-    const notFound = () => storageErrors.routeNotFound(req.method, path);
-
-    // Routes that need no caller identity: the URL itself is the permission.
-    for (
-      const [prefix, serve] of [
-        ["/object/public/", (t: Target) => downloadPublic(db, store, req, t.bucket, t.name!)],
-        ["/object/sign/", (t: Target) => serveSigned(db, store, config.jwtSecret, req, t.bucket, t.name!)],
-      ] as const
-    ) {
-      if (method === "GET" && path.startsWith(prefix)) {
-        const t = target(path.slice(prefix.length), true);
-        return isStorageError(t) ? t : await serve(t);
-      }
+  /** Routes that need no caller identity: the URL itself is the permission. */
+  async function anonymousRoute(req: Request, path: string): Promise<Outcome | null> {
+    if (req.method !== "GET" && req.method !== "HEAD") return null;
+    if (path.startsWith("/object/public/")) {
+      const t = target(path.slice("/object/public/".length), true);
+      return isStorageError(t) ? t : await downloadPublic(db, store, req, t.bucket, t.name!);
     }
+    if (path.startsWith("/object/sign/")) {
+      const t = target(path.slice("/object/sign/".length), true);
+      return isStorageError(t) ? t : await serveSigned(db, store, config.jwtSecret, req, t.bucket, t.name!);
+    }
+    return null;
+  }
 
+  async function bucketRoute(req: Request, path: string, claims: Claims): Promise<Outcome | null> {
+    const rest = path.slice("/bucket".length).replace(/^\/+/, "");
+    if (!rest) {
+      if (req.method === "GET") return await listBuckets(db, claims);
+      if (req.method !== "POST") return null;
+      const body = await jsonBody(req);
+      return isStorageError(body) ? body : await createBucket(db, claims, body);
+    }
+    const t = target(rest, false);
+    if (isStorageError(t)) return t;
+    if (req.method === "GET") return await getBucket(db, claims, t.bucket);
+    if (req.method === "DELETE") return await deleteBucket(db, claims, t.bucket);
+    if (req.method !== "PUT") return null;
+    const body = await jsonBody(req);
+    return isStorageError(body) ? body : await updateBucket(db, claims, t.bucket, body);
+  }
+
+  /** POST routes whose JSON body names what to do: sign, sign many, list. */
+  async function objectCommandRoute(req: Request, path: string, claims: Claims): Promise<Outcome | null> {
+    if (req.method !== "POST") return null;
+    const sign = path.startsWith("/object/sign/");
+    if (!sign && !path.startsWith("/object/list/")) return null;
+    const rest = path.slice(sign ? "/object/sign/".length : "/object/list/".length);
+    const many = !rest.replace(/\/+$/, "").includes("/");
+    const t = target(rest, sign && !many);
+    if (isStorageError(t)) return t;
+    const body = await jsonBody(req);
+    if (isStorageError(body)) return body;
+    if (!sign) return await listObjects(db, claims, t.bucket, body);
+    return many
+      ? await signMany(db, config.jwtSecret, claims, t.bucket, body)
+      : await signOne(db, config.jwtSecret, claims, t.bucket, t.name!, body);
+  }
+
+  /** /object/<bucket>/<name> (and /object/authenticated/…): read, write, remove one object. */
+  async function objectRoute(req: Request, path: string, claims: Claims): Promise<Outcome | null> {
+    const authenticated = path.startsWith("/object/authenticated/");
+    const rest = path.slice(authenticated ? "/object/authenticated/".length : "/object/".length);
+    if (!authenticated && req.method === "DELETE" && !rest.replace(/\/+$/, "").includes("/")) {
+      const t = target(rest, false);
+      if (isStorageError(t)) return t;
+      const body = await jsonBody(req);
+      return isStorageError(body) ? body : await removeMany(db, store, claims, t.bucket, body);
+    }
+    const t = target(rest, true);
+    if (isStorageError(t)) return t;
+    const { bucket } = t;
+    const name = t.name!;
+    if (req.method === "GET" || req.method === "HEAD") {
+      return await downloadAuthenticated(db, store, req, claims, bucket, name);
+    }
+    if (authenticated) return null;
+    const write = (mode: WriteMode) => writeObject(db, store, config.maxUploadBytes, req, claims, bucket, name, mode);
+    switch (req.method) {
+      case "POST":
+        return await write((req.headers.get("x-upsert") ?? "").toLowerCase() === "true" ? "upsert" : "create");
+      case "PUT":
+        return await write("update");
+      case "DELETE":
+        return await removeOne(db, store, claims, bucket, name);
+      default:
+        return null;
+    }
+  }
+
+  async function route(req: Request, path: string): Promise<Outcome | null> {
+    const open = await anonymousRoute(req, path);
+    if (open) return open;
     const who = await resolveClaims(req, config);
     if (!who.ok) return storageErrors.invalidJwt(who.message);
-    const claims: Claims = who.claims;
-
-    if (path === "/bucket" || path === "/bucket/") {
-      if (method === "GET") return await listBuckets(db, claims);
-      if (method === "POST") {
-        const body = await jsonBody(req);
-        return isStorageError(body) ? body : await createBucket(db, claims, body);
-      }
-      return notFound();
-    }
-    if (path.startsWith("/bucket/")) {
-      const t = target(path.slice("/bucket/".length), false);
-      if (isStorageError(t)) return t;
-      if (method === "GET") return await getBucket(db, claims, t.bucket);
-      if (method === "DELETE") return await deleteBucket(db, claims, t.bucket);
-      if (method === "PUT") {
-        const body = await jsonBody(req);
-        return isStorageError(body) ? body : await updateBucket(db, claims, t.bucket, body);
-      }
-      return notFound();
-    }
-
-    if (path.startsWith("/object/sign/") && method === "POST") {
-      const rest = path.slice("/object/sign/".length);
-      const many = !rest.replace(/\/+$/, "").includes("/");
-      const t = target(rest, !many);
-      if (isStorageError(t)) return t;
-      const body = await jsonBody(req);
-      if (isStorageError(body)) return body;
-      return many
-        ? await signMany(db, config.jwtSecret, claims, t.bucket, body)
-        : await signOne(db, config.jwtSecret, claims, t.bucket, t.name!, body);
-    }
-    if (path.startsWith("/object/list/") && method === "POST") {
-      const t = target(path.slice("/object/list/".length), false);
-      if (isStorageError(t)) return t;
-      const body = await jsonBody(req);
-      return isStorageError(body) ? body : await listObjects(db, claims, t.bucket, body);
-    }
-    if (path.startsWith("/object/authenticated/") && method === "GET") {
-      const t = target(path.slice("/object/authenticated/".length), true);
-      return isStorageError(t) ? t : await downloadAuthenticated(db, store, req, claims, t.bucket, t.name!);
-    }
-    if (path.startsWith("/object/")) {
-      const rest = path.slice("/object/".length);
-      if (method === "DELETE" && !rest.replace(/\/+$/, "").includes("/")) {
-        const t = target(rest, false);
-        if (isStorageError(t)) return t;
-        const body = await jsonBody(req);
-        return isStorageError(body) ? body : await removeMany(db, store, claims, t.bucket, body);
-      }
-      const t = target(rest, true);
-      if (isStorageError(t)) return t;
-      const name = t.name!;
-      switch (method) {
-        case "GET":
-          return await downloadAuthenticated(db, store, req, claims, t.bucket, name);
-        case "POST": {
-          const upsert = (req.headers.get("x-upsert") ?? "").toLowerCase() === "true";
-          return await writeObject(
-            db,
-            store,
-            config.maxUploadBytes,
-            req,
-            claims,
-            t.bucket,
-            name,
-            upsert ? "upsert" : "create",
-          );
-        }
-        case "PUT":
-          return await writeObject(db, store, config.maxUploadBytes, req, claims, t.bucket, name, "update");
-        case "DELETE":
-          return await removeOne(db, store, claims, t.bucket, name);
-      }
-    }
-    return notFound();
+    if (path === "/bucket" || path.startsWith("/bucket/")) return await bucketRoute(req, path, who.claims);
+    if (!path.startsWith("/object/")) return null;
+    return await objectCommandRoute(req, path, who.claims) ?? await objectRoute(req, path, who.claims);
   }
 
   return async (req, path) => {
     try {
-      const out = await route(req, path);
+      const out = await route(req, path) ?? storageErrors.routeNotFound(req.method, path);
       return isStorageError(out) ? errorResponse(out) : out;
     } catch (e) {
       const mapped = fromDbError(e);

@@ -1,6 +1,6 @@
 // Starts the real local backend (Deno) on a free port with its own data directory, for one test file.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -12,6 +12,8 @@ export interface Backend {
   serviceRoleKey: string;
   database: "pglite" | "postgres";
   dataDir: string;
+  /** The HS256 secret the backend signs with, for tests that mint their own tokens. */
+  jwtSecret: string;
   stop(): Promise<void>;
 }
 
@@ -52,6 +54,10 @@ export async function startBackend(opts: { databaseUrl?: string; env?: Record<st
       clearTimeout(timer);
       rej(new Error(`backend exited with ${code}\n${stderr}`));
     });
+  }).catch((e) => {
+    child.kill("SIGKILL");
+    rmSync(dataDir, { recursive: true, force: true });
+    throw e;
   });
   return {
     url: ready.apiUrl,
@@ -59,6 +65,7 @@ export async function startBackend(opts: { databaseUrl?: string; env?: Record<st
     serviceRoleKey: ready.serviceRoleKey,
     database: ready.database as Backend["database"],
     dataDir,
+    jwtSecret: opts.env?.JWT_SECRET ?? readFileSync(join(dataDir, "jwt-secret"), "utf8").trim(),
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once("exit", r));

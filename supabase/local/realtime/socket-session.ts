@@ -193,8 +193,10 @@ export function attachSession(
   return {
     close() {
       closeAll();
-      if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) {
+      try {
         socket.close(1001, "server shutting down");
+      } catch {
+        // already closing, or closed before it opened
       }
     },
   };

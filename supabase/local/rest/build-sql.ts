@@ -5,8 +5,10 @@
 // the same.
 import { quoteIdent } from "../db.ts";
 import type { Column, Table } from "./catalogue.ts";
-import { closest, err, ok, parseError, restError, type RestError, RestFailure, type Result } from "./errors.ts";
-import type { Condition, Field, Filter, OrderTerm, ParsedQuery, SelectItem } from "./parse-query.ts";
+import { closest, err, ok, parseError, type RestError, restError, RestFailure, type Result } from "./errors.ts";
+import type { Field } from "./parse-field.ts";
+import type { Condition, Filter } from "./parse-filter.ts";
+import type { OrderTerm, ParsedQuery, SelectItem } from "./parse-query.ts";
 
 export interface Statement {
   text: string;
@@ -64,26 +66,51 @@ export function operand(p: Params, src: Source, field: Field): Operand {
   let sql = `_t.${quoteIdent(col.name)}`;
   if (!field.path.length) return { sql, kind: "column", column: col };
   if (col.base !== "json" && col.base !== "jsonb") {
-    fail(parseError(`field (${field.name}->…)`, `-> and ->> need a json or jsonb column; ${field.name} is ${col.type}`));
+    fail(
+      parseError(`field (${field.name}->…)`, `-> and ->> need a json or jsonb column; ${field.name} is ${col.type}`),
+    );
   }
   for (const step of field.path) {
     const key = typeof step.key === "number" ? `${p.add(String(step.key))}::int` : `${p.add(step.key)}::text`;
     sql = `${sql}${step.arrow}${key}`;
   }
-  return { sql, kind: field.path[field.path.length - 1].arrow === "->>" ? "text" : "json", column: col };
+  // Parenthesized so that a cast or operator after it applies to the extracted value, not the key.
+  return { sql: `(${sql})`, kind: field.path[field.path.length - 1].arrow === "->>" ? "text" : "json", column: col };
 }
 
 const COMPARISON: Record<string, string> = {
-  eq: "=", neq: "<>", gt: ">", gte: ">=", lt: "<", lte: "<=",
-  like: "like", ilike: "ilike", match: "~", imatch: "~*",
-  cs: "@>", cd: "<@", ov: "&&", sl: "<<", sr: ">>", nxr: "&<", nxl: "&>", adj: "-|-",
+  eq: "=",
+  neq: "<>",
+  gt: ">",
+  gte: ">=",
+  lt: "<",
+  lte: "<=",
+  like: "like",
+  ilike: "ilike",
+  match: "~",
+  imatch: "~*",
+  cs: "@>",
+  cd: "<@",
+  ov: "&&",
+  sl: "<<",
+  sr: ">>",
+  nxr: "&<",
+  nxl: "&>",
+  adj: "-|-",
 };
 const TEXT_MATCH = new Set(["like", "ilike", "match", "imatch"]);
 const FTS_FUNCTION: Record<string, string> = {
-  fts: "to_tsquery", plfts: "plainto_tsquery", phfts: "phraseto_tsquery", wfts: "websearch_to_tsquery",
+  fts: "to_tsquery",
+  plfts: "plainto_tsquery",
+  phfts: "phraseto_tsquery",
+  wfts: "websearch_to_tsquery",
 };
 const IS_SQL: Record<string, string> = {
-  null: "is null", not_null: "is not null", true: "is true", false: "is false", unknown: "is unknown",
+  null: "is null",
+  not_null: "is not null",
+  true: "is true",
+  false: "is false",
+  unknown: "is unknown",
 };
 
 function isText(o: Operand): boolean {
@@ -96,11 +123,13 @@ function filterSql(p: Params, src: Source, f: Filter): string {
   if (f.op === "is") sql = `${lhs.sql} ${IS_SQL[f.value]}`;
   else if (f.op === "isdistinct") sql = `${lhs.sql} is distinct from ${p.add(f.value)}`;
   else if (f.op === "in") {
-    const values = f.values ?? [];
-    sql = values.length ? `${lhs.sql} in (${values.map((v) => p.add(v)).join(", ")})` : "false";
+    // One array parameter, as PostgREST binds it: a list of any length stays one placeholder.
+    sql = `${lhs.sql} = any(${p.add(arrayLiteral(f.values ?? []))})`;
   } else if (f.op in FTS_FUNCTION) {
     const config = f.config === undefined ? "" : `${p.add(f.config)}::regconfig, `;
-    const vector = lhs.kind === "column" && lhs.column.base === "tsvector" ? lhs.sql : `to_tsvector(${config}${lhs.sql})`;
+    const vector = lhs.kind === "column" && lhs.column.base === "tsvector"
+      ? lhs.sql
+      : `to_tsvector(${config}${lhs.sql})`;
     sql = `${vector} @@ ${FTS_FUNCTION[f.op]}(${config}${p.add(f.value)})`;
   } else {
     const op = COMPARISON[f.op];
@@ -110,6 +139,11 @@ function filterSql(p: Params, src: Source, f: Filter): string {
     sql = f.quantifier ? `${left} ${op} ${f.quantifier}(${p.add(value)})` : `${left} ${op} ${p.add(value)}`;
   }
   return f.negate ? `not (${sql})` : sql;
+}
+
+/** A Postgres array literal with every element quoted, so commas, quotes and braces stay data. */
+function arrayLiteral(values: string[]): string {
+  return `{${values.map((v) => `"${v.replace(/[\\"]/g, "\\$&")}"`).join(",")}}`;
 }
 
 export function conditionSql(p: Params, src: Source, c: Condition): string {
@@ -147,6 +181,8 @@ export function orderSql(p: Params, src: Source, terms: OrderTerm[]): string {
 
 export interface Shape {
   stripNulls: boolean;
+  /** The single-object media type was asked for: also answer the first row on its own. */
+  single: boolean;
 }
 
 /**
@@ -155,7 +191,8 @@ export interface Shape {
  */
 export function shapeSql(inner: string, shape: Shape, extraColumns = "", rowOf = "_s"): string {
   const row = shape.stripNulls ? `json_strip_nulls(to_json(${rowOf}))` : rowOf;
-  return `select coalesce(json_agg(${row}), '[]')::text as body, (json_agg(${row}) -> 0)::text as first, ` +
+  const first = shape.single ? `(json_agg(${row}) -> 0)::text` : "null::text";
+  return `select coalesce(json_agg(${row}), '[]')::text as body, ${first} as first, ` +
     `count(*) as n${extraColumns} from (${inner}) as _s`;
 }
 
@@ -165,13 +202,22 @@ export interface ReadOptions extends Shape {
 }
 
 /** GET on a source. `from` is the FROM item, aliased `_t`; `prefix` an optional WITH clause. */
-export function buildRead(src: Source, from: string, q: ParsedQuery, opts: ReadOptions, prefix = "", p = new Params()): Result<Statement> {
+export function buildRead(
+  src: Source,
+  from: string,
+  q: ParsedQuery,
+  opts: ReadOptions,
+  prefix = "",
+  p = new Params(),
+): Result<Statement> {
   return building(() => {
     const list = selectListSql(p, src, q.select);
     const where = whereSql(p, src, q.where);
     const order = orderSql(p, src, q.order);
     const limit = q.limit === undefined ? opts.maxRows : Math.min(q.limit, opts.maxRows ?? Infinity);
-    const page = `${limit === null ? "" : ` limit ${p.add(String(limit))}`}${q.offset ? ` offset ${p.add(String(q.offset))}` : ""}`;
+    const page = `${limit === null ? "" : ` limit ${p.add(String(limit))}`}${
+      q.offset ? ` offset ${p.add(String(q.offset))}` : ""
+    }`;
     const total = opts.count ? `, (select count(*) from ${from}${where}) as total` : "";
     const inner = `select ${list} from ${from}${where}${order}${page}`;
     return { text: `${prefix}${shapeSql(inner, opts, total)}`, params: p.list };
@@ -250,7 +296,13 @@ function conflictSql(table: Table, cols: Column[], conflict: NonNullable<InsertO
   return ` on conflict${target} do update set ${set}`;
 }
 
-export function buildUpdate(table: Table, q: ParsedQuery, objectJson: string, keys: string[], opts: WriteOptions): Result<Statement> {
+export function buildUpdate(
+  table: Table,
+  q: ParsedQuery,
+  objectJson: string,
+  keys: string[],
+  opts: WriteOptions,
+): Result<Statement> {
   return building(() => {
     const p = new Params();
     const cols = keys.map((k) => insertableColumn(table, k));

@@ -1,7 +1,8 @@
 // The schema cache of the REST service: tables, views and functions of schema `public`, read from
 // pg_catalog, the way PostgREST keeps one. Every table, column and function name of a request is looked
-// up here before any SQL is built; a miss reloads the cache (at most once a second), so tables created
-// after start are found without a restart. Objects that belong to extensions are left out.
+// up here before any SQL is built. A miss compares a cheap fingerprint of the catalogue and reloads
+// only when the schema changed, so objects created after start are found without a restart (and a
+// flood of misspelt names costs one small query each). Objects that belong to extensions are left out.
 import type { Db } from "../db.ts";
 
 export interface Column {
@@ -49,6 +50,8 @@ export interface RpcFunction {
 export interface Catalogue {
   tables: Map<string, Table>;
   functions: Map<string, RpcFunction[]>;
+  /** Changes whenever a table, column or function of schema public is created, altered or dropped. */
+  fingerprint: string;
 }
 
 const COLUMN_JSON = `json_build_object(
@@ -114,11 +117,21 @@ where pn.nspname = 'public' and p.prokind = 'f'
   and rt.typname not in ('trigger', 'event_trigger')
   and not exists (select 1 from pg_depend e where e.classid = 'pg_proc'::regclass and e.objid = p.oid and e.deptype = 'e')`;
 
+// xmin of a catalogue row changes with every DDL statement that touches it.
+const FINGERPRINT_SQL = `
+select concat_ws('/',
+  (select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from pg_class where relnamespace = 'public'::regnamespace),
+  (select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from pg_proc where pronamespace = 'public'::regnamespace),
+  (select count(*) || ':' || coalesce(sum(a.xmin::text::bigint), 0)
+     from pg_attribute a join pg_class c on c.oid = a.attrelid where c.relnamespace = 'public'::regnamespace)
+) as fingerprint`;
+
 type RawArg = { name: string; mode: FunctionArg["mode"]; type: string; base: string; category: string };
 
 export async function loadCatalogue(db: Db): Promise<Catalogue> {
   // A transaction of its own: on PGlite this waits for, and never interleaves with, a request's.
   return await db.transaction(async (tx) => {
+    const fingerprint = (await tx.query<{ fingerprint: string }>(FINGERPRINT_SQL)).rows[0].fingerprint;
     const tables = new Map<string, Table>();
     const rows = (await tx.query<{ name: string; columns: string; primary_key: string }>(TABLES_SQL)).rows;
     for (const r of rows) {
@@ -149,8 +162,13 @@ export async function loadCatalogue(db: Db): Promise<Catalogue> {
       } else if (f.return_type === "record" && outputs.length) {
         returns = "composite";
         columns = outputs.map((a) => ({
-          name: a.name, type: a.type, base: a.base, category: a.category,
-          generated: false, identity: false, default: null,
+          name: a.name,
+          type: a.type,
+          base: a.base,
+          category: a.category,
+          generated: false,
+          identity: false,
+          default: null,
         }));
       }
       const fn: RpcFunction = {
@@ -167,7 +185,7 @@ export async function loadCatalogue(db: Db): Promise<Catalogue> {
       list.push(fn);
       functions.set(f.name, list);
     }
-    return { tables, functions };
+    return { tables, functions, fingerprint };
   });
 }
 
@@ -175,21 +193,19 @@ function byName(columns: Column[]): Map<string, Column> {
   return new Map(columns.map((c) => [c.name, c]));
 }
 
-const RELOAD_INTERVAL_MS = 1000;
-
 export interface CatalogueCache {
   current(): Promise<Catalogue>;
-  /** The table, reloading the cache once if it is not known yet. */
+  /** Reloads when the schema changed since the last load; answers the (possibly new) catalogue. */
+  refreshIfChanged(): Promise<Catalogue>;
+  /** The table, looking again if it is not known yet. */
   table(name: string): Promise<{ table: Table | undefined; catalogue: Catalogue }>;
   functions(name: string): Promise<{ functions: RpcFunction[]; catalogue: Catalogue }>;
-  reload(): Promise<Catalogue>;
 }
 
 export function createCatalogueCache(db: Db): CatalogueCache {
   let cached: Promise<Catalogue> | null = null;
-  let loadedAt = 0;
-  const reload = () => {
-    loadedAt = Date.now();
+  let checking: Promise<Catalogue> | null = null;
+  const load = () => {
     const p = loadCatalogue(db);
     cached = p;
     p.catch(() => {
@@ -197,25 +213,38 @@ export function createCatalogueCache(db: Db): CatalogueCache {
     });
     return p;
   };
-  const current = () => cached ?? reload();
-  const retry = async <T>(pick: (c: Catalogue) => T | undefined): Promise<{ found: T | undefined; catalogue: Catalogue }> => {
+  const current = () => cached ?? load();
+  const refreshIfChanged = () => {
+    // Concurrent misses share one check.
+    checking ??= (async () => {
+      try {
+        const known = await current();
+        const now = (await db.query<{ fingerprint: string }>(FINGERPRINT_SQL)).rows[0].fingerprint;
+        return now === known.fingerprint ? known : await load();
+      } finally {
+        checking = null;
+      }
+    })();
+    return checking;
+  };
+  const lookup = async <T>(pick: (c: Catalogue) => T | undefined) => {
     let catalogue = await current();
     let found = pick(catalogue);
-    if (found === undefined && Date.now() - loadedAt > RELOAD_INTERVAL_MS) {
-      catalogue = await reload();
+    if (found === undefined) {
+      catalogue = await refreshIfChanged();
       found = pick(catalogue);
     }
     return { found, catalogue };
   };
   return {
     current,
-    reload,
+    refreshIfChanged,
     async table(name) {
-      const r = await retry((c) => c.tables.get(name));
+      const r = await lookup((c) => c.tables.get(name));
       return { table: r.found, catalogue: r.catalogue };
     },
     async functions(name) {
-      const r = await retry((c) => c.functions.get(name));
+      const r = await lookup((c) => c.functions.get(name));
       return { functions: r.found ?? [], catalogue: r.catalogue };
     },
   };

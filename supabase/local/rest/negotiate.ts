@@ -28,7 +28,13 @@ const CHOICES: Record<string, string[]> = {
 
 export function parsePrefer(header: string | null): Result<Preferences> {
   const prefs: Preferences = {
-    return: null, count: null, resolution: null, missing: null, handling: null, maxAffected: null, applied: [],
+    return: null,
+    count: null,
+    resolution: null,
+    missing: null,
+    handling: null,
+    maxAffected: null,
+    applied: [],
   };
   const invalid: string[] = [];
   for (const raw of (header ?? "").split(",")) {
@@ -49,7 +55,14 @@ export function parsePrefer(header: string | null): Result<Preferences> {
     }
   }
   if (prefs.handling === "strict" && invalid.length) {
-    return err(restError(400, "PGRST122", "Invalid preferences given with handling=strict", `Invalid preferences: ${invalid.join(", ")}`));
+    return err(
+      restError(
+        400,
+        "PGRST122",
+        "Invalid preferences given with handling=strict",
+        `Invalid preferences: ${invalid.join(", ")}`,
+      ),
+    );
   }
   return ok(prefs);
 }
@@ -90,7 +103,9 @@ export function checkProfile(req: Request): Result<null> {
   const header = req.method === "GET" || req.method === "HEAD" ? "accept-profile" : "content-profile";
   const schema = req.headers.get(header);
   if (schema === null || schema === "public") return ok(null);
-  return err(restError(406, "PGRST106", `Invalid schema: ${schema}`, null, "Only the following schemas are exposed: public"));
+  return err(
+    restError(406, "PGRST106", `Invalid schema: ${schema}`, null, "Only the following schemas are exposed: public"),
+  );
 }
 
 /** Request bodies are JSON; a missing Content-Type is read as JSON too. */

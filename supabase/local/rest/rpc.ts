@@ -3,7 +3,16 @@
 // arguments with jsonb_to_record so Postgres does every type conversion, and shaping the answer: a
 // value for scalar functions, an object for a single row, an array (filterable like a table) for sets.
 import { quoteIdent } from "../db.ts";
-import { buildRead, building, Params, type ReadOptions, selectListSql, shapeSql, type Statement, whereSql } from "./build-sql.ts";
+import {
+  building,
+  buildRead,
+  Params,
+  type ReadOptions,
+  selectListSql,
+  shapeSql,
+  type Statement,
+  whereSql,
+} from "./build-sql.ts";
 import type { RpcFunction } from "./catalogue.ts";
 import { err, ok, restError, type Result } from "./errors.ts";
 import type { ParsedQuery } from "./parse-query.ts";
@@ -24,7 +33,9 @@ export function chooseFunction(name: string, candidates: RpcFunction[], argNames
     }
   }
   if (!matches.length) {
-    const single = candidates.find((fn) => fn.inputs.length === 1 && fn.inputs[0].name === "" && isJson(fn.inputs[0].base));
+    const single = candidates.find((fn) =>
+      fn.inputs.length === 1 && fn.inputs[0].name === "" && isJson(fn.inputs[0].base)
+    );
     if (single) matches.push({ fn: single, wholeBody: true });
   }
   if (matches.length === 1) return ok(matches[0]);
@@ -39,7 +50,9 @@ export function chooseFunction(name: string, candidates: RpcFunction[], argNames
       "PGRST202",
       `Could not find the function public.${name}${signature} in the schema cache`,
       `Searched for the function public.${name} ${searched} or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
-      candidates.length ? `Perhaps you meant to call the function public.${name}(${candidates[0].inputs.map((a) => a.name).join(", ")})` : null,
+      candidates.length
+        ? `Perhaps you meant to call the function public.${name}(${candidates[0].inputs.map((a) => a.name).join(", ")})`
+        : null,
     ));
   }
   const list = matches.map(({ fn }) => `public.${name}(${fn.inputs.map((a) => `${a.name} => ${a.type}`).join(", ")})`);
@@ -61,7 +74,13 @@ export interface RpcStatement extends Statement {
  * Builds the call. `argsJson` is the JSON object of arguments (the body, or the query parameters of a
  * GET); for a single unnamed json parameter it is passed whole.
  */
-export function buildCall(choice: Choice, argsJson: string, argNames: string[], q: ParsedQuery, opts: ReadOptions): Result<RpcStatement> {
+export function buildCall(
+  choice: Choice,
+  argsJson: string,
+  argNames: string[],
+  q: ParsedQuery,
+  opts: ReadOptions,
+): Result<RpcStatement> {
   const { fn } = choice;
   const p = new Params();
   let call: string;
@@ -70,7 +89,9 @@ export function buildCall(choice: Choice, argsJson: string, argNames: string[], 
     call = `public.${quoteIdent(fn.name)}(${p.add(argsJson)}::${fn.inputs[0].base})`;
   } else {
     const used = fn.inputs.filter((a) => argNames.includes(a.name));
-    call = `public.${quoteIdent(fn.name)}(${used.map((a) => `${quoteIdent(a.name)} => _a.${quoteIdent(a.name)}`).join(", ")})`;
+    call = `public.${quoteIdent(fn.name)}(${
+      used.map((a) => `${quoteIdent(a.name)} => _a.${quoteIdent(a.name)}`).join(", ")
+    })`;
     if (used.length) {
       const defs = used.map((a) => `${quoteIdent(a.name)} ${a.type}`).join(", ");
       argsFrom = `jsonb_to_record(${p.add(argsJson)}::jsonb) as _a(${defs})`;
@@ -79,20 +100,37 @@ export function buildCall(choice: Choice, argsJson: string, argNames: string[], 
   const hasFilters = q.where.length > 0 || q.order.length > 0 || (q.select !== null && !isStar(q));
   if (fn.returns === "void" || fn.returns === "scalar") {
     if (hasFilters) {
-      return err(restError(400, "PGRST100", `public.${fn.name} returns ${fn.returns === "void" ? "nothing" : "a single value per row"}, so it takes no select, filters or order`));
+      return err(
+        restError(
+          400,
+          "PGRST100",
+          `public.${fn.name} returns ${
+            fn.returns === "void" ? "nothing" : "a single value per row"
+          }, so it takes no select, filters or order`,
+        ),
+      );
     }
     const from = argsFrom ? ` from ${argsFrom}` : "";
     if (fn.returns === "void") return ok({ kind: "void", text: `select ${call}${from}`, params: p.list });
-    if (!fn.returnsSet) return ok({ kind: "value", text: `select to_json(${call})::text as body${from}`, params: p.list });
-    const page = `${q.limit !== undefined ? ` limit ${p.add(String(q.limit))}` : ""}${q.offset ? ` offset ${p.add(String(q.offset))}` : ""}`;
-    return ok({ kind: "rows", text: shapeSql(`select ${call} as _v${from}${page}`, opts, "", "_s._v"), params: p.list });
+    if (!fn.returnsSet) {
+      return ok({ kind: "value", text: `select to_json(${call})::text as body${from}`, params: p.list });
+    }
+    const page = `${q.limit !== undefined ? ` limit ${p.add(String(q.limit))}` : ""}${
+      q.offset ? ` offset ${p.add(String(q.offset))}` : ""
+    }`;
+    return ok({
+      kind: "rows",
+      text: shapeSql(`select ${call} as _v${from}${page}`, opts, "", "_s._v"),
+      params: p.list,
+    });
   }
   const from = argsFrom ? `${argsFrom} cross join lateral ${call} as _t` : `${call} as _t`;
   if (!fn.returnsSet) {
     return building(() => {
       const list = selectListSql(p, fn, q.select);
       const where = whereSql(p, fn, q.where);
-      return { kind: "object" as const, text: shapeSql(`select ${list} from ${from}${where}`, opts), params: p.list };
+      const text = shapeSql(`select ${list} from ${from}${where}`, { ...opts, single: true });
+      return { kind: "object" as const, text, params: p.list };
     });
   }
   // The function runs once: its rows are materialized, then read (and counted) like a table.

@@ -3,6 +3,7 @@
 // leaves nothing behind. Names reaching this module were already checked by object-key.ts; the
 // resolved path is still verified to stay inside the bucket folder.
 import { dirname, resolve, sep } from "node:path";
+import { createKeyLocks } from "./key-locks.ts";
 
 export interface BlobStore {
   /** Writes bytes to a staging file; returns its path for commit() or discard(). */
@@ -14,6 +15,8 @@ export interface BlobStore {
   open(bucket: string, name: string): Promise<{ file: Deno.FsFile; size: number } | null>;
   /** Deletes an object's file (missing is fine) and any folders it leaves empty. */
   remove(bucket: string, name: string): Promise<void>;
+  /** Runs fn while no other write or removal of these objects runs (see key-locks.ts). */
+  locked<T>(bucket: string, names: string[], fn: () => Promise<T>): Promise<T>;
 }
 
 /** The object's path collides with another object's folder (a/b vs a/b/c). */
@@ -22,6 +25,7 @@ export class KeyCollision extends Error {}
 export function createBlobStore(dataDir: string): BlobStore {
   const root = resolve(dataDir, "storage");
   const staging = resolve(dataDir, "storage-staging");
+  const withKeys = createKeyLocks();
 
   function pathOf(bucket: string, name: string): string {
     const bucketDir = resolve(root, bucket);
@@ -33,6 +37,8 @@ export function createBlobStore(dataDir: string): BlobStore {
   }
 
   return {
+    locked: (bucket, names, fn) => withKeys(names.map((n) => `${bucket}/${n}`), fn),
+
     async stage(bytes) {
       await Deno.mkdir(staging, { recursive: true });
       const p = resolve(staging, crypto.randomUUID());

@@ -42,8 +42,13 @@ export async function removeMany(
   }
   // A name that fails validation cannot exist, so it is simply not deleted.
   const names = prefixes.map((p) => checkObjectName(p)).filter((n): n is string => typeof n === "string");
-  const deleted = names.length ? await deleteRows(db, claims, bucket, names) : [];
-  for (const row of deleted) await store.remove(bucket, row.name);
+  const deleted = names.length
+    ? await store.locked(bucket, names, async () => {
+      const rows = await deleteRows(db, claims, bucket, names);
+      for (const row of rows) await store.remove(bucket, row.name);
+      return rows;
+    })
+    : [];
   return json(deleted);
 }
 
@@ -54,8 +59,10 @@ export async function removeOne(
   bucket: string,
   name: string,
 ): Promise<Response | StorageError> {
-  const deleted = await deleteRows(db, claims, bucket, [name]);
-  if (!deleted.length) return storageErrors.noSuchKey();
-  await store.remove(bucket, name);
-  return json({ message: "Successfully deleted" });
+  const deleted = await store.locked(bucket, [name], async () => {
+    const rows = await deleteRows(db, claims, bucket, [name]);
+    for (const row of rows) await store.remove(bucket, row.name);
+    return rows;
+  });
+  return deleted.length ? json({ message: "Successfully deleted" }) : storageErrors.noSuchKey();
 }

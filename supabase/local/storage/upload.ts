@@ -3,7 +3,7 @@
 // and the bytes are moved into place before that transaction commits, so a refused write stores
 // nothing and an accepted one is never visible without its bytes.
 import { createHash } from "node:crypto";
-import { asRole, type Claims, type Db } from "../db.ts";
+import { asRole, type Claims, type Db, type Sql } from "../db.ts";
 import { BodyTooLarge, json, readBody } from "../http.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { KeyCollision } from "./blob-store.ts";
@@ -57,44 +57,14 @@ export async function writeObject(
   const staged = await store.stage(incoming.bytes);
   let committed = false;
   try {
-    const outcome = await asRole(db, claims, async (tx) => {
-      let id: string | undefined;
-      if (mode === "update") {
-        const { rows } = await tx.query<{ id: string }>(
-          `update storage.objects set owner = $3, owner_id = $4, metadata = $5::jsonb, version = $6,
-             updated_at = now(), last_accessed_at = now()
-           where bucket_id = $1 and name = $2 returning id::text`,
-          params,
-        );
-        id = rows[0]?.id;
-        if (!id) {
-          // Nothing updated: either there is no such object, or the caller may see it but not change it.
-          const { rows: seen } = await tx.query("select 1 from storage.objects where bucket_id = $1 and name = $2", [
-            bucketId,
-            name,
-          ]);
-          return seen.length ? storageErrors.accessDenied() : storageErrors.noSuchKey();
-        }
-      } else {
-        const { rows } = await tx.query<{ id: string }>(
-          `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, version)
-           values ($1, $2, $3, $4, $5::jsonb, $6)
-           ${
-            mode === "upsert"
-              ? `on conflict (bucket_id, name) do update set owner = excluded.owner, owner_id = excluded.owner_id,
-                   metadata = excluded.metadata, version = excluded.version, updated_at = now(),
-                   last_accessed_at = now()`
-              : ""
-          }
-           returning id::text`,
-          params,
-        );
-        id = rows[0].id;
-      }
-      await store.commit(staged, bucketId, name);
-      committed = true;
-      return id;
-    });
+    const outcome = await store.locked(bucketId, [name], () =>
+      asRole(db, claims, async (tx) => {
+        const saved = await saveRow(tx, mode, params);
+        if (typeof saved !== "string") return saved;
+        await store.commit(staged, bucketId, name);
+        committed = true;
+        return saved;
+      }));
     if (typeof outcome !== "string") return outcome;
     return json({ Key: `${bucketId}/${name}`, Id: outcome });
   } catch (e) {
@@ -103,6 +73,27 @@ export async function writeObject(
   } finally {
     if (!committed) await store.discard(staged);
   }
+}
+
+const INSERT_SQL = `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, version)
+  values ($1, $2, $3, $4, $5::jsonb, $6)`;
+const UPSERT_SQL = `${INSERT_SQL} on conflict (bucket_id, name) do update set owner = excluded.owner,
+  owner_id = excluded.owner_id, metadata = excluded.metadata, version = excluded.version, updated_at = now(),
+  last_accessed_at = now()`;
+const UPDATE_SQL = `update storage.objects set owner = $3, owner_id = $4, metadata = $5::jsonb, version = $6,
+  updated_at = now(), last_accessed_at = now() where bucket_id = $1 and name = $2`;
+
+/** Writes the object's row as the caller; returns its id, or why the caller may not write it. */
+async function saveRow(tx: Sql, mode: WriteMode, params: unknown[]): Promise<string | StorageError> {
+  const sql = mode === "update" ? UPDATE_SQL : mode === "upsert" ? UPSERT_SQL : INSERT_SQL;
+  const { rows } = await tx.query<{ id: string }>(`${sql} returning id::text`, params);
+  if (rows[0]) return rows[0].id;
+  // An update touched nothing: there is no such object, or the caller may see it but not change it.
+  const { rows: seen } = await tx.query("select 1 from storage.objects where bucket_id = $1 and name = $2", [
+    params[0],
+    params[1],
+  ]);
+  return seen.length ? storageErrors.accessDenied() : storageErrors.noSuchKey();
 }
 
 async function readIncoming(req: Request, limit: number): Promise<Incoming | StorageError> {

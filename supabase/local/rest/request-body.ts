@@ -1,0 +1,54 @@
+// Request bodies of the REST service: JSON only, within the size limit, valid UTF-8, and for inserts
+// one object or an array of objects whose keys are columns of the table.
+import { readBody } from "../http.ts";
+import { missingColumn } from "./build-sql.ts";
+import type { Table } from "./catalogue.ts";
+import { invalidBody, restError, RestFailure } from "./errors.ts";
+import { isJsonBody } from "./negotiate.ts";
+import type { ParsedQuery } from "./parse-query.ts";
+
+export type JsonBody = { text: string; value: unknown };
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** Reads and parses a JSON body within the size limit; `empty` stands in for a missing body. */
+export async function jsonBody(req: Request, limit: number, empty?: string): Promise<JsonBody> {
+  if (!isJsonBody(req.headers.get("content-type"))) {
+    throw new RestFailure(
+      restError(415, "PGRST107", `The request's Content-Type is not supported: ${req.headers.get("content-type")}`),
+    );
+  }
+  const bytes = await readBody(req, limit);
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    throw new RestFailure(invalidBody("Empty or invalid json", "The body is not valid UTF-8"));
+  }
+  if (!text.trim() && empty !== undefined) text = empty;
+  try {
+    return { text, value: JSON.parse(text) };
+  } catch (e) {
+    throw new RestFailure(invalidBody("Empty or invalid json", (e as Error).message));
+  }
+}
+
+/** The rows of an insert body and the columns they fill, checked against the table. */
+export function rowsOf(t: Table, raw: JsonBody, q: ParsedQuery): { rowsJson: string; columns: string[] } {
+  const v = raw.value;
+  const rows = Array.isArray(v) ? v : [v];
+  if (!rows.every((x) => x !== null && typeof x === "object" && !Array.isArray(x))) {
+    throw new RestFailure(invalidBody("Expected a JSON object or an array of JSON objects"));
+  }
+  let columns = q.columns;
+  if (!columns) {
+    const keys = rows.length ? Object.keys(rows[0] as object) : [];
+    const signature = [...keys].sort().join("\u0000");
+    if (rows.some((x) => Object.keys(x as object).sort().join("\u0000") !== signature)) {
+      throw new RestFailure(invalidBody("All object keys must match"));
+    }
+    columns = keys;
+  }
+  for (const c of columns) if (!t.byName.has(c)) throw new RestFailure(missingColumn(t, c));
+  return { rowsJson: Array.isArray(v) ? raw.text : `[${raw.text}]`, columns };
+}

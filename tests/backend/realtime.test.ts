@@ -1,0 +1,353 @@
+// Realtime postgres_changes through the real supabase-js client (and raw Phoenix frames where the
+// protocol itself is the subject), on PGlite and on PostgreSQL: who receives which row change, and how
+// joins, heartbeats and tokens are answered.
+import { createHmac, randomBytes } from "node:crypto";
+import type { RealtimeChannel, SupabaseClient } from "@supabase/supabase-js";
+import WebSocket from "ws";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Backend, startBackend } from "../support/backend.ts";
+import { anonClient, newUser, serviceClient } from "../support/clients.ts";
+import { ADMIN_URL, createDatabase, postgresAvailable } from "../support/postgres.ts";
+
+/** How long "never receives" waits after the rightful subscriber got the change. */
+const SILENCE_MS = 1500;
+const DELIVERY_TIMEOUT_MS = 10_000;
+
+const hasPostgres = await postgresAvailable();
+const targets = [
+  { title: "PGlite", postgres: false, skip: false },
+  {
+    title: hasPostgres ? "PostgreSQL" : `PostgreSQL (skipped: no server at ${ADMIN_URL})`,
+    postgres: true,
+    skip: !hasPostgres,
+  },
+];
+
+type User = Awaited<ReturnType<typeof newUser>>;
+type Change = { eventType: string; new: Record<string, unknown>; old: Record<string, unknown>; table: string };
+type Binding = { event: "*" | "INSERT" | "UPDATE" | "DELETE"; schema: string; table?: string; filter?: string };
+type PhxFrame = [string | null, string | null, string, string, Record<string, unknown>];
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+function b64url(data: string | Buffer): string {
+  return Buffer.from(data).toString("base64url");
+}
+
+function signToken(secret: string, claims: Record<string, unknown>): string {
+  const head = `${b64url(JSON.stringify({ alg: "HS256", typ: "JWT" }))}.${b64url(JSON.stringify(claims))}`;
+  return `${head}.${createHmac("sha256", secret).update(head).digest("base64url")}`;
+}
+
+/** Subscribes a channel with one postgres_changes binding and resolves once SUBSCRIBED. */
+async function listen(client: SupabaseClient, name: string, binding: Binding) {
+  const changes: Change[] = [];
+  const channel: RealtimeChannel = client
+    .channel(name)
+    .on("postgres_changes" as never, binding as never, (c: Change) => changes.push(c));
+  await new Promise<void>((resolve, reject) => {
+    channel.subscribe((status, err) => {
+      if (status === "SUBSCRIBED") resolve();
+      else if (status === "CHANNEL_ERROR" || status === "TIMED_OUT") reject(err ?? new Error(status));
+    });
+  });
+  return { changes, channel };
+}
+
+/** A bare Phoenix vsn 2.0.0 socket, for the protocol-level cases. */
+async function rawSocket(backend: Backend, apikey = backend.anonKey) {
+  const url = `${backend.url.replace(/^http/, "ws")}/realtime/v1/websocket?apikey=${apikey}&vsn=2.0.0`;
+  const ws = new WebSocket(url);
+  const frames: PhxFrame[] = [];
+  ws.on("message", (d) => frames.push(JSON.parse(String(d))));
+  await new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("error", reject);
+  });
+  let ref = 0;
+  return {
+    frames,
+    push(topic: string, event: string, payload: Record<string, unknown>, joinRef: string | null = null): string {
+      const r = String(++ref);
+      ws.send(JSON.stringify([joinRef ?? (event === "phx_join" ? r : null), r, topic, event, payload]));
+      return r;
+    },
+    next(match: (f: PhxFrame) => boolean, what: string) {
+      return waitFor(() => frames.find(match), what);
+    },
+    close: () => ws.close(),
+  };
+}
+
+describe.each(targets)("realtime on $title", ({ postgres, skip }) => {
+  const secret = randomBytes(32).toString("hex");
+  let backend: Backend;
+  let dropDb: (() => Promise<void>) | undefined;
+  let owner: User;
+  let stranger: User;
+  let anon: SupabaseClient;
+
+  beforeAll(async () => {
+    if (skip) return;
+    let databaseUrl: string | undefined;
+    if (postgres) {
+      const db = await createDatabase("pc_realtime");
+      databaseUrl = db.url;
+      dropDb = db.drop;
+    }
+    backend = await startBackend({ databaseUrl, env: { JWT_SECRET: secret } });
+    owner = await newUser(backend, "rt-owner");
+    stranger = await newUser(backend, "rt-stranger");
+    anon = anonClient(backend);
+  });
+
+  afterAll(async () => {
+    for (const c of [owner?.client, stranger?.client, anon]) await c?.removeAllChannels();
+    await backend?.stop();
+    await dropDb?.();
+  });
+
+  async function insertGeneration(isPublic: boolean): Promise<string> {
+    const id = crypto.randomUUID();
+    const { error } = await owner.client.from("generations").insert({
+      id,
+      user_id: owner.id,
+      prompt: "harbour lights in the rain",
+      provider: "builtin",
+      model: "procedural-v1",
+      image_path: `${owner.id}/${id}.png`,
+      is_public: isPublic,
+    });
+    expect(error).toBeNull();
+    return id;
+  }
+
+  it.skipIf(skip)(
+    "delivers the owner's INSERT to the owner's filtered channel and never to a stranger or anon",
+    async () => {
+      const mine = await listen(owner.client, "generations-changes", {
+        event: "INSERT",
+        schema: "public",
+        table: "generations",
+        filter: `user_id=eq.${owner.id}`,
+      });
+      const theirs = await listen(stranger.client, "snoop", { event: "*", schema: "public", table: "generations" });
+      const visitor = await listen(anon, "visitor", { event: "*", schema: "public", table: "generations" });
+
+      const id = await insertGeneration(false);
+      const got = await waitFor(() => mine.changes.find((c) => c.new.id === id), "the owner's INSERT");
+      expect(got.eventType).toBe("INSERT");
+      expect(got.table).toBe("generations");
+      expect(got.new).toMatchObject({
+        user_id: owner.id,
+        width: 1024,
+        is_public: false,
+        prompt: "harbour lights in the rain",
+      });
+      expect(got.old).toEqual({});
+
+      await sleep(SILENCE_MS);
+      expect(theirs.changes.filter((c) => c.new.id === id)).toEqual([]);
+      expect(visitor.changes.filter((c) => c.new.id === id)).toEqual([]);
+      for (const s of [mine, theirs, visitor]) await s.channel.unsubscribe();
+    },
+  );
+
+  it.skipIf(skip)("delivers a published row to subscribers who may read it, anonymous ones included", async () => {
+    const visitor = await listen(anon, "gallery", { event: "INSERT", schema: "public", table: "generations" });
+    const other = await listen(stranger.client, "gallery-member", {
+      event: "INSERT",
+      schema: "public",
+      table: "generations",
+    });
+    const id = await insertGeneration(true);
+    const seen = await waitFor(() => visitor.changes.find((c) => c.new.id === id), "the published INSERT for anon");
+    expect(seen.new).toMatchObject({ is_public: true, user_id: owner.id });
+    await waitFor(() => other.changes.find((c) => c.new.id === id), "the published INSERT for a stranger");
+    for (const s of [visitor, other]) await s.channel.unsubscribe();
+  });
+
+  it.skipIf(skip)("delivers an UPDATE with the new row and the old primary key", async () => {
+    const id = await insertGeneration(false);
+    const mine = await listen(owner.client, "updates", {
+      event: "UPDATE",
+      schema: "public",
+      table: "generations",
+      filter: `user_id=eq.${owner.id}`,
+    });
+    const theirs = await listen(stranger.client, "updates-snoop", {
+      event: "UPDATE",
+      schema: "public",
+      table: "generations",
+    });
+    const { error } = await owner.client.from("generations").update({ is_saved: true }).eq("id", id);
+    expect(error).toBeNull();
+    const got = await waitFor(() => mine.changes.find((c) => c.new.id === id), "the owner's UPDATE");
+    expect(got.eventType).toBe("UPDATE");
+    expect(got.new.is_saved).toBe(true);
+    expect(got.old).toEqual({ id });
+    await sleep(SILENCE_MS);
+    expect(theirs.changes.filter((c) => c.new.id === id)).toEqual([]);
+    for (const s of [mine, theirs]) await s.channel.unsubscribe();
+  });
+
+  it.skipIf(skip)("delivers a DELETE to the owner only, carrying just the primary key", async () => {
+    const id = await insertGeneration(true);
+    const mine = await listen(owner.client, "deletes", { event: "DELETE", schema: "public", table: "generations" });
+    const visitor = await listen(anon, "deletes-visitor", { event: "DELETE", schema: "public", table: "generations" });
+    const service = serviceClient(backend);
+    const server = await listen(service, "deletes-server", { event: "DELETE", schema: "public", table: "generations" });
+    const { error } = await owner.client.from("generations").delete().eq("id", id);
+    expect(error).toBeNull();
+    const got = await waitFor(() => mine.changes.find((c) => c.old.id === id), "the owner's DELETE");
+    expect(got.eventType).toBe("DELETE");
+    expect(got.old).toEqual({ id });
+    expect(got.new).toEqual({});
+    await waitFor(() => server.changes.find((c) => c.old.id === id), "the service role's DELETE");
+    await sleep(SILENCE_MS);
+    expect(visitor.changes).toEqual([]);
+    for (const s of [mine, visitor, server]) await s.channel.unsubscribe();
+    await service.removeAllChannels();
+  });
+
+  it.skipIf(skip)("answers heartbeats on the phoenix topic", async () => {
+    const ws = await rawSocket(backend);
+    const ref = ws.push("phoenix", "heartbeat", {});
+    const reply = await ws.next((f) => f[1] === ref, "the heartbeat reply");
+    expect(reply).toEqual([null, ref, "phoenix", "phx_reply", { status: "ok", response: {} }]);
+    ws.close();
+  });
+
+  it.skipIf(skip)("echoes each binding exactly, with a numeric id, and confirms the subscription", async () => {
+    const ws = await rawSocket(backend);
+    const bindings = [
+      { event: "INSERT", schema: "public", table: "generations", filter: `user_id=eq.${owner.id}` },
+      { event: "*", schema: "public", table: "generations" },
+    ];
+    const ref = ws.push("realtime:echo", "phx_join", {
+      config: {
+        broadcast: { ack: false, self: false },
+        presence: { key: "", enabled: false },
+        postgres_changes: bindings,
+        private: false,
+      },
+      access_token: signToken(secret, {
+        sub: owner.id,
+        role: "authenticated",
+        exp: Math.floor(Date.now() / 1000) + 600,
+      }),
+    });
+    const reply = await ws.next((f) => f[1] === ref, "the join reply");
+    expect(reply.slice(0, 4)).toEqual([ref, ref, "realtime:echo", "phx_reply"]);
+    const response = reply[4] as { status: string; response: { postgres_changes: Record<string, unknown>[] } };
+    expect(response.status).toBe("ok");
+    const echoed = response.response.postgres_changes;
+    expect(echoed.map(({ id: _id, ...rest }) => rest)).toEqual(bindings);
+    expect(echoed.every((b) => typeof b.id === "number")).toBe(true);
+    const system = await ws.next((f) => f[3] === "system", "the subscription notice");
+    expect(system[4]).toMatchObject({
+      extension: "postgres_changes",
+      message: "Subscribed to PostgreSQL",
+      status: "ok",
+    });
+    ws.close();
+  });
+
+  it.skipIf(skip)("refuses joins with a forged or expired token", async () => {
+    const ws = await rawSocket(backend);
+    const forged = ws.push("realtime:forged", "phx_join", {
+      config: { postgres_changes: [{ event: "*", schema: "public", table: "generations" }] },
+      access_token: signToken("not-the-server-secret-not-the-server-secret", { role: "authenticated", sub: owner.id }),
+    });
+    const expired = ws.push("realtime:expired", "phx_join", {
+      config: { postgres_changes: [] },
+      access_token: signToken(secret, {
+        role: "authenticated",
+        sub: owner.id,
+        exp: Math.floor(Date.now() / 1000) - 10,
+      }),
+    });
+    for (const ref of [forged, expired]) {
+      const reply = await ws.next((f) => f[1] === ref, "the join refusal");
+      expect(reply[4]).toEqual({ status: "error", response: { reason: "Invalid JWT" } });
+    }
+    ws.close();
+
+    // supabase-js reports it as CHANNEL_ERROR with the server's reason.
+    const client = anonClient(backend);
+    await client.realtime.setAuth("not-a-jwt");
+    const err = await new Promise<Error | undefined>((resolve) => {
+      client.channel("refused").on(
+        "postgres_changes" as never,
+        { event: "*", schema: "public", table: "generations" } as never,
+        () => {},
+      )
+        .subscribe((status, e) => status === "CHANNEL_ERROR" && resolve(e));
+    });
+    expect(err?.message).toBe("Invalid JWT");
+    await client.removeAllChannels();
+  });
+
+  it.skipIf(skip)("closes a channel when the token it holds expires", async () => {
+    const ws = await rawSocket(backend);
+    const ref = ws.push("realtime:short", "phx_join", {
+      config: { postgres_changes: [{ event: "*", schema: "public", table: "generations" }] },
+      access_token: signToken(secret, { role: "authenticated", sub: owner.id, exp: Math.floor(Date.now() / 1000) + 2 }),
+    });
+    expect((await ws.next((f) => f[1] === ref, "the join reply"))[4]).toMatchObject({ status: "ok" });
+    const notice = await ws.next((f) => f[3] === "system" && f[4].status === "error", "the expiry notice");
+    expect(notice[4]).toMatchObject({ extension: "system", message: "Token has expired" });
+    await ws.next((f) => f[3] === "phx_close" && f[2] === "realtime:short", "the channel close");
+    ws.close();
+  });
+
+  it.skipIf(skip)("accepts a refreshed access token and closes the channel on an invalid one", async () => {
+    const ws = await rawSocket(backend);
+    const topic = "realtime:refresh";
+    const joinRef = ws.push(topic, "phx_join", {
+      config: { postgres_changes: [] },
+      access_token: signToken(secret, {
+        role: "authenticated",
+        sub: owner.id,
+        exp: Math.floor(Date.now() / 1000) + 600,
+      }),
+    });
+    await ws.next((f) => f[1] === joinRef, "the join reply");
+    const fresh = ws.push(topic, "access_token", {
+      access_token: signToken(secret, {
+        role: "authenticated",
+        sub: owner.id,
+        exp: Math.floor(Date.now() / 1000) + 900,
+      }),
+    }, joinRef);
+    expect((await ws.next((f) => f[1] === fresh, "the refresh reply"))[4]).toMatchObject({ status: "ok" });
+    const bad = ws.push(topic, "access_token", { access_token: "garbage" }, joinRef);
+    expect((await ws.next((f) => f[1] === bad, "the refusal"))[4]).toEqual({
+      status: "error",
+      response: { reason: "Invalid JWT" },
+    });
+    await ws.next((f) => f[3] === "phx_close" && f[2] === topic, "the channel close");
+    ws.close();
+  });
+
+  it.skipIf(skip)("refuses a connection without the project's API key", async () => {
+    const url = `${backend.url.replace(/^http/, "ws")}/realtime/v1/websocket?apikey=nope&vsn=2.0.0`;
+    const status = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(url);
+      ws.on("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on("open", () => resolve(101));
+      ws.on("error", () => {});
+    });
+    expect(status).toBe(401);
+  });
+});

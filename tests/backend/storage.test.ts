@@ -1,0 +1,352 @@
+// Storage through the real supabase-js client against the local backend, on PGlite and on PostgreSQL:
+// uploads, downloads, signed and public URLs, removal, and who may read or write what in the private
+// 'generations' bucket (owner, stranger, anonymous visitor, published generation).
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { SupabaseClient } from "@supabase/supabase-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Backend, startBackend } from "../support/backend.ts";
+import { anonClient, newUser, serviceClient } from "../support/clients.ts";
+import { ADMIN_URL, createDatabase, postgresAvailable } from "../support/postgres.ts";
+
+const BUCKET = "generations";
+const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 5]);
+const hasPostgres = await postgresAvailable();
+
+const targets = [
+  { title: "PGlite", postgres: false, skip: false },
+  {
+    title: hasPostgres ? "PostgreSQL" : `PostgreSQL (skipped: no server at ${ADMIN_URL})`,
+    postgres: true,
+    skip: !hasPostgres,
+  },
+];
+
+type User = Awaited<ReturnType<typeof newUser>>;
+
+async function bytesOf(blob: Blob | null): Promise<number[]> {
+  return blob ? [...new Uint8Array(await blob.arrayBuffer())] : [];
+}
+
+describe.each(targets)("storage on $title", ({ postgres, skip }) => {
+  let backend: Backend;
+  let dropDb: (() => Promise<void>) | undefined;
+  let owner: User;
+  let stranger: User;
+  let anon: SupabaseClient;
+
+  beforeAll(async () => {
+    if (skip) return;
+    let databaseUrl: string | undefined;
+    if (postgres) {
+      const db = await createDatabase("pc_storage");
+      databaseUrl = db.url;
+      dropDb = db.drop;
+    }
+    backend = await startBackend({ databaseUrl });
+    owner = await newUser(backend, "owner");
+    stranger = await newUser(backend, "stranger");
+    anon = anonClient(backend);
+  });
+
+  afterAll(async () => {
+    await backend?.stop();
+    await dropDb?.();
+  });
+
+  const authHeaders = (token: string) => ({ apikey: backend.anonKey, Authorization: `Bearer ${token}` });
+  const ownerToken = async () => (await owner.client.auth.getSession()).data.session!.access_token;
+
+  it.skipIf(skip)("uploads a Blob as multipart and downloads the same bytes with its type", async () => {
+    const path = `${owner.id}/blob.png`;
+    const up = await owner.client.storage.from(BUCKET).upload(path, new Blob([PNG], { type: "image/png" }));
+    expect(up.error).toBeNull();
+    expect(up.data).toMatchObject({ path, fullPath: `${BUCKET}/${path}` });
+    expect(up.data!.id).toMatch(/^[0-9a-f-]{36}$/);
+
+    const down = await owner.client.storage.from(BUCKET).download(path);
+    expect(down.error).toBeNull();
+    expect(down.data!.type).toBe("image/png");
+    expect(await bytesOf(down.data)).toEqual([...PNG]);
+  });
+
+  it.skipIf(skip)("uploads a Buffer as a raw body and serves it with length, ETag and cache headers", async () => {
+    const path = `${owner.id}/raw.webp`;
+    const up = await owner.client.storage
+      .from(BUCKET)
+      .upload(path, Buffer.from(PNG), { contentType: "image/webp", cacheControl: "120" });
+    expect(up.error).toBeNull();
+
+    const url = `${backend.url}/storage/v1/object/${BUCKET}/${path}`;
+    const res = await fetch(url, { headers: authHeaders(await ownerToken()) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/webp");
+    expect(res.headers.get("content-length")).toBe(String(PNG.length));
+    expect(res.headers.get("cache-control")).toBe("max-age=120");
+    const etag = res.headers.get("etag");
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect([...new Uint8Array(await res.arrayBuffer())]).toEqual([...PNG]);
+
+    const head = await fetch(url, { method: "HEAD", headers: authHeaders(await ownerToken()) });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(String(PNG.length));
+
+    const again = await fetch(url, { headers: { ...authHeaders(await ownerToken()), "If-None-Match": etag! } });
+    expect(again.status).toBe(304);
+
+    const viaAuthenticated = await fetch(url.replace("/object/", "/object/authenticated/"), {
+      headers: authHeaders(await ownerToken()),
+    });
+    expect(viaAuthenticated.status).toBe(200);
+    expect([...new Uint8Array(await viaAuthenticated.arrayBuffer())]).toEqual([...PNG]);
+  });
+
+  it.skipIf(skip)(
+    "serves a signed URL to a request with no credentials, until the token is tampered with",
+    async () => {
+      const path = `${owner.id}/signed.png`;
+      await owner.client.storage.from(BUCKET).upload(path, new Blob([PNG], { type: "image/png" }));
+      const signed = await owner.client.storage.from(BUCKET).createSignedUrl(path, 60);
+      expect(signed.error).toBeNull();
+      expect(signed.data!.signedUrl).toContain(`/storage/v1/object/sign/${BUCKET}/${path}?token=`);
+
+      const res = await fetch(signed.data!.signedUrl);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("image/png");
+      expect([...new Uint8Array(await res.arrayBuffer())]).toEqual([...PNG]);
+
+      const tampered = await fetch(signed.data!.signedUrl.replace(/.$/, (c) => (c === "A" ? "B" : "A")));
+      expect(tampered.status).toBe(400);
+      expect(await tampered.json()).toMatchObject({ statusCode: "400", error: "InvalidSignature" });
+
+      // A token for one object does not open another.
+      const other = signed.data!.signedUrl.replace("signed.png", "blob.png");
+      expect((await fetch(other)).status).toBe(400);
+    },
+  );
+
+  it.skipIf(skip)("refuses an expired signed URL", async () => {
+    const path = `${owner.id}/short-lived.png`;
+    await owner.client.storage.from(BUCKET).upload(path, new Blob([PNG], { type: "image/png" }));
+    const signed = await owner.client.storage.from(BUCKET).createSignedUrl(path, 1);
+    await new Promise((r) => setTimeout(r, 2100));
+    const res = await fetch(signed.data!.signedUrl);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ statusCode: "400", message: "jwt expired" });
+  });
+
+  it.skipIf(skip)("signs several paths at once, with an error for the ones the caller cannot read", async () => {
+    const mine = `${owner.id}/many.png`;
+    await owner.client.storage.from(BUCKET).upload(mine, new Blob([PNG], { type: "image/png" }));
+    const { data, error } = await owner.client.storage
+      .from(BUCKET)
+      .createSignedUrls([mine, `${stranger.id}/nothing.png`], 60);
+    expect(error).toBeNull();
+    expect(data![0]).toMatchObject({ path: mine, error: null });
+    expect((await fetch(data![0].signedUrl!)).status).toBe(200);
+    expect(data![1]).toMatchObject({ signedUrl: null });
+    expect(data![1].error).toBeTruthy();
+  });
+
+  it.skipIf(skip)("refuses the public URL of an object in a private bucket", async () => {
+    const path = `${owner.id}/private.png`;
+    await owner.client.storage.from(BUCKET).upload(path, new Blob([PNG], { type: "image/png" }));
+    const { data } = owner.client.storage.from(BUCKET).getPublicUrl(path);
+    const res = await fetch(data.publicUrl);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ statusCode: "404", message: "Bucket not found" });
+  });
+
+  it.skipIf(skip)("serves the public URL of an object in a public bucket", async () => {
+    const service = serviceClient(backend);
+    const created = await service.storage.createBucket("showcase", { public: true });
+    expect(created.error).toBeNull();
+    const up = await service.storage.from("showcase").upload("hero image.png", new Blob([PNG], { type: "image/png" }));
+    expect(up.error).toBeNull();
+    const { data } = anon.storage.from("showcase").getPublicUrl("hero image.png");
+    const res = await fetch(data.publicUrl);
+    expect(res.status).toBe(200);
+    expect([...new Uint8Array(await res.arrayBuffer())]).toEqual([...PNG]);
+  });
+
+  it.skipIf(skip)(
+    "refuses a duplicate upload without upsert and replaces the object with upsert or update",
+    async () => {
+      const path = `${owner.id}/dup.png`;
+      const store = owner.client.storage.from(BUCKET);
+      expect((await store.upload(path, new Blob([PNG], { type: "image/png" }))).error).toBeNull();
+
+      const dup = await store.upload(path, new Blob([Uint8Array.of(9)], { type: "image/png" }));
+      expect(dup.error).toMatchObject({ status: 400, statusCode: "409", message: "The resource already exists" });
+      expect(await bytesOf((await store.download(path)).data)).toEqual([...PNG]);
+
+      const upsert = await store.upload(path, new Blob([Uint8Array.of(7, 7)], { type: "image/png" }), { upsert: true });
+      expect(upsert.error).toBeNull();
+      expect(await bytesOf((await store.download(path)).data)).toEqual([7, 7]);
+
+      const update = await store.update(path, new Blob([Uint8Array.of(8, 8, 8)], { type: "image/png" }));
+      expect(update.error).toBeNull();
+      expect(await bytesOf((await store.download(path)).data)).toEqual([8, 8, 8]);
+    },
+  );
+
+  it.skipIf(skip)("keeps a stranger from reading, removing or overwriting the owner's object", async () => {
+    const path = `${owner.id}/guarded.png`;
+    await owner.client.storage.from(BUCKET).upload(path, new Blob([PNG], { type: "image/png" }));
+    const theirs = stranger.client.storage.from(BUCKET);
+
+    const read = await theirs.download(path);
+    expect(read.data).toBeNull();
+    expect(read.error).toMatchObject({ status: 400, statusCode: "404", message: "Object not found" });
+
+    const removed = await theirs.remove([path]);
+    expect(removed.error).toBeNull();
+    expect(removed.data).toEqual([]);
+
+    const overwrite = await theirs.upload(path, new Blob([Uint8Array.of(6)], { type: "image/png" }), { upsert: true });
+    expect(overwrite.error).toMatchObject({ status: 400, statusCode: "403" });
+    const update = await theirs.update(path, new Blob([Uint8Array.of(6)], { type: "image/png" }));
+    expect(update.error).not.toBeNull();
+    const intrude = await theirs.upload(`${owner.id}/planted.png`, new Blob([PNG], { type: "image/png" }));
+    expect(intrude.error).toMatchObject({
+      statusCode: "403",
+      message: "new row violates row-level security policy",
+    });
+
+    expect(await bytesOf((await owner.client.storage.from(BUCKET).download(path)).data)).toEqual([...PNG]);
+  });
+
+  it.skipIf(skip)("refuses anonymous reads and writes of private objects", async () => {
+    const path = `${owner.id}/not-for-anon.png`;
+    await owner.client.storage.from(BUCKET).upload(path, new Blob([PNG], { type: "image/png" }));
+    const read = await anon.storage.from(BUCKET).download(path);
+    expect(read.error).toMatchObject({ statusCode: "404" });
+    const write = await anon.storage.from(BUCKET).upload(
+      `${owner.id}/anon.png`,
+      new Blob([PNG], { type: "image/png" }),
+    );
+    expect(write.error).toMatchObject({ statusCode: "403" });
+  });
+
+  it.skipIf(skip)("lets anyone download the image of a published generation, and only that one", async () => {
+    const published = crypto.randomUUID();
+    const hidden = crypto.randomUUID();
+    for (const id of [published, hidden]) {
+      const path = `${owner.id}/${id}.png`;
+      expect((await owner.client.storage.from(BUCKET).upload(path, new Blob([PNG], { type: "image/png" }))).error)
+        .toBeNull();
+      const { error } = await owner.client.from("generations").insert({
+        id,
+        user_id: owner.id,
+        prompt: "a lighthouse at dusk",
+        provider: "builtin",
+        model: "procedural-v1",
+        image_path: path,
+        is_public: id === published,
+      });
+      expect(error).toBeNull();
+    }
+    const seen = await anon.storage.from(BUCKET).download(`${owner.id}/${published}.png`);
+    expect(seen.error).toBeNull();
+    expect(await bytesOf(seen.data)).toEqual([...PNG]);
+    expect((await stranger.client.storage.from(BUCKET).download(`${owner.id}/${published}.png`)).error).toBeNull();
+
+    const unseen = await anon.storage.from(BUCKET).download(`${owner.id}/${hidden}.png`);
+    expect(unseen.error).toMatchObject({ statusCode: "404" });
+  });
+
+  it.skipIf(skip)("removes objects and answers with the deleted rows", async () => {
+    const store = owner.client.storage.from(BUCKET);
+    const a = `${owner.id}/remove-a.png`;
+    const b = `${owner.id}/remove-b.png`;
+    await store.upload(a, new Blob([PNG], { type: "image/png" }));
+    await store.upload(b, new Blob([PNG], { type: "image/png" }));
+    const { data, error } = await store.remove([a, b, `${owner.id}/never-existed.png`]);
+    expect(error).toBeNull();
+    expect(data!.map((o) => o.name).sort()).toEqual([a, b]);
+    expect(data![0]).toMatchObject({ bucket_id: BUCKET, owner: owner.id, metadata: { size: PNG.length } });
+    expect((await store.download(a)).error).toMatchObject({ statusCode: "404" });
+    expect(existsSync(join(backend.dataDir, "storage", BUCKET, a))).toBe(false);
+  });
+
+  it.skipIf(skip)("lists one folder level of the caller's objects", async () => {
+    const store = owner.client.storage.from(BUCKET);
+    await store.upload(`${owner.id}/album/one.png`, new Blob([PNG], { type: "image/png" }));
+    await store.upload(`${owner.id}/listed.png`, new Blob([PNG], { type: "image/png" }));
+    const { data, error } = await store.list(owner.id, { limit: 100, sortBy: { column: "name", order: "asc" } });
+    expect(error).toBeNull();
+    const names = data!.map((o) => o.name);
+    expect(names).toContain("album");
+    expect(names).toContain("listed.png");
+    expect(names).not.toContain("one.png");
+    expect(data!.find((o) => o.name === "album")!.id).toBeNull();
+    // A stranger's listing shows only what they may read (published images), never the rest.
+    const theirs = (await stranger.client.storage.from(BUCKET).list(owner.id)).data!.map((o) => o.name);
+    expect(theirs).not.toContain("listed.png");
+    expect(theirs).not.toContain("album");
+  });
+
+  it.skipIf(skip)("refuses names that would escape the bucket folder", async () => {
+    const store = owner.client.storage.from(BUCKET);
+    const escaped = await store.upload(`${owner.id}/../../escape.png`, new Blob([PNG], { type: "image/png" }));
+    expect(escaped.error).not.toBeNull();
+
+    const token = await ownerToken();
+    for (
+      const raw of [
+        `${owner.id}/%2e%2e/%2e%2e/escape.png`,
+        `${owner.id}/a%00b.png`,
+        `${owner.id}/${"x".repeat(300)}.png`,
+      ]
+    ) {
+      const res = await fetch(`${backend.url}/storage/v1/object/${BUCKET}/${raw}`, {
+        method: "POST",
+        headers: { ...authHeaders(token), "content-type": "image/png" },
+        body: PNG,
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ statusCode: "400", code: "InvalidKey" });
+    }
+    expect(existsSync(join(backend.dataDir, "storage", "escape.png"))).toBe(false);
+    expect(existsSync(join(backend.dataDir, "escape.png"))).toBe(false);
+  });
+
+  it.skipIf(skip)("enforces the bucket's allowed types and size limit", async () => {
+    const wrongType = await owner.client.storage
+      .from(BUCKET)
+      .upload(`${owner.id}/notes.txt`, new Blob(["hello"], { type: "text/plain" }));
+    expect(wrongType.error).toMatchObject({ statusCode: "415" });
+
+    const service = serviceClient(backend);
+    expect((await service.storage.createBucket("tiny", { public: false, fileSizeLimit: 1000 })).error).toBeNull();
+    const big = await service.storage.from("tiny").upload("big.bin", new Blob([new Uint8Array(2000)]));
+    expect(big.error).toMatchObject({ status: 413, statusCode: "413" });
+    const small = await service.storage.from("tiny").upload("small.bin", new Blob([new Uint8Array(500)]));
+    expect(small.error).toBeNull();
+  });
+
+  it.skipIf(skip)("answers an upload to a missing bucket with a not-found error", async () => {
+    const { error } = await owner.client.storage
+      .from("no-such-bucket")
+      .upload(`${owner.id}/x.png`, new Blob([PNG], { type: "image/png" }));
+    expect(error).toMatchObject({ status: 400, statusCode: "404", message: "Bucket not found" });
+  });
+
+  it.skipIf(skip)("answers a forged JWT with a 403 storage error", async () => {
+    const res = await fetch(`${backend.url}/storage/v1/object/${BUCKET}/${owner.id}/blob.png`, {
+      headers: authHeaders(`${(await ownerToken()).slice(0, -4)}AAAA`),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ statusCode: "403", code: "InvalidJWT" });
+  });
+
+  it.skipIf(skip)("lists buckets for the service role only", async () => {
+    const service = serviceClient(backend);
+    const all = await service.storage.listBuckets();
+    expect(all.error).toBeNull();
+    expect(all.data!.map((b) => b.id)).toContain(BUCKET);
+    const one = await service.storage.getBucket(BUCKET);
+    expect(one.data).toMatchObject({ id: BUCKET, public: false });
+    expect((await anon.storage.listBuckets()).data).toEqual([]);
+  });
+});
