@@ -117,9 +117,10 @@ describe("malformed query strings", () => {
   });
 
   it("binds a very long in list as one parameter", async () => {
-    const values = Array.from({ length: 30_000 }, (_, i) => i + 1).join(",");
+    // 10 000 values (49 KB): near the longest URL the HTTP server accepts.
+    const values = Array.from({ length: 10_000 }, (_, i) => i + 1).join(",");
     const res = await send(`/generations?select=id&width=in.(${values})`);
-    expect(res.status, res.text.slice(0, 200)).toBe(200);
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
     expect(res.body).toEqual([]);
   });
 

@@ -449,6 +449,32 @@ describe.skipIf(!havePostgres)("on real PostgreSQL", () => {
     expect(JSON.parse(res.text)).toEqual({ code: "P0001", details: null, hint: "try again", message: "refused: x" });
   });
 
+  it("calls set-returning, table, void and single-json functions with PostgREST's shapes", async () => {
+    await admin.query(`
+      create function public.rest_test_tiers(p_min int) returns setof public.tier_quotas
+        language sql stable as $$ select * from public.tier_quotas where daily_limit >= p_min $$;
+      create function public.rest_test_series(p_n int) returns setof int
+        language sql immutable as $$ select generate_series(1, p_n) $$;
+      create function public.rest_test_pairs() returns table (a int, b text)
+        language sql immutable as $$ values (1, 'one'), (2, null) $$;
+      create function public.rest_test_noop(p_x int) returns void language sql as $$ select $$;
+      create function public.rest_test_echo(jsonb) returns jsonb language sql immutable as $$ select $1 $$;`);
+    const client = anonClient(pgBackend);
+    const tiers = await client.rpc("rest_test_tiers", { p_min: 6 }, { count: "exact" }).select("tier")
+      .order("daily_limit", { ascending: false }).limit(1);
+    expect(tiers).toMatchObject({ error: null, data: [{ tier: "premium" }], count: 2, status: 206 });
+    const series = await client.rpc("rest_test_series", { p_n: 3 });
+    expect(series).toMatchObject({ error: null, data: [1, 2, 3] });
+    const counted = await raw(pgBackend, "/rpc/rest_test_series?p_n=4&limit=2", { headers: { prefer: "count=exact" } });
+    expect([counted.status, counted.headers.get("content-range"), counted.text]).toEqual([206, "0-1/4", "[1, 2]"]);
+    const pairs = await client.rpc("rest_test_pairs").is("b", null);
+    expect(pairs.data).toEqual([{ a: 2, b: null }]);
+    const noop = await client.rpc("rest_test_noop", { p_x: 1 });
+    expect(noop).toMatchObject({ error: null, data: null, status: 204 });
+    const echo = await client.rpc("rest_test_echo", { anything: [1, { two: 2 }] });
+    expect(echo.data).toEqual({ anything: [1, { two: 2 }] });
+  });
+
   it("finds tables created after start (the schema cache reloads on a miss)", async () => {
     await new Promise((r) => setTimeout(r, 1100));
     await admin.query(`create table public.rest_test_late (id int primary key, label text);

@@ -4,7 +4,15 @@
 // one transaction so that row-level security decides what it sees and changes.
 import { asRole, type Claims, type Sql } from "../db.ts";
 import { BodyTooLarge, type Ctx, resolveClaims, type Service } from "../http.ts";
-import { buildDelete, buildInsert, buildRead, buildUpdate, type Statement, tableFrom } from "./build-sql.ts";
+import {
+  buildDelete,
+  buildInsert,
+  buildRead,
+  buildUpdate,
+  type Shape,
+  type Statement,
+  tableFrom,
+} from "./build-sql.ts";
 import { createCatalogueCache, type Table } from "./catalogue.ts";
 import {
   closest,
@@ -130,30 +138,16 @@ export function createRest(ctx: Ctx): Service {
     const q = unwrap(parseQuery(r.url.searchParams));
     const method = r.req.method;
     const count = r.prefer.count !== null;
+    const shape = shapeOf(r);
     if (method === "GET" || method === "HEAD") {
-      const s = await prepare(
-        name,
-        (t) =>
-          unwrap(
-            buildRead(t, tableFrom(t), q, {
-              count,
-              stripNulls: r.media.stripNulls,
-              single: r.media.kind === "object",
-              maxRows,
-            }),
-          ),
-      );
+      const s = await prepare(name, (t) => unwrap(buildRead(t, tableFrom(t), q, { ...shape, count, maxRows })));
       const row = await run(r.claims, true, (tx) => query1(tx, s));
       return rowsResponse(r, row, q.offset ?? 0);
     }
     if ((method === "PATCH" || method === "DELETE") && (q.limit !== undefined || q.offset !== undefined)) {
       throw new RestFailure(restError(400, "PGRST100", "limit and offset are not supported on updates and deletes"));
     }
-    const opts = {
-      representation: r.prefer.return === "representation",
-      stripNulls: r.media.stripNulls,
-      single: r.media.kind === "object",
-    };
+    const opts = { ...shape, representation: r.prefer.return === "representation" };
     let s: Statement;
     if (method === "POST") {
       const raw = await jsonBody(r.req, ctx.config.maxBodyBytes);
@@ -215,14 +209,7 @@ export function createRest(ctx: Ctx): Service {
     }
     const choice = unwrap(chooseFunction(name, functions, argNames));
     const count = r.prefer.count !== null;
-    const s = unwrap(
-      buildCall(choice, argsJson, argNames, q, {
-        count,
-        stripNulls: r.media.stripNulls,
-        single: r.media.kind === "object",
-        maxRows: null,
-      }),
-    );
+    const s = unwrap(buildCall(choice, argsJson, argNames, q, { ...shapeOf(r), count, maxRows: null }));
     const readOnly = method !== "POST" || choice.fn.volatility !== "v";
     const row = await run(r.claims, readOnly, (tx) => query1(tx, s));
     if (s.kind === "void") return new Response(null, { status: 204 });
@@ -239,6 +226,10 @@ export function createRest(ctx: Ctx): Service {
       return errorResponse(restError(500, "XX000", "Internal error while serving the request"));
     }
   };
+}
+
+function shapeOf(r: RestRequest): Shape {
+  return { stripNulls: r.media.stripNulls, single: r.media.kind === "object" };
 }
 
 function unwrap<T>(r: Result<T>): T {

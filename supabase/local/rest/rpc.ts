@@ -100,14 +100,9 @@ export function buildCall(
   const hasFilters = q.where.length > 0 || q.order.length > 0 || (q.select !== null && !isStar(q));
   if (fn.returns === "void" || fn.returns === "scalar") {
     if (hasFilters) {
+      const returns = fn.returns === "void" ? "nothing" : "scalar values";
       return err(
-        restError(
-          400,
-          "PGRST100",
-          `public.${fn.name} returns ${
-            fn.returns === "void" ? "nothing" : "a single value per row"
-          }, so it takes no select, filters or order`,
-        ),
+        restError(400, "PGRST100", `public.${fn.name} returns ${returns}, so select, filters and order do not apply`),
       );
     }
     const from = argsFrom ? ` from ${argsFrom}` : "";
@@ -115,14 +110,12 @@ export function buildCall(
     if (!fn.returnsSet) {
       return ok({ kind: "value", text: `select to_json(${call})::text as body${from}`, params: p.list });
     }
-    const page = `${q.limit !== undefined ? ` limit ${p.add(String(q.limit))}` : ""}${
-      q.offset ? ` offset ${p.add(String(q.offset))}` : ""
-    }`;
-    return ok({
-      kind: "rows",
-      text: shapeSql(`select ${call} as _v${from}${page}`, opts, "", "_s._v"),
-      params: p.list,
-    });
+    const limit = q.limit !== undefined ? ` limit ${p.add(String(q.limit))}` : "";
+    const offset = q.offset ? ` offset ${p.add(String(q.offset))}` : "";
+    const total = opts.count ? ", (select count(*) from _rows) as total" : "";
+    const text = `with _rows as materialized (select ${call} as _v${from}) ` +
+      shapeSql(`select _v from _rows${limit}${offset}`, opts, total, "_s._v");
+    return ok({ kind: "rows", text, params: p.list });
   }
   const from = argsFrom ? `${argsFrom} cross join lateral ${call} as _t` : `${call} as _t`;
   if (!fn.returnsSet) {
