@@ -2,7 +2,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
 import { denoPath } from "../../scripts/deno-path.mjs";
 
@@ -17,7 +18,7 @@ export interface Backend {
   stop(): Promise<void>;
 }
 
-const ROOT = resolve(import.meta.dirname, "../..");
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const DENO = denoPath();
 
 export async function startBackend(opts: { databaseUrl?: string; env?: Record<string, string> } = {}): Promise<Backend> {

@@ -1,0 +1,154 @@
+// Server-side validation of a generate-image request (spec §5), so no client can skip it: returns the
+// normalised request or the first invalid_input with the spec's message. The reference image is
+// decoded here, so its declared type is never trusted.
+import { type AppError, invalidInput, type Result } from "./errors.ts";
+import {
+  ASPECT_RATIOS,
+  type AspectRatio,
+  DEFAULTS,
+  NEGATIVE_PROMPT_MAX_CHARS,
+  PROMPT_MAX_CHARS,
+  QUALITIES,
+  type Quality,
+  SEED_MAX,
+} from "./generation-options.ts";
+import { STYLE_IDS } from "./engine/styles.ts";
+import { decodeImage, parseDataUrl } from "./image/decode.ts";
+import { isProviderId } from "./providers/select.ts";
+import type { ProviderId, ReferenceImage } from "./providers/types.ts";
+
+/** Largest reference image accepted, in decoded bytes. */
+export const REFERENCE_IMAGE_MAX_BYTES = 4 * 1024 * 1024;
+
+export interface GenerationRequest {
+  requestId: string;
+  prompt: string;
+  negativePrompt: string;
+  style: string;
+  quality: Quality;
+  aspectRatio: AspectRatio;
+  /** null when the person left the seed empty (random). */
+  seed: number | null;
+  reference: ReferenceImage | null;
+  provider: ProviderId | null;
+  timezone: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const chars = (s: string) => [...s].length;
+const absent = (v: unknown) => v === undefined || v === null;
+
+function oneOf<T extends string>(v: unknown, values: readonly T[], fallback: T, message: string): Result<T> {
+  if (absent(v)) return { ok: true, value: fallback };
+  if (typeof v === "string" && (values as readonly string[]).includes(v)) return { ok: true, value: v as T };
+  return { ok: false, error: invalidInput(message) };
+}
+
+function seedOf(v: unknown): Result<number | null> {
+  if (absent(v) || v === "") return { ok: true, value: null };
+  const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
+  if (typeof n === "number" && Number.isInteger(n) && n >= 0 && n <= SEED_MAX) return { ok: true, value: n };
+  return { ok: false, error: invalidInput(`Seed must be a whole number from 0 to ${SEED_MAX}`) };
+}
+
+export function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function referenceOf(v: unknown): Result<ReferenceImage | null> {
+  if (absent(v) || v === "") return { ok: true, value: null };
+  const notImage: AppError = invalidInput("Please select an image file");
+  if (typeof v !== "string") return { ok: false, error: notImage };
+  const parsed = parseDataUrl(v, REFERENCE_IMAGE_MAX_BYTES);
+  if (!parsed.ok) {
+    if (parsed.error.code === "image_too_large") {
+      return { ok: false, error: invalidInput("The reference image must be at most 4 MB", 413) };
+    }
+    return { ok: false, error: notImage };
+  }
+  const decoded = decodeImage(parsed.value.bytes);
+  if (!decoded.ok) {
+    switch (decoded.error.code) {
+      case "image_too_large":
+        return { ok: false, error: invalidInput("The reference image must be at most 4096 pixels on a side", 413) };
+      case "image_unsupported_format":
+        return { ok: false, error: invalidInput("Please select a PNG, JPEG or GIF image") };
+      default:
+        return { ok: false, error: notImage };
+    }
+  }
+  const { width, height, rgba, format } = decoded.value;
+  // Providers get the type the bytes really are, not the one the client declared.
+  const mimeType = `image/${format}`;
+  const dataUrl = `data:${mimeType};base64,${v.slice(v.indexOf(",") + 1).replace(/[\t\n\f\r ]+/g, "")}`;
+  return { ok: true, value: { dataUrl, mimeType, width, height, rgba } };
+}
+
+/** `headerTimezone` is the X-Timezone header, used when the body carries no `timezone`. */
+export function parseGenerationRequest(body: unknown, headerTimezone: string | null): Result<GenerationRequest> {
+  if (!body || typeof body !== "object" || Array.isArray(body)) {
+    return { ok: false, error: invalidInput("The request body must be a JSON object") };
+  }
+  const b = body as Record<string, unknown>;
+  if (typeof b.request_id !== "string" || !UUID.test(b.request_id)) {
+    return { ok: false, error: invalidInput("request_id must be a UUID") };
+  }
+  const prompt = typeof b.prompt === "string" ? b.prompt.trim() : "";
+  if (!prompt) return { ok: false, error: invalidInput("Please enter a prompt") };
+  if (chars(prompt) > PROMPT_MAX_CHARS) {
+    return { ok: false, error: invalidInput(`The prompt must be at most ${PROMPT_MAX_CHARS} characters`) };
+  }
+  if (!absent(b.negative_prompt) && typeof b.negative_prompt !== "string") {
+    return { ok: false, error: invalidInput("The negative prompt must be text") };
+  }
+  const negativePrompt = ((b.negative_prompt as string | undefined) ?? "").trim();
+  if (chars(negativePrompt) > NEGATIVE_PROMPT_MAX_CHARS) {
+    return {
+      ok: false,
+      error: invalidInput(`The negative prompt must be at most ${NEGATIVE_PROMPT_MAX_CHARS} characters`),
+    };
+  }
+  const style = oneOf(b.style, STYLE_IDS, DEFAULTS.style, "Please choose one of the listed styles");
+  if (!style.ok) return style;
+  const quality = oneOf(b.quality, QUALITIES, DEFAULTS.quality, `Quality must be one of ${QUALITIES.join(", ")}`);
+  if (!quality.ok) return quality;
+  const aspectRatio = oneOf(
+    b.aspect_ratio,
+    ASPECT_RATIOS,
+    DEFAULTS.aspectRatio,
+    `Aspect ratio must be one of ${ASPECT_RATIOS.join(", ")}`,
+  );
+  if (!aspectRatio.ok) return aspectRatio;
+  const seed = seedOf(b.seed);
+  if (!seed.ok) return seed;
+  if (!absent(b.provider) && !isProviderId(b.provider)) {
+    return { ok: false, error: invalidInput("Unknown image provider") };
+  }
+  const tzRaw = absent(b.timezone) ? headerTimezone : b.timezone;
+  if (!absent(tzRaw) && (typeof tzRaw !== "string" || !isTimeZone(tzRaw))) {
+    return { ok: false, error: invalidInput("Unknown time zone") };
+  }
+  const reference = referenceOf(b.reference_image);
+  if (!reference.ok) return reference;
+  return {
+    ok: true,
+    value: {
+      requestId: b.request_id.toLowerCase(),
+      prompt,
+      negativePrompt,
+      style: style.value,
+      quality: quality.value,
+      aspectRatio: aspectRatio.value,
+      seed: seed.value,
+      reference: reference.value,
+      provider: (b.provider as ProviderId | undefined) ?? null,
+      timezone: (tzRaw as string | null | undefined) || null,
+    },
+  };
+}

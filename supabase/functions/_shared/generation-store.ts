@@ -1,0 +1,75 @@
+// The data the generate function reads and writes, as one interface: who the caller is, the quota
+// (reserve before a provider call, commit once stored, release on failure), the image object and the
+// history row. Production uses Supabase (supabase-store.ts); tests pass a fake with the same semantics.
+import type { Result } from "./errors.ts";
+
+export const GENERATIONS_BUCKET = "generations";
+
+export interface QuotaState {
+  remaining: number;
+  daily_limit: number;
+  reset_at: string;
+}
+
+export interface Reservation extends QuotaState {
+  allowed: boolean;
+  tier: string;
+}
+
+/** A row of public.generations (the generated `search` column is never read). */
+export interface GenerationRow {
+  id: string;
+  user_id: string;
+  prompt: string;
+  negative_prompt: string;
+  style: string;
+  quality: string;
+  aspect_ratio: string;
+  width: number;
+  height: number;
+  seed: number | null;
+  provider: string;
+  model: string;
+  image_path: string;
+  is_public: boolean;
+  is_saved: boolean;
+  created_at: string;
+}
+
+export type NewGeneration = Omit<GenerationRow, "is_public" | "is_saved" | "created_at">;
+
+export const GENERATION_COLUMNS =
+  "id,user_id,prompt,negative_prompt,style,quality,aspect_ratio,width,height,seed,provider,model,image_path,is_public,is_saved,created_at";
+
+export type InsertOutcome = { created: true; row: GenerationRow } | { created: false };
+
+export interface GenerationStore {
+  /** The user a JWT belongs to; auth_required when it is not a valid, current user session. */
+  userFromJwt(jwt: string): Promise<Result<{ id: string }>>;
+  /** Stores the caller's time zone for their next quota reset (set_my_timezone, as the user). */
+  setTimezone(jwt: string, timezone: string): Promise<Result<void>>;
+  /** The caller's quota without charging (get_my_limits, as the user). */
+  readLimits(jwt: string): Promise<Result<QuotaState>>;
+  findGeneration(id: string): Promise<Result<GenerationRow | null>>;
+  /** Idempotent per request id: a repeated id returns the same reservation and charges nothing more. */
+  reserve(userId: string, requestId: string): Promise<Result<Reservation>>;
+  /** Returns the quota after the charge, when the database reports it. */
+  commit(userId: string, requestId: string): Promise<Result<QuotaState | null>>;
+  release(userId: string, requestId: string): Promise<Result<void>>;
+  putImage(path: string, bytes: Uint8Array, contentType: string): Promise<Result<void>>;
+  removeImage(path: string): Promise<Result<void>>;
+  /** `created: false` when a row with this id already exists (a concurrent duplicate won). */
+  insertGeneration(row: NewGeneration): Promise<Result<InsertOutcome>>;
+  signedUrl(path: string, expiresInSec: number): Promise<Result<string>>;
+}
+
+/** Reads the quota fields the quota RPCs return; null when the shape is not what they promise. */
+export function quotaFrom(v: unknown): QuotaState | null {
+  const o = v as Record<string, unknown> | null;
+  if (!o || typeof o !== "object") return null;
+  const remaining = Number(o.remaining);
+  const limit = Number(o.daily_limit);
+  const resetAt = o.reset_at;
+  if (!Number.isFinite(remaining) || !Number.isFinite(limit) || typeof resetAt !== "string") return null;
+  return { remaining: Math.max(0, remaining), daily_limit: limit, reset_at: new Date(resetAt).toISOString() };
+}

@@ -1,0 +1,124 @@
+// Turns untrusted upload bytes (a reference image sent as a data URL) into RGBA pixels. The format comes
+// from the bytes' magic numbers, never from the declared MIME type; sizes are checked before any pixel
+// memory is allocated, so a small file declaring a huge image is refused cheaply.
+import { decode as decodeJpegData } from "npm:jpeg-js";
+import { decodeGif } from "./gif.ts";
+import { checkPixelLimits, decodePng, DEFAULT_PIXEL_LIMITS, type PixelLimits } from "./png.ts";
+import { fail, ok, type ImageResult, type RgbaImage } from "./result.ts";
+import { sniffFormat } from "./sniff.ts";
+
+export interface DecodedImage extends RgbaImage {
+  format: "png" | "jpeg" | "gif";
+}
+
+export interface DecodeLimits extends PixelLimits {
+  /** Largest accepted encoded size, in bytes. */
+  maxBytes: number;
+}
+
+export const MAX_REFERENCE_BYTES = 10 * 1024 * 1024;
+
+export const DEFAULT_DECODE_LIMITS: DecodeLimits = { ...DEFAULT_PIXEL_LIMITS, maxBytes: MAX_REFERENCE_BYTES };
+
+export function decodeImage(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): ImageResult<DecodedImage> {
+  if (bytes.length > limits.maxBytes) {
+    return fail("image_too_large", `the image is ${bytes.length} bytes; at most ${limits.maxBytes} are allowed`);
+  }
+  const format = sniffFormat(bytes);
+  switch (format) {
+    case "png":
+      return withFormat(decodePng(bytes, limits), "png");
+    case "jpeg":
+      return withFormat(decodeJpeg(bytes, limits), "jpeg");
+    case "gif":
+      return withFormat(decodeGif(bytes, limits), "gif");
+    case null:
+      return fail("image_not_an_image", "the file is not an image (its bytes match no image format)");
+    default:
+      return fail(
+        "image_unsupported_format",
+        `${format.toUpperCase()} images cannot be used as a reference; use PNG, JPEG or GIF`,
+      );
+  }
+}
+
+function withFormat(result: ImageResult<RgbaImage>, format: DecodedImage["format"]): ImageResult<DecodedImage> {
+  return result.ok ? ok({ ...result.value, format }) : result;
+}
+
+function decodeJpeg(bytes: Uint8Array, limits: PixelLimits): ImageResult<RgbaImage> {
+  const size = jpegFrameSize(bytes);
+  if (!size) return fail("image_corrupt", "JPEG has no frame header");
+  const sized = checkPixelLimits(size.width, size.height, limits);
+  if (!sized.ok) return sized;
+  try {
+    const image = decodeJpegData(bytes, {
+      useTArray: true,
+      formatAsRGBA: true,
+      maxResolutionInMP: limits.maxPixels / 1_000_000,
+      maxMemoryUsageInMB: Math.ceil((limits.maxPixels * 12) / 1_000_000) + 64,
+    });
+    return ok({ width: image.width, height: image.height, rgba: image.data });
+  } catch (e) {
+    return fail("image_corrupt", `JPEG does not decode: ${(e as Error).message}`);
+  }
+}
+
+/** Reads the size from the first start-of-frame marker without decoding anything. */
+function jpegFrameSize(b: Uint8Array): { width: number; height: number } | null {
+  let at = 2;
+  while (at + 9 < b.length) {
+    if (b[at] !== 0xff) return null;
+    const marker = b[at + 1];
+    if (marker === 0xff) {
+      at++;
+      continue;
+    }
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      at += 2;
+      continue;
+    }
+    const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+    if (isFrame) return { height: (b[at + 5] << 8) | b[at + 6], width: (b[at + 7] << 8) | b[at + 8] };
+    at += 2 + ((b[at + 2] << 8) | b[at + 3]);
+  }
+  return null;
+}
+
+export interface DataUrlPayload {
+  /** The media type the sender declared; informative only, never used to pick a decoder. */
+  declaredType: string;
+  bytes: Uint8Array;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Splits a `data:<type>;base64,<payload>` URL, checking its base64 and its decoded size. */
+export function parseDataUrl(dataUrl: string, maxBytes: number): ImageResult<DataUrlPayload> {
+  if (typeof dataUrl !== "string" || !/^data:/i.test(dataUrl)) {
+    return fail("image_invalid_data_url", "the reference image must be a data: URL");
+  }
+  const comma = dataUrl.indexOf(",");
+  if (comma < 0) return fail("image_invalid_data_url", "the data URL has no payload");
+  const meta = dataUrl.slice(5, comma).split(";").map((s) => s.trim());
+  if (meta[meta.length - 1].toLowerCase() !== "base64") {
+    return fail("image_invalid_data_url", "the data URL must be base64 encoded");
+  }
+  // Checked on the encoded length first, so an oversize upload is refused before it is scanned.
+  const encodedLength = dataUrl.length - comma - 1;
+  if (Math.floor((encodedLength * 3) / 4) > maxBytes + 3) {
+    return fail("image_too_large", `the reference image exceeds ${maxBytes} bytes`);
+  }
+  const payload = dataUrl.slice(comma + 1).replace(/[\t\n\f\r ]+/g, "");
+  if (payload.length % 4 !== 0 || !BASE64.test(payload)) {
+    return fail("image_invalid_data_url", "the data URL's base64 is malformed");
+  }
+  const padding = payload.endsWith("==") ? 2 : payload.endsWith("=") ? 1 : 0;
+  const size = (payload.length / 4) * 3 - padding;
+  if (size > maxBytes) return fail("image_too_large", `the reference image is ${size} bytes; at most ${maxBytes} are allowed`);
+  if (size === 0) return fail("image_invalid_data_url", "the data URL is empty");
+  const binary = atob(payload);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return ok({ declaredType: meta[0].toLowerCase(), bytes });
+}

@@ -1,0 +1,83 @@
+// Which provider serves a request: the one it asks for when that one is configured, else
+// DEFAULT_PROVIDER when configured, else the first configured remote provider, else the built-in
+// engine (always available). Remote providers are configured by their keys in the environment.
+import { createBuiltinProvider } from "./builtin.ts";
+import { createOpenAiProvider } from "./openai.ts";
+import type { FetchFn } from "./provider-http.ts";
+import { createReplicateProvider } from "./replicate.ts";
+import { createRunwareProvider } from "./runware.ts";
+import { type ImageProvider, PROVIDER_IDS, type ProviderId } from "./types.ts";
+
+/** Whole budget of one provider call: create, wait or poll, and download (the function's wall clock is 150 s). */
+export const DEFAULT_PROVIDER_TIMEOUT_MS = 110_000;
+export const DEFAULT_REPLICATE_POLL_MS = 1_000;
+
+export interface ProviderRegistry {
+  /** Configured providers, remote ones first in preference order, the built-in engine last. */
+  available: ProviderId[];
+  timeoutMs: number;
+  select(requested: ProviderId | null): ImageProvider;
+}
+
+export function isProviderId(v: unknown): v is ProviderId {
+  return typeof v === "string" && (PROVIDER_IDS as readonly string[]).includes(v);
+}
+
+export function createProviderRegistry(
+  providers: ImageProvider[],
+  opts: { defaultProvider?: string | null; timeoutMs?: number } = {},
+): ProviderRegistry {
+  const byId = new Map<ProviderId, ImageProvider>(providers.map((p) => [p.id, p]));
+  if (!byId.has("builtin")) byId.set("builtin", createBuiltinProvider());
+  const remote = providers.filter((p) => p.id !== "builtin").map((p) => p.id);
+  const fallback = isProviderId(opts.defaultProvider) && byId.has(opts.defaultProvider)
+    ? byId.get(opts.defaultProvider)!
+    : byId.get(remote[0] ?? "builtin")!;
+  return {
+    available: [...remote, "builtin"],
+    timeoutMs: opts.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS,
+    select: (requested) => (requested && byId.get(requested)) || fallback,
+  };
+}
+
+type Env = (name: string) => string | undefined;
+
+function positive(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+export function providersFromEnv(env: Env, fetchFn: FetchFn): ProviderRegistry {
+  const get = (k: string) => env(k)?.trim() || undefined;
+  const timeoutMs = positive(get("PROVIDER_TIMEOUT_MS"), DEFAULT_PROVIDER_TIMEOUT_MS);
+  const providers: ImageProvider[] = [];
+  const replicateToken = get("REPLICATE_API_TOKEN");
+  if (replicateToken) {
+    providers.push(createReplicateProvider({
+      token: replicateToken,
+      baseUrl: get("REPLICATE_BASE_URL") ?? "https://api.replicate.com",
+      pollIntervalMs: positive(get("REPLICATE_POLL_INTERVAL_MS"), DEFAULT_REPLICATE_POLL_MS),
+      timeoutMs,
+      fetch: fetchFn,
+    }));
+  }
+  const runwareKey = get("RUNWARE_API_KEY");
+  if (runwareKey) {
+    providers.push(createRunwareProvider({
+      apiKey: runwareKey,
+      baseUrl: get("RUNWARE_BASE_URL") ?? "https://api.runware.ai",
+      fetch: fetchFn,
+    }));
+  }
+  const openAiKey = get("OPENAI_API_KEY");
+  if (openAiKey) {
+    providers.push(createOpenAiProvider({
+      apiKey: openAiKey,
+      baseUrl: get("OPENAI_BASE_URL") ?? "https://api.openai.com/v1",
+      model: get("OPENAI_IMAGE_MODEL") ?? "dall-e-3",
+      fetch: fetchFn,
+    }));
+  }
+  providers.push(createBuiltinProvider());
+  return createProviderRegistry(providers, { defaultProvider: get("DEFAULT_PROVIDER"), timeoutMs });
+}

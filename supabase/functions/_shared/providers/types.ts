@@ -1,0 +1,46 @@
+// The one interface every image provider implements, so the generate function never knows which
+// service drew the picture. An adapter turns a validated request into image bytes, or an AppError
+// already classified into the spec §8 catalogue; it never throws for a provider failure.
+import type { Result } from "../errors.ts";
+import type { AspectRatio, Quality } from "../generation-options.ts";
+
+export const PROVIDER_IDS = ["builtin", "replicate", "runware", "openai"] as const;
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+
+export interface ReferenceImage {
+  /** The data URL as the client sent it (remote providers accept it as is). */
+  dataUrl: string;
+  mimeType: string;
+  width: number;
+  height: number;
+  rgba: Uint8Array;
+}
+
+export interface ProviderInput {
+  requestId: string;
+  prompt: string;
+  negativePrompt: string;
+  style: string;
+  quality: Quality;
+  aspectRatio: AspectRatio;
+  width: number;
+  height: number;
+  seed: number;
+  reference: ReferenceImage | null;
+}
+
+export interface ProviderImage {
+  bytes: Uint8Array;
+  /** The seed the image was drawn with, or null when the provider takes none. */
+  seed: number | null;
+  model: string;
+}
+
+export interface ImageProvider {
+  id: ProviderId;
+  /** Whether this provider is an AI model; the built-in engine is a procedural renderer. */
+  kind: "procedural" | "ai-model";
+  model(input: ProviderInput): string;
+  /** Must settle soon after `signal` aborts (the generation's deadline). */
+  generate(input: ProviderInput, signal: AbortSignal): Promise<Result<ProviderImage>>;
+}

@@ -1,0 +1,121 @@
+// GenerationStore on Supabase: the caller is identified through Auth with the anon key, their own
+// settings are written as them (RLS and the RPCs decide), and the quota RPCs, the private bucket and
+// the history insert go through the service role, which only this server holds.
+// deno-lint-ignore no-import-prefix -- the edge runtime deploys this file without an import map
+import { createClient, type SupabaseClient } from "npm:@supabase/supabase-js@2";
+import { appError, fail, invalidInput, ok } from "./errors.ts";
+import {
+  GENERATION_COLUMNS,
+  type GenerationRow,
+  type GenerationStore,
+  GENERATIONS_BUCKET,
+  quotaFrom,
+  type Reservation,
+} from "./generation-store.ts";
+
+export interface SupabaseStoreConfig {
+  url: string;
+  anonKey: string;
+  serviceRoleKey: string;
+  fetch?: typeof fetch;
+}
+
+const UNIQUE_VIOLATION = "23505";
+
+const noSession = { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false };
+
+function dbError(what: string, e: { code?: string; message?: string } | null): ReturnType<typeof appError> {
+  return appError("server_error", { detail: `${what}: ${e?.code ?? ""} ${e?.message ?? ""}`.slice(0, 240) });
+}
+
+export function createSupabaseStore(config: SupabaseStoreConfig): GenerationStore {
+  const global = config.fetch ? { fetch: config.fetch } : {};
+  const anon = createClient(config.url, config.anonKey, { auth: noSession, global });
+  const service = createClient(config.url, config.serviceRoleKey, { auth: noSession, global });
+  const asUser = (jwt: string): SupabaseClient =>
+    createClient(config.url, config.anonKey, {
+      auth: noSession,
+      global: { ...global, headers: { Authorization: `Bearer ${jwt}` } },
+    });
+
+  return {
+    async userFromJwt(jwt) {
+      const { data, error } = await anon.auth.getUser(jwt);
+      if (error || !data.user) {
+        const unreachable = !error?.status || error.status >= 500;
+        if (error && unreachable && error.name !== "AuthSessionMissingError") {
+          return fail(dbError("auth.getUser", { code: String(error.status ?? ""), message: error.message }));
+        }
+        return fail(appError("auth_required"));
+      }
+      return ok({ id: data.user.id });
+    },
+
+    async setTimezone(jwt, timezone) {
+      const { error } = await asUser(jwt).rpc("set_my_timezone", { p_timezone: timezone });
+      return error ? fail(dbError("set_my_timezone", error)) : ok(undefined);
+    },
+
+    async readLimits(jwt) {
+      const { data, error } = await asUser(jwt).rpc("get_my_limits");
+      if (error) return fail(dbError("get_my_limits", error));
+      const quota = quotaFrom(data);
+      return quota ? ok(quota) : fail(dbError("get_my_limits", { message: "unexpected shape" }));
+    },
+
+    async findGeneration(id) {
+      const { data, error } = await service.from("generations").select(GENERATION_COLUMNS).eq("id", id).maybeSingle();
+      if (error) return fail(dbError("select generation", error));
+      return ok((data as GenerationRow | null) ?? null);
+    },
+
+    async reserve(userId, requestId) {
+      const { data, error } = await service.rpc("quota_reserve", { p_user_id: userId, p_request_id: requestId });
+      // Another person's generation in flight holds this id.
+      if (error?.code === UNIQUE_VIOLATION) return fail(invalidInput("This request id is already in use", 409));
+      if (error) return fail(dbError("quota_reserve", error));
+      const quota = quotaFrom(data);
+      const d = data as { allowed?: unknown; tier?: unknown };
+      if (!quota || typeof d.allowed !== "boolean") return fail(dbError("quota_reserve", { message: "unexpected shape" }));
+      return ok<Reservation>({ ...quota, allowed: d.allowed, tier: String(d.tier ?? "free") });
+    },
+
+    async commit(userId, requestId) {
+      const { data, error } = await service.rpc("quota_commit", { p_user_id: userId, p_request_id: requestId });
+      return error ? fail(dbError("quota_commit", error)) : ok(quotaFrom(data));
+    },
+
+    async release(userId, requestId) {
+      const { error } = await service.rpc("quota_release", { p_user_id: userId, p_request_id: requestId });
+      return error ? fail(dbError("quota_release", error)) : ok(undefined);
+    },
+
+    async putImage(path, bytes, contentType) {
+      // A Blob uploads as multipart with the part's own type, exactly as the app's client does.
+      const blob = new Blob([bytes as Uint8Array<ArrayBuffer>], { type: contentType });
+      const { error } = await service.storage.from(GENERATIONS_BUCKET).upload(path, blob, {
+        contentType,
+        upsert: true,
+      });
+      return error ? fail(dbError("storage upload", { message: error.message })) : ok(undefined);
+    },
+
+    async removeImage(path) {
+      const { error } = await service.storage.from(GENERATIONS_BUCKET).remove([path]);
+      return error ? fail(dbError("storage remove", { message: error.message })) : ok(undefined);
+    },
+
+    async insertGeneration(row) {
+      const { data, error } = await service.from("generations").insert(row).select(GENERATION_COLUMNS).single();
+      if (error?.code === UNIQUE_VIOLATION) return ok({ created: false });
+      if (error) return fail(dbError("insert generation", error));
+      return ok({ created: true, row: data as GenerationRow });
+    },
+
+    async signedUrl(path, expiresInSec) {
+      const { data, error } = await service.storage.from(GENERATIONS_BUCKET).createSignedUrl(path, expiresInSec);
+      if (error || !data?.signedUrl) return fail(dbError("sign url", { message: error?.message }));
+      return ok(data.signedUrl);
+    },
+  };
+}

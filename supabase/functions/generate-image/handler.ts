@@ -1,0 +1,266 @@
+// generate-image: turns a request into a stored image, a history row and a quota decision, whatever
+// provider draws it. Exactly once per request id: a replay returns the stored row and charges nothing;
+// the quota is reserved before the provider call, committed once the image and row are stored, and
+// released on any failure. Everything it touches arrives as Deps, so tests pass fakes.
+import { type AppError, appError, invalidInput, type Result } from "../_shared/errors.ts";
+import { DIMENSIONS, seedFromRequestId } from "../_shared/generation-options.ts";
+import { type GenerationRequest, parseGenerationRequest } from "../_shared/generation-request.ts";
+import type { GenerationRow, GenerationStore, QuotaState } from "../_shared/generation-store.ts";
+import { bearerToken, errorResponse, handleOptions, jsonResponse, readJsonBody } from "../_shared/http.ts";
+import { sniffImage } from "../_shared/image-sniff.ts";
+import { type ProviderRegistry, providersFromEnv } from "../_shared/providers/select.ts";
+import type { ProviderInput } from "../_shared/providers/types.ts";
+import { createSupabaseStore } from "../_shared/supabase-store.ts";
+
+export interface HandlerConfig {
+  /** Lifetime of the image URL in the answer. */
+  signedUrlTtlSec: number;
+  /** Largest request body (a 4 MB reference image is about 5.6 MB as a data URL). */
+  maxBodyBytes: number;
+}
+
+export interface Deps {
+  store: GenerationStore;
+  providers: ProviderRegistry;
+  fetch: typeof fetch;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+  /** Receives codes and ids only: never tokens, prompts, keys or images. */
+  log: (event: string, fields: Record<string, unknown>) => void;
+  config: HandlerConfig;
+}
+
+export const DEFAULT_CONFIG: HandlerConfig = { signedUrlTtlSec: 3600, maxBodyBytes: 6_000_000 };
+
+export interface GenerationAnswer {
+  generation: GenerationRow & { image_url: string };
+  quota: QuotaState;
+  replayed: boolean;
+}
+
+type Outcome = { ok: true; answer: GenerationAnswer; providerMs: number } | { ok: false; error: AppError };
+
+let envDeps: Deps | null = null;
+
+function depsFromEnv(fetchFn: typeof fetch): Deps {
+  const env = (k: string) => Deno.env.get(k);
+  const need = (k: string) => env(k) ?? "";
+  return {
+    store: createSupabaseStore({
+      url: need("SUPABASE_URL"),
+      anonKey: need("SUPABASE_ANON_KEY"),
+      serviceRoleKey: need("SUPABASE_SERVICE_ROLE_KEY"),
+      fetch: fetchFn,
+    }),
+    providers: providersFromEnv(env, fetchFn),
+    fetch: fetchFn,
+    now: () => Date.now(),
+    log: (event, fields) => console.warn(JSON.stringify({ fn: "generate-image", event, ...fields })),
+    config: DEFAULT_CONFIG,
+  };
+}
+
+function resolveDeps(given: Partial<Deps>): Deps {
+  if (given.store && given.providers && given.now && given.log && given.config) return given as Deps;
+  let base: Deps;
+  if (given.fetch && !(given.store && given.providers)) base = depsFromEnv(given.fetch);
+  else base = envDeps ??= depsFromEnv(fetch);
+  return {
+    store: given.store ?? base.store,
+    providers: given.providers ?? base.providers,
+    fetch: given.fetch ?? base.fetch,
+    now: given.now ?? base.now,
+    log: given.log ?? base.log,
+    config: given.config ?? base.config,
+  };
+}
+
+// Concurrent duplicates reaching the same isolate share one run; across isolates the database's
+// idempotent reservation and the row's primary key decide.
+const inFlight = new WeakMap<GenerationStore, Map<string, Promise<Outcome>>>();
+// The time zone last stored per user, so it is written once, not on every generation.
+const knownTimezones = new WeakMap<GenerationStore, Map<string, string>>();
+
+function once(store: GenerationStore, key: string, run: () => Promise<Outcome>): Promise<Outcome> {
+  let runs = inFlight.get(store);
+  if (!runs) inFlight.set(store, runs = new Map());
+  const existing = runs.get(key);
+  if (existing) return existing;
+  const started = run().finally(() => runs!.delete(key));
+  runs.set(key, started);
+  return started;
+}
+
+export async function handler(req: Request, deps: Partial<Deps> = {}): Promise<Response> {
+  const pre = handleOptions(req);
+  if (pre) return pre;
+  if (req.method !== "POST") return errorResponse(invalidInput("Use POST", 405));
+  const d = resolveDeps(deps);
+  // Durations for Server-Timing use the monotonic clock; d.now is the wall clock the quota reads.
+  const started = performance.now();
+
+  const jwt = bearerToken(req);
+  if (!jwt) return errorResponse(appError("auth_required"));
+  // Validation comes first, as on the client (spec §5), so the session check and the replay lookup
+  // can share one round trip.
+  const body = await readJsonBody(req, d.config.maxBodyBytes);
+  if (!body.ok) return errorResponse(body.error);
+  const parsed = parseGenerationRequest(body.value, req.headers.get("x-timezone"));
+  if (!parsed.ok) return errorResponse(parsed.error);
+  const request = parsed.value;
+
+  const [user, existing] = await Promise.all([
+    d.store.userFromJwt(jwt),
+    d.store.findGeneration(request.requestId),
+  ]);
+  if (!user.ok) return failed(d, user.error, null);
+  const outcome = existing.ok && existing.value
+    ? await replay(d, jwt, user.value.id, existing.value)
+    : await once(d.store, `${user.value.id}:${request.requestId}`, () => generate(d, jwt, user.value.id, request));
+  if (!outcome.ok) return failed(d, outcome.error, request.requestId);
+  const total = Math.round((performance.now() - started) * 10) / 10;
+  return jsonResponse(outcome.answer, 200, {
+    "Server-Timing": `provider;dur=${outcome.providerMs}, total;dur=${total}`,
+  });
+}
+
+function failed(d: Deps, error: AppError, requestId: string | null): Response {
+  if (error.code !== "invalid_input" && error.code !== "daily_limit" && error.code !== "auth_required") {
+    d.log("generation.failed", { code: error.code, request_id: requestId, detail: error.detail });
+  }
+  return errorResponse(error);
+}
+
+async function generate(d: Deps, jwt: string, userId: string, req: GenerationRequest): Promise<Outcome> {
+  const { store } = d;
+  if (req.timezone) await rememberTimezone(d, jwt, userId, req.timezone);
+
+  const reservation = await store.reserve(userId, req.requestId);
+  if (!reservation.ok) return reservation;
+  if (!reservation.value.allowed) {
+    const untilReset = (Date.parse(reservation.value.reset_at) - d.now()) / 1000;
+    return { ok: false, error: appError("daily_limit", { retryAfter: Math.max(1, Math.ceil(untilReset)) }) };
+  }
+
+  // From here on every failure must give the reserved slot back.
+  const giveBack = async (error: AppError): Promise<Outcome> => {
+    // A concurrent duplicate may have stored this request meanwhile: then the request succeeded.
+    const stored = await store.findGeneration(req.requestId);
+    if (stored.ok && stored.value?.user_id === userId) return replay(d, jwt, userId, stored.value);
+    const released = await store.release(userId, req.requestId);
+    if (!released.ok) d.log("quota.release_failed", { request_id: req.requestId, detail: released.error.detail });
+    return { ok: false, error };
+  };
+
+  const provider = d.providers.select(req.provider);
+  const { width, height } = DIMENSIONS[req.aspectRatio];
+  const input: ProviderInput = {
+    requestId: req.requestId,
+    prompt: req.prompt,
+    negativePrompt: req.negativePrompt,
+    style: req.style,
+    quality: req.quality,
+    aspectRatio: req.aspectRatio,
+    width,
+    height,
+    seed: req.seed ?? seedFromRequestId(req.requestId),
+    reference: req.reference,
+  };
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), d.providers.timeoutMs);
+  const providerStarted = performance.now();
+  let drawn;
+  try {
+    drawn = await provider.generate(input, deadline.signal);
+  } catch (e) {
+    drawn = { ok: false as const, error: appError("server_error", { detail: `${provider.id} threw: ${String(e)}` }) };
+  } finally {
+    clearTimeout(timer);
+  }
+  const providerMs = Math.round((performance.now() - providerStarted) * 10) / 10;
+  if (!drawn.ok) return giveBack(drawn.error);
+
+  const image = sniffImage(drawn.value.bytes);
+  if (!image) return giveBack(appError("server_error", { detail: `${provider.id}: output is not an image` }));
+  const path = `${userId}/${req.requestId}.${image.extension}`;
+  const put = await store.putImage(path, drawn.value.bytes, image.contentType);
+  if (!put.ok) return giveBack(put.error);
+
+  const inserted = await store.insertGeneration({
+    id: req.requestId,
+    user_id: userId,
+    prompt: req.prompt,
+    negative_prompt: req.negativePrompt,
+    style: req.style,
+    quality: req.quality,
+    aspect_ratio: req.aspectRatio,
+    width: image.width,
+    height: image.height,
+    seed: drawn.value.seed,
+    provider: provider.id,
+    model: drawn.value.model,
+    image_path: path,
+  });
+  if (!inserted.ok) {
+    const stored = await store.findGeneration(req.requestId);
+    if (stored.ok && stored.value?.user_id === userId) return replay(d, jwt, userId, stored.value);
+    await store.removeImage(path);
+    return giveBack(inserted.error);
+  }
+  if (!inserted.value.created) {
+    // A concurrent duplicate inserted first; it commits the one shared reservation.
+    const stored = await store.findGeneration(req.requestId);
+    if (!stored.ok) return stored;
+    if (!stored.value || stored.value.user_id !== userId) {
+      return giveBack(appError("server_error", { detail: "insert conflicted but no row is visible" }));
+    }
+    return replay(d, jwt, userId, stored.value);
+  }
+
+  const [committed, url] = await Promise.all([
+    commitWithRetry(d, userId, req.requestId),
+    store.signedUrl(path, d.config.signedUrlTtlSec),
+  ]);
+  const { allowed: _allowed, tier: _tier, ...reserved } = reservation.value;
+  const quota = committed ?? reserved;
+  // The row is stored and charged: a retry with the same request id replays it and signs again.
+  if (!url.ok) return url;
+  return {
+    ok: true,
+    providerMs,
+    answer: { generation: { ...inserted.value.row, image_url: url.value }, quota, replayed: false },
+  };
+}
+
+async function commitWithRetry(d: Deps, userId: string, requestId: string): Promise<QuotaState | null> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const r = await d.store.commit(userId, requestId);
+    if (r.ok) return r.value;
+    d.log("quota.commit_failed", { request_id: requestId, attempt, detail: r.error.detail });
+  }
+  return null;
+}
+
+async function replay(d: Deps, jwt: string, userId: string, row: GenerationRow): Promise<Outcome> {
+  // The id is the caller's own: another account's row stays invisible and unaffected.
+  if (row.user_id !== userId) {
+    return { ok: false, error: invalidInput("This request id is already in use", 409) };
+  }
+  const [url, quota] = await Promise.all([
+    d.store.signedUrl(row.image_path, d.config.signedUrlTtlSec),
+    d.store.readLimits(jwt),
+  ]);
+  if (!url.ok) return url;
+  if (!quota.ok) return quota;
+  return { ok: true, providerMs: 0, answer: { generation: { ...row, image_url: url.value }, quota: quota.value, replayed: true } };
+}
+
+async function rememberTimezone(d: Deps, jwt: string, userId: string, timezone: string): Promise<void> {
+  let known = knownTimezones.get(d.store);
+  if (!known) knownTimezones.set(d.store, known = new Map());
+  if (known.get(userId) === timezone) return;
+  const r: Result<void> = await d.store.setTimezone(jwt, timezone);
+  // The time zone only moves the next reset; a failure to store it must not cost the image.
+  if (r.ok) known.set(userId, timezone);
+  else d.log("timezone.store_failed", { detail: r.error.detail });
+}

@@ -1,0 +1,126 @@
+// What the fake provider servers share: a server on 127.0.0.1 with a free port, a log of the requests
+// it received, PNG files it serves (and can let expire, like provider output URLs), and JSON answers.
+import { deflateSync } from "node:zlib";
+
+export interface Received {
+  method: string;
+  path: string;
+  headers: Headers;
+  body: unknown;
+}
+
+export interface FakeServer {
+  url: string;
+  received: Received[];
+  close(): Promise<void>;
+}
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+}
+
+export function startFakeServer(
+  handle: (req: Request, url: URL, body: unknown) => Response | Promise<Response>,
+): FakeServer {
+  const received: Received[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const url = new URL(req.url);
+    const type = req.headers.get("content-type") ?? "";
+    let body: unknown = null;
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      if (type.startsWith("multipart/form-data")) body = await req.formData();
+      else {
+        const text = await req.text();
+        try {
+          body = text ? JSON.parse(text) : null;
+        } catch {
+          body = { unparsable: text };
+        }
+      }
+    }
+    received.push({ method: req.method, path: url.pathname + url.search, headers: req.headers, body });
+    return handle(req, url, body);
+  });
+  const addr = server.addr as Deno.NetAddr;
+  return {
+    url: `http://127.0.0.1:${addr.port}`,
+    received,
+    close: () => server.shutdown(),
+  };
+}
+
+const CRC_TABLE = new Uint32Array(256).map((_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, data.length);
+  out.set(new TextEncoder().encode(type), 4);
+  out.set(data, 8);
+  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+  return out;
+}
+
+const pngCache = new Map<string, Uint8Array>();
+
+/** A real PNG of one colour, as a provider would return a drawn image. */
+export function solidPng(width: number, height: number, rgb: [number, number, number] = [40, 90, 200]): Uint8Array {
+  const key = `${width}x${height}:${rgb.join(",")}`;
+  const cached = pngCache.get(key);
+  if (cached) return cached;
+  const ihdr = new Uint8Array(13);
+  const v = new DataView(ihdr.buffer);
+  v.setUint32(0, width);
+  v.setUint32(4, height);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const row = new Uint8Array(1 + width * 3);
+  for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
+  const raw = new Uint8Array(row.length * height);
+  for (let y = 0; y < height; y++) raw.set(row, y * row.length);
+  const parts = [
+    new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", new Uint8Array(deflateSync(raw))),
+    chunk("IEND", new Uint8Array()),
+  ];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  pngCache.set(key, out);
+  return out;
+}
+
+export function toBase64(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+/** Output files a fake serves under /files/<name>; `expired` makes every one of them 404. */
+export class FileHost {
+  files = new Map<string, Uint8Array>();
+  expired = false;
+  add(name: string, bytes: Uint8Array): string {
+    this.files.set(name, bytes);
+    return `/files/${name}`;
+  }
+  serve(path: string): Response | null {
+    if (!path.startsWith("/files/")) return null;
+    const bytes = this.files.get(path.slice("/files/".length));
+    if (this.expired || !bytes) return new Response("Not Found", { status: 404 });
+    return new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": "image/png" } });
+  }
+}

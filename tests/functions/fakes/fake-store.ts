@@ -1,0 +1,212 @@
+// An in-memory GenerationStore with the quota semantics the migrations promise: per-tier daily limits,
+// a reset at the user's next local midnight, reservations idempotent per request id (and free once the
+// request's row exists) that count against the limit while held, commit charging exactly once and
+// release giving a held slot back, as the quota_* functions of the migrations do. Several FakeStore views can share one FakeDb, as several isolates share one database.
+import { appError, type AppError, fail, ok, type Result } from "../../../supabase/functions/_shared/errors.ts";
+import type {
+  GenerationRow,
+  GenerationStore,
+  InsertOutcome,
+  NewGeneration,
+  QuotaState,
+  Reservation,
+} from "../../../supabase/functions/_shared/generation-store.ts";
+
+export const TIER_LIMITS = { free: 5, pro: 999, premium: 9999 } as const;
+export type Tier = keyof typeof TIER_LIMITS;
+
+interface Limits {
+  used: number;
+  resetAt: number;
+  tier: Tier;
+  timezone: string;
+  pendingTimezone: string | null;
+}
+
+export function nextLocalMidnight(nowMs: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  }).formatToParts(nowMs);
+  const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
+  const wholeSecond = nowMs - (nowMs % 1000);
+  const offset = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second")) - wholeSecond;
+  return Date.UTC(get("year"), get("month") - 1, get("day") + 1) - offset;
+}
+
+export class FakeDb {
+  users = new Map<string, string>(); // jwt -> user id
+  limits = new Map<string, Limits>();
+  /** Held reservations by request id; a commit or a release removes one. */
+  reservations = new Map<string, { userId: string }>();
+  rows = new Map<string, GenerationRow>();
+  objects = new Map<string, { bytes: Uint8Array; contentType: string }>();
+  calls: string[] = [];
+  /** Makes the named store method fail once per entry. */
+  failures = new Map<keyof GenerationStore, AppError>();
+  constructor(public now: () => number = () => Date.now()) {}
+
+  addUser(tier: Tier = "free"): { id: string; jwt: string } {
+    const id = crypto.randomUUID();
+    const jwt = `jwt-${id}`;
+    this.users.set(jwt, id);
+    this.limits.set(id, { used: 0, resetAt: nextLocalMidnight(this.now(), "UTC"), tier, timezone: "UTC", pendingTimezone: null });
+    return { id, jwt };
+  }
+
+  limitsOf(userId: string): Limits {
+    const l = this.limits.get(userId)!;
+    if (this.now() >= l.resetAt) {
+      if (l.pendingTimezone) l.timezone = l.pendingTimezone;
+      l.pendingTimezone = null;
+      l.used = 0;
+      l.resetAt = nextLocalMidnight(this.now(), l.timezone);
+    }
+    return l;
+  }
+
+  held(userId: string): number {
+    return [...this.reservations.values()].filter((r) => r.userId === userId).length;
+  }
+
+  quota(userId: string): QuotaState {
+    const l = this.limitsOf(userId);
+    const limit = TIER_LIMITS[l.tier];
+    return { remaining: Math.max(0, limit - l.used - this.held(userId)), daily_limit: limit, reset_at: new Date(l.resetAt).toISOString() };
+  }
+}
+
+export class FakeStore implements GenerationStore {
+  constructor(public db: FakeDb) {}
+
+  private injected(name: keyof GenerationStore): AppError | null {
+    this.db.calls.push(name);
+    const e = this.db.failures.get(name);
+    if (e) this.db.failures.delete(name);
+    return e ?? null;
+  }
+
+  // Every method yields to the event loop once, as a network round trip would, so concurrent calls
+  // interleave; a macrotask (not a timer, which Deno rounds up to a millisecond) keeps benches honest.
+  private async tick() {
+    await new Promise<void>((r) => {
+      const { port1, port2 } = new MessageChannel();
+      port1.onmessage = () => {
+        port1.close();
+        r();
+      };
+      port2.postMessage(null);
+    });
+  }
+
+  async userFromJwt(jwt: string): Promise<Result<{ id: string }>> {
+    await this.tick();
+    const e = this.injected("userFromJwt");
+    if (e) return fail(e);
+    const id = this.db.users.get(jwt);
+    return id ? ok({ id }) : fail(appError("auth_required"));
+  }
+
+  async setTimezone(jwt: string, timezone: string): Promise<Result<void>> {
+    await this.tick();
+    const e = this.injected("setTimezone");
+    if (e) return fail(e);
+    const id = this.db.users.get(jwt)!;
+    this.db.limitsOf(id).pendingTimezone = timezone;
+    return ok(undefined);
+  }
+
+  async readLimits(jwt: string): Promise<Result<QuotaState>> {
+    await this.tick();
+    const e = this.injected("readLimits");
+    if (e) return fail(e);
+    return ok(this.db.quota(this.db.users.get(jwt)!));
+  }
+
+  async findGeneration(id: string): Promise<Result<GenerationRow | null>> {
+    await this.tick();
+    const e = this.injected("findGeneration");
+    if (e) return fail(e);
+    return ok(this.db.rows.get(id) ?? null);
+  }
+
+  async reserve(userId: string, requestId: string): Promise<Result<Reservation>> {
+    await this.tick();
+    const e = this.injected("reserve");
+    if (e) return fail(e);
+    const l = this.db.limitsOf(userId);
+    const limit = TIER_LIMITS[l.tier];
+    const existing = this.db.reservations.get(requestId);
+    if (existing && existing.userId !== userId) {
+      return fail(appError("invalid_input", { message: "This request id is already in use", status: 409 }));
+    }
+    const stored = this.db.rows.get(requestId);
+    if ((stored && stored.user_id === userId) || existing) {
+      return ok({ ...this.db.quota(userId), allowed: true, tier: l.tier });
+    }
+    if (l.used + this.db.held(userId) >= limit) return ok({ ...this.db.quota(userId), allowed: false, tier: l.tier });
+    this.db.reservations.set(requestId, { userId });
+    return ok({ ...this.db.quota(userId), allowed: true, tier: l.tier });
+  }
+
+  async commit(userId: string, requestId: string): Promise<Result<QuotaState | null>> {
+    await this.tick();
+    const e = this.injected("commit");
+    if (e) return fail(e);
+    // Counted once: the reservation goes as it is counted; an unknown or released id changes nothing.
+    const r = this.db.reservations.get(requestId);
+    if (r && r.userId === userId) {
+      this.db.reservations.delete(requestId);
+      this.db.limitsOf(userId).used++;
+    }
+    return ok(this.db.quota(userId));
+  }
+
+  async release(userId: string, requestId: string): Promise<Result<void>> {
+    await this.tick();
+    const e = this.injected("release");
+    if (e) return fail(e);
+    if (this.db.reservations.get(requestId)?.userId === userId) this.db.reservations.delete(requestId);
+    return ok(undefined);
+  }
+
+  async putImage(path: string, bytes: Uint8Array, contentType: string): Promise<Result<void>> {
+    await this.tick();
+    const e = this.injected("putImage");
+    if (e) return fail(e);
+    this.db.objects.set(path, { bytes, contentType });
+    return ok(undefined);
+  }
+
+  async removeImage(path: string): Promise<Result<void>> {
+    await this.tick();
+    const e = this.injected("removeImage");
+    if (e) return fail(e);
+    this.db.objects.delete(path);
+    return ok(undefined);
+  }
+
+  async insertGeneration(row: NewGeneration): Promise<Result<InsertOutcome>> {
+    await this.tick();
+    const e = this.injected("insertGeneration");
+    if (e) return fail(e);
+    if (this.db.rows.has(row.id)) return ok({ created: false });
+    if (!row.image_path.startsWith(`${row.user_id}/`)) return fail(appError("server_error", { detail: "check violation" }));
+    const stored: GenerationRow = { ...row, is_public: false, is_saved: false, created_at: new Date(this.db.now()).toISOString() };
+    this.db.rows.set(row.id, stored);
+    return ok({ created: true, row: stored });
+  }
+
+  async signedUrl(path: string, expiresInSec: number): Promise<Result<string>> {
+    await this.tick();
+    const e = this.injected("signedUrl");
+    if (e) return fail(e);
+    return ok(`http://storage.test/object/sign/generations/${path}?expires=${expiresInSec}`);
+  }
+}

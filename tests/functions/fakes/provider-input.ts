@@ -1,0 +1,30 @@
+// A validated generation input, as the handler gives it to a provider adapter.
+import type { ProviderInput } from "../../../supabase/functions/_shared/providers/types.ts";
+
+export function providerInput(overrides: Partial<ProviderInput> = {}): ProviderInput {
+  return {
+    requestId: "6f1c1d7e-3b7a-4c55-9d0e-2b8f5f7a9c01",
+    prompt: "a lighthouse at dusk",
+    negativePrompt: "",
+    style: "photorealistic",
+    quality: "standard",
+    aspectRatio: "1:1",
+    width: 1024,
+    height: 1024,
+    seed: 42,
+    reference: null,
+    ...overrides,
+  };
+}
+
+/** A signal that never fires, for calls that are not about deadlines. */
+export const noDeadline = new AbortController().signal;
+
+/** A port nothing listens on, to simulate an unreachable provider. */
+export async function closedPortUrl(): Promise<string> {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  await new Promise((r) => setTimeout(r, 10));
+  return `http://127.0.0.1:${port}`;
+}
