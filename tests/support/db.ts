@@ -1,8 +1,11 @@
 // A fresh database with the platform bootstrap and every migration applied, for one db-tier test file:
-// in-memory PGlite, or a new database on the machine's PostgreSQL (dropped afterwards). Tests act as
-// anon, a signed-in user or service_role the way PostgREST does (and supabase/local/db.ts asRole):
-// a transaction with the role and the JWT claims set locally, so Postgres row-level security decides.
-import { readdirSync, readFileSync } from "node:fs";
+// in-memory PGlite (started from a migrated snapshot), or a new database on the machine's PostgreSQL
+// (dropped afterwards). Tests act as anon, a signed-in user or service_role the way PostgREST does (and
+// supabase/local/db.ts asRole): a transaction with the role and the JWT claims set locally, so that
+// Postgres row-level security decides.
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
@@ -64,10 +67,7 @@ interface Raw extends Tx {
   close(): Promise<void>;
 }
 
-async function openPglite(): Promise<Raw> {
-  // bootstrap.sql creates pgcrypto, as the platform has it; PGlite ships it as a loadable extension.
-  const db = new PGlite({ extensions: { pgcrypto } });
-  await db.waitReady;
+function wrapPglite(db: PGlite): Raw {
   const wrap = (q: { query: PGlite["query"]; exec: PGlite["exec"] }): Tx => ({
     async query<T extends Row>(text: string, params: unknown[] = []) {
       return (await q.query<T>(text, params)).rows;
@@ -81,6 +81,36 @@ async function openPglite(): Promise<Raw> {
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
     close: () => db.close(),
   };
+}
+
+/**
+ * PGlite's initdb costs seconds per instance, so the first test file to need a given set of SQL files
+ * migrates a fresh instance and snapshots it; the others start from that snapshot. The snapshot is
+ * keyed by the PGlite version and the bootstrap and migration texts, so any change migrates afresh.
+ */
+async function openPglite(): Promise<Raw> {
+  const files = sqlFiles();
+  const engine = JSON.parse(readFileSync(join(ROOT, "node_modules/@electric-sql/pglite/package.json"), "utf8")).version;
+  const key = createHash("sha256").update(JSON.stringify({ engine, files })).digest("hex").slice(0, 16);
+  const snapshot = join(tmpdir(), `pc-db-pglite-${key}.tar`);
+  // bootstrap.sql creates pgcrypto, as the platform has it; PGlite ships it as a loadable extension.
+  const saved = existsSync(snapshot) ? readIfPresent(snapshot) : null;
+  if (saved) {
+    const db = new PGlite({ extensions: { pgcrypto }, loadDataDir: new Blob([new Uint8Array(saved)]) });
+    await db.waitReady;
+    return wrapPglite(db);
+  }
+  const db = new PGlite({ extensions: { pgcrypto } });
+  await db.waitReady;
+  const raw = wrapPglite(db);
+  await migrate(raw, files);
+  const dump = Buffer.from(await (await db.dumpDataDir("none")).arrayBuffer());
+  const stale = readdirSync(tmpdir()).filter((f) => f.startsWith("pc-db-pglite-") && !f.includes(key));
+  for (const f of stale) rmSync(join(tmpdir(), f), { force: true });
+  const partial = `${snapshot}.${process.pid}`;
+  writeFileSync(partial, dump);
+  renameSync(partial, snapshot);
+  return raw;
 }
 
 // bigint as a number, as PGlite returns it, so assertions read the same on both engines.
@@ -124,19 +154,35 @@ async function openPostgres(): Promise<Raw & { url: string }> {
   };
 }
 
-/** The bootstrap, then each migration in name order in its own transaction, as supabase/local/migrate.ts. */
-async function migrate(raw: Raw): Promise<void> {
-  await raw.exec(readFileSync(BOOTSTRAP, "utf8"));
-  const files = readdirSync(MIGRATIONS).filter((f) => f.endsWith(".sql")).sort();
-  for (const file of files) {
-    const sql = readFileSync(join(MIGRATIONS, file), "utf8");
+function readIfPresent(path: string): Buffer | null {
+  try {
+    return readFileSync(path);
+  } catch {
+    return null; // removed meanwhile by a run with other migrations: migrate from scratch
+  }
+}
+
+/** bootstrap.sql, then each migration in name order. */
+function sqlFiles(): { name: string; sql: string }[] {
+  const migrations = readdirSync(MIGRATIONS).filter((f) => f.endsWith(".sql")).sort();
+  return [
+    { name: "bootstrap.sql", sql: readFileSync(BOOTSTRAP, "utf8") },
+    ...migrations.map((name) => ({ name, sql: readFileSync(join(MIGRATIONS, name), "utf8") })),
+  ];
+}
+
+/** Applies the bootstrap, then each migration in its own transaction, as supabase/local/migrate.ts does. */
+async function migrate(raw: Raw, files = sqlFiles()): Promise<void> {
+  const [bootstrap, ...migrations] = files;
+  await raw.exec(bootstrap.sql);
+  for (const { name, sql } of migrations) {
     try {
       await raw.transaction(async (tx) => {
         await tx.exec(sql);
-        await tx.query("insert into local.schema_migrations (version, name) values ($1, $2)", [file.split("_")[0], file]);
+        await tx.query("insert into local.schema_migrations (version, name) values ($1, $2)", [name.split("_")[0], name]);
       });
     } catch (e) {
-      throw new Error(`migration ${file} failed: ${(e as Error).message}`);
+      throw new Error(`migration ${name} failed: ${(e as Error).message}`);
     }
   }
 }
@@ -144,8 +190,13 @@ async function migrate(raw: Raw): Promise<void> {
 let userCount = 0;
 
 export async function openTestDb(kind: Kind): Promise<TestDb> {
-  const raw = kind === "pglite" ? await openPglite() : await openPostgres();
-  await migrate(raw);
+  let raw: Raw & { url?: string };
+  if (kind === "pglite") {
+    raw = await openPglite();
+  } else {
+    raw = await openPostgres();
+    await migrate(raw);
+  }
   const as = <T>(actor: Actor, fn: (tx: Sql) => Promise<T>) => {
     const claims = claimsOf(actor);
     return raw.transaction(async (tx) => {
@@ -159,7 +210,7 @@ export async function openTestDb(kind: Kind): Promise<TestDb> {
   };
   return {
     kind,
-    url: "url" in raw ? raw.url : null,
+    url: raw.url ?? null,
     query: raw.query,
     as,
     run: (actor, text, params) => as(actor, (tx) => tx.query(text, params)),
@@ -186,13 +237,13 @@ export function describeDb(title: string, body: (ctx: { readonly db: TestDb; rea
     { kind: "pglite" as Kind, label: "pglite", skip: false },
     {
       kind: "postgres" as Kind,
-      label: postgresReady ? "postgres" : `postgres (skipped: no PostgreSQL at ${ADMIN_URL})`,
+      label: postgresReady ? "postgres" : "postgres (skipped)",
       skip: !postgresReady,
     },
   ];
   describe.each(engines)(`${title} on $label`, ({ kind, skip }) => {
     if (skip) {
-      describe.skip("needs PostgreSQL", () => body({ db: undefined as never, kind }));
+      describe.skip(`skipped: no PostgreSQL answers at ${new URL(ADMIN_URL).host}`, () => body({ db: undefined as never, kind }));
       return;
     }
     let db: TestDb | undefined;

@@ -1,0 +1,85 @@
+import { randomUUID } from "node:crypto";
+import { beforeAll, expect, it } from "vitest";
+import { type Actor, describeDb, sqlState, type TestUser } from "../support/db.ts";
+import { generationFor, insertAs } from "./fixtures.ts";
+
+describeDb("storage of generated images", (ctx) => {
+  let owner: TestUser;
+  let stranger: TestUser;
+
+  beforeAll(async () => {
+    owner = await ctx.db.createUser();
+    stranger = await ctx.db.createUser();
+  });
+
+  const upload = (actor: Actor, name: string, bucket = "generations") =>
+    ctx.db.run(actor, "insert into storage.objects (bucket_id, name, metadata) values ($1, $2, '{\"mimetype\":\"image/png\"}')", [bucket, name]);
+  const readable = async (actor: Actor, name: string) =>
+    (await ctx.db.run(actor, "select name from storage.objects where bucket_id = 'generations' and name = $1", [name])).length === 1;
+
+  it("is a private bucket", async () => {
+    const [bucket] = await ctx.db.query("select public from storage.buckets where id = 'generations'");
+    expect(bucket).toEqual({ public: false });
+  });
+
+  it("lets an owner upload into their own folder only", async () => {
+    await upload(owner, `${owner.id}/${randomUUID()}.png`);
+    expect(await sqlState(upload(owner, `${stranger.id}/${randomUUID()}.png`))).toBe("42501");
+    expect(await sqlState(upload(owner, `${randomUUID()}.png`))).toBe("42501");
+    expect(await sqlState(upload("anon", `${owner.id}/${randomUUID()}.png`))).toBe("42501");
+  });
+
+  it("shows an unpublished image to its owner only", async () => {
+    const name = `${owner.id}/${randomUUID()}.png`;
+    await upload(owner, name);
+    expect(await readable(owner, name)).toBe(true);
+    expect(await readable(stranger, name)).toBe(false);
+    expect(await readable("anon", name)).toBe(false);
+  });
+
+  it("shows the image of a published generation to anyone, and hides it again when unpublished", async () => {
+    const row = generationFor(owner);
+    await upload(owner, row.image_path);
+    await insertAs(ctx.db, "service", "generations", row);
+    expect(await readable("anon", row.image_path)).toBe(false);
+
+    await ctx.db.run(owner, "update public.generations set is_public = true where id = $1", [row.id]);
+    expect(await readable("anon", row.image_path)).toBe(true);
+    expect(await readable(stranger, row.image_path)).toBe(true);
+
+    await ctx.db.run(owner, "update public.generations set is_public = false where id = $1", [row.id]);
+    expect(await readable("anon", row.image_path)).toBe(false);
+  });
+
+  it("cannot be tricked into exposing an image by a stranger's published row", async () => {
+    const name = `${owner.id}/${randomUUID()}.png`;
+    await upload(owner, name);
+    const theft = generationFor(stranger, { image_path: name, is_public: true });
+    expect(await sqlState(insertAs(ctx.db, stranger, "generations", theft))).toBe("23514");
+    expect(await readable("anon", name)).toBe(false);
+    expect(await readable(stranger, name)).toBe(false);
+  });
+
+  it("lets only the owner replace or delete an image", async () => {
+    const name = `${owner.id}/${randomUUID()}.png`;
+    await upload(owner, name);
+    const strangerUpdate = await ctx.db.run(stranger, "update storage.objects set metadata = '{}' where name = $1 returning id", [name]);
+    expect(strangerUpdate).toHaveLength(0);
+    const strangerDelete = await ctx.db.run(stranger, "delete from storage.objects where name = $1 returning id", [name]);
+    expect(strangerDelete).toHaveLength(0);
+    const anonDelete = await ctx.db.run("anon", "delete from storage.objects where name = $1 returning id", [name]);
+    expect(anonDelete).toHaveLength(0);
+
+    const moved = ctx.db.run(owner, "update storage.objects set name = $2 where name = $1", [name, `${stranger.id}/moved.png`]);
+    expect(await sqlState(moved)).toBe("42501");
+    const replaced = await ctx.db.run(owner, "update storage.objects set metadata = '{\"size\":1}' where name = $1 returning id", [name]);
+    expect(replaced).toHaveLength(1);
+    const deleted = await ctx.db.run(owner, "delete from storage.objects where name = $1 returning id", [name]);
+    expect(deleted).toHaveLength(1);
+  });
+
+  it("grants nothing in other buckets", async () => {
+    await ctx.db.query("insert into storage.buckets (id, name) values ('elsewhere', 'elsewhere') on conflict do nothing");
+    expect(await sqlState(upload(owner, `${owner.id}/x.png`, "elsewhere"))).toBe("42501");
+  });
+});
