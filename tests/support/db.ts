@@ -8,7 +8,6 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe } from "vitest";
 import { ADMIN_URL, createDatabase, postgresAvailable } from "./postgres.ts";
@@ -93,14 +92,13 @@ async function openPglite(): Promise<Raw> {
   const engine = JSON.parse(readFileSync(join(ROOT, "node_modules/@electric-sql/pglite/package.json"), "utf8")).version;
   const key = createHash("sha256").update(JSON.stringify({ engine, files })).digest("hex").slice(0, 16);
   const snapshot = join(tmpdir(), `pc-db-pglite-${key}.tar`);
-  // bootstrap.sql creates pgcrypto, as the platform has it; PGlite ships it as a loadable extension.
   const saved = existsSync(snapshot) ? readIfPresent(snapshot) : null;
   if (saved) {
-    const db = new PGlite({ extensions: { pgcrypto }, loadDataDir: new Blob([new Uint8Array(saved)]) });
+    const db = new PGlite({ loadDataDir: new Blob([new Uint8Array(saved)]) });
     await db.waitReady;
     return wrapPglite(db);
   }
-  const db = new PGlite({ extensions: { pgcrypto } });
+  const db = new PGlite();
   await db.waitReady;
   const raw = wrapPglite(db);
   await migrate(raw, files);
