@@ -118,7 +118,9 @@ export class Canvas {
       const r = ca[0] + (cb[0] - ca[0]) * u, g = ca[1] + (cb[1] - ca[1]) * u, b = ca[2] + (cb[2] - ca[2]) * u;
       if (alpha >= 1) {
         const d = this.data;
-        for (let k = y * this.width * 3, end = k + this.width * 3; k < end; k += 3) (d[k] = r), (d[k + 1] = g), (d[k + 2] = b);
+        for (let k = y * this.width * 3, end = k + this.width * 3; k < end; k += 3) {
+          (d[k] = r), (d[k + 1] = g), (d[k + 2] = b);
+        }
         this.layer.fill(this.drawLayer, y * this.width, (y + 1) * this.width);
       } else {
         for (let x = 0, i = y * this.width; x < this.width; x++, i++) this.blend(i, r, g, b, alpha);
@@ -141,16 +143,33 @@ export class Canvas {
   }
 
   /** An ellipse with radii rx, ry rotated by `rotation` radians; `feather` widens the soft edge (px). */
-  fillEllipse(cx: number, cy: number, rx: number, ry: number, paint: Paint, alpha = 1, rotation = 0, feather = 1): void {
+  fillEllipse(
+    cx: number,
+    cy: number,
+    rx: number,
+    ry: number,
+    paint: Paint,
+    alpha = 1,
+    rotation = 0,
+    feather = 1,
+  ): void {
     if (rx <= 0 || ry <= 0) return;
     const s = this.sampler.set(paint);
     const cos = Math.cos(rotation), sin = Math.sin(rotation);
-    const ext = Math.max(rx, ry) + feather + 1;
-    const ya = Math.max(0, Math.floor(cy - ext)), yb = Math.min(this.height, Math.ceil(cy + ext));
-    const xa = Math.max(0, Math.floor(cx - ext)), xb = Math.min(this.width, Math.ceil(cx + ext));
+    const square = rotation === 0;
+    const extX = (square ? rx : Math.max(rx, ry)) + feather + 1, extY = (square ? ry : Math.max(rx, ry)) + feather + 1;
+    const ya = Math.max(0, Math.floor(cy - extY)), yb = Math.min(this.height, Math.ceil(cy + extY));
     const irx2 = 1 / (rx * rx), iry2 = 1 / (ry * ry), half = feather / 2;
     for (let y = ya; y < yb; y++) {
       const dy = y + 0.5 - cy;
+      // Unrotated: only the span of this row that the (feathered) ellipse can reach.
+      let span = extX;
+      if (square) {
+        const q = 1 - (dy * dy) / ((ry + feather + 1) * (ry + feather + 1));
+        if (q <= 0) continue;
+        span = (rx + feather + 1) * Math.sqrt(q);
+      }
+      const xa = Math.max(0, Math.floor(cx - span)), xb = Math.min(this.width, Math.ceil(cx + span));
       for (let x = xa; x < xb; x++) {
         const dx = x + 0.5 - cx;
         const u = dx * cos + dy * sin, v = -dx * sin + dy * cos;
@@ -172,9 +191,12 @@ export class Canvas {
     const s = this.sampler.set(paint);
     const ext = r + feather + 1, half = feather / 2;
     const ya = Math.max(0, Math.floor(cy - ext)), yb = Math.min(this.height, Math.ceil(cy + ext));
-    const xa = Math.max(0, Math.floor(cx - ext)), xb = Math.min(this.width, Math.ceil(cx + ext));
     for (let y = ya; y < yb; y++) {
       const dy = y + 0.5 - cy;
+      const q = ext * ext - dy * dy;
+      if (q <= 0) continue;
+      const span = Math.sqrt(q);
+      const xa = Math.max(0, Math.floor(cx - span)), xb = Math.min(this.width, Math.ceil(cx + span));
       for (let x = xa; x < xb; x++) {
         const dx = x + 0.5 - cx;
         const sd = Math.sqrt(dx * dx + dy * dy) - r;
@@ -211,7 +233,8 @@ export class Canvas {
     const hw = width / 2, dx = x1 - x0, dy = y1 - y0;
     const len2 = dx * dx + dy * dy || 1e-9;
     const ext = hw + 1.5;
-    const ya = Math.max(0, Math.floor(Math.min(y0, y1) - ext)), yb = Math.min(this.height, Math.ceil(Math.max(y0, y1) + ext));
+    const ya = Math.max(0, Math.floor(Math.min(y0, y1) - ext)),
+      yb = Math.min(this.height, Math.ceil(Math.max(y0, y1) + ext));
     const minX = Math.min(x0, x1) - ext, maxX = Math.max(x0, x1) + ext;
     // Per row, only the band around the line is visited (steep long strokes would waste their box).
     const slope = Math.abs(dy) > 1e-6 ? dx / dy : 0;

@@ -8,7 +8,17 @@ import { drawCar, drawPortrait, drawRobot } from "./draw/figures.ts";
 import { drawBeach, drawDesert, drawHills, drawMountains } from "./draw/land.ts";
 import { drawFire, drawFlowers, drawForest } from "./draw/nature.ts";
 import { drawBanana, drawGears } from "./draw/objects.ts";
-import { drawBirds, drawClouds, drawMoon, drawNebula, drawPlanet, drawRainbow, drawSky, drawStars, drawSun } from "./draw/sky.ts";
+import {
+  drawBirds,
+  drawClouds,
+  drawMoon,
+  drawNebula,
+  drawPlanet,
+  drawRainbow,
+  drawSky,
+  drawStars,
+  drawSun,
+} from "./draw/sky.ts";
 import { drawBoat, drawFish, drawRiver, drawSea } from "./draw/water.ts";
 import { drawFog, drawRain, drawSnowfall } from "./draw/weather.ts";
 import type { MotifId } from "./motifs.ts";
@@ -30,7 +40,18 @@ const SUBJECT_DRAWERS: Partial<Record<MotifId, SubjectDrawer>> = {
 };
 
 /** Farthest subjects first so nearer ones overlap them. */
-const SUBJECT_DEPTH: MotifId[] = ["castle", "house", "animal", "car", "dog", "cat", "fire", "robot", "banana", "portrait"];
+const SUBJECT_DEPTH: MotifId[] = [
+  "castle",
+  "house",
+  "animal",
+  "car",
+  "dog",
+  "cat",
+  "fire",
+  "robot",
+  "banana",
+  "portrait",
+];
 
 export function composeScene(scene: Scene, width: number, height: number): Canvas {
   const c = new Canvas(width, height);
@@ -70,7 +91,7 @@ export function composeScene(scene: Scene, width: number, height: number): Canva
   const subjects = [...scene.subjects].sort((a, b) => SUBJECT_DEPTH.indexOf(a.motif) - SUBJECT_DEPTH.indexOf(b.motif));
   for (const sub of subjects) SUBJECT_DRAWERS[sub.motif]?.(at(sub.motif), sub.x, sub.scale);
 
-  if (has("flower")) drawFlowers(at("flower"));
+  if (has("flower") && !has("portrait")) drawFlowers(at("flower"));
   if (has("bird")) drawBirds(at("bird"));
   if (has("fog")) drawFog(at("fog"));
   if (has("rain")) drawRain(at("rain"));

@@ -74,7 +74,16 @@ export function layersAt(src: Canvas, w: number, h: number): Uint8Array {
  * Bilinear resample of a 3-channel image into `dst` (w x h): dst = dst * keep + sample. With keep = 0
  * it replaces, with keep = 1 it adds (used to lay an upsampled glow over the picture).
  */
-export function resampleInto(s: Float32Array, sw: number, sh: number, dst: Float32Array, w: number, h: number, keep: number, gain = 1): void {
+export function resampleInto(
+  s: Float32Array,
+  sw: number,
+  sh: number,
+  dst: Float32Array,
+  w: number,
+  h: number,
+  keep: number,
+  gain = 1,
+): void {
   const sx = sw / w, sy = sh / h;
   const x0s = new Int32Array(w), x1s = new Int32Array(w), txs = new Float32Array(w);
   for (let x = 0; x < w; x++) {
@@ -127,7 +136,14 @@ export function sobel(l: Float32Array, w: number, h: number): Float32Array {
   const out = new Float32Array(w * h);
   for (let y = 1; y < h - 1; y++) {
     for (let x = 1, i = y * w + 1; x < w - 1; x++, i++) {
-      const a = l[i - w - 1], b = l[i - w], c = l[i - w + 1], d = l[i - 1], f = l[i + 1], g = l[i + w - 1], k = l[i + w], m = l[i + w + 1];
+      const a = l[i - w - 1],
+        b = l[i - w],
+        c = l[i - w + 1],
+        d = l[i - 1],
+        f = l[i + 1],
+        g = l[i + w - 1],
+        k = l[i + w],
+        m = l[i + w + 1];
       const gx = c + 2 * f + m - a - 2 * d - g;
       const gy = g + 2 * k + m - a - 2 * b - c;
       out[i] = Math.sqrt(gx * gx + gy * gy);

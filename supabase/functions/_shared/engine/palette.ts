@@ -2,56 +2,144 @@
 // able to override the last: a daylight base, the time of day, the setting (snow, desert, rain), the
 // style's tones, the prompt's colour words, the reference image's palette, and last the negative
 // prompt's colours, which are drained from every role they would have tinted.
-import { adjust, hex, hueDistance, luma, mix, toHsl, type Rgb } from "./color.ts";
+import { adjust, hex, hueDistance, luma, mix, type Rgb, toHsl } from "./color.ts";
 import { COLOR_WORDS, type MotifId } from "./motifs.ts";
 import type { ReferenceInfo } from "./reference.ts";
 import type { StyleDef, TimeOfDay } from "./styles.ts";
 
 const DAY = {
-  skyTop: "#3f7fd0", skyMid: "#7fb2e8", skyBottom: "#d2e8f7", sun: "#fff2c0", moon: "#f2f0dc", star: "#ffffff",
-  cloud: "#ffffff", cloudShade: "#c2d0e2", farMountain: "#8fa7c4", mountain: "#6f7d8c", mountainShade: "#3f4a5a",
-  snow: "#f5f8fc", ground: "#6fa04a", groundDark: "#3f6b2c", grass: "#8cc152", sand: "#e6cf98", rock: "#8a8178",
-  water: "#2f7fb5", waterDeep: "#1a4f7a", waterLight: "#a9d4ef", foliage: "#3f8a3a", foliageDark: "#24542a",
-  trunk: "#6b4a2e", wall: "#e8dcc8", wallShade: "#b5a58e", roof: "#b5533c", window: "#9fc7e6",
-  windowLit: "#ffd27a", door: "#6b3e26", skin: "#f1c7a3", skinShade: "#d39a78", hair: "#4a2f22",
-  cloth: "#3c6fb0", clothShade: "#284c7c", metal: "#b8c2cc", metalDark: "#5d6873", glow: "#5ff0ff",
-  fur: "#c98a4b", furShade: "#8a5a2e", flower: "#e8466a", flower2: "#f6c343", flowerCentre: "#f4d03f",
-  fire: "#ff6a14", fireCore: "#ffe27a", accent: "#e8505b", accent2: "#f9d56e", ink: "#1b1b22",
-  planet: "#d9a066", banana: "#ffd92e",
+  skyTop: "#3f7fd0",
+  skyMid: "#7fb2e8",
+  skyBottom: "#d2e8f7",
+  sun: "#fff2c0",
+  moon: "#f2f0dc",
+  star: "#ffffff",
+  cloud: "#ffffff",
+  cloudShade: "#c2d0e2",
+  farMountain: "#8fa7c4",
+  mountain: "#6f7d8c",
+  mountainShade: "#3f4a5a",
+  snow: "#f5f8fc",
+  ground: "#6fa04a",
+  groundDark: "#3f6b2c",
+  grass: "#8cc152",
+  sand: "#e6cf98",
+  rock: "#8a8178",
+  water: "#2f7fb5",
+  waterDeep: "#1a4f7a",
+  waterLight: "#a9d4ef",
+  foliage: "#3f8a3a",
+  foliageDark: "#24542a",
+  trunk: "#6b4a2e",
+  wall: "#e8dcc8",
+  wallShade: "#b5a58e",
+  roof: "#b5533c",
+  window: "#9fc7e6",
+  windowLit: "#ffd27a",
+  door: "#6b3e26",
+  skin: "#f1c7a3",
+  skinShade: "#d39a78",
+  hair: "#4a2f22",
+  cloth: "#3c6fb0",
+  clothShade: "#284c7c",
+  metal: "#b8c2cc",
+  metalDark: "#5d6873",
+  glow: "#5ff0ff",
+  fur: "#c98a4b",
+  furShade: "#8a5a2e",
+  flower: "#e8466a",
+  flower2: "#f6c343",
+  flowerCentre: "#f4d03f",
+  fire: "#ff6a14",
+  fireCore: "#ffe27a",
+  accent: "#e8505b",
+  accent2: "#f9d56e",
+  ink: "#1b1b22",
+  planet: "#d9a066",
+  banana: "#ffd92e",
 } as const;
 
 export type Role = keyof typeof DAY;
 export type ScenePalette = Record<Role, Rgb>;
 
 const SKY_ROLES: Role[] = ["skyTop", "skyMid", "skyBottom"];
-const LAND_ROLES: Role[] = ["ground", "groundDark", "grass", "foliage", "foliageDark", "mountain", "farMountain", "sand"];
+const LAND_ROLES: Role[] = [
+  "ground",
+  "groundDark",
+  "grass",
+  "foliage",
+  "foliageDark",
+  "mountain",
+  "farMountain",
+  "sand",
+];
 const WATER_ROLES: Role[] = ["water", "waterDeep", "waterLight"];
 /** Roles that emit light and keep their colour at night. */
 const LIT_ROLES = new Set<Role>(["windowLit", "glow", "fire", "fireCore", "moon", "star", "sun"]);
 
 const TIME_SKIES: Record<Exclude<TimeOfDay, "day">, Partial<Record<Role, string>>> = {
   sunset: {
-    skyTop: "#2a2d6b", skyMid: "#b8508a", skyBottom: "#ffb35c", sun: "#ffe0a8", cloud: "#ffb38a",
-    cloudShade: "#8a4a7a", waterLight: "#ffb38a", farMountain: "#8a6a9a", window: "#ffb38a",
+    skyTop: "#2a2d6b",
+    skyMid: "#b8508a",
+    skyBottom: "#ffb35c",
+    sun: "#ffe0a8",
+    cloud: "#ffb38a",
+    cloudShade: "#8a4a7a",
+    waterLight: "#ffb38a",
+    farMountain: "#8a6a9a",
+    window: "#ffb38a",
   },
   night: {
-    skyTop: "#040716", skyMid: "#0d1838", skyBottom: "#24345f", cloud: "#3a4566", cloudShade: "#1c2238",
-    waterLight: "#5a6f9a", farMountain: "#1f2b4a", snow: "#b4c0de",
+    skyTop: "#040716",
+    skyMid: "#0d1838",
+    skyBottom: "#24345f",
+    cloud: "#3a4566",
+    cloudShade: "#1c2238",
+    waterLight: "#5a6f9a",
+    farMountain: "#1f2b4a",
+    snow: "#b4c0de",
   },
   space: {
-    skyTop: "#02030a", skyMid: "#090a22", skyBottom: "#171236", cloud: "#3a2f66", cloudShade: "#1c1838",
+    skyTop: "#02030a",
+    skyMid: "#090a22",
+    skyBottom: "#171236",
+    cloud: "#3a2f66",
+    cloudShade: "#1c1838",
   },
 };
 
 /** Roles each motif owns, for colour words bound to it ("red car" tints the car's roles). */
 const MOTIF_ROLES: Partial<Record<MotifId, Role[]>> = {
-  sky: SKY_ROLES, sea: WATER_ROLES, river: WATER_ROLES, beach: ["sand"], mountain: ["mountain", "farMountain", "mountainShade"],
-  hills: ["ground", "grass", "groundDark"], city: ["wall", "wallShade", "windowLit"], forest: ["foliage", "foliageDark"],
-  portrait: ["hair", "cloth", "clothShade"], cat: ["fur", "furShade"], dog: ["fur", "furShade"], animal: ["fur", "furShade"],
-  bird: ["ink"], fish: ["accent2"], flower: ["flower", "flower2"], planet: ["planet"], desert: ["sand", "ground"],
-  snow: ["snow"], fire: ["fire"], castle: ["wall", "wallShade", "roof"], robot: ["metal", "metalDark", "glow"],
-  car: ["accent"], house: ["wall", "roof"], moon: ["moon"], sun: ["sun"], boat: ["accent"], banana: ["banana"],
-  gears: ["metal", "accent2"], space: ["cloud", "cloudShade"], stars: ["star"],
+  sky: SKY_ROLES,
+  sea: WATER_ROLES,
+  river: WATER_ROLES,
+  beach: ["sand"],
+  mountain: ["mountain", "farMountain", "mountainShade"],
+  hills: ["ground", "grass", "groundDark"],
+  city: ["wall", "wallShade", "windowLit"],
+  forest: ["foliage", "foliageDark"],
+  portrait: ["hair", "cloth", "clothShade"],
+  cat: ["fur", "furShade"],
+  dog: ["fur", "furShade"],
+  animal: ["fur", "furShade"],
+  bird: ["ink"],
+  fish: ["accent2"],
+  flower: ["flower", "flower2"],
+  planet: ["planet"],
+  desert: ["sand", "ground"],
+  snow: ["snow"],
+  fire: ["fire"],
+  castle: ["wall", "wallShade", "roof"],
+  robot: ["metal", "metalDark", "glow"],
+  car: ["accent"],
+  house: ["wall", "roof"],
+  moon: ["moon"],
+  sun: ["sun"],
+  boat: ["accent"],
+  banana: ["banana"],
+  gears: ["metal", "accent2"],
+  space: ["cloud", "cloudShade"],
+  stars: ["star"],
 };
 
 export interface PaletteInputs {
@@ -71,8 +159,9 @@ export function buildPalette(p: PaletteInputs): ScenePalette {
   const tint = (list: readonly Role[], c: Rgb, t: number) => list.forEach((r) => set(r, mix(pal[r], c, t)));
 
   if (p.time !== "day") {
-    if (p.time !== "sunset") tint(roles.filter((r) => !LIT_ROLES.has(r) && !SKY_ROLES.includes(r)), hex("#0a1030"), 0.66);
-    else tint(roles.filter((r) => !LIT_ROLES.has(r) && !SKY_ROLES.includes(r)), hex("#7a3f5a"), 0.28);
+    if (p.time !== "sunset") {
+      tint(roles.filter((r) => !LIT_ROLES.has(r) && !SKY_ROLES.includes(r)), hex("#0a1030"), 0.66);
+    } else tint(roles.filter((r) => !LIT_ROLES.has(r) && !SKY_ROLES.includes(r)), hex("#7a3f5a"), 0.28);
     for (const [role, value] of Object.entries(TIME_SKIES[p.time])) set(role as Role, hex(value!));
   }
   if (p.motifs.has("snow")) {
@@ -114,7 +203,9 @@ export function buildPalette(p: PaletteInputs): ScenePalette {
     tint(WATER_ROLES, primary, 0.4);
     tint(LAND_ROLES, secondary, 0.35);
     tint(["wall", "roof", "fur", "metal", "planet"], secondary, 0.35);
-    for (const r of ["accent", "flower", "cloth", "clothShade"] as Role[]) set(r, mix(pal[r], primary, r === "clothShade" ? 0.6 : 0.9));
+    for (const r of ["accent", "flower", "cloth", "clothShade"] as Role[]) {
+      set(r, mix(pal[r], primary, r === "clothShade" ? 0.6 : 0.9));
+    }
     set("accent2", mix(pal.accent2, secondary, 0.9));
     set("flower2", mix(pal.flower2, secondary, 0.8));
   }
@@ -145,6 +236,8 @@ function drain(pal: ScenePalette, roles: Role[], banned: Rgb): void {
       if (s > 0.18 && hueDistance(h, bh) < 40) pal[r] = adjust(c, 0.12);
     } else if (bl < 60 && luma(c) < 60) pal[r] = mix(c, [110, 110, 118], 0.6);
     else if (bl > 200 && luma(c) > 200) pal[r] = mix(c, [150, 150, 158], 0.5);
-    else if (bl >= 60 && bl <= 200 && s < 0.12 && Math.abs(luma(c) - bl) < 50) pal[r] = adjust(mix(c, [200, 120, 80], 0.3), 1.2);
+    else if (bl >= 60 && bl <= 200 && s < 0.12 && Math.abs(luma(c) - bl) < 50) {
+      pal[r] = adjust(mix(c, [200, 120, 80], 0.3), 1.2);
+    }
   }
 }

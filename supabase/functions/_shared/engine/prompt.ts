@@ -56,7 +56,7 @@ function terms(text: string): Term[] {
     const pair = i + 1 < words.length ? `${word} ${words[i + 1]}` : "";
     const phrase = pair ? MOTIF_INDEX.get(pair) ?? MOTIF_INDEX.get(`${word} ${stem(words[i + 1])}`) : undefined;
     const motifs = phrase ?? MOTIF_INDEX.get(word) ?? MOTIF_INDEX.get(stem(word)) ?? [];
-    const color = COLOR_WORDS[word] ? word : COLOR_WORDS[stem(word)] ? stem(word) : null;
+    const color = phrase ? null : COLOR_WORDS[word] ? word : COLOR_WORDS[stem(word)] ? stem(word) : null;
     if (phrase) i++;
     if (motifs.length > 0 || color) {
       out.push({ motifs, color, negated: negate > 0 });

@@ -1,7 +1,7 @@
 // What the engine takes from a reference image: its dominant colours (k-means on a small grid), the
 // average colour of its upper and lower parts, where its horizon and its centre of interest lie, and a
 // coarse brightness map that becomes the light layout of the render.
-import { toHsl, type Rgb } from "./color.ts";
+import { type Rgb, toHsl } from "./color.ts";
 
 export interface ReferenceImage {
   width: number;
@@ -35,7 +35,9 @@ export function analyseReference(ref: ReferenceImage): ReferenceInfo {
 
   const average = (y0: number, y1: number): Rgb => {
     const acc = [0, 0, 0];
-    for (let y = y0; y < y1; y++) for (let x = 0; x < GRID; x++) for (let k = 0; k < 3; k++) acc[k] += cells[(y * GRID + x) * 3 + k];
+    for (let y = y0; y < y1; y++) {
+      for (let x = 0; x < GRID; x++) for (let k = 0; k < 3; k++) acc[k] += cells[(y * GRID + x) * 3 + k];
+    }
     const count = (y1 - y0) * GRID;
     return [acc[0] / count, acc[1] / count, acc[2] / count];
   };
@@ -44,7 +46,8 @@ export function analyseReference(ref: ReferenceImage): ReferenceInfo {
   for (let y = 0; y < GRID; y++) for (let x = 0; x < GRID; x++) rows[y] += lum[y * GRID + x] / GRID;
   let horizon: number | null = null, bestJump = 10;
   for (let y = Math.round(GRID * 0.25); y <= Math.round(GRID * 0.85); y++) {
-    const above = (rows[y - 1] + rows[y - 2] + rows[y - 3]) / 3, below = (rows[y] + rows[y + 1] + rows[Math.min(GRID - 1, y + 2)]) / 3;
+    const above = (rows[y - 1] + rows[y - 2] + rows[y - 3]) / 3,
+      below = (rows[y] + rows[y + 1] + rows[Math.min(GRID - 1, y + 2)]) / 3;
     const jump = Math.abs(above - below);
     if (jump > bestJump) (bestJump = jump), (horizon = y / GRID);
   }
@@ -60,7 +63,7 @@ export function analyseReference(ref: ReferenceImage): ReferenceInfo {
   }
 
   const light = new Float32Array(n);
-  const spread = Math.max(20, Math.sqrt(lum.reduce((a, v) => a + (v - meanL) ** 2, 0) / n) * 2.5);
+  const spread = Math.max(20, Math.sqrt(lum.reduce((a, v) => a + (v - meanL) ** 2, 0) / n) * 1.6);
   for (let i = 0; i < n; i++) light[i] = Math.min(1, Math.max(0, 0.5 + (lum[i] - meanL) / (2 * spread)));
 
   const palette = kMeans(cells, n);
@@ -127,7 +130,8 @@ function kMeans(cells: Float32Array, n: number): Rgb[] {
     for (let i = 0; i < n; i++) {
       let best = 0, bestD = Infinity;
       for (let k = 0; k < CLUSTERS; k++) {
-        const d = (cells[i * 3] - centres[k][0]) ** 2 + (cells[i * 3 + 1] - centres[k][1]) ** 2 + (cells[i * 3 + 2] - centres[k][2]) ** 2;
+        const d = (cells[i * 3] - centres[k][0]) ** 2 + (cells[i * 3 + 1] - centres[k][1]) ** 2 +
+          (cells[i * 3 + 2] - centres[k][2]) ** 2;
         if (d < bestD) (bestD = d), (best = k);
       }
       assign[i] = best;

@@ -11,7 +11,7 @@ import { hashString, Rng } from "./prng.ts";
 import { parsePrompt } from "./prompt.ts";
 import { analyseReference, GRID, type ReferenceImage } from "./reference.ts";
 import { planScene, type Scene } from "./scene.ts";
-import { isStyleId, STYLES, type StyleDef, type TimeOfDay } from "./styles.ts";
+import { isStyleId, type StyleDef, STYLES, type TimeOfDay } from "./styles.ts";
 import { TECHNIQUES } from "./techniques.ts";
 
 export const ENGINE_ID = "builtin-procedural";
@@ -66,7 +66,9 @@ function plan(input: RenderInput): Plan {
   if (!isStyleId(input.style)) throw new RangeError(`unknown style "${input.style}"`);
   for (const side of [input.width, input.height]) {
     if (!Number.isInteger(side) || side < MIN_SIDE_PX || side > MAX_SIDE_PX) {
-      throw new RangeError(`image sides must be integers from ${MIN_SIDE_PX} to ${MAX_SIDE_PX} px, got ${input.width}x${input.height}`);
+      throw new RangeError(
+        `image sides must be integers from ${MIN_SIDE_PX} to ${MAX_SIDE_PX} px, got ${input.width}x${input.height}`,
+      );
     }
   }
   if (!Number.isFinite(input.seed)) throw new RangeError(`seed must be a finite number, got ${input.seed}`);
@@ -75,7 +77,14 @@ function plan(input: RenderInput): Plan {
   const reference = input.reference ? analyseReference(input.reference) : null;
   const rng = new Rng(hashString(`${Math.trunc(input.seed)}|${style.id}|${input.width}x${input.height}`));
   const scene = planScene({ parsed, style, rng, reference });
-  return { input, style, scene, named: parsed.motifs, removed: parsed.bannedMotifs, removedColors: parsed.bannedColors };
+  return {
+    input,
+    style,
+    scene,
+    named: parsed.motifs,
+    removed: parsed.bannedMotifs,
+    removedColors: parsed.bannedColors,
+  };
 }
 
 export function describeRender(input: RenderInput): RenderDescription {
@@ -157,9 +166,12 @@ function applyLayout(c: Canvas, light: Float32Array): void {
     for (let x = 0; x < w; x++) {
       const gx = Math.min(GRID - 1.001, Math.max(0, ((x + 0.5) / w) * GRID - 0.5));
       const x0 = Math.floor(gx), tx = gx - x0;
-      const a = light[y0 * GRID + x0], b = light[y0 * GRID + x0 + 1], cc = light[(y0 + 1) * GRID + x0], d = light[(y0 + 1) * GRID + x0 + 1];
+      const a = light[y0 * GRID + x0],
+        b = light[y0 * GRID + x0 + 1],
+        cc = light[(y0 + 1) * GRID + x0],
+        d = light[(y0 + 1) * GRID + x0 + 1];
       const v = (a + (b - a) * tx) * (1 - ty) + (cc + (d - cc) * tx) * ty;
-      const f = 0.7 + 0.6 * v, k = (y * w + x) * 3;
+      const f = 0.6 + 0.8 * v, k = (y * w + x) * 3;
       data[k] *= f;
       data[k + 1] *= f;
       data[k + 2] *= f;

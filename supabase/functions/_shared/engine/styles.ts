@@ -95,16 +95,30 @@ const DEFS: Omit<StyleDef, "id" | "isPopular" | "isNew">[] = [
     label: "Watercolor",
     description: "Soft transparent washes that bleed at the edges, on white grained paper.",
     tones: tones("#6fa8dc", "#a9cce3", "#f5cba7", "#a3c99a", "#d7a9c4", "#f7f3e8"),
-    toneStrength: 0.3,
-    grade: { saturation: 0.9, brightness: 18 },
+    toneStrength: 0.25,
+    grade: { saturation: 1.2, brightness: 6 },
     defaults: ["mountain", "sea", "sky", "boat"],
   },
   {
     label: "Pixel Art",
     description: "A coarse pixel grid in a 16-colour retro palette with ordered dithering.",
     tones: tones(
-      "#000000", "#1d2b53", "#7e2553", "#008751", "#ab5236", "#5f574f", "#c2c3c7", "#fff1e8",
-      "#ff004d", "#ffa300", "#ffec27", "#00e436", "#29adff", "#83769c", "#ff77a8", "#ffccaa",
+      "#000000",
+      "#1d2b53",
+      "#7e2553",
+      "#008751",
+      "#ab5236",
+      "#5f574f",
+      "#c2c3c7",
+      "#fff1e8",
+      "#ff004d",
+      "#ffa300",
+      "#ffec27",
+      "#00e436",
+      "#29adff",
+      "#83769c",
+      "#ff77a8",
+      "#ffccaa",
     ),
     toneStrength: 0.15,
     grade: { saturation: 1.2 },
@@ -284,7 +298,15 @@ const DEFS: Omit<StyleDef, "id" | "isPopular" | "isNew">[] = [
   },
 ];
 
-const POPULAR = new Set<StyleId>(["photorealistic", "anime", "digital-art", "3d-render", "fantasy", "neon", "nano-banana"]);
+const POPULAR = new Set<StyleId>([
+  "photorealistic",
+  "anime",
+  "digital-art",
+  "3d-render",
+  "fantasy",
+  "neon",
+  "nano-banana",
+]);
 
 export const STYLES: Readonly<Record<StyleId, StyleDef>> = Object.fromEntries(
   STYLE_IDS.map((id, i) => [id, { id, isPopular: POPULAR.has(id), isNew: id === "nano-banana", ...DEFS[i] }]),

@@ -1,10 +1,11 @@
 // Turns untrusted upload bytes (a reference image sent as a data URL) into RGBA pixels. The format comes
 // from the bytes' magic numbers, never from the declared MIME type; sizes are checked before any pixel
 // memory is allocated, so a small file declaring a huge image is refused cheaply.
-import { decode as decodeJpegData } from "npm:jpeg-js";
+// deno-lint-ignore no-import-prefix -- deployed functions have no package.json to map a bare name
+import { decode as decodeJpegData } from "npm:jpeg-js@0.4.4";
 import { decodeGif } from "./gif.ts";
 import { checkPixelLimits, decodePng, DEFAULT_PIXEL_LIMITS, type PixelLimits } from "./png.ts";
-import { fail, ok, type ImageResult, type RgbaImage } from "./result.ts";
+import { fail, type ImageResult, ok, type RgbaImage } from "./result.ts";
 import { sniffFormat } from "./sniff.ts";
 
 export interface DecodedImage extends RgbaImage {
@@ -20,7 +21,10 @@ export const MAX_REFERENCE_BYTES = 10 * 1024 * 1024;
 
 export const DEFAULT_DECODE_LIMITS: DecodeLimits = { ...DEFAULT_PIXEL_LIMITS, maxBytes: MAX_REFERENCE_BYTES };
 
-export function decodeImage(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): ImageResult<DecodedImage> {
+export function decodeImage(
+  bytes: Uint8Array,
+  limits: DecodeLimits = DEFAULT_DECODE_LIMITS,
+): ImageResult<DecodedImage> {
   if (bytes.length > limits.maxBytes) {
     return fail("image_too_large", `the image is ${bytes.length} bytes; at most ${limits.maxBytes} are allowed`);
   }
@@ -115,7 +119,9 @@ export function parseDataUrl(dataUrl: string, maxBytes: number): ImageResult<Dat
   }
   const padding = payload.endsWith("==") ? 2 : payload.endsWith("=") ? 1 : 0;
   const size = (payload.length / 4) * 3 - padding;
-  if (size > maxBytes) return fail("image_too_large", `the reference image is ${size} bytes; at most ${maxBytes} are allowed`);
+  if (size > maxBytes) {
+    return fail("image_too_large", `the reference image is ${size} bytes; at most ${maxBytes} are allowed`);
+  }
   if (size === 0) return fail("image_invalid_data_url", "the data URL is empty");
   const binary = atob(payload);
   const bytes = new Uint8Array(binary.length);

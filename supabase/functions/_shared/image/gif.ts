@@ -1,6 +1,6 @@
 // GIF decoding, first frame only (a reference image is a still): LZW, local or global colour table,
 // interlaced rows and the graphic-control transparency index. Pixels outside the frame stay transparent.
-import { fail, ok, type ImageResult, type RgbaImage } from "./result.ts";
+import { fail, type ImageResult, ok, type RgbaImage } from "./result.ts";
 import { checkPixelLimits, type PixelLimits } from "./png.ts";
 
 export function decodeGif(bytes: Uint8Array, limits: PixelLimits): ImageResult<RgbaImage> {

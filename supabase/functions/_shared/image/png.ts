@@ -4,7 +4,7 @@
 // every colour type and bit depth of the PNG spec, Adam7 interlacing included, and always yields RGBA.
 import { constants, deflateSync, inflateSync } from "node:zlib";
 import { crc32 } from "./crc32.ts";
-import { fail, ok, type ImageResult, type RgbaImage } from "./result.ts";
+import { fail, type ImageResult, ok, type RgbaImage } from "./result.ts";
 
 const SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
 
@@ -179,7 +179,10 @@ export const DEFAULT_PIXEL_LIMITS: PixelLimits = { maxDimension: 4096, maxPixels
 export function checkPixelLimits(width: number, height: number, limits: PixelLimits): ImageResult<true> {
   if (width < 1 || height < 1) return fail("image_corrupt", `the image declares an empty size ${width}x${height}`);
   if (width > limits.maxDimension || height > limits.maxDimension) {
-    return fail("image_too_large", `the image is ${width}x${height}; the longest side may be ${limits.maxDimension} px`);
+    return fail(
+      "image_too_large",
+      `the image is ${width}x${height}; the longest side may be ${limits.maxDimension} px`,
+    );
   }
   if (width * height > limits.maxPixels) {
     return fail("image_too_large", `the image has ${width * height} pixels; at most ${limits.maxPixels} are allowed`);
@@ -187,7 +190,13 @@ export function checkPixelLimits(width: number, height: number, limits: PixelLim
   return ok(true);
 }
 
-const ALLOWED_DEPTHS: Record<number, number[]> = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };
+const ALLOWED_DEPTHS: Record<number, number[]> = {
+  0: [1, 2, 4, 8, 16],
+  2: [8, 16],
+  3: [1, 2, 4, 8],
+  4: [8, 16],
+  6: [8, 16],
+};
 const SAMPLES: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 // Adam7 passes: x start, y start, x step, y step.
 const ADAM7 = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]];
@@ -213,15 +222,27 @@ export function decodePng(bytes: Uint8Array, limits: PixelLimits = DEFAULT_PIXEL
     const length = view.getUint32(at);
     const type = String.fromCharCode(bytes[at + 4], bytes[at + 5], bytes[at + 6], bytes[at + 7]);
     const end = at + 8 + length;
-    if (length > 0x7fffffff || end + 4 > bytes.length) return fail("image_corrupt", `PNG chunk ${type} runs past the end`);
-    if (crc32(bytes, at + 4, end) !== view.getUint32(end)) return fail("image_corrupt", `PNG chunk ${type} fails its CRC`);
+    if (length > 0x7fffffff || end + 4 > bytes.length) {
+      return fail("image_corrupt", `PNG chunk ${type} runs past the end`);
+    }
+    if (crc32(bytes, at + 4, end) !== view.getUint32(end)) {
+      return fail("image_corrupt", `PNG chunk ${type} fails its CRC`);
+    }
     const data = bytes.subarray(at + 8, end);
     if (header === null && type !== "IHDR") return fail("image_corrupt", "PNG does not start with IHDR");
     if (type === "IHDR") {
       if (length !== 13) return fail("image_corrupt", "PNG IHDR has the wrong length");
       const d = new DataView(data.buffer, data.byteOffset, 13);
-      header = { width: d.getUint32(0), height: d.getUint32(4), depth: data[8], colorType: data[9], interlaced: data[12] === 1 };
-      if (!ALLOWED_DEPTHS[header.colorType]?.includes(header.depth) || data[10] !== 0 || data[11] !== 0 || data[12] > 1) {
+      header = {
+        width: d.getUint32(0),
+        height: d.getUint32(4),
+        depth: data[8],
+        colorType: data[9],
+        interlaced: data[12] === 1,
+      };
+      if (
+        !ALLOWED_DEPTHS[header.colorType]?.includes(header.depth) || data[10] !== 0 || data[11] !== 0 || data[12] > 1
+      ) {
         return fail("image_corrupt", `PNG header is invalid (colour type ${header.colorType}, depth ${header.depth})`);
       }
       const sized = checkPixelLimits(header.width, header.height, limits);

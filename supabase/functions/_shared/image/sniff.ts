@@ -22,7 +22,10 @@ function ascii(bytes: Uint8Array, start: number, length: number): string {
 
 export function sniffFormat(bytes: Uint8Array): SniffedFormat | null {
   const b = bytes;
-  if (b.length >= 8 && b[0] === 0x89 && ascii(b, 1, 3) === "PNG" && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) {
+  if (
+    b.length >= 8 && b[0] === 0x89 && ascii(b, 1, 3) === "PNG" && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a &&
+    b[7] === 0x0a
+  ) {
     return "png";
   }
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "jpeg";

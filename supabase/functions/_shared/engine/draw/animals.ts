@@ -2,10 +2,14 @@
 // antlers (deer, horse and the like). Each faces toward the picture's centre.
 import { Layer, type Paint } from "../canvas.ts";
 import { mix } from "../color.ts";
-import { groundY, type Draw } from "./context.ts";
+import { type Draw, groundY } from "./context.ts";
 
 function furPaint(d: Draw, x: number, y: number, r: number): Paint {
-  return { radial: [x + (d.s.light.x < 0.5 ? -1 : 1) * r * 0.4, y - r * 0.5, r * 2], from: mix(d.p.fur, d.p.sun, 0.15), to: d.p.furShade };
+  return {
+    radial: [x + (d.s.light.x < 0.5 ? -1 : 1) * r * 0.4, y - r * 0.5, r * 2],
+    from: mix(d.p.fur, d.p.sun, 0.15),
+    to: d.p.furShade,
+  };
 }
 
 export function drawCat(d: Draw, x01: number, scale: number): void {
@@ -23,17 +27,44 @@ export function drawCat(d: Draw, x01: number, scale: number): void {
   c.fillEllipse(x, base - S * 0.38, S * 0.36, S * 0.42, furPaint(d, x, base - S * 0.38, S * 0.4));
   const hx = x + dir * S * 0.06, hy = base - S * 0.9, hr = S * 0.25;
   for (const side of [-1, 1]) {
-    c.fillPolygon([hx + side * hr * 0.95, hy - hr * 0.1, hx + side * hr * 0.75, hy - hr * 1.25, hx + side * hr * 0.2, hy - hr * 0.75], p.furShade);
-    c.fillPolygon([hx + side * hr * 0.8, hy - hr * 0.3, hx + side * hr * 0.72, hy - hr * 1.0, hx + side * hr * 0.38, hy - hr * 0.72], mix(p.furShade, p.accent, 0.35));
+    c.fillPolygon([
+      hx + side * hr * 0.95,
+      hy - hr * 0.1,
+      hx + side * hr * 0.75,
+      hy - hr * 1.25,
+      hx + side * hr * 0.2,
+      hy - hr * 0.75,
+    ], p.furShade);
+    c.fillPolygon([
+      hx + side * hr * 0.8,
+      hy - hr * 0.3,
+      hx + side * hr * 0.72,
+      hy - hr * 1.0,
+      hx + side * hr * 0.38,
+      hy - hr * 0.72,
+    ], mix(p.furShade, p.accent, 0.35));
   }
   c.fillEllipse(hx, hy, hr * 1.05, hr * 0.9, furPaint(d, hx, hy, hr));
   const eye = s.time === "day" ? mix(p.grass, p.accent2, 0.4) : p.glow;
   for (const side of [-1, 1]) {
     c.fillEllipse(hx + side * hr * 0.4, hy - hr * 0.05, hr * 0.17, hr * 0.2, eye);
     c.fillEllipse(hx + side * hr * 0.4, hy - hr * 0.05, hr * 0.05, hr * 0.17, p.ink);
-    for (const k of [-1, 1]) c.strokeLine(hx + side * hr * 0.3, hy + hr * 0.35, hx + side * hr * 1.3, hy + hr * (0.3 + k * 0.12), Math.max(1, hr * 0.025), mix(p.cloud, p.fur, 0.3), 0.8);
+    for (const k of [-1, 1]) {
+      c.strokeLine(
+        hx + side * hr * 0.3,
+        hy + hr * 0.35,
+        hx + side * hr * 1.3,
+        hy + hr * (0.3 + k * 0.12),
+        Math.max(1, hr * 0.025),
+        mix(p.cloud, p.fur, 0.3),
+        0.8,
+      );
+    }
   }
-  c.fillPolygon([hx - hr * 0.1, hy + hr * 0.22, hx + hr * 0.1, hy + hr * 0.22, hx, hy + hr * 0.34], mix(p.accent, p.skin, 0.5));
+  c.fillPolygon(
+    [hx - hr * 0.1, hy + hr * 0.22, hx + hr * 0.1, hy + hr * 0.22, hx, hy + hr * 0.34],
+    mix(p.accent, p.skin, 0.5),
+  );
 }
 
 export function drawDog(d: Draw, x01: number, scale: number): void {
@@ -43,7 +74,16 @@ export function drawDog(d: Draw, x01: number, scale: number): void {
   const S = U * 0.26 * scale, dir = x01 < 0.5 ? 1 : -1;
   c.fillEllipse(x, base, S * 0.55, S * 0.05, mix(p.groundDark, p.ink, 0.4), 0.5, 0, S * 0.05);
   const legTop = base - S * 0.3;
-  for (const lx of [-0.3, -0.18, 0.2, 0.32]) c.strokeLine(x + lx * S * dir, legTop, x + lx * S * dir, base - S * 0.02, S * 0.09, lx === -0.18 || lx === 0.2 ? p.furShade : p.fur);
+  for (const lx of [-0.3, -0.18, 0.2, 0.32]) {
+    c.strokeLine(
+      x + lx * S * dir,
+      legTop,
+      x + lx * S * dir,
+      base - S * 0.02,
+      S * 0.09,
+      lx === -0.18 || lx === 0.2 ? p.furShade : p.fur,
+    );
+  }
   c.strokeLine(x - dir * S * 0.38, base - S * 0.42, x - dir * S * 0.55, base - S * 0.68, S * 0.06, p.furShade);
   c.fillEllipse(x, base - S * 0.4, S * 0.44, S * 0.2, furPaint(d, x, base - S * 0.4, S * 0.4));
   const hx = x + dir * S * 0.42, hy = base - S * 0.68, hr = S * 0.17;
@@ -64,13 +104,26 @@ export function drawAnimal(d: Draw, x01: number, scale: number): void {
   const legTop = base - S * 0.45;
   for (const lx of [-0.28, -0.2, 0.18, 0.26]) {
     const far = lx === -0.2 || lx === 0.18;
-    c.strokePath([x + lx * S * dir, legTop, x + (lx + 0.02) * S * dir, base - S * 0.2, x + lx * S * dir, base], S * 0.045, far ? p.furShade : p.fur);
+    c.strokePath(
+      [x + lx * S * dir, legTop, x + (lx + 0.02) * S * dir, base - S * 0.2, x + lx * S * dir, base],
+      S * 0.045,
+      far ? p.furShade : p.fur,
+    );
   }
   c.fillEllipse(x, base - S * 0.52, S * 0.36, S * 0.15, furPaint(d, x, base - S * 0.52, S * 0.35));
   c.strokeLine(x - dir * S * 0.34, base - S * 0.58, x - dir * S * 0.4, base - S * 0.44, S * 0.04, p.furShade);
   const nx = x + dir * S * 0.3, ny = base - S * 0.6;
   const hx = x + dir * S * 0.45, hy = base - S * 0.92;
-  c.fillPolygon([nx - dir * S * 0.08, ny + S * 0.06, nx + dir * S * 0.08, ny - S * 0.02, hx + dir * S * 0.04, hy + S * 0.02, hx - dir * S * 0.06, hy - S * 0.02], p.fur);
+  c.fillPolygon([
+    nx - dir * S * 0.08,
+    ny + S * 0.06,
+    nx + dir * S * 0.08,
+    ny - S * 0.02,
+    hx + dir * S * 0.04,
+    hy + S * 0.02,
+    hx - dir * S * 0.06,
+    hy - S * 0.02,
+  ], p.fur);
   c.fillEllipse(hx + dir * S * 0.06, hy, S * 0.12, S * 0.06, furPaint(d, hx, hy, S * 0.1), 1, dir * 0.5);
   c.fillCircle(hx + dir * S * 0.04, hy - S * 0.02, S * 0.012, p.ink);
   c.fillEllipse(hx - dir * S * 0.04, hy - S * 0.07, S * 0.025, S * 0.05, p.furShade, 1, -dir * 0.5);
@@ -80,7 +133,14 @@ export function drawAnimal(d: Draw, x01: number, scale: number): void {
       const ax = hx - dir * S * 0.02 + side * S * 0.03, ay = hy - S * 0.06;
       const tx = ax + side * S * 0.08 - dir * S * 0.04, ty = ay - S * 0.2;
       c.strokeLine(ax, ay, tx, ty, S * 0.015, antler);
-      c.strokeLine(ax + (tx - ax) * 0.5, ay + (ty - ay) * 0.5, ax + (tx - ax) * 0.5 + side * S * 0.07, ay + (ty - ay) * 0.5 - S * 0.04, S * 0.012, antler);
+      c.strokeLine(
+        ax + (tx - ax) * 0.5,
+        ay + (ty - ay) * 0.5,
+        ax + (tx - ax) * 0.5 + side * S * 0.07,
+        ay + (ty - ay) * 0.5 - S * 0.04,
+        S * 0.012,
+        antler,
+      );
       c.strokeLine(tx, ty, tx - side * S * 0.05, ty - S * 0.06, S * 0.012, antler);
     }
   }

@@ -1,9 +1,9 @@
 // Buildings: a city skyline in three hazy depths (windows lit at night, a wet street reflecting it when
 // the city stands on its own ground), a castle with towers and flags, and a house with a smoking chimney.
 import { Layer } from "../canvas.ts";
-import { mix, type Rgb } from "../color.ts";
+import { hex, mix, type Rgb } from "../color.ts";
 import type { MotifId } from "../motifs.ts";
-import { groundY, type Draw } from "./context.ts";
+import { type Draw, groundY } from "./context.ts";
 
 /** With any of these the city stands on them; without, it gets its own wet street. */
 const OTHER_GROUND: MotifId[] = ["sea", "hills", "desert", "snow", "beach", "forest", "mountain"];
@@ -26,19 +26,37 @@ export function drawCity(d: Draw): void {
       const wall = mix(rng.chance(0.5) ? p.wall : mix(p.wall, p.wallShade, 0.5), p.skyBottom, haze);
       const shade = mix(p.wallShade, p.skyBottom, haze * 0.8);
       const dark = night ? mix(wall, p.ink, 0.25) : wall;
-      c.fillRect(x, top, x + bw, baseY + 1, { linear: [0, top, 0, baseY], from: mix(dark, p.skyBottom, 0.1), to: mix(dark, shade, 0.4) });
+      c.fillRect(x, top, x + bw, baseY + 1, {
+        linear: [0, top, 0, baseY],
+        from: mix(dark, p.skyBottom, 0.1),
+        to: mix(dark, shade, 0.4),
+      });
       c.fillRect(x + bw * 0.74, top, x + bw, baseY + 1, mix(shade, p.ink, night ? 0.3 : 0.1), 0.7);
       const roof = rng.next();
       if (roof < 0.25) c.strokeLine(x + bw * 0.5, top, x + bw * 0.5, top - bh * 0.18, Math.max(1, U * 0.003), shade);
-      else if (roof < 0.45) c.fillRect(x + bw * 0.2, top - bh * 0.07, x + bw * 0.8, top + 1, { linear: [0, top - bh * 0.07, 0, top], from: dark, to: shade });
-      else if (roof < 0.55) c.fillPolygon([x, top + 1, x + bw / 2, top - bw * 0.6, x + bw, top + 1], dark);
+      else if (roof < 0.45) {
+        c.fillRect(x + bw * 0.2, top - bh * 0.07, x + bw * 0.8, top + 1, {
+          linear: [0, top - bh * 0.07, 0, top],
+          from: dark,
+          to: shade,
+        });
+      } else if (roof < 0.55) c.fillPolygon([x, top + 1, x + bw / 2, top - bw * 0.6, x + bw, top + 1], dark);
       if (li > 0) drawWindows(d, x, top, bw, baseY - top, li, night, haze);
       x += bw + U * rng.range(0, 0.012);
     }
   }
 }
 
-function drawWindows(d: Draw, x: number, top: number, bw: number, bh: number, li: number, night: boolean, haze: number): void {
+function drawWindows(
+  d: Draw,
+  x: number,
+  top: number,
+  bw: number,
+  bh: number,
+  li: number,
+  night: boolean,
+  haze: number,
+): void {
   const { c, p, rng, U } = d;
   const ww = U * (li === 2 ? 0.008 : 0.006), wh = ww * 1.4, gap = ww * 0.9;
   const cols = Math.max(1, Math.floor((bw * 0.85 - gap) / (ww + gap)));
@@ -64,11 +82,26 @@ function drawWindows(d: Draw, x: number, top: number, bw: number, bh: number, li
 function drawStreet(d: Draw): void {
   const { c, p, s, W, H, U, hy } = d;
   c.drawLayer = Layer.ground;
-  const asphalt = mix(p.wallShade, p.ink, 0.6);
-  c.gradientRows(hy, H, [[0, mix(asphalt, p.skyBottom, 0.3)], [1, mix(asphalt, p.ink, 0.4)]]);
+  // Asphalt stays a neutral grey at night: the street is lit by warm lamps, not by the blue sky.
+  const night = s.time === "night" || s.time === "space";
+  const asphalt = night ? mix(p.ink, hex("#3a3430"), 0.6) : mix(p.wallShade, p.ink, 0.6);
+  c.gradientRows(hy, H, [[0, mix(asphalt, night ? p.windowLit : p.skyBottom, night ? 0.1 : 0.2)], [
+    1,
+    mix(asphalt, p.ink, 0.4),
+  ]]);
   const vx = s.focusX * W;
   c.drawLayer = Layer.ground;
-  for (const side of [-1, 1]) c.strokeLine(vx + side * U * 0.01, hy + 2, vx + side * W * 0.45, H, Math.max(1, U * 0.004), mix(p.windowLit, asphalt, 0.5), 0.5);
+  for (const side of [-1, 1]) {
+    c.strokeLine(
+      vx + side * U * 0.01,
+      hy + 2,
+      vx + side * W * 0.45,
+      H,
+      Math.max(1, U * 0.004),
+      mix(p.windowLit, asphalt, 0.5),
+      0.5,
+    );
+  }
   for (let k = 0; k < 6; k++) {
     const t0 = k / 6 + 0.04, t1 = t0 + 0.06;
     const y0 = hy + (H - hy) * t0 * t0, y1 = hy + (H - hy) * t1 * t1;
@@ -123,9 +156,20 @@ export function drawCastle(d: Draw, x01: number, scale: number): void {
   for (const [tx, tw, th] of towers.sort((a, b) => a[2] - b[2])) {
     stone(tx - tw / 2, base - th, tx + tw / 2, base + 2);
     const roofH = tw * 1.3;
-    c.fillPolygon([tx - tw * 0.62, base - th + 1, tx, base - th - roofH, tx + tw * 0.62, base - th + 1], { linear: [tx - tw, 0, tx + tw, 0], from: mix(p.roof, p.sun, 0.15), to: mix(p.roof, p.ink, 0.4) });
+    c.fillPolygon([tx - tw * 0.62, base - th + 1, tx, base - th - roofH, tx + tw * 0.62, base - th + 1], {
+      linear: [tx - tw, 0, tx + tw, 0],
+      from: mix(p.roof, p.sun, 0.15),
+      to: mix(p.roof, p.ink, 0.4),
+    });
     c.strokeLine(tx, base - th - roofH, tx, base - th - roofH - tw * 0.5, Math.max(1, U * 0.002), p.ink);
-    c.fillPolygon([tx, base - th - roofH - tw * 0.5, tx + tw * 0.4, base - th - roofH - tw * 0.4, tx, base - th - roofH - tw * 0.3], p.accent);
+    c.fillPolygon([
+      tx,
+      base - th - roofH - tw * 0.5,
+      tx + tw * 0.4,
+      base - th - roofH - tw * 0.4,
+      tx,
+      base - th - roofH - tw * 0.3,
+    ], p.accent);
     for (let k = 0; k < 2; k++) windowAt(tx, base - th * (0.75 - k * 0.3), tw * 0.22);
   }
   c.fillRect(cx - S * 0.07, base - S * 0.14, cx + S * 0.07, base + 2, mix(p.ink, p.door, 0.3));
@@ -141,11 +185,28 @@ export function drawHouse(d: Draw, x01: number, scale: number): void {
   c.fillEllipse(x, base, w * 0.75, S * 0.05, mix(p.groundDark, p.ink, 0.4), 0.5, 0, S * 0.05);
   c.fillRect(x + w * 0.22, base - h - S * 0.52, x + w * 0.34, base - h, mix(p.wallShade, p.roof, 0.4));
   for (let k = 0; k < 4; k++) {
-    c.fillEllipse(x + w * 0.28 + k * S * 0.06, base - h - S * (0.58 + k * 0.12), S * (0.05 + k * 0.02), S * (0.04 + k * 0.015), mix(p.cloud, p.cloudShade, 0.4), 0.45 - k * 0.08, 0, S * 0.03);
+    c.fillEllipse(
+      x + w * 0.28 + k * S * 0.06,
+      base - h - S * (0.58 + k * 0.12),
+      S * (0.05 + k * 0.02),
+      S * (0.04 + k * 0.015),
+      mix(p.cloud, p.cloudShade, 0.4),
+      0.45 - k * 0.08,
+      0,
+      S * 0.03,
+    );
   }
-  c.fillRect(x - w / 2, base - h, x + w / 2, base + 1, { linear: [x - w / 2, 0, x + w / 2, 0], from: mix(p.wall, p.sun, night ? 0 : 0.12), to: p.wallShade });
+  c.fillRect(x - w / 2, base - h, x + w / 2, base + 1, {
+    linear: [x - w / 2, 0, x + w / 2, 0],
+    from: mix(p.wall, p.sun, night ? 0 : 0.12),
+    to: p.wallShade,
+  });
   const roof: Rgb = p.roof;
-  c.fillPolygon([x - w * 0.62, base - h + 1, x, base - h - S * 0.45, x + w * 0.62, base - h + 1], { linear: [0, base - h - S * 0.45, 0, base - h], from: mix(roof, p.sun, 0.15), to: mix(roof, p.ink, 0.35) });
+  c.fillPolygon([x - w * 0.62, base - h + 1, x, base - h - S * 0.45, x + w * 0.62, base - h + 1], {
+    linear: [0, base - h - S * 0.45, 0, base - h],
+    from: mix(roof, p.sun, 0.15),
+    to: mix(roof, p.ink, 0.35),
+  });
   c.fillRect(x - w * 0.1, base - h * 0.55, x + w * 0.1, base + 1, p.door);
   c.fillCircle(x + w * 0.06, base - h * 0.27, S * 0.012, p.accent2);
   for (const side of [-1, 1]) {

@@ -76,7 +76,12 @@ export function drawMountains(d: Draw): void {
     const peaks: { x: number; h: number; slope: number; lean: number }[] = [];
     for (let k = 0; k < count; k++) {
       const h = amp * rng.range(0.45, 1);
-      peaks.push({ x: ((k + rng.range(0.1, 0.9)) / count) * W * 1.2 - W * 0.1, h, slope: h / (W * rng.range(0.1, 0.22)), lean: rng.range(-0.5, 0.5) });
+      peaks.push({
+        x: ((k + rng.range(0.1, 0.9)) / count) * W * 1.2 - W * 0.1,
+        h,
+        slope: h / (W * rng.range(0.1, 0.22)),
+        lean: rng.range(-0.5, 0.5),
+      });
     }
     const detail = profile(rng, W, 12, 4, 0.55);
     const top = new Float32Array(W), owner = new Uint8Array(W);
@@ -93,7 +98,8 @@ export function drawMountains(d: Draw): void {
     const lit = mix(mix(p.mountain, p.sun, s.time === "night" ? 0.05 : 0.25), p.skyBottom, haze);
     const shade = mix(p.mountainShade, p.skyBottom, haze);
     const foot = mix(mix(p.mountainShade, p.skyBottom, 0.45), p.skyBottom, haze);
-    const snowLit = mix(p.snow, p.skyBottom, haze * 0.6), snowShade = mix(mix(p.snow, p.skyTop, 0.4), p.skyBottom, haze * 0.6);
+    const snowLit = mix(p.snow, p.skyBottom, haze * 0.6),
+      snowShade = mix(mix(p.snow, p.skyTop, 0.4), p.skyBottom, haze * 0.6);
     const soft = Math.max(1.5, U * 0.004);
     for (let x = 0; x < W; x++) {
       const pk = peaks[owner[x]];
@@ -180,7 +186,11 @@ export function drawDesert(d: Draw, bankOnly: boolean): void {
   for (let k = rng.int(1, 3); k > 0; k--) {
     const x = rng.range(0.08, 0.92) * W, y = hy + (H - hy) * rng.range(0.35, 0.8);
     const h = U * rng.range(0.12, 0.22) * ((y - hy) / (H - hy) + 0.4), w = h * 0.16;
-    c.strokeLine(x, y, x, y - h, w, { linear: [x - w, 0, x + w, 0], from: mix(cactus, p.sun, 0.2), to: mix(cactus, p.ink, 0.4) });
+    c.strokeLine(x, y, x, y - h, w, {
+      linear: [x - w, 0, x + w, 0],
+      from: mix(cactus, p.sun, 0.2),
+      to: mix(cactus, p.ink, 0.4),
+    });
     for (const side of [-1, 1]) {
       const ay = y - h * rng.range(0.35, 0.6), ax = x + side * w * 1.6;
       c.strokePath([x, ay, ax, ay, ax, ay - h * rng.range(0.2, 0.35)], w * 0.7, mix(cactus, p.ink, 0.15));
@@ -188,19 +198,26 @@ export function drawDesert(d: Draw, bankOnly: boolean): void {
   }
 }
 
+/** Sand on one side, its shoreline running diagonally down to the bottom edge, and a palm on it. */
 export function drawBeach(d: Draw): void {
   const { c, p, rng, W, H, U, hy } = d;
   c.drawLayer = Layer.ground;
-  const shore = hy + (H - hy) * rng.range(0.45, 0.6);
-  const prof = profile(rng, W, 3, 3, 0.5);
-  const pts: number[] = [];
-  for (let x = 0; x <= W; x += 8) pts.push(x, shore + (prof[Math.min(W - 1, x)] - 0.5) * (H - hy) * 0.12);
-  pts.push(W, H + 2, 0, H + 2);
-  c.fillPolygon(pts, { linear: [0, shore, 0, H], from: mix(p.sand, p.waterLight, 0.2), to: mix(p.sand, p.sun, 0.15) });
-  const foam: number[] = [];
-  for (let i = 0; i + 1 < pts.length - 4; i += 2) foam.push(pts[i], pts[i + 1] - U * 0.004);
-  c.strokePath(foam, U * 0.006, mix(p.cloud, p.waterLight, 0.3), 0.8);
-  drawPalm(d, rng.chance(0.5) ? W * rng.range(0.06, 0.16) : W * rng.range(0.84, 0.94), H * 0.98);
+  const left = rng.chance(0.5);
+  const x0 = left ? 0 : W, x1 = W * (left ? rng.range(0.55, 0.75) : rng.range(0.25, 0.45));
+  const y0 = hy + (H - hy) * rng.range(0.25, 0.4);
+  const prof = profile(rng, 64, 3, 3, 0.5);
+  const shore: number[] = [];
+  for (let i = 0; i <= 32; i++) {
+    const t = i / 32, wobble = (prof[i * 2 - (i === 32 ? 1 : 0)] - 0.5) * U * 0.03;
+    shore.push(x0 + (x1 - x0) * t + wobble, y0 + (H + 2 - y0) * t * t * 0.6 + (H + 2 - y0) * t * 0.4);
+  }
+  c.fillPolygon([...shore, x0, H + 2], {
+    linear: [0, y0, 0, H],
+    from: mix(p.sand, p.waterLight, 0.15),
+    to: mix(p.sand, p.sun, 0.15),
+  });
+  c.strokePath(shore, U * 0.006, mix(p.cloud, p.waterLight, 0.3), 0.8);
+  drawPalm(d, left ? W * rng.range(0.06, 0.16) : W * rng.range(0.84, 0.94), H * 0.98);
 }
 
 function drawPalm(d: Draw, x: number, y: number): void {
@@ -213,7 +230,11 @@ function drawPalm(d: Draw, x: number, y: number): void {
   for (let i = 1; i <= steps; i++) {
     const t = i / steps;
     const nx = x + lean * t * t, ny = y - h * t;
-    c.strokeLine(px, py, nx, ny, U * (0.03 - 0.014 * t), { linear: [nx - U * 0.02, 0, nx + U * 0.02, 0], from: mix(p.trunk, p.sand, 0.3), to: p.trunk });
+    c.strokeLine(px, py, nx, ny, U * (0.03 - 0.014 * t), {
+      linear: [nx - U * 0.02, 0, nx + U * 0.02, 0],
+      from: mix(p.trunk, p.sand, 0.3),
+      to: p.trunk,
+    });
     (px = nx), (py = ny), (topX = nx), (topY = ny);
   }
   for (let k = 0; k < 8; k++) {

@@ -3,7 +3,7 @@
 import { Layer } from "../canvas.ts";
 import { mix, type Rgb } from "../color.ts";
 import { profile } from "../noise.ts";
-import { groundY, type Draw } from "./context.ts";
+import { type Draw, groundY } from "./context.ts";
 
 export function drawForest(d: Draw): void {
   const { c, p, s, rng, W, H, U, hy } = d;
@@ -43,7 +43,13 @@ export function drawConifer(d: Draw, x: number, y: number, h: number, haze: numb
     c.fillPolygon([x - tw, ty, x, ty - th, x + tw, ty], dark);
     const side = light > 0 ? [x, ty - th, x - tw, ty, x - tw * 0.1, ty] : [x, ty - th, x + tw, ty, x + tw * 0.1, ty];
     c.fillPolygon(side, lit, 0.75);
-    if (s.motifs.has("snow")) c.fillPolygon([x - tw * 0.45, ty - th * 0.52, x, ty - th, x + tw * 0.45, ty - th * 0.52, x, ty - th * 0.6], p.snow, 0.9);
+    if (s.motifs.has("snow")) {
+      c.fillPolygon(
+        [x - tw * 0.45, ty - th * 0.52, x, ty - th, x + tw * 0.45, ty - th * 0.52, x, ty - th * 0.6],
+        p.snow,
+        0.9,
+      );
+    }
   }
 }
 
@@ -54,7 +60,9 @@ export function drawRoundTree(d: Draw, x: number, y: number, h: number, haze: nu
   c.strokeLine(x, y, x, y - h * 0.45, h * 0.08, mix(p.trunk, p.skyBottom, haze));
   const r = h * 0.28;
   const blobs: [number, number, number][] = [];
-  for (let k = 0; k < 5; k++) blobs.push([x + rng.range(-0.5, 0.5) * r, y - h * 0.62 + rng.range(-0.45, 0.35) * r, r * rng.range(0.55, 0.85)]);
+  for (let k = 0; k < 5; k++) {
+    blobs.push([x + rng.range(-0.5, 0.5) * r, y - h * 0.62 + rng.range(-0.45, 0.35) * r, r * rng.range(0.55, 0.85)]);
+  }
   for (const [bx, by, br] of blobs) c.fillCircle(bx, by, br, dark);
   for (const [bx, by, br] of blobs) c.fillCircle(bx + lx * br * 0.25, by - br * 0.25, br * 0.62, lit, 0.8, br * 0.3);
 }
@@ -76,7 +84,15 @@ export function drawFlowers(d: Draw): void {
     const spin = rng.next() * Math.PI;
     for (let k = 0; k < petals; k++) {
       const a = spin + (k / petals) * Math.PI * 2;
-      c.fillEllipse(x + Math.cos(a) * r * 0.62, y + Math.sin(a) * r * 0.62, r * 0.58, r * 0.3, { radial: [x, y, r * 1.2], from: mix(col, [255, 255, 255], 0.25), to: mix(col, p.ink, 0.15) }, 1, a);
+      c.fillEllipse(
+        x + Math.cos(a) * r * 0.62,
+        y + Math.sin(a) * r * 0.62,
+        r * 0.58,
+        r * 0.3,
+        { radial: [x, y, r * 1.2], from: mix(col, [255, 255, 255], 0.25), to: mix(col, p.ink, 0.15) },
+        1,
+        a,
+      );
     }
     c.fillCircle(x, y, r * 0.3, p.flowerCentre);
   }
@@ -88,16 +104,35 @@ export function drawFire(d: Draw, x01: number, scale: number): void {
   const x = x01 * W, y = groundY(d, 0.62);
   const S = U * 0.2 * scale;
   c.glow(x, y - S * 0.35, S * 2.2, p.fire, 0.55);
-  for (const a of [-0.35, 0.35]) c.strokeLine(x - Math.cos(a) * S * 0.45, y + Math.sin(a) * S * 0.1, x + Math.cos(a) * S * 0.45, y - Math.sin(a) * S * 0.1, S * 0.1, mix(p.trunk, p.ink, 0.3));
+  for (const a of [-0.35, 0.35]) {
+    c.strokeLine(
+      x - Math.cos(a) * S * 0.45,
+      y + Math.sin(a) * S * 0.1,
+      x + Math.cos(a) * S * 0.45,
+      y - Math.sin(a) * S * 0.1,
+      S * 0.1,
+      mix(p.trunk, p.ink, 0.3),
+    );
+  }
   const layers: [number, number, Rgb][] = [
     [S * 0.34, S * 1.0, p.fire],
     [S * 0.25, S * 0.75, mix(p.fire, p.fireCore, 0.5)],
     [S * 0.15, S * 0.48, p.fireCore],
   ];
   for (const [fx, scaleW] of [[-0.22, 0.55], [0.2, 0.6], [0, 1]] as const) {
-    for (const [w, h, col] of layers) flame(d, x + fx * S, y, w * scaleW, h * (scaleW === 1 ? 1 : 0.7), col, rng.next() * 6);
+    for (const [w, h, col] of layers) {
+      flame(d, x + fx * S, y, w * scaleW, h * (scaleW === 1 ? 1 : 0.7), col, rng.next() * 6);
+    }
   }
-  for (let k = 0; k < 14; k++) c.fillCircle(x + rng.range(-0.5, 0.5) * S, y - S * rng.range(0.9, 1.8), Math.max(1, S * 0.015), p.fireCore, rng.range(0.4, 0.9));
+  for (let k = 0; k < 14; k++) {
+    c.fillCircle(
+      x + rng.range(-0.5, 0.5) * S,
+      y - S * rng.range(0.9, 1.8),
+      Math.max(1, S * 0.015),
+      p.fireCore,
+      rng.range(0.4, 0.9),
+    );
+  }
 }
 
 /** A flickering teardrop: round at the base, pointed and swaying at the tip. */

@@ -2,7 +2,7 @@
 // (steampunk machinery), both drawn from parametric outlines.
 import { Layer } from "../canvas.ts";
 import { mix } from "../color.ts";
-import { groundY, type Draw } from "./context.ts";
+import { type Draw, groundY } from "./context.ts";
 
 export function drawBanana(d: Draw, x01: number, scale: number): void {
   const { c, p, rng, W, U } = d;
@@ -25,7 +25,11 @@ export function drawBanana(d: Draw, x01: number, scale: number): void {
       put(outer, -Math.cos(a) * S * 0.5, Math.sin(a) * S * 0.5 - S * 0.35, true);
       put(inner, -Math.cos(a) * S * (0.5 - thick), Math.sin(a) * S * (0.5 - thick) - S * 0.35 - thick * S * 0.3, false);
     }
-    c.fillPolygon([...outer, ...inner], { radial: [x, y - S * 0.3, S * 0.6], from: mix(p.banana, [255, 255, 255], 0.25), to: mix(p.banana, p.fire, 0.3) });
+    c.fillPolygon([...outer, ...inner], {
+      radial: [x, y - S * 0.3, S * 0.6],
+      from: mix(p.banana, [255, 255, 255], 0.25),
+      to: mix(p.banana, p.fire, 0.3),
+    });
     const tip = (i: number) => [outer[i], outer[i + 1]];
     const [ax, ay] = tip(0), [bx, by] = tip(outer.length - 2);
     c.fillCircle(ax, ay, S * 0.025, mix(p.trunk, p.ink, 0.3));
@@ -44,7 +48,11 @@ function gear(d: Draw, x: number, y: number, r: number, teeth: number, angle: nu
     pts.push(x + Math.cos(a) * rr, y + Math.sin(a) * rr);
   }
   const brass = mix(p.accent2, p.metal, 0.35);
-  c.fillPolygon(pts, { radial: [x - r * 0.4, y - r * 0.4, r * 1.8], from: mix(brass, [255, 255, 255], 0.3), to: mix(brass, p.ink, 0.5) });
+  c.fillPolygon(pts, {
+    radial: [x - r * 0.4, y - r * 0.4, r * 1.8],
+    from: mix(brass, [255, 255, 255], 0.3),
+    to: mix(brass, p.ink, 0.5),
+  });
   c.fillCircle(x, y, r * 0.62, mix(brass, p.ink, 0.25), 0.5);
   for (let k = 0; k < 5; k++) {
     const a = angle + (k / 5) * Math.PI * 2;

@@ -57,10 +57,24 @@ export function drawMoon(d: Draw): void {
   const r = U * 0.06;
   const behind = sampleColor(d, x + r * 0.45, y - r * 0.15);
   c.glow(x, y, U * 0.32, p.moon, 0.2);
-  c.fillCircle(x, y, r, { radial: [x - r * 0.4, y - r * 0.4, r * 2], from: p.moon, to: mix(p.moon, p.skyMid, 0.35) }, 1, 1.5);
+  c.fillCircle(
+    x,
+    y,
+    r,
+    { radial: [x - r * 0.4, y - r * 0.4, r * 2], from: p.moon, to: mix(p.moon, p.skyMid, 0.35) },
+    1,
+    1.5,
+  );
   for (let i = 0; i < 6; i++) {
     const a = rng.next() * Math.PI * 2, q = rng.next() * r * 0.65;
-    c.fillCircle(x + Math.cos(a) * q, y + Math.sin(a) * q, r * rng.range(0.08, 0.2), mix(p.moon, p.skyMid, 0.35), 0.35, 2);
+    c.fillCircle(
+      x + Math.cos(a) * q,
+      y + Math.sin(a) * q,
+      r * rng.range(0.08, 0.2),
+      mix(p.moon, p.skyMid, 0.35),
+      0.35,
+      2,
+    );
   }
   if (rng.chance(0.4)) c.fillCircle(x + r * 0.45, y - r * 0.15, r * 0.92, behind, 1, 1.5);
 }
@@ -78,7 +92,9 @@ export function drawClouds(d: Draw): void {
   const top = Math.min(hy, H * 0.9);
   for (let i = 0; i < count; i++) {
     const cw = W * rng.range(0.16, 0.34) * (heavy ? 1.5 : 1);
-    const cx = rng.range(-0.05, 1.05) * W;
+    let cx = rng.range(-0.05, 1.05) * W;
+    // Keep clouds off a portrait's head, where they would read as a hat.
+    if (s.motifs.has("portrait") && Math.abs(cx - s.focusX * W) < W * 0.3) cx += (cx < s.focusX * W ? -1 : 1) * W * 0.3;
     const cy = top * (heavy ? rng.range(0.05, 0.45) : rng.range(0.1, 0.7));
     const ch = cw * 0.2;
     const puffs = rng.int(6, 10);
@@ -86,12 +102,25 @@ export function drawClouds(d: Draw): void {
     const shapes: [number, number, number][] = [];
     for (let k = 0; k < puffs; k++) {
       const u = k / (puffs - 1), bump = Math.sin(Math.PI * u);
-      shapes.push([cx + (u - 0.5) * cw, cy - bump * ch * rng.range(0.2, 0.7), ch * (0.45 + 0.6 * bump) * rng.range(0.8, 1.2)]);
+      shapes.push([
+        cx + (u - 0.5) * cw,
+        cy - bump * ch * rng.range(0.2, 0.7),
+        ch * (0.45 + 0.6 * bump) * rng.range(0.8, 1.2),
+      ]);
     }
     const alpha = s.time === "night" ? 0.75 : 0.95;
     for (const [x, y, r] of shapes) c.fillEllipse(x, y + r * 0.3, r * 1.2, r * 0.8, p.cloudShade, alpha, 0, r * 0.25);
     for (const [x, y, r] of shapes) {
-      c.fillEllipse(x, y, r * 1.15, r, { linear: [x, y - r, x, y + r], from: body, to: mix(body, p.cloudShade, 0.55) }, alpha, 0, Math.max(1.5, r * 0.12));
+      c.fillEllipse(
+        x,
+        y,
+        r * 1.15,
+        r,
+        { linear: [x, y - r, x, y + r], from: body, to: mix(body, p.cloudShade, 0.55) },
+        alpha,
+        0,
+        Math.max(1.5, r * 0.12),
+      );
     }
   }
 }
@@ -99,7 +128,11 @@ export function drawClouds(d: Draw): void {
 export function drawRainbow(d: Draw): void {
   const { c, rng, W, U, hy, H } = d;
   c.drawLayer = Layer.cloud;
-  const bands: Rgb[] = [[230, 60, 60], [245, 150, 50], [245, 225, 70], [90, 200, 90], [70, 140, 230], [90, 80, 200], [150, 80, 200]];
+  const bands: Rgb[] = [[230, 60, 60], [245, 150, 50], [245, 225, 70], [90, 200, 90], [70, 140, 230], [90, 80, 200], [
+    150,
+    80,
+    200,
+  ]];
   const cx = rng.range(0.3, 0.7) * W, cy = Math.min(hy, H), R = U * rng.range(0.55, 0.75), bw = R * 0.028;
   const inner = R - bw * bands.length;
   for (let y = Math.max(0, Math.floor(cy - R)); y < Math.min(H, cy); y++) {
@@ -142,7 +175,7 @@ export function drawPlanet(d: Draw): void {
   c.drawLayer = Layer.celestial;
   const r = U * rng.range(0.13, 0.19);
   const cx = (s.light.x < 0.5 ? rng.range(0.62, 0.78) : rng.range(0.22, 0.38)) * W;
-  const cy = Math.min(H * 0.42, (s.horizon < 1 ? d.hy * 0.55 : H * 0.35));
+  const cy = Math.min(H * 0.42, s.horizon < 1 ? d.hy * 0.55 : H * 0.35);
   const lx = -0.55, ly = -0.5, lz = 0.67;
   const tilt = rng.range(-0.45, -0.15), cos = Math.cos(tilt), sin = Math.sin(tilt);
   const ra = r * 1, rb = r * 0.26;
@@ -165,7 +198,13 @@ export function drawPlanet(d: Draw): void {
         const lit = 0.12 + 0.88 * lambert;
         const base = mix(p.planet, p.accent2, band * 0.35);
         const cov = Math.min(1, r + 0.5 - dist);
-        c.blend(i, dark[0] + (base[0] - dark[0]) * lit, dark[1] + (base[1] - dark[1]) * lit, dark[2] + (base[2] - dark[2]) * lit, cov);
+        c.blend(
+          i,
+          dark[0] + (base[0] - dark[0]) * lit,
+          dark[1] + (base[1] - dark[1]) * lit,
+          dark[2] + (base[2] - dark[2]) * lit,
+          cov,
+        );
       }
       if (onRing) {
         const a = 0.55 * (0.6 + 0.4 * Math.sin(q * 18)) * Math.min(1, (q - 1.3) * 8, (2.1 - q) * 8);
@@ -184,6 +223,21 @@ export function drawBirds(d: Draw): void {
   for (let i = 0; i < n; i++) {
     const x = fx + rng.range(-0.18, 0.18) * W, y = fy + rng.range(-0.1, 0.1) * H;
     const size = U * rng.range(0.012, 0.03), flap = rng.range(0.2, 0.6);
-    c.strokePath([x - size, y - size * flap, x - size * 0.45, y - size * (flap + 0.2), x, y, x + size * 0.45, y - size * (flap + 0.2), x + size, y - size * flap], Math.max(1, size * 0.14), color);
+    c.strokePath(
+      [
+        x - size,
+        y - size * flap,
+        x - size * 0.45,
+        y - size * (flap + 0.2),
+        x,
+        y,
+        x + size * 0.45,
+        y - size * (flap + 0.2),
+        x + size,
+        y - size * flap,
+      ],
+      Math.max(1, size * 0.14),
+      color,
+    );
   }
 }

@@ -22,7 +22,9 @@ export function drawSea(d: Draw): void {
     const bg = p.waterLight[1] + (p.water[1] - p.waterLight[1]) * near;
     const bb = p.waterLight[2] + (p.water[2] - p.waterLight[2]) * near;
     const deep = t * 0.45;
-    const r0 = br + (p.waterDeep[0] - br) * deep, g0 = bg + (p.waterDeep[1] - bg) * deep, b0 = bb + (p.waterDeep[2] - bb) * deep;
+    const r0 = br + (p.waterDeep[0] - br) * deep,
+      g0 = bg + (p.waterDeep[1] - bg) * deep,
+      b0 = bb + (p.waterDeep[2] - bb) * deep;
     const freq = (Math.PI * 2) / (U * (0.012 + 0.07 * t));
     const phase = rng.next() * Math.PI * 2;
     const mirrorY = Math.floor(hy - (y - hy) * 1.05 - 1);
@@ -85,7 +87,13 @@ export function drawRiver(d: Draw): void {
       const ripple = fastSin(x * 0.05 + y * (0.9 - t * 0.6)) > 0.92 ? 0.35 : 0;
       const i = y * W + x;
       if (e < U * 0.003 + 1) c.blend(i, bank[0], bank[1], bank[2], Math.min(1, e + 1.5) * 0.8);
-      else c.blend(i, col[0] + (p.waterLight[0] - col[0]) * ripple, col[1] + (p.waterLight[1] - col[1]) * ripple, col[2] + (p.waterLight[2] - col[2]) * ripple, 1);
+      else {c.blend(
+          i,
+          col[0] + (p.waterLight[0] - col[0]) * ripple,
+          col[1] + (p.waterLight[1] - col[1]) * ripple,
+          col[2] + (p.waterLight[2] - col[2]) * ripple,
+          1,
+        );}
     }
   }
 }
@@ -99,15 +107,25 @@ export function drawBoat(d: Draw): void {
   const s = U * (0.06 + 0.1 * t);
   const hull = mix(p.accent, p.ink, 0.35);
   c.fillEllipse(x, y + s * 0.2, s * 1.1, s * 0.08, mix(p.waterDeep, p.ink, 0.3), 0.4, 0, 3);
-  c.fillPolygon([x - s, y - s * 0.16, x + s * 1.05, y - s * 0.2, x + s * 0.7, y + s * 0.18, x - s * 0.75, y + s * 0.18], {
-    linear: [0, y - s * 0.2, 0, y + s * 0.2],
-    from: mix(hull, p.sun, 0.15),
-    to: mix(hull, p.ink, 0.4),
-  });
+  c.fillPolygon(
+    [x - s, y - s * 0.16, x + s * 1.05, y - s * 0.2, x + s * 0.7, y + s * 0.18, x - s * 0.75, y + s * 0.18],
+    {
+      linear: [0, y - s * 0.2, 0, y + s * 0.2],
+      from: mix(hull, p.sun, 0.15),
+      to: mix(hull, p.ink, 0.4),
+    },
+  );
   c.strokeLine(x, y - s * 0.16, x, y - s * 1.45, Math.max(1, s * 0.035), p.trunk);
   const sail = mix(p.cloud, p.wall, 0.3);
-  c.fillPolygon([x + s * 0.04, y - s * 1.4, x + s * 0.04, y - s * 0.28, x + s * 0.8, y - s * 0.28], { linear: [x, 0, x + s * 0.8, 0], from: sail, to: mix(sail, p.cloudShade, 0.5) });
-  c.fillPolygon([x - s * 0.05, y - s * 1.2, x - s * 0.05, y - s * 0.3, x - s * 0.62, y - s * 0.3], mix(sail, p.accent2, 0.25));
+  c.fillPolygon([x + s * 0.04, y - s * 1.4, x + s * 0.04, y - s * 0.28, x + s * 0.8, y - s * 0.28], {
+    linear: [x, 0, x + s * 0.8, 0],
+    from: sail,
+    to: mix(sail, p.cloudShade, 0.5),
+  });
+  c.fillPolygon(
+    [x - s * 0.05, y - s * 1.2, x - s * 0.05, y - s * 0.3, x - s * 0.62, y - s * 0.3],
+    mix(sail, p.accent2, 0.25),
+  );
 }
 
 export function drawFish(d: Draw): void {
@@ -125,13 +143,30 @@ export function drawFish(d: Draw): void {
     const ux = Math.cos(angle) * dir, uy = Math.sin(angle), px = -uy, py = ux;
     const tx = x - ux * size * 0.95, ty = y - uy * size * 0.95;
     const bx = tx - ux * size * 0.6, by = ty - uy * size * 0.6;
-    c.fillPolygon([tx, ty, bx + px * size * 0.5, by + py * size * 0.5, bx - px * size * 0.5, by - py * size * 0.5], mix(body, p.ink, 0.2));
-    c.fillEllipse(x, y, size * 1.1, size * 0.45, { linear: [x, y - size * 0.45, x, y + size * 0.45], from: mix(body, p.sun, 0.3), to: mix(body, p.ink, 0.35) }, 1, Math.atan2(uy, ux));
+    c.fillPolygon(
+      [tx, ty, bx + px * size * 0.5, by + py * size * 0.5, bx - px * size * 0.5, by - py * size * 0.5],
+      mix(body, p.ink, 0.2),
+    );
+    c.fillEllipse(
+      x,
+      y,
+      size * 1.1,
+      size * 0.45,
+      { linear: [x, y - size * 0.45, x, y + size * 0.45], from: mix(body, p.sun, 0.3), to: mix(body, p.ink, 0.35) },
+      1,
+      Math.atan2(uy, ux),
+    );
     const ca = ux, sa = uy;
     c.fillCircle(x + ca * size * 0.65, y + sa * size * 0.65 - size * 0.08, size * 0.09, p.ink);
     if (inWater) {
       for (let k = 0; k < 7; k++) {
-        c.fillCircle(x + ca * size * (k * 0.3 - 1.8), hy + (H - hy) * 0.42 - Math.sin(k) * size * 0.2, size * rng.range(0.05, 0.12), p.waterLight, 0.8);
+        c.fillCircle(
+          x + ca * size * (k * 0.3 - 1.8),
+          hy + (H - hy) * 0.42 - Math.sin(k) * size * 0.2,
+          size * rng.range(0.05, 0.12),
+          p.waterLight,
+          0.8,
+        );
       }
     }
   }

@@ -29,7 +29,16 @@ function arc(c: Canvas, cx: number, cy: number, r: number, width: number, col: R
 export function abstract(job: Job): Canvas {
   const { width: w, height: h } = job, U = unit(job), s = job.scene, p = s.palette, rng = job.rng;
   const dark = s.time === "night" || s.time === "space";
-  const pool: Rgb[] = [...s.colors.map((c) => COLOR_WORDS[c]), p.accent, p.skyTop, p.accent2, p.water, p.sun, p.ground, ...job.style.tones];
+  const pool: Rgb[] = [
+    ...s.colors.map((c) => COLOR_WORDS[c]),
+    p.accent,
+    p.skyTop,
+    p.accent2,
+    p.water,
+    p.sun,
+    p.ground,
+    ...job.style.tones,
+  ];
   const colours = pool.slice(0, 7);
   const bg = dark ? mix(p.skyTop, [10, 10, 20], 0.4) : mix(mix(p.skyBottom, colours[0], 0.15), [246, 241, 230], 0.6);
   const c = new Canvas(w, h);
@@ -67,7 +76,9 @@ export function abstract(job: Job): Canvas {
   if (has("forest") || has("flower") || has("hills") || has("snow")) {
     for (let k = 0; k < 3; k++) {
       const [x, y] = spot(), col = colour();
-      for (let j = 0; j < 9; j++) c.fillCircle(x + rng.range(-1, 1) * U * 0.08, y + rng.range(-1, 1) * U * 0.08, U * rng.range(0.01, 0.03), col);
+      for (let j = 0; j < 9; j++) {
+        c.fillCircle(x + rng.range(-1, 1) * U * 0.08, y + rng.range(-1, 1) * U * 0.08, U * rng.range(0.01, 0.03), col);
+      }
     }
   }
   if (has("portrait") || has("cat") || has("dog") || has("animal") || has("bird")) {

@@ -52,7 +52,7 @@ export function sketch(job: Job): Canvas {
     }
   }
   applyInk(out, blur(contours, w, h, 1, 1), graphite, 1.1);
-  grain(out, 5, job.rng.seed);
+  grain(out, 3, job.rng.seed);
   return out;
 }
 

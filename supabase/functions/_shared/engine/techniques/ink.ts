@@ -3,7 +3,7 @@
 // outlines, a sunburst sky. Pop art: the scene four times in loud colour schemes with Ben-Day dots.
 import { Canvas, Layer } from "../canvas.ts";
 import { hex, mix, type Rgb } from "../color.ts";
-import { blur, bloom, lumaOf, posterize } from "../filters.ts";
+import { bloom, blur, lumaOf, posterize } from "../filters.ts";
 import { fastAtan2 } from "../trig.ts";
 import { type Job, unit } from "./job.ts";
 import { applyInk, celShade, edgeMask, halftone, isSky, layerEdges, maxInto, TEXTURED_LAYERS } from "./passes.ts";
@@ -38,12 +38,12 @@ export function comicBook(job: Job): Canvas {
 export function cartoon(job: Job): Canvas {
   const c = job.compose(job.width, job.height);
   const { width: w, height: h } = c, U = unit(job), s = job.scene;
-  const lines = maxInto(edgeMask(c, 22, 1.5, Math.max(1, U / 300), TEXTURED_LAYERS), layerEdges(c, true));
+  const lines = maxInto(edgeMask(c, 30, 1.5, Math.max(1, U / 380), TEXTURED_LAYERS), layerEdges(c, true));
   for (let i = 0; i < lines.length; i++) if (c.layer[i] === Layer.sky) lines[i] = 0;
-  posterize(c, 6);
-  celShade(c, 3, true);
+  celShade(c, 4, true);
   const d = c.data, lx = s.light.x * w, ly = s.light.y * h;
-  for (let y = 0; y < h; y++) {
+  const sunburst = s.motifs.has("sun") && s.time !== "night";
+  for (let y = 0; y < h && sunburst; y++) {
     for (let x = 0; x < w; x++) {
       const i = y * w + x;
       if (c.layer[i] !== Layer.sky) continue;
@@ -69,7 +69,12 @@ export function popArt(job: Job): Canvas {
   const lines = maxInto(edgeMask(panel, 26, 1, Math.max(1, U / 600), TEXTURED_LAYERS), layerEdges(panel, true));
   const t = job.style.tones;
   const [pink, yellow, blue, orange, green, black, white] = t;
-  const schemes: Rgb[][] = [[pink, yellow, blue, white], [yellow, blue, pink, white], [blue, orange, green, white], [green, pink, yellow, white]];
+  const schemes: Rgb[][] = [[pink, yellow, blue, white], [yellow, blue, pink, white], [blue, orange, green, white], [
+    green,
+    pink,
+    yellow,
+    white,
+  ]];
   const out = new Canvas(w, h);
   const cell = Math.max(3, U * 0.012);
   const words = job.scene.colors.length;

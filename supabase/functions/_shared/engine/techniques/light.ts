@@ -13,7 +13,7 @@ export function photorealistic(job: Job): Canvas {
   c.data.set(soft);
   bloom(c, 190, unit(job) * 0.05, 0.35);
   vignette(c, 0.22);
-  grain(c, 3.5, job.rng.seed);
+  grain(c, 2.5, job.rng.seed);
   return c;
 }
 
@@ -60,7 +60,9 @@ function godRays(c: Canvas, lx: number, ly: number, strength: number, tint: Rgb)
     }
   }
   const ray = new Canvas(w, h);
-  for (let i = 0; i < w * h; i++) (ray.data[i * 3] = rays[i]), (ray.data[i * 3 + 1] = rays[i]), (ray.data[i * 3 + 2] = rays[i]);
+  for (let i = 0; i < w * h; i++) {
+    (ray.data[i * 3] = rays[i]), (ray.data[i * 3 + 1] = rays[i]), (ray.data[i * 3 + 2] = rays[i]);
+  }
   const big = resize(ray, c.width, c.height).data, d = c.data;
   for (let k = 0; k < d.length; k += 3) {
     const v = big[k] * strength;
@@ -166,7 +168,9 @@ export function neon(job: Job): Canvas {
     light[k + 2] = best[2] * e;
   }
   const near = blur(light, w, h, 3, U * 0.006), far = blur(light, w, h, 3, U * 0.03);
-  for (let k = 0; k < od.length; k++) od[k] += near[k] * 1.2 + far[k] * 1.4 + light[k] * 0.9 + Math.max(0, light[k] - 120) * 0.8;
+  for (let k = 0; k < od.length; k++) {
+    od[k] += near[k] * 1.2 + far[k] * 1.4 + light[k] * 0.9 + Math.max(0, light[k] - 120) * 0.8;
+  }
   vignette(out, 0.3);
   return out;
 }
@@ -175,7 +179,9 @@ export function render3d(job: Job): Canvas {
   const c = job.compose(job.width, job.height);
   const { width: w, height: h } = c, U = unit(job), p = job.scene.palette;
   const solid = new Float32Array(w * h);
-  for (let i = 0; i < w * h; i++) solid[i] = c.layer[i] >= Layer.structure || c.layer[i] === Layer.celestial || c.layer[i] === Layer.far ? 1 : 0;
+  for (let i = 0; i < w * h; i++) {
+    solid[i] = c.layer[i] >= Layer.structure || c.layer[i] === Layer.celestial || c.layer[i] === Layer.far ? 1 : 0;
+  }
   const height = blur(solid, w, h, 1, U * 0.018);
   const shadow = blur(solid, w, h, 1, U * 0.03);
   const d = c.data;

@@ -11,7 +11,7 @@ export function artNouveau(job: Job): Canvas {
   const c = job.compose(job.width, job.height);
   const { width: w, height: h } = c, U = unit(job), s = job.scene, tones = job.style.tones;
   const d = c.data;
-  const hx = s.focusX * w, hy = h * 0.4, hr = U * 0.3;
+  const hx = s.focusX * w, hy = h * (s.motifs.has("portrait") ? 0.52 : 0.4), hr = U * 0.3;
   const gold = tones[1];
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {

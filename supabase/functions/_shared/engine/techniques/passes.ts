@@ -17,7 +17,13 @@ export const TEXTURED_LAYERS: readonly number[] = [Layer.sky, Layer.celestial, L
  * 0..1 line strength where colours change sharply. The image is softened first (`soften` px) so
  * textures do not turn into speckle; `width` thickens the lines; pixels on `skip` layers get none.
  */
-export function edgeMask(c: Canvas, threshold: number, soften: number, width: number, skip: readonly number[] = []): Float32Array {
+export function edgeMask(
+  c: Canvas,
+  threshold: number,
+  soften: number,
+  width: number,
+  skip: readonly number[] = [],
+): Float32Array {
   const src = soften > 0 ? new Canvas(c.width, c.height, blur(c.data, c.width, c.height, 3, soften), c.layer) : c;
   const e = colorEdges(src);
   const n = e.length;
@@ -120,7 +126,15 @@ export function flowAt(f: Flow, x: number, y: number): number {
 }
 
 /** Averages `taps` samples along the flow at each pixel: colours smear into strokes. */
-export function smear(src: Float32Array, w: number, h: number, channels: 1 | 3, flow: Flow, length: number, taps: number): Float32Array {
+export function smear(
+  src: Float32Array,
+  w: number,
+  h: number,
+  channels: 1 | 3,
+  flow: Flow,
+  length: number,
+  taps: number,
+): Float32Array {
   const out = new Float32Array(src.length);
   const step = length / (taps - 1), half = (taps - 1) / 2, inv = 1 / taps;
   for (let y = 0; y < h; y++) {

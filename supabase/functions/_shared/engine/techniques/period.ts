@@ -17,9 +17,25 @@ export function vintage(job: Job): Canvas {
   grain(c, 11, rng.seed);
   for (let k = 0; k < 9; k++) {
     const x = rng.next() * w, y0 = rng.next() * h * 0.5, len = h * rng.range(0.2, 0.9);
-    c.strokeLine(x, y0, x + rng.range(-0.01, 0.01) * w, y0 + len, Math.max(1, U * 0.0012), hex("#f3e6c8"), rng.range(0.15, 0.35));
+    c.strokeLine(
+      x,
+      y0,
+      x + rng.range(-0.01, 0.01) * w,
+      y0 + len,
+      Math.max(1, U * 0.0012),
+      hex("#f3e6c8"),
+      rng.range(0.15, 0.35),
+    );
   }
-  for (let k = 0; k < 70; k++) c.fillCircle(rng.next() * w, rng.next() * h, U * rng.range(0.0008, 0.003), rng.chance(0.5) ? hex("#2a1a0a") : hex("#f6ecd4"), rng.range(0.3, 0.7));
+  for (let k = 0; k < 70; k++) {
+    c.fillCircle(
+      rng.next() * w,
+      rng.next() * h,
+      U * rng.range(0.0008, 0.003),
+      rng.chance(0.5) ? hex("#2a1a0a") : hex("#f6ecd4"),
+      rng.range(0.3, 0.7),
+    );
+  }
   const border = U * 0.035, radius = U * 0.03, paper = hex("#efe4cc"), d = c.data;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -65,7 +81,9 @@ export function gothic(job: Job): Canvas {
   const rimWidth = U * 0.018, rimInner = mix(rim, stone, 0.5);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
-      const dist = y > h - margin ? Math.max(archDistance(x, y, cx, half, ys, radius), y - (h - margin)) : archDistance(x, y, cx, half, ys, radius);
+      const dist = y > h - margin
+        ? Math.max(archDistance(x, y, cx, half, ys, radius), y - (h - margin))
+        : archDistance(x, y, cx, half, ys, radius);
       if (dist < -rimWidth - 1) continue;
       const k = (y * w + x) * 3;
       const n = 0.75 + noise.sample(x * nk, y * nk) * 0.5;
@@ -99,7 +117,9 @@ export function baroque(job: Job): Canvas {
   const d = c.data, sx = s.focusX * w, sy = h * 0.45, r2 = (U * 0.55) ** 2;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
-      const q = Math.max(0, 1 - ((x - sx) ** 2 + (y - sy) ** 2) / (r2 * 2.2)), f = 0.3 + 0.95 * q * q, k = (y * w + x) * 3;
+      const q = Math.max(0, 1 - ((x - sx) ** 2 + (y - sy) ** 2) / (r2 * 2.2)),
+        f = 0.3 + 0.95 * q * q,
+        k = (y * w + x) * 3;
       d[k] *= f * 1.05;
       d[k + 1] *= f;
       d[k + 2] *= f * 0.88;
@@ -147,11 +167,24 @@ export function steampunk(job: Job): Canvas {
   for (let p = step / 2; p < Math.max(w, h); p += step) {
     for (const [x, y] of [[p, pipe / 2], [p, h - pipe / 2], [pipe / 2, p], [w - pipe / 2, p]]) {
       if (x > w || y > h) continue;
-      c.fillCircle(x, y, pipe * 0.16, { radial: [x - pipe * 0.05, y - pipe * 0.05, pipe * 0.2], from: rivet, to: hex("#5c4b3b") });
+      c.fillCircle(x, y, pipe * 0.16, {
+        radial: [x - pipe * 0.05, y - pipe * 0.05, pipe * 0.2],
+        from: rivet,
+        to: hex("#5c4b3b"),
+      });
     }
   }
-  for (const [x, y] of [[pipe / 2, pipe / 2], [w - pipe / 2, pipe / 2], [pipe / 2, h - pipe / 2], [w - pipe / 2, h - pipe / 2]]) {
-    c.fillCircle(x, y, pipe * 0.9, { radial: [x - pipe * 0.3, y - pipe * 0.3, pipe * 1.1], from: hex("#e0a060"), to: hex("#5a3010") });
+  for (
+    const [x, y] of [[pipe / 2, pipe / 2], [w - pipe / 2, pipe / 2], [pipe / 2, h - pipe / 2], [
+      w - pipe / 2,
+      h - pipe / 2,
+    ]]
+  ) {
+    c.fillCircle(x, y, pipe * 0.9, {
+      radial: [x - pipe * 0.3, y - pipe * 0.3, pipe * 1.1],
+      from: hex("#e0a060"),
+      to: hex("#5a3010"),
+    });
   }
   return c;
 }

@@ -71,9 +71,22 @@ export function nanoBanana(job: Job): Canvas {
   }
   applyInk(c, blur(lines, w, h, 1, 1), hex("#7a4a12"), 0.9);
   for (let i = 0; i < 110; i++) {
-    const x = rng.next() * w, y = rng.next() * h, a = rng.next() * Math.PI, len = U * rng.range(0.008, 0.018), wd = len * 0.45;
+    const x = rng.next() * w,
+      y = rng.next() * h,
+      a = rng.next() * Math.PI,
+      len = U * rng.range(0.008, 0.018),
+      wd = len * 0.45;
     const ca = Math.cos(a), sa = Math.sin(a);
-    c.fillPolygon([x - ca * len + sa * wd, y - sa * len - ca * wd, x + ca * len + sa * wd, y + sa * len - ca * wd, x + ca * len - sa * wd, y + sa * len + ca * wd, x - ca * len - sa * wd, y - sa * len + ca * wd], rng.pick(tones));
+    c.fillPolygon([
+      x - ca * len + sa * wd,
+      y - sa * len - ca * wd,
+      x + ca * len + sa * wd,
+      y + sa * len - ca * wd,
+      x + ca * len - sa * wd,
+      y + sa * len + ca * wd,
+      x - ca * len - sa * wd,
+      y - sa * len + ca * wd,
+    ], rng.pick(tones));
   }
   bloom(c, 225, U * 0.03, 0.3);
   return c;
@@ -93,7 +106,9 @@ export function graffiti(job: Job): Canvas {
       const isMortar = fy < mortar || fx < mortar;
       const shade = 0.8 + hash2(col, row, 5) * 0.35 + (hash2(x >> 1, y >> 1, 9) - 0.5) * 0.12;
       const k = (y * w + x) * 3, i = y * w + x;
-      const wr = isMortar ? grout[0] : brick[0] * shade, wg = isMortar ? grout[1] : brick[1] * shade, wb = isMortar ? grout[2] : brick[2] * shade;
+      const wr = isMortar ? grout[0] : brick[0] * shade,
+        wg = isMortar ? grout[1] : brick[1] * shade,
+        wb = isMortar ? grout[2] : brick[2] * shade;
       // Paint covers the wall; the sky is a thinner coat the bricks show through.
       const paint = isSky(scene.layer[i]) ? 0.55 : 0.93;
       d[k] = wr + (sd[k] - wr) * paint;
@@ -110,12 +125,18 @@ export function graffiti(job: Job): Canvas {
     const x = rng.next() * w, y = rng.next() * h, i = (y | 0) * w + (x | 0);
     if (inner[i] < 0.2 && outer[i] < 0.2) continue;
     const s = i * 3;
-    out.fillCircle(x + rng.range(-1, 1) * U * 0.01, y + rng.range(-1, 1) * U * 0.01, U * rng.range(0.0008, 0.002), [sd[s], sd[s + 1], sd[s + 2]], 0.8);
+    out.fillCircle(x + rng.range(-1, 1) * U * 0.01, y + rng.range(-1, 1) * U * 0.01, U * rng.range(0.0008, 0.002), [
+      sd[s],
+      sd[s + 1],
+      sd[s + 2],
+    ], 0.8);
   }
   for (let k = 0; k < 45; k++) {
     const x = rng.next() * w, y = rng.range(0.1, 0.85) * h, s = ((y | 0) * w + (x | 0)) * 3;
     if (isSky(scene.layer[(y | 0) * w + (x | 0)])) continue;
-    const col = mix([sd[s], sd[s + 1], sd[s + 2]], [0, 0, 0], 0.1), len = U * rng.range(0.03, 0.12), wd = U * rng.range(0.003, 0.006);
+    const col = mix([sd[s], sd[s + 1], sd[s + 2]], [0, 0, 0], 0.1),
+      len = U * rng.range(0.03, 0.12),
+      wd = U * rng.range(0.003, 0.006);
     out.strokeLine(x, y, x, y + len, wd, col, 0.9);
     out.fillCircle(x, y + len, wd * 0.9, col, 0.9);
   }
