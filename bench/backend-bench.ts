@@ -52,6 +52,7 @@ async function benchOne(b: Backend) {
     height: 1024,
     provider: "builtin",
     model: "bench",
+    image_path: `${owner.id}/bench-${i}.png`,
   }));
   const ins = await owner.client.from("generations").insert(rows);
   if (ins.error) throw new Error(JSON.stringify(ins.error));
@@ -90,7 +91,7 @@ async function benchOne(b: Backend) {
     const id = randomUUID();
     const got = new Promise<void>((res) => (resolveNext = res));
     sent.set(id, performance.now());
-    await owner.client.from("generations").insert({ ...rows[0], id });
+    await owner.client.from("generations").insert({ ...rows[0], id, image_path: `${owner.id}/${id}.png` });
     await Promise.race([got, new Promise((r) => setTimeout(r, 2000))]);
   }
   await owner.client.removeChannel(channel);
