@@ -1,4 +1,6 @@
-// Unit tests run in jsdom with fake-indexeddb; an unexpected console.error fails the test (house rule 9).
+// Unit tests run in jsdom with fake-indexeddb; components unmount after each test, and an unexpected
+// console.error fails the test (house rule 9).
+import { cleanup } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
 
 const errors: unknown[][] = [];
@@ -8,6 +10,7 @@ console.error = (...args: unknown[]) => {
   original(...args);
 };
 afterEach(() => {
+  cleanup();
   vi.useRealTimers();
   if (errors.length) {
     const seen = errors.splice(0);

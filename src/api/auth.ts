@@ -1,0 +1,78 @@
+// Typed wrappers over supabase-js auth: each returns a Result with a worded AuthFailure instead of
+// throwing, and hands out only what the app needs of a user (id and email).
+import type { AuthChangeEvent, Session, User } from "@supabase/supabase-js";
+import { err, ok, type Result } from "../lib/result";
+import { toAuthFailure, type AuthFailure } from "./auth-errors";
+import { supabase } from "./client";
+
+export type SessionUser = { id: string; email: string };
+export type AuthChange = { event: AuthChangeEvent; user: SessionUser | null };
+
+function toSessionUser(user: User | null | undefined): SessionUser | null {
+  return user ? { id: user.id, email: user.email ?? "" } : null;
+}
+
+async function attempt<T>(run: () => Promise<Result<T, AuthFailure>>): Promise<Result<T, AuthFailure>> {
+  try {
+    return await run();
+  } catch (e) {
+    return err(toAuthFailure(e));
+  }
+}
+
+/** Subscribes to the client's auth events; the first one is INITIAL_SESSION. Returns the unsubscribe. */
+export function onAuthChange(listener: (change: AuthChange) => void): Result<() => void, AuthFailure> {
+  try {
+    const { data } = supabase().auth.onAuthStateChange((event: AuthChangeEvent, session: Session | null) => {
+      // Never await supabase calls inside this callback: the client holds its lock while it runs.
+      listener({ event, user: toSessionUser(session?.user) });
+    });
+    return ok(() => data.subscription.unsubscribe());
+  } catch (e) {
+    return err(toAuthFailure(e));
+  }
+}
+
+export function signInWithPassword(email: string, password: string): Promise<Result<SessionUser, AuthFailure>> {
+  return attempt(async () => {
+    const { data, error } = await supabase().auth.signInWithPassword({ email, password });
+    if (error) return err(toAuthFailure(error));
+    const user = toSessionUser(data.user);
+    return user ? ok(user) : err(toAuthFailure(new Error("Auth session or user missing")));
+  });
+}
+
+/** `signedIn` is false when the backend asks for an e-mail confirmation before the first sign-in. */
+export function signUp(
+  email: string,
+  password: string,
+  emailRedirectTo: string,
+): Promise<Result<{ user: SessionUser | null; signedIn: boolean }, AuthFailure>> {
+  return attempt(async () => {
+    const { data, error } = await supabase().auth.signUp({ email, password, options: { emailRedirectTo } });
+    if (error) return err(toAuthFailure(error));
+    return ok({ user: toSessionUser(data.user), signedIn: Boolean(data.session) });
+  });
+}
+
+export function sendPasswordReset(email: string, redirectTo: string): Promise<Result<void, AuthFailure>> {
+  return attempt(async () => {
+    const { error } = await supabase().auth.resetPasswordForEmail(email, { redirectTo });
+    return error ? err(toAuthFailure(error)) : ok(undefined);
+  });
+}
+
+export function updatePassword(password: string): Promise<Result<void, AuthFailure>> {
+  return attempt(async () => {
+    const { error } = await supabase().auth.updateUser({ password });
+    return error ? err(toAuthFailure(error)) : ok(undefined);
+  });
+}
+
+/** Ends the session on the server and in this browser (the client then emits SIGNED_OUT). */
+export function signOut(): Promise<Result<void, AuthFailure>> {
+  return attempt(async () => {
+    const { error } = await supabase().auth.signOut();
+    return error ? err(toAuthFailure(error)) : ok(undefined);
+  });
+}

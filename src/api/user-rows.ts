@@ -1,0 +1,42 @@
+// Reads of the signed-in user's own rows. Row-level security scopes them on the server; the
+// user_id filters keep the queries explicit (spec §6: history is scoped to the user's own id).
+import { err, ok, type Result } from "../lib/result";
+import { supabase } from "./client";
+import { toAppError, type AppError } from "./errors";
+import type { GenerationRow, MyLimits, PreferencesRow } from "./rows";
+
+async function attempt<T>(run: () => Promise<Result<T, AppError>>): Promise<Result<T, AppError>> {
+  try {
+    return await run();
+  } catch (e) {
+    return err(toAppError(e));
+  }
+}
+
+/** The user's generations created at or after `since` (all when null), oldest first, one page. */
+export function fetchGenerationsSince(
+  userId: string,
+  since: string | null,
+  pageSize: number,
+): Promise<Result<GenerationRow[], AppError>> {
+  return attempt(async () => {
+    let query = supabase().from("generations").select("*").eq("user_id", userId);
+    if (since) query = query.gte("created_at", since);
+    const { data, error } = await query.order("created_at", { ascending: true }).limit(pageSize);
+    return error ? err(toAppError(error)) : ok((data ?? []) as GenerationRow[]);
+  });
+}
+
+export function fetchPreferences(userId: string): Promise<Result<PreferencesRow | null, AppError>> {
+  return attempt(async () => {
+    const { data, error } = await supabase().from("user_preferences").select("*").eq("user_id", userId).maybeSingle();
+    return error ? err(toAppError(error)) : ok((data ?? null) as PreferencesRow | null);
+  });
+}
+
+export function fetchMyLimits(): Promise<Result<MyLimits, AppError>> {
+  return attempt(async () => {
+    const { data, error } = await supabase().rpc("get_my_limits");
+    return error ? err(toAppError(error)) : ok(data as MyLimits);
+  });
+}

@@ -1,0 +1,82 @@
+// Long-lived processes, started once and on demand (this module is its own chunk, so supabase-js,
+// XState and Dexie stay off the first page load). Today: the session actor, fed by supabase-js
+// auth events, mirrored into the session store for views.
+import { createActor, fromPromise, type SnapshotFrom } from "xstate";
+import { onAuthChange, signOut } from "../api/auth";
+import { sanitizeForLog } from "../api/errors";
+import { sessionMachine, type AuthEventName, type ClearReason } from "../features/auth/session-machine";
+import { setSessionView, type SessionRuntime } from "../state/session-store";
+
+async function reloadUserData(userId: string): Promise<void> {
+  const [{ db }, { clearOtherUsersCache }, { pullUserData }] = await Promise.all([
+    import("../db/db"),
+    import("../db/user-data"),
+    import("../sync/pull"),
+  ]);
+  await clearOtherUsersCache(db, userId);
+  const report = await pullUserData(db, userId);
+  for (const { part, error } of report.errors) {
+    console.warn(`[sync] pull of ${part} failed: ${error.title} (${sanitizeForLog(error.detail)})`);
+  }
+}
+
+async function clearLocalData(reason: ClearReason, keepUserId: string | null): Promise<void> {
+  const [{ db }, { clearUserData, clearOtherUsersCache }] = await Promise.all([
+    import("../db/db"),
+    import("../db/user-data"),
+  ]);
+  if (reason === "switched-user" && keepUserId) await clearOtherUsersCache(db, keepUserId);
+  else await clearUserData(db, { includeQueuedWork: reason === "signed-out-by-choice" });
+}
+
+const machine = sessionMachine.provide({
+  actors: {
+    reloadUserData: fromPromise(({ input }: { input: { userId: string } }) => reloadUserData(input.userId)),
+    clearUserData: fromPromise(({ input }: { input: { reason: ClearReason; keepUserId: string | null } }) =>
+      clearLocalData(input.reason, input.keepUserId),
+    ),
+    signOut: fromPromise(async () => {
+      const result = await signOut();
+      if (!result.ok) throw result.error;
+    }),
+  },
+});
+
+type Snapshot = SnapshotFrom<typeof machine>;
+
+function mirror(snapshot: Snapshot): void {
+  const status = snapshot.matches("checking") ? "checking" : snapshot.matches("signedIn") ? "signed-in" : "signed-out";
+  setSessionView({ status, user: snapshot.context.user, verified: status !== "checking" });
+}
+
+export function startSessionActor(): SessionRuntime {
+  const actor = createActor(machine);
+  actor.subscribe(mirror);
+  actor.start();
+
+  const subscribed = onAuthChange(({ event, user }) => {
+    actor.send({ type: "auth.changed", event: event as AuthEventName, user });
+  });
+  if (!subscribed.ok) {
+    // No backend configured: nobody can be signed in, and the auth screens say why.
+    actor.send({ type: "auth.changed", event: "INITIAL_SESSION", user: null });
+  }
+
+  return {
+    signOut() {
+      if (!actor.getSnapshot().matches("signedIn")) return Promise.resolve({ ok: true as const });
+      return new Promise((resolve) => {
+        const sub = actor.subscribe((snapshot) => {
+          if (snapshot.matches("signedOut")) {
+            sub.unsubscribe();
+            resolve({ ok: true });
+          } else if (snapshot.matches({ signedIn: "ready" }) && snapshot.context.lastError) {
+            sub.unsubscribe();
+            resolve({ ok: false, message: snapshot.context.lastError });
+          }
+        });
+        actor.send({ type: "session.signOut" });
+      });
+    },
+  };
+}

@@ -1,0 +1,26 @@
+// App-wide listeners that belong to no single screen: the system theme (followed until a person
+// picks one) and a theme-color meta tag that matches the page.
+import { useEffect, type ReactNode } from "react";
+import { useSnapshot } from "valtio";
+import { systemThemeChanged, ui } from "../state/ui-store";
+
+const THEME_COLOR = { light: "#ffffff", dark: "#1d232a" } as const;
+
+export function Providers({ children }: { children: ReactNode }) {
+  const { theme } = useSnapshot(ui);
+
+  useEffect(() => {
+    const list = window.matchMedia("(prefers-color-scheme: dark)");
+    const onChange = () => systemThemeChanged(list.matches ? "dark" : "light");
+    list.addEventListener("change", onChange);
+    return () => list.removeEventListener("change", onChange);
+  }, []);
+
+  useEffect(() => {
+    document.querySelectorAll('meta[name="theme-color"]').forEach((m) => {
+      m.setAttribute("content", THEME_COLOR[theme]);
+    });
+  }, [theme]);
+
+  return <>{children}</>;
+}

@@ -1,0 +1,25 @@
+// What signing out removes from this browser. Cached server rows always go (they can be pulled
+// again). Queued work (tasks, outbox) is removed only when the person chose to sign out: a session
+// that merely expired keeps it parked for the same user's next sign-in (architecture §4).
+import type { AppDb } from "./db";
+
+export type ClearScope = { includeQueuedWork: boolean };
+
+export async function clearUserData(db: AppDb, scope: ClearScope): Promise<void> {
+  const cached = [db.generations, db.preferences, db.limits, db.meta];
+  const queued = scope.includeQueuedWork ? [db.tasks, db.outbox, db.promptHistory] : [];
+  const tables = [...cached, ...queued];
+  await db.transaction("rw", tables, async () => {
+    await Promise.all(tables.map((t) => t.clear()));
+  });
+}
+
+/** Removes cached rows that belong to anyone other than `userId` (another account used this browser). */
+export async function clearOtherUsersCache(db: AppDb, userId: string): Promise<void> {
+  await db.transaction("rw", [db.generations, db.preferences, db.limits, db.meta], async () => {
+    await db.generations.where("userId").notEqual(userId).delete();
+    await db.preferences.where("userId").notEqual(userId).delete();
+    await db.limits.where("userId").notEqual(userId).delete();
+    await db.meta.clear();
+  });
+}

@@ -1,0 +1,44 @@
+// /dashboard (signed in): a welcome and the quickest ways back into work.
+import { Link } from "wouter";
+import { useSession } from "../../state/session-store";
+import { Icon, type IconName } from "../../ui/icons";
+import { PageHeader } from "../../ui/page-header";
+
+const SHORTCUTS: { label: string; to: string; icon: IconName; body: string }[] = [
+  { label: "Generate", to: "/generate", icon: "sparkles", body: "Turn a prompt into an image." },
+  { label: "History", to: "/history", icon: "history", body: "Everything you made, newest first." },
+  { label: "Saved", to: "/my-generations", icon: "bookmark", body: "The images you kept." },
+  { label: "Gallery", to: "/gallery", icon: "image", body: "See what others published." },
+];
+
+export default function DashboardPage() {
+  const { user } = useSession();
+  return (
+    <div className="mx-auto w-full max-w-5xl">
+      <PageHeader title="Dashboard" lead={<>Welcome back{user?.email ? `, ${user.email}` : ""}.</>} />
+      <ul className="grid gap-4 sm:grid-cols-2">
+        {SHORTCUTS.map((s) => (
+          <li key={s.to}>
+            <Link
+              to={s.to}
+              className="card h-full border border-base-300 bg-base-100 transition-colors hover:border-primary"
+            >
+              <div className="card-body flex-row items-center gap-4">
+                <span className="grid size-11 shrink-0 place-items-center rounded-field bg-primary/10 text-primary">
+                  <Icon name={s.icon} />
+                </span>
+                <div>
+                  <h2 className="font-semibold">{s.label}</h2>
+                  <p className="text-sm text-base-content/80">{s.body}</p>
+                </div>
+              </div>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-8 text-sm text-base-content/80">
+        Usage for today and your recent images will show here as the generator comes online.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+// The questions /faq answers, the home page's teaser picks from and the FAQPage structured data
+// repeats word for word (search engines require the marked-up answers to be the visible ones).
+
+export type FaqEntry = {
+  id: string;
+  question: string;
+  answer: string;
+  group: "Getting started" | "Images and models" | "Plans and limits" | "Privacy and offline";
+  link?: { label: string; to: string };
+};
+
+export const FAQ: readonly FaqEntry[] = [
+  {
+    id: "what-is-it",
+    group: "Getting started",
+    question: "What is PromptCanvas?",
+    answer:
+      "PromptCanvas turns a written prompt into an image. You pick one of 27 styles, a quality level and an aspect ratio (square, 16:9 or 9:16), and the image lands in your personal history. It installs as an app, queues prompts while you are offline and runs them when the connection returns.",
+    link: { label: "Open the generator", to: "/generate" },
+  },
+  {
+    id: "is-it-free",
+    group: "Plans and limits",
+    question: "Is PromptCanvas free?",
+    answer:
+      "Yes. The Free plan gives every account 5 images a day at no cost and needs no card. The count resets at midnight in your own time zone. Paid plans are listed on the pricing page but cannot be bought yet.",
+    link: { label: "See pricing", to: "/pricing" },
+  },
+  {
+    id: "which-models",
+    group: "Images and models",
+    question: "Which image models does PromptCanvas use?",
+    answer:
+      "Every installation includes a built-in procedural renderer. It is not an AI model: it draws scenes from a fixed vocabulary of subjects (mountains, sea, city, cat, robot, castle and more) and colour words, in the chosen style, in well under a second. When the operator adds a Replicate key, prompts go to FLUX Schnell (standard quality), FLUX Dev (high) or FLUX 1.1 Pro (ultra), and the Nano Banana style uses Google's nano-banana model. Runware and OpenAI-style image APIs can be configured too.",
+  },
+  {
+    id: "how-many-styles",
+    group: "Images and models",
+    question: "How many styles are there?",
+    answer:
+      "27: Photorealistic, Anime, Digital Art, Oil Painting, Watercolor, Pixel Art, 3D Render, Comic Book, Line Art, Isometric, Fantasy, Minimalist, Cyberpunk, Steampunk, Art Nouveau, Impressionist, Pop Art, Graffiti, Sketch, Vintage, Neon, Gothic, Baroque, Surreal, Abstract, Cartoon and Nano Banana (the newest).",
+    link: { label: "Browse the styles", to: "/styles" },
+  },
+  {
+    id: "sizes",
+    group: "Images and models",
+    question: "What sizes are the images?",
+    answer:
+      "Square images are 1024×1024 pixels, 16:9 images are 1536×1024 and 9:16 images are 1024×1536. The stored width and height are always the real pixels of the file you download.",
+  },
+  {
+    id: "commercial-use",
+    group: "Images and models",
+    question: "Can I use the images commercially?",
+    answer:
+      "Yes. You may use what you make in personal and commercial work, as long as the prompt and the image follow the content policy. Images from a third-party model are also covered by that model provider's terms.",
+    link: { label: "Read the terms", to: "/terms" },
+  },
+  {
+    id: "negative-prompt-seed",
+    group: "Getting started",
+    question: "What are the negative prompt and the seed for?",
+    answer:
+      "The negative prompt lists what you do not want in the picture (for example \"text, people, blur\"). The seed fixes the random choices: the same prompt, style, size and seed give the same picture again, which lets you change one word and compare. Leave the seed empty for a new picture every time.",
+    link: { label: "Advanced options explained", to: "/advanced" },
+  },
+  {
+    id: "daily-limit",
+    group: "Plans and limits",
+    question: "What happens when I reach my daily limit?",
+    answer:
+      "The generator shows a warning when 2 or fewer images remain and a countdown to your reset. At zero it stops and offers the pricing page. The limit is enforced on the server, and a failed generation never counts against it.",
+  },
+  {
+    id: "buy-plan",
+    group: "Plans and limits",
+    question: "Can I buy the Creator or Pro plan?",
+    answer:
+      "Not yet. Card payments are not connected, so pressing a plan button only shows a notice and nothing is charged: Connect Supabase + Stripe to enable subscriptions.",
+    link: { label: "See pricing", to: "/pricing" },
+  },
+  {
+    id: "offline",
+    group: "Privacy and offline",
+    question: "Does it work offline?",
+    answer:
+      "Partly, by design. Install it or visit once, and the app and the public pages you have opened load without a connection. Prompts you submit offline wait in a queue on your device and run when you are back online; images you have already loaded stay viewable. Generating itself needs the server.",
+  },
+  {
+    id: "install",
+    group: "Privacy and offline",
+    question: "How do I install PromptCanvas as an app?",
+    answer:
+      "In Chrome, Edge and other Chromium browsers, press the Install app button in the top bar (or use the browser menu). On iPhone and iPad, open the Share menu in Safari and choose Add to Home Screen. The installed app opens in its own window with shortcuts to Generate and History.",
+  },
+  {
+    id: "where-stored",
+    group: "Privacy and offline",
+    question: "Where are my images and prompts stored?",
+    answer:
+      "Your generated images are kept in private storage under your account, and only you can open them unless you publish one to the public gallery. Your prompt history stays on your device. No advertising or third-party tracking scripts are used.",
+    link: { label: "Privacy policy", to: "/privacy" },
+  },
+];
+
+/** The four questions the home page shows. */
+export const FAQ_TEASER_IDS = ["is-it-free", "which-models", "commercial-use", "offline"] as const;

@@ -1,0 +1,116 @@
+// /pricing: the three plans (spec §9), what each includes, how the daily quota works, and the plain
+// fact that subscriptions cannot be bought yet (every plan button shows the spec's notice).
+import { Link } from "wouter";
+import { Icon } from "../../ui/icons";
+import { PageHeader } from "../../ui/page-header";
+import { FAQ } from "./faq-entries";
+import { FaqItem } from "./faq-page";
+import { PlanCards } from "./plan-cards";
+import { SUBSCRIPTION_NOTICE } from "./plans";
+
+// Daily images are the real tier quotas (public.tier_quotas: free 5, pro 999, premium 9999).
+const COMPARISON: [string, string, string, string][] = [
+  ["Price", "$0/month", "$9.99/month", "$19.99/month"],
+  ["Images per day", "5", "999 (unlimited prompts)", "9,999"],
+  ["Daily reset", "Your local midnight", "Your local midnight", "Your local midnight"],
+  ["Plan extras", "Basic styles, community gallery", "High-res downloads, priority queue", "Batch generation, custom styles, fastest speeds"],
+  ["Available", "Now, no card", "Not yet", "Not yet"],
+];
+
+const PLAN_QUESTIONS = ["buy-plan", "daily-limit", "is-it-free"];
+
+export default function PricingPage() {
+  return (
+    <div className="mx-auto w-full max-w-5xl">
+      <PageHeader
+        title="Pricing"
+        lead="Start free with five images a day. Creator and Pro raise the daily limit and add faster, bigger work."
+      />
+
+      <section aria-label="Plans">
+        <PlanCards headingLevel={2} />
+      </section>
+
+      <div role="note" className="alert alert-info alert-soft mt-6 text-base-content">
+        <Icon name="alert" className="size-5 shrink-0" />
+        <p>
+          <span className="font-semibold">Paid plans are not on sale yet.</span> Card payments are not connected, so
+          every plan button only shows this notice and nothing is charged: <q>{SUBSCRIPTION_NOTICE}</q>
+        </p>
+      </div>
+
+      <section aria-labelledby="compare-title" className="mt-14">
+        <h2 id="compare-title" className="text-2xl font-bold">
+          Compare the plans
+        </h2>
+        <div className="mt-4 overflow-x-auto rounded-box border border-base-300">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <span className="sr-only">Feature</span>
+                </th>
+                <th scope="col">Free</th>
+                <th scope="col">Creator</th>
+                <th scope="col">Pro</th>
+              </tr>
+            </thead>
+            <tbody>
+              {COMPARISON.map(([label, ...cells]) => (
+                <tr key={label}>
+                  <th scope="row" className="font-medium">
+                    {label}
+                  </th>
+                  {cells.map((c, i) => (
+                    <td key={i}>{c}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section aria-labelledby="quota-title" className="mt-14 grid gap-6 md:grid-cols-2">
+        <div>
+          <h2 id="quota-title" className="text-2xl font-bold">
+            How the daily limit works
+          </h2>
+          <ul className="mt-4 flex flex-col gap-3 text-base-content/85">
+            <li>Each image you generate uses one of the day's images; batch mode uses one per image.</li>
+            <li>The count resets at midnight in the time zone set in your account.</li>
+            <li>The server keeps the count, so it is the same on every device you sign in on.</li>
+            <li>A generation that fails is released and never counts.</li>
+            <li>When 2 or fewer remain, the generator shows a countdown to your reset.</li>
+          </ul>
+        </div>
+        <div className="rounded-box bg-base-200 p-6">
+          <h2 className="text-lg font-semibold">Just want to try it?</h2>
+          <p className="mt-2 text-base-content/85">
+            The free plan needs only an e-mail address. Five images a day is enough to learn the styles and settings.
+          </p>
+          <div className="mt-4 flex flex-wrap gap-2">
+            <Link to="/auth" className="btn btn-primary btn-sm">
+              Create a free account
+            </Link>
+            <Link to="/free-ai-image-generator" className="btn btn-outline btn-sm">
+              What is free
+            </Link>
+          </div>
+        </div>
+      </section>
+
+      <section aria-labelledby="pricing-faq" className="mt-14">
+        <h2 id="pricing-faq" className="text-2xl font-bold">
+          Plan questions
+        </h2>
+        <div className="mt-4 flex flex-col gap-2">
+          {PLAN_QUESTIONS.map((id) => {
+            const entry = FAQ.find((e) => e.id === id)!;
+            return <FaqItem key={id} entry={entry} />;
+          })}
+        </div>
+      </section>
+    </div>
+  );
+}

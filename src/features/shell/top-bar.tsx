@@ -1,0 +1,41 @@
+import type { ReactNode } from "react";
+import { useSnapshot } from "valtio";
+import { Link } from "wouter";
+import { Icon, Logo } from "../../ui/icons";
+import { setMobileNavOpen, ui } from "../../state/ui-store";
+import { NotificationsMenu } from "./notifications-menu";
+import { SearchBox } from "./search-box";
+import { ThemeToggle } from "./theme-toggle";
+
+export function TopBar({ account }: { account: ReactNode }) {
+  const { mobileNavOpen } = useSnapshot(ui);
+  return (
+    <header className="sticky top-0 z-40 border-b border-base-300 bg-base-100/90 backdrop-blur supports-[backdrop-filter]:bg-base-100/75">
+      <div className="flex h-16 items-center gap-2 px-3 sm:px-4">
+        <button
+          type="button"
+          className="btn btn-ghost btn-square md:hidden"
+          aria-label="Open navigation"
+          aria-expanded={mobileNavOpen}
+          aria-keyshortcuts="Control+B Meta+B"
+          onClick={() => setMobileNavOpen(true)}
+        >
+          <Icon name="menu" />
+        </button>
+        <Link to="/" className="flex items-center gap-2 font-bold md:hidden" aria-label="PromptCanvas home">
+          <Logo className="size-7" />
+          <span className="hidden tracking-tight min-[400px]:inline">PromptCanvas</span>
+        </Link>
+        <SearchBox />
+        <div className="ml-auto flex items-center gap-0.5 sm:gap-1">
+          <NotificationsMenu />
+          <Link to="/account" className="btn btn-ghost btn-circle" aria-label="Settings" title="Settings">
+            <Icon name="settings" />
+          </Link>
+          <ThemeToggle />
+          <div className="ml-1">{account}</div>
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,32 @@
+// The protected-route hand-off (spec §2): a page that needs a session sends people to
+// /auth?from=<requested path>, and the sign-in screen returns them there. `from` must stay a
+// same-site path, so a crafted link cannot bounce a fresh session to another site.
+
+export const AUTH_PATH = "/auth";
+export const DEFAULT_AFTER_SIGN_IN = "/dashboard";
+
+export function authRedirectPath(requested: { pathname: string; search?: string }): string {
+  const search = requested.search ? (requested.search.startsWith("?") ? requested.search : `?${requested.search}`) : "";
+  return `${AUTH_PATH}?from=${encodeURIComponent(requested.pathname + search)}`;
+}
+
+/** The path to land on after sign-in: `from` when it is a safe local path, else the dashboard. */
+export function safeReturnPath(from: string | null | undefined): string {
+  if (!from) return DEFAULT_AFTER_SIGN_IN;
+  let path = from.trim();
+  if (!path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\") || /[\u0000-\u001f]/.test(path)) {
+    return DEFAULT_AFTER_SIGN_IN;
+  }
+  try {
+    // Resolving against a dummy origin catches anything that would leave the site.
+    const url = new URL(path, "https://app.invalid");
+    if (url.origin !== "https://app.invalid") return DEFAULT_AFTER_SIGN_IN;
+    path = url.pathname + url.search + url.hash;
+  } catch {
+    return DEFAULT_AFTER_SIGN_IN;
+  }
+  if (path === AUTH_PATH || path.startsWith(`${AUTH_PATH}?`) || path.startsWith(`${AUTH_PATH}/`)) {
+    return DEFAULT_AFTER_SIGN_IN;
+  }
+  return path;
+}

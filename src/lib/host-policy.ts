@@ -1,0 +1,47 @@
+// Which host the product runs on (spec §7 and §2): any host other than the configured production
+// domain shows the development banner; a public host that is not the production domain is sent
+// there with the same path. Loopback names and bare IP addresses are never redirected: they are
+// a developer's machine or a local-network preview, never a public mirror.
+
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1", "0.0.0.0"]);
+
+function normalize(host: string): string {
+  return host.trim().toLowerCase().replace(/\.$/, "");
+}
+
+export function isLocalHost(hostname: string): boolean {
+  const h = normalize(hostname);
+  return (
+    LOOPBACK_NAMES.has(h) ||
+    h.endsWith(".localhost") ||
+    /^\d{1,3}(\.\d{1,3}){3}$/.test(h) ||
+    h.startsWith("[")
+  );
+}
+
+/** The production domain and its www. twin count as production. */
+export function isProductionHost(hostname: string, productionHost: string): boolean {
+  const h = normalize(hostname);
+  const p = normalize(productionHost);
+  return p !== "" && (h === p || h === `www.${p}`);
+}
+
+export function showsDevelopmentBanner(hostname: string, productionHost: string): boolean {
+  return !isProductionHost(hostname, productionHost);
+}
+
+/**
+ * The URL to send this page to, or null to stay. `previewSuffixes` lists hosting-platform preview
+ * domains (for example ".pages.dev") that must stay reachable for review.
+ */
+export function hostRedirectTarget(
+  location: Pick<Location, "hostname" | "pathname" | "search" | "hash">,
+  productionHost: string,
+  previewSuffixes: readonly string[] = [],
+): string | null {
+  const host = normalize(location.hostname);
+  if (!normalize(productionHost)) return null;
+  if (isProductionHost(host, productionHost) || isLocalHost(host)) return null;
+  if (previewSuffixes.some((suffix) => host.endsWith(normalize(suffix)))) return null;
+  return `https://${normalize(productionHost)}${location.pathname}${location.search}${location.hash}`;
+}

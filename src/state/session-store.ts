@@ -1,0 +1,71 @@
+// A read-only mirror of the session for views. The session actor (src/app/actors.ts, loaded on
+// demand with supabase-js) writes it; before that, the shell knows only whether a session is stored
+// in this browser, which is enough to draw the top bar without loading the auth client.
+import { useSyncExternalStore } from "react";
+
+export type SessionUser = { id: string; email: string };
+
+export type SessionView = {
+  status: "checking" | "signed-in" | "signed-out";
+  user: SessionUser | null;
+  /** True once the session actor has answered; protected pages wait for it. */
+  verified: boolean;
+};
+
+/** What the actor offers views besides the mirror. */
+export type SessionRuntime = {
+  /** Signs out on purpose (queued work is removed too); resolves once the outcome is known. */
+  signOut(): Promise<{ ok: true } | { ok: false; message: string }>;
+};
+
+let view: SessionView = { status: "checking", user: null, verified: false };
+const listeners = new Set<() => void>();
+let loader: (() => Promise<SessionRuntime>) | undefined;
+let runtime: Promise<SessionRuntime> | undefined;
+
+export function getSessionView(): SessionView {
+  return view;
+}
+
+export function setSessionView(next: SessionView): void {
+  if (next.status === view.status && next.user?.id === view.user?.id && next.user?.email === view.user?.email &&
+    next.verified === view.verified) return;
+  view = next;
+  listeners.forEach((l) => l());
+}
+
+export function subscribeSession(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useSession(): SessionView {
+  return useSyncExternalStore(subscribeSession, getSessionView, getSessionView);
+}
+
+/** The stored supabase-js session, read without the client: its user, or null when none is stored. */
+export function storedSessionUser(storage: Pick<Storage, "getItem"> | undefined, key: string): SessionUser | null {
+  try {
+    const raw = storage?.getItem(key);
+    if (!raw) return null;
+    const parsed = JSON.parse(raw) as { refresh_token?: unknown; user?: { id?: unknown; email?: unknown } };
+    if (typeof parsed.refresh_token !== "string" || typeof parsed.user?.id !== "string") return null;
+    return { id: parsed.user.id, email: typeof parsed.user.email === "string" ? parsed.user.email : "" };
+  } catch {
+    return null;
+  }
+}
+
+export function registerSessionRuntime(load: () => Promise<SessionRuntime>): void {
+  loader = load;
+}
+
+/** Starts the session actor (once) and resolves with its commands. */
+export function ensureSessionRuntime(): Promise<SessionRuntime> {
+  if (!loader) return Promise.reject(new Error("session runtime not registered"));
+  runtime ??= loader().catch((e: unknown) => {
+    runtime = undefined; // a failed chunk load may succeed on the next attempt
+    throw e;
+  });
+  return runtime;
+}

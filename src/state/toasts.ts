@@ -1,0 +1,29 @@
+// Short-lived notices (spec §8 shows errors as toasts for 5 s). View-only state in valtio; the
+// Toaster in the shell renders and expires them.
+import { proxy } from "valtio";
+
+export const TOAST_DURATION_MS = 5_000;
+
+export type Toast = {
+  id: number;
+  tone: "info" | "success" | "warning" | "error";
+  title: string;
+  message?: string;
+  action?: { label: string; to: string };
+  durationMs: number;
+};
+
+export const toasts = proxy<{ items: Toast[] }>({ items: [] });
+
+let nextId = 1;
+
+export function showToast(toast: Omit<Toast, "id" | "durationMs"> & { durationMs?: number }): number {
+  const id = nextId++;
+  toasts.items.push({ durationMs: TOAST_DURATION_MS, ...toast, id });
+  return id;
+}
+
+export function dismissToast(id: number): void {
+  const index = toasts.items.findIndex((t) => t.id === id);
+  if (index >= 0) toasts.items.splice(index, 1);
+}

@@ -1,0 +1,63 @@
+// Renders the toast queue in a polite live region; each toast leaves after its duration unless the
+// pointer or focus is on it, so nobody loses a message they are reading.
+import { useEffect, useState } from "react";
+import { useSnapshot } from "valtio";
+import { Link } from "wouter";
+import { dismissToast, toasts, type Toast } from "../state/toasts";
+import { Icon } from "./icons";
+
+const TONE: Record<Toast["tone"], string> = {
+  info: "alert-info",
+  success: "alert-success",
+  warning: "alert-warning",
+  error: "alert-error",
+};
+
+function ToastItem({ toast }: { toast: Toast }) {
+  const [held, setHeld] = useState(false);
+  useEffect(() => {
+    if (held) return;
+    const timer = window.setTimeout(() => dismissToast(toast.id), toast.durationMs);
+    return () => window.clearTimeout(timer);
+  }, [held, toast.id, toast.durationMs]);
+  return (
+    <div
+      className={`alert ${TONE[toast.tone]} alert-soft text-base-content border-current/20 shadow-lg`}
+      onPointerEnter={() => setHeld(true)}
+      onPointerLeave={() => setHeld(false)}
+      onFocus={() => setHeld(true)}
+      onBlur={() => setHeld(false)}
+    >
+      <div className="min-w-0">
+        <p className="font-semibold">{toast.title}</p>
+        {toast.message && <p className="text-sm">{toast.message}</p>}
+      </div>
+      <div className="flex items-center gap-1">
+        {toast.action && (
+          <Link to={toast.action.to} className="btn btn-sm" onClick={() => dismissToast(toast.id)}>
+            {toast.action.label}
+          </Link>
+        )}
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm btn-square"
+          aria-label="Dismiss notice"
+          onClick={() => dismissToast(toast.id)}
+        >
+          <Icon name="close" className="size-4" />
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function Toaster() {
+  const snap = useSnapshot(toasts);
+  return (
+    <section aria-label="Notices" aria-live="polite" className="toast toast-end toast-bottom z-[60] w-full max-w-sm">
+      {snap.items.map((t) => (
+        <ToastItem key={t.id} toast={t} />
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,18 @@
+import { expect, test } from "@playwright/test";
+
+// No service worker here: it would answer the chunk from its precache and the failure could not happen.
+test.use({ serviceWorkers: "block" });
+
+test("a page whose code cannot load shows the router error screen", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: "AI Text to Image Generator" })).toBeVisible();
+  await page.route("**/assets/site-map-page-*.js", (route) => route.abort("internetdisconnected"));
+
+  await page.getByRole("contentinfo").getByRole("link", { name: "Site map" }).click();
+  await expect(page.getByRole("heading", { name: "Unexpected Application Error!" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Reload" })).toBeVisible();
+
+  // The shell around it still works: moving to another page clears the error.
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Gallery" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Gallery" })).toBeVisible();
+});

@@ -1,0 +1,22 @@
+import { expect, test } from "@playwright/test";
+
+test("an unknown path shows the 404 page with its three buttons", async ({ page }) => {
+  await page.goto("/site-map");
+  await page.goto("/this/does-not-exist");
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await expect(page.getByText("/this/does-not-exist", { exact: true })).toBeVisible();
+  await expect(page).toHaveTitle("Page Not Found · PromptCanvas");
+
+  await page.getByRole("button", { name: "Go Back" }).click();
+  await expect(page).toHaveURL(/\/site-map$/);
+
+  await page.goto("/nope");
+  await page.getByRole("link", { name: "Browse Gallery" }).click();
+  await expect(page).toHaveURL(/\/gallery$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Gallery" })).toBeVisible();
+
+  await page.goto("/nope-again");
+  await page.getByRole("link", { name: "Go Home" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("heading", { level: 1, name: "AI Text to Image Generator" })).toBeVisible();
+});

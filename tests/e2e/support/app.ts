@@ -1,0 +1,59 @@
+// Shared steps for the journeys: unique accounts, the local backend's address (read from the
+// app's own runtime config) and its development mailbox.
+import { expect, type Page } from "@playwright/test";
+
+export const PASSWORD = "correct-horse-battery";
+
+let counter = 0;
+export function uniqueEmail(tag: string): string {
+  counter += 1;
+  return `${tag}-${Date.now().toString(36)}-${counter}@example.com`;
+}
+
+export async function apiUrl(page: Page): Promise<string> {
+  const res = await page.request.get("/app-config.js");
+  const match = /"supabaseUrl":"([^"]+)"/.exec(await res.text());
+  if (!match) throw new Error("app-config.js has no supabaseUrl");
+  return match[1];
+}
+
+export async function signUp(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto("/auth");
+  await page.getByRole("tab", { name: "Create account" }).click();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(accountButton(page, email)).toBeVisible();
+}
+
+export async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+export function accountButton(page: Page, email: string) {
+  return page.getByRole("button", { name: `Account menu for ${email}` });
+}
+
+export async function signOut(page: Page, email: string): Promise<void> {
+  await accountButton(page, email).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+}
+
+export type Mail = { id: string; to: string; subject: string; text: string; link: string; created_at: string };
+
+/** The newest mail to `email`, waiting a little for it to arrive. */
+export async function latestMail(page: Page, email: string): Promise<Mail> {
+  const base = await apiUrl(page);
+  for (let i = 0; i < 50; i++) {
+    const res = await page.request.get(`${base}/_dev/mailbox/messages?to=${encodeURIComponent(email)}`);
+    if (res.ok()) {
+      const mails = (await res.json()) as Mail[];
+      if (mails.length) return mails[0];
+    }
+    await page.waitForTimeout(200);
+  }
+  throw new Error(`no mail arrived for ${email}`);
+}

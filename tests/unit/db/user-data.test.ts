@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { openAppDb, type AppDb } from "../../../src/db/db";
+import { clearOtherUsersCache, clearUserData } from "../../../src/db/user-data";
+import type { GenerationRecord } from "../../../src/db/schema";
+
+let db: AppDb;
+afterEach(async () => {
+  await db?.delete();
+});
+
+function generation(id: string, userId: string): GenerationRecord {
+  return {
+    id,
+    userId,
+    prompt: "a lighthouse",
+    negativePrompt: "",
+    style: "photorealistic",
+    quality: "high",
+    aspectRatio: "1:1",
+    width: 1024,
+    height: 1024,
+    seed: null,
+    provider: "builtin",
+    model: "procedural",
+    imagePath: `${userId}/${id}.png`,
+    isPublic: 0,
+    isSaved: 0,
+    createdAt: new Date().toISOString(),
+  };
+}
+
+async function seed(name: string) {
+  db = openAppDb(name);
+  await db.generations.bulkAdd([generation("g1", "alice"), generation("g2", "bob")]);
+  await db.tasks.add({
+    id: "t1",
+    userId: "alice",
+    type: "image-generation",
+    prompt: "queued",
+    negativePrompt: "",
+    style: "anime",
+    quality: "standard",
+    aspectRatio: "1:1",
+    seed: null,
+    status: "queued",
+    createdAt: "2026-01-01T00:00:00Z",
+    updatedAt: "2026-01-01T00:00:00Z",
+  });
+  await db.outbox.add({ id: "o1", userId: "alice", kind: "generation.save", payload: {}, attempts: 0, createdAt: "x" });
+  await db.promptHistory.add({ id: "p1", prompt: "queued", timestamp: 1, style: "anime", quality: "standard" });
+  await db.meta.put({ key: "pull.generations.alice", value: "2026-01-01" });
+}
+
+describe("clearing local data on sign-out", () => {
+  it("removes everything, queued work included, when the person signs out", async () => {
+    await seed("clear-choice");
+    await clearUserData(db, { includeQueuedWork: true });
+    for (const table of [db.generations, db.tasks, db.outbox, db.promptHistory, db.meta]) {
+      expect(await table.count()).toBe(0);
+    }
+  });
+
+  it("keeps queued work parked when the session merely ended", async () => {
+    await seed("clear-expired");
+    await clearUserData(db, { includeQueuedWork: false });
+    expect(await db.generations.count()).toBe(0);
+    expect(await db.meta.count()).toBe(0);
+    expect(await db.tasks.count()).toBe(1);
+    expect(await db.outbox.count()).toBe(1);
+  });
+
+  it("drops other accounts' cached rows when someone else signs in", async () => {
+    await seed("clear-switch");
+    await clearOtherUsersCache(db, "bob");
+    expect((await db.generations.toArray()).map((g) => g.id)).toEqual(["g2"]);
+    expect(await db.meta.count()).toBe(0);
+  });
+});
