@@ -40,3 +40,11 @@ export function fetchMyLimits(): Promise<Result<MyLimits, AppError>> {
     return error ? err(toAppError(error)) : ok(data as MyLimits);
   });
 }
+
+/** Keeps the user's time zone on the server, so the daily quota resets at their own midnight. */
+export function setMyTimezone(timezone: string): Promise<Result<null, AppError>> {
+  return attempt(async () => {
+    const { error } = await supabase().rpc("set_my_timezone", { p_timezone: timezone });
+    return error ? err(toAppError(error)) : ok(null);
+  });
+}

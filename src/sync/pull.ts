@@ -3,7 +3,7 @@
 // is missed or doubled); preferences and limits are read whole. Each part fails on its own.
 import type { AppError } from "../api/errors";
 import type { GenerationRow, MyLimits, PreferencesRow } from "../api/rows";
-import { fetchGenerationsSince, fetchMyLimits, fetchPreferences } from "../api/user-rows";
+import { fetchGenerationsSince, fetchMyLimits, fetchPreferences, setMyTimezone } from "../api/user-rows";
 import type { AppDb } from "../db/db";
 import type { GenerationRecord, LimitsRecord, PreferencesRecord } from "../db/schema";
 
@@ -86,7 +86,21 @@ async function pullGenerations(db: AppDb, userId: string): Promise<{ count: numb
   }
 }
 
-export async function pullUserData(db: AppDb, userId: string, now: () => Date = () => new Date()): Promise<PullReport> {
+/** The device's IANA time zone, or null where the runtime cannot tell. */
+export function deviceTimezone(): string | null {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
+  } catch {
+    return null;
+  }
+}
+
+export async function pullUserData(
+  db: AppDb,
+  userId: string,
+  now: () => Date = () => new Date(),
+  timezone: string | null = deviceTimezone(),
+): Promise<PullReport> {
   const errors: PullReport["errors"] = [];
   const [generations, preferences, limits] = await Promise.all([
     pullGenerations(db, userId),
@@ -95,7 +109,14 @@ export async function pullUserData(db: AppDb, userId: string, now: () => Date = 
   ]);
   if (generations.error) errors.push({ part: "generations", error: generations.error });
   if (preferences.ok) {
-    if (preferences.value) await db.preferences.put(toPreferencesRecord(preferences.value));
+    const prefs = preferences.value;
+    // The quota resets at the person's local midnight: tell the server when the device's zone differs.
+    if (prefs && timezone && prefs.timezone !== timezone) {
+      const set = await setMyTimezone(timezone);
+      if (set.ok) prefs.timezone = timezone;
+      else errors.push({ part: "timezone", error: set.error });
+    }
+    if (prefs) await db.preferences.put(toPreferencesRecord(prefs));
   } else {
     errors.push({ part: "preferences", error: preferences.error });
   }
