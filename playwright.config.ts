@@ -5,8 +5,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const PORT = 4173;
-const API_PORT = 54331;
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+const API_PORT = Number(process.env.E2E_API_PORT ?? 54331);
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -2,6 +2,7 @@
 // item, ArrowUp on the last; arrows, Home and End move; Escape and Tab close it. Items are links
 // or actions. Content that is not an item (a heading) goes in `header`, outside the menu role.
 import { useCallback, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { flushSync } from "react-dom";
 import { Link } from "wouter";
 import { useDismiss } from "./use-dismiss";
 
@@ -33,9 +34,11 @@ export function Menu({ label, buttonContent, buttonClassName = "btn btn-ghost bt
     itemRefs.current[((index % count) + count) % count]?.focus();
   };
 
+  // Render the items synchronously, then focus: a key pressed right after opening must reach the
+  // menu, not the button (which would reopen it on the first item).
   const openAt = (index: number) => {
-    setOpen(true);
-    requestAnimationFrame(() => focusItem(index));
+    flushSync(() => setOpen(true));
+    focusItem(index);
   };
 
   const onButtonKey = (e: KeyboardEvent) => {
