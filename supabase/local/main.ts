@@ -27,12 +27,13 @@ if (applied.length) log(`applied migrations: ${applied.join(", ")}`);
 
 const ctx: Ctx = { config, db, log };
 const realtime = await createRealtime(ctx);
+const MAILBOX = "/_dev/mailbox";
 const services: [string, Service][] = [
   ["/auth/v1", createAuth(ctx)],
   ["/rest/v1", createRest(ctx)],
   ["/storage/v1", createStorage(ctx)],
   ["/functions/v1", createFunctionsHost(ctx)],
-  ["/_dev/mailbox", createMailbox(ctx)],
+  [MAILBOX, createMailbox(ctx)],
 ];
 
 async function route(req: Request, info: { remoteAddr: string }): Promise<Response> {
@@ -70,7 +71,12 @@ const server = Deno.serve(
     },
   },
   async (req, info) => {
-    if (req.method === "OPTIONS") return new Response(null, { status: 204, headers: corsHeaders(req) });
+    // The mailbox holds live sign-in links: no other web origin may read it, so it gets no CORS at all.
+    const path = new URL(req.url).pathname;
+    const shared = path !== MAILBOX && !path.startsWith(MAILBOX + "/");
+    if (req.method === "OPTIONS") {
+      return new Response(null, { status: 204, headers: shared ? corsHeaders(req) : {} });
+    }
     const remoteAddr = (info.remoteAddr as Deno.NetAddr).hostname ?? "";
     let res: Response;
     try {
@@ -79,7 +85,7 @@ const server = Deno.serve(
       log("unhandled error", { error: String(e), stack: (e as Error)?.stack });
       res = json({ message: "Internal server error" }, 500);
     }
-    if (res.status === 101) return res; // websocket upgrade
+    if (res.status === 101 || !shared) return res; // websocket upgrade, or the mailbox
     const cors = corsHeaders(req);
     const headers = new Headers(res.headers);
     cors.forEach((v, k) => headers.set(k, v));

@@ -3,6 +3,7 @@
 // development mailbox, the sign-in slow-down, token claims, CORS and the error format.
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { isAuthApiError, isAuthWeakPasswordError, type Session, type SupabaseClient } from "@supabase/supabase-js";
@@ -579,6 +580,36 @@ describe("auth on the embedded database", () => {
       const cleared = await fetch(`${b.url}/_dev/mailbox/messages`, { method: "DELETE" });
       expect(cleared.status).toBe(204);
       expect(await (await fetch(`${b.url}/_dev/mailbox/messages`)).json()).toEqual([]);
+    });
+
+    it("grants no other web origin CORS access to the messages and their live sign-in links", async () => {
+      const origin = "https://attacker.example";
+      for (const path of ["/_dev/mailbox/messages", "/_dev/mailbox"]) {
+        const read = await fetch(`${b.url}${path}`, { headers: { origin } });
+        expect(read.status).toBe(200);
+        await read.body?.cancel();
+        expect(read.headers.get("access-control-allow-origin"), path).toBeNull();
+        const preflight = await fetch(`${b.url}${path}`, {
+          method: "OPTIONS",
+          headers: { origin, "access-control-request-method": "DELETE" },
+        });
+        await preflight.body?.cancel();
+        expect(preflight.headers.get("access-control-allow-origin"), path).toBeNull();
+        expect(preflight.headers.get("access-control-allow-methods"), path).toBeNull();
+      }
+      // A foreign name pointed at this machine (DNS rebinding) would make the page same-origin.
+      const rebound = await new Promise<number>((resolve, reject) => {
+        const u = new URL(`${b.url}/_dev/mailbox/messages`);
+        httpRequest({ host: u.hostname, port: u.port, path: u.pathname, headers: { host: `attacker.example:${u.port}` } }, (r) => {
+          r.resume();
+          resolve(r.statusCode ?? 0);
+        }).on("error", reject).end();
+      });
+      expect(rebound).toBe(403);
+      // The API itself still answers browsers on any origin.
+      const api = await fetch(`${b.url}/auth/v1/settings`, { headers: { origin, apikey: b.anonKey } });
+      await api.body?.cancel();
+      expect(api.headers.get("access-control-allow-origin")).toBe(origin);
     });
 
     it("shows an accessible page with escaped content and followable links", async () => {

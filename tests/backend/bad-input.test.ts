@@ -220,6 +220,15 @@ describe("SQL injection attempts", () => {
     expect(res.body).toEqual([]);
   });
 
+  it("refuses logic trees nested deeper than any client needs with 400, not 500", async () => {
+    const depth = 5000;
+    const tree = `(${"and(".repeat(depth)}style.eq.anime${")".repeat(depth)})`;
+    expectRefused(await send(`/generations?or=${encodeURIComponent(tree)}`), 400, "PGRST100");
+    const shallow = `(${"and(".repeat(10)}style.eq.anime${")".repeat(10)})`;
+    const ok = await send(`/generations?select=id&or=${encodeURIComponent(shallow)}`);
+    expect(ok.status, ok.text).toBe(200);
+  });
+
   it("refuses SQL in on_conflict and columns", async () => {
     const row = JSON.stringify({ prompt: "x" });
     expectRefused(await post("/generations?on_conflict=id);drop table generations;--", row, { prefer: "resolution=merge-duplicates" }), 400, "PGRST100");

@@ -263,6 +263,39 @@ describe.each(targets)("realtime on $title", ({ postgres, skip }) => {
     ws.close();
   });
 
+  it.skipIf(skip)("bounds the channels of one socket and the bindings of one channel", async () => {
+    const ws = await rawSocket(backend);
+    const binding = { event: "INSERT", schema: "public", table: "generations" };
+    const refs: string[] = [];
+    for (let i = 0; i < 101; i++) {
+      refs.push(ws.push(`realtime:many-${i}`, "phx_join", { config: { postgres_changes: [binding] } }));
+    }
+    const last = await ws.next((f) => f[1] === refs[100], "the 101st join reply");
+    expect(last[4]).toEqual({ status: "error", response: { reason: "Too many channels" } });
+    const first = await ws.next((f) => f[1] === refs[0], "the first join reply");
+    expect(first[4]).toMatchObject({ status: "ok" });
+    // Rejoining a joined topic replaces it, and leaving one frees its place.
+    const again = ws.push("realtime:many-0", "phx_join", { config: { postgres_changes: [binding] } });
+    expect((await ws.next((f) => f[1] === again, "the rejoin reply"))[4]).toMatchObject({ status: "ok" });
+    const leave = ws.push("realtime:many-1", "phx_leave", {}, refs[1]);
+    await ws.next((f) => f[1] === leave, "the leave reply");
+    const freed = ws.push("realtime:many-extra", "phx_join", { config: { postgres_changes: [binding] } });
+    expect((await ws.next((f) => f[1] === freed, "the join after a leave"))[4]).toMatchObject({ status: "ok" });
+
+    const wide = ws.push("realtime:wide", "phx_join", {
+      config: { postgres_changes: Array.from({ length: 101 }, () => binding) },
+    });
+    const leave2 = ws.push("realtime:many-2", "phx_leave", {}, refs[2]);
+    await ws.next((f) => f[1] === leave2, "the second leave reply");
+    const wide2 = ws.push("realtime:wide", "phx_join", {
+      config: { postgres_changes: Array.from({ length: 101 }, () => binding) },
+    });
+    expect((await ws.next((f) => f[1] === wide, "the wide join reply"))[4]).toMatchObject({ status: "error" });
+    const reply = await ws.next((f) => f[1] === wide2, "the second wide join reply");
+    expect(reply[4]).toEqual({ status: "error", response: { reason: "Too many postgres_changes bindings" } });
+    ws.close();
+  });
+
   it.skipIf(skip)("refuses joins with a forged or expired token", async () => {
     const ws = await rawSocket(backend);
     const forged = ws.push("realtime:forged", "phx_join", {

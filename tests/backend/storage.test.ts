@@ -325,6 +325,40 @@ describe.each(targets)("storage on $title", ({ postgres, skip }) => {
     expect(small.error).toBeNull();
   });
 
+  it.skipIf(skip)("refuses a content type that lists a second, disallowed type after an allowed one", async () => {
+    // Browsers take the last type of a comma-separated Content-Type, so storing this would serve HTML
+    // from the API origin out of an image-only bucket.
+    const token = await ownerToken();
+    for (const type of ["image/png;x=1, text/html", "image/png, text/html", "image/png\t,text/html"]) {
+      const path = `${owner.id}/sneaky-${encodeURIComponent(type.length)}.png`;
+      const raw = await fetch(`${backend.url}/storage/v1/object/${BUCKET}/${path}`, {
+        method: "POST",
+        headers: { ...authHeaders(token), "content-type": type },
+        body: "<script>alert(1)</script>",
+      });
+      const body = await raw.json();
+      expect(body, type).toMatchObject({ statusCode: "415", code: "InvalidMimeType" });
+      const form = new FormData();
+      form.append("", new Blob(["<script>alert(1)</script>"], { type }), "x.png");
+      const multipart = await fetch(`${backend.url}/storage/v1/object/${BUCKET}/${path}`, {
+        method: "POST",
+        headers: authHeaders(token),
+        body: form,
+      });
+      expect(await multipart.json(), type).toMatchObject({ statusCode: "415", code: "InvalidMimeType" });
+      const read = await fetch(`${backend.url}/storage/v1/object/${BUCKET}/${path}`, { headers: authHeaders(token) });
+      expect(read.headers.get("content-type") ?? "").not.toContain("text/html");
+      await read.body?.cancel();
+    }
+    const fine = await fetch(`${backend.url}/storage/v1/object/${BUCKET}/${owner.id}/typed.png`, {
+      method: "POST",
+      headers: { ...authHeaders(token), "content-type": "image/png; charset=binary" },
+      body: PNG,
+    });
+    expect(fine.status).toBe(200);
+    await fine.body?.cancel();
+  });
+
   it.skipIf(skip)("answers an upload to a missing bucket with a not-found error", async () => {
     const { error } = await owner.client.storage
       .from("no-such-bucket")

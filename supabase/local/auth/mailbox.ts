@@ -46,10 +46,27 @@ async function listMessages(sql: Sql, to: string | null): Promise<MailMessage[]>
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
+const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/**
+ * The Host a loopback client used: a loopback name or the API's own. Any other name is a foreign site
+ * whose DNS was pointed at this machine (DNS rebinding), which would read the links as same-origin.
+ */
+function ownHost(req: Request, publicUrl: string): boolean {
+  const host = req.headers.get("host");
+  if (!host) return false;
+  try {
+    const name = new URL(`http://${host}`).hostname;
+    return LOOPBACK_NAMES.has(name) || name === new URL(publicUrl).hostname;
+  } catch {
+    return false;
+  }
+}
+
 export function createMailbox(ctx: Ctx): Service {
   const allowRemote = ctx.config.mailboxAllowRemote;
   return async (req, path, info) => {
-    if (!allowRemote && !isLoopbackAddress(info.remoteAddr)) {
+    if (!allowRemote && (!isLoopbackAddress(info.remoteAddr) || !ownHost(req, ctx.config.publicUrl))) {
       return json({ message: "The development mailbox is only served to this machine" }, 403);
     }
     const url = new URL(req.url);

@@ -10,6 +10,10 @@ import type { Subscriber } from "./change-feed.ts";
 import { decodeFrame, encodeFrame, type Frame, reply, type Vsn } from "./phoenix.ts";
 
 const ROLES = new Set(["anon", "authenticated", "service_role"]);
+/** Supabase Realtime's default max_channels_per_client; more would let one socket grow without bound. */
+export const MAX_CHANNELS_PER_SOCKET = 100;
+/** Every binding is matched against every change, so one channel may not ask for more than this. */
+export const MAX_BINDINGS_PER_CHANNEL = 100;
 /** setTimeout's ceiling; tokens living longer than this (the 10-year API keys) need no expiry timer. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -91,7 +95,11 @@ export function attachSession(
         reason: "Unauthorized: You do not have permissions to read from this Channel topic: " + channelName(f.topic),
       }));
     }
+    if (channels.size >= MAX_CHANNELS_PER_SOCKET) return send(reply(f, "error", { reason: "Too many channels" }));
     const raw = Array.isArray(config.postgres_changes) ? config.postgres_changes : [];
+    if (raw.length > MAX_BINDINGS_PER_CHANNEL) {
+      return send(reply(f, "error", { reason: "Too many postgres_changes bindings" }));
+    }
     const bindings: Binding[] = [];
     for (const r of raw) {
       const b = parseBinding(r, deps.nextBindingId());

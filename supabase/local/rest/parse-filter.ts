@@ -141,13 +141,20 @@ export function parseLogicTree(key: string, value: string): Result<Logic> {
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
+/** Deeper trees serve no client and would exhaust the parser's stack (a 500) or Postgres's. */
+export const MAX_LOGIC_DEPTH = 64;
+
 /** Recursive descent over `(item,item,...)` where an item is a filter or a nested and()/or(). */
 class LogicParser {
   pos = 0;
+  depth = 0;
   constructor(readonly s: string) {}
 
   group(op: "and" | "or", negate: boolean): Parsed<Logic> {
     if (this.s[this.pos] !== "(") return { ok: false, error: `expected ( at position ${this.pos + 1}` };
+    if (++this.depth > MAX_LOGIC_DEPTH) {
+      return { ok: false, error: `logic trees may nest at most ${MAX_LOGIC_DEPTH} levels deep` };
+    }
     this.pos++;
     const children: Condition[] = [];
     for (;;) {
@@ -161,6 +168,7 @@ class LogicParser {
       }
       if (c === ")") {
         this.pos++;
+        this.depth--;
         return { ok: true, value: { kind: "logic", op, negate, children } };
       }
       return {

@@ -38,7 +38,9 @@ export async function writeObject(
   const limit = Math.min(maxUploadBytes, bucket.file_size_limit ?? Infinity);
   const incoming = await readIncoming(req, limit);
   if ("httpStatus" in incoming) return incoming;
-  if (!mimeAllowed(bucket, incoming.mimetype)) return storageErrors.invalidMimeType(incoming.mimetype);
+  if (!SINGLE_MIME.test(incoming.mimetype) || !mimeAllowed(bucket, incoming.mimetype)) {
+    return storageErrors.invalidMimeType(incoming.mimetype);
+  }
 
   const metadata = {
     eTag: `"${createHash("md5").update(incoming.bytes).digest("hex")}"`,
@@ -127,6 +129,13 @@ async function readIncoming(req: Request, limit: number): Promise<Incoming | Sto
     throw e;
   }
 }
+
+// One media type with optional parameters. A list ("image/png, text/html") is refused: it is served
+// back as Content-Type, and browsers use its last entry, which the bucket's allowed types never saw.
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const SINGLE_MIME = new RegExp(
+  `^${TOKEN}/${TOKEN}(?:[ \t]*;[ \t]*${TOKEN}=(?:${TOKEN}|"[^"\\,]*"))*[ \t]*;?[ \t]*$`,
+);
 
 /** A bucket's allowed_mime_types holds exact types or wildcards such as "image/*". */
 function mimeAllowed(bucket: Bucket, mimetype: string): boolean {
