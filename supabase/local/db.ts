@@ -26,6 +26,9 @@ export type Claims = { role: string; sub?: string; [key: string]: unknown };
 
 const ROLES = new Set(["anon", "authenticated", "service_role"]);
 
+// Supabase's per-role statement timeouts, so one expensive anonymous query cannot hold the database.
+const STATEMENT_TIMEOUT: Record<string, string> = { anon: "3s", authenticated: "8s", service_role: "0" };
+
 /**
  * Runs `fn` in a transaction acting as the JWT's role with `request.jwt.claims` set, exactly what
  * PostgREST does before each request. Unknown roles are refused before any SQL runs.
@@ -35,8 +38,9 @@ export function asRole<T>(db: Db, claims: Claims, fn: (tx: Sql) => Promise<T>): 
   return db.transaction(async (tx) => {
     await tx.query(
       `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-              set_config('request.jwt.claim.sub', $3, true), set_config('request.jwt.claim.role', $1, true)`,
-      [claims.role, JSON.stringify(claims), claims.sub ?? ""],
+              set_config('request.jwt.claim.sub', $3, true), set_config('request.jwt.claim.role', $1, true),
+              set_config('statement_timeout', $4, true)`,
+      [claims.role, JSON.stringify(claims), claims.sub ?? "", STATEMENT_TIMEOUT[claims.role]],
     );
     return await fn(tx);
   });

@@ -69,6 +69,8 @@ async function serve(store: BlobStore, req: Request, bucket: string, row: Object
     "content-type": meta.mimetype || "application/octet-stream",
     "content-length": String(opened.size),
     "cache-control": meta.cacheControl || "no-cache",
+    // Stored bytes are served as their declared type only; a browser must never sniff them into HTML.
+    "x-content-type-options": "nosniff",
   });
   if (meta.eTag) headers.set("etag", meta.eTag);
   if (row.updated_at) headers.set("last-modified", new Date(row.updated_at).toUTCString());
