@@ -19,6 +19,12 @@ export default defineConfig({
   reporter: [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
+    // The onboarding dialog opens a second after a first visit; journeys start as returning visitors.
+    // Tests of the dialog itself start from an empty storage state.
+    storageState: {
+      cookies: [],
+      origins: [{ origin: `http://127.0.0.1:${PORT}`, localStorage: [{ name: "onboarding_completed", value: "true" }] }],
+    },
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: "/usr/bin/chromium",

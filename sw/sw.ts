@@ -1,12 +1,15 @@
 /// <reference lib="webworker" />
-// The service worker: precaches the built app (the manifest vite-plugin-pwa injects), answers app
-// navigations with index.html so every route opens offline after one visit, keeps the runtime
-// config for offline starts, and never touches backend traffic (auth, rest, storage, functions,
-// realtime are always live). A new version waits until the page asks it to take over.
+// The service worker: precaches the built app (the manifest vite-plugin-pwa injects), answers page
+// navigations network-first and keeps each page it served (the prerendered public pages), so a page
+// visited once opens offline as it was; a page never visited falls back to the precached index.html
+// and the app draws it. It keeps the runtime config for offline starts, caches style previews when a
+// page shows them, and never touches backend traffic (auth, rest, storage, functions, realtime are
+// always live). A new version waits until the page asks it to take over.
 import { clientsClaim } from "workbox-core";
-import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
+import { ExpirationPlugin } from "workbox-expiration";
+import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
-import { NetworkFirst } from "workbox-strategies";
+import { CacheFirst, NetworkFirst } from "workbox-strategies";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -17,11 +20,39 @@ const BACKEND_PATHS = /^\/(auth|rest|storage|functions|realtime|graphql)\/v1(\/|
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
+const PAGES_CACHE = "promptcanvas-pages";
+const PAGES_MAX_ENTRIES = 60;
+/** A slow network should not hold a page hostage when a copy is at hand. */
+const PAGE_NETWORK_TIMEOUT_S = 4;
+const PREVIEWS_CACHE = "promptcanvas-previews";
+const PREVIEWS_MAX_ENTRIES = 120;
+
+const pages = new NetworkFirst({
+  cacheName: PAGES_CACHE,
+  networkTimeoutSeconds: PAGE_NETWORK_TIMEOUT_S,
+  plugins: [new ExpirationPlugin({ maxEntries: PAGES_MAX_ENTRIES })],
+});
+
 // App routes have no file extension; anything with one (or a backend path) is not a page.
 registerRoute(
-  new NavigationRoute(createHandlerBoundToURL("/index.html"), {
-    denylist: [BACKEND_PATHS, /\/[^/?]+\.[^/]+$/],
-  }),
+  new NavigationRoute(
+    async (options) => {
+      try {
+        const response = await pages.handle(options);
+        if (response) return response;
+      } catch {
+        // Offline and never visited: the precached shell below draws the page.
+      }
+      return (await matchPrecache("/index.html")) ?? Response.error();
+    },
+    { denylist: [BACKEND_PATHS, /\/[^/?]+\.[^/]+$/] },
+  ),
+);
+
+// Style previews and the link-preview image are kept once shown, not precached by every install.
+registerRoute(
+  ({ url, sameOrigin }) => sameOrigin && /^\/(previews|og)\//.test(url.pathname),
+  new CacheFirst({ cacheName: PREVIEWS_CACHE, plugins: [new ExpirationPlugin({ maxEntries: PREVIEWS_MAX_ENTRIES })] }),
 );
 
 // The runtime config differs per deployment, so it is not precached; fresh when online, the last
@@ -30,6 +61,26 @@ registerRoute(
   ({ url, sameOrigin }) => sameOrigin && url.pathname === APP_CONFIG_URL,
   new NetworkFirst({ cacheName: CONFIG_CACHE, networkTimeoutSeconds: 3 }),
 );
+
+// The page that installed this worker was loaded before it existed: keep a copy of it now, so the
+// very first page a person opened also opens offline.
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    self.clients
+      .matchAll({ type: "window", includeUncontrolled: true })
+      .then(async (windows) => {
+        const cache = await caches.open(PAGES_CACHE);
+        await Promise.all(
+          windows.map(async (w) => {
+            const url = new URL(w.url);
+            if (url.origin !== self.location.origin || BACKEND_PATHS.test(url.pathname) || (await cache.match(url.href))) return;
+            await cache.add(new Request(url.href, { credentials: "same-origin" }));
+          }),
+        );
+      })
+      .catch(() => undefined),
+  );
+});
 
 self.addEventListener("install", (event) => {
   // The first visit's page loaded the config before this worker existed: fetch a copy now.

@@ -13,6 +13,28 @@ export type PageKey =
   | "domainDiagnostics"
   | "paymentSuccess"
   | "paymentCanceled"
+  | "pricing"
+  | "faq"
+  | "landing"
+  | "blog"
+  | "postCompleteGuide"
+  | "postStylesGuide"
+  | "postMasterclass"
+  | "prompts"
+  | "promptLibrary"
+  | "templates"
+  | "templatesLibrary"
+  | "styles"
+  | "stylesLibrary"
+  | "styleDetail"
+  | "advanced"
+  | "tutorials"
+  | "privacy"
+  | "terms"
+  | "contentPolicy"
+  | "textEffects"
+  | "audio"
+  | "moreTools"
   | "comingNext";
 
 export type Section = "Create" | "Mine" | "Learn" | "Product" | "Legal" | "Account";
@@ -23,6 +45,13 @@ export type RouteEntry = {
   access: "public" | "protected";
   section: Section;
   page: PageKey;
+  /** Fixed props for the page module (which landing page, which style). */
+  props?: Record<string, string>;
+  /**
+   * False keeps a public page out of build-time prerendering (it then ships as an empty shell and is
+   * drawn in the browser): for a page whose first render depends on the browser.
+   */
+  prerender?: false;
   comingNext?: { summary: string; links?: { label: string; to: string }[] };
 };
 
@@ -43,41 +72,37 @@ function later(
 export const ROUTES: readonly RouteEntry[] = [
   { path: "/", title: "AI Text to Image Generator", access: "public", section: "Create", page: "home" },
   later("/generate", "Generate", "Create", "Write a prompt, pick a style, quality and aspect ratio, and get an image — queued offline when you have no connection.", [GALLERY_LINK]),
-  later("/prompts", "Prompts", "Create", "Ready-made prompts you can open in the generator with one click.", [GENERATE_LINK]),
-  later("/prompt-library", "Prompt Library", "Create", "A searchable library of prompts, grouped by subject and style.", [GENERATE_LINK]),
-  later("/templates", "Templates", "Create", "Starting points for common jobs: product shots, posters, avatars and social images.", [GENERATE_LINK]),
-  later("/templates-library", "Templates Library", "Create", "Every template in one place, with previews.", [GENERATE_LINK]),
-  later("/styles", "Styles", "Create", "The 27 styles the generator offers, from photorealistic to pixel art, with previews.", [GENERATE_LINK]),
-  later("/styles-library", "Styles Library", "Create", "Every style with sample images and tips for getting the look.", [GENERATE_LINK]),
-  later("/styles/photorealistic", "Photorealistic Style", "Create", "How to get true-to-life photographs from a prompt, with examples.", [{ label: "All styles", to: "/styles" }, GENERATE_LINK]),
-  later("/styles/anime", "Anime Style", "Create", "Cel-shaded characters and scenes in the anime style, with examples.", [{ label: "All styles", to: "/styles" }, GENERATE_LINK]),
-  later("/advanced", "Advanced", "Create", "Negative prompts, seeds, reference images and batch runs in one place.", [GENERATE_LINK]),
-  later("/generate-audio", "Audio", "Create", "Turning a prompt into sound is planned; images come first.", [GENERATE_LINK]),
-  later("/text-effects", "Text Effects", "Create", "Stylised lettering for titles and logos, made from a prompt.", [GENERATE_LINK]),
-  later("/more", "More Tools", "Create", "Smaller tools around the generator: upscaling, variations and more.", [GENERATE_LINK]),
-  later("/ai-image-generator", "AI Image Generator", "Product", "What the generator does, how it works, and how to get good results.", [GENERATE_LINK]),
-  later("/free-ai-image-generator", "Free AI Image Generator", "Product", "Five free images every day, no card needed.", [GENERATE_LINK, { label: "Pricing", to: "/pricing" }]),
-  later("/ai-art-generator", "AI Art Generator", "Product", "Make artwork in painterly, illustrated and abstract styles from a prompt.", [GENERATE_LINK]),
-  later("/pricing", "Pricing", "Product", "Free, Creator and Pro plans compared, and how the daily quota works.", [GENERATE_LINK]),
+  { path: "/prompts", title: "Prompts", access: "public", section: "Create", page: "prompts" },
+  { path: "/prompt-library", title: "Prompt Library", access: "public", section: "Create", page: "promptLibrary" },
+  { path: "/templates", title: "Templates", access: "public", section: "Create", page: "templates" },
+  { path: "/templates-library", title: "Templates Library", access: "public", section: "Create", page: "templatesLibrary" },
+  { path: "/styles", title: "Styles", access: "public", section: "Create", page: "styles" },
+  { path: "/styles-library", title: "Styles Library", access: "public", section: "Create", page: "stylesLibrary" },
+  { path: "/styles/photorealistic", title: "Photorealistic Style", access: "public", section: "Create", page: "styleDetail", props: { slug: "photorealistic" } },
+  { path: "/styles/anime", title: "Anime Style", access: "public", section: "Create", page: "styleDetail", props: { slug: "anime" } },
+  { path: "/advanced", title: "Advanced", access: "public", section: "Create", page: "advanced" },
+  { path: "/generate-audio", title: "Audio", access: "public", section: "Create", page: "audio" },
+  { path: "/text-effects", title: "Text Effects", access: "public", section: "Create", page: "textEffects" },
+  { path: "/more", title: "More Tools", access: "public", section: "Create", page: "moreTools" },
+  { path: "/ai-image-generator", title: "AI Image Generator", access: "public", section: "Product", page: "landing", props: { slug: "ai-image-generator" } },
+  { path: "/free-ai-image-generator", title: "Free AI Image Generator", access: "public", section: "Product", page: "landing", props: { slug: "free-ai-image-generator" } },
+  { path: "/ai-art-generator", title: "AI Art Generator", access: "public", section: "Product", page: "landing", props: { slug: "ai-art-generator" } },
+  { path: "/pricing", title: "Pricing", access: "public", section: "Product", page: "pricing" },
   { path: "/gallery", title: "Gallery", access: "public", section: "Mine", page: "gallery" },
   { path: "/dashboard", title: "Dashboard", access: "protected", section: "Account", page: "dashboard" },
   { path: "/my-generations", title: "Saved", access: "protected", section: "Mine", page: "comingNext", comingNext: { summary: "The images you saved, kept on this device for offline viewing.", links: [{ label: "History", to: "/history" }, GENERATE_LINK] } },
   { path: "/history", title: "History", access: "protected", section: "Mine", page: "comingNext", comingNext: { summary: "Everything you generated, newest first, available offline once loaded.", links: [GENERATE_LINK] } },
   { path: "/account", title: "Account", access: "protected", section: "Account", page: "account" },
   { path: "/billing", title: "Billing", access: "protected", section: "Account", page: "comingNext", comingNext: { summary: "Your plan, usage and invoices. Paid subscriptions are not available yet.", links: [{ label: "Pricing", to: "/pricing" }] } },
-  later("/blog", "Blog", "Learn", "Guides and stories about making images from text.", [
-    { label: "Complete guide", to: "/blog/complete-guide-ai-image-generation" },
-    { label: "Styles guide", to: "/blog/ai-art-styles-guide" },
-    { label: "Prompt masterclass", to: "/blog/prompt-engineering-masterclass" },
-  ]),
-  later("/blog/complete-guide-ai-image-generation", "The Complete Guide to AI Image Generation", "Learn", "From your first prompt to a finished image: styles, quality, aspect ratios and seeds explained.", [{ label: "Blog", to: "/blog" }]),
-  later("/blog/ai-art-styles-guide", "A Guide to AI Art Styles", "Learn", "What each style does to a prompt, with side-by-side examples.", [{ label: "Blog", to: "/blog" }]),
-  later("/blog/prompt-engineering-masterclass", "Prompt Engineering Masterclass", "Learn", "How to write prompts that get what you mean: subject, medium, light, composition and negatives.", [{ label: "Blog", to: "/blog" }]),
-  later("/tutorials", "Tutorials", "Learn", "Step-by-step walkthroughs of the generator, queue and history.", [GENERATE_LINK]),
-  later("/faq", "Frequently Asked Questions", "Learn", "Answers about quotas, image rights, offline use and accounts.", [{ label: "Pricing", to: "/pricing" }]),
-  later("/privacy", "Privacy Policy", "Legal", "What we store, where, and for how long, and how to delete it.", []),
-  later("/terms", "Terms of Service", "Legal", "The rules for using PromptCanvas and the images you make with it.", []),
-  later("/content-policy", "Content Policy", "Legal", "What you may and may not generate, and what happens when a prompt is refused.", []),
+  { path: "/blog", title: "Blog", access: "public", section: "Learn", page: "blog" },
+  { path: "/blog/complete-guide-ai-image-generation", title: "The Complete Guide to AI Image Generation", access: "public", section: "Learn", page: "postCompleteGuide" },
+  { path: "/blog/ai-art-styles-guide", title: "A Guide to AI Art Styles", access: "public", section: "Learn", page: "postStylesGuide" },
+  { path: "/blog/prompt-engineering-masterclass", title: "Prompt Engineering Masterclass", access: "public", section: "Learn", page: "postMasterclass" },
+  { path: "/tutorials", title: "Tutorials", access: "public", section: "Learn", page: "tutorials" },
+  { path: "/faq", title: "Frequently Asked Questions", access: "public", section: "Learn", page: "faq" },
+  { path: "/privacy", title: "Privacy Policy", access: "public", section: "Legal", page: "privacy" },
+  { path: "/terms", title: "Terms of Service", access: "public", section: "Legal", page: "terms" },
+  { path: "/content-policy", title: "Content Policy", access: "public", section: "Legal", page: "contentPolicy" },
   { path: "/site-map", title: "Site Map", access: "public", section: "Legal", page: "siteMap" },
   { path: "/domain-diagnostics", title: "Domain Diagnostics", access: "public", section: "Legal", page: "domainDiagnostics" },
   { path: "/payment-success", title: "Payment Successful", access: "public", section: "Account", page: "paymentSuccess" },

@@ -1,32 +1,67 @@
 // The router: one <Route> per entry of the route table, each page's code loaded on demand,
 // protected pages behind RequireSession, and the 404 page for every other path.
-import { lazy, Suspense, useEffect, type ComponentType, type ErrorInfo, type LazyExoticComponent } from "react";
+import { Suspense, useEffect, useRef, type ErrorInfo } from "react";
 import { Route, Switch, useLocation } from "wouter";
 import { RequireSession } from "../features/auth/require-session";
 import { Loading } from "../ui/loading";
 import { ErrorBoundary } from "./error-boundary";
+import { lazyPage, type LazyPage } from "./lazy-page";
 import { ROUTES, documentTitle, type PageKey, type RouteEntry } from "./route-table";
 
-// Pages take different props (pageProps below supplies them), so the table holds them untyped.
-type Page = LazyExoticComponent<ComponentType<any>>;
 
-const PAGES: Record<PageKey, Page> = {
-  home: lazy(() => import("../features/marketing/home-page")),
-  gallery: lazy(() => import("../features/gallery/gallery-page")),
-  dashboard: lazy(() => import("../features/dashboard/dashboard-page")),
-  account: lazy(() => import("../features/settings/account-page")),
-  auth: lazy(() => import("../features/auth/auth-page")),
-  resetPassword: lazy(() => import("../features/auth/reset-password-page")),
-  siteMap: lazy(() => import("../features/site/site-map-page")),
-  domainDiagnostics: lazy(() => import("../features/site/domain-diagnostics-page")),
-  paymentSuccess: lazy(() => import("../features/billing/payment-result-page").then((m) => ({ default: m.PaymentSuccessPage }))),
-  paymentCanceled: lazy(() =>
+const PAGES: Record<PageKey, LazyPage> = {
+  home: lazyPage(() => import("../features/marketing/home-page")),
+  gallery: lazyPage(() => import("../features/gallery/gallery-page")),
+  dashboard: lazyPage(() => import("../features/dashboard/dashboard-page")),
+  account: lazyPage(() => import("../features/settings/account-page")),
+  auth: lazyPage(() => import("../features/auth/auth-page")),
+  resetPassword: lazyPage(() => import("../features/auth/reset-password-page")),
+  siteMap: lazyPage(() => import("../features/site/site-map-page")),
+  domainDiagnostics: lazyPage(() => import("../features/site/domain-diagnostics-page")),
+  paymentSuccess: lazyPage(() =>
+    import("../features/billing/payment-result-page").then((m) => ({ default: m.PaymentSuccessPage })),
+  ),
+  paymentCanceled: lazyPage(() =>
     import("../features/billing/payment-result-page").then((m) => ({ default: m.PaymentCanceledPage })),
   ),
-  comingNext: lazy(() => import("../ui/coming-next").then((m) => ({ default: m.ComingNext }))),
+  pricing: lazyPage(() => import("../features/marketing/pricing-page")),
+  faq: lazyPage(() => import("../features/marketing/faq-page")),
+  landing: lazyPage(() => import("../features/marketing/landing-page")),
+  blog: lazyPage(() => import("../features/content/blog/blog-index-page")),
+  postCompleteGuide: lazyPage(() => import("../features/content/blog/complete-guide-post")),
+  postStylesGuide: lazyPage(() => import("../features/content/blog/styles-guide-post")),
+  postMasterclass: lazyPage(() => import("../features/content/blog/prompt-masterclass-post")),
+  prompts: lazyPage(() => import("../features/content/prompts/prompts-page")),
+  promptLibrary: lazyPage(() => import("../features/content/prompts/prompt-library-page")),
+  templates: lazyPage(() => import("../features/content/templates/templates-page")),
+  templatesLibrary: lazyPage(() => import("../features/content/templates/templates-library-page")),
+  styles: lazyPage(() => import("../features/content/styles/styles-page")),
+  stylesLibrary: lazyPage(() => import("../features/content/styles/styles-library-page")),
+  styleDetail: lazyPage(() => import("../features/content/styles/style-detail-page")),
+  advanced: lazyPage(() => import("../features/content/advanced/advanced-page")),
+  tutorials: lazyPage(() => import("../features/content/tutorials-page")),
+  privacy: lazyPage(() => import("../features/content/legal/privacy-page")),
+  terms: lazyPage(() => import("../features/content/legal/terms-page")),
+  contentPolicy: lazyPage(() => import("../features/content/legal/content-policy-page")),
+  textEffects: lazyPage(() => import("../features/content/tools/text-effects-page")),
+  audio: lazyPage(() => import("../features/content/tools/audio-page")),
+  moreTools: lazyPage(() => import("../features/content/tools/more-tools-page")),
+  comingNext: lazyPage(() => import("../ui/coming-next").then((m) => ({ default: m.ComingNext }))),
 };
 
-const NotFoundPage = lazy(() => import("../features/shell/not-found-page"));
+const NotFoundPage = lazyPage(() => import("../features/shell/not-found-page"));
+
+/** The route-table entry that draws `path`, or undefined for the 404 page. */
+export function routeFor(path: string): RouteEntry | undefined {
+  const clean = path.length > 1 ? path.replace(/\/+$/, "") : path;
+  return ROUTES.find((r) => r.path === clean);
+}
+
+/** Loads the code of the page at `path`, so the first render needs no fallback. */
+export function preloadRoute(path: string): Promise<unknown> {
+  const entry = routeFor(path);
+  return (entry ? PAGES[entry.page] : NotFoundPage).preload();
+}
 
 const SITE_MAP_ENTRIES = ROUTES.filter((r) => r.path !== "/reset-password");
 
@@ -39,7 +74,29 @@ function useDocumentTitle(title: string): void {
 function pageProps(entry: RouteEntry): Record<string, unknown> {
   if (entry.page === "comingNext") return { title: entry.title, ...entry.comingNext };
   if (entry.page === "siteMap") return { entries: SITE_MAP_ENTRIES };
-  return {};
+  return { ...entry.props };
+}
+
+/**
+ * Keeps the head (description, canonical, Open Graph, robots, structured data) in line with the
+ * page. A prerendered page arrives with the right head, so the first render leaves it alone; after a
+ * client-side navigation, or when the HTML was prerendered for another path (the offline or SPA
+ * fallback), the head is rebuilt from route-meta (loaded on demand).
+ */
+function useHeadMeta(path: string, entry: RouteEntry | undefined): void {
+  const first = useRef(true);
+  useEffect(() => {
+    const wasFirst = first.current;
+    first.current = false;
+    if (wasFirst && document.documentElement.getAttribute("data-prerendered") === path) return;
+    let stale = false;
+    void import("./route-meta").then((m) => {
+      if (!stale) m.applyRouteHead(document, path, entry);
+    });
+    return () => {
+      stale = true;
+    };
+  }, [path, entry]);
 }
 
 function RouteView({ entry }: { entry: RouteEntry }) {
@@ -64,6 +121,7 @@ function NotFoundView() {
 
 export function AppRoutes({ onError }: { onError: (error: unknown, info: ErrorInfo) => void }) {
   const [location] = useLocation();
+  useHeadMeta(location, routeFor(location));
   return (
     <ErrorBoundary resetKey={location} onError={onError}>
       <Switch>

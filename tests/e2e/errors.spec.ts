@@ -6,6 +6,9 @@ test.use({ serviceWorkers: "block" });
 test("a page whose code cannot load shows the router error screen", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1, name: "AI Text to Image Generator" })).toBeVisible();
+  // The prerendered page is on screen before the app takes it over; a click before that is an
+  // ordinary page load, not the in-app navigation this test is about.
+  await expect(page.locator("#root[data-ssr]")).toHaveCount(0);
   await page.route("**/assets/site-map-page-*.js", (route) => route.abort("internetdisconnected"));
 
   await page.getByRole("contentinfo").getByRole("link", { name: "Site map" }).click();

@@ -1,30 +1,40 @@
-// The home page's frame (spec §1): hero, stats, feature claims and the generator and pricing
-// anchors the hero's calls to action scroll to. The live generator and plan cards arrive later.
+// The home page (spec §1): hero with the calls to action that scroll to #generator and #pricing,
+// stats, the six feature claims, the trusted-by strip, the styles carousel, testimonials, the
+// generator invitation, pricing, the FAQ teaser and a closing call to action. Static and light: the
+// generator's own code loads only on /generate.
 import { Link } from "wouter";
 import { Icon, type IconName } from "../../ui/icons";
+import { STYLE_COUNT } from "../../lib/style-catalog";
+import { FAQ, FAQ_TEASER_IDS } from "./faq-entries";
+import { FaqItem } from "./faq-page";
+import { PlanCards } from "./plan-cards";
+import { StylesCarousel } from "./styles-carousel";
+import { Testimonials } from "./testimonials";
 
+// The spec's marketing figures; the style count is the product's real one (the spec says 50+).
 const STATS = [
   { value: "10M+", label: "images generated" },
-  { value: "50+", label: "style options" },
+  { value: String(STYLE_COUNT), label: "style options" },
   { value: "99.9%", label: "uptime" },
 ];
 
 const FEATURES: { icon: IconName; title: string; body: string }[] = [
-  { icon: "sparkles", title: "Under 30 seconds", body: "Most images are ready in well under half a minute." },
-  { icon: "palette", title: "50+ styles", body: "Photorealistic, artistic, cartoon, abstract and more." },
-  { icon: "image", title: "Up to 1024×1024", body: "Crisp images at up to 1024 by 1024 pixels." },
-  { icon: "arrowUp", title: "Instant downloads", body: "Save as PNG, JPG or WebP in one click." },
-  { icon: "check", title: "Commercial rights", body: "Use what you make in your own work, with full rights." },
-  { icon: "refresh", title: "Always available", body: "24/7, on a global server network — and your queue survives going offline." },
+  { icon: "clock", title: "Under 30 seconds", body: "Most images are ready in seconds; the built-in renderer answers in under one." },
+  {
+    icon: "palette",
+    title: `${STYLE_COUNT} styles`,
+    body: "Photorealistic, artistic, cartoon, abstract and more, each with a preview.",
+  },
+  { icon: "image", title: "Up to 1024×1024", body: "Square 1024×1024 pixels, or 1536×1024 for 16:9 and 9:16." },
+  { icon: "download", title: "Instant downloads", body: "Save what you make as PNG, JPG or WebP." },
+  { icon: "shield", title: "Commercial use", body: "Use your images in paid work too, within the content policy." },
+  { icon: "globe", title: "Available 24/7", body: "On a global server network, and the app keeps your queue while you are offline." },
 ];
 
-const PLANS = [
-  { name: "Free", price: "$0", detail: "5 generations a day, basic styles, community gallery" },
-  { name: "Creator", price: "$9.99", detail: "Unlimited prompts, high-res downloads, priority queue", popular: true },
-  { name: "Pro", price: "$19.99", detail: "Batch generation, custom styles, fastest speeds" },
-];
+const TRUSTED = ["Supabase", "PostgreSQL", "React", "FLUX via Replicate", "Workbox"];
 
 export default function HomePage() {
+  const teaser = FAQ_TEASER_IDS.map((id) => FAQ.find((e) => e.id === id)!);
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-20 pb-10">
       <section aria-labelledby="hero-title" className="pt-4 text-center sm:pt-10">
@@ -74,52 +84,90 @@ export default function HomePage() {
         </ul>
       </section>
 
+      <section aria-labelledby="trusted-title" className="rounded-box border border-base-300 px-4 py-6 text-center">
+        <h2 id="trusted-title" className="text-sm font-semibold tracking-wider text-base-content/80 uppercase">
+          Built on technology trusted worldwide
+        </h2>
+        <ul className="mt-4 flex flex-wrap justify-center gap-x-8 gap-y-3 text-lg font-semibold text-base-content/80">
+          {TRUSTED.map((name) => (
+            <li key={name}>{name}</li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="styles-title">
+        <StylesCarousel />
+      </section>
+
       <section id="generator" aria-labelledby="generator-title" className="scroll-mt-24">
         <div className="card border border-base-300 bg-gradient-to-br from-primary/10 to-secondary/10">
           <div className="card-body items-center py-12 text-center">
             <h2 id="generator-title" className="text-2xl font-bold sm:text-3xl">
-              Start creating
+              Try the generator
             </h2>
             <p className="max-w-xl text-base-content/80">
-              Describe what you want to see, pick a style, and generate. Sign in to get five free images a day.
+              Describe what you want to see, pick a style, quality and aspect ratio, and generate. Create a free
+              account to get five images a day.
             </p>
-            <Link to="/generate" className="btn btn-primary mt-2">
-              Open the generator
-              <Icon name="arrowRight" className="size-4" />
-            </Link>
+            <div className="mt-2 flex flex-wrap justify-center gap-3">
+              <Link to="/generate" className="btn btn-primary">
+                Open the generator
+                <Icon name="arrowRight" className="size-4" />
+              </Link>
+              <Link to="/prompts" className="btn btn-ghost">
+                Browse ready-made prompts
+              </Link>
+            </div>
           </div>
         </div>
+      </section>
+
+      <section aria-labelledby="testimonials-title">
+        <Testimonials />
       </section>
 
       <section id="pricing" aria-labelledby="pricing-title" className="scroll-mt-24">
         <h2 id="pricing-title" className="text-center text-2xl font-bold sm:text-3xl">
           Simple pricing
         </h2>
-        <ul className="mt-8 grid gap-4 md:grid-cols-3">
-          {PLANS.map((p) => (
-            <li
-              key={p.name}
-              className={`card border bg-base-100 ${p.popular ? "border-primary shadow-lg" : "border-base-300"}`}
-            >
-              <div className="card-body">
-                <div className="flex items-center justify-between">
-                  <h3 className="card-title">{p.name}</h3>
-                  {p.popular && <span className="badge badge-primary">Most popular</span>}
-                </div>
-                <p>
-                  <span className="text-3xl font-bold">{p.price}</span>
-                  <span className="text-base-content/80">/month</span>
-                </p>
-                <p className="text-sm text-base-content/80">{p.detail}</p>
-              </div>
-            </li>
-          ))}
-        </ul>
+        <p className="mt-2 text-center text-base-content/80">Start free with 5 images a day. No card needed.</p>
+        <div className="mt-8">
+          <PlanCards />
+        </div>
         <p className="mt-6 text-center">
           <Link to="/pricing" className="link link-primary">
             Compare plans in detail
           </Link>
         </p>
+      </section>
+
+      <section aria-labelledby="faq-title">
+        <h2 id="faq-title" className="text-center text-2xl font-bold sm:text-3xl">
+          Questions, answered
+        </h2>
+        <div className="mx-auto mt-8 flex max-w-3xl flex-col gap-2">
+          {teaser.map((entry) => (
+            <FaqItem key={entry.id} entry={entry} />
+          ))}
+        </div>
+        <p className="mt-6 text-center">
+          <Link to="/faq" className="link link-primary">
+            Read all frequently asked questions
+          </Link>
+        </p>
+      </section>
+
+      <section aria-labelledby="cta-title" className="rounded-box bg-primary px-6 py-12 text-center text-primary-content">
+        <h2 id="cta-title" className="text-2xl font-bold sm:text-3xl">
+          Start creating today
+        </h2>
+        <p className="mx-auto mt-3 max-w-xl opacity-90">
+          Your first five images are free, every day. Write a prompt and see it in seconds.
+        </p>
+        <Link to="/generate" className="btn btn-lg mt-6 border-0 bg-base-100 text-base-content hover:bg-base-200">
+          Create your first image
+          <Icon name="arrowRight" className="size-4" />
+        </Link>
       </section>
     </div>
   );

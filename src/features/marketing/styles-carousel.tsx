@@ -38,10 +38,12 @@ export function StylesCarousel() {
           </button>
         </div>
       </div>
+      {/* scroll-padding equals the padding, so the first card starts snapped: a snap scroll while the
+          page loads would end Chrome's largest-contentful-paint measurement early. */}
       <ul
         ref={track}
         aria-labelledby="styles-title"
-        className="-mx-4 flex snap-x snap-mandatory gap-4 overflow-x-auto scroll-smooth px-4 pb-3 sm:mx-0 sm:px-0"
+        className="-mx-4 flex snap-x snap-mandatory scroll-px-4 gap-4 overflow-x-auto px-4 pb-3 sm:mx-0 sm:scroll-px-0 sm:px-0"
       >
         {CARDS.map((card) => (
           <li key={card.title} className="w-56 shrink-0 snap-start sm:w-60">

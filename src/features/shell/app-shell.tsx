@@ -23,7 +23,16 @@ function useFocusOnNavigate(): void {
   }, [location]);
 }
 
-export function AppShell({ account, children }: { account: ReactNode; children: ReactNode }) {
+export function AppShell({
+  account,
+  actions,
+  children,
+}: {
+  account: ReactNode;
+  /** Extra top-bar controls from other features (the install button). */
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
   const [location] = useLocation();
   useSidebarShortcut();
   useFocusOnNavigate();
@@ -40,7 +49,7 @@ export function AppShell({ account, children }: { account: ReactNode; children: 
         <MobileNavDrawer />
         <div className="flex min-w-0 flex-1 flex-col">
           <DevBanner />
-          <TopBar account={account} />
+          <TopBar account={account} actions={actions} />
           <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 outline-none sm:px-6 lg:px-8 lg:py-10">
             {children}
             {location === "/" && <ScrollToTop />}

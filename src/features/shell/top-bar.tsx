@@ -7,7 +7,7 @@ import { NotificationsMenu } from "./notifications-menu";
 import { SearchBox } from "./search-box";
 import { ThemeToggle } from "./theme-toggle";
 
-export function TopBar({ account }: { account: ReactNode }) {
+export function TopBar({ account, actions }: { account: ReactNode; actions?: ReactNode }) {
   const { mobileNavOpen } = useSnapshot(ui);
   return (
     <header className="sticky top-0 z-40 border-b border-base-300 bg-base-100/90 backdrop-blur supports-[backdrop-filter]:bg-base-100/75">
@@ -28,6 +28,7 @@ export function TopBar({ account }: { account: ReactNode }) {
         </Link>
         <SearchBox />
         <div className="ml-auto flex items-center gap-0.5 sm:gap-1">
+          {actions}
           <NotificationsMenu />
           <Link to="/account" className="btn btn-ghost btn-circle" aria-label="Settings" title="Settings">
             <Icon name="settings" />

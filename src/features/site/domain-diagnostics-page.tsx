@@ -3,11 +3,16 @@
 import { useEffect, useState } from "react";
 import { appConfig } from "../../api/config";
 import { hostRedirectTarget, isLocalHost, showsDevelopmentBanner } from "../../lib/host-policy";
+import { useHydrated } from "../../lib/use-hydrated";
 import { PageHeader } from "../../ui/page-header";
 
 type Probe = { state: "checking" } | { state: "done"; text: string };
 
-function useBackendProbe(url: string): Probe {
+/**
+ * Asks the backend whether it is up: GET /auth/v1/health, then /rest/v1/ if that fails, both with
+ * the public anon key (hosted Supabase answers 401 without it).
+ */
+function useBackendProbe(url: string, anonKey: string): Probe {
   const [probe, setProbe] = useState<Probe>(
     url ? { state: "checking" } : { state: "done", text: "No backend configured" },
   );
@@ -15,20 +20,56 @@ function useBackendProbe(url: string): Probe {
     if (!url) return;
     const controller = new AbortController();
     const timer = window.setTimeout(() => controller.abort(), 5_000);
-    fetch(`${url}/auth/v1/health`, { signal: controller.signal })
-      .then((res) => setProbe({ state: "done", text: `Reachable (HTTP ${res.status})` }))
-      .catch(() => setProbe({ state: "done", text: "Not reachable from this browser" }))
+    const headers: Record<string, string> = anonKey ? { apikey: anonKey, Authorization: `Bearer ${anonKey}` } : {};
+    const get = (path: string) => fetch(`${url}${path}`, { headers, signal: controller.signal });
+    get("/auth/v1/health")
+      .then((res) => (res.ok ? res : get("/rest/v1/").then((rest) => (rest.ok ? rest : res))))
+      .then((res) => {
+        const where = new URL(res.url).pathname;
+        setProbe({ state: "done", text: res.ok ? `Reachable (${where} answered HTTP ${res.status})` : `Answering with HTTP ${res.status} at ${where}` });
+      })
+      .catch(() => setProbe({ state: "done", text: controller.signal.aborted ? "No answer within 5 seconds" : "Not reachable from this browser" }))
       .finally(() => window.clearTimeout(timer));
     return () => controller.abort();
-  }, [url]);
+  }, [url, anonKey]);
   return probe;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
+}
+
+/** What this site stores on the device and how much it may store (navigator.storage.estimate()). */
+function useStorageEstimate(): string {
+  const [text, setText] = useState("Checking…");
+  useEffect(() => {
+    if (!navigator.storage?.estimate) {
+      setText("Not reported by this browser");
+      return;
+    }
+    let live = true;
+    Promise.all([navigator.storage.estimate(), navigator.storage.persisted?.() ?? Promise.resolve(false)])
+      .then(([{ usage = 0, quota = 0 }, persisted]) => {
+        if (live) setText(`${formatBytes(usage)} used of ${formatBytes(quota)} available${persisted ? " (persistent)" : ""}`);
+      })
+      .catch(() => live && setText("Not reported by this browser"));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return text;
 }
 
 export default function DomainDiagnosticsPage() {
   const config = appConfig();
-  const host = window.location.hostname;
-  const redirect = hostRedirectTarget(window.location, config.productionHost);
-  const backend = useBackendProbe(config.supabaseUrl);
+  // Prerendered (and while hydrating) the page shows placeholders; the browser fills them in.
+  const here = useHydrated() ? window.location : null;
+  const host = here?.hostname ?? "Checking…";
+  const redirect = here ? hostRedirectTarget(here, config.productionHost) : null;
+  const backend = useBackendProbe(config.supabaseUrl, config.supabaseAnonKey);
+  const storage = useStorageEstimate();
   const [swState, setSwState] = useState("Checking…");
   useEffect(() => {
     if (!("serviceWorker" in navigator)) {
@@ -41,7 +82,7 @@ export default function DomainDiagnosticsPage() {
     });
   }, []);
 
-  const rows: [string, string][] = [
+  const rows: [string, string][] = ([
     ["This host", host],
     ["Production domain", config.productionHost || "Not configured"],
     ["Development banner", showsDevelopmentBanner(host, config.productionHost) ? "Shown" : "Hidden"],
@@ -58,9 +99,10 @@ export default function DomainDiagnosticsPage() {
     ["Backend URL", config.supabaseUrl || "Not configured"],
     ["Backend", backend.state === "checking" ? "Checking…" : backend.text],
     ["Service worker", swState],
-    ["Connection", navigator.onLine ? "Online" : "Offline"],
-    ["Secure context", window.isSecureContext ? "Yes" : "No (service worker and storage may be limited)"],
-  ];
+    ["Storage on this device", storage],
+    ["Connection", here && navigator.onLine ? "Online" : "Offline"],
+    ["Secure context", here && window.isSecureContext ? "Yes" : "No (service worker and storage may be limited)"],
+  ] as [string, string][]).map(([label, value]) => [label, here ? value : "Checking…"]);
 
   return (
     <div className="mx-auto w-full max-w-3xl">

@@ -8,7 +8,18 @@ export default function SiteMapPage({ entries }: { entries: readonly SiteMapEntr
   const sections = Array.from(new Set(entries.map((e) => e.section)));
   return (
     <div className="mx-auto w-full max-w-5xl">
-      <PageHeader title="Site Map" lead="Every page of PromptCanvas in one place." />
+      <PageHeader
+        title="Site Map"
+        lead={
+          <>
+            Every page of PromptCanvas in one place. Search engines read the same list from{" "}
+            <a href="/sitemap.xml" className="link">
+              sitemap.xml
+            </a>
+            .
+          </>
+        }
+      />
       <div className="grid gap-8 sm:grid-cols-2 lg:grid-cols-3">
         {sections.map((section) => (
           <section key={section} aria-labelledby={`sitemap-${section}`}>

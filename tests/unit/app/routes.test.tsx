@@ -37,10 +37,10 @@ describe("routes", () => {
   });
 
   it("shows a later page's real title with an honest body", async () => {
-    renderAt("/styles/anime");
-    expect(await screen.findByRole("heading", { level: 1, name: "Anime Style" })).toBeTruthy();
+    renderAt("/generate");
+    expect(await screen.findByRole("heading", { level: 1, name: "Generate" })).toBeTruthy();
     expect(screen.getByText("Coming next")).toBeTruthy();
-    expect(document.title).toBe("Anime Style · PromptCanvas");
+    expect(document.title).toBe("Generate · PromptCanvas");
   });
 
   it("shows the 404 page with the bad path and its three ways out", async () => {

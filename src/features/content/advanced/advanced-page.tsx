@@ -1,0 +1,303 @@
+// /advanced: every advanced option explained beside a working control, and a form that builds the
+// /generate link with all of them (a reference image waits in sessionStorage for the generator).
+import { useId, useState, type ReactNode } from "react";
+import { Link } from "wouter";
+import { PageHeader } from "../../../ui/page-header";
+import {
+  ASPECT_RATIO_VALUES,
+  BATCH_MAX,
+  BATCH_MIN,
+  NEGATIVE_PROMPT_MAX_CHARS,
+  PROMPT_MAX_CHARS,
+  QUALITY_VALUES,
+  SEED_MAX,
+  buildGenerateLink,
+  stashReferenceImage,
+  type AspectRatio,
+  type Quality,
+} from "../../../lib/generate-link";
+import { STYLES } from "../../../lib/style-catalog";
+import { prepareReference } from "./reference-image";
+
+const QUALITY_HELP: Record<Quality, string> = {
+  standard: "Fastest. FLUX Schnell when Replicate is configured.",
+  high: "More detail. FLUX Dev when Replicate is configured.",
+  ultra: "Most detail, slowest. FLUX 1.1 Pro when Replicate is configured.",
+};
+
+const RATIO_HELP: Record<AspectRatio, string> = {
+  "1:1": "1024×1024: feeds, avatars, tiles",
+  "16:9": "1536×1024: landscapes, headers",
+  "9:16": "1024×1536: portraits, stories",
+};
+
+const DEFAULT_BATCH = 4;
+
+function Option({ title, explain, children }: { title: string; explain: ReactNode; children: ReactNode }) {
+  return (
+    <fieldset className="grid gap-3 border-t border-base-300 py-6 md:grid-cols-[16rem_1fr] md:gap-8">
+      <legend className="sr-only">{title}</legend>
+      <div>
+        <p className="font-semibold" aria-hidden="true">
+          {title}
+        </p>
+        <div className="mt-1 text-sm leading-relaxed text-base-content/80">{explain}</div>
+      </div>
+      <div className="min-w-0">{children}</div>
+    </fieldset>
+  );
+}
+
+export default function AdvancedPage() {
+  const id = useId();
+  const [prompt, setPrompt] = useState("");
+  const [negative, setNegative] = useState("");
+  const [style, setStyle] = useState("photorealistic");
+  const [quality, setQuality] = useState<Quality>("standard");
+  const [ratio, setRatio] = useState<AspectRatio>("1:1");
+  const [seed, setSeed] = useState("");
+  const [batchOn, setBatchOn] = useState(false);
+  const [batch, setBatch] = useState(DEFAULT_BATCH);
+  const [reference, setReference] = useState<{ dataUrl: string; name: string } | null>(null);
+  const [referenceError, setReferenceError] = useState("");
+
+  const seedValid = seed === "" || (/^\d+$/.test(seed) && Number(seed) <= SEED_MAX);
+  const link = buildGenerateLink({
+    prompt,
+    negativePrompt: negative,
+    style,
+    quality,
+    aspectRatio: ratio,
+    seed: seed && seedValid ? Number(seed) : null,
+    batch: batchOn ? batch : null,
+    reference: Boolean(reference),
+  });
+
+  const onFile = async (file: File | undefined) => {
+    setReferenceError("");
+    if (!file) return;
+    const prepared = await prepareReference(file);
+    if (prepared.ok) setReference({ dataUrl: prepared.dataUrl, name: file.name });
+    else {
+      setReference(null);
+      setReferenceError(prepared.message);
+    }
+  };
+
+  return (
+    <div className="mx-auto w-full max-w-5xl">
+      <PageHeader
+        title="Advanced"
+        lead="Every option the generator offers beyond the prompt, explained, with a control to try it. When the settings are right, open the generator with all of them filled in."
+      />
+      <form onSubmit={(e) => e.preventDefault()} aria-label="Advanced generation options">
+        <Option
+          title="Prompt"
+          explain={<>What to draw, up to {PROMPT_MAX_CHARS} characters. Subject first, then setting, light and colour.</>}
+        >
+          <label className="sr-only" htmlFor={`${id}-prompt`}>
+            Prompt
+          </label>
+          <textarea
+            id={`${id}-prompt`}
+            className="textarea w-full"
+            rows={3}
+            maxLength={PROMPT_MAX_CHARS}
+            placeholder="A lighthouse on a cliff above a rough sea at dusk"
+            value={prompt}
+            onChange={(e) => setPrompt(e.target.value)}
+          />
+          <p className="mt-1 text-right text-xs text-base-content/80">
+            {prompt.length}/{PROMPT_MAX_CHARS}
+          </p>
+        </Option>
+
+        <Option
+          title="Negative prompt"
+          explain={
+            <>
+              What to leave out, up to {NEGATIVE_PROMPT_MAX_CHARS} characters, as a short list. The built-in renderer drops
+              the subjects and colours named; Runware passes it to its model; FLUX on Replicate ignores it.
+            </>
+          }
+        >
+          <label className="sr-only" htmlFor={`${id}-negative`}>
+            Negative prompt
+          </label>
+          <input
+            id={`${id}-negative`}
+            className="input w-full"
+            maxLength={NEGATIVE_PROMPT_MAX_CHARS}
+            placeholder="text, watermark, people, blur"
+            value={negative}
+            onChange={(e) => setNegative(e.target.value)}
+          />
+          <p className="mt-1 text-right text-xs text-base-content/80">
+            {negative.length}/{NEGATIVE_PROMPT_MAX_CHARS}
+          </p>
+        </Option>
+
+        <Option title="Style" explain={<>The medium and look. {STYLES.length} styles; see them all on the styles page.</>}>
+          <label className="sr-only" htmlFor={`${id}-style`}>
+            Style
+          </label>
+          <select id={`${id}-style`} className="select w-full max-w-xs" value={style} onChange={(e) => setStyle(e.target.value)}>
+            {STYLES.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.label}
+                {s.isNew ? " (new)" : ""}
+              </option>
+            ))}
+          </select>
+        </Option>
+
+        <Option
+          title="Quality"
+          explain="Trades speed for detail. With Replicate configured it picks the FLUX model; the built-in renderer draws the same at every level."
+        >
+          <div role="radiogroup" aria-label="Quality" className="flex flex-col gap-2">
+            {QUALITY_VALUES.map((q) => (
+              <label key={q} className="flex cursor-pointer items-start gap-3">
+                <input type="radio" name={`${id}-quality`} className="radio radio-primary radio-sm mt-0.5" checked={quality === q} onChange={() => setQuality(q)} />
+                <span>
+                  <span className="font-medium capitalize">{q}</span>
+                  <span className="block text-sm text-base-content/80">{QUALITY_HELP[q]}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </Option>
+
+        <Option title="Aspect ratio" explain="The frame. Choose it for where the image will be used.">
+          <div role="radiogroup" aria-label="Aspect ratio" className="flex flex-wrap gap-3">
+            {ASPECT_RATIO_VALUES.map((r) => (
+              <label
+                key={r}
+                className={`flex cursor-pointer items-center gap-3 rounded-box border px-4 py-3 ${ratio === r ? "border-primary bg-primary/5" : "border-base-300"}`}
+              >
+                <input type="radio" name={`${id}-ratio`} className="radio radio-primary radio-sm" checked={ratio === r} onChange={() => setRatio(r)} />
+                <span>
+                  <span className="font-medium">{r}</span>
+                  <span className="block text-xs text-base-content/80">{RATIO_HELP[r]}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </Option>
+
+        <Option
+          title="Seed"
+          explain="Fixes the random starting point. Same prompt, style, size and seed give the same picture. Empty means a new random picture each time."
+        >
+          <label className="sr-only" htmlFor={`${id}-seed`}>
+            Seed
+          </label>
+          <div className="flex flex-wrap items-center gap-2">
+            <input
+              id={`${id}-seed`}
+              className={`input w-48 ${seedValid ? "" : "input-error"}`}
+              inputMode="numeric"
+              placeholder="Random"
+              value={seed}
+              aria-invalid={!seedValid}
+              aria-describedby={`${id}-seed-help`}
+              onChange={(e) => setSeed(e.target.value.trim())}
+            />
+            <button type="button" className="btn btn-sm btn-outline" onClick={() => setSeed(String(Math.floor(Math.random() * 1_000_000)))}>
+              Pick a seed
+            </button>
+            {seed && (
+              <button type="button" className="btn btn-sm btn-ghost" onClick={() => setSeed("")}>
+                Clear
+              </button>
+            )}
+          </div>
+          <p id={`${id}-seed-help`} className={`mt-1 text-xs ${seedValid ? "text-base-content/80" : "text-error"}`}>
+            {seedValid ? `A whole number from 0 to ${SEED_MAX.toLocaleString("en-US")}.` : "The seed must be a whole number (or empty for random)."}
+          </p>
+        </Option>
+
+        <Option
+          title="Reference image"
+          explain="Steers the picture with an image of yours: the built-in renderer takes its colours and layout; remote models start from it. Images only; it is shrunk to 1024 px and kept in this tab until the generator picks it up."
+        >
+          <label className="sr-only" htmlFor={`${id}-reference`}>
+            Reference image
+          </label>
+          <input
+            id={`${id}-reference`}
+            type="file"
+            accept="image/*"
+            className="file-input w-full max-w-sm"
+            aria-describedby={referenceError ? `${id}-reference-error` : undefined}
+            onChange={(e) => void onFile(e.target.files?.[0])}
+          />
+          {referenceError && (
+            <p id={`${id}-reference-error`} role="alert" className="mt-2 text-sm text-error">
+              {referenceError}
+            </p>
+          )}
+          {reference && (
+            <div className="mt-3 flex items-center gap-3">
+              <img src={reference.dataUrl} alt={`Reference image: ${reference.name}`} className="size-20 rounded-field object-cover" />
+              <button type="button" className="btn btn-sm btn-ghost" onClick={() => setReference(null)}>
+                Remove reference image
+              </button>
+            </div>
+          )}
+        </Option>
+
+        <Option
+          title="Batch mode"
+          explain={`Queues ${BATCH_MIN} to ${BATCH_MAX} images of the same request instead of one. Up to 4 run at a time; each counts toward your daily limit.`}
+        >
+          <label className="flex cursor-pointer items-center gap-3">
+            <input type="checkbox" className="toggle toggle-primary" checked={batchOn} onChange={(e) => setBatchOn(e.target.checked)} />
+            <span>Batch mode</span>
+          </label>
+          {batchOn && (
+            <div className="mt-4 max-w-sm">
+              <label htmlFor={`${id}-batch`} className="text-sm font-medium">
+                Number of images: {batch}
+              </label>
+              <input
+                id={`${id}-batch`}
+                type="range"
+                min={BATCH_MIN}
+                max={BATCH_MAX}
+                step={1}
+                value={batch}
+                className="range range-primary range-sm mt-2 w-full"
+                onChange={(e) => setBatch(Number(e.target.value))}
+              />
+            </div>
+          )}
+        </Option>
+
+        <section aria-labelledby={`${id}-result`} className="sticky bottom-0 -mx-4 border-t border-base-300 bg-base-100/95 px-4 py-4 backdrop-blur sm:mx-0 sm:rounded-box sm:border">
+          <h2 id={`${id}-result`} className="sr-only">
+            Your generator link
+          </h2>
+          <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+            <code className="min-w-0 truncate text-xs text-base-content/80" title={link}>
+              {link}
+            </code>
+            <Link
+              to={link}
+              className="btn btn-primary shrink-0"
+              onClick={() => {
+                if (reference) stashReferenceImage(reference.dataUrl);
+              }}
+            >
+              Open in generator
+            </Link>
+          </div>
+        </section>
+      </form>
+      <p className="mt-8 text-sm text-base-content/80">
+        New to these settings? The <Link to="/blog/complete-guide-ai-image-generation" className="link">complete guide</Link>{" "}
+        explains each with examples.
+      </p>
+    </div>
+  );
+}

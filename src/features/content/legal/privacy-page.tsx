@@ -1,0 +1,181 @@
+// /privacy: exactly what the product stores and where, who receives what, and how to remove it. It
+// follows the schema (supabase/migrations) and the client's storage (src/db, localStorage).
+import { Link } from "wouter";
+import { LegalLayout, type LegalSection } from "./legal-layout";
+
+const SECTIONS: LegalSection[] = [
+  {
+    id: "summary",
+    title: "In short",
+    body: (
+      <ul>
+        <li>We store your e-mail address, your generated images and their settings, your preferences and your daily usage.</li>
+        <li>Your prompt history stays on your device.</li>
+        <li>We record a few technical events (failed tasks, errors, page speed) to keep the service working.</li>
+        <li>There are no advertising or third-party tracking scripts, and we do not sell data.</li>
+        <li>When an external image provider is configured, it receives your prompt to draw the picture.</li>
+      </ul>
+    ),
+  },
+  {
+    id: "account",
+    title: "Your account",
+    body: (
+      <>
+        <p>
+          To sign in we keep your <strong>e-mail address</strong> and a salted hash of your password (never the password
+          itself), when your address was confirmed, and your sign-in sessions and refresh tokens. After repeated failed
+          sign-ins we keep a counter for that address for a short time to slow down password guessing.
+        </p>
+        <p>
+          We send e-mail only for account tasks you start, such as resetting your password or a change of address.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "images",
+    title: "Your images and generations",
+    body: (
+      <>
+        <p>
+          Each image you generate is stored as a file in <strong>private storage</strong> in a folder that only your
+          account can read. Beside it we keep a record (a row in the <code>generations</code> table) with the prompt,
+          negative prompt, style, quality, aspect ratio, width and height, seed, which provider and model drew it, when
+          it was made, and whether you saved it or published it.
+        </p>
+        <p>
+          Nobody else can see your images or their prompts unless you <strong>publish</strong> one to the public gallery.
+          A published image and its prompt can be seen by anyone until you unpublish or delete it.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "preferences-limits",
+    title: "Preferences and daily limits",
+    body: (
+      <>
+        <p>
+          Your <strong>preferences</strong> are stored with your account: default style, quality and aspect ratio,
+          whether notifications are on, whether you opted in to the public gallery, and your time zone (used to reset
+          your daily limit at your local midnight).
+        </p>
+        <p>
+          For the <strong>daily limit</strong> we keep how many images you generated today, when the count resets, and
+          your plan tier. While a generation is running, a short-lived reservation holds one slot; it is removed when the
+          image is stored or the generation fails.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "diagnostics",
+    title: "Diagnostics we record",
+    body: (
+      <>
+        <p>When you are signed in, the app records a small number of technical events with your account id:</p>
+        <ul>
+          <li>
+            <code>app_events</code>: queue results (<code>queue_task_success</code> and <code>queue_task_fail</code>, with
+            the provider and task id) and <code>error</code> events for crashes and unhandled errors (the error type,
+            message, source file, line and column, and stack trace).
+          </li>
+          <li>
+            <code>web_vitals</code>: page-speed measurements (layout shift, largest paint, first input delay and
+            interaction latency), each with its value and a rating of good, needs improvement or poor.
+          </li>
+        </ul>
+        <p>
+          These are used only to find and fix problems. Signed-out visits record nothing. Clients can add these records
+          but cannot read them back.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "on-device",
+    title: "What stays on your device",
+    body: (
+      <>
+        <p>The app keeps some data in your browser so it works offline. It never leaves your device unless stated:</p>
+        <ul>
+          <li>
+            <strong>Prompt history</strong>: your 20 most recent prompts, in your browser's IndexedDB or local storage. It
+            is not sent to us.
+          </li>
+          <li>
+            <strong>Offline copies</strong>: generations and thumbnails you have loaded, queued tasks, and changes waiting
+            to be sent (IndexedDB); pages and app files for offline use (the service worker cache).
+          </li>
+          <li>
+            <strong>Settings</strong>: your theme, whether you finished the welcome tour (<code>onboarding_completed</code>),
+            and your sign-in session (local storage); whether the sidebar is collapsed (a cookie that lasts 7 days).
+          </li>
+        </ul>
+        <p>Signing out removes your account's offline data from the device. Clearing site data in your browser removes all of it.</p>
+      </>
+    ),
+  },
+  {
+    id: "providers",
+    title: "Who receives your data",
+    body: (
+      <>
+        <p>
+          The service runs on <strong>Supabase</strong> (database, sign-in, file storage and server functions), which
+          processes the data above on our behalf.
+        </p>
+        <p>
+          Pictures are drawn by the built-in renderer on our own server by default. When the operator configures an
+          external <strong>image provider</strong> (Replicate, Runware or an OpenAI-style image API), that provider
+          receives the prompt, the style, the requested size and seed, the negative prompt where it accepts one, and the
+          reference image if you attached one. It does not receive your e-mail address. Each provider handles that data
+          under its own privacy terms.
+        </p>
+        <p>
+          No advertising networks, analytics services or other third-party trackers are loaded on any page.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "retention",
+    title: "How long we keep it",
+    body: (
+      <p>
+        Account data, images, generation records, preferences, limits and diagnostics are kept while your account exists.
+        You can delete any image at any time from your history, which removes its record and its file. When an account is
+        deleted, every record linked to it (generations, preferences, limits, events and page-speed measurements) is
+        deleted with it.
+      </p>
+    ),
+  },
+  {
+    id: "rights",
+    title: "Your choices and rights",
+    body: (
+      <>
+        <p>
+          You can see and delete your images in History, change your preferences in Settings, publish or unpublish images,
+          and sign out to remove offline data. To get a copy of your data or to close your account, contact the operator of
+          this site. Where data-protection law gives you further rights (access, correction, deletion, objection), we
+          will honour them.
+        </p>
+        <p>
+          See also the <Link to="/terms">terms of service</Link> and the <Link to="/content-policy">content policy</Link>.
+        </p>
+      </>
+    ),
+  },
+];
+
+export default function PrivacyPage() {
+  return (
+    <LegalLayout
+      title="Privacy Policy"
+      lead={<p>What PromptCanvas stores about you, where it is kept, who receives it and how to remove it.</p>}
+      sections={SECTIONS}
+    />
+  );
+}

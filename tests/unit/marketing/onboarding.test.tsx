@@ -1,0 +1,101 @@
+import { act, cleanup, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { Router } from "wouter";
+import { memoryLocation } from "wouter/memory-location";
+import { OnboardingGate } from "../../../src/features/onboarding/onboarding-gate";
+import { ONBOARDING_KEY } from "../../../src/features/onboarding/onboarding-storage";
+
+beforeEach(() => {
+  localStorage.clear();
+  // jsdom has no modal dialogs; the component falls back to the open attribute.
+  HTMLDialogElement.prototype.showModal = undefined as unknown as () => void;
+});
+afterEach(cleanup);
+
+function renderGate(path = "/") {
+  const location = memoryLocation({ path, record: true });
+  render(
+    <Router hook={location.hook}>
+      <OnboardingGate />
+    </Router>,
+  );
+  return location;
+}
+
+async function openAfterDelay() {
+  await act(async () => {
+    vi.advanceTimersByTime(1_000);
+  });
+  vi.useRealTimers();
+  return screen.findByRole("dialog", {}, { timeout: 3_000 });
+}
+
+describe("onboarding", () => {
+  it("opens about one second after the first load, not before", async () => {
+    vi.useFakeTimers();
+    renderGate();
+    await act(async () => {
+      vi.advanceTimersByTime(900);
+    });
+    expect(screen.queryByRole("dialog")).toBeNull();
+    const dialog = await openAfterDelay();
+    expect(dialog.textContent).toContain("Welcome to PromptCanvas");
+  });
+
+  it("walks Welcome, Choose Your Style and Start Creating with the product's true claims", async () => {
+    vi.useFakeTimers();
+    renderGate();
+    await openAfterDelay();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole("button", { name: "Next" }));
+    expect(screen.getByRole("heading", { name: "Choose Your Style" })).toBeTruthy();
+    expect(screen.getByText(/^27 styles/)).toBeTruthy();
+    expect(screen.getAllByRole("radio")).toHaveLength(6);
+    await user.click(screen.getByRole("button", { name: "Next" }));
+    expect(screen.getByRole("heading", { name: "Start Creating" })).toBeTruthy();
+    const text = screen.getByRole("dialog").textContent ?? "";
+    expect(text).toContain("built-in procedural renderer");
+    expect(text).toContain("not an AI model");
+    expect(text).toMatch(/connected Replicate, FLUX Schnell, Dev and Pro/);
+    expect(text).not.toContain("30+");
+  });
+
+  it("Skip marks it done and it does not come back", async () => {
+    vi.useFakeTimers();
+    renderGate();
+    await openAfterDelay();
+    await userEvent.setup().click(screen.getByRole("button", { name: "Skip" }));
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(localStorage.getItem(ONBOARDING_KEY)).toBe("true");
+    cleanup();
+    vi.useFakeTimers();
+    renderGate();
+    await act(async () => {
+      vi.advanceTimersByTime(5_000);
+    });
+    expect(screen.queryByRole("dialog")).toBeNull();
+  });
+
+  it("Get Started marks it done and opens the generator with the chosen style", async () => {
+    vi.useFakeTimers();
+    const location = renderGate("/pricing");
+    await openAfterDelay();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole("button", { name: "Next" }));
+    await user.click(screen.getByRole("radio", { name: /Anime/ }));
+    await user.click(screen.getByRole("button", { name: "Next" }));
+    await user.click(screen.getByRole("button", { name: "Get Started" }));
+    expect(localStorage.getItem(ONBOARDING_KEY)).toBe("true");
+    expect(location.history.at(-1)).toBe("/generate?style=anime");
+  });
+
+  it("stays away from the sign-in pages", async () => {
+    vi.useFakeTimers();
+    renderGate("/auth");
+    await act(async () => {
+      vi.advanceTimersByTime(5_000);
+    });
+    expect(screen.queryByRole("dialog")).toBeNull();
+  });
+});

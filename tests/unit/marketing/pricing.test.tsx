@@ -1,0 +1,53 @@
+import { cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Router } from "wouter";
+import { memoryLocation } from "wouter/memory-location";
+import PricingPage from "../../../src/features/marketing/pricing-page";
+import { toasts } from "../../../src/state/toasts";
+import { Toaster } from "../../../src/ui/toaster";
+
+afterEach(() => {
+  cleanup();
+  toasts.items.splice(0);
+  vi.restoreAllMocks();
+});
+
+function renderPricing() {
+  const { hook } = memoryLocation({ path: "/pricing" });
+  render(
+    <Router hook={hook}>
+      <PricingPage />
+      <Toaster />
+    </Router>,
+  );
+}
+
+describe("/pricing", () => {
+  it("shows the three plans of spec §9 with Creator marked most popular", () => {
+    renderPricing();
+    const plans = screen.getByRole("region", { name: "Plans" });
+    for (const [name, price] of [["Free", "$0"], ["Creator", "$9.99"], ["Pro", "$19.99"]]) {
+      const heading = within(plans).getByRole("heading", { level: 2, name });
+      const card = heading.closest("li")!;
+      expect(card.textContent).toContain(`${price}/month`);
+    }
+    const creator = within(plans).getByRole("heading", { name: "Creator" }).closest("li")!;
+    expect(within(creator).getByText("Most popular")).toBeTruthy();
+    expect(creator.textContent).toContain("Unlimited prompts");
+  });
+
+  it("answers every plan button with the subscription notice and makes no call", async () => {
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    renderPricing();
+    const user = userEvent.setup();
+    const buttons = within(screen.getByRole("region", { name: "Plans" })).getAllByRole("button");
+    expect(buttons).toHaveLength(3);
+    for (const button of buttons) {
+      await user.click(button);
+      const notices = within(screen.getByRole("region", { name: "Notices" }));
+      expect(notices.getAllByText("Connect Supabase + Stripe to enable subscriptions.").length).toBeGreaterThan(0);
+    }
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+});
