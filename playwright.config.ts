@@ -23,7 +23,9 @@ export default defineConfig({
     // Tests of the dialog itself start from an empty storage state.
     storageState: {
       cookies: [],
-      origins: [{ origin: `http://127.0.0.1:${PORT}`, localStorage: [{ name: "onboarding_completed", value: "true" }] }],
+      origins: [
+        { origin: `http://127.0.0.1:${PORT}`, localStorage: [{ name: "onboarding_completed", value: "true" }] },
+      ],
     },
     trace: "retain-on-failure",
     launchOptions: {

@@ -81,12 +81,18 @@ async function benchOne(b: Backend) {
   let resolveNext: (() => void) | null = null;
   const channel = owner.client
     .channel("bench-changes")
-    .on("postgres_changes", { event: "INSERT", schema: "public", table: "generations", filter: `user_id=eq.${owner.id}` }, (p) => {
-      const t = sent.get((p.new as { id: string }).id);
-      if (t !== undefined) delays.push(performance.now() - t);
-      resolveNext?.();
-    });
-  await new Promise<void>((res, rej) => channel.subscribe((st) => (st === "SUBSCRIBED" ? res() : st === "CHANNEL_ERROR" ? rej(new Error(st)) : null)));
+    .on(
+      "postgres_changes",
+      { event: "INSERT", schema: "public", table: "generations", filter: `user_id=eq.${owner.id}` },
+      (p) => {
+        const t = sent.get((p.new as { id: string }).id);
+        if (t !== undefined) delays.push(performance.now() - t);
+        resolveNext?.();
+      },
+    );
+  await new Promise<void>((res, rej) =>
+    channel.subscribe((st) => (st === "SUBSCRIBED" ? res() : st === "CHANNEL_ERROR" ? rej(new Error(st)) : null)),
+  );
   for (let i = 0; i < 30; i++) {
     const id = randomUUID();
     const got = new Promise<void>((res) => (resolveNext = res));

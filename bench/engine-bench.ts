@@ -13,7 +13,11 @@ function option(name: string): string | undefined {
   return i >= 0 ? Deno.args[i + 1] : undefined;
 }
 
-const SIZES: [number, number][] = [[1024, 1024], [1536, 1024], [1024, 1536]];
+const SIZES: [number, number][] = [
+  [1024, 1024],
+  [1536, 1024],
+  [1024, 1536],
+];
 const DEFAULT_STYLES = [
   "photorealistic",
   "anime",
@@ -37,9 +41,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 console.log(`built-in engine benchmark: deno ${Deno.version.deno}, ${runs} warm run(s) per cell, prompt "${PROMPT}"`);
 console.log("milliseconds per image: render = pixels, png = encode, total = both (wall clock), cpu = total CPU time");
 console.log(
-  `load average before: ${
-    Deno.loadavg().map((v) => v.toFixed(2)).join(" ")
-  } on ${navigator.hardwareConcurrency} cores\n`,
+  `load average before: ${Deno.loadavg()
+    .map((v) => v.toFixed(2))
+    .join(" ")} on ${navigator.hardwareConcurrency} cores\n`,
 );
 const header = ["style".padEnd(16), ...SIZES.map(([w, h]) => `${w}x${h}`.padStart(29))].join("");
 console.log(header);
@@ -47,13 +51,16 @@ console.log(" ".repeat(16) + SIZES.map(() => "render   png  total    cpu".padSta
 
 const totals: Record<string, number[]> = {};
 const cpuTotals: Record<string, number[]> = {};
-let encodeMs = 0, allMs = 0;
+let encodeMs = 0,
+  allMs = 0;
 for (const style of styles) {
   const cells: string[] = [];
   for (const [width, height] of SIZES) {
     const input = { prompt: PROMPT, style, width, height, seed: 42 };
     if (!Deno.args.includes("--cold")) await encodePng(renderRgb(input), width, height, { channels: 3 });
-    const render: number[] = [], png: number[] = [], cpu: number[] = [];
+    const render: number[] = [],
+      png: number[] = [],
+      cpu: number[] = [];
     for (let r = 0; r < runs; r++) {
       const c0 = process.cpuUsage();
       const t0 = performance.now();
@@ -71,9 +78,9 @@ for (const style of styles) {
     const total = median(render.map((v, i) => v + png[i]));
     (totals[`${width}x${height}`] ??= []).push(total);
     (cpuTotals[`${width}x${height}`] ??= []).push(median(cpu));
-    const cell = `${median(render).toFixed(0).padStart(6)} ${median(png).toFixed(0).padStart(5)} ${
-      total.toFixed(0).padStart(6)
-    } ${median(cpu).toFixed(0).padStart(6)}`;
+    const cell = `${median(render).toFixed(0).padStart(6)} ${median(png).toFixed(0).padStart(5)} ${total
+      .toFixed(0)
+      .padStart(6)} ${median(cpu).toFixed(0).padStart(6)}`;
     cells.push(cell.padStart(29));
   }
   console.log(style.padEnd(16) + cells.join(""));
@@ -86,21 +93,27 @@ for (const [size, list] of Object.entries(totals)) {
       `CPU median ${median(cpu).toFixed(0)} ms, worst ${Math.max(...cpu).toFixed(0)} ms, over ${list.length} styles`,
   );
 }
-console.log(`load average after: ${Deno.loadavg().map((v) => v.toFixed(2)).join(" ")}`);
+console.log(
+  `load average after: ${Deno.loadavg()
+    .map((v) => v.toFixed(2))
+    .join(" ")}`,
+);
 console.log(`PNG encoding share of all measured time: ${((encodeMs / allMs) * 100).toFixed(1)}%`);
 
 const rgb = renderRgb({ prompt: PROMPT, style: "photorealistic", width: 1024, height: 1024, seed: 1 });
 const scanlines = filterScanlines(rgb, 1024, 1024, 3, 3);
-const zlibMs: number[] = [], streamMs: number[] = [];
-let zlibBytes = 0, streamBytes = 0;
+const zlibMs: number[] = [],
+  streamMs: number[] = [];
+let zlibBytes = 0,
+  streamBytes = 0;
 for (let r = 0; r < 3; r++) {
   let t = performance.now();
   zlibBytes = deflateSync(scanlines, { level: 4 }).length;
   zlibMs.push(performance.now() - t);
   t = performance.now();
-  const stream = new Blob([scanlines as Uint8Array<ArrayBuffer>]).stream().pipeThrough(
-    new CompressionStream("deflate"),
-  );
+  const stream = new Blob([scanlines as Uint8Array<ArrayBuffer>])
+    .stream()
+    .pipeThrough(new CompressionStream("deflate"));
   streamBytes = (await new Response(stream).arrayBuffer()).byteLength;
   streamMs.push(performance.now() - t);
 }

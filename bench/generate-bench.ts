@@ -88,7 +88,13 @@ async function throughBackend(fakeUrl: string, token: string, databaseUrl?: stri
   try {
     backend = await startBackend({
       databaseUrl,
-      env: { REPLICATE_API_TOKEN: token, REPLICATE_BASE_URL: fakeUrl, RUNWARE_API_KEY: "", OPENAI_API_KEY: "", DEFAULT_PROVIDER: "" },
+      env: {
+        REPLICATE_API_TOKEN: token,
+        REPLICATE_BASE_URL: fakeUrl,
+        RUNWARE_API_KEY: "",
+        OPENAI_API_KEY: "",
+        DEFAULT_PROVIDER: "",
+      },
     });
   } catch (e) {
     console.log(`local backend: skipped (it did not start: ${String(e).split("\n")[0]})`);
@@ -98,7 +104,10 @@ async function throughBackend(fakeUrl: string, token: string, databaseUrl?: stri
     const { client, id } = await newUser(backend, "bench");
     await client.rpc("get_my_limits");
     // Premium's 9,999 a day keeps the quota out of the way of a long run.
-    const { error } = await serviceClient(backend).from("user_daily_limits").update({ subscription_tier: "premium" }).eq("user_id", id);
+    const { error } = await serviceClient(backend)
+      .from("user_daily_limits")
+      .update({ subscription_tier: "premium" })
+      .eq("user_id", id);
     if (error) throw new Error(`could not raise the bench user's tier: ${error.message}`);
     const overhead: number[] = [];
     const provided: number[] = [];
@@ -121,14 +130,28 @@ async function throughBackend(fakeUrl: string, token: string, databaseUrl?: stri
 }
 
 async function engine() {
-  for (const [w, h] of [[1024, 1024], [1536, 1024], [1024, 1536]]) {
+  for (const [w, h] of [
+    [1024, 1024],
+    [1536, 1024],
+    [1024, 1536],
+  ]) {
     const times: number[] = [];
     for (let i = 0; i < 6; i++) {
       const t0 = performance.now();
-      await renderPng({ prompt: "a lighthouse on a cliff at dusk", style: "watercolor", width: w, height: h, seed: i, reference: null });
+      await renderPng({
+        prompt: "a lighthouse on a cliff at dusk",
+        style: "watercolor",
+        width: w,
+        height: h,
+        seed: i,
+        reference: null,
+      });
       if (i > 0) times.push(performance.now() - t0);
     }
-    console.log(`built-in engine ${w}x${h}`.padEnd(34) + ` per image p50 ${percentile(times, 50).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms`);
+    console.log(
+      `built-in engine ${w}x${h}`.padEnd(34) +
+        ` per image p50 ${percentile(times, 50).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms`,
+    );
   }
 }
 

@@ -92,7 +92,9 @@ async function audit(url) {
 }
 
 function summarize(lhr) {
-  const scores = Object.fromEntries(Object.keys(GOALS).map((k) => [k, Math.round((lhr.categories[k]?.score ?? 0) * 100)]));
+  const scores = Object.fromEntries(
+    Object.keys(GOALS).map((k) => [k, Math.round((lhr.categories[k]?.score ?? 0) * 100)]),
+  );
   const metric = (id) => lhr.audits[id]?.numericValue ?? NaN;
   const metrics = {
     FCP: metric("first-contentful-paint"),
@@ -106,7 +108,8 @@ function summarize(lhr) {
     if (scores[category] >= goal) continue;
     for (const ref of lhr.categories[category].auditRefs) {
       const a = lhr.audits[ref.id];
-      if (ref.weight > 0 && a.score !== null && a.score < 1) misses.push(`${category}: ${a.id} (${a.displayValue ?? a.score}) ${a.title}`);
+      if (ref.weight > 0 && a.score !== null && a.score < 1)
+        misses.push(`${category}: ${a.id} (${a.displayValue ?? a.score}) ${a.title}`);
     }
   }
   return { scores, metrics, misses };
@@ -114,7 +117,10 @@ function summarize(lhr) {
 
 /** The scripts the home page fetches until it has loaded and settled, each gzip-compressed at level 9. */
 async function homeInitialJs(url) {
-  const browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS.filter((f) => f !== "--headless=new") });
+  const browser = await chromium.launch({
+    executablePath: CHROME_PATH,
+    args: CHROME_FLAGS.filter((f) => f !== "--headless=new"),
+  });
   try {
     const context = await browser.newContext({ serviceWorkers: "block" });
     // A returning visitor: the onboarding dialog (loaded a second later, on demand) is not part of it.
@@ -137,9 +143,13 @@ async function homeInitialJs(url) {
 }
 
 const kb = (bytes) => (bytes / 1024).toFixed(1);
-const app = process.env.BENCH_URL ? { url: process.env.BENCH_URL.replace(/\/+$/, ""), stop: async () => {} } : await startApp();
+const app = process.env.BENCH_URL
+  ? { url: process.env.BENCH_URL.replace(/\/+$/, ""), stop: async () => {} }
+  : await startApp();
 try {
-  console.log(`Lighthouse ${RUNS > 1 ? `(median of ${RUNS} runs) ` : ""}mobile, simulated throttling, against ${app.url}\n`);
+  console.log(
+    `Lighthouse ${RUNS > 1 ? `(median of ${RUNS} runs) ` : ""}mobile, simulated throttling, against ${app.url}\n`,
+  );
   console.log("page        perf  a11y  bp   seo   FCP ms  LCP ms  TBT ms  CLS    SI ms");
   const allMisses = [];
   for (const path of PATHS) {
@@ -147,7 +157,10 @@ try {
     for (let i = 0; i < RUNS; i++) runs.push(summarize(await audit(`${app.url}${path}`)));
     const pick = (f) => median(runs.map(f));
     const s = (k) => String(pick((r) => r.scores[k])).padStart(3);
-    const m = (k, digits = 0) => pick((r) => r.metrics[k]).toFixed(digits).padStart(k === "CLS" ? 6 : 7);
+    const m = (k, digits = 0) =>
+      pick((r) => r.metrics[k])
+        .toFixed(digits)
+        .padStart(k === "CLS" ? 6 : 7);
     console.log(
       `${path.padEnd(10)}  ${s("performance")}   ${s("accessibility")}   ${s("best-practices")}  ${s("seo")}  ${m("FCP")} ${m("LCP")} ${m("TBT")} ${m("CLS", 3)} ${m("SI")}`,
     );
@@ -160,7 +173,9 @@ try {
   const total = js.reduce((sum, f) => sum + f.gzip, 0);
   console.log(`\nHome page initial JavaScript (gzip -9 of each file the page loads):`);
   for (const f of js) console.log(`  ${kb(f.gzip).padStart(6)} KB  (${kb(f.raw).padStart(6)} KB raw)  ${f.path}`);
-  console.log(`  ${kb(total).padStart(6)} KB total; budget ${HOME_JS_BUDGET_KB} KB: ${total / 1024 <= HOME_JS_BUDGET_KB ? "within" : "OVER"}`);
+  console.log(
+    `  ${kb(total).padStart(6)} KB total; budget ${HOME_JS_BUDGET_KB} KB: ${total / 1024 <= HOME_JS_BUDGET_KB ? "within" : "OVER"}`,
+  );
 } finally {
   await app.stop();
 }

@@ -28,7 +28,8 @@ function fail(message) {
 const templatePath = join(dist, "index.html");
 if (!existsSync(templatePath)) fail("dist/index.html is missing: run `vite build` first.");
 const viteHtml = readFileSync(templatePath, "utf8");
-if (viteHtml.includes("data-prerendered=")) fail("dist/index.html is already prerendered: run `vite build` again first.");
+if (viteHtml.includes("data-prerendered="))
+  fail("dist/index.html is already prerendered: run `vite build` again first.");
 // The stylesheet goes inline: one request fewer before the first paint, which on a slow mobile link
 // is the largest part of it. The file stays in dist/ (and the precache) for anything that links it.
 const template = viteHtml.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, file) => {
@@ -84,7 +85,9 @@ function chunkFiles(key, seen = new Set()) {
 
 function preloadsFor(entry) {
   const source = entry ? pageSources.get(entry.page) : undefined;
-  const entryFiles = new Set(entryChunk ? [entryChunk.file, ...(entryChunk.imports ?? []).map((k) => manifest[k]?.file)] : []);
+  const entryFiles = new Set(
+    entryChunk ? [entryChunk.file, ...(entryChunk.imports ?? []).map((k) => manifest[k]?.file)] : [],
+  );
   const files = source ? [...new Set(chunkFiles(source))].filter((f) => !entryFiles.has(f)) : [];
   return files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}" />`).join("\n    ");
 }
@@ -171,5 +174,7 @@ console.log(
   `prerender: ${written.length} pages with content, ${shells.length} noindex shells (${shells.join(", ")}), sitemap of ${indexable.length} URLs for ${origin}, in ${(ms / 1000).toFixed(1)} s`,
 );
 if (failures.length) {
-  console.warn(`prerender: these pages could not be drawn at build time and ship as empty shells:\n  ${failures.join("\n  ")}`);
+  console.warn(
+    `prerender: these pages could not be drawn at build time and ship as empty shells:\n  ${failures.join("\n  ")}`,
+  );
 }

@@ -49,19 +49,37 @@ const STYLE_PROMPTS = {
 
 const jobs = [
   ...Object.entries(STYLE_PROMPTS).map(([style, prompt]) => ({
-    file: `styles/${style}.webp`, style, prompt, size: "320x320",
+    file: `styles/${style}.webp`,
+    style,
+    prompt,
+    size: "320x320",
   })),
   { file: "carousel/photoreal.webp", style: "photorealistic", prompt: "snowy mountains above a lake", size: "320x400" },
   { file: "carousel/illustration.webp", style: "digital-art", prompt: "a house by the sea at sunset", size: "320x400" },
   { file: "carousel/anime.webp", style: "anime", prompt: "a cat on the hills at sunset", size: "320x400" },
-  { file: "carousel/3d-render.webp", style: "3d-render", prompt: "a robot and a car on a studio floor", size: "320x400" },
-  { file: "carousel/watercolor.webp", style: "watercolor", prompt: "boats in a harbour below mountains", size: "320x400" },
+  {
+    file: "carousel/3d-render.webp",
+    style: "3d-render",
+    prompt: "a robot and a car on a studio floor",
+    size: "320x400",
+  },
+  {
+    file: "carousel/watercolor.webp",
+    style: "watercolor",
+    prompt: "boats in a harbour below mountains",
+    size: "320x400",
+  },
   ...[
     "beach with boats at sunset",
     "a foggy forest with a river",
     "night city skyline in the rain",
     "a dog in the snow",
-  ].map((prompt, i) => ({ file: `examples/photorealistic-${i + 1}.webp`, style: "photorealistic", prompt, size: "384x384" })),
+  ].map((prompt, i) => ({
+    file: `examples/photorealistic-${i + 1}.webp`,
+    style: "photorealistic",
+    prompt,
+    size: "384x384",
+  })),
   ...[
     "portrait of a girl with flowers",
     "a house on the hills under the stars",
@@ -69,7 +87,13 @@ const jobs = [
     "the sea at sunset with birds",
   ].map((prompt, i) => ({ file: `examples/anime-${i + 1}.webp`, style: "anime", prompt, size: "384x384" })),
   // The Open Graph card: an engine picture behind the product's name, as a JPEG for social sites.
-  { file: "../og/promptcanvas.jpg", style: "digital-art", prompt: "glowing planet over the sea at sunset", size: "1200x630", card: true },
+  {
+    file: "../og/promptcanvas.jpg",
+    style: "digital-art",
+    prompt: "glowing planet over the sea at sunset",
+    size: "1200x630",
+    card: true,
+  },
 ];
 
 /** Lays the product's name over the picture and saves a JPEG screenshot of exactly the card's size. */
@@ -88,7 +112,9 @@ async function writeCard(job, png) {
   const bytes = await card.screenshot({ type: "jpeg", quality: 78 });
   writeFileSync(target, bytes);
   await card.close();
-  console.log(`${job.file.padEnd(36)} ${(bytes.length / 1024).toFixed(1)} KB  (card over ${job.style}: "${job.prompt}")`);
+  console.log(
+    `${job.file.padEnd(36)} ${(bytes.length / 1024).toFixed(1)} KB  (card over ${job.style}: "${job.prompt}")`,
+  );
 }
 
 const filter = process.argv[2];
@@ -105,7 +131,20 @@ try {
     const dir = join(tmp, job.file.replace(/[/.]/g, "_"));
     const r = spawnSync(
       denoPath(),
-      ["run", "-A", "scripts/render-samples.ts", dir, "--size", job.size, "--styles", job.style, "--prompt", job.prompt, "--seed", String(SEED)],
+      [
+        "run",
+        "-A",
+        "scripts/render-samples.ts",
+        dir,
+        "--size",
+        job.size,
+        "--styles",
+        job.style,
+        "--prompt",
+        job.prompt,
+        "--seed",
+        String(SEED),
+      ],
       { cwd: root, encoding: "utf8" },
     );
     if (r.status !== 0) throw new Error(`render failed for ${job.file}: ${r.stderr}`);

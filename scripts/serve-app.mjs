@@ -96,9 +96,7 @@ export function createAppServer({ distDir, appConfig }) {
         "Content-Type": entry.type,
         "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "strict-origin-when-cross-origin",
-        "Cache-Control": url.pathname.startsWith("/assets/")
-          ? "public, max-age=31536000, immutable"
-          : "no-cache",
+        "Cache-Control": url.pathname.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "no-cache",
         Vary: "Accept-Encoding",
       };
       const accept = String(req.headers["accept-encoding"] ?? "");

@@ -23,7 +23,10 @@ if (process.env.SKIP_BUILD !== "1" || !existsSync(join(root, "dist/index.html"))
   console.log("Building the app…");
   // The same steps as `npm run build`: Vite, then the prerendered public pages.
   const vite = join(root, "node_modules/vite/bin/vite.js");
-  const r = spawnSync(process.execPath, [vite, "build", "--manifest", "--logLevel", "warn"], { cwd: root, stdio: "inherit" });
+  const r = spawnSync(process.execPath, [vite, "build", "--manifest", "--logLevel", "warn"], {
+    cwd: root,
+    stdio: "inherit",
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
   const p = spawnSync(process.execPath, [join(root, "scripts/prerender.mjs")], { cwd: root, stdio: "inherit" });
   if (p.status !== 0) process.exit(p.status ?? 1);

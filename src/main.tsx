@@ -48,7 +48,10 @@ if (redirect) {
     onCaughtError: () => undefined,
     // A prerendered page that does not match is drawn again by React; say so without failing.
     onRecoverableError: (error: unknown) =>
-      console.warn("[hydrate] the prerendered page was redrawn:", error instanceof Error ? error.message : String(error)),
+      console.warn(
+        "[hydrate] the prerendered page was redrawn:",
+        error instanceof Error ? error.message : String(error),
+      ),
   };
   // With the page's code already here, the first render draws the page itself rather than a
   // "Loading…" fallback over the prerendered one. A failed load is left to the error boundary.

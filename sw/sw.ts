@@ -73,7 +73,12 @@ self.addEventListener("activate", (event) => {
         await Promise.all(
           windows.map(async (w) => {
             const url = new URL(w.url);
-            if (url.origin !== self.location.origin || BACKEND_PATHS.test(url.pathname) || (await cache.match(url.href))) return;
+            if (
+              url.origin !== self.location.origin ||
+              BACKEND_PATHS.test(url.pathname) ||
+              (await cache.match(url.href))
+            )
+              return;
             await cache.add(new Request(url.href, { credentials: "same-origin" }));
           }),
         );

@@ -17,7 +17,12 @@ const bin = (p) => join(root, "node_modules", p);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 function run(cmd, args, env = {}) {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env }, maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(cmd, args, {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...env },
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const stdout = r.stdout?.toString() ?? "";
   process.stdout.write(stdout);
   return { status: r.status ?? 1, stdout };
@@ -25,22 +30,42 @@ function run(cmd, args, env = {}) {
 
 function vitestTier(project) {
   const file = join(out, `${project}.json`);
-  const r = run(node, [bin("vitest/vitest.mjs"), "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${file}`]);
+  const r = run(node, [
+    bin("vitest/vitest.mjs"),
+    "run",
+    "--project",
+    project,
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${file}`,
+  ]);
   if (!existsSync(file)) return { passed: 0, failed: 1, skipped: 0, note: "vitest produced no report" };
   const j = JSON.parse(readFileSync(file, "utf8"));
   // A file that failed to load has no tests but is still a failure.
-  const brokenFiles = (j.testResults ?? []).filter((t) => t.status === "failed" && (t.assertionResults ?? []).length === 0).length;
-  const res = { passed: j.numPassedTests, failed: j.numFailedTests + brokenFiles, skipped: j.numPendingTests + (j.numTodoTests ?? 0) };
+  const brokenFiles = (j.testResults ?? []).filter(
+    (t) => t.status === "failed" && (t.assertionResults ?? []).length === 0,
+  ).length;
+  const res = {
+    passed: j.numPassedTests,
+    failed: j.numFailedTests + brokenFiles,
+    skipped: j.numPendingTests + (j.numTodoTests ?? 0),
+  };
   if (r.status !== 0 && res.failed === 0) res.failed = 1;
   return res;
 }
 
 function functionsTier() {
   const dir = join(root, "tests/functions");
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => /_test\.ts$/.test(f)).map((f) => `tests/functions/${f}`) : [];
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => /_test\.ts$/.test(f))
+        .map((f) => `tests/functions/${f}`)
+    : [];
   if (!files.length) return { passed: 0, failed: 0, skipped: 0 };
   const r = run(denoPath(), ["test", "-A", "--no-check", ...files], { NO_COLOR: "1" });
-  const m = r.stdout.match(/(ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed(?: \(\d+ steps?\))?(?: \| (\d+) ignored)?/);
+  const m = r.stdout.match(
+    /(ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed(?: \(\d+ steps?\))?(?: \| (\d+) ignored)?/,
+  );
   if (!m) return { passed: 0, failed: 1, skipped: 0, note: "deno test printed no summary" };
   const res = { passed: +m[2], failed: +m[3], skipped: +(m[4] ?? 0) };
   if (r.status !== 0 && res.failed === 0) res.failed = 1;
@@ -83,7 +108,9 @@ for (const name of chosen) {
   console.log(`\n=== tier: ${name} ===`);
   const started = Date.now();
   const r = tiers[name]();
-  rows.push(`${name.padEnd(10)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(4)} failed ${String(r.skipped).padStart(4)} skipped  ${((Date.now() - started) / 1000).toFixed(1)} s${r.note ? "  (" + r.note + ")" : ""}`);
+  rows.push(
+    `${name.padEnd(10)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(4)} failed ${String(r.skipped).padStart(4)} skipped  ${((Date.now() - started) / 1000).toFixed(1)} s${r.note ? "  (" + r.note + ")" : ""}`,
+  );
   for (const k of Object.keys(total)) total[k] += r[k];
 }
 console.log("\n=== summary ===");

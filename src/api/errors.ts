@@ -95,7 +95,9 @@ export const ERROR_CATALOGUE: readonly Entry[] = [
     message: "Our servers are experiencing issues. Please try again in a moment.",
     action: RETRY,
     matches: (p) =>
-      (p.status !== undefined && p.status >= 500) || /server[\s_-]?error/.test(p.text) || p.name === "functionsrelayerror",
+      (p.status !== undefined && p.status >= 500) ||
+      /server[\s_-]?error/.test(p.text) ||
+      p.name === "functionsrelayerror",
   },
 ];
 

@@ -3,7 +3,11 @@
 import { sanitizeForLog } from "./errors";
 import { supabase } from "./client";
 
-export async function trackEvent(userId: string | null, name: string, metadata: Record<string, unknown>): Promise<void> {
+export async function trackEvent(
+  userId: string | null,
+  name: string,
+  metadata: Record<string, unknown>,
+): Promise<void> {
   if (!userId) return;
   try {
     const { error } = await supabase().from("app_events").insert({ user_id: userId, name, metadata });

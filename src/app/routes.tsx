@@ -8,7 +8,6 @@ import { ErrorBoundary } from "./error-boundary";
 import { lazyPage, type LazyPage } from "./lazy-page";
 import { ROUTES, documentTitle, type PageKey, type RouteEntry } from "./route-table";
 
-
 const PAGES: Record<PageKey, LazyPage> = {
   home: lazyPage(() => import("../features/marketing/home-page")),
   gallery: lazyPage(() => import("../features/gallery/gallery-page")),

@@ -3,7 +3,12 @@
 // link; otherwise only when a page needs it (protected pages, /auth) or another tab signs in.
 import { authStorageKey } from "../api/config";
 import { openedFromAuthLink } from "../lib/initial-url";
-import { ensureSessionRuntime, registerSessionRuntime, setSessionView, storedSessionUser } from "../state/session-store";
+import {
+  ensureSessionRuntime,
+  registerSessionRuntime,
+  setSessionView,
+  storedSessionUser,
+} from "../state/session-store";
 
 export function bootSession(): void {
   registerSessionRuntime(() => import("./actors").then((m) => m.startSessionActor()));

@@ -103,7 +103,12 @@ function blogPosting(path: string, origin: string) {
     mainEntityOfPage: `${origin}${post.path}`,
     image: `${origin}/og/promptcanvas.jpg`,
     author: { "@type": "Organization", name: ORG_NAME, url: `${origin}/` },
-    publisher: { "@id": `${origin}/#organization`, "@type": "Organization", name: ORG_NAME, logo: { "@type": "ImageObject", url: `${origin}/icons/icon-512.png` } },
+    publisher: {
+      "@id": `${origin}/#organization`,
+      "@type": "Organization",
+      name: ORG_NAME,
+      logo: { "@type": "ImageObject", url: `${origin}/icons/icon-512.png` },
+    },
     keywords: post.tags.join(", "),
   };
 }
@@ -121,7 +126,12 @@ function breadcrumbs(path: string, entry: RouteEntry, origin: string) {
   return {
     "@context": CONTEXT,
     "@type": "BreadcrumbList",
-    itemListElement: trail.map((t, i) => ({ "@type": "ListItem", position: i + 1, name: t.name, item: `${origin}${t.path}` })),
+    itemListElement: trail.map((t, i) => ({
+      "@type": "ListItem",
+      position: i + 1,
+      name: t.name,
+      item: `${origin}${t.path}`,
+    })),
   };
 }
 

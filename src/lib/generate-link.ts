@@ -43,7 +43,8 @@ export function buildGenerateLink(p: GenerateLinkParams): string {
   if (p.quality) q.set("quality", p.quality);
   if (p.aspectRatio) q.set("aspect_ratio", p.aspectRatio);
   if (typeof p.seed === "number" && Number.isInteger(p.seed) && p.seed >= 0) q.set("seed", String(p.seed));
-  if (typeof p.batch === "number" && p.batch >= BATCH_MIN && p.batch <= BATCH_MAX) q.set("batch", String(Math.trunc(p.batch)));
+  if (typeof p.batch === "number" && p.batch >= BATCH_MIN && p.batch <= BATCH_MAX)
+    q.set("batch", String(Math.trunc(p.batch)));
   if (p.reference) q.set("reference", "session");
   const query = q.toString();
   return query ? `/generate?${query}` : "/generate";
@@ -72,7 +73,10 @@ export function parseGenerateLink(search: string, styleIds: readonly string[]): 
 }
 
 /** Keeps a reference image (a data URL) for the generator; false when storage refuses it. */
-export function stashReferenceImage(dataUrl: string, storage: Storage | undefined = globalThis.sessionStorage): boolean {
+export function stashReferenceImage(
+  dataUrl: string,
+  storage: Storage | undefined = globalThis.sessionStorage,
+): boolean {
   try {
     storage?.setItem(REFERENCE_STORAGE_KEY, dataUrl);
     return Boolean(storage);

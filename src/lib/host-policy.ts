@@ -11,12 +11,7 @@ function normalize(host: string): string {
 
 export function isLocalHost(hostname: string): boolean {
   const h = normalize(hostname);
-  return (
-    LOOPBACK_NAMES.has(h) ||
-    h.endsWith(".localhost") ||
-    /^\d{1,3}(\.\d{1,3}){3}$/.test(h) ||
-    h.startsWith("[")
-  );
+  return LOOPBACK_NAMES.has(h) || h.endsWith(".localhost") || /^\d{1,3}(\.\d{1,3}){3}$/.test(h) || h.startsWith("[");
 }
 
 /** The production domain and its www. twin count as production. */

@@ -28,8 +28,13 @@ export function getSessionView(): SessionView {
 }
 
 export function setSessionView(next: SessionView): void {
-  if (next.status === view.status && next.user?.id === view.user?.id && next.user?.email === view.user?.email &&
-    next.verified === view.verified) return;
+  if (
+    next.status === view.status &&
+    next.user?.id === view.user?.id &&
+    next.user?.email === view.user?.email &&
+    next.verified === view.verified
+  )
+    return;
   view = next;
   listeners.forEach((l) => l());
 }

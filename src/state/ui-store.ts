@@ -29,11 +29,7 @@ function applyThemeToDocument(theme: Theme): void {
   if (typeof document !== "undefined") document.documentElement.setAttribute("data-theme", theme);
 }
 
-export function initUi(env: {
-  storage?: Storage;
-  matchMedia?: (q: string) => MediaQueryList;
-  cookie?: string;
-}): void {
+export function initUi(env: { storage?: Storage; matchMedia?: (q: string) => MediaQueryList; cookie?: string }): void {
   const saved = readSavedTheme(env.storage);
   ui.theme = saved ?? systemTheme(env.matchMedia);
   ui.themeSource = saved ? "user" : "system";

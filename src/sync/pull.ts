@@ -72,7 +72,11 @@ async function pullGenerations(db: AppDb, userId: string): Promise<{ count: numb
         // The cached image bytes are local only: keep them when the row comes again.
         const existing = await db.generations.bulkGet(rows.map((r) => r.id));
         await db.generations.bulkPut(
-          rows.map((r, i) => ({ ...toGenerationRecord(r), image: existing[i]?.image, thumbnail: existing[i]?.thumbnail })),
+          rows.map((r, i) => ({
+            ...toGenerationRecord(r),
+            image: existing[i]?.image,
+            thumbnail: existing[i]?.thumbnail,
+          })),
         );
         await db.meta.put({ key: cursorKey(userId), value: last });
       });

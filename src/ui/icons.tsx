@@ -243,10 +243,7 @@ export function Logo({ className = "size-8" }: { className?: string }) {
         </linearGradient>
       </defs>
       <rect width="32" height="32" rx="8" fill={`url(#${gradient})`} />
-      <path
-        d="M16 6.5l2.2 6.3 6.3 2.2-6.3 2.2L16 23.5l-2.2-6.3L7.5 15l6.3-2.2z"
-        fill="#fff"
-      />
+      <path d="M16 6.5l2.2 6.3 6.3 2.2-6.3 2.2L16 23.5l-2.2-6.3L7.5 15l6.3-2.2z" fill="#fff" />
       <circle cx="23.5" cy="23.5" r="2" fill="#fff" opacity=".85" />
     </svg>
   );

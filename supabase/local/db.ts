@@ -79,9 +79,7 @@ function openPostgres(url: string): Db {
   // Keep timestamps and json as Postgres text; the modules ask Postgres for JSON text themselves.
   const types = {
     getTypeParser: (oid: number, format?: string) =>
-      [20, 21, 23, 700, 701, 1700, 16].includes(oid)
-        ? pg.types.getTypeParser(oid, format as "text")
-        : (v: string) => v,
+      [20, 21, 23, 700, 701, 1700, 16].includes(oid) ? pg.types.getTypeParser(oid, format as "text") : (v: string) => v,
   };
   const pool = new pg.Pool({ connectionString: url, max: Number(Deno.env.get("DB_POOL_SIZE") ?? 10), types });
   const wrap = (c: pg.Pool | pg.PoolClient): Sql => ({

@@ -23,7 +23,9 @@ export function createFunctionsHost(ctx: Ctx): Service {
       const file = `${Deno.cwd()}/${dir}/${name}/handler.ts`.replace(`${Deno.cwd()}//`, "/");
       try {
         if ((await Deno.stat(file)).isFile) return file;
-      } catch { /* not in this directory */ }
+      } catch {
+        /* not in this directory */
+      }
     }
     return null;
   }

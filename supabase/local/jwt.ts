@@ -35,8 +35,7 @@ export async function signJwt(payload: Record<string, unknown>, secret: string):
 }
 
 export type JwtResult =
-  | { ok: true; claims: Record<string, unknown> }
-  | { ok: false; reason: "malformed" | "bad_signature" | "expired" };
+  { ok: true; claims: Record<string, unknown> } | { ok: false; reason: "malformed" | "bad_signature" | "expired" };
 
 /** Verifies signature, algorithm and expiry. Never throws. */
 export async function verifyJwt(token: string, secret: string, nowSec = Date.now() / 1000): Promise<JwtResult> {

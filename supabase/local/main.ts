@@ -61,13 +61,15 @@ const server = Deno.serve(
       }
       const apiUrl = config.publicUrl;
       // One machine-readable line for the start script and the test harness.
-      console.log(JSON.stringify({
-        event: "ready",
-        apiUrl,
-        anonKey: config.anonKey,
-        serviceRoleKey: config.serviceRoleKey,
-        database: db.kind,
-      }));
+      console.log(
+        JSON.stringify({
+          event: "ready",
+          apiUrl,
+          anonKey: config.anonKey,
+          serviceRoleKey: config.serviceRoleKey,
+          database: db.kind,
+        }),
+      );
     },
   },
   async (req, info) => {

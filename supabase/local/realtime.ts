@@ -21,9 +21,9 @@ export async function createRealtime(ctx: Ctx): Promise<{ handle(req: Request): 
   const published = new Set<string>();
   for (const { schema, table } of await catalog.published()) {
     await db.exec(
-      `create or replace trigger ${TRIGGER} after insert or update or delete on ${quoteIdent(schema)}.${
-        quoteIdent(table)
-      } for each row execute function local.notify_change()`,
+      `create or replace trigger ${TRIGGER} after insert or update or delete on ${quoteIdent(schema)}.${quoteIdent(
+        table,
+      )} for each row execute function local.notify_change()`,
     );
     published.add(`${schema}.${table}`);
   }

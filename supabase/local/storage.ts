@@ -53,7 +53,7 @@ export function createStorage(ctx: Ctx): Service {
       const text = new TextDecoder().decode(await readBody(req, MAX_JSON_BODY_BYTES));
       const v = text ? JSON.parse(text) : {};
       return typeof v === "object" && v !== null && !Array.isArray(v)
-        ? v as Record<string, unknown>
+        ? (v as Record<string, unknown>)
         : storageErrors.invalidRequest("body must be a JSON object");
     } catch {
       return storageErrors.invalidRequest("body must be a JSON object");
@@ -146,12 +146,12 @@ export function createStorage(ctx: Ctx): Service {
     if (!who.ok) return storageErrors.invalidJwt(who.message);
     if (path === "/bucket" || path.startsWith("/bucket/")) return await bucketRoute(req, path, who.claims);
     if (!path.startsWith("/object/")) return null;
-    return await objectCommandRoute(req, path, who.claims) ?? await objectRoute(req, path, who.claims);
+    return (await objectCommandRoute(req, path, who.claims)) ?? (await objectRoute(req, path, who.claims));
   }
 
   return async (req, path) => {
     try {
-      const out = await route(req, path) ?? storageErrors.routeNotFound(req.method, path);
+      const out = (await route(req, path)) ?? storageErrors.routeNotFound(req.method, path);
       return isStorageError(out) ? errorResponse(out) : out;
     } catch (e) {
       const mapped = fromDbError(e);

@@ -172,9 +172,17 @@ describe("auth on the embedded database", () => {
       const events = recordEvents(client);
 
       const wrong = await client.auth.signInWithPassword({ email, password: "wrong-horse-42" });
-      expect(wrong.error).toMatchObject({ status: 400, code: "invalid_credentials", message: "Invalid login credentials" });
+      expect(wrong.error).toMatchObject({
+        status: 400,
+        code: "invalid_credentials",
+        message: "Invalid login credentials",
+      });
       const unknown = await client.auth.signInWithPassword({ email: uniqueEmail("nobody"), password: PASSWORD });
-      expect(unknown.error).toMatchObject({ status: 400, code: "invalid_credentials", message: "Invalid login credentials" });
+      expect(unknown.error).toMatchObject({
+        status: 400,
+        code: "invalid_credentials",
+        message: "Invalid login credentials",
+      });
 
       const good = await client.auth.signInWithPassword({ email, password: PASSWORD });
       expect(good.error).toBeNull();
@@ -390,7 +398,12 @@ describe("auth on the embedded database", () => {
       expect(location.startsWith(`${APP_RESET_URL}#`)).toBe(true);
       const fragment = fragmentOf(location);
       expect([...fragment.keys()]).toEqual([
-        "access_token", "expires_at", "expires_in", "refresh_token", "token_type", "type",
+        "access_token",
+        "expires_at",
+        "expires_in",
+        "refresh_token",
+        "token_type",
+        "type",
       ]);
       expect(fragment.get("expires_in")).toBe("3600");
       expect(fragment.get("token_type")).toBe("bearer");
@@ -407,8 +420,9 @@ describe("auth on the embedded database", () => {
       expect((await page.auth.updateUser({ password: "reset-horse-99" })).error).toBeNull();
 
       expect((await anonClient(b).auth.signInWithPassword({ email, password: "reset-horse-99" })).error).toBeNull();
-      expect((await anonClient(b).auth.signInWithPassword({ email, password: PASSWORD })).error)
-        .toMatchObject({ code: "invalid_credentials" });
+      expect((await anonClient(b).auth.signInWithPassword({ email, password: PASSWORD })).error).toMatchObject({
+        code: "invalid_credentials",
+      });
 
       const second = await fetch(link, { redirect: "manual" });
       expect(second.status).toBe(303);
@@ -557,7 +571,9 @@ describe("auth on the embedded database", () => {
     it("publishes GoTrue's settings with e-mail sign-up auto-confirmed and no external providers", async () => {
       const settings = await (await call("/auth/v1/settings")).json();
       expect(settings).toMatchObject({ disable_signup: false, mailer_autoconfirm: true, saml_enabled: false });
-      const enabled = Object.entries(settings.external).filter(([, on]) => on).map(([name]) => name);
+      const enabled = Object.entries(settings.external)
+        .filter(([, on]) => on)
+        .map(([name]) => name);
       expect(enabled).toEqual(["email"]);
       expect(await (await call("/auth/v1/health")).json()).toMatchObject({ name: "GoTrue" });
     });
@@ -600,10 +616,15 @@ describe("auth on the embedded database", () => {
       // A foreign name pointed at this machine (DNS rebinding) would make the page same-origin.
       const rebound = await new Promise<number>((resolve, reject) => {
         const u = new URL(`${b.url}/_dev/mailbox/messages`);
-        httpRequest({ host: u.hostname, port: u.port, path: u.pathname, headers: { host: `attacker.example:${u.port}` } }, (r) => {
-          r.resume();
-          resolve(r.statusCode ?? 0);
-        }).on("error", reject).end();
+        httpRequest(
+          { host: u.hostname, port: u.port, path: u.pathname, headers: { host: `attacker.example:${u.port}` } },
+          (r) => {
+            r.resume();
+            resolve(r.statusCode ?? 0);
+          },
+        )
+          .on("error", reject)
+          .end();
       });
       expect(rebound).toBe(403);
       // The API itself still answers browsers on any origin.
@@ -644,7 +665,11 @@ describe("auth with e-mail confirmation required", () => {
   it("mails a confirmation link, refuses sign-in until it is followed, then signs in", async () => {
     const email = uniqueEmail("confirm");
     const client = anonClient(b);
-    const { data, error } = await client.auth.signUp({ email, password: PASSWORD, options: { emailRedirectTo: APP_RESET_URL } });
+    const { data, error } = await client.auth.signUp({
+      email,
+      password: PASSWORD,
+      options: { emailRedirectTo: APP_RESET_URL },
+    });
     expect(error).toBeNull();
     expect(data.session).toBeNull();
     expect(data.user!.email).toBe(email);

@@ -29,7 +29,9 @@ async function send(path: string, init: RequestInit = {}): Promise<Res> {
   let body: unknown = null;
   try {
     body = text ? JSON.parse(text) : null;
-  } catch { /* asserted by the caller */ }
+  } catch {
+    /* asserted by the caller */
+  }
   return { status: res.status, text, body, headers: res.headers };
 }
 
@@ -151,7 +153,13 @@ describe("bad bodies", () => {
     ["an array of numbers", "/generations", "[1,2]", 400, "PGRST102"],
     ["objects with different keys", "/generations", '[{"prompt":"a"},{"style":"b"}]', 400, "PGRST102"],
     ["an unknown column", "/generations", '{"nope":1}', 400, "PGRST204"],
-    ["invalid UTF-8", "/generations", new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]), 400, "PGRST102"],
+    [
+      "invalid UTF-8",
+      "/generations",
+      new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
+      400,
+      "PGRST102",
+    ],
     ["a NUL escape inside JSON", "/generations", '{"prompt":"a\\u0000b"}', 400, "22P05"],
     ["an array for rpc arguments", "/rpc/get_my_limits", "[1]", 400, "PGRST102"],
   ];
@@ -160,8 +168,20 @@ describe("bad bodies", () => {
   });
 
   it("refuses an array for an update and a non-JSON content type", async () => {
-    expectRefused(await send(`/generations?id=eq.${secretId}`, { method: "PATCH", body: "[]", headers: { "content-type": "application/json" } }), 400, "PGRST102");
-    expectRefused(await post("/generations", "prompt=x", { "content-type": "application/x-www-form-urlencoded" }), 415, "PGRST107");
+    expectRefused(
+      await send(`/generations?id=eq.${secretId}`, {
+        method: "PATCH",
+        body: "[]",
+        headers: { "content-type": "application/json" },
+      }),
+      400,
+      "PGRST102",
+    );
+    expectRefused(
+      await post("/generations", "prompt=x", { "content-type": "application/x-www-form-urlencoded" }),
+      415,
+      "PGRST107",
+    );
   });
 
   it("refuses bodies over the limit with 413, declared or streamed", async () => {
@@ -169,7 +189,8 @@ describe("bad bodies", () => {
     expectRefused(await post("/generations", big), 413);
     const stream = new ReadableStream<Uint8Array>({
       start(c) {
-        for (let i = 0; i < 5; i++) c.enqueue(new TextEncoder().encode(`{"prompt":"${"y".repeat(MAX_BODY_BYTES / 4)}"}`));
+        for (let i = 0; i < 5; i++)
+          c.enqueue(new TextEncoder().encode(`{"prompt":"${"y".repeat(MAX_BODY_BYTES / 4)}"}`));
         c.close();
       },
     });
@@ -231,8 +252,18 @@ describe("SQL injection attempts", () => {
 
   it("refuses SQL in on_conflict and columns", async () => {
     const row = JSON.stringify({ prompt: "x" });
-    expectRefused(await post("/generations?on_conflict=id);drop table generations;--", row, { prefer: "resolution=merge-duplicates" }), 400, "PGRST100");
-    expectRefused(await post("/generations?on_conflict=id;drop table generations", row, { prefer: "resolution=merge-duplicates" }), 400, "42703");
+    expectRefused(
+      await post("/generations?on_conflict=id);drop table generations;--", row, {
+        prefer: "resolution=merge-duplicates",
+      }),
+      400,
+      "PGRST100",
+    );
+    expectRefused(
+      await post("/generations?on_conflict=id;drop table generations", row, { prefer: "resolution=merge-duplicates" }),
+      400,
+      "42703",
+    );
     expectRefused(await post('/generations?columns="prompt");drop table generations;--', row), 400, "PGRST100");
     expectRefused(await post('/generations?columns="prompt"--', row), 400);
   });
@@ -241,9 +272,21 @@ describe("SQL injection attempts", () => {
     expectRefused(await post("/rpc/pg_sleep", '{"seconds":3}'), 404, "PGRST202");
     expectRefused(await post("/rpc/get_my_limits;drop table generations", "{}"), 404, "PGRST202");
     expectRefused(await post("/rpc/private.limits_for_update", "{}"), 404, "PGRST202");
-    expectRefused(await post("/rpc/increment_generation_count", JSON.stringify({ 'p_user_id) from auth.users;--': 1 })), 404, "PGRST202");
-    expectRefused(await post("/rpc/increment_generation_count", JSON.stringify({ p_user_id: "x'); drop table generations;--" })), 400, "22P02");
-    expectRefused(await post("/rpc/quota_reserve", JSON.stringify({ p_user_id: owner.id, p_request_id: randomUUID() })), 403, "42501");
+    expectRefused(
+      await post("/rpc/increment_generation_count", JSON.stringify({ "p_user_id) from auth.users;--": 1 })),
+      404,
+      "PGRST202",
+    );
+    expectRefused(
+      await post("/rpc/increment_generation_count", JSON.stringify({ p_user_id: "x'); drop table generations;--" })),
+      400,
+      "22P02",
+    );
+    expectRefused(
+      await post("/rpc/quota_reserve", JSON.stringify({ p_user_id: owner.id, p_request_id: randomUUID() })),
+      403,
+      "42501",
+    );
     expectRefused(await post("/rpc/increment_generation_count", JSON.stringify({ p_user_id: owner.id })), 403, "42501");
   });
 
@@ -267,7 +310,10 @@ describe("SQL injection attempts", () => {
     }
     const tautology = await c.from("generations").select("*").eq("prompt", "' or 1=1 --");
     expect(tautology).toMatchObject({ error: null, data: [] });
-    const wide = await c.from("generations").select("id, prompt").or("prompt.eq.x,user_id.neq.00000000-0000-0000-0000-000000000000");
+    const wide = await c
+      .from("generations")
+      .select("id, prompt")
+      .or("prompt.eq.x,user_id.neq.00000000-0000-0000-0000-000000000000");
     expect(wide.error).toBeNull();
     expectNoLeak(JSON.stringify(wide.data));
   });

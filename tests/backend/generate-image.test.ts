@@ -134,7 +134,9 @@ function generateImageSuite(database: "pglite" | "postgres") {
   it("gives exactly five images, five rows, five objects and fifteen daily_limit answers to twenty parallel requests", async () => {
     const { client, id } = await newUser(backend, "burst");
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => client.functions.invoke("generate-image", { body: body({ style: "pixel-art" }) })),
+      Array.from({ length: 20 }, () =>
+        client.functions.invoke("generate-image", { body: body({ style: "pixel-art" }) }),
+      ),
     );
     const succeeded = results.filter((r) => r.error === null);
     const refused = await Promise.all(results.filter((r) => r.error !== null).map((r) => errorBody(r.error)));

@@ -320,11 +320,9 @@ describe.each(targets)("realtime on $title", ({ postgres, skip }) => {
     const client = anonClient(backend);
     await client.realtime.setAuth("not-a-jwt");
     const err = await new Promise<Error | undefined>((resolve) => {
-      client.channel("refused").on(
-        "postgres_changes" as never,
-        { event: "*", schema: "public", table: "generations" } as never,
-        () => {},
-      )
+      client
+        .channel("refused")
+        .on("postgres_changes" as never, { event: "*", schema: "public", table: "generations" } as never, () => {})
         .subscribe((status, e) => status === "CHANNEL_ERROR" && resolve(e));
     });
     expect(err?.message).toBe("Invalid JWT");
@@ -356,13 +354,18 @@ describe.each(targets)("realtime on $title", ({ postgres, skip }) => {
       }),
     });
     await ws.next((f) => f[1] === joinRef, "the join reply");
-    const fresh = ws.push(topic, "access_token", {
-      access_token: signToken(secret, {
-        role: "authenticated",
-        sub: owner.id,
-        exp: Math.floor(Date.now() / 1000) + 900,
-      }),
-    }, joinRef);
+    const fresh = ws.push(
+      topic,
+      "access_token",
+      {
+        access_token: signToken(secret, {
+          role: "authenticated",
+          sub: owner.id,
+          exp: Math.floor(Date.now() / 1000) + 900,
+        }),
+      },
+      joinRef,
+    );
     expect((await ws.next((f) => f[1] === fresh, "the refresh reply"))[4]).toMatchObject({ status: "ok" });
     const bad = ws.push(topic, "access_token", { access_token: "garbage" }, joinRef);
     expect((await ws.next((f) => f[1] === bad, "the refusal"))[4]).toEqual({

@@ -75,12 +75,20 @@ afterAll(async () => {
 
 describe("reads", () => {
   it("selects the owner's rows newest first, as the history page asks", async () => {
-    const { data, error, status } = await owner.client.from("generations").select("*").eq("user_id", owner.id)
+    const { data, error, status } = await owner.client
+      .from("generations")
+      .select("*")
+      .eq("user_id", owner.id)
       .order("created_at", { ascending: false });
     expect(error).toBeNull();
     expect(status).toBe(200);
     expect(data!.map((r) => r.id)).toEqual(rows.map((r) => r.id).reverse());
-    expect(data![0]).toMatchObject({ prompt: "a lighthouse at dusk", negative_prompt: "", width: 1024, is_public: false });
+    expect(data![0]).toMatchObject({
+      prompt: "a lighthouse at dusk",
+      negative_prompt: "",
+      width: 1024,
+      is_public: false,
+    });
   });
 
   it("keeps the precision of bigint values both ways", async () => {
@@ -95,18 +103,33 @@ describe("reads", () => {
 
   it("pages with range and limit", async () => {
     const all = rows.map((r) => r.id);
-    const { data: page } = await owner.client.from("generations").select("id").eq("user_id", owner.id)
-      .order("created_at").range(1, 2);
+    const { data: page } = await owner.client
+      .from("generations")
+      .select("id")
+      .eq("user_id", owner.id)
+      .order("created_at")
+      .range(1, 2);
     expect(page!.map((r) => r.id)).toEqual(all.slice(1, 3));
-    const { data: first } = await owner.client.from("generations").select("id").eq("user_id", owner.id)
-      .order("created_at").limit(2);
+    const { data: first } = await owner.client
+      .from("generations")
+      .select("id")
+      .eq("user_id", owner.id)
+      .order("created_at")
+      .limit(2);
     expect(first!.map((r) => r.id)).toEqual(all.slice(0, 2));
   });
 
   it("counts exactly, with and without rows, and HEAD carries no body", async () => {
-    const head = await owner.client.from("generations").select("*", { count: "exact", head: true }).eq("user_id", owner.id);
+    const head = await owner.client
+      .from("generations")
+      .select("*", { count: "exact", head: true })
+      .eq("user_id", owner.id);
     expect(head).toMatchObject({ error: null, data: null, count: 3, status: 200 });
-    const partial = await owner.client.from("generations").select("id", { count: "exact" }).eq("user_id", owner.id).range(0, 1);
+    const partial = await owner.client
+      .from("generations")
+      .select("id", { count: "exact" })
+      .eq("user_id", owner.id)
+      .range(0, 1);
     expect(partial).toMatchObject({ error: null, count: 3, status: 206 });
     expect(partial.data).toHaveLength(2);
     const none = await raw(b, `/generations?select=id&prompt=eq.nothing`, { headers: { prefer: "count=exact" } });
@@ -121,7 +144,11 @@ describe("reads", () => {
 
   it("answers .single() with a bare object, or 406 PGRST116 when not exactly one row", async () => {
     const one = await owner.client.from("generations").select("id, prompt").eq("id", rows[1].id).single();
-    expect(one).toMatchObject({ error: null, status: 200, data: { id: rows[1].id, prompt: "a happy dog in the park" } });
+    expect(one).toMatchObject({
+      error: null,
+      status: 200,
+      data: { id: rows[1].id, prompt: "a happy dog in the park" },
+    });
     const none = await owner.client.from("generations").select("id").eq("id", randomUUID()).single();
     expect(none.status).toBe(406);
     expect(none.error).toEqual({
@@ -156,16 +183,24 @@ describe("reads", () => {
     expect(await ids(from().is("seed", null))).toEqual([rows[1].id]);
     expect(await ids(from().not("style", "eq", "anime"))).toEqual([rows[1].id, rows[2].id].sort());
     expect(await ids(from().or("style.eq.watercolor,prompt.ilike.*dog*"))).toEqual([rows[1].id, rows[2].id].sort());
-    expect(await ids(from().or("and(style.eq.anime,seed.gt.5),is_public.is.true"))).toEqual([rows[0].id, rows[1].id].sort());
+    expect(await ids(from().or("and(style.eq.anime,seed.gt.5),is_public.is.true"))).toEqual(
+      [rows[0].id, rows[1].id].sort(),
+    );
     expect(await ids(from().gte("width", 1024).lt("height", 2000).neq("prompt", "x"))).toHaveLength(3);
   });
 
   it("searches the generated tsvector with textSearch", async () => {
-    const web = await owner.client.from("generations").select("id").textSearch("search", "cats", { type: "websearch", config: "english" });
+    const web = await owner.client
+      .from("generations")
+      .select("id")
+      .textSearch("search", "cats", { type: "websearch", config: "english" });
     expect(web.data).toEqual([{ id: rows[0].id }]);
     const query = await owner.client.from("generations").select("id").textSearch("search", "'happy' & 'dog'");
     expect(query.data).toEqual([{ id: rows[1].id }]);
-    const plain = await owner.client.from("generations").select("id").textSearch("search", "lighthouse dusk", { type: "plain" });
+    const plain = await owner.client
+      .from("generations")
+      .select("id")
+      .textSearch("search", "lighthouse dusk", { type: "plain" });
     expect(plain.data).toEqual([{ id: rows[2].id }]);
   });
 });
@@ -235,7 +270,10 @@ describe("writes", () => {
     const nulls = await owner.client.from("generations").insert([a, c]).select("id");
     expect(nulls.status).toBe(400);
     expect(nulls.error?.code).toBe("23502");
-    const defaults = await owner.client.from("generations").insert([a, c], { defaultToNull: false }).select("id, negative_prompt, seed");
+    const defaults = await owner.client
+      .from("generations")
+      .insert([a, c], { defaultToNull: false })
+      .select("id, negative_prompt, seed");
     expect(defaults.error).toBeNull();
     expect(defaults.data).toEqual([
       { id: a.id, negative_prompt: "blurry", seed: 1 },
@@ -244,12 +282,22 @@ describe("writes", () => {
   });
 
   it("upserts on a conflict column and ignores duplicates when asked", async () => {
-    const merged = await owner.client.from("user_preferences")
+    const merged = await owner.client
+      .from("user_preferences")
       .upsert({ user_id: owner.id, default_style: "anime", default_quality: "ultra" }, { onConflict: "user_id" })
-      .select("user_id, default_style, default_quality, timezone").single();
+      .select("user_id, default_style, default_quality, timezone")
+      .single();
     expect(merged.error).toBeNull();
-    expect(merged.data).toEqual({ user_id: owner.id, default_style: "anime", default_quality: "ultra", timezone: "UTC" });
-    const twice = await owner.client.from("generations").upsert({ ...rows[0], prompt: "replaced" }, { ignoreDuplicates: true }).select();
+    expect(merged.data).toEqual({
+      user_id: owner.id,
+      default_style: "anime",
+      default_quality: "ultra",
+      timezone: "UTC",
+    });
+    const twice = await owner.client
+      .from("generations")
+      .upsert({ ...rows[0], prompt: "replaced" }, { ignoreDuplicates: true })
+      .select();
     expect(twice).toMatchObject({ error: null, data: [] });
     const { data } = await owner.client.from("generations").select("prompt").eq("id", rows[0].id).single();
     expect(data).toEqual({ prompt: "a red cat on a mat" });
@@ -258,7 +306,11 @@ describe("writes", () => {
   it("updates: 204 without select, 200 with the changed rows with select", async () => {
     const plain = await owner.client.from("generations").update({ is_saved: true }).eq("id", rows[2].id);
     expect(plain).toMatchObject({ error: null, data: null, status: 204 });
-    const back = await owner.client.from("generations").update({ is_saved: false }).eq("id", rows[2].id).select("id, is_saved");
+    const back = await owner.client
+      .from("generations")
+      .update({ is_saved: false })
+      .eq("id", rows[2].id)
+      .select("id, is_saved");
     expect(back).toMatchObject({ error: null, status: 200, data: [{ id: rows[2].id, is_saved: false }] });
   });
 
@@ -272,7 +324,9 @@ describe("writes", () => {
   });
 
   it("inserts into insert-only tables without needing to read them back", async () => {
-    const event = await owner.client.from("app_events").insert({ user_id: owner.id, name: "queue_task_success", metadata: { provider: "builtin", taskId: "t1" } });
+    const event = await owner.client
+      .from("app_events")
+      .insert({ user_id: owner.id, name: "queue_task_success", metadata: { provider: "builtin", taskId: "t1" } });
     expect(event).toMatchObject({ error: null, status: 201 });
     const read = await owner.client.from("app_events").select("*");
     expect(read.status).toBe(403);
@@ -288,7 +342,10 @@ describe("constraint errors map to PostgREST statuses", () => {
     const dup = await owner.client.from("generations").insert(rows[0]);
     expect(dup.status).toBe(409);
     // Postgres withholds the key values (details) of tables with row-level security.
-    expect(dup.error).toMatchObject({ code: "23505", message: 'duplicate key value violates unique constraint "generations_pkey"' });
+    expect(dup.error).toMatchObject({
+      code: "23505",
+      message: 'duplicate key value violates unique constraint "generations_pkey"',
+    });
     const uuid = await owner.client.from("generations").select("id").eq("id", "not-a-uuid");
     expect(uuid.status).toBe(400);
     expect(uuid.error).toMatchObject({ code: "22P02", message: 'invalid input syntax for type uuid: "not-a-uuid"' });
@@ -342,7 +399,10 @@ describe("rpc", () => {
   it("answers an unknown function or argument with 404 PGRST202", async () => {
     const { error, status } = await owner.client.rpc("nope", { a: 1 });
     expect(status).toBe(404);
-    expect(error).toMatchObject({ code: "PGRST202", message: "Could not find the function public.nope(a) in the schema cache" });
+    expect(error).toMatchObject({
+      code: "PGRST202",
+      message: "Could not find the function public.nope(a) in the schema cache",
+    });
     const wrongArg = await owner.client.rpc("increment_generation_count", { user: owner.id });
     expect(wrongArg.error?.code).toBe("PGRST202");
   });
@@ -352,7 +412,10 @@ describe("requests PostgREST refuses", () => {
   it("unknown table 404 PGRST205, unknown column 400 42703", async () => {
     const table = await owner.client.from("nope").select("*");
     expect(table.status).toBe(404);
-    expect(table.error).toMatchObject({ code: "PGRST205", message: "Could not find the table 'public.nope' in the schema cache" });
+    expect(table.error).toMatchObject({
+      code: "PGRST205",
+      message: "Could not find the table 'public.nope' in the schema cache",
+    });
     const col = await owner.client.from("generations").select("id, nope");
     expect(col.status).toBe(400);
     expect(col.error).toMatchObject({ code: "42703", message: "column generations.nope does not exist" });
@@ -364,7 +427,9 @@ describe("requests PostgREST refuses", () => {
     const res = await raw(b, "/generations?select=id", { token: expired });
     expect(res.status).toBe(401);
     expect(JSON.parse(res.text)).toEqual({ code: "PGRST301", details: null, hint: null, message: "JWT expired" });
-    const forged = await raw(b, "/generations?select=id", { token: `${expired.split(".").slice(0, 2).join(".")}.AAAA` });
+    const forged = await raw(b, "/generations?select=id", {
+      token: `${expired.split(".").slice(0, 2).join(".")}.AAAA`,
+    });
     expect(forged.status).toBe(401);
     expect(JSON.parse(forged.text).code).toBe("PGRST301");
   });
@@ -412,8 +477,20 @@ describe.skipIf(!havePostgres)("on real PostgreSQL", () => {
 
   it("answers the same bytes as PGlite for the same rows", async () => {
     const fixed = [
-      { id: "00000000-0000-4000-8000-000000000001", prompt: "a red cat", seed: 9007199254740993n, created_at: "2026-01-02T03:04:05.678+00:00", is_public: true },
-      { id: "00000000-0000-4000-8000-000000000002", prompt: "a blue dog", seed: null, created_at: "2026-01-02T03:04:06+00:00", is_public: true },
+      {
+        id: "00000000-0000-4000-8000-000000000001",
+        prompt: "a red cat",
+        seed: 9007199254740993n,
+        created_at: "2026-01-02T03:04:05.678+00:00",
+        is_public: true,
+      },
+      {
+        id: "00000000-0000-4000-8000-000000000002",
+        prompt: "a blue dog",
+        seed: null,
+        created_at: "2026-01-02T03:04:06+00:00",
+        is_public: true,
+      },
     ];
     const paths = [
       `/generations?select=id,prompt,seed,width,created_at,search,is_public,negative_prompt&id=in.(${fixed.map((f) => f.id).join(",")})&order=created_at.desc`,
@@ -424,7 +501,9 @@ describe.skipIf(!havePostgres)("on real PostgreSQL", () => {
     for (const backend of [b, pgBackend]) {
       const user = await newUser(backend, "parity");
       const svc = serviceClient(backend);
-      const { error } = await svc.from("generations").upsert(fixed.map((f) => ({ ...generation(user.id), ...f, image_path: `${user.id}/${f.id}.png` })));
+      const { error } = await svc
+        .from("generations")
+        .upsert(fixed.map((f) => ({ ...generation(user.id), ...f, image_path: `${user.id}/${f.id}.png` })));
       expect(error).toBeNull();
       const out: string[] = [];
       for (const path of paths) {
@@ -432,19 +511,31 @@ describe.skipIf(!havePostgres)("on real PostgreSQL", () => {
         expect(res.status).toBe(200);
         out.push(res.text);
       }
-      const rpc = await raw(backend, "/rpc/is_style_id", { method: "POST", body: JSON.stringify({ p_style: "neon" }), headers: { "content-type": "application/json" } });
+      const rpc = await raw(backend, "/rpc/is_style_id", {
+        method: "POST",
+        body: JSON.stringify({ p_style: "neon" }),
+        headers: { "content-type": "application/json" },
+      });
       out.push(rpc.text);
       bodies.push(out);
     }
     expect(bodies[1]).toEqual(bodies[0]);
     expect(bodies[0][0]).toContain('"seed":9007199254740993,');
-    expect(JSON.parse(bodies[0][0])[0]).toMatchObject({ id: fixed[1].id, seed: null, created_at: "2026-01-02T03:04:06+00:00" });
+    expect(JSON.parse(bodies[0][0])[0]).toMatchObject({
+      id: fixed[1].id,
+      seed: null,
+      created_at: "2026-01-02T03:04:06+00:00",
+    });
   });
 
   it("maps a plain raise (P0001) to 400 with the message and hint", async () => {
     await admin.query(`create function public.rest_test_raise(p_text text) returns int language plpgsql as $$
       begin raise exception 'refused: %', p_text using hint = 'try again'; end $$`);
-    const res = await raw(pgBackend, "/rpc/rest_test_raise", { method: "POST", body: '{"p_text":"x"}', headers: { "content-type": "application/json" } });
+    const res = await raw(pgBackend, "/rpc/rest_test_raise", {
+      method: "POST",
+      body: '{"p_text":"x"}',
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(JSON.parse(res.text)).toEqual({ code: "P0001", details: null, hint: "try again", message: "refused: x" });
   });
@@ -460,8 +551,11 @@ describe.skipIf(!havePostgres)("on real PostgreSQL", () => {
       create function public.rest_test_noop(p_x int) returns void language sql as $$ select $$;
       create function public.rest_test_echo(jsonb) returns jsonb language sql immutable as $$ select $1 $$;`);
     const client = anonClient(pgBackend);
-    const tiers = await client.rpc("rest_test_tiers", { p_min: 6 }, { count: "exact" }).select("tier")
-      .order("daily_limit", { ascending: false }).limit(1);
+    const tiers = await client
+      .rpc("rest_test_tiers", { p_min: 6 }, { count: "exact" })
+      .select("tier")
+      .order("daily_limit", { ascending: false })
+      .limit(1);
     expect(tiers).toMatchObject({ error: null, data: [{ tier: "premium" }], count: 2, status: 206 });
     const series = await client.rpc("rest_test_series", { p_n: 3 });
     expect(series).toMatchObject({ error: null, data: [1, 2, 3] });

@@ -221,10 +221,9 @@ describe.each(targets)("storage on $title", ({ postgres, skip }) => {
     await owner.client.storage.from(BUCKET).upload(path, new Blob([PNG], { type: "image/png" }));
     const read = await anon.storage.from(BUCKET).download(path);
     expect(read.error).toMatchObject({ statusCode: "404" });
-    const write = await anon.storage.from(BUCKET).upload(
-      `${owner.id}/anon.png`,
-      new Blob([PNG], { type: "image/png" }),
-    );
+    const write = await anon.storage
+      .from(BUCKET)
+      .upload(`${owner.id}/anon.png`, new Blob([PNG], { type: "image/png" }));
     expect(write.error).toMatchObject({ statusCode: "403" });
   });
 
@@ -233,8 +232,9 @@ describe.each(targets)("storage on $title", ({ postgres, skip }) => {
     const hidden = crypto.randomUUID();
     for (const id of [published, hidden]) {
       const path = `${owner.id}/${id}.png`;
-      expect((await owner.client.storage.from(BUCKET).upload(path, new Blob([PNG], { type: "image/png" }))).error)
-        .toBeNull();
+      expect(
+        (await owner.client.storage.from(BUCKET).upload(path, new Blob([PNG], { type: "image/png" }))).error,
+      ).toBeNull();
       const { error } = await owner.client.from("generations").insert({
         id,
         user_id: owner.id,
@@ -292,13 +292,11 @@ describe.each(targets)("storage on $title", ({ postgres, skip }) => {
     expect(escaped.error).not.toBeNull();
 
     const token = await ownerToken();
-    for (
-      const raw of [
-        `${owner.id}/%2e%2e/%2e%2e/escape.png`,
-        `${owner.id}/a%00b.png`,
-        `${owner.id}/${"x".repeat(300)}.png`,
-      ]
-    ) {
+    for (const raw of [
+      `${owner.id}/%2e%2e/%2e%2e/escape.png`,
+      `${owner.id}/a%00b.png`,
+      `${owner.id}/${"x".repeat(300)}.png`,
+    ]) {
       const res = await fetch(`${backend.url}/storage/v1/object/${BUCKET}/${raw}`, {
         method: "POST",
         headers: { ...authHeaders(token), "content-type": "image/png" },

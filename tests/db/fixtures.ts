@@ -48,6 +48,8 @@ export async function insertAs(db: TestDb, actor: Actor, table: string, row: Row
   const cols = keys.map((k) => `"${k}"`).join(", ");
   const params = keys.map((_, i) => `$${i + 1}`).join(", ");
   // JSON values go as JSON text, as PostgREST passes them; pg would turn a JS array into a Postgres array.
-  const values = Object.values(row).map((v) => (v !== null && typeof v === "object" && !(v instanceof Date) ? JSON.stringify(v) : v));
+  const values = Object.values(row).map((v) =>
+    v !== null && typeof v === "object" && !(v instanceof Date) ? JSON.stringify(v) : v,
+  );
   await db.run(actor, `insert into public.${table} (${cols}) values (${params})`, values);
 }

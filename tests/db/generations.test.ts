@@ -3,10 +3,33 @@ import { describeDb, sqlState, type TestUser } from "../support/db.ts";
 import { generationFor, insertAs } from "./fixtures.ts";
 
 const STYLE_IDS = [
-  "photorealistic", "anime", "digital-art", "oil-painting", "watercolor", "pixel-art", "3d-render",
-  "comic-book", "line-art", "isometric", "fantasy", "minimalist", "cyberpunk", "steampunk", "art-nouveau",
-  "impressionist", "pop-art", "graffiti", "sketch", "vintage", "neon", "gothic", "baroque", "surreal",
-  "abstract", "cartoon", "nano-banana",
+  "photorealistic",
+  "anime",
+  "digital-art",
+  "oil-painting",
+  "watercolor",
+  "pixel-art",
+  "3d-render",
+  "comic-book",
+  "line-art",
+  "isometric",
+  "fantasy",
+  "minimalist",
+  "cyberpunk",
+  "steampunk",
+  "art-nouveau",
+  "impressionist",
+  "pop-art",
+  "graffiti",
+  "sketch",
+  "vintage",
+  "neon",
+  "gothic",
+  "baroque",
+  "surreal",
+  "abstract",
+  "cartoon",
+  "nano-banana",
 ];
 
 describeDb("generations", (ctx) => {
@@ -40,7 +63,9 @@ describeDb("generations", (ctx) => {
   it("lets an owner insert a row of their own", async () => {
     const row = generationFor(owner);
     await insertAs(ctx.db, owner, "generations", row);
-    const [got] = await ctx.db.run(owner, "select prompt, is_public, is_saved from public.generations where id = $1", [row.id]);
+    const [got] = await ctx.db.run(owner, "select prompt, is_public, is_saved from public.generations where id = $1", [
+      row.id,
+    ]);
     expect(got).toEqual({ prompt: row.prompt, is_public: false, is_saved: false });
   });
 
@@ -63,27 +88,56 @@ describeDb("generations", (ctx) => {
   });
 
   it("lets the owner publish and save, and nothing else", async () => {
-    const updated = await ctx.db.run(owner, "update public.generations set is_public = true, is_saved = true where id = $1 returning id", [privateRow.id]);
+    const updated = await ctx.db.run(
+      owner,
+      "update public.generations set is_public = true, is_saved = true where id = $1 returning id",
+      [privateRow.id],
+    );
     expect(updated).toHaveLength(1);
     expect(await visibleIds("anon")).toContain(privateRow.id);
     await ctx.db.run(owner, "update public.generations set is_public = false where id = $1", [privateRow.id]);
     expect(await visibleIds("anon")).not.toContain(privateRow.id);
 
-    expect(await sqlState(ctx.db.run(owner, "update public.generations set prompt = 'edited' where id = $1", [privateRow.id]))).toBe("42501");
-    expect(await sqlState(ctx.db.run(owner, "update public.generations set user_id = $2 where id = $1", [privateRow.id, stranger.id]))).toBe("42501");
-    expect(await sqlState(ctx.db.run(owner, "update public.generations set image_path = 'x' where id = $1", [privateRow.id]))).toBe("42501");
+    expect(
+      await sqlState(
+        ctx.db.run(owner, "update public.generations set prompt = 'edited' where id = $1", [privateRow.id]),
+      ),
+    ).toBe("42501");
+    expect(
+      await sqlState(
+        ctx.db.run(owner, "update public.generations set user_id = $2 where id = $1", [privateRow.id, stranger.id]),
+      ),
+    ).toBe("42501");
+    expect(
+      await sqlState(
+        ctx.db.run(owner, "update public.generations set image_path = 'x' where id = $1", [privateRow.id]),
+      ),
+    ).toBe("42501");
   });
 
   it("does not let a stranger publish, save or delete the owner's rows", async () => {
-    const published = await ctx.db.run(stranger, "update public.generations set is_public = true where id = $1 returning id", [privateRow.id]);
+    const published = await ctx.db.run(
+      stranger,
+      "update public.generations set is_public = true where id = $1 returning id",
+      [privateRow.id],
+    );
     expect(published).toHaveLength(0);
-    const unpublished = await ctx.db.run(stranger, "update public.generations set is_public = false where id = $1 returning id", [publishedRow.id]);
+    const unpublished = await ctx.db.run(
+      stranger,
+      "update public.generations set is_public = false where id = $1 returning id",
+      [publishedRow.id],
+    );
     expect(unpublished).toHaveLength(0);
-    const deleted = await ctx.db.run(stranger, "delete from public.generations where user_id = $1 returning id", [owner.id]);
+    const deleted = await ctx.db.run(stranger, "delete from public.generations where user_id = $1 returning id", [
+      owner.id,
+    ]);
     expect(deleted).toHaveLength(0);
     expect(await sqlState(ctx.db.run("anon", "delete from public.generations"))).toBe("42501");
     expect(await sqlState(ctx.db.run("anon", "update public.generations set is_public = true"))).toBe("42501");
-    const [{ n }] = await ctx.db.query<{ n: number }>("select count(*)::int as n from public.generations where user_id = $1", [owner.id]);
+    const [{ n }] = await ctx.db.query<{ n: number }>(
+      "select count(*)::int as n from public.generations where user_id = $1",
+      [owner.id],
+    );
     expect(n).toBeGreaterThanOrEqual(2);
   });
 
@@ -95,10 +149,15 @@ describeDb("generations", (ctx) => {
   });
 
   it("accepts the 27 styles of the product and refuses others", async () => {
-    const [{ n }] = await ctx.db.query<{ n: number }>("select count(*)::int as n from unnest($1::text[]) s where public.is_style_id(s)", [STYLE_IDS]);
+    const [{ n }] = await ctx.db.query<{ n: number }>(
+      "select count(*)::int as n from unnest($1::text[]) s where public.is_style_id(s)",
+      [STYLE_IDS],
+    );
     expect(n).toBe(27);
     await insertAs(ctx.db, owner, "generations", generationFor(owner, { style: "nano-banana" }));
-    expect(await sqlState(insertAs(ctx.db, owner, "generations", generationFor(owner, { style: "vaporwave" })))).toBe("23514");
+    expect(await sqlState(insertAs(ctx.db, owner, "generations", generationFor(owner, { style: "vaporwave" })))).toBe(
+      "23514",
+    );
   });
 
   it("validates prompt, negative prompt, quality, aspect ratio and size", async () => {
@@ -113,9 +172,24 @@ describeDb("generations", (ctx) => {
       { height: 10_000 },
     ];
     for (const b of bad) {
-      expect(await sqlState(insertAs(ctx.db, owner, "generations", generationFor(owner, b))), JSON.stringify(b).slice(0, 40)).toBe("23514");
+      expect(
+        await sqlState(insertAs(ctx.db, owner, "generations", generationFor(owner, b))),
+        JSON.stringify(b).slice(0, 40),
+      ).toBe("23514");
     }
-    await insertAs(ctx.db, owner, "generations", generationFor(owner, { prompt: "x".repeat(500), negative_prompt: "y".repeat(300), quality: "ultra", aspect_ratio: "9:16", width: 1024, height: 1536 }));
+    await insertAs(
+      ctx.db,
+      owner,
+      "generations",
+      generationFor(owner, {
+        prompt: "x".repeat(500),
+        negative_prompt: "y".repeat(300),
+        quality: "ultra",
+        aspect_ratio: "9:16",
+        width: 1024,
+        height: 1536,
+      }),
+    );
   });
 
   it("finds generations by words of their prompt", async () => {
@@ -126,7 +200,11 @@ describeDb("generations", (ctx) => {
     ];
     for (const r of rows) await insertAs(ctx.db, "service", "generations", r);
     const search = (q: string) =>
-      ctx.db.run<{ id: string }>(owner, "select id from public.generations where search @@ websearch_to_tsquery('english', $1) and id = any($2::uuid[])", [q, rows.map((r) => r.id)]);
+      ctx.db.run<{ id: string }>(
+        owner,
+        "select id from public.generations where search @@ websearch_to_tsquery('english', $1) and id = any($2::uuid[])",
+        [q, rows.map((r) => r.id)],
+      );
     expect((await search("castle")).map((r) => r.id).sort()).toEqual([rows[0].id, rows[2].id].sort());
     expect((await search("castle -dragon")).map((r) => r.id)).toEqual([rows[2].id]);
     expect((await search("boat")).map((r) => r.id)).toEqual([rows[1].id]);
@@ -141,13 +219,18 @@ describeDb("generations", (ctx) => {
               ($4, $2, 'newer', 'builtin', 'm', $5, true, now())`,
       [older.id, stranger.id, older.image_path, newer.id, newer.image_path],
     );
-    const rows = await ctx.db.run<{ id: string }>("anon", "select id from public.generations where is_public order by created_at desc");
+    const rows = await ctx.db.run<{ id: string }>(
+      "anon",
+      "select id from public.generations where is_public order by created_at desc",
+    );
     const ids = rows.map((r) => r.id);
     expect(ids.indexOf(newer.id)).toBeLessThan(ids.indexOf(older.id));
   });
 
   it("is announced to realtime subscribers", async () => {
-    const rows = await ctx.db.query("select 1 from pg_publication_tables where pubname = 'supabase_realtime' and schemaname = 'public' and tablename = 'generations'");
+    const rows = await ctx.db.query(
+      "select 1 from pg_publication_tables where pubname = 'supabase_realtime' and schemaname = 'public' and tablename = 'generations'",
+    );
     expect(rows).toHaveLength(1);
   });
 
@@ -155,7 +238,10 @@ describeDb("generations", (ctx) => {
     const leaving = await ctx.db.createUser();
     await insertAs(ctx.db, "service", "generations", generationFor(leaving));
     await ctx.db.query("delete from auth.users where id = $1", [leaving.id]);
-    const [{ n }] = await ctx.db.query<{ n: number }>("select count(*)::int as n from public.generations where user_id = $1", [leaving.id]);
+    const [{ n }] = await ctx.db.query<{ n: number }>(
+      "select count(*)::int as n from public.generations where user_id = $1",
+      [leaving.id],
+    );
     expect(n).toBe(0);
   });
 });

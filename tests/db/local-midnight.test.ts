@@ -9,7 +9,14 @@ function oracleNextMidnight(from: Date, tz: string): Date {
   let fmt = formats.get(tz);
   if (!fmt) {
     fmt = new Intl.DateTimeFormat("en-CA", {
-      timeZone: tz, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit",
+      timeZone: tz,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
     });
     formats.set(tz, fmt);
   }
@@ -26,7 +33,11 @@ function oracleNextMidnight(from: Date, tz: string): Date {
 
 describeDb("next local midnight", (ctx) => {
   const next = async (from: string, tz: string) => {
-    const [row] = await ctx.db.run<{ at: Date }>("anon", "select public.next_local_midnight($1::timestamptz, $2) as at", [from, tz]);
+    const [row] = await ctx.db.run<{ at: Date }>(
+      "anon",
+      "select public.next_local_midnight($1::timestamptz, $2) as at",
+      [from, tz],
+    );
     return row.at.toISOString();
   };
 
@@ -62,7 +73,8 @@ describeDb("next local midnight", (ctx) => {
 
   it("agrees with the JavaScript runtime's zone database across a year, in every zone tested", async () => {
     const instants: string[] = [];
-    for (let t = Date.UTC(2026, 0, 1, 0, 17); t < Date.UTC(2027, 0, 1); t += 37 * 3600_000 + 23 * 60_000) instants.push(new Date(t).toISOString());
+    for (let t = Date.UTC(2026, 0, 1, 0, 17); t < Date.UTC(2027, 0, 1); t += 37 * 3600_000 + 23 * 60_000)
+      instants.push(new Date(t).toISOString());
     for (const tz of ZONES) {
       const rows = await ctx.db.query<{ from: Date; at: Date }>(
         "select f as from, public.next_local_midnight(f, $2) as at from unnest($1::timestamptz[]) f",
@@ -70,7 +82,10 @@ describeDb("next local midnight", (ctx) => {
       );
       const mismatches = rows
         .filter((r) => r.at.getTime() !== oracleNextMidnight(r.from, tz).getTime())
-        .map((r) => `${tz} ${r.from.toISOString()} -> ${r.at.toISOString()} (expected ${oracleNextMidnight(r.from, tz).toISOString()})`);
+        .map(
+          (r) =>
+            `${tz} ${r.from.toISOString()} -> ${r.at.toISOString()} (expected ${oracleNextMidnight(r.from, tz).toISOString()})`,
+        );
       expect(mismatches).toEqual([]);
       expect(rows.length).toBeGreaterThan(200);
     }
@@ -78,23 +93,46 @@ describeDb("next local midnight", (ctx) => {
 
   it("keeps a window at least 20 hours long after a time-zone change, and never otherwise", async () => {
     const nextReset = async (previous: string, now: string, oldTz: string, newTz: string) => {
-      const [row] = await ctx.db.query<{ at: Date }>("select private.next_reset_at($1, $2, $3, $4) as at", [previous, now, oldTz, newTz]);
+      const [row] = await ctx.db.query<{ at: Date }>("select private.next_reset_at($1, $2, $3, $4) as at", [
+        previous,
+        now,
+        oldTz,
+        newTz,
+      ]);
       return row.at.toISOString();
     };
     // Unchanged zone: the next local midnight after now, whatever the previous reset was.
-    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T00:01:00Z", "UTC", "UTC")).toBe("2026-11-22T00:00:00.000Z");
-    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T23:59:00Z", "UTC", "UTC")).toBe("2026-11-22T00:00:00.000Z");
-    expect(await nextReset("2026-03-08T05:00:00Z", "2026-03-08T05:00:01Z", "America/New_York", "America/New_York")).toBe("2026-03-09T04:00:00.000Z");
+    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T00:01:00Z", "UTC", "UTC")).toBe(
+      "2026-11-22T00:00:00.000Z",
+    );
+    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T23:59:00Z", "UTC", "UTC")).toBe(
+      "2026-11-22T00:00:00.000Z",
+    );
+    expect(
+      await nextReset("2026-03-08T05:00:00Z", "2026-03-08T05:00:01Z", "America/New_York", "America/New_York"),
+    ).toBe("2026-03-09T04:00:00.000Z");
     // Switching to Kiritimati (+14) right at UTC midnight: its midnight is 10 hours away, too soon.
-    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T00:01:00Z", "UTC", "Pacific/Kiritimati")).toBe("2026-11-22T10:00:00.000Z");
+    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T00:01:00Z", "UTC", "Pacific/Kiritimati")).toBe(
+      "2026-11-22T10:00:00.000Z",
+    );
     // A change noticed long after the window ended: the zone's next midnight after now.
-    expect(await nextReset("2026-11-18T00:00:00Z", "2026-11-21T00:01:00Z", "UTC", "Pacific/Kiritimati")).toBe("2026-11-21T10:00:00.000Z");
+    expect(await nextReset("2026-11-18T00:00:00Z", "2026-11-21T00:01:00Z", "UTC", "Pacific/Kiritimati")).toBe(
+      "2026-11-21T10:00:00.000Z",
+    );
     // Switching to New York, where 20 November is not over yet: its midnight is 5 hours away, too soon.
-    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T00:01:00Z", "UTC", "America/New_York")).toBe("2026-11-22T05:00:00.000Z");
+    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T00:01:00Z", "UTC", "America/New_York")).toBe(
+      "2026-11-22T05:00:00.000Z",
+    );
     // Switching to Kolkata at 23:30 there: its midnight is 18.5 hours after the last reset, too soon.
-    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T18:00:00Z", "UTC", "Asia/Kolkata")).toBe("2026-11-22T18:30:00.000Z");
+    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T18:00:00Z", "UTC", "Asia/Kolkata")).toBe(
+      "2026-11-22T18:30:00.000Z",
+    );
     // A new zone whose next midnight is far enough away takes over at once.
-    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T00:01:00Z", "UTC", "Europe/London")).toBe("2026-11-22T00:00:00.000Z");
-    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T22:00:00Z", "UTC", "America/Sao_Paulo")).toBe("2026-11-22T03:00:00.000Z");
+    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T00:01:00Z", "UTC", "Europe/London")).toBe(
+      "2026-11-22T00:00:00.000Z",
+    );
+    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T22:00:00Z", "UTC", "America/Sao_Paulo")).toBe(
+      "2026-11-22T03:00:00.000Z",
+    );
   });
 });

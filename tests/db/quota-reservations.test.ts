@@ -4,7 +4,16 @@ import { expect, it } from "vitest";
 import { describeDb, sqlState, type TestUser } from "../support/db.ts";
 import { generationFor, insertAs } from "./fixtures.ts";
 
-type State = { allowed?: boolean; committed?: boolean; released?: boolean; remaining: number; daily_limit: number; generations_today: number; reset_at: string; tier: string };
+type State = {
+  allowed?: boolean;
+  committed?: boolean;
+  released?: boolean;
+  remaining: number;
+  daily_limit: number;
+  generations_today: number;
+  reset_at: string;
+  tier: string;
+};
 
 describeDb("quota reservations", (ctx) => {
   const call = async (fn: "quota_reserve" | "quota_commit" | "quota_release", user: TestUser, requestId: string) =>
@@ -13,25 +22,51 @@ describeDb("quota reservations", (ctx) => {
   const commit = (u: TestUser, id: string) => call("quota_commit", u, id);
   const release = (u: TestUser, id: string) => call("quota_release", u, id);
   const held = async (user: TestUser) =>
-    (await ctx.db.query<{ n: number }>("select count(*)::int as n from public.quota_reservations where user_id = $1", [user.id]))[0].n;
+    (
+      await ctx.db.query<{ n: number }>("select count(*)::int as n from public.quota_reservations where user_id = $1", [
+        user.id,
+      ])
+    )[0].n;
   const used = async (user: TestUser) =>
-    (await ctx.db.query<{ n: number }>("select generations_today as n from public.user_daily_limits where user_id = $1", [user.id]))[0].n;
+    (
+      await ctx.db.query<{ n: number }>(
+        "select generations_today as n from public.user_daily_limits where user_id = $1",
+        [user.id],
+      )
+    )[0].n;
 
   it("can be called with the service key only", async () => {
     const user = await ctx.db.createUser();
     for (const fn of ["quota_reserve", "quota_commit", "quota_release"]) {
-      expect(await sqlState(ctx.db.run("anon", `select public.${fn}($1, $2)`, [user.id, randomUUID()])), fn).toBe("42501");
-      expect(await sqlState(ctx.db.run(user, `select public.${fn}($1, $2)`, [user.id, randomUUID()])), fn).toBe("42501");
+      expect(await sqlState(ctx.db.run("anon", `select public.${fn}($1, $2)`, [user.id, randomUUID()])), fn).toBe(
+        "42501",
+      );
+      expect(await sqlState(ctx.db.run(user, `select public.${fn}($1, $2)`, [user.id, randomUUID()])), fn).toBe(
+        "42501",
+      );
     }
     expect(await sqlState(ctx.db.run(user, "select * from public.quota_reservations"))).toBe("42501");
-    expect(await sqlState(ctx.db.run(user, "insert into public.quota_reservations (request_id, user_id) values ($1, $2)", [randomUUID(), user.id]))).toBe("42501");
+    expect(
+      await sqlState(
+        ctx.db.run(user, "insert into public.quota_reservations (request_id, user_id) values ($1, $2)", [
+          randomUUID(),
+          user.id,
+        ]),
+      ),
+    ).toBe("42501");
     expect(await sqlState(ctx.db.run("anon", "delete from public.quota_reservations"))).toBe("42501");
   });
 
   it("reserves a slot, and a repeated reserve of the same request takes no second one", async () => {
     const user = await ctx.db.createUser();
     const id = randomUUID();
-    expect(await reserve(user, id)).toMatchObject({ allowed: true, remaining: 4, daily_limit: 5, generations_today: 0, tier: "free" });
+    expect(await reserve(user, id)).toMatchObject({
+      allowed: true,
+      remaining: 4,
+      daily_limit: 5,
+      generations_today: 0,
+      tier: "free",
+    });
     expect(await reserve(user, id)).toMatchObject({ allowed: true, remaining: 4 });
     expect(await held(user)).toBe(1);
     expect((await ctx.db.run<{ l: State }>(user, "select public.get_my_limits() as l"))[0].l.remaining).toBe(4);
@@ -87,7 +122,10 @@ describeDb("quota reservations", (ctx) => {
     for (const id of ids) expect(await reserve(user, id)).toMatchObject({ allowed: true });
     expect(await reserve(user, randomUUID())).toMatchObject({ allowed: false });
 
-    await ctx.db.query("update public.quota_reservations set created_at = now() - interval '11 minutes' where user_id = $1", [user.id]);
+    await ctx.db.query(
+      "update public.quota_reservations set created_at = now() - interval '11 minutes' where user_id = $1",
+      [user.id],
+    );
     expect(await reserve(user, randomUUID())).toMatchObject({ allowed: true, remaining: 4 });
     expect(await commit(user, ids[0])).toMatchObject({ committed: true, generations_today: 1, remaining: 3 });
   });
@@ -96,9 +134,15 @@ describeDb("quota reservations", (ctx) => {
     const user = await ctx.db.createUser();
     const id = randomUUID();
     await reserve(user, id);
-    await ctx.db.query("update public.quota_reservations set created_at = now() - interval '11 minutes' where request_id = $1", [id]);
+    await ctx.db.query(
+      "update public.quota_reservations set created_at = now() - interval '11 minutes' where request_id = $1",
+      [id],
+    );
     expect(await reserve(user, id)).toMatchObject({ allowed: true, remaining: 4 });
-    const [{ fresh }] = await ctx.db.query<{ fresh: boolean }>("select created_at > now() - interval '1 minute' as fresh from public.quota_reservations where request_id = $1", [id]);
+    const [{ fresh }] = await ctx.db.query<{ fresh: boolean }>(
+      "select created_at > now() - interval '1 minute' as fresh from public.quota_reservations where request_id = $1",
+      [id],
+    );
     expect(fresh).toBe(true);
   });
 
@@ -117,13 +161,20 @@ describeDb("quota reservations", (ctx) => {
 
   it("applies the local-midnight reset before reserving", async () => {
     const user = await ctx.db.createUser();
-    await ctx.db.query("update public.user_daily_limits set generations_today = 5, reset_at = now() - interval '1 hour' where user_id = $1", [user.id]);
+    await ctx.db.query(
+      "update public.user_daily_limits set generations_today = 5, reset_at = now() - interval '1 hour' where user_id = $1",
+      [user.id],
+    );
     expect(await reserve(user, randomUUID())).toMatchObject({ allowed: true, generations_today: 0, remaining: 4 });
   });
 
   it("gives exactly five of twenty concurrent requests when five slots are left", async () => {
     const user = await ctx.db.createUser();
-    await ctx.db.run("service", "update public.user_daily_limits set subscription_tier = 'pro', generations_today = 994 where user_id = $1", [user.id]);
+    await ctx.db.run(
+      "service",
+      "update public.user_daily_limits set subscription_tier = 'pro', generations_today = 994 where user_id = $1",
+      [user.id],
+    );
     const ids = Array.from({ length: 20 }, () => randomUUID());
     let results: boolean[];
     if (ctx.db.url) {
@@ -133,7 +184,11 @@ describeDb("quota reservations", (ctx) => {
       try {
         await Promise.all(clients.map((c) => c.query("set role service_role")));
         results = await Promise.all(
-          clients.map(async (c, i) => (await c.query("select (public.quota_reserve($1, $2) ->> 'allowed')::boolean as ok", [user.id, ids[i]])).rows[0].ok),
+          clients.map(
+            async (c, i) =>
+              (await c.query("select (public.quota_reserve($1, $2) ->> 'allowed')::boolean as ok", [user.id, ids[i]]))
+                .rows[0].ok,
+          ),
         );
       } finally {
         await Promise.all(clients.map((c) => c.end()));
@@ -157,7 +212,11 @@ describeDb("quota reservations", (ctx) => {
       try {
         await Promise.all(clients.map((c) => c.query("set role service_role")));
         results = await Promise.all(
-          clients.map(async (c) => (await c.query("select (public.quota_reserve($1, $2) ->> 'allowed')::boolean as ok", [user.id, id])).rows[0].ok),
+          clients.map(
+            async (c) =>
+              (await c.query("select (public.quota_reserve($1, $2) ->> 'allowed')::boolean as ok", [user.id, id]))
+                .rows[0].ok,
+          ),
         );
       } finally {
         await Promise.all(clients.map((c) => c.end()));

@@ -13,9 +13,14 @@ describeDb("storage of generated images", (ctx) => {
   });
 
   const upload = (actor: Actor, name: string, bucket = "generations") =>
-    ctx.db.run(actor, "insert into storage.objects (bucket_id, name, metadata) values ($1, $2, '{\"mimetype\":\"image/png\"}')", [bucket, name]);
+    ctx.db.run(
+      actor,
+      'insert into storage.objects (bucket_id, name, metadata) values ($1, $2, \'{"mimetype":"image/png"}\')',
+      [bucket, name],
+    );
   const readable = async (actor: Actor, name: string) =>
-    (await ctx.db.run(actor, "select name from storage.objects where bucket_id = 'generations' and name = $1", [name])).length === 1;
+    (await ctx.db.run(actor, "select name from storage.objects where bucket_id = 'generations' and name = $1", [name]))
+      .length === 1;
 
   it("is a private bucket", async () => {
     const [bucket] = await ctx.db.query("select public from storage.buckets where id = 'generations'");
@@ -63,23 +68,38 @@ describeDb("storage of generated images", (ctx) => {
   it("lets only the owner replace or delete an image", async () => {
     const name = `${owner.id}/${randomUUID()}.png`;
     await upload(owner, name);
-    const strangerUpdate = await ctx.db.run(stranger, "update storage.objects set metadata = '{}' where name = $1 returning id", [name]);
+    const strangerUpdate = await ctx.db.run(
+      stranger,
+      "update storage.objects set metadata = '{}' where name = $1 returning id",
+      [name],
+    );
     expect(strangerUpdate).toHaveLength(0);
-    const strangerDelete = await ctx.db.run(stranger, "delete from storage.objects where name = $1 returning id", [name]);
+    const strangerDelete = await ctx.db.run(stranger, "delete from storage.objects where name = $1 returning id", [
+      name,
+    ]);
     expect(strangerDelete).toHaveLength(0);
     const anonDelete = await ctx.db.run("anon", "delete from storage.objects where name = $1 returning id", [name]);
     expect(anonDelete).toHaveLength(0);
 
-    const moved = ctx.db.run(owner, "update storage.objects set name = $2 where name = $1", [name, `${stranger.id}/moved.png`]);
+    const moved = ctx.db.run(owner, "update storage.objects set name = $2 where name = $1", [
+      name,
+      `${stranger.id}/moved.png`,
+    ]);
     expect(await sqlState(moved)).toBe("42501");
-    const replaced = await ctx.db.run(owner, "update storage.objects set metadata = '{\"size\":1}' where name = $1 returning id", [name]);
+    const replaced = await ctx.db.run(
+      owner,
+      "update storage.objects set metadata = '{\"size\":1}' where name = $1 returning id",
+      [name],
+    );
     expect(replaced).toHaveLength(1);
     const deleted = await ctx.db.run(owner, "delete from storage.objects where name = $1 returning id", [name]);
     expect(deleted).toHaveLength(1);
   });
 
   it("grants nothing in other buckets", async () => {
-    await ctx.db.query("insert into storage.buckets (id, name) values ('elsewhere', 'elsewhere') on conflict do nothing");
+    await ctx.db.query(
+      "insert into storage.buckets (id, name) values ('elsewhere', 'elsewhere') on conflict do nothing",
+    );
     expect(await sqlState(upload(owner, `${owner.id}/x.png`, "elsewhere"))).toBe("42501");
   });
 });

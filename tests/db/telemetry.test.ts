@@ -14,10 +14,21 @@ describeDb("app events and web vitals", (ctx) => {
 
   it("records an event of the signed-in user, and replays of it once", async () => {
     const id = randomUUID();
-    await insertAs(ctx.db, owner, "app_events", { id, user_id: owner.id, name: "generation.started", metadata: { style: "anime" } });
-    await ctx.db.run(owner, "insert into public.app_events (id, user_id, name) values ($1, $2, 'generation.started') on conflict do nothing", [id, owner.id]);
+    await insertAs(ctx.db, owner, "app_events", {
+      id,
+      user_id: owner.id,
+      name: "generation.started",
+      metadata: { style: "anime" },
+    });
+    await ctx.db.run(
+      owner,
+      "insert into public.app_events (id, user_id, name) values ($1, $2, 'generation.started') on conflict do nothing",
+      [id, owner.id],
+    );
     await insertAs(ctx.db, owner, "app_events", { name: "page.viewed" });
-    const rows = await ctx.db.query("select name, metadata from public.app_events where user_id = $1 order by name", [owner.id]);
+    const rows = await ctx.db.query("select name, metadata from public.app_events where user_id = $1 order by name", [
+      owner.id,
+    ]);
     expect(rows).toEqual([
       { name: "generation.started", metadata: { style: "anime" } },
       { name: "page.viewed", metadata: {} },
@@ -28,9 +39,17 @@ describeDb("app events and web vitals", (ctx) => {
     expect(await sqlState(insertAs(ctx.db, "anon", "app_events", { user_id: owner.id, name: "x" }))).toBe("42501");
     expect(await sqlState(insertAs(ctx.db, stranger, "app_events", { user_id: owner.id, name: "x" }))).toBe("42501");
     expect(await sqlState(insertAs(ctx.db, owner, "app_events", { user_id: owner.id, name: "" }))).toBe("23514");
-    expect(await sqlState(insertAs(ctx.db, owner, "app_events", { user_id: owner.id, name: "x", metadata: [1, 2] }))).toBe("23514");
-    expect(await sqlState(insertAs(ctx.db, owner, "app_events", { user_id: owner.id, name: "x", metadata: { blob: "z".repeat(9000) } }))).toBe("23514");
-    expect(await sqlState(insertAs(ctx.db, owner, "app_events", { user_id: owner.id, name: "x", created_at: "2000-01-01" }))).toBe("42501");
+    expect(
+      await sqlState(insertAs(ctx.db, owner, "app_events", { user_id: owner.id, name: "x", metadata: [1, 2] })),
+    ).toBe("23514");
+    expect(
+      await sqlState(
+        insertAs(ctx.db, owner, "app_events", { user_id: owner.id, name: "x", metadata: { blob: "z".repeat(9000) } }),
+      ),
+    ).toBe("23514");
+    expect(
+      await sqlState(insertAs(ctx.db, owner, "app_events", { user_id: owner.id, name: "x", created_at: "2000-01-01" })),
+    ).toBe("42501");
   });
 
   it("keeps events write-only for clients", async () => {
@@ -39,34 +58,77 @@ describeDb("app events and web vitals", (ctx) => {
       expect(await sqlState(ctx.db.run(actor, "update public.app_events set name = 'y'"))).toBe("42501");
       expect(await sqlState(ctx.db.run(actor, "delete from public.app_events"))).toBe("42501");
     }
-    expect((await ctx.db.run("service", "select count(*)::int as n from public.app_events where user_id = $1", [owner.id]))[0].n).toBe(2);
+    expect(
+      (
+        await ctx.db.run("service", "select count(*)::int as n from public.app_events where user_id = $1", [owner.id])
+      )[0].n,
+    ).toBe(2);
   });
 
   it("rates web vitals with the thresholds of the spec", async () => {
     const cases: [string, number, string][] = [
-      ["FCP", 1800, "good"], ["FCP", 1800.5, "needs-improvement"], ["FCP", 3000, "needs-improvement"], ["FCP", 3001, "poor"],
-      ["CLS", 0, "good"], ["CLS", 0.1, "good"], ["CLS", 0.11, "needs-improvement"], ["CLS", 0.25, "needs-improvement"], ["CLS", 0.26, "poor"],
-      ["INP", 200, "good"], ["INP", 201, "needs-improvement"], ["INP", 500, "needs-improvement"], ["INP", 501, "poor"],
-      ["LCP", 2500, "good"], ["LCP", 2501, "needs-improvement"], ["LCP", 4000, "needs-improvement"], ["LCP", 4001, "poor"],
-      ["FID", 100, "good"], ["FID", 101, "needs-improvement"], ["FID", 300, "needs-improvement"], ["FID", 301, "poor"],
+      ["FCP", 1800, "good"],
+      ["FCP", 1800.5, "needs-improvement"],
+      ["FCP", 3000, "needs-improvement"],
+      ["FCP", 3001, "poor"],
+      ["CLS", 0, "good"],
+      ["CLS", 0.1, "good"],
+      ["CLS", 0.11, "needs-improvement"],
+      ["CLS", 0.25, "needs-improvement"],
+      ["CLS", 0.26, "poor"],
+      ["INP", 200, "good"],
+      ["INP", 201, "needs-improvement"],
+      ["INP", 500, "needs-improvement"],
+      ["INP", 501, "poor"],
+      ["LCP", 2500, "good"],
+      ["LCP", 2501, "needs-improvement"],
+      ["LCP", 4000, "needs-improvement"],
+      ["LCP", 4001, "poor"],
+      ["FID", 100, "good"],
+      ["FID", 101, "needs-improvement"],
+      ["FID", 300, "needs-improvement"],
+      ["FID", 301, "poor"],
     ];
     const ids: string[] = [];
     for (const [name, value] of cases) {
       const id = randomUUID();
       ids.push(id);
-      await insertAs(ctx.db, owner, "web_vitals", { id, user_id: owner.id, name, value, metric_id: `v4-${id}`, delta: value });
+      await insertAs(ctx.db, owner, "web_vitals", {
+        id,
+        user_id: owner.id,
+        name,
+        value,
+        metric_id: `v4-${id}`,
+        delta: value,
+      });
     }
-    const rows = await ctx.db.run<{ id: string; rating: string }>("service", "select id, rating from public.web_vitals where id = any($1::uuid[])", [ids]);
+    const rows = await ctx.db.run<{ id: string; rating: string }>(
+      "service",
+      "select id, rating from public.web_vitals where id = any($1::uuid[])",
+      [ids],
+    );
     const byId = new Map(rows.map((r) => [r.id, r.rating]));
-    expect(cases.map(([name, value], i) => `${name} ${value} ${byId.get(ids[i])}`)).toEqual(cases.map(([n, v, r]) => `${n} ${v} ${r}`));
+    expect(cases.map(([name, value], i) => `${name} ${value} ${byId.get(ids[i])}`)).toEqual(
+      cases.map(([n, v, r]) => `${n} ${v} ${r}`),
+    );
   });
 
   it("refuses unknown metrics, impossible values, a client-chosen rating and other people's ids", async () => {
     const base = { user_id: owner.id, name: "LCP", value: 1000 };
     expect(await sqlState(insertAs(ctx.db, owner, "web_vitals", { ...base, name: "TTFB" }))).toBe("23514");
     expect(await sqlState(insertAs(ctx.db, owner, "web_vitals", { ...base, value: -1 }))).toBe("23514");
-    expect(await sqlState(ctx.db.run(owner, "insert into public.web_vitals (user_id, name, value) values ($1, 'LCP', 'NaN')", [owner.id]))).toBe("23514");
-    expect(await sqlState(ctx.db.run(owner, "insert into public.web_vitals (user_id, name, value) values ($1, 'LCP', 'Infinity')", [owner.id]))).toBe("23514");
+    expect(
+      await sqlState(
+        ctx.db.run(owner, "insert into public.web_vitals (user_id, name, value) values ($1, 'LCP', 'NaN')", [owner.id]),
+      ),
+    ).toBe("23514");
+    expect(
+      await sqlState(
+        ctx.db.run(owner, "insert into public.web_vitals (user_id, name, value) values ($1, 'LCP', 'Infinity')", [
+          owner.id,
+        ]),
+      ),
+    ).toBe("23514");
     expect(await sqlState(insertAs(ctx.db, owner, "web_vitals", { ...base, rating: "good" }))).not.toBeNull();
     expect(await sqlState(insertAs(ctx.db, stranger, "web_vitals", base))).toBe("42501");
     expect(await sqlState(insertAs(ctx.db, "anon", "web_vitals", base))).toBe("42501");

@@ -38,7 +38,10 @@ test("a reload while signed in keeps the session", async ({ page }) => {
   await expect(accountButton(page, email)).toBeVisible();
 });
 
-test("clear messages for wrong credentials, an existing account, a weak password and no network", async ({ page, context }) => {
+test("clear messages for wrong credentials, an existing account, a weak password and no network", async ({
+  page,
+  context,
+}) => {
   const email = uniqueEmail("errors");
   await signUp(page, email);
   await signOut(page, email);

@@ -59,7 +59,10 @@ test.describe("keyboard only", () => {
     await page.keyboard.press("Enter");
     const panel = page.getByRole("region", { name: "Notifications" });
     await expect(panel).toBeVisible();
-    await expect(page.getByRole("button", { name: "Notifications, 2 unread" })).toHaveAttribute("aria-expanded", "true");
+    await expect(page.getByRole("button", { name: "Notifications, 2 unread" })).toHaveAttribute(
+      "aria-expanded",
+      "true",
+    );
     await page.keyboard.press("Tab");
     await expect(page.getByRole("button", { name: "Mark all as read" })).toBeFocused();
     await page.keyboard.press("Enter");

@@ -12,7 +12,9 @@ test("reset a forgotten password through the mailbox link", async ({ page }) => 
   await expect(page.getByRole("heading", { name: "Reset your password" })).toBeVisible();
   await expect(page.getByLabel("Email")).toHaveValue(email);
   await page.getByRole("button", { name: "Send reset link" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "a link to choose a new password is on its way" })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: "a link to choose a new password is on its way" }),
+  ).toBeVisible();
 
   const mail = await latestMail(page, email);
   expect(mail.link).toContain("/auth/v1/verify");

@@ -51,10 +51,17 @@ for (const theme of ["light", "dark"] as const) {
     for (const route of PUBLIC) {
       await visit(page, route.path);
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-      await expect(page).toHaveTitle(route.path === "/" ? "PromptCanvas — AI Text to Image Generator" : `${route.title} · PromptCanvas`);
+      await expect(page).toHaveTitle(
+        route.path === "/" ? "PromptCanvas — AI Text to Image Generator" : `${route.title} · PromptCanvas`,
+      );
       const result = await new AxeBuilder({ page }).analyze();
       for (const v of result.violations) {
-        findings.push(`${route.path}: ${v.id} (${v.impact}) ${v.nodes.slice(0, 2).map((n) => n.target.join(" ")).join(" | ")}`);
+        findings.push(
+          `${route.path}: ${v.id} (${v.impact}) ${v.nodes
+            .slice(0, 2)
+            .map((n) => n.target.join(" "))
+            .join(" | ")}`,
+        );
       }
     }
     expect(findings, findings.join("\n")).toEqual([]);
@@ -70,7 +77,9 @@ test("content pages fit a 375 px phone screen without sideways scrolling", async
       await visit(page, path);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: `test-results/screens/public-${width}${path === "/" ? "-home" : path.replace(/\//g, "-")}.png` });
+      await page.screenshot({
+        path: `test-results/screens/public-${width}${path === "/" ? "-home" : path.replace(/\//g, "-")}.png`,
+      });
     }
   }
 });
@@ -86,13 +95,17 @@ test("each public page is served as prerendered HTML with its own head", async (
     expect(html).toContain(`<link rel="canonical" href="${ORIGIN}${route.path}" />`);
     expect(html).toContain(`<meta property="og:title" content="${title}" />`);
     expect(html).toContain(`<meta property="og:url" content="${ORIGIN}${route.path}" />`);
-    expect(html).toContain(`<meta name="robots" content="${NOINDEX.has(route.path) ? "noindex, nofollow" : "index, follow"}" />`);
+    expect(html).toContain(
+      `<meta name="robots" content="${NOINDEX.has(route.path) ? "noindex, nofollow" : "index, follow"}" />`,
+    );
     if (route.path === "/auth" || route.path === "/reset-password") {
       expect(html, route.path).toContain('<div id="root"></div>');
     } else {
       expect(html, route.path).toContain(`data-prerendered="${route.path}"`);
       expect(html, route.path).toContain('<div id="root" data-ssr>');
-      expect(html, route.path).toMatch(new RegExp(`<h1[^>]*>${route.title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}</h1>`));
+      expect(html, route.path).toMatch(
+        new RegExp(`<h1[^>]*>${route.title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}</h1>`),
+      );
     }
   }
   for (const route of PROTECTED) {
@@ -115,7 +128,11 @@ test("structured data: the free offer at 0 USD, the FAQ, blog posts and breadcru
   const post = (await jsonLd("/blog/complete-guide-ai-image-generation")).find((d) => d["@type"] === "BlogPosting")!;
   expect(post.headline).toBe("The Complete Guide to AI Image Generation");
   const crumbs = (await jsonLd("/styles/photorealistic")).find((d) => d["@type"] === "BreadcrumbList")!;
-  expect(crumbs.itemListElement.map((i: { name: string }) => i.name)).toEqual(["Home", "Styles", "Photorealistic Style"]);
+  expect(crumbs.itemListElement.map((i: { name: string }) => i.name)).toEqual([
+    "Home",
+    "Styles",
+    "Photorealistic Style",
+  ]);
 });
 
 test("robots.txt and sitemap.xml list the public site", async ({ request }) => {
@@ -125,7 +142,11 @@ test("robots.txt and sitemap.xml list the public site", async ({ request }) => {
   const sitemap = await request.get("/sitemap.xml");
   expect(sitemap.headers()["content-type"]).toContain("xml");
   const locs = [...(await sitemap.text()).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
-  expect(locs.sort()).toEqual(PUBLIC.filter((r) => !NOINDEX.has(r.path)).map((r) => `${ORIGIN}${r.path}`).sort());
+  expect(locs.sort()).toEqual(
+    PUBLIC.filter((r) => !NOINDEX.has(r.path))
+      .map((r) => `${ORIGIN}${r.path}`)
+      .sort(),
+  );
 });
 
 test("the home page reads and navigates with JavaScript turned off", async ({ browser, baseURL }) => {
@@ -162,8 +183,13 @@ test("prompts, templates, styles and the advanced form open the generator filled
 
   await page.goto("/templates");
   await page.getByRole("textbox", { name: "Product" }).fill("running shoes");
-  const template = new URL((await page.getByRole("link", { name: "Use template: Product on a studio floor" }).getAttribute("href"))!, "http://x");
-  expect(template.searchParams.get("prompt")).toBe("A single running shoes on a plain studio floor, soft shadow, pastel background, centred");
+  const template = new URL(
+    (await page.getByRole("link", { name: "Use template: Product on a studio floor" }).getAttribute("href"))!,
+    "http://x",
+  );
+  expect(template.searchParams.get("prompt")).toBe(
+    "A single running shoes on a plain studio floor, soft shadow, pastel background, centred",
+  );
   expect(template.searchParams.get("negative_prompt")).toBe("text, logo, clutter, people");
 
   await page.goto("/advanced");
@@ -181,14 +207,19 @@ test("prompts, templates, styles and the advanced form open the generator filled
   await page.getByLabel("Reference image").setInputFiles({
     name: "ref.png",
     mimeType: "image/png",
-    buffer: Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==", "base64"),
+    buffer: Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==",
+      "base64",
+    ),
   });
   await expect(page.getByRole("img", { name: "Reference image: ref.png" })).toBeVisible();
   await page.getByRole("link", { name: "Open in generator", exact: true }).click();
   await expect(page).toHaveURL(
     "/generate?prompt=A+lighthouse+at+dusk&negative_prompt=people&style=watercolor&quality=ultra&aspect_ratio=16%3A9&seed=1234&batch=7&reference=session",
   );
-  expect(await page.evaluate(() => sessionStorage.getItem("promptcanvas.reference_image"))).toMatch(/^data:image\/jpeg;base64,/);
+  expect(await page.evaluate(() => sessionStorage.getItem("promptcanvas.reference_image"))).toMatch(
+    /^data:image\/jpeg;base64,/,
+  );
 });
 
 test("a plan button shows the subscription notice and sends nothing", async ({ page }) => {
@@ -197,7 +228,9 @@ test("a plan button shows the subscription notice and sends nothing", async ({ p
   const requests: string[] = [];
   page.on("request", (r) => requests.push(r.url()));
   await page.getByRole("button", { name: /^Choose Creator/ }).click();
-  await expect(page.getByRole("region", { name: "Notices" })).toContainText("Connect Supabase + Stripe to enable subscriptions.");
+  await expect(page.getByRole("region", { name: "Notices" })).toContainText(
+    "Connect Supabase + Stripe to enable subscriptions.",
+  );
   expect(requests).toEqual([]);
 });
 
@@ -216,7 +249,10 @@ test("the text effects tool draws live and downloads a PNG", async ({ page }) =>
   });
   expect(inked).toBeGreaterThan(0.05);
   expect(inked).toBeLessThan(0.8);
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download PNG" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Download PNG" }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe("hello-effect.png");
   const path = await download.path();
   const { readFileSync } = await import("node:fs");
@@ -225,7 +261,8 @@ test("the text effects tool draws live and downloads a PNG", async ({ page }) =>
 
 test("domain diagnostics reports the host, backend, service worker and storage", async ({ page }) => {
   await page.goto("/domain-diagnostics");
-  const row = (name: string) => page.getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
+  const row = (name: string) =>
+    page.getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
   await expect(row("This host")).toContainText("127.0.0.1");
   await expect(row("Production domain")).toContainText("promptcanvas.app");
   await expect(row("Backend")).toContainText("Reachable (/auth/v1/health answered HTTP 200)");

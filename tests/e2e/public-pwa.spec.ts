@@ -32,17 +32,30 @@ test("the manifest describes an installable app whose icons load", async ({ page
     theme_color: expect.stringMatching(/^#[0-9a-f]{6}$/i),
   });
   const icons = manifest.icons as Icon[];
-  for (const [size, purpose] of [["192x192", "any"], ["512x512", "any"], ["192x192", "maskable"], ["512x512", "maskable"]]) {
+  for (const [size, purpose] of [
+    ["192x192", "any"],
+    ["512x512", "any"],
+    ["192x192", "maskable"],
+    ["512x512", "maskable"],
+  ]) {
     const icon = icons.find((i) => i.sizes === size && (i.purpose ?? "any").split(" ").includes(purpose));
     expect(icon, `${size} ${purpose}`).toBeTruthy();
     const [w, h] = await pngSize(request, icon!.src);
     expect(`${w}x${h}`).toBe(size);
   }
   const shortcuts = (manifest.shortcuts as { name: string; url: string }[]).map((s) => [s.name, s.url]);
-  expect(shortcuts).toEqual(expect.arrayContaining([["Generate", "/generate"], ["History", "/history"]]));
+  expect(shortcuts).toEqual(
+    expect.arrayContaining([
+      ["Generate", "/generate"],
+      ["History", "/history"],
+    ]),
+  );
 });
 
-test("Chromium finds the app installable once the service worker controls the page", async ({ baseURL, launchOptions }) => {
+test("Chromium finds the app installable once the service worker controls the page", async ({
+  baseURL,
+  launchOptions,
+}) => {
   // Installability is never granted to incognito-like contexts, so this one gets a real profile.
   const profile = mkdtempSync(join(tmpdir(), "promptcanvas-install-"));
   const context = await chromium.launchPersistentContext(profile, { ...launchOptions, baseURL });
@@ -98,7 +111,9 @@ test("public pages visited once open offline with their content", async ({ page,
   }
   // Previews the page showed online come from the cache.
   await expect
-    .poll(() => page.getByRole("img", { name: /^Photorealistic preview/ }).evaluate((img: HTMLImageElement) => img.naturalWidth))
+    .poll(() =>
+      page.getByRole("img", { name: /^Photorealistic preview/ }).evaluate((img: HTMLImageElement) => img.naturalWidth),
+    )
     .toBeGreaterThan(0);
   // A page never visited still opens: the app draws it from the precached shell.
   await page.goto("/terms");

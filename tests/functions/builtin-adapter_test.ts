@@ -6,9 +6,17 @@ import { noDeadline, providerInput } from "./fakes/provider-input.ts";
 Deno.test("the built-in engine draws a PNG of the requested size, labelled as a procedural renderer", async () => {
   const provider = createBuiltinProvider();
   assert.equal(provider.kind, "procedural");
-  const r = await provider.generate(providerInput({ aspectRatio: "16:9", width: 1536, height: 1024, seed: 5 }), noDeadline);
+  const r = await provider.generate(
+    providerInput({ aspectRatio: "16:9", width: 1536, height: 1024, seed: 5 }),
+    noDeadline,
+  );
   assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
-  assert.deepEqual(sniffImage(r.value.bytes), { contentType: "image/png", extension: "png", width: 1536, height: 1024 });
+  assert.deepEqual(sniffImage(r.value.bytes), {
+    contentType: "image/png",
+    extension: "png",
+    width: 1536,
+    height: 1024,
+  });
   assert.equal(r.value.model, BUILTIN_MODEL);
   assert.equal(r.value.seed, 5);
 });

@@ -56,7 +56,10 @@ async function render(input: Partial<RenderInput> & { prompt: string }): Promise
 
 /** Mean red, green, blue and luminance (0..255) over rows [y0, y1) as fractions of the height. */
 function mean(img: Pixels, y0 = 0, y1 = 1): { r: number; g: number; b: number; l: number } {
-  let r = 0, g = 0, b = 0, n = 0;
+  let r = 0,
+    g = 0,
+    b = 0,
+    n = 0;
   for (let y = Math.floor(y0 * img.height); y < Math.floor(y1 * img.height); y++) {
     for (let x = 0; x < img.width; x++) {
       const k = (y * img.width + x) * 4;
@@ -74,23 +77,31 @@ function mean(img: Pixels, y0 = 0, y1 = 1): { r: number; g: number; b: number; l
  * count, dark and bright shares, and a six-bin hue histogram. All in 0..1.
  */
 function signature(img: Pixels): number[] {
-  const n = img.width * img.height, lum = new Float32Array(n), hues = new Array(6).fill(0);
+  const n = img.width * img.height,
+    lum = new Float32Array(n),
+    hues = new Array(6).fill(0);
   const colours = new Set<number>();
-  let r = 0, g = 0, b = 0, sat = 0, dark = 0, bright = 0, edges = 0;
+  let r = 0,
+    g = 0,
+    b = 0,
+    sat = 0,
+    dark = 0,
+    bright = 0,
+    edges = 0;
   for (let i = 0; i < n; i++) {
-    const R = img.rgba[i * 4], G = img.rgba[i * 4 + 1], B = img.rgba[i * 4 + 2];
-    const max = Math.max(R, G, B), min = Math.min(R, G, B);
+    const R = img.rgba[i * 4],
+      G = img.rgba[i * 4 + 1],
+      B = img.rgba[i * 4 + 2];
+    const max = Math.max(R, G, B),
+      min = Math.min(R, G, B);
     r += R;
     g += G;
     b += B;
     const s = max ? (max - min) / max : 0;
     sat += s;
     if (max > min) {
-      const h = max === R
-        ? ((G - B) / (max - min) + 6) % 6
-        : max === G
-        ? (B - R) / (max - min) + 2
-        : (R - G) / (max - min) + 4;
+      const h =
+        max === R ? ((G - B) / (max - min) + 6) % 6 : max === G ? (B - R) / (max - min) + 2 : (R - G) / (max - min) + 4;
       hues[Math.floor(h) % 6] += s;
     }
     lum[i] = 0.299 * R + 0.587 * G + 0.114 * B;
@@ -139,11 +150,18 @@ Deno.test("offers exactly the 27 style ids of the spec, each with a label and de
   for (const id of STYLE_IDS) {
     assert.ok(STYLES[id].label.length > 0 && STYLES[id].description.length > 10, id);
   }
-  assert.deepEqual(STYLE_IDS.filter((id) => STYLES[id].isNew), ["nano-banana"]);
+  assert.deepEqual(
+    STYLE_IDS.filter((id) => STYLES[id].isNew),
+    ["nano-banana"],
+  );
 });
 
 Deno.test("renders PNGs of exactly the product's three sizes", async () => {
-  for (const [width, height] of [[1024, 1024], [1536, 1024], [1024, 1536]]) {
+  for (const [width, height] of [
+    [1024, 1024],
+    [1536, 1024],
+    [1024, 1536],
+  ]) {
     const img = await render({ prompt: "a lighthouse by the sea at sunset", width, height, style: "watercolor" });
     assert.equal(img.width, width);
     assert.equal(img.height, height);
@@ -169,7 +187,8 @@ Deno.test("gives identical bytes for identical inputs, including a reference ima
       seed: 99,
       reference,
     };
-    const a = await renderPng(input), b = await renderPng(input);
+    const a = await renderPng(input),
+      b = await renderPng(input);
     assert.deepEqual(a, b, style);
   }
 });
@@ -206,7 +225,8 @@ Deno.test("draws a night city darker than a sunny beach, and the sea bluer at th
       mean(city).l + 25 < mean(beach).l,
       `${style}: night ${mean(city).l.toFixed(0)} vs day ${mean(beach).l.toFixed(0)}`,
     );
-    const cityBottom = mean(city, 0.66, 1), seaBottom = mean(beach, 0.66, 1);
+    const cityBottom = mean(city, 0.66, 1),
+      seaBottom = mean(beach, 0.66, 1);
     assert.ok(seaBottom.b - seaBottom.r > cityBottom.b - cityBottom.r + 10, `${style}: sea bottom is not bluer`);
   }
 });
@@ -222,8 +242,14 @@ Deno.test("leaves out what the negative prompt names", async () => {
   // A style's own defaults obey it too: gothic draws a castle unless told not to.
   assert.ok(describeRender({ prompt: "", style: "gothic", width: 64, height: 64, seed: 1 }).motifs.includes("castle"));
   assert.ok(
-    !describeRender({ prompt: "", negativePrompt: "castle", style: "gothic", width: 64, height: 64, seed: 1 }).motifs
-      .includes("castle"),
+    !describeRender({
+      prompt: "",
+      negativePrompt: "castle",
+      style: "gothic",
+      width: 64,
+      height: 64,
+      seed: 1,
+    }).motifs.includes("castle"),
   );
 });
 
@@ -275,10 +301,12 @@ Deno.test("takes its light layout from a reference image", async () => {
   const brightLeft: Pixels = { width: 32, height: 32, rgba: new Uint8Array(32 * 32 * 4) };
   for (let i = 0; i < 32 * 32; i++) brightLeft.rgba.set(i % 32 < 16 ? [250, 250, 250, 255] : [10, 10, 10, 255], i * 4);
   const img = await render({ prompt: "hills", style: "photorealistic", reference: brightLeft });
-  let left = 0, right = 0;
+  let left = 0,
+    right = 0;
   for (let y = 0; y < img.height; y++) {
     for (let x = 0; x < img.width; x++) {
-      const k = (y * img.width + x) * 4, l = img.rgba[k] + img.rgba[k + 1] + img.rgba[k + 2];
+      const k = (y * img.width + x) * 4,
+        l = img.rgba[k] + img.rgba[k + 1] + img.rgba[k + 2];
       if (x < img.width / 2) left += l;
       else right += l;
     }

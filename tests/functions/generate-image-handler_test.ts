@@ -16,16 +16,27 @@ interface Harness {
   deps: Deps;
   logs: Record<string, unknown>[];
   user: { id: string; jwt: string };
-  call(body: Record<string, unknown>, opts?: { jwt?: string | null; headers?: Record<string, string>; deps?: Deps }): Promise<Response>;
+  call(
+    body: Record<string, unknown>,
+    opts?: { jwt?: string | null; headers?: Record<string, string>; deps?: Deps },
+  ): Promise<Response>;
   predictions(): number;
   close(): Promise<void>;
 }
 
-function harness(opts: { modes?: Partial<ReplicateModes>; timeoutMs?: number; tier?: Tier; now?: () => number } = {}): Harness {
+function harness(
+  opts: { modes?: Partial<ReplicateModes>; timeoutMs?: number; tier?: Tier; now?: () => number } = {},
+): Harness {
   const db = new FakeDb(opts.now);
   const fake = startReplicateFake(opts.modes);
   const timeoutMs = opts.timeoutMs ?? 5_000;
-  const replicate = createReplicateProvider({ token: fake.token, baseUrl: fake.url, pollIntervalMs: 5, timeoutMs, fetch });
+  const replicate = createReplicateProvider({
+    token: fake.token,
+    baseUrl: fake.url,
+    pollIntervalMs: 5,
+    timeoutMs,
+    fetch,
+  });
   const logs: Record<string, unknown>[] = [];
   const deps: Deps = {
     store: new FakeStore(db),
@@ -47,7 +58,11 @@ function harness(opts: { modes?: Partial<ReplicateModes>; timeoutMs?: number; ti
       return handler(
         new Request("http://localhost/functions/v1/generate-image", {
           method: "POST",
-          headers: { "content-type": "application/json", ...(jwt ? { authorization: `Bearer ${jwt}` } : {}), ...o.headers },
+          headers: {
+            "content-type": "application/json",
+            ...(jwt ? { authorization: `Bearer ${jwt}` } : {}),
+            ...o.headers,
+          },
           body: JSON.stringify(body),
         }),
         o.deps ?? deps,
@@ -75,49 +90,52 @@ async function errorOf(res: Response) {
   return { status: res.status, ...body.error };
 }
 
-Deno.test("a generation stores the image under the owner's folder, inserts the row with the request id and charges one slot", async () => {
-  const h = harness();
-  try {
-    const body = request({ seed: 99 });
-    const res = await h.call(body);
-    assert.equal(res.status, 200);
-    const { generation, quota } = await res.json();
-    const path = `${h.user.id}/${body.request_id}.png`;
-    assert.deepEqual(
-      { ...generation, created_at: "t" },
-      {
-        id: body.request_id,
-        user_id: h.user.id,
-        prompt: "a red fox in the snow",
-        negative_prompt: "",
-        style: "watercolor",
-        quality: "standard",
-        aspect_ratio: "16:9",
-        width: 1344,
-        height: 768,
-        seed: 99,
-        provider: "replicate",
-        model: "black-forest-labs/flux-schnell",
-        image_path: path,
-        is_public: false,
-        is_saved: false,
-        created_at: "t",
-        image_url: `http://storage.test/object/sign/generations/${path}?expires=3600`,
-      },
-    );
-    assert.equal(quota.remaining, 4);
-    assert.equal(quota.daily_limit, 5);
-    assert.equal(quota.reset_at, h.db.quota(h.user.id).reset_at);
-    const object = h.db.objects.get(path)!;
-    assert.equal(object.contentType, "image/png");
-    assert.equal(sniffImage(object.bytes)?.width, 1344);
-    assert.equal(h.db.limitsOf(h.user.id).used, 1);
-    assert.equal(h.db.reservations.size, 0);
-    assert.match(res.headers.get("server-timing") ?? "", /provider;dur=\d+(\.\d+)?, total;dur=\d+/);
-  } finally {
-    await h.close();
-  }
-});
+Deno.test(
+  "a generation stores the image under the owner's folder, inserts the row with the request id and charges one slot",
+  async () => {
+    const h = harness();
+    try {
+      const body = request({ seed: 99 });
+      const res = await h.call(body);
+      assert.equal(res.status, 200);
+      const { generation, quota } = await res.json();
+      const path = `${h.user.id}/${body.request_id}.png`;
+      assert.deepEqual(
+        { ...generation, created_at: "t" },
+        {
+          id: body.request_id,
+          user_id: h.user.id,
+          prompt: "a red fox in the snow",
+          negative_prompt: "",
+          style: "watercolor",
+          quality: "standard",
+          aspect_ratio: "16:9",
+          width: 1344,
+          height: 768,
+          seed: 99,
+          provider: "replicate",
+          model: "black-forest-labs/flux-schnell",
+          image_path: path,
+          is_public: false,
+          is_saved: false,
+          created_at: "t",
+          image_url: `http://storage.test/object/sign/generations/${path}?expires=3600`,
+        },
+      );
+      assert.equal(quota.remaining, 4);
+      assert.equal(quota.daily_limit, 5);
+      assert.equal(quota.reset_at, h.db.quota(h.user.id).reset_at);
+      const object = h.db.objects.get(path)!;
+      assert.equal(object.contentType, "image/png");
+      assert.equal(sniffImage(object.bytes)?.width, 1344);
+      assert.equal(h.db.limitsOf(h.user.id).used, 1);
+      assert.equal(h.db.reservations.size, 0);
+      assert.match(res.headers.get("server-timing") ?? "", /provider;dur=\d+(\.\d+)?, total;dur=\d+/);
+    } finally {
+      await h.close();
+    }
+  },
+);
 
 Deno.test("a repeated request id returns the stored row and charges nothing", async () => {
   const h = harness();
@@ -138,22 +156,28 @@ Deno.test("a repeated request id returns the stored row and charges nothing", as
   }
 });
 
-Deno.test("concurrent duplicates of one request id give one row, one image, one provider call and one charge", async () => {
-  const h = harness();
-  try {
-    const body = request();
-    const answers = await Promise.all(Array.from({ length: 5 }, () => h.call(body)));
-    const rows = await Promise.all(answers.map((r) => r.json()));
-    assert.deepEqual(answers.map((r) => r.status), [200, 200, 200, 200, 200]);
-    assert.equal(new Set(rows.map((r) => r.generation.id)).size, 1);
-    assert.equal(h.predictions(), 1);
-    assert.equal(h.db.rows.size, 1);
-    assert.equal(h.db.objects.size, 1);
-    assert.equal(h.db.limitsOf(h.user.id).used, 1);
-  } finally {
-    await h.close();
-  }
-});
+Deno.test(
+  "concurrent duplicates of one request id give one row, one image, one provider call and one charge",
+  async () => {
+    const h = harness();
+    try {
+      const body = request();
+      const answers = await Promise.all(Array.from({ length: 5 }, () => h.call(body)));
+      const rows = await Promise.all(answers.map((r) => r.json()));
+      assert.deepEqual(
+        answers.map((r) => r.status),
+        [200, 200, 200, 200, 200],
+      );
+      assert.equal(new Set(rows.map((r) => r.generation.id)).size, 1);
+      assert.equal(h.predictions(), 1);
+      assert.equal(h.db.rows.size, 1);
+      assert.equal(h.db.objects.size, 1);
+      assert.equal(h.db.limitsOf(h.user.id).used, 1);
+    } finally {
+      await h.close();
+    }
+  },
+);
 
 Deno.test("duplicates racing through two isolates still give one row and one charge", async () => {
   const h = harness();
@@ -176,43 +200,49 @@ Deno.test("duplicates racing through two isolates still give one row and one cha
   }
 });
 
-Deno.test("twenty parallel requests with five slots left give exactly five images and fifteen daily_limit answers", async () => {
-  const h = harness();
-  try {
-    const answers = await Promise.all(Array.from({ length: 20 }, () => h.call(request())));
-    const statuses = answers.map((r) => r.status);
-    const bodies = await Promise.all(answers.map((r) => r.json()));
-    assert.equal(statuses.filter((s) => s === 200).length, 5);
-    assert.equal(bodies.filter((b) => b.error?.code === "daily_limit").length, 15);
-    assert.equal(h.db.rows.size, 5);
-    assert.equal(h.db.objects.size, 5);
-    assert.equal(h.predictions(), 5);
-    assert.equal(h.db.limitsOf(h.user.id).used, 5);
-  } finally {
-    await h.close();
-  }
-});
+Deno.test(
+  "twenty parallel requests with five slots left give exactly five images and fifteen daily_limit answers",
+  async () => {
+    const h = harness();
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => h.call(request())));
+      const statuses = answers.map((r) => r.status);
+      const bodies = await Promise.all(answers.map((r) => r.json()));
+      assert.equal(statuses.filter((s) => s === 200).length, 5);
+      assert.equal(bodies.filter((b) => b.error?.code === "daily_limit").length, 15);
+      assert.equal(h.db.rows.size, 5);
+      assert.equal(h.db.objects.size, 5);
+      assert.equal(h.predictions(), 5);
+      assert.equal(h.db.limitsOf(h.user.id).used, 5);
+    } finally {
+      await h.close();
+    }
+  },
+);
 
-Deno.test("an exhausted quota answers daily_limit (429) with the seconds until the reset, without calling a provider", async () => {
-  let now = Date.parse("2026-03-10T18:00:00Z");
-  const h = harness({ now: () => now });
-  try {
-    h.db.limitsOf(h.user.id).used = 5;
-    const res = await h.call(request());
-    const err = await errorOf(res);
-    assert.equal(err.status, 429);
-    assert.equal(err.code, "daily_limit");
-    assert.equal(err.message, "Daily limit reached. Upgrade to continue generating images.");
-    assert.equal(err.retryable, false);
-    assert.equal(err.retry_after, 6 * 3600);
-    assert.equal(res.headers.get("retry-after"), String(6 * 3600));
-    assert.equal(h.predictions(), 0);
-    now = Date.parse("2026-03-11T00:00:01Z");
-    assert.equal((await h.call(request())).status, 200);
-  } finally {
-    await h.close();
-  }
-});
+Deno.test(
+  "an exhausted quota answers daily_limit (429) with the seconds until the reset, without calling a provider",
+  async () => {
+    let now = Date.parse("2026-03-10T18:00:00Z");
+    const h = harness({ now: () => now });
+    try {
+      h.db.limitsOf(h.user.id).used = 5;
+      const res = await h.call(request());
+      const err = await errorOf(res);
+      assert.equal(err.status, 429);
+      assert.equal(err.code, "daily_limit");
+      assert.equal(err.message, "Daily limit reached. Upgrade to continue generating images.");
+      assert.equal(err.retryable, false);
+      assert.equal(err.retry_after, 6 * 3600);
+      assert.equal(res.headers.get("retry-after"), String(6 * 3600));
+      assert.equal(h.predictions(), 0);
+      now = Date.parse("2026-03-11T00:00:01Z");
+      assert.equal((await h.call(request())).status, 200);
+    } finally {
+      await h.close();
+    }
+  },
+);
 
 Deno.test("a pro user gets 999 a day", async () => {
   const h = harness({ tier: "pro" });
@@ -340,14 +370,22 @@ for (const [label, overrides, message] of [
   ["a missing prompt", { prompt: undefined }, "Please enter a prompt"],
   ["a blank prompt", { prompt: "   \n " }, "Please enter a prompt"],
   ["a prompt over 500 characters", { prompt: "x".repeat(501) }, "The prompt must be at most 500 characters"],
-  ["a negative prompt over 300 characters", { negative_prompt: "x".repeat(301) }, "The negative prompt must be at most 300 characters"],
+  [
+    "a negative prompt over 300 characters",
+    { negative_prompt: "x".repeat(301) },
+    "The negative prompt must be at most 300 characters",
+  ],
   ["an unknown style", { style: "crayon" }, "Please choose one of the listed styles"],
   ["an unknown quality", { quality: "max" }, "Quality must be one of standard, high, ultra"],
   ["an unknown aspect ratio", { aspect_ratio: "4:3" }, "Aspect ratio must be one of 1:1, 16:9, 9:16"],
   ["a fractional seed", { seed: 1.5 }, "Seed must be a whole number from 0 to 4294967295"],
   ["a text seed", { seed: "abc" }, "Seed must be a whole number from 0 to 4294967295"],
   ["a reference that is not an image", { reference_image: notAnImage }, "Please select an image file"],
-  ["a reference that is not a data URL", { reference_image: "https://example.com/a.png" }, "Please select an image file"],
+  [
+    "a reference that is not a data URL",
+    { reference_image: "https://example.com/a.png" },
+    "Please select an image file",
+  ],
   ["a reference over the size limit", { reference_image: tooLarge }, "The reference image must be at most 4 MB"],
   ["a request id that is not a UUID", { request_id: "42" }, "request_id must be a UUID"],
   ["an unknown provider", { provider: "midjourney" }, "Unknown image provider"],
@@ -392,7 +430,9 @@ Deno.test("a real reference image is accepted and reaches the provider with its 
   const h = harness();
   try {
     const png = solidPng(8, 8);
-    const res = await h.call(request({ quality: "high", reference_image: `data:application/octet-stream;base64,${toBase64(png)}` }));
+    const res = await h.call(
+      request({ quality: "high", reference_image: `data:application/octet-stream;base64,${toBase64(png)}` }),
+    );
     assert.equal(res.status, 200);
     const sent = h.fake.received.find((r) => r.path.includes("flux-dev"))!.body as { input: { image: string } };
     assert.equal(sent.input.image, `data:image/png;base64,${toBase64(png)}`);
@@ -461,7 +501,10 @@ Deno.test("logs carry codes and ids, never the token or the prompt", async () =>
 Deno.test("answers CORS preflight and refuses other methods than POST", async () => {
   const h = harness();
   try {
-    const pre = await handler(new Request("http://localhost/functions/v1/generate-image", { method: "OPTIONS" }), h.deps);
+    const pre = await handler(
+      new Request("http://localhost/functions/v1/generate-image", { method: "OPTIONS" }),
+      h.deps,
+    );
     assert.equal(pre.status, 200);
     assert.match(pre.headers.get("access-control-allow-headers") ?? "", /x-timezone/);
     await pre.body?.cancel();

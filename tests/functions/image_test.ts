@@ -54,7 +54,7 @@ function assemblePng(
   ];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) (out.set(p, at)), (at += p.length);
+  for (const p of parts) (out.set(p, at), (at += p.length));
   return out;
 }
 
@@ -65,7 +65,10 @@ function rows(list: number[][]): Uint8Array {
 
 /** A GIF whose LZW stream resets before codes grow, so it needs no dictionary (an independent writer). */
 function assembleGif(width: number, height: number, palette: number[][], indices: number[]): Uint8Array {
-  const minCode = 2, clear = 4, end = 5, size = 3;
+  const minCode = 2,
+    clear = 4,
+    end = 5,
+    size = 3;
   const bits: number[] = [];
   const put = (code: number) => {
     for (let b = 0; b < size; b++) bits.push((code >> b) & 1);
@@ -105,7 +108,8 @@ function assembleGif(width: number, height: number, palette: number[][], indices
 }
 
 Deno.test("encodes RGBA pixels to a PNG that decodes back to the same pixels", async () => {
-  const width = 37, height = 23;
+  const width = 37,
+    height = 23;
   const rgba = new Uint8Array(width * height * 4);
   for (let i = 0; i < rgba.length; i++) rgba[i] = (i * 37 + (i >> 5) * 11) & 255;
   const png = await encodePng(rgba, width, height);
@@ -117,7 +121,8 @@ Deno.test("encodes RGBA pixels to a PNG that decodes back to the same pixels", a
 });
 
 Deno.test("writes RGB (colour type 2) when every pixel is opaque, and it round-trips", async () => {
-  const width = 64, height = 48;
+  const width = 64,
+    height = 48;
   const rgba = new Uint8Array(width * height * 4);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) rgba.set([x * 4, y * 5, (x * y) & 255, 255], (y * width + x) * 4);
@@ -161,7 +166,10 @@ Deno.test("decodes palette PNGs at 8 and 1 bits with tRNS", () => {
   const plte = new Uint8Array([255, 0, 0, 0, 0, 255]);
   const trns = new Uint8Array([255, 100]);
   const eight = decodePng(
-    assemblePng({ width: 3, height: 1, depth: 8, colorType: 3 }, rows([[0, 1, 0]]), [["PLTE", plte], ["tRNS", trns]]),
+    assemblePng({ width: 3, height: 1, depth: 8, colorType: 3 }, rows([[0, 1, 0]]), [
+      ["PLTE", plte],
+      ["tRNS", trns],
+    ]),
   );
   assert.ok(eight.ok);
   assert.deepEqual([...eight.value.rgba], [255, 0, 0, 255, 0, 0, 255, 100, 255, 0, 0, 255]);
@@ -184,7 +192,10 @@ Deno.test("decodes 16-bit grey, grey with alpha, 2-bit grey and filtered rows", 
   assert.deepEqual([...ga.value.rgba], [77, 77, 77, 9]);
   const g2 = decodePng(assemblePng({ width: 4, height: 1, depth: 2, colorType: 0 }, rows([[0b00011011]])));
   assert.ok(g2.ok);
-  assert.deepEqual([...g2.value.rgba].filter((_, i) => i % 4 === 0), [0, 85, 170, 255]);
+  assert.deepEqual(
+    [...g2.value.rgba].filter((_, i) => i % 4 === 0),
+    [0, 85, 170, 255],
+  );
   // Sub filter on row 0, Up on row 1, Paeth on row 2, of an RGB image 2 px wide.
   const raw = new Uint8Array([1, 10, 20, 30, 5, 5, 5, 2, 1, 1, 1, 1, 1, 1, 4, 2, 2, 2, 2, 2, 2]);
   const filtered = decodePng(assemblePng({ width: 2, height: 3, depth: 8, colorType: 2 }, raw));
@@ -200,7 +211,10 @@ Deno.test("decodes Adam7-interlaced PNGs", () => {
   const raw = new Uint8Array([0, 0, 0, 2, 0, 20, 22, 0, 1, 0, 21, 0, 10, 11, 12]);
   const img = decodePng(assemblePng({ width: 3, height: 3, depth: 8, colorType: 0, interlace: 1 }, raw));
   assert.ok(img.ok, img.ok ? "" : img.error.message);
-  assert.deepEqual([...img.value.rgba].filter((_, i) => i % 4 === 0), [0, 1, 2, 10, 11, 12, 20, 21, 22]);
+  assert.deepEqual(
+    [...img.value.rgba].filter((_, i) => i % 4 === 0),
+    [0, 1, 2, 10, 11, 12, 20, 21, 22],
+  );
 });
 
 Deno.test("rejects a PNG with a broken chunk CRC or truncated data", async () => {
@@ -230,7 +244,9 @@ Deno.test("decodes the JPEG written by Chromium", () => {
 });
 
 Deno.test("decodes a JPEG written by jpeg-js", () => {
-  const width = 32, height = 16, data = new Uint8Array(width * height * 4);
+  const width = 32,
+    height = 16,
+    data = new Uint8Array(width * height * 4);
   for (let i = 0; i < width * height; i++) {
     data.set([i % width < 16 ? 240 : 20, 120, i % width < 16 ? 20 : 240, 255], i * 4);
   }
@@ -243,7 +259,17 @@ Deno.test("decodes a JPEG written by jpeg-js", () => {
 
 Deno.test("decodes a GIF's first frame", () => {
   const indices = Array.from({ length: 24 }, (_, i) => (i % 6 < 3 ? 0 : 1));
-  const gif = assembleGif(6, 4, [[255, 0, 0], [0, 0, 255], [0, 0, 0], [0, 0, 0]], indices);
+  const gif = assembleGif(
+    6,
+    4,
+    [
+      [255, 0, 0],
+      [0, 0, 255],
+      [0, 0, 0],
+      [0, 0, 0],
+    ],
+    indices,
+  );
   const img = decodeImage(gif);
   assert.ok(img.ok, img.ok ? "" : img.error.message);
   assert.equal(img.value.format, "gif");
@@ -292,15 +318,13 @@ Deno.test("decodes a real PNG sent as a data URL labelled with the wrong type", 
 });
 
 Deno.test("rejects malformed data URLs", () => {
-  for (
-    const bad of [
-      "http://example.com/x.png",
-      "data:image/png,notbase64",
-      "data:image/png;base64,abc$",
-      "data:image/png;base64,abcde",
-      "data:image/png;base64,",
-    ]
-  ) {
+  for (const bad of [
+    "http://example.com/x.png",
+    "data:image/png,notbase64",
+    "data:image/png;base64,abc$",
+    "data:image/png;base64,abcde",
+    "data:image/png;base64,",
+  ]) {
     const result = parseDataUrl(bad, 1024);
     assert.equal(result.ok ? "" : result.error.code, "image_invalid_data_url", bad);
   }
@@ -315,9 +339,9 @@ Deno.test("rejects oversize uploads before decoding them", async () => {
 
   // Headers that declare more pixels than allowed are refused from the header alone.
   const wide = assemblePng({ width: 5000, height: 10, depth: 8, colorType: 2 }, new Uint8Array(1));
-  assert.equal(((r) => r.ok ? "" : r.error.code)(decodeImage(wide)), "image_too_large");
+  assert.equal(((r) => (r.ok ? "" : r.error.code))(decodeImage(wide)), "image_too_large");
   const manyPixels = assemblePng({ width: 4096, height: 4000, depth: 8, colorType: 2 }, new Uint8Array(1));
-  assert.equal(((r) => r.ok ? "" : r.error.code)(decodeImage(manyPixels)), "image_too_large");
+  assert.equal(((r) => (r.ok ? "" : r.error.code))(decodeImage(manyPixels)), "image_too_large");
   const jpeg = fixture("chromium-halves.jpeg").slice();
   for (let i = 2; i < jpeg.length - 9; i++) {
     if (jpeg[i] === 0xff && jpeg[i + 1] === 0xc0) {
@@ -325,7 +349,7 @@ Deno.test("rejects oversize uploads before decoding them", async () => {
       break;
     }
   }
-  assert.equal(((r) => r.ok ? "" : r.error.code)(decodeImage(jpeg)), "image_too_large");
+  assert.equal(((r) => (r.ok ? "" : r.error.code))(decodeImage(jpeg)), "image_too_large");
   const small = await encodePng(new Uint8Array(8 * 8 * 4).fill(255), 8, 8);
   const limited = decodeImage(small, { maxBytes: 1_000_000, maxDimension: 4, maxPixels: 100 });
   assert.equal(limited.ok ? "" : limited.error.code, "image_too_large");

@@ -59,7 +59,13 @@ Deno.test("parses select lists with aliases, casts and json paths", () => {
     },
     {
       kind: "field",
-      field: { name: "metadata", path: [{ arrow: "->", key: "a" }, { arrow: "->", key: 0 }] },
+      field: {
+        name: "metadata",
+        path: [
+          { arrow: "->", key: "a" },
+          { arrow: "->", key: 0 },
+        ],
+      },
       alias: undefined,
       cast: undefined,
     },
@@ -108,30 +114,28 @@ Deno.test("parses nested logic trees with quoted values and lists", () => {
 });
 
 Deno.test("refuses malformed filters, trees, order and paging", () => {
-  for (
-    const qs of [
-      "or=(a.eq.1",
-      "or=a.eq.1",
-      "and=(a.eq.1))",
-      "or=()",
-      "or=(a.eq.1,)",
-      "a=foo.1",
-      "a=1",
-      "a=in.1",
-      'a=in.("x)',
-      "a=is.maybe",
-      "a=eq(some).{1}",
-      "a=eq(any).1",
-      "order=a.up",
-      "order=a.asc.desc",
-      "order=a.nullsfirst.nullslast.asc",
-      "limit=-1",
-      "limit=1e3",
-      "offset=x",
-      'columns="a"x',
-      "owner.name=eq.x",
-    ]
-  ) {
+  for (const qs of [
+    "or=(a.eq.1",
+    "or=a.eq.1",
+    "and=(a.eq.1))",
+    "or=()",
+    "or=(a.eq.1,)",
+    "a=foo.1",
+    "a=1",
+    "a=in.1",
+    'a=in.("x)',
+    "a=is.maybe",
+    "a=eq(some).{1}",
+    "a=eq(any).1",
+    "order=a.up",
+    "order=a.asc.desc",
+    "order=a.nullsfirst.nullslast.asc",
+    "limit=-1",
+    "limit=1e3",
+    "offset=x",
+    'columns="a"x',
+    "owner.name=eq.x",
+  ]) {
     assert.equal(refused(qs), "PGRST100", qs);
   }
 });
@@ -140,11 +144,14 @@ Deno.test("parses order terms, paging and the write lists", () => {
   const q = parsed(
     'order=created_at.desc.nullslast,prompt,metadata->>k.asc&limit=10&offset=20&columns="a","b"&on_conflict=user_id',
   );
-  assert.deepEqual(q.order.map((o) => [o.field.name, o.dir, o.nulls]), [
-    ["created_at", "desc", "last"],
-    ["prompt", undefined, undefined],
-    ["metadata", "asc", undefined],
-  ]);
+  assert.deepEqual(
+    q.order.map((o) => [o.field.name, o.dir, o.nulls]),
+    [
+      ["created_at", "desc", "last"],
+      ["prompt", undefined, undefined],
+      ["metadata", "asc", undefined],
+    ],
+  );
   assert.deepEqual([q.limit, q.offset, q.columns, q.onConflict], [10, 20, ["a", "b"], ["user_id"]]);
   assert.equal(parsed("limit=99999999999999999999999").limit, Number.MAX_SAFE_INTEGER);
 });
@@ -163,9 +170,9 @@ Deno.test("takes GET rpc arguments apart from filters", () => {
 Deno.test("builds reads that quote names and bind every value", () => {
   const hostile = "x'); drop table items; --";
   const q = parsed(
-    `select=id,label:prompt&prompt=eq.${
-      encodeURIComponent(hostile)
-    }&or=(width.gt.5,metadata->>k.ilike.*a*)&order=width.desc.nullsfirst&limit=5&offset=2`,
+    `select=id,label:prompt&prompt=eq.${encodeURIComponent(
+      hostile,
+    )}&or=(width.gt.5,metadata->>k.ilike.*a*)&order=width.desc.nullsfirst&limit=5&offset=2`,
   );
   const r = buildRead(table, tableFrom(table), q, { ...readOpts, count: true });
   assert.ok(r.ok);
@@ -173,9 +180,11 @@ Deno.test("builds reads that quote names and bind every value", () => {
   assert.ok(!r.value.text.includes(hostile));
   assert.ok(r.value.params.includes(hostile));
   assert.ok(r.value.params.includes("%a%"), "like wildcards * become %");
-  assert.ok(r.value.text.includes(
-    'from public."items" as _t where _t."prompt" = $1 and (_t."width" > $2 or (_t."metadata"->>$3::text) ilike $4)',
-  ));
+  assert.ok(
+    r.value.text.includes(
+      'from public."items" as _t where _t."prompt" = $1 and (_t."width" > $2 or (_t."metadata"->>$3::text) ilike $4)',
+    ),
+  );
   assert.deepEqual(r.value.params.slice(0, 4), [hostile, "5", "k", "%a%"]);
   assert.match(r.value.text, /order by _t\."width" desc nulls first limit \$\d+ offset \$\d+/);
   assert.match(r.value.text, /\(select count\(\*\) from public\."items" as _t where /);
@@ -211,13 +220,18 @@ Deno.test("checks every column before building", () => {
 
 Deno.test("builds writes: minimal writes return no columns, missing=default uses column defaults", () => {
   const q = parsed("select=id");
-  const minimal = buildInsert(table, q, { rowsJson: '[{"prompt":"a"}]', columns: ["id", "prompt"] }, {
-    representation: false,
-    stripNulls: false,
-    single: false,
-    missingDefault: true,
-    conflict: { mode: "merge", columns: null },
-  });
+  const minimal = buildInsert(
+    table,
+    q,
+    { rowsJson: '[{"prompt":"a"}]', columns: ["id", "prompt"] },
+    {
+      representation: false,
+      stripNulls: false,
+      single: false,
+      missingDefault: true,
+      conflict: { mode: "merge", columns: null },
+    },
+  );
   assert.ok(minimal.ok);
   if (!minimal.ok) return;
   assert.match(minimal.value.text, /returning 1\)/);
@@ -226,12 +240,17 @@ Deno.test("builds writes: minimal writes return no columns, missing=default uses
     minimal.value.text,
     /on conflict \("id"\) do update set "id" = excluded\."id", "prompt" = excluded\."prompt"/,
   );
-  const unknown = buildInsert(table, q, { rowsJson: "[]", columns: ["nope"] }, {
-    representation: true,
-    stripNulls: false,
-    single: false,
-    missingDefault: false,
-  });
+  const unknown = buildInsert(
+    table,
+    q,
+    { rowsJson: "[]", columns: ["nope"] },
+    {
+      representation: true,
+      stripNulls: false,
+      single: false,
+      missingDefault: false,
+    },
+  );
   assert.equal(!unknown.ok && unknown.error.code, "PGRST204");
   const update = buildUpdate(table, parsed("id=eq.1"), '{"prompt":"b"}', ["prompt"], {
     representation: true,
@@ -247,12 +266,10 @@ Deno.test("negotiates Prefer and Accept like PostgREST", () => {
   const p = parsePrefer("return=representation, count=exact,resolution=merge-duplicates, missing=default, tx=rollback");
   assert.ok(p.ok);
   if (p.ok) {
-    assert.deepEqual([p.value.return, p.value.count, p.value.resolution, p.value.missing], [
-      "representation",
-      "exact",
-      "merge-duplicates",
-      "default",
-    ]);
+    assert.deepEqual(
+      [p.value.return, p.value.count, p.value.resolution, p.value.missing],
+      ["representation", "exact", "merge-duplicates", "default"],
+    );
   }
   const strict = parsePrefer("handling=strict, bogus");
   assert.equal(!strict.ok && strict.error.code, "PGRST122");

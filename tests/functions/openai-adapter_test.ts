@@ -15,36 +15,47 @@ function setup(mode: OpenAiMode = "ok", opts: { model?: string; apiKey?: string 
   return { fake, provider };
 }
 
-Deno.test("asks for one image of 1024x1024 for square and 1792x1024 for any other ratio, and downloads its url", async () => {
-  const { fake, provider } = setup();
-  try {
-    for (const aspectRatio of ["1:1", "16:9", "9:16"] as const) {
-      const r = await provider.generate(providerInput({ aspectRatio }), noDeadline);
-      assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
-      assert.equal(r.value.seed, null);
-      assert.equal(r.value.model, "dall-e-3");
-      assert.equal(sniffImage(r.value.bytes)?.width, aspectRatio === "1:1" ? 1024 : 1792);
+Deno.test(
+  "asks for one image of 1024x1024 for square and 1792x1024 for any other ratio, and downloads its url",
+  async () => {
+    const { fake, provider } = setup();
+    try {
+      for (const aspectRatio of ["1:1", "16:9", "9:16"] as const) {
+        const r = await provider.generate(providerInput({ aspectRatio }), noDeadline);
+        assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+        assert.equal(r.value.seed, null);
+        assert.equal(r.value.model, "dall-e-3");
+        assert.equal(sniffImage(r.value.bytes)?.width, aspectRatio === "1:1" ? 1024 : 1792);
+      }
+      const posts = fake.received.filter((q) => q.method === "POST");
+      assert.deepEqual(
+        posts.map((p) => p.body),
+        ["1024x1024", "1792x1024", "1792x1024"].map((size) => ({
+          model: "dall-e-3",
+          prompt: "a lighthouse at dusk, photorealistic style",
+          n: 1,
+          size,
+        })),
+      );
+      assert.equal(posts[0].path, "/v1/images/generations");
+      assert.equal(posts[0].headers.get("authorization"), `Bearer ${fake.apiKey}`);
+    } finally {
+      await fake.close();
     }
-    const posts = fake.received.filter((q) => q.method === "POST");
-    assert.deepEqual(posts.map((p) => p.body), ["1024x1024", "1792x1024", "1792x1024"].map((size) => ({
-      model: "dall-e-3",
-      prompt: "a lighthouse at dusk, photorealistic style",
-      n: 1,
-      size,
-    })));
-    assert.equal(posts[0].path, "/v1/images/generations");
-    assert.equal(posts[0].headers.get("authorization"), `Bearer ${fake.apiKey}`);
-  } finally {
-    await fake.close();
-  }
-});
+  },
+);
 
 Deno.test("a GPT image model answers b64_json and gets its own landscape size", async () => {
   const { fake, provider } = setup("ok", { model: "gpt-image-1" });
   try {
     const r = await provider.generate(providerInput({ aspectRatio: "16:9" }), noDeadline);
     assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
-    assert.deepEqual(sniffImage(r.value.bytes), { contentType: "image/png", extension: "png", width: 1536, height: 1024 });
+    assert.deepEqual(sniffImage(r.value.bytes), {
+      contentType: "image/png",
+      extension: "png",
+      width: 1536,
+      height: 1024,
+    });
     assert.equal((fake.received[0].body as { size: string }).size, "1536x1024");
   } finally {
     await fake.close();
@@ -99,33 +110,36 @@ Deno.test("a url that expired before the download is a retryable server_error", 
   }
 });
 
-Deno.test("the fake enforces the images API: sizes per model, n=1 for dall-e-3, no dall-e-3 edits, x-request-id", async () => {
-  const fake = startOpenAiFake();
-  const auth = { Authorization: `Bearer ${fake.apiKey}` };
-  try {
-    const bad = await fetch(`${fake.url}/v1/images/generations`, {
-      method: "POST",
-      headers: { ...auth, "Content-Type": "application/json" },
-      body: JSON.stringify({ model: "dall-e-3", prompt: "x", n: 2, size: "1024x1024" }),
-    });
-    assert.equal(bad.status, 400);
-    assert.ok(bad.headers.get("x-request-id"));
-    assert.equal((await bad.json()).error.param, "n");
-    const form = new FormData();
-    form.set("model", "dall-e-3");
-    form.set("prompt", "x");
-    form.set("image", new Blob([new Uint8Array([1])], { type: "image/png" }), "a.png");
-    const edit = await fetch(`${fake.url}/v1/images/edits`, { method: "POST", headers: auth, body: form });
-    assert.equal(edit.status, 400);
-    assert.equal((await edit.json()).error.param, "model");
-    const form2 = new FormData();
-    form2.set("model", "gpt-image-1");
-    form2.set("prompt", "x");
-    form2.append("image[]", new Blob([new Uint8Array([1])], { type: "image/png" }), "a.png");
-    const edit2 = await fetch(`${fake.url}/v1/images/edits`, { method: "POST", headers: auth, body: form2 });
-    assert.equal(edit2.status, 200);
-    assert.ok((await edit2.json()).data[0].b64_json);
-  } finally {
-    await fake.close();
-  }
-});
+Deno.test(
+  "the fake enforces the images API: sizes per model, n=1 for dall-e-3, no dall-e-3 edits, x-request-id",
+  async () => {
+    const fake = startOpenAiFake();
+    const auth = { Authorization: `Bearer ${fake.apiKey}` };
+    try {
+      const bad = await fetch(`${fake.url}/v1/images/generations`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify({ model: "dall-e-3", prompt: "x", n: 2, size: "1024x1024" }),
+      });
+      assert.equal(bad.status, 400);
+      assert.ok(bad.headers.get("x-request-id"));
+      assert.equal((await bad.json()).error.param, "n");
+      const form = new FormData();
+      form.set("model", "dall-e-3");
+      form.set("prompt", "x");
+      form.set("image", new Blob([new Uint8Array([1])], { type: "image/png" }), "a.png");
+      const edit = await fetch(`${fake.url}/v1/images/edits`, { method: "POST", headers: auth, body: form });
+      assert.equal(edit.status, 400);
+      assert.equal((await edit.json()).error.param, "model");
+      const form2 = new FormData();
+      form2.set("model", "gpt-image-1");
+      form2.set("prompt", "x");
+      form2.append("image[]", new Blob([new Uint8Array([1])], { type: "image/png" }), "a.png");
+      const edit2 = await fetch(`${fake.url}/v1/images/edits`, { method: "POST", headers: auth, body: form2 });
+      assert.equal(edit2.status, 200);
+      assert.ok((await edit2.json()).data[0].b64_json);
+    } finally {
+      await fake.close();
+    }
+  },
+);

@@ -38,7 +38,10 @@ Deno.test("Retry-After is read as seconds, as an HTTP date, as retry-after-ms, o
   assert.equal(retryAfterSeconds(new Headers({ "retry-after": "17" }), "", now), 17);
   assert.equal(retryAfterSeconds(new Headers({ "retry-after": "Thu, 01 Jan 2026 00:01:30 GMT" }), "", now), 90);
   assert.equal(retryAfterSeconds(new Headers({ "retry-after-ms": "1500" }), "", now), 2);
-  assert.equal(retryAfterSeconds(new Headers(), '{"detail":"Request was throttled. Your rate limit resets in ~30s."}', now), 30);
+  assert.equal(
+    retryAfterSeconds(new Headers(), '{"detail":"Request was throttled. Your rate limit resets in ~30s."}', now),
+    30,
+  );
   assert.equal(retryAfterSeconds(new Headers(), '{"retry_after": 8}', now), 8);
   assert.equal(retryAfterSeconds(new Headers(), "slow down", now), 60);
 });

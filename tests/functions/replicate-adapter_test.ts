@@ -16,7 +16,8 @@ function setup(modes: Partial<ReplicateModes> = {}, opts: { timeoutMs?: number; 
   return { fake, provider };
 }
 
-const creates = (fake: ReturnType<typeof startReplicateFake>) => fake.received.filter((r) => r.method === "POST" && r.path.endsWith("/predictions"));
+const creates = (fake: ReturnType<typeof startReplicateFake>) =>
+  fake.received.filter((r) => r.method === "POST" && r.path.endsWith("/predictions"));
 
 Deno.test("standard quality runs flux-schnell with Prefer: wait and stores the first output of the array", async () => {
   const { fake, provider } = setup();
@@ -38,34 +39,48 @@ Deno.test("standard quality runs flux-schnell with Prefer: wait and stores the f
     });
     assert.equal(r.value.model, "black-forest-labs/flux-schnell");
     assert.equal(r.value.seed, 42);
-    assert.deepEqual(sniffImage(r.value.bytes), { contentType: "image/png", extension: "png", width: 1344, height: 768 });
+    assert.deepEqual(sniffImage(r.value.bytes), {
+      contentType: "image/png",
+      extension: "png",
+      width: 1344,
+      height: 768,
+    });
   } finally {
     await fake.close();
   }
 });
 
-Deno.test("high quality runs flux-dev and passes the reference image; ultra runs flux-1.1-pro with a single URL output", async () => {
-  const { fake, provider } = setup();
-  try {
-    const reference = { dataUrl: "data:image/png;base64,iVBORw0KGgo=", mimeType: "image/png", width: 1, height: 1, rgba: new Uint8Array(4) };
-    const high = await provider.generate(providerInput({ quality: "high", reference }), noDeadline);
-    assert.ok(high.ok);
-    assert.equal(high.value.model, "black-forest-labs/flux-dev");
-    const ultra = await provider.generate(providerInput({ quality: "ultra", reference }), noDeadline);
-    assert.ok(ultra.ok, JSON.stringify(!ultra.ok && ultra.error));
-    assert.equal(ultra.value.model, "black-forest-labs/flux-1.1-pro");
-    const [devCall, proCall] = creates(fake);
-    assert.equal(devCall.path, "/v1/models/black-forest-labs/flux-dev/predictions");
-    assert.equal((devCall.body as { input: { image: string } }).input.image, reference.dataUrl);
-    assert.equal(proCall.path, "/v1/models/black-forest-labs/flux-1.1-pro/predictions");
-    assert.equal((proCall.body as { input: { image_prompt: string } }).input.image_prompt, reference.dataUrl);
-    assert.equal("num_outputs" in (proCall.body as { input: object }).input, false);
-    const pro = [...fake.predictions.values()].find((p) => p.model.endsWith("flux-1.1-pro"))!;
-    assert.equal(typeof pro.output, "string");
-  } finally {
-    await fake.close();
-  }
-});
+Deno.test(
+  "high quality runs flux-dev and passes the reference image; ultra runs flux-1.1-pro with a single URL output",
+  async () => {
+    const { fake, provider } = setup();
+    try {
+      const reference = {
+        dataUrl: "data:image/png;base64,iVBORw0KGgo=",
+        mimeType: "image/png",
+        width: 1,
+        height: 1,
+        rgba: new Uint8Array(4),
+      };
+      const high = await provider.generate(providerInput({ quality: "high", reference }), noDeadline);
+      assert.ok(high.ok);
+      assert.equal(high.value.model, "black-forest-labs/flux-dev");
+      const ultra = await provider.generate(providerInput({ quality: "ultra", reference }), noDeadline);
+      assert.ok(ultra.ok, JSON.stringify(!ultra.ok && ultra.error));
+      assert.equal(ultra.value.model, "black-forest-labs/flux-1.1-pro");
+      const [devCall, proCall] = creates(fake);
+      assert.equal(devCall.path, "/v1/models/black-forest-labs/flux-dev/predictions");
+      assert.equal((devCall.body as { input: { image: string } }).input.image, reference.dataUrl);
+      assert.equal(proCall.path, "/v1/models/black-forest-labs/flux-1.1-pro/predictions");
+      assert.equal((proCall.body as { input: { image_prompt: string } }).input.image_prompt, reference.dataUrl);
+      assert.equal("num_outputs" in (proCall.body as { input: object }).input, false);
+      const pro = [...fake.predictions.values()].find((p) => p.model.endsWith("flux-1.1-pro"))!;
+      assert.equal(typeof pro.output, "string");
+    } finally {
+      await fake.close();
+    }
+  },
+);
 
 Deno.test("the nano-banana style runs google/nano-banana, which takes no seed", async () => {
   const { fake, provider } = setup();
@@ -75,7 +90,11 @@ Deno.test("the nano-banana style runs google/nano-banana, which takes no seed", 
     assert.equal(r.value.model, "google/nano-banana");
     assert.equal(r.value.seed, null);
     assert.equal(creates(fake)[0].path, "/v1/models/google/nano-banana/predictions");
-    assert.deepEqual((creates(fake)[0].body as { input: object }).input, { prompt: "a lighthouse at dusk", aspect_ratio: "1:1", output_format: "png" });
+    assert.deepEqual((creates(fake)[0].body as { input: object }).input, {
+      prompt: "a lighthouse at dusk",
+      aspect_ratio: "1:1",
+      output_format: "png",
+    });
   } finally {
     await fake.close();
   }
@@ -170,7 +189,11 @@ Deno.test("429 is rate_limit, waiting as long as Retry-After says, else as long 
 });
 
 Deno.test("500 and 503 on create, and 503 while polling, are retryable server_errors", async () => {
-  for (const modes of [{ createStatus: 500 }, { createStatus: 503 }, { incompleteWait: true, getStatus: 503 }] as const) {
+  for (const modes of [
+    { createStatus: 500 },
+    { createStatus: 503 },
+    { incompleteWait: true, getStatus: 503 },
+  ] as const) {
     const { fake, provider } = setup(modes);
     try {
       const r = await provider.generate(providerInput(), noDeadline);
@@ -222,7 +245,13 @@ Deno.test("a prediction still running at the deadline is a timeout and is cancel
 });
 
 Deno.test("an unreachable API is a network_error", async () => {
-  const provider = createReplicateProvider({ token: "r8_x", baseUrl: await closedPortUrl(), pollIntervalMs: 5, timeoutMs: 5_000, fetch });
+  const provider = createReplicateProvider({
+    token: "r8_x",
+    baseUrl: await closedPortUrl(),
+    pollIntervalMs: 5,
+    timeoutMs: 5_000,
+    fetch,
+  });
   const r = await provider.generate(providerInput(), noDeadline);
   assert.ok(!r.ok);
   assert.equal(r.error.code, "network_error");
@@ -239,7 +268,10 @@ Deno.test("the fake holds the adapter to Replicate's schema: unknown input keys 
     });
     assert.equal(res.status, 422);
     const body = await res.json();
-    assert.deepEqual(body.invalid_fields.map((f: { field: string }) => f.field).sort(), ["input.negative_prompt", "input.num_outputs"]);
+    assert.deepEqual(body.invalid_fields.map((f: { field: string }) => f.field).sort(), [
+      "input.negative_prompt",
+      "input.num_outputs",
+    ]);
     const noVersion = await fetch(`${fake.url}/v1/predictions`, {
       method: "POST",
       headers: { Authorization: `Bearer ${fake.token}`, "Content-Type": "application/json" },

@@ -24,23 +24,31 @@ Deno.test("sends one imageInference task in an array and stores the image its UR
     assert.ok(Array.isArray(call.body));
     const [task] = call.body as Record<string, unknown>[];
     assert.match(String(task.taskUUID), /^[0-9a-f-]{36}$/);
-    assert.deepEqual({ ...task, taskUUID: "x" }, {
-      taskType: "imageInference",
-      taskUUID: "x",
-      positivePrompt: "a lighthouse at dusk, photorealistic style",
-      negativePrompt: "fog",
-      model: "runware:100@1",
-      width: 1024,
-      height: 1536,
-      numberResults: 1,
-      seed: 7,
-      outputType: "URL",
-      outputFormat: "PNG",
-      checkNSFW: true,
-    });
+    assert.deepEqual(
+      { ...task, taskUUID: "x" },
+      {
+        taskType: "imageInference",
+        taskUUID: "x",
+        positivePrompt: "a lighthouse at dusk, photorealistic style",
+        negativePrompt: "fog",
+        model: "runware:100@1",
+        width: 1024,
+        height: 1536,
+        numberResults: 1,
+        seed: 7,
+        outputType: "URL",
+        outputFormat: "PNG",
+        checkNSFW: true,
+      },
+    );
     assert.equal(r.value.seed, 7);
     assert.equal(r.value.model, "runware:100@1");
-    assert.deepEqual(sniffImage(r.value.bytes), { contentType: "image/png", extension: "png", width: 1024, height: 1536 });
+    assert.deepEqual(sniffImage(r.value.bytes), {
+      contentType: "image/png",
+      extension: "png",
+      width: 1024,
+      height: 1536,
+    });
   } finally {
     await fake.close();
   }
@@ -126,34 +134,54 @@ Deno.test("an unreachable API is a network_error and a missed deadline a timeout
     apiKey: "k",
     baseUrl: "http://127.0.0.1:1",
     fetch: (_url, init) =>
-      new Promise((_, reject) => init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")))),
+      new Promise((_, reject) =>
+        init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))),
+      ),
   });
   const t = await stalled.generate(providerInput(), AbortSignal.timeout(50));
   assert.ok(!t.ok);
   assert.equal(t.error.code, "timeout");
 });
 
-Deno.test("the fake enforces Runware's rules: arrays only, auth task, sizes in steps of 64, async polling", async () => {
-  const fake = startRunwareFake();
-  const post = (body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${fake.url}/v1`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
-  try {
-    const notArray = await post({ taskType: "imageInference" }, { Authorization: `Bearer ${fake.apiKey}` });
-    assert.equal(notArray.status, 400);
-    await notArray.body?.cancel();
-    const task = { taskType: "imageInference", taskUUID: crypto.randomUUID(), positivePrompt: "a cat", model: "runware:100@1", width: 1000, height: 1024 };
-    const badSize = await post([{ taskType: "authentication", apiKey: fake.apiKey }, task]);
-    assert.equal(badSize.status, 400);
-    assert.equal((await badSize.json()).errors[0].parameter, "width");
-    const queued = await post([{ ...task, width: 1024, deliveryMethod: "async" }], { Authorization: `Bearer ${fake.apiKey}` });
-    assert.equal((await queued.json()).data[0].status, "processing");
-    const statuses: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      const polled = await post([{ taskType: "getResponse", taskUUID: task.taskUUID }], { Authorization: `Bearer ${fake.apiKey}` });
-      statuses.push((await polled.json()).data[0].status);
+Deno.test(
+  "the fake enforces Runware's rules: arrays only, auth task, sizes in steps of 64, async polling",
+  async () => {
+    const fake = startRunwareFake();
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${fake.url}/v1`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      });
+    try {
+      const notArray = await post({ taskType: "imageInference" }, { Authorization: `Bearer ${fake.apiKey}` });
+      assert.equal(notArray.status, 400);
+      await notArray.body?.cancel();
+      const task = {
+        taskType: "imageInference",
+        taskUUID: crypto.randomUUID(),
+        positivePrompt: "a cat",
+        model: "runware:100@1",
+        width: 1000,
+        height: 1024,
+      };
+      const badSize = await post([{ taskType: "authentication", apiKey: fake.apiKey }, task]);
+      assert.equal(badSize.status, 400);
+      assert.equal((await badSize.json()).errors[0].parameter, "width");
+      const queued = await post([{ ...task, width: 1024, deliveryMethod: "async" }], {
+        Authorization: `Bearer ${fake.apiKey}`,
+      });
+      assert.equal((await queued.json()).data[0].status, "processing");
+      const statuses: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const polled = await post([{ taskType: "getResponse", taskUUID: task.taskUUID }], {
+          Authorization: `Bearer ${fake.apiKey}`,
+        });
+        statuses.push((await polled.json()).data[0].status);
+      }
+      assert.deepEqual(statuses, ["processing", "success"]);
+    } finally {
+      await fake.close();
     }
-    assert.deepEqual(statuses, ["processing", "success"]);
-  } finally {
-    await fake.close();
-  }
-});
+  },
+);

@@ -21,7 +21,9 @@ export interface Backend {
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const DENO = denoPath();
 
-export async function startBackend(opts: { databaseUrl?: string; env?: Record<string, string> } = {}): Promise<Backend> {
+export async function startBackend(
+  opts: { databaseUrl?: string; env?: Record<string, string> } = {},
+): Promise<Backend> {
   const dataDir = mkdtempSync(join(tmpdir(), "pc-backend-"));
   const child: ChildProcess = spawn(DENO, ["run", "-A", "supabase/local/main.ts"], {
     cwd: ROOT,
@@ -49,7 +51,9 @@ export async function startBackend(opts: { databaseUrl?: string; env?: Record<st
           clearTimeout(timer);
           res(msg);
         }
-      } catch { /* other output */ }
+      } catch {
+        /* other output */
+      }
     });
     child.on("exit", (code) => {
       clearTimeout(timer);

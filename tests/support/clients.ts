@@ -23,7 +23,10 @@ export function uniqueEmail(tag = "user"): string {
 }
 
 /** A signed-in client for a brand-new user. */
-export async function newUser(b: Backend, tag = "user"): Promise<{ client: SupabaseClient; id: string; email: string; password: string }> {
+export async function newUser(
+  b: Backend,
+  tag = "user",
+): Promise<{ client: SupabaseClient; id: string; email: string; password: string }> {
   const client = anonClient(b);
   const email = uniqueEmail(tag);
   const password = "correct-horse-42";

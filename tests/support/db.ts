@@ -19,7 +19,12 @@ export interface Sql {
   query<T extends Row = Row>(text: string, params?: unknown[]): Promise<T[]>;
 }
 
-export type Claims = { role: "anon" | "authenticated" | "service_role"; sub?: string; email?: string; [k: string]: unknown };
+export type Claims = {
+  role: "anon" | "authenticated" | "service_role";
+  sub?: string;
+  email?: string;
+  [k: string]: unknown;
+};
 
 export interface TestUser {
   id: string;
@@ -162,7 +167,9 @@ function readIfPresent(path: string): Buffer | null {
 
 /** bootstrap.sql, then each migration in name order. */
 function sqlFiles(): { name: string; sql: string }[] {
-  const migrations = readdirSync(MIGRATIONS).filter((f) => f.endsWith(".sql")).sort();
+  const migrations = readdirSync(MIGRATIONS)
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
   return [
     { name: "bootstrap.sql", sql: readFileSync(BOOTSTRAP, "utf8") },
     ...migrations.map((name) => ({ name, sql: readFileSync(join(MIGRATIONS, name), "utf8") })),
@@ -177,7 +184,10 @@ async function migrate(raw: Raw, files = sqlFiles()): Promise<void> {
     try {
       await raw.transaction(async (tx) => {
         await tx.exec(sql);
-        await tx.query("insert into local.schema_migrations (version, name) values ($1, $2)", [name.split("_")[0], name]);
+        await tx.query("insert into local.schema_migrations (version, name) values ($1, $2)", [
+          name.split("_")[0],
+          name,
+        ]);
       });
     } catch (e) {
       throw new Error(`migration ${name} failed: ${(e as Error).message}`);
@@ -241,7 +251,8 @@ export function describeDb(title: string, body: (ctx: { readonly db: TestDb; rea
   ];
   describe.each(engines)(`${title} on $label`, ({ kind, skip }) => {
     if (skip) {
-      describe.skip(`skipped: no PostgreSQL answers at ${new URL(ADMIN_URL).host}`, () => body({ db: undefined as never, kind }));
+      describe.skip(`skipped: no PostgreSQL answers at ${new URL(ADMIN_URL).host}`, () =>
+        body({ db: undefined as never, kind }));
       return;
     }
     let db: TestDb | undefined;

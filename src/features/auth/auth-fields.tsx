@@ -77,7 +77,15 @@ export function FormSuccess({ children }: { children: ReactNode }) {
   );
 }
 
-export function SubmitButton({ pending, label, pendingLabel }: { pending: boolean; label: string; pendingLabel: string }) {
+export function SubmitButton({
+  pending,
+  label,
+  pendingLabel,
+}: {
+  pending: boolean;
+  label: string;
+  pendingLabel: string;
+}) {
   return (
     <button type="submit" className="btn btn-primary w-full" disabled={pending}>
       {pending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}

@@ -69,7 +69,11 @@ export default function AuthPage() {
           {mode === "forgot" ? (
             <>
               <ForgotPasswordForm initialEmail={forgotEmail} />
-              <button type="button" className="link link-primary self-center text-sm" onClick={() => setMode("sign-in")}>
+              <button
+                type="button"
+                className="link link-primary self-center text-sm"
+                onClick={() => setMode("sign-in")}
+              >
                 Back to sign in
               </button>
             </>

@@ -19,8 +19,7 @@ export type AuthEventName =
 export type ClearReason = "signed-out-by-choice" | "session-ended" | "switched-user";
 
 export type SessionEvent =
-  | { type: "auth.changed"; event: AuthEventName; user: SessionUser | null }
-  | { type: "session.signOut" };
+  { type: "auth.changed"; event: AuthEventName; user: SessionUser | null } | { type: "session.signOut" };
 
 export type SessionContext = {
   user: SessionUser | null;
@@ -68,10 +67,7 @@ export const sessionMachine = setup({
   states: {
     checking: {
       on: {
-        "auth.changed": [
-          { guard: "hasUser", target: "signedIn", actions: "assignUser" },
-          { target: "signedOut" },
-        ],
+        "auth.changed": [{ guard: "hasUser", target: "signedIn", actions: "assignUser" }, { target: "signedOut" }],
       },
     },
     signedIn: {
@@ -82,7 +78,10 @@ export const sessionMachine = setup({
             src: "reloadUserData",
             input: ({ context }) => ({ userId: context.user!.id }),
             onDone: { target: "ready", actions: assign({ lastError: null }) },
-            onError: { target: "ready", actions: { type: "recordError", params: ({ event }) => ({ error: event.error }) } },
+            onError: {
+              target: "ready",
+              actions: { type: "recordError", params: ({ event }) => ({ error: event.error }) },
+            },
           },
         },
         ready: {},
@@ -91,7 +90,10 @@ export const sessionMachine = setup({
             src: "clearUserData",
             input: ({ context }) => ({ reason: "switched-user" as const, keepUserId: context.user!.id }),
             onDone: { target: "loading" },
-            onError: { target: "loading", actions: { type: "recordError", params: ({ event }) => ({ error: event.error }) } },
+            onError: {
+              target: "loading",
+              actions: { type: "recordError", params: ({ event }) => ({ error: event.error }) },
+            },
           },
         },
         signingOut: {

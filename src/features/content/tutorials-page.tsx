@@ -4,7 +4,14 @@ import { Link } from "wouter";
 import { PageHeader } from "../../ui/page-header";
 import { buildGenerateLink } from "../../lib/generate-link";
 
-type Tutorial = { id: string; title: string; minutes: number; intro: string; steps: string[]; action: { label: string; to: string } };
+type Tutorial = {
+  id: string;
+  title: string;
+  minutes: number;
+  intro: string;
+  steps: string[];
+  action: { label: string; to: string };
+};
 
 const TUTORIALS: Tutorial[] = [
   {
@@ -14,12 +21,15 @@ const TUTORIALS: Tutorial[] = [
     intro: "From an empty account to a picture in your history.",
     steps: [
       "Create a free account on the sign-in page with your e-mail address and a password.",
-      "Open Generate and write a prompt, for example \"a mountain lake at sunset\".",
+      'Open Generate and write a prompt, for example "a mountain lake at sunset".',
       "Leave the style on Photorealistic, quality on standard and the ratio on 1:1.",
       "Press Generate. The preview shows progress, then the picture with your prompt as its description.",
       "The image is now in your History, and the counter shows how many of today's five remain.",
     ],
-    action: { label: "Open the generator", to: buildGenerateLink({ prompt: "A mountain lake at sunset", style: "photorealistic" }) },
+    action: {
+      label: "Open the generator",
+      to: buildGenerateLink({ prompt: "A mountain lake at sunset", style: "photorealistic" }),
+    },
   },
   {
     id: "batches",
@@ -33,7 +43,10 @@ const TUTORIALS: Tutorial[] = [
       "Remove a single task with its remove button, or clear the whole queue.",
       "Each finished task appears in your history; each image counts toward the daily limit.",
     ],
-    action: { label: "Try a batch", to: buildGenerateLink({ prompt: "A friendly robot beside a small planet", style: "3d-render", batch: 4 }) },
+    action: {
+      label: "Try a batch",
+      to: buildGenerateLink({ prompt: "A friendly robot beside a small planet", style: "3d-render", batch: 4 }),
+    },
   },
   {
     id: "seeds",
@@ -47,7 +60,10 @@ const TUTORIALS: Tutorial[] = [
       "Now keep the prompt and switch the style: the seed keeps the composition comparable.",
       "Clear the seed when you want fresh, random results again.",
     ],
-    action: { label: "Start with seed 42", to: buildGenerateLink({ prompt: "A castle above a river in the fog", style: "fantasy", seed: 42 }) },
+    action: {
+      label: "Start with seed 42",
+      to: buildGenerateLink({ prompt: "A castle above a river in the fog", style: "fantasy", seed: 42 }),
+    },
   },
   {
     id: "reference",

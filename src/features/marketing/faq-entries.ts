@@ -61,7 +61,7 @@ export const FAQ: readonly FaqEntry[] = [
     group: "Getting started",
     question: "What are the negative prompt and the seed for?",
     answer:
-      "The negative prompt lists what you do not want in the picture (for example \"text, people, blur\"). The seed fixes the random choices: the same prompt, style, size and seed give the same picture again, which lets you change one word and compare. Leave the seed empty for a new picture every time.",
+      'The negative prompt lists what you do not want in the picture (for example "text, people, blur"). The seed fixes the random choices: the same prompt, style, size and seed give the same picture again, which lets you change one word and compare. Leave the seed empty for a new picture every time.',
     link: { label: "Advanced options explained", to: "/advanced" },
   },
   {

@@ -19,7 +19,11 @@ const STATS = [
 ];
 
 const FEATURES: { icon: IconName; title: string; body: string }[] = [
-  { icon: "clock", title: "Under 30 seconds", body: "Most images are ready in seconds; the built-in renderer answers in under one." },
+  {
+    icon: "clock",
+    title: "Under 30 seconds",
+    body: "Most images are ready in seconds; the built-in renderer answers in under one.",
+  },
   {
     icon: "palette",
     title: `${STYLE_COUNT} styles`,
@@ -28,7 +32,11 @@ const FEATURES: { icon: IconName; title: string; body: string }[] = [
   { icon: "image", title: "Up to 1024×1024", body: "Square 1024×1024 pixels, or 1536×1024 for 16:9 and 9:16." },
   { icon: "download", title: "Instant downloads", body: "Save what you make as PNG, JPG or WebP." },
   { icon: "shield", title: "Commercial use", body: "Use your images in paid work too, within the content policy." },
-  { icon: "globe", title: "Available 24/7", body: "On a global server network, and the app keeps your queue while you are offline." },
+  {
+    icon: "globe",
+    title: "Available 24/7",
+    body: "On a global server network, and the app keeps your queue while you are offline.",
+  },
 ];
 
 const TRUSTED = ["Supabase", "PostgreSQL", "React", "FLUX via Replicate", "Workbox"];
@@ -106,8 +114,8 @@ export default function HomePage() {
               Try the generator
             </h2>
             <p className="max-w-xl text-base-content/80">
-              Describe what you want to see, pick a style, quality and aspect ratio, and generate. Create a free
-              account to get five images a day.
+              Describe what you want to see, pick a style, quality and aspect ratio, and generate. Create a free account
+              to get five images a day.
             </p>
             <div className="mt-2 flex flex-wrap justify-center gap-3">
               <Link to="/generate" className="btn btn-primary">
@@ -157,7 +165,10 @@ export default function HomePage() {
         </p>
       </section>
 
-      <section aria-labelledby="cta-title" className="rounded-box bg-primary px-6 py-12 text-center text-primary-content">
+      <section
+        aria-labelledby="cta-title"
+        className="rounded-box bg-primary px-6 py-12 text-center text-primary-content"
+      >
         <h2 id="cta-title" className="text-2xl font-bold sm:text-3xl">
           Start creating today
         </h2>

@@ -25,8 +25,7 @@ export const LANDINGS: Record<LandingContent["slug"], LandingContent> = {
     slug: "ai-image-generator",
     title: "AI Image Generator",
     eyebrow: "Text to image, in your browser",
-    lead:
-      "Write what you want to see, choose a style, a quality level and an aspect ratio, and PromptCanvas draws it. Every image is kept in your personal history, and the app keeps working when your connection does not.",
+    lead: "Write what you want to see, choose a style, a quality level and an aspect ratio, and PromptCanvas draws it. Every image is kept in your personal history, and the app keeps working when your connection does not.",
     primary: { label: "Open the generator", to: "/generate" },
     secondary: { label: "See the 27 styles", to: "/styles" },
     sections: [
@@ -52,12 +51,27 @@ export const LANDINGS: Record<LandingContent["slug"], LandingContent> = {
         kind: "points",
         title: "What the generator gives you",
         points: [
-          { title: "Batches and a queue", body: "Queue 1 to 10 variations at once; up to 4 run side by side while you keep working." },
-          { title: "Repeatable results", body: "Set a seed to get the same picture again, then change one word and compare." },
+          {
+            title: "Batches and a queue",
+            body: "Queue 1 to 10 variations at once; up to 4 run side by side while you keep working.",
+          },
+          {
+            title: "Repeatable results",
+            body: "Set a seed to get the same picture again, then change one word and compare.",
+          },
           { title: "Image to image", body: "Add a reference picture and the renderer borrows its colours and layout." },
-          { title: "Offline-first", body: "Prompts written without a connection wait on your device and run when you are back online." },
-          { title: "Private by default", body: "Images are stored privately under your account until you choose to publish one." },
-          { title: "Installable", body: "Add it to your home screen or desktop; it opens in its own window like any app." },
+          {
+            title: "Offline-first",
+            body: "Prompts written without a connection wait on your device and run when you are back online.",
+          },
+          {
+            title: "Private by default",
+            body: "Images are stored privately under your account until you choose to publish one.",
+          },
+          {
+            title: "Installable",
+            body: "Add it to your home screen or desktop; it opens in its own window like any app.",
+          },
         ],
       },
       {
@@ -92,8 +106,7 @@ export const LANDINGS: Record<LandingContent["slug"], LandingContent> = {
     slug: "free-ai-image-generator",
     title: "Free AI Image Generator",
     eyebrow: "5 free images every day",
-    lead:
-      "PromptCanvas is free to use: every account gets five images a day with no card and no trial that runs out. The count resets at midnight where you live.",
+    lead: "PromptCanvas is free to use: every account gets five images a day with no card and no trial that runs out. The count resets at midnight where you live.",
     primary: { label: "Start for free", to: "/auth" },
     secondary: { label: "Compare plans", to: "/pricing" },
     sections: [
@@ -120,7 +133,7 @@ export const LANDINGS: Record<LandingContent["slug"], LandingContent> = {
           },
           {
             title: "Say what to leave out",
-            body: "A negative prompt such as \"text, watermark, blur\" saves a retry more often than a longer prompt does.",
+            body: 'A negative prompt such as "text, watermark, blur" saves a retry more often than a longer prompt does.',
           },
           {
             title: "Start from a template",
@@ -156,16 +169,25 @@ export const LANDINGS: Record<LandingContent["slug"], LandingContent> = {
     slug: "ai-art-generator",
     title: "AI Art Generator",
     eyebrow: "Paintings, illustrations and posters from a prompt",
-    lead:
-      "Turn a line of text into artwork: oil paintings with thick strokes, soft watercolours, comic panels, pop-art prints and more. Pick the medium, describe the scene, and keep every piece in your collection.",
+    lead: "Turn a line of text into artwork: oil paintings with thick strokes, soft watercolours, comic panels, pop-art prints and more. Pick the medium, describe the scene, and keep every piece in your collection.",
     primary: { label: "Create artwork", to: "/generate?style=oil-painting" },
     secondary: { label: "Read the styles guide", to: "/blog/ai-art-styles-guide" },
     sections: [
       {
         kind: "styles",
         title: "Art styles to choose from",
-        intro: "Eight of the 27 styles lean towards fine art and illustration. Each preview was drawn by the built-in renderer.",
-        styleIds: ["oil-painting", "watercolor", "impressionist", "art-nouveau", "baroque", "pop-art", "sketch", "line-art"],
+        intro:
+          "Eight of the 27 styles lean towards fine art and illustration. Each preview was drawn by the built-in renderer.",
+        styleIds: [
+          "oil-painting",
+          "watercolor",
+          "impressionist",
+          "art-nouveau",
+          "baroque",
+          "pop-art",
+          "sketch",
+          "line-art",
+        ],
       },
       {
         kind: "points",
@@ -173,11 +195,11 @@ export const LANDINGS: Record<LandingContent["slug"], LandingContent> = {
         points: [
           {
             title: "Name the medium first",
-            body: "The style sets the medium; the prompt adds the subject, the mood and the palette, such as \"warm ochre and deep blue\".",
+            body: 'The style sets the medium; the prompt adds the subject, the mood and the palette, such as "warm ochre and deep blue".',
           },
           {
             title: "Think in composition",
-            body: "Say where things are: \"a lone boat in the foreground, mountains behind, low sun on the left\".",
+            body: 'Say where things are: "a lone boat in the foreground, mountains behind, low sun on the left".',
           },
           {
             title: "Borrow a palette",

@@ -13,7 +13,12 @@ const COMPARISON: [string, string, string, string][] = [
   ["Price", "$0/month", "$9.99/month", "$19.99/month"],
   ["Images per day", "5", "999 (unlimited prompts)", "9,999"],
   ["Daily reset", "Your local midnight", "Your local midnight", "Your local midnight"],
-  ["Plan extras", "Basic styles, community gallery", "High-res downloads, priority queue", "Batch generation, custom styles, fastest speeds"],
+  [
+    "Plan extras",
+    "Basic styles, community gallery",
+    "High-res downloads, priority queue",
+    "Batch generation, custom styles, fastest speeds",
+  ],
   ["Available", "Now, no card", "Not yet", "Not yet"],
 ];
 

@@ -7,7 +7,13 @@ import { buildGenerateLink } from "../../lib/generate-link";
 import { PREVIEW_CREDIT } from "../../lib/style-catalog";
 
 const CARDS = [
-  { title: "Photoreal", style: "photorealistic", image: "photoreal", prompt: "snowy mountains above a lake", page: "/styles/photorealistic" },
+  {
+    title: "Photoreal",
+    style: "photorealistic",
+    image: "photoreal",
+    prompt: "snowy mountains above a lake",
+    page: "/styles/photorealistic",
+  },
   { title: "Illustration", style: "digital-art", image: "illustration", prompt: "a house by the sea at sunset" },
   { title: "Anime", style: "anime", image: "anime", prompt: "a cat on the hills at sunset", page: "/styles/anime" },
   { title: "3D Render", style: "3d-render", image: "3d-render", prompt: "a robot and a car on a studio floor" },
@@ -30,10 +36,20 @@ export function StylesCarousel() {
           <p className="mt-1 text-base-content/80">Five of the 27 looks. Open one to try it with its sample prompt.</p>
         </div>
         <div className="hidden gap-2 sm:flex">
-          <button type="button" className="btn btn-circle btn-outline btn-sm" aria-label="Previous styles" onClick={() => scroll(-1)}>
+          <button
+            type="button"
+            className="btn btn-circle btn-outline btn-sm"
+            aria-label="Previous styles"
+            onClick={() => scroll(-1)}
+          >
             <Icon name="arrowLeft" className="size-4" />
           </button>
-          <button type="button" className="btn btn-circle btn-outline btn-sm" aria-label="Next styles" onClick={() => scroll(1)}>
+          <button
+            type="button"
+            className="btn btn-circle btn-outline btn-sm"
+            aria-label="Next styles"
+            onClick={() => scroll(1)}
+          >
             <Icon name="arrowRight" className="size-4" />
           </button>
         </div>
@@ -69,7 +85,10 @@ export function StylesCarousel() {
         ))}
       </ul>
       <p className="mt-2 text-xs text-base-content/70">
-        {PREVIEW_CREDIT}. <Link to="/styles" className="link">See all 27 styles</Link>
+        {PREVIEW_CREDIT}.{" "}
+        <Link to="/styles" className="link">
+          See all 27 styles
+        </Link>
       </p>
     </div>
   );

@@ -8,12 +8,14 @@ const TESTIMONIALS = [
     role: "Social media manager",
   },
   {
-    quote: "Same seed, one word changed: I can finally compare prompts properly instead of guessing what made the difference.",
+    quote:
+      "Same seed, one word changed: I can finally compare prompts properly instead of guessing what made the difference.",
     name: "Tomás",
     role: "Indie game artist",
   },
   {
-    quote: "Five free images a day is plenty for lesson handouts, and the styles page shows my students what each look does.",
+    quote:
+      "Five free images a day is plenty for lesson handouts, and the styles page shows my students what each look does.",
     name: "Priya",
     role: "Secondary school teacher",
   },

@@ -76,7 +76,10 @@ export default function OnboardingDialog({ onClose }: { onClose: () => void }) {
           )}
           {step === 1 && (
             <>
-              <p>{STYLE_COUNT} styles, from photorealistic to pixel art. Pick one to start with; you can change it any time.</p>
+              <p>
+                {STYLE_COUNT} styles, from photorealistic to pixel art. Pick one to start with; you can change it any
+                time.
+              </p>
               <div role="radiogroup" aria-label="Starting style" className="mt-3 grid grid-cols-3 gap-2">
                 {STARTER_STYLES.map((sid) => {
                   const s = STYLES.find((x) => x.id === sid)!;
@@ -86,9 +89,23 @@ export default function OnboardingDialog({ onClose }: { onClose: () => void }) {
                       key={sid}
                       className={`relative cursor-pointer overflow-hidden rounded-field border-2 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-primary ${checked ? "border-primary" : "border-transparent"}`}
                     >
-                      <input type="radio" name={`${id}-style`} className="sr-only" checked={checked} onChange={() => setStyle(sid)} />
-                      <img src={stylePreviewSrc(sid)} alt="" width={96} height={96} className="aspect-square w-full object-cover" />
-                      <span className="block truncate bg-base-200 px-1 py-0.5 text-center text-xs font-medium">{s.label}</span>
+                      <input
+                        type="radio"
+                        name={`${id}-style`}
+                        className="sr-only"
+                        checked={checked}
+                        onChange={() => setStyle(sid)}
+                      />
+                      <img
+                        src={stylePreviewSrc(sid)}
+                        alt=""
+                        width={96}
+                        height={96}
+                        className="aspect-square w-full object-cover"
+                      />
+                      <span className="block truncate bg-base-200 px-1 py-0.5 text-center text-xs font-medium">
+                        {s.label}
+                      </span>
                       {checked && (
                         <span className="absolute top-1 right-1 grid size-5 place-items-center rounded-full bg-primary text-primary-content">
                           <Icon name="check" className="size-3" />
@@ -105,9 +122,9 @@ export default function OnboardingDialog({ onClose }: { onClose: () => void }) {
             <>
               <p>Write what you want to see, choose quality and a frame, and press Generate.</p>
               <p className="mt-3 text-sm">
-                Every PromptCanvas has a built-in procedural renderer, always available and instant; it is not an AI model.
-                Where this site's operator has connected Replicate, FLUX Schnell, Dev and Pro draw your images for standard,
-                high and ultra quality.
+                Every PromptCanvas has a built-in procedural renderer, always available and instant; it is not an AI
+                model. Where this site's operator has connected Replicate, FLUX Schnell, Dev and Pro draw your images
+                for standard, high and ultra quality.
               </p>
             </>
           )}

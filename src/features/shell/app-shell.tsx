@@ -38,10 +38,7 @@ export function AppShell({
   useFocusOnNavigate();
   return (
     <>
-      <a
-        href="#main"
-        className="btn btn-primary btn-sm fixed top-2 left-2 z-[70] -translate-y-20 focus:translate-y-0"
-      >
+      <a href="#main" className="btn btn-primary btn-sm fixed top-2 left-2 z-[70] -translate-y-20 focus:translate-y-0">
         Skip to main content
       </a>
       <div className="flex min-h-dvh">

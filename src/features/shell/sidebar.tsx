@@ -18,9 +18,7 @@ function NavList({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: (
           <h2
             id={`${idPrefix}-${group.label.toLowerCase()}`}
             className={
-              collapsed
-                ? "sr-only"
-                : "px-3 pb-1 text-xs font-semibold tracking-wider text-base-content/70 uppercase"
+              collapsed ? "sr-only" : "px-3 pb-1 text-xs font-semibold tracking-wider text-base-content/70 uppercase"
             }
           >
             {group.label}

@@ -26,9 +26,19 @@ function useBackendProbe(url: string, anonKey: string): Probe {
       .then((res) => (res.ok ? res : get("/rest/v1/").then((rest) => (rest.ok ? rest : res))))
       .then((res) => {
         const where = new URL(res.url).pathname;
-        setProbe({ state: "done", text: res.ok ? `Reachable (${where} answered HTTP ${res.status})` : `Answering with HTTP ${res.status} at ${where}` });
+        setProbe({
+          state: "done",
+          text: res.ok
+            ? `Reachable (${where} answered HTTP ${res.status})`
+            : `Answering with HTTP ${res.status} at ${where}`,
+        });
       })
-      .catch(() => setProbe({ state: "done", text: controller.signal.aborted ? "No answer within 5 seconds" : "Not reachable from this browser" }))
+      .catch(() =>
+        setProbe({
+          state: "done",
+          text: controller.signal.aborted ? "No answer within 5 seconds" : "Not reachable from this browser",
+        }),
+      )
       .finally(() => window.clearTimeout(timer));
     return () => controller.abort();
   }, [url, anonKey]);
@@ -52,7 +62,8 @@ function useStorageEstimate(): string {
     let live = true;
     Promise.all([navigator.storage.estimate(), navigator.storage.persisted?.() ?? Promise.resolve(false)])
       .then(([{ usage = 0, quota = 0 }, persisted]) => {
-        if (live) setText(`${formatBytes(usage)} used of ${formatBytes(quota)} available${persisted ? " (persistent)" : ""}`);
+        if (live)
+          setText(`${formatBytes(usage)} used of ${formatBytes(quota)} available${persisted ? " (persistent)" : ""}`);
       })
       .catch(() => live && setText("Not reported by this browser"));
     return () => {
@@ -82,27 +93,29 @@ export default function DomainDiagnosticsPage() {
     });
   }, []);
 
-  const rows: [string, string][] = ([
-    ["This host", host],
-    ["Production domain", config.productionHost || "Not configured"],
-    ["Development banner", showsDevelopmentBanner(host, config.productionHost) ? "Shown" : "Hidden"],
+  const rows: [string, string][] = (
     [
-      "Host redirect",
-      redirect
-        ? `To ${redirect}`
-        : isLocalHost(host)
-          ? "None (local host)"
-          : config.productionHost
-            ? "None (this is the production domain)"
-            : "None (no production domain configured)",
-    ],
-    ["Backend URL", config.supabaseUrl || "Not configured"],
-    ["Backend", backend.state === "checking" ? "Checking…" : backend.text],
-    ["Service worker", swState],
-    ["Storage on this device", storage],
-    ["Connection", here && navigator.onLine ? "Online" : "Offline"],
-    ["Secure context", here && window.isSecureContext ? "Yes" : "No (service worker and storage may be limited)"],
-  ] as [string, string][]).map(([label, value]) => [label, here ? value : "Checking…"]);
+      ["This host", host],
+      ["Production domain", config.productionHost || "Not configured"],
+      ["Development banner", showsDevelopmentBanner(host, config.productionHost) ? "Shown" : "Hidden"],
+      [
+        "Host redirect",
+        redirect
+          ? `To ${redirect}`
+          : isLocalHost(host)
+            ? "None (local host)"
+            : config.productionHost
+              ? "None (this is the production domain)"
+              : "None (no production domain configured)",
+      ],
+      ["Backend URL", config.supabaseUrl || "Not configured"],
+      ["Backend", backend.state === "checking" ? "Checking…" : backend.text],
+      ["Service worker", swState],
+      ["Storage on this device", storage],
+      ["Connection", here && navigator.onLine ? "Online" : "Offline"],
+      ["Secure context", here && window.isSecureContext ? "Yes" : "No (service worker and storage may be limited)"],
+    ] as [string, string][]
+  ).map(([label, value]) => [label, here ? value : "Checking…"]);
 
   return (
     <div className="mx-auto w-full max-w-3xl">

@@ -24,7 +24,10 @@ function escapeHtml(text: string): string {
 
 /** JSON for a <script> element: "<" is escaped so no string can close the element early. */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 function metaPairs(meta: HeadMeta): [attr: "name" | "property", key: string, value: string][] {

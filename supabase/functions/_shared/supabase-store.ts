@@ -76,7 +76,8 @@ export function createSupabaseStore(config: SupabaseStoreConfig): GenerationStor
       if (error) return fail(dbError("quota_reserve", error));
       const quota = quotaFrom(data);
       const d = data as { allowed?: unknown; tier?: unknown };
-      if (!quota || typeof d.allowed !== "boolean") return fail(dbError("quota_reserve", { message: "unexpected shape" }));
+      if (!quota || typeof d.allowed !== "boolean")
+        return fail(dbError("quota_reserve", { message: "unexpected shape" }));
       return ok<Reservation>({ ...quota, allowed: d.allowed, tier: String(d.tier ?? "free") });
     },
 

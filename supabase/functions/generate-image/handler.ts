@@ -83,7 +83,7 @@ const knownTimezones = new WeakMap<GenerationStore, Map<string, string>>();
 
 function once(store: GenerationStore, key: string, run: () => Promise<Outcome>): Promise<Outcome> {
   let runs = inFlight.get(store);
-  if (!runs) inFlight.set(store, runs = new Map());
+  if (!runs) inFlight.set(store, (runs = new Map()));
   const existing = runs.get(key);
   if (existing) return existing;
   const started = run().finally(() => runs!.delete(key));
@@ -109,14 +109,12 @@ export async function handler(req: Request, deps: Partial<Deps> = {}): Promise<R
   if (!parsed.ok) return errorResponse(parsed.error);
   const request = parsed.value;
 
-  const [user, existing] = await Promise.all([
-    d.store.userFromJwt(jwt),
-    d.store.findGeneration(request.requestId),
-  ]);
+  const [user, existing] = await Promise.all([d.store.userFromJwt(jwt), d.store.findGeneration(request.requestId)]);
   if (!user.ok) return failed(d, user.error, null);
-  const outcome = existing.ok && existing.value
-    ? await replay(d, jwt, user.value.id, existing.value)
-    : await once(d.store, `${user.value.id}:${request.requestId}`, () => generate(d, jwt, user.value.id, request));
+  const outcome =
+    existing.ok && existing.value
+      ? await replay(d, jwt, user.value.id, existing.value)
+      : await once(d.store, `${user.value.id}:${request.requestId}`, () => generate(d, jwt, user.value.id, request));
   if (!outcome.ok) return failed(d, outcome.error, request.requestId);
   const total = Math.round((performance.now() - started) * 10) / 10;
   return jsonResponse(outcome.answer, 200, {
@@ -252,12 +250,16 @@ async function replay(d: Deps, jwt: string, userId: string, row: GenerationRow):
   ]);
   if (!url.ok) return url;
   if (!quota.ok) return quota;
-  return { ok: true, providerMs: 0, answer: { generation: { ...row, image_url: url.value }, quota: quota.value, replayed: true } };
+  return {
+    ok: true,
+    providerMs: 0,
+    answer: { generation: { ...row, image_url: url.value }, quota: quota.value, replayed: true },
+  };
 }
 
 async function rememberTimezone(d: Deps, jwt: string, userId: string, timezone: string): Promise<void> {
   let known = knownTimezones.get(d.store);
-  if (!known) knownTimezones.set(d.store, known = new Map());
+  if (!known) knownTimezones.set(d.store, (known = new Map()));
   if (known.get(userId) === timezone) return;
   const r: Result<void> = await d.store.setTimezone(jwt, timezone);
   // The time zone only moves the next reset; a failure to store it must not cost the image.

@@ -88,7 +88,8 @@ export const updateUser: Endpoint = async (actx, req) => {
         await sendMail(actx, sql, {
           to: user.email ?? newEmail,
           subject: "Your email address has been changed",
-          text: `The e-mail address of your account was changed from ${user.email} to ${newEmail}.\n\n` +
+          text:
+            `The e-mail address of your account was changed from ${user.email} to ${newEmail}.\n\n` +
             `If you did not do this, reset your password and contact support.`,
         });
       }

@@ -38,21 +38,25 @@ const EXTERNAL_PROVIDERS = [
 ];
 
 const settings: Endpoint = (actx) =>
-  Promise.resolve(json({
-    external: { ...Object.fromEntries(EXTERNAL_PROVIDERS.map((p) => [p, false])), email: true },
-    disable_signup: false,
-    mailer_autoconfirm: actx.autoconfirm,
-    phone_autoconfirm: false,
-    sms_provider: "",
-    saml_enabled: false,
-  }));
+  Promise.resolve(
+    json({
+      external: { ...Object.fromEntries(EXTERNAL_PROVIDERS.map((p) => [p, false])), email: true },
+      disable_signup: false,
+      mailer_autoconfirm: actx.autoconfirm,
+      phone_autoconfirm: false,
+      sms_provider: "",
+      saml_enabled: false,
+    }),
+  );
 
 const health: Endpoint = () =>
-  Promise.resolve(json({
-    version: "local",
-    name: "GoTrue",
-    description: "GoTrue is a user registration and authentication API",
-  }));
+  Promise.resolve(
+    json({
+      version: "local",
+      name: "GoTrue",
+      description: "GoTrue is a user registration and authentication API",
+    }),
+  );
 
 // Tokens are HS256 (a shared secret), so there is no public key to publish, as on GoTrue.
 const jwks: Endpoint = () => Promise.resolve(json({ keys: [] }));

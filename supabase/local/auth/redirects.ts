@@ -13,8 +13,10 @@ export function safeRedirect(config: Config, raw: string | null | undefined): st
   if (raw) {
     try {
       const url = new URL(raw);
-      const allowed = (url.protocol === "http:" || url.protocol === "https:") &&
-        !url.username && !url.password &&
+      const allowed =
+        (url.protocol === "http:" || url.protocol === "https:") &&
+        !url.username &&
+        !url.password &&
         (url.origin === new URL(config.siteUrl).origin || LOOPBACK_HOSTS.has(url.hostname));
       if (allowed) {
         url.hash = "";

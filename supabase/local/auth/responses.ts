@@ -63,10 +63,7 @@ export async function readJsonObject(req: Request, limit: number): Promise<Outco
 }
 
 /** Fields that must be strings when present; anything else is the client's mistake. */
-export function stringFields<K extends string>(
-  body: JsonObject,
-  ...keys: K[]
-): Outcome<Partial<Record<K, string>>> {
+export function stringFields<K extends string>(body: JsonObject, ...keys: K[]): Outcome<Partial<Record<K, string>>> {
   const out: Partial<Record<K, string>> = {};
   for (const key of keys) {
     const v = body[key];

@@ -19,22 +19,25 @@ interface Amr {
 
 async function accessToken(ctx: Ctx, user: UserRow, sessionId: string, amr: Amr, nowSec: number) {
   const exp = nowSec + ctx.config.jwtExpirySec;
-  const token = await signJwt({
-    iss: `${ctx.config.publicUrl}/auth/v1`,
-    sub: user.id,
-    aud: user.aud,
-    exp,
-    iat: nowSec,
-    email: user.email ?? "",
-    phone: user.phone ?? "",
-    app_metadata: user.app_metadata,
-    user_metadata: user.user_metadata,
-    role: user.role,
-    aal: "aal1",
-    amr: [amr],
-    session_id: sessionId,
-    is_anonymous: user.is_anonymous,
-  }, ctx.config.jwtSecret);
+  const token = await signJwt(
+    {
+      iss: `${ctx.config.publicUrl}/auth/v1`,
+      sub: user.id,
+      aud: user.aud,
+      exp,
+      iat: nowSec,
+      email: user.email ?? "",
+      phone: user.phone ?? "",
+      app_metadata: user.app_metadata,
+      user_metadata: user.user_metadata,
+      role: user.role,
+      aal: "aal1",
+      amr: [amr],
+      session_id: sessionId,
+      is_anonymous: user.is_anonymous,
+    },
+    ctx.config.jwtSecret,
+  );
   return { token, exp };
 }
 
@@ -53,10 +56,12 @@ async function sessionBody(ctx: Ctx, user: UserRow, sessionId: string, refreshTo
 
 async function insertRefreshToken(sql: Sql, userId: string, sessionId: string, parentHash: string | null) {
   const token = randomSecret();
-  await sql.query(
-    `insert into auth.refresh_tokens (token, user_id, session_id, parent) values ($1, $2, $3, $4)`,
-    [await sha256Hex(token), userId, sessionId, parentHash],
-  );
+  await sql.query(`insert into auth.refresh_tokens (token, user_id, session_id, parent) values ($1, $2, $3, $4)`, [
+    await sha256Hex(token),
+    userId,
+    sessionId,
+    parentHash,
+  ]);
   return token;
 }
 
@@ -113,9 +118,7 @@ export function refreshSession(ctx: Ctx, raw: string): Promise<Outcome<JsonObjec
       const active = live.rows[0];
       if (active && active.parent === hash) {
         // The stored digest cannot be handed back, so the live token is rotated in its place.
-        await sql.query(`update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1`, [
-          active.id,
-        ]);
+        await sql.query(`update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1`, [active.id]);
         parentHash = active.token;
       } else if (row.revoked_for_sec > ctx.config.refreshTokenReuseIntervalSec) {
         await sql.query(

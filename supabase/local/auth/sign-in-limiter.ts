@@ -31,9 +31,9 @@ export async function beginAttempt(sql: Sql, email: string): Promise<Attempt> {
   );
   if (counted.rows.length > 0) return { allowed: true };
   const { rows } = await sql.query<{ wait: number }>(
-    `select ceil(extract(epoch from (last_failure_at + make_interval(secs => ${
-      LOCK_SEC("failures")
-    }) - now())))::int as wait
+    `select ceil(extract(epoch from (last_failure_at + make_interval(secs => ${LOCK_SEC(
+      "failures",
+    )}) - now())))::int as wait
        from local.sign_in_failures where email = $1`,
     [email],
   );

@@ -20,9 +20,11 @@ async function passwordGrant(actx: AuthCtx, body: JsonObject): Promise<Response>
 
   const attempt = await beginAttempt(actx.db, address);
   if (!attempt.allowed) {
-    return answer(refuse(429, "over_request_rate_limit", "Request rate limit reached", {
-      headers: { "Retry-After": String(attempt.retryAfterSec) },
-    }));
+    return answer(
+      refuse(429, "over_request_rate_limit", "Request rate limit reached", {
+        headers: { "Retry-After": String(attempt.retryAfterSec) },
+      }),
+    );
   }
   const user = await findUserByEmail(actx.db, address);
   if (!user || !password) {

@@ -72,8 +72,11 @@ function unquote(v: string): string {
 }
 
 export function bindingWants(b: Binding, schema: string, table: string, type: ChangeType): boolean {
-  return (b.event === "*" || b.event === type) && (b.schema === "*" || b.schema === schema) &&
-    (b.table === null || b.table === table);
+  return (
+    (b.event === "*" || b.event === type) &&
+    (b.schema === "*" || b.schema === schema) &&
+    (b.table === null || b.table === table)
+  );
 }
 
 const NUMERIC = new Set(["int2", "int4", "int8", "float4", "float8", "numeric", "oid"]);
@@ -89,11 +92,13 @@ export function filterMatches(f: Filter, record: Record<string, unknown>, column
   if (actual === null || actual === undefined) return false;
   const cmp = (expected: string): number | null => {
     if (columnType && NUMERIC.has(columnType)) {
-      const a = Number(actual), e = Number(expected);
+      const a = Number(actual),
+        e = Number(expected);
       return Number.isNaN(a) || Number.isNaN(e) ? null : a - e;
     }
     if (columnType && TEMPORAL.has(columnType)) {
-      const a = Date.parse(String(actual)), e = Date.parse(expected);
+      const a = Date.parse(String(actual)),
+        e = Date.parse(expected);
       return Number.isNaN(a) || Number.isNaN(e) ? null : a - e;
     }
     const a = textOf(actual);

@@ -65,8 +65,12 @@ export function createChangeFeed(
     const oldKey = pick(old, info.primaryKey);
     for (const { sub, bindings } of interested) {
       const claims = sub.claims();
-      const owner = info.hasUserId && typeof claims.sub === "string" && claims.sub !== "" &&
-        old.user_id !== undefined && String(old.user_id) === claims.sub;
+      const owner =
+        info.hasUserId &&
+        typeof claims.sub === "string" &&
+        claims.sub !== "" &&
+        old.user_id !== undefined &&
+        String(old.user_id) === claims.sub;
       if (claims.role !== "service_role" && !owner) continue;
       const ids = matchingIds(bindings, old, info);
       if (!ids.length) continue;
@@ -101,13 +105,22 @@ export function createChangeFeed(
       if (!hopeful.length) continue;
       const row = trusted ? newRecord : await readAs(claims, info, columns, newRecord);
       if (!row) continue;
-      const record = change.truncated ? row : pick(newRecord, columns.map((c) => c.name));
+      const record = change.truncated
+        ? row
+        : pick(
+            newRecord,
+            columns.map((c) => c.name),
+          );
       const extra: Record<string, unknown> = { record };
       if (change.type === "UPDATE") {
         const old = change.old_record ?? {};
-        extra.old_record = info.replicaFull && !change.truncated
-          ? pick(old, columns.map((c) => c.name))
-          : pick(old, info.primaryKey);
+        extra.old_record =
+          info.replicaFull && !change.truncated
+            ? pick(
+                old,
+                columns.map((c) => c.name),
+              )
+            : pick(old, info.primaryKey);
       }
       for (const { sub, bindings } of hopeful) {
         const ids = matchingIds(bindings, record, info);
@@ -127,9 +140,9 @@ export function createChangeFeed(
     if (keys.some((v) => v === undefined || v === null)) return null;
     const cols = columns.map((c) => quoteIdent(c.name)).join(", ");
     const where = info.primaryKey.map((k, i) => `${quoteIdent(k)} = $${i + 1}`).join(" and ");
-    const sql = `select row_to_json(t)::text as row from (select ${cols} from ${quoteIdent(info.schema)}.${
-      quoteIdent(info.table)
-    } where ${where}) t`;
+    const sql = `select row_to_json(t)::text as row from (select ${cols} from ${quoteIdent(info.schema)}.${quoteIdent(
+      info.table,
+    )} where ${where}) t`;
     try {
       const text = await asRole(
         db,
@@ -153,9 +166,9 @@ export function createChangeFeed(
         log("realtime: unreadable change notification", { payload: payload.slice(0, 200) });
         return;
       }
-      queue = queue.then(() => handle(change)).catch((e) =>
-        log("realtime: change delivery failed", { error: String(e) })
-      );
+      queue = queue
+        .then(() => handle(change))
+        .catch((e) => log("realtime: change delivery failed", { error: String(e) }));
     },
     drain: () => queue,
   };
@@ -178,8 +191,8 @@ function frame(change: Change, columns: Column[], ids: number[], extra: Record<s
 
 function matchingIds(bindings: Binding[], record: Record<string, unknown>, info: TableInfo): number[] {
   return bindings
-    .filter((b) =>
-      !b.filter || filterMatches(b.filter, record, info.columns.find((c) => c.name === b.filter!.column)?.type)
+    .filter(
+      (b) => !b.filter || filterMatches(b.filter, record, info.columns.find((c) => c.name === b.filter!.column)?.type),
     )
     .map((b) => b.id);
 }

@@ -18,7 +18,7 @@ export function vsnOf(param: string | null): Vsn {
 
 const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 const asPayload = (v: unknown): Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? v as Record<string, unknown> : {};
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /** Parses one text frame; null when it is not a frame of this socket's version. */
 export function decodeFrame(text: string, vsn: Vsn): Frame | null {

@@ -91,9 +91,11 @@ export function attachSession(
     if (!auth.ok) return send(reply(f, "error", { reason: "Invalid JWT" }));
     const config = (f.payload.config ?? {}) as Record<string, unknown>;
     if (config.private === true) {
-      return send(reply(f, "error", {
-        reason: "Unauthorized: You do not have permissions to read from this Channel topic: " + channelName(f.topic),
-      }));
+      return send(
+        reply(f, "error", {
+          reason: "Unauthorized: You do not have permissions to read from this Channel topic: " + channelName(f.topic),
+        }),
+      );
     }
     if (channels.size >= MAX_CHANNELS_PER_SOCKET) return send(reply(f, "error", { reason: "Too many channels" }));
     const raw = Array.isArray(config.postgres_changes) ? config.postgres_changes : [];

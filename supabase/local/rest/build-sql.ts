@@ -127,9 +127,8 @@ function filterSql(p: Params, src: Source, f: Filter): string {
     sql = `${lhs.sql} = any(${p.add(arrayLiteral(f.values ?? []))})`;
   } else if (f.op in FTS_FUNCTION) {
     const config = f.config === undefined ? "" : `${p.add(f.config)}::regconfig, `;
-    const vector = lhs.kind === "column" && lhs.column.base === "tsvector"
-      ? lhs.sql
-      : `to_tsvector(${config}${lhs.sql})`;
+    const vector =
+      lhs.kind === "column" && lhs.column.base === "tsvector" ? lhs.sql : `to_tsvector(${config}${lhs.sql})`;
     sql = `${vector} @@ ${FTS_FUNCTION[f.op]}(${config}${p.add(f.value)})`;
   } else {
     const op = COMPARISON[f.op];
@@ -160,23 +159,25 @@ export function whereSql(p: Params, src: Source, conditions: Condition[]): strin
 /** The select list; null (no select parameter) means every column. */
 export function selectListSql(p: Params, src: Source, items: SelectItem[] | null): string {
   if (items === null) return "_t.*";
-  return items.map((item) => {
-    if (item.kind === "star") return "_t.*";
-    const o = operand(p, src, item.field);
-    const last = item.field.path[item.field.path.length - 1];
-    const name = item.alias ?? (last ? String(last.key) : item.field.name);
-    return `${o.sql}${item.cast ? `::${item.cast}` : ""} as ${quoteIdent(name)}`;
-  }).join(", ");
+  return items
+    .map((item) => {
+      if (item.kind === "star") return "_t.*";
+      const o = operand(p, src, item.field);
+      const last = item.field.path[item.field.path.length - 1];
+      const name = item.alias ?? (last ? String(last.key) : item.field.name);
+      return `${o.sql}${item.cast ? `::${item.cast}` : ""} as ${quoteIdent(name)}`;
+    })
+    .join(", ");
 }
 
 export function orderSql(p: Params, src: Source, terms: OrderTerm[]): string {
   if (!terms.length) return "";
-  return ` order by ${
-    terms.map((t) => {
+  return ` order by ${terms
+    .map((t) => {
       const o = operand(p, src, t.field);
       return `${o.sql}${t.dir ? ` ${t.dir}` : ""}${t.nulls ? ` nulls ${t.nulls}` : ""}`;
-    }).join(", ")
-  }`;
+    })
+    .join(", ")}`;
 }
 
 export interface Shape {
@@ -192,8 +193,10 @@ export interface Shape {
 export function shapeSql(inner: string, shape: Shape, extraColumns = "", rowOf = "_s"): string {
   const row = shape.stripNulls ? `json_strip_nulls(to_json(${rowOf}))` : rowOf;
   const first = shape.single ? `(json_agg(${row}) -> 0)::text` : "null::text";
-  return `select coalesce(json_agg(${row}), '[]')::text as body, ${first} as first, ` +
-    `count(*) as n${extraColumns} from (${inner}) as _s`;
+  return (
+    `select coalesce(json_agg(${row}), '[]')::text as body, ${first} as first, ` +
+    `count(*) as n${extraColumns} from (${inner}) as _s`
+  );
 }
 
 export interface ReadOptions extends Shape {
@@ -268,7 +271,8 @@ export function buildInsert(table: Table, q: ParsedQuery, body: InsertBody, opts
       return `case when _e.obj ? ${p.add(c.name)}::text then ${value} else ${c.default} end`;
     });
     const target = cols.length ? ` (${cols.map((c) => quoteIdent(c.name)).join(", ")})` : "";
-    let mutation = `insert into public.${quoteIdent(table.name)} as _t${target} select ${values.join(", ")} ` +
+    let mutation =
+      `insert into public.${quoteIdent(table.name)} as _t${target} select ${values.join(", ")} ` +
       `from jsonb_array_elements(${rows}::jsonb) with ordinality as _e(obj, ord) ` +
       `cross join lateral jsonb_populate_record(null::public.${quoteIdent(table.name)}, _e.obj) as _r order by _e.ord`;
     if (opts.conflict) mutation += conflictSql(table, cols, opts.conflict);
@@ -309,7 +313,8 @@ export function buildUpdate(
     const payload = p.add(objectJson);
     const where = whereSql(p, table, q.where);
     const set = cols.map((c) => `${quoteIdent(c.name)} = _r.${quoteIdent(c.name)}`).join(", ");
-    const mutation = `update public.${quoteIdent(table.name)} as _t set ${set} ` +
+    const mutation =
+      `update public.${quoteIdent(table.name)} as _t set ${set} ` +
       `from jsonb_populate_record(null::public.${quoteIdent(table.name)}, ${payload}::jsonb) as _r${where}`;
     return { text: mutationSql(p, table, mutation, q, opts), params: p.list };
   });

@@ -139,16 +139,18 @@ export async function loadCatalogue(db: Db): Promise<Catalogue> {
       tables.set(r.name, { name: r.name, columns, byName: byName(columns), primaryKey: JSON.parse(r.primary_key) });
     }
     const functions = new Map<string, RpcFunction[]>();
-    const fns = (await tx.query<{
-      name: string;
-      returns_set: boolean;
-      volatility: string;
-      defaults: number;
-      return_type: string;
-      return_typtype: string;
-      args: string;
-      row_columns: string;
-    }>(FUNCTIONS_SQL)).rows;
+    const fns = (
+      await tx.query<{
+        name: string;
+        returns_set: boolean;
+        volatility: string;
+        defaults: number;
+        return_type: string;
+        return_typtype: string;
+        args: string;
+        row_columns: string;
+      }>(FUNCTIONS_SQL)
+    ).rows;
     for (const f of fns) {
       const args = JSON.parse(f.args) as RawArg[];
       const inputs = args.filter((a) => a.mode === "i" || a.mode === "b" || a.mode === "v");

@@ -79,12 +79,16 @@ const ARRAY: MediaType = { kind: "array", stripNulls: false, contentType: "appli
 /** Picks the first acceptable media type, honouring q-values; 406 PGRST107 when none is offered. */
 export function negotiate(accept: string | null): Result<MediaType> {
   if (!accept || !accept.trim()) return ok(ARRAY);
-  const ranges = accept.split(",").map((r, i) => {
-    const [type, ...params] = r.split(";").map((s) => s.trim());
-    const map = new Map(params.map((p) => p.split("=", 2).map((s) => s.trim().toLowerCase()) as [string, string]));
-    const qv = Number(map.get("q") ?? "1");
-    return { type: type.toLowerCase(), map, q: Number.isFinite(qv) ? qv : 0, i };
-  }).filter((r) => r.q > 0).sort((a, b) => b.q - a.q || a.i - b.i);
+  const ranges = accept
+    .split(",")
+    .map((r, i) => {
+      const [type, ...params] = r.split(";").map((s) => s.trim());
+      const map = new Map(params.map((p) => p.split("=", 2).map((s) => s.trim().toLowerCase()) as [string, string]));
+      const qv = Number(map.get("q") ?? "1");
+      return { type: type.toLowerCase(), map, q: Number.isFinite(qv) ? qv : 0, i };
+    })
+    .filter((r) => r.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
   for (const r of ranges) {
     const stripNulls = r.map.get("nulls") === "stripped";
     if (r.type === "*/*" || r.type === "application/*" || r.type === "application/json") return ok(ARRAY);

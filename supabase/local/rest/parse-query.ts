@@ -7,9 +7,7 @@ import { type Field, parseField } from "./parse-field.ts";
 import { type Condition, parseFilter, parseLogicTree } from "./parse-filter.ts";
 import { indexOutsideQuotes, splitTopLevel, unquote, unquotedPart } from "./text-scan.ts";
 
-export type SelectItem =
-  | { kind: "star" }
-  | { kind: "field"; field: Field; alias?: string; cast?: string };
+export type SelectItem = { kind: "star" } | { kind: "field"; field: Field; alias?: string; cast?: string };
 
 export type OrderTerm = { field: Field; dir?: "asc" | "desc"; nulls?: "first" | "last" };
 
@@ -44,12 +42,7 @@ export function parseQuery(
   return ok(q);
 }
 
-function parseParam(
-  q: ParsedQuery,
-  key: string,
-  value: string,
-  isArg: (name: string) => boolean,
-): Result<unknown> {
+function parseParam(q: ParsedQuery, key: string, value: string, isArg: (name: string) => boolean): Result<unknown> {
   switch (key) {
     case "apikey":
       return ok(null);
@@ -158,7 +151,7 @@ function parseSelectItem(s: string): { ok: true; value: SelectItem } | { ok: fal
   const aliasAt = findAliasColon(s);
   if (aliasAt >= 0) {
     const a = s.slice(0, aliasAt).trim();
-    alias = a.startsWith('"') ? unquote(a) ?? "" : a;
+    alias = a.startsWith('"') ? (unquote(a) ?? "") : a;
     if (!alias) return { ok: false, error: `empty alias in "${s}"` };
     rest = s.slice(aliasAt + 1);
   }

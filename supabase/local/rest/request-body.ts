@@ -44,7 +44,14 @@ export function rowsOf(t: Table, raw: JsonBody, q: ParsedQuery): { rowsJson: str
   if (!columns) {
     const keys = rows.length ? Object.keys(rows[0] as object) : [];
     const signature = [...keys].sort().join("\u0000");
-    if (rows.some((x) => Object.keys(x as object).sort().join("\u0000") !== signature)) {
+    if (
+      rows.some(
+        (x) =>
+          Object.keys(x as object)
+            .sort()
+            .join("\u0000") !== signature,
+      )
+    ) {
       throw new RestFailure(invalidBody("All object keys must match"));
     }
     columns = keys;

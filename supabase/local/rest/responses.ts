@@ -68,7 +68,7 @@ export function writeResponse(r: RestRequest, row: ResultRow): Response {
   const range = isInsert ? `*/${counted}` : n > 0 ? `0-${n - 1}/${counted}` : `*/${counted}`;
   const headers = { "content-range": range };
   if (r.prefer.return !== "representation") return respond(r, isInsert ? 201 : 204, null, headers);
-  const body = r.media.kind === "object" ? row.first ?? "null" : row.body ?? "[]";
+  const body = r.media.kind === "object" ? (row.first ?? "null") : (row.body ?? "[]");
   return respond(r, isInsert ? 201 : 200, body, headers);
 }
 

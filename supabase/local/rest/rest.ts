@@ -108,13 +108,15 @@ export function createRest(ctx: Ctx): Service {
     const { table, catalogue: c } = await catalogue.table(name);
     if (table) return table;
     const near = closest(name, c.tables.keys());
-    throw new RestFailure(restError(
-      404,
-      "PGRST205",
-      `Could not find the table 'public.${name}' in the schema cache`,
-      null,
-      near ? `Perhaps you meant the table 'public.${near}'` : null,
-    ));
+    throw new RestFailure(
+      restError(
+        404,
+        "PGRST205",
+        `Could not find the table 'public.${name}' in the schema cache`,
+        null,
+        near ? `Perhaps you meant the table 'public.${near}'` : null,
+      ),
+    );
   }
 
   /**
@@ -153,14 +155,13 @@ export function createRest(ctx: Ctx): Service {
       const raw = await jsonBody(r.req, ctx.config.maxBodyBytes);
       const conflict = r.prefer.resolution
         ? {
-          mode: r.prefer.resolution === "merge-duplicates" ? "merge" as const : "ignore" as const,
-          columns: q.onConflict ?? null,
-        }
+            mode: r.prefer.resolution === "merge-duplicates" ? ("merge" as const) : ("ignore" as const),
+            columns: q.onConflict ?? null,
+          }
         : undefined;
       const missingDefault = r.prefer.missing === "default";
-      s = await prepare(
-        name,
-        (t) => unwrap(buildInsert(t, q, rowsOf(t, raw, q), { ...opts, missingDefault, conflict })),
+      s = await prepare(name, (t) =>
+        unwrap(buildInsert(t, q, rowsOf(t, raw, q), { ...opts, missingDefault, conflict })),
       );
     } else if (method === "PATCH") {
       const raw = await jsonBody(r.req, ctx.config.maxBodyBytes);

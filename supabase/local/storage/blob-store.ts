@@ -37,7 +37,11 @@ export function createBlobStore(dataDir: string): BlobStore {
   }
 
   return {
-    locked: (bucket, names, fn) => withKeys(names.map((n) => `${bucket}/${n}`), fn),
+    locked: (bucket, names, fn) =>
+      withKeys(
+        names.map((n) => `${bucket}/${n}`),
+        fn,
+      ),
 
     async stage(bytes) {
       await Deno.mkdir(staging, { recursive: true });

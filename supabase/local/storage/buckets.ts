@@ -23,7 +23,7 @@ export async function findBucket(db: Db, id: string): Promise<Bucket | null> {
     `select ${BUCKET_JSON}::text as b from storage.buckets b where b.id = $1`,
     [id],
   );
-  return rows[0] ? JSON.parse(rows[0].b) as Bucket : null;
+  return rows[0] ? (JSON.parse(rows[0].b) as Bucket) : null;
 }
 
 export async function listBuckets(db: Db, claims: Claims): Promise<Response> {
@@ -66,7 +66,8 @@ export async function createBucket(db: Db, claims: Claims, body: BucketInput): P
       `insert into storage.buckets (id, name, owner, public, file_size_limit, allowed_mime_types)
        values ($1, $2, $3, coalesce($4, false), $5, $6)`,
       [id, name || id, ownerOf(claims), opts.public, opts.fileSizeLimit, opts.allowedMimeTypes],
-    ));
+    ),
+  );
   return json({ name: name || id });
 }
 
@@ -94,16 +95,16 @@ export async function deleteBucket(db: Db, claims: Claims, id: string): Promise<
     const { rows: objects } = await tx.query("select 1 from storage.objects where bucket_id = $1 limit 1", [id]);
     if (objects.length) return "not_empty" as const;
     const { rows } = await tx.query("delete from storage.buckets where id = $1 returning id", [id]);
-    return rows.length ? "deleted" as const : "missing" as const;
+    return rows.length ? ("deleted" as const) : ("missing" as const);
   });
   if (result === "not_empty") return storageErrors.bucketNotEmpty();
   if (result === "missing") return storageErrors.noSuchBucket();
   return json({ message: "Successfully deleted" });
 }
 
-function bucketOptions(body: BucketInput):
-  | { public: boolean | null; fileSizeLimit: number | null; allowedMimeTypes: string[] | null }
-  | StorageError {
+function bucketOptions(
+  body: BucketInput,
+): { public: boolean | null; fileSizeLimit: number | null; allowedMimeTypes: string[] | null } | StorageError {
   const limit = body.file_size_limit == null ? null : parseSize(body.file_size_limit);
   if (limit === undefined) return storageErrors.invalidRequest("file_size_limit is not a size");
   const mimes = body.allowed_mime_types;
@@ -113,7 +114,7 @@ function bucketOptions(body: BucketInput):
   return {
     public: typeof body.public === "boolean" ? body.public : null,
     fileSizeLimit: limit,
-    allowedMimeTypes: mimes && (mimes as string[]).length ? mimes as string[] : null,
+    allowedMimeTypes: mimes && (mimes as string[]).length ? (mimes as string[]) : null,
   };
 }
 

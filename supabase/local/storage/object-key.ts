@@ -14,9 +14,7 @@ const BUCKET_ID = /^[A-Za-z0-9_ .!*'()&$@=;:+,?-]+$/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function checkBucketId(id: string): string | StorageError {
-  if (
-    !id || id.length > MAX_BUCKET_ID_CHARS || !BUCKET_ID.test(id) || id.startsWith(".") || id !== id.trim()
-  ) {
+  if (!id || id.length > MAX_BUCKET_ID_CHARS || !BUCKET_ID.test(id) || id.startsWith(".") || id !== id.trim()) {
     return storageErrors.invalidBucketName(id);
   }
   return id;

@@ -17,7 +17,7 @@ const ROW_SQL = `select json_build_object('name', name, 'updated_at', updated_at
   from storage.objects where bucket_id = $1 and name = $2`;
 
 function parseRow(rows: { o: string }[]): ObjectRow | null {
-  return rows[0] ? JSON.parse(rows[0].o) as ObjectRow : null;
+  return rows[0] ? (JSON.parse(rows[0].o) as ObjectRow) : null;
 }
 
 export async function downloadAuthenticated(
@@ -28,10 +28,8 @@ export async function downloadAuthenticated(
   bucket: string,
   name: string,
 ): Promise<Response | StorageError> {
-  const row = await asRole(
-    db,
-    claims,
-    async (tx) => parseRow((await tx.query<{ o: string }>(ROW_SQL, [bucket, name])).rows),
+  const row = await asRole(db, claims, async (tx) =>
+    parseRow((await tx.query<{ o: string }>(ROW_SQL, [bucket, name])).rows),
   );
   return row ? await serve(store, req, bucket, row) : storageErrors.noSuchKey();
 }

@@ -44,10 +44,10 @@ export async function removeMany(
   const names = prefixes.map((p) => checkObjectName(p)).filter((n): n is string => typeof n === "string");
   const deleted = names.length
     ? await store.locked(bucket, names, async () => {
-      const rows = await deleteRows(db, claims, bucket, names);
-      for (const row of rows) await store.remove(bucket, row.name);
-      return rows;
-    })
+        const rows = await deleteRows(db, claims, bucket, names);
+        for (const row of rows) await store.remove(bucket, row.name);
+        return rows;
+      })
     : [];
   return json(deleted);
 }

@@ -42,7 +42,7 @@ export async function signOne(
     claims,
     async (tx) =>
       (await tx.query("select 1 from storage.objects where bucket_id = $1 and name = $2", [bucket, name])).rows.length >
-        0,
+      0,
   );
   if (!visible) return storageErrors.noSuchKey();
   return json({ signedURL: await mint(secret, bucket, name, expiresIn) });

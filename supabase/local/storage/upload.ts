@@ -66,7 +66,8 @@ export async function writeObject(
         await store.commit(staged, bucketId, name);
         committed = true;
         return saved;
-      }));
+      }),
+    );
     if (typeof outcome !== "string") return outcome;
     return json({ Key: `${bucketId}/${name}`, Id: outcome });
   } catch (e) {
@@ -133,9 +134,7 @@ async function readIncoming(req: Request, limit: number): Promise<Incoming | Sto
 // One media type with optional parameters. A list ("image/png, text/html") is refused: it is served
 // back as Content-Type, and browsers use its last entry, which the bucket's allowed types never saw.
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
-const SINGLE_MIME = new RegExp(
-  `^${TOKEN}/${TOKEN}(?:[ \t]*;[ \t]*${TOKEN}=(?:${TOKEN}|"[^"\\,]*"))*[ \t]*;?[ \t]*$`,
-);
+const SINGLE_MIME = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \t]*;[ \t]*${TOKEN}=(?:${TOKEN}|"[^"\\,]*"))*[ \t]*;?[ \t]*$`);
 
 /** A bucket's allowed_mime_types holds exact types or wildcards such as "image/*". */
 function mimeAllowed(bucket: Bucket, mimetype: string): boolean {

@@ -36,7 +36,8 @@ export function nextLocalMidnight(nowMs: number, timeZone: string): number {
   }).formatToParts(nowMs);
   const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
   const wholeSecond = nowMs - (nowMs % 1000);
-  const offset = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second")) - wholeSecond;
+  const offset =
+    Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second")) - wholeSecond;
   return Date.UTC(get("year"), get("month") - 1, get("day") + 1) - offset;
 }
 
@@ -56,7 +57,13 @@ export class FakeDb {
     const id = crypto.randomUUID();
     const jwt = `jwt-${id}`;
     this.users.set(jwt, id);
-    this.limits.set(id, { used: 0, resetAt: nextLocalMidnight(this.now(), "UTC"), tier, timezone: "UTC", pendingTimezone: null });
+    this.limits.set(id, {
+      used: 0,
+      resetAt: nextLocalMidnight(this.now(), "UTC"),
+      tier,
+      timezone: "UTC",
+      pendingTimezone: null,
+    });
     return { id, jwt };
   }
 
@@ -78,7 +85,11 @@ export class FakeDb {
   quota(userId: string): QuotaState {
     const l = this.limitsOf(userId);
     const limit = TIER_LIMITS[l.tier];
-    return { remaining: Math.max(0, limit - l.used - this.held(userId)), daily_limit: limit, reset_at: new Date(l.resetAt).toISOString() };
+    return {
+      remaining: Math.max(0, limit - l.used - this.held(userId)),
+      daily_limit: limit,
+      reset_at: new Date(l.resetAt).toISOString(),
+    };
   }
 }
 
@@ -197,8 +208,14 @@ export class FakeStore implements GenerationStore {
     const e = this.injected("insertGeneration");
     if (e) return fail(e);
     if (this.db.rows.has(row.id)) return ok({ created: false });
-    if (!row.image_path.startsWith(`${row.user_id}/`)) return fail(appError("server_error", { detail: "check violation" }));
-    const stored: GenerationRow = { ...row, is_public: false, is_saved: false, created_at: new Date(this.db.now()).toISOString() };
+    if (!row.image_path.startsWith(`${row.user_id}/`))
+      return fail(appError("server_error", { detail: "check violation" }));
+    const stored: GenerationRow = {
+      ...row,
+      is_public: false,
+      is_saved: false,
+      created_at: new Date(this.db.now()).toISOString(),
+    };
     this.db.rows.set(row.id, stored);
     return ok({ created: true, row: stored });
   }

@@ -71,10 +71,19 @@ const SIZE: Record<string, [number, number]> = {
 
 const str = (v: unknown) => (typeof v === "string" ? null : "Must be a string");
 const int = (min: number, max: number) => (v: unknown) =>
-  !Number.isInteger(v) ? "Must be an integer" : (v as number) < min ? `Must be greater than or equal to ${min}` : (v as number) > max ? `Must be less than or equal to ${max}` : null;
+  !Number.isInteger(v)
+    ? "Must be an integer"
+    : (v as number) < min
+      ? `Must be greater than or equal to ${min}`
+      : (v as number) > max
+        ? `Must be less than or equal to ${max}`
+        : null;
 const num = (min: number, max: number) => (v: unknown) =>
   typeof v !== "number" ? "Must be a number" : v < min || v > max ? `Must be between ${min} and ${max}` : null;
-const oneOf = (...values: string[]) => (v: unknown) => (values.includes(v as string) ? null : `Must be one of: ${values.join(", ")}`);
+const oneOf =
+  (...values: string[]) =>
+  (v: unknown) =>
+    values.includes(v as string) ? null : `Must be one of: ${values.join(", ")}`;
 const bool = (v: unknown) => (typeof v === "boolean" ? null : "Must be a boolean");
 const uri = (v: unknown) => (typeof v === "string" && /^(https?:|data:)/.test(v) ? null : "Must be a URI");
 const uris = (v: unknown) => (Array.isArray(v) && v.every((x) => uri(x) === null) ? null : "Must be an array of URIs");
@@ -140,7 +149,11 @@ function validate(model: string, input: unknown): Response | null {
   for (const [key, value] of Object.entries(values)) {
     const check = schema[key];
     if (!check) {
-      fields.push({ type: "additional_property_not_allowed", field: `input.${key}`, description: "Additional property is not allowed" });
+      fields.push({
+        type: "additional_property_not_allowed",
+        field: `input.${key}`,
+        description: "Additional property is not allowed",
+      });
       continue;
     }
     const message = check(value);
@@ -171,7 +184,10 @@ export function startReplicateFake(overrides: Partial<ReplicateModes> = {}): Rep
     if (outcome === "succeeded") {
       const n = SINGLE_OUTPUT.has(p.model) ? 1 : Number(p.input.num_outputs ?? 1);
       const [w, h] = SIZE[String(p.input.aspect_ratio ?? "1:1")] ?? SIZE["1:1"];
-      const urls = Array.from({ length: n }, (_, i) => base + files.add(`${p.id}-${i}.png`, modes.outputBytes ?? solidPng(w, h)));
+      const urls = Array.from(
+        { length: n },
+        (_, i) => base + files.add(`${p.id}-${i}.png`, modes.outputBytes ?? solidPng(w, h)),
+      );
       p.status = "succeeded";
       p.output = SINGLE_OUTPUT.has(p.model) ? urls[0] : urls;
     } else if (outcome === "empty") {
@@ -185,11 +201,12 @@ export function startReplicateFake(overrides: Partial<ReplicateModes> = {}): Rep
       p.status = outcome;
     } else {
       p.status = "failed";
-      p.error = outcome === "nsfw"
-        ? "All generated images contained NSFW content. Try running it again with a different prompt."
-        : outcome === "sensitive"
-        ? "Prediction failed: The input or output was flagged as sensitive. Please try again with different inputs. (E005)"
-        : "CUDA out of memory (E1001)";
+      p.error =
+        outcome === "nsfw"
+          ? "All generated images contained NSFW content. Try running it again with a different prompt."
+          : outcome === "sensitive"
+            ? "Prediction failed: The input or output was flagged as sensitive. Please try again with different inputs. (E005)"
+            : "CUDA out of memory (E1001)";
     }
   }
 
@@ -236,7 +253,11 @@ export function startReplicateFake(overrides: Partial<ReplicateModes> = {}): Rep
     if (req.method === "POST" && (official || path === "/v1/predictions")) {
       if (modes.createDelayMs) await new Promise((r) => setTimeout(r, modes.createDelayMs));
       if (modes.createStatus === 402) {
-        return problem(402, "Insufficient credit", "You have insufficient credit to run this model. Go to https://replicate.com/account/billing#billing to purchase credit. Once you purchase credit, please wait a few minutes before trying again.");
+        return problem(
+          402,
+          "Insufficient credit",
+          "You have insufficient credit to run this model. Go to https://replicate.com/account/billing#billing to purchase credit. Once you purchase credit, please wait a few minutes before trying again.",
+        );
       }
       if (modes.createStatus === 429) {
         return json(
@@ -249,12 +270,27 @@ export function startReplicateFake(overrides: Partial<ReplicateModes> = {}): Rep
       if (modes.createStatus) return problem(modes.createStatus, "Internal Server Error", "Something went wrong");
       const b = body as Record<string, unknown> | null;
       if (!b || typeof b !== "object") return problem(400, "Bad request", "Body must be JSON");
-      const allowed = new Set(["input", "webhook", "webhook_events_filter", "stream", ...(official ? [] : ["version"])]);
+      const allowed = new Set([
+        "input",
+        "webhook",
+        "webhook_events_filter",
+        "stream",
+        ...(official ? [] : ["version"]),
+      ]);
       const extra = Object.keys(b).filter((k) => !allowed.has(k));
       if (extra.length) {
-        return problem(422, "Input validation failed", `- ${extra[0]}: Additional property ${extra[0]} is not allowed\n`, {
-          invalid_fields: extra.map((k) => ({ type: "additional_property_not_allowed", field: k, description: `Additional property ${k} is not allowed` })),
-        });
+        return problem(
+          422,
+          "Input validation failed",
+          `- ${extra[0]}: Additional property ${extra[0]} is not allowed\n`,
+          {
+            invalid_fields: extra.map((k) => ({
+              type: "additional_property_not_allowed",
+              field: k,
+              description: `Additional property ${k} is not allowed`,
+            })),
+          },
+        );
       }
       let model: string;
       let version = "hidden";
@@ -270,7 +306,11 @@ export function startReplicateFake(overrides: Partial<ReplicateModes> = {}): Rep
         version = hash ?? name;
       }
       if (!SCHEMAS[model]) {
-        return problem(422, "Invalid version or not permitted", "The specified version does not exist (or perhaps you don't have permission to use it?)");
+        return problem(
+          422,
+          "Invalid version or not permitted",
+          "The specified version does not exist (or perhaps you don't have permission to use it?)",
+        );
       }
       const invalid = validate(model, b.input);
       if (invalid) return invalid;

@@ -36,10 +36,20 @@ const err = (e: RwError, status: number) =>
 function validateInference(t: Record<string, unknown>): RwError | null {
   const base = { taskType: "imageInference", taskUUID: t.taskUUID as string | undefined };
   if (typeof t.taskUUID !== "string" || !UUID_V4.test(t.taskUUID)) {
-    return { ...base, code: "invalidTaskUUID", message: "Invalid value for taskUUID parameter. It must be a UUIDv4.", parameter: "taskUUID" };
+    return {
+      ...base,
+      code: "invalidTaskUUID",
+      message: "Invalid value for taskUUID parameter. It must be a UUIDv4.",
+      parameter: "taskUUID",
+    };
   }
   if (typeof t.positivePrompt !== "string" || t.positivePrompt.length < 2 || t.positivePrompt.length > 3000) {
-    return { ...base, code: "invalidPositivePrompt", message: "Invalid value for positivePrompt parameter.", parameter: "positivePrompt" };
+    return {
+      ...base,
+      code: "invalidPositivePrompt",
+      message: "Invalid value for positivePrompt parameter.",
+      parameter: "positivePrompt",
+    };
   }
   if (typeof t.model !== "string" || !MODELS.has(t.model)) {
     return { ...base, code: "invalidModel", message: "Invalid value for model parameter.", parameter: "model" };
@@ -47,14 +57,32 @@ function validateInference(t: Record<string, unknown>): RwError | null {
   for (const side of ["width", "height"] as const) {
     const v = t[side];
     if (!Number.isInteger(v) || (v as number) < 256 || (v as number) > 2048 || (v as number) % 64 !== 0) {
-      return { ...base, code: `invalid${side[0].toUpperCase()}${side.slice(1)}`, message: `Invalid value for ${side} parameter. It must be a multiple of 64 between 256 and 2048.`, parameter: side };
+      return {
+        ...base,
+        code: `invalid${side[0].toUpperCase()}${side.slice(1)}`,
+        message: `Invalid value for ${side} parameter. It must be a multiple of 64 between 256 and 2048.`,
+        parameter: side,
+      };
     }
   }
-  if (t.numberResults !== undefined && (!Number.isInteger(t.numberResults) || (t.numberResults as number) < 1 || (t.numberResults as number) > 20)) {
-    return { ...base, code: "invalidNumberResults", message: "Invalid value for numberResults parameter.", parameter: "numberResults" };
+  if (
+    t.numberResults !== undefined &&
+    (!Number.isInteger(t.numberResults) || (t.numberResults as number) < 1 || (t.numberResults as number) > 20)
+  ) {
+    return {
+      ...base,
+      code: "invalidNumberResults",
+      message: "Invalid value for numberResults parameter.",
+      parameter: "numberResults",
+    };
   }
   if (t.outputType !== undefined && !["URL", "base64Data", "dataURI"].includes(t.outputType as string)) {
-    return { ...base, code: "invalidOutputType", message: "Invalid value for outputType parameter.", parameter: "outputType" };
+    return {
+      ...base,
+      code: "invalidOutputType",
+      message: "Invalid value for outputType parameter.",
+      parameter: "outputType",
+    };
   }
   return null;
 }
@@ -69,11 +97,17 @@ export function startRunwareFake(initial: RunwareMode = "ok"): RunwareFake {
   function results(t: Record<string, unknown>) {
     const n = Number(t.numberResults ?? 1);
     const seed = Number.isInteger(t.seed) ? (t.seed as number) : 12345;
-    const checking = t.checkNSFW === true || (t.safety as { checkContent?: boolean } | undefined)?.checkContent === true;
+    const checking =
+      t.checkNSFW === true || (t.safety as { checkContent?: boolean } | undefined)?.checkContent === true;
     return Array.from({ length: n }, (_, i) => {
       const imageUUID = crypto.randomUUID();
       const png = solidPng(t.width as number, t.height as number, [200, 120, 40]);
-      const out: Record<string, unknown> = { taskType: "imageInference", taskUUID: t.taskUUID, imageUUID, seed: seed + i };
+      const out: Record<string, unknown> = {
+        taskType: "imageInference",
+        taskUUID: t.taskUUID,
+        imageUUID,
+        seed: seed + i,
+      };
       if (t.outputType === "base64Data") out.imageBase64Data = toBase64(png);
       else if (t.outputType === "dataURI") out.imageDataURI = `data:image/png;base64,${toBase64(png)}`;
       else out.imageURL = base + files.add(`${imageUUID}.png`, png);
@@ -97,11 +131,25 @@ export function startRunwareFake(initial: RunwareMode = "ok"): RunwareFake {
       tasks = tasks.slice(1);
     }
     if (!authorised) {
-      return err({ code: "invalidApiKey", message: "Invalid API key. Get one at https://my.runware.ai/keys", parameter: "apiKey", taskType: "authentication" }, 401);
+      return err(
+        {
+          code: "invalidApiKey",
+          message: "Invalid API key. Get one at https://my.runware.ai/keys",
+          parameter: "apiKey",
+          taskType: "authentication",
+        },
+        401,
+      );
     }
     switch (mode.value) {
       case "insufficient_credits":
-        return err({ code: "insufficientCredits", message: "Insufficient credits to perform this task. Please top up your account." }, 402);
+        return err(
+          {
+            code: "insufficientCredits",
+            message: "Insufficient credits to perform this task. Please top up your account.",
+          },
+          402,
+        );
       case "overloaded_429":
         return err({ code: "tooManyRequests", message: "Too many requests, please slow down." }, 429);
       case "overloaded_503":
@@ -117,7 +165,12 @@ export function startRunwareFake(initial: RunwareMode = "ok"): RunwareFake {
       if (t.taskType === "getResponse") {
         const pending = asyncTasks.get(t.taskUUID as string);
         if (!pending) {
-          errors.push({ code: "taskNotFound", message: "Task not found.", taskType: "getResponse", taskUUID: t.taskUUID as string });
+          errors.push({
+            code: "taskNotFound",
+            message: "Task not found.",
+            taskType: "getResponse",
+            taskUUID: t.taskUUID as string,
+          });
           continue;
         }
         pending.polls++;
@@ -129,7 +182,12 @@ export function startRunwareFake(initial: RunwareMode = "ok"): RunwareFake {
         continue;
       }
       if (t.taskType !== "imageInference") {
-        errors.push({ code: "invalidTaskType", message: "Invalid taskType.", parameter: "taskType", taskUUID: t.taskUUID as string });
+        errors.push({
+          code: "invalidTaskType",
+          message: "Invalid taskType.",
+          parameter: "taskType",
+          taskUUID: t.taskUUID as string,
+        });
         continue;
       }
       const invalid = validateInference(t);
@@ -138,7 +196,12 @@ export function startRunwareFake(initial: RunwareMode = "ok"): RunwareFake {
         continue;
       }
       if (mode.value === "timeout_provider") {
-        errors.push({ code: "timeoutProvider", message: "The provider timed out while processing the task.", taskType: "imageInference", taskUUID: t.taskUUID as string });
+        errors.push({
+          code: "timeoutProvider",
+          message: "The provider timed out while processing the task.",
+          taskType: "imageInference",
+          taskUUID: t.taskUUID as string,
+        });
         continue;
       }
       if (t.deliveryMethod === "async") {

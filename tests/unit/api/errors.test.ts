@@ -44,7 +44,9 @@ describe("toAppError", () => {
   });
 
   it("reads the generate function's error body and its code", () => {
-    expect(toAppError({ error: { code: "daily_limit", message: "No generations left today" } }).kind).toBe("daily_limit");
+    expect(toAppError({ error: { code: "daily_limit", message: "No generations left today" } }).kind).toBe(
+      "daily_limit",
+    );
     expect(toAppError({ error: { code: "nsfw_content", message: "Refused" } }).kind).toBe("nsfw_content");
   });
 
@@ -81,9 +83,9 @@ describe("toAppError", () => {
 
 describe("sanitizeForLog", () => {
   it("reduces messages to the spec's categories", () => {
-    expect(sanitizeForLog({ message: 'new row violates row-level security policy for table "generations"', code: "42501" })).toBe(
-      "Access denied (row-level security)",
-    );
+    expect(
+      sanitizeForLog({ message: 'new row violates row-level security policy for table "generations"', code: "42501" }),
+    ).toBe("Access denied (row-level security)");
     expect(sanitizeForLog({ message: "JWT expired", code: "PGRST301" })).toBe("Authentication required");
     expect(sanitizeForLog({ message: 'duplicate key value violates unique constraint "x"', code: "23505" })).toBe(
       "Invalid operation",

@@ -64,7 +64,9 @@ describe("ErrorBoundary", () => {
       return (
         <>
           <button onClick={() => setKey("/b")}>go</button>
-          <ErrorBoundary resetKey={key}>{key === "/a" ? <Flaky failures={{ left: 99 }} /> : <p>Page B</p>}</ErrorBoundary>
+          <ErrorBoundary resetKey={key}>
+            {key === "/a" ? <Flaky failures={{ left: 99 }} /> : <p>Page B</p>}
+          </ErrorBoundary>
         </>
       );
     }

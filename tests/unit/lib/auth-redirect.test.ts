@@ -9,9 +9,9 @@ describe("protected-route redirect", () => {
   });
 
   it("returns to `from` after sign-in", () => {
-    const from = new URLSearchParams(authRedirectPath({ pathname: "/my-generations", search: "q=cat" }).split("?")[1]).get(
-      "from",
-    );
+    const from = new URLSearchParams(
+      authRedirectPath({ pathname: "/my-generations", search: "q=cat" }).split("?")[1],
+    ).get("from");
     expect(safeReturnPath(from)).toBe("/my-generations?q=cat");
   });
 
@@ -23,7 +23,13 @@ describe("protected-route redirect", () => {
   });
 
   it("refuses destinations off this site", () => {
-    for (const bad of ["https://evil.example/x", "//evil.example/x", "/\\evil.example", "javascript:alert(1)", "billing"]) {
+    for (const bad of [
+      "https://evil.example/x",
+      "//evil.example/x",
+      "/\\evil.example",
+      "javascript:alert(1)",
+      "billing",
+    ]) {
       expect(safeReturnPath(bad)).toBe("/dashboard");
     }
   });

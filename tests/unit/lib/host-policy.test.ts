@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { hostRedirectTarget, showsDevelopmentBanner } from "../../../src/lib/host-policy";
 
-const at = (hostname: string, pathname = "/gallery", search = "?q=cats", hash = "") => ({ hostname, pathname, search, hash });
+const at = (hostname: string, pathname = "/gallery", search = "?q=cats", hash = "") => ({
+  hostname,
+  pathname,
+  search,
+  hash,
+});
 
 describe("host policy", () => {
   it("shows the development banner on every host but the production domain", () => {
@@ -13,7 +18,9 @@ describe("host policy", () => {
   });
 
   it("sends a foreign host to the production domain with the same path", () => {
-    expect(hostRedirectTarget(at("mirror.example.com"), "promptcanvas.app")).toBe("https://promptcanvas.app/gallery?q=cats");
+    expect(hostRedirectTarget(at("mirror.example.com"), "promptcanvas.app")).toBe(
+      "https://promptcanvas.app/gallery?q=cats",
+    );
   });
 
   it("never redirects localhost, 127.0.0.1, the production domain or a preview host", () => {

@@ -27,7 +27,11 @@ describe("/pricing", () => {
   it("shows the three plans of spec §9 with Creator marked most popular", () => {
     renderPricing();
     const plans = screen.getByRole("region", { name: "Plans" });
-    for (const [name, price] of [["Free", "$0"], ["Creator", "$9.99"], ["Pro", "$19.99"]]) {
+    for (const [name, price] of [
+      ["Free", "$0"],
+      ["Creator", "$9.99"],
+      ["Pro", "$19.99"],
+    ]) {
       const heading = within(plans).getByRole("heading", { level: 2, name });
       const card = heading.closest("li")!;
       expect(card.textContent).toContain(`${price}/month`);

@@ -17,7 +17,11 @@ describe("public pages", () => {
     const { hook } = memoryLocation({ path });
     render(
       <Router hook={hook}>
-        <AppRoutes onError={(e) => { throw e; }} />
+        <AppRoutes
+          onError={(e) => {
+            throw e;
+          }}
+        />
       </Router>,
     );
     const heading = await screen.findByRole("heading", { level: 1 });

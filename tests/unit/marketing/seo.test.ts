@@ -28,7 +28,16 @@ describe("each route's head", () => {
   });
 
   it("keeps signed-in pages, the sign-in forms and payment returns out of search engines", () => {
-    for (const path of ["/dashboard", "/history", "/my-generations", "/account", "/billing", "/auth", "/reset-password", "/payment-success"]) {
+    for (const path of [
+      "/dashboard",
+      "/history",
+      "/my-generations",
+      "/account",
+      "/billing",
+      "/auth",
+      "/reset-password",
+      "/payment-success",
+    ]) {
       const head = routeHead(path, routeFor(path), ORIGIN);
       expect(head.indexable, path).toBe(false);
       expect(head.jsonLd, path).toEqual([]);
@@ -36,7 +45,10 @@ describe("each route's head", () => {
   });
 
   it("writes escaped tags with canonical, robots and Open Graph", () => {
-    const html = renderHeadTags({ ...routeHead("/pricing", routeFor("/pricing"), ORIGIN), description: 'Say "hi" <now> & later' });
+    const html = renderHeadTags({
+      ...routeHead("/pricing", routeFor("/pricing"), ORIGIN),
+      description: 'Say "hi" <now> & later',
+    });
     expect(html).toContain("<title>Pricing · PromptCanvas</title>");
     expect(html).toContain('<meta name="description" content="Say &quot;hi&quot; &lt;now&gt; &amp; later" />');
     expect(html).toContain('<link rel="canonical" href="https://promptcanvas.app/pricing" />');
@@ -65,11 +77,17 @@ describe("structured data", () => {
   it("repeats every visible FAQ answer word for word on /faq", () => {
     const page = ld("/faq").find((d) => d["@type"] === "FAQPage")!;
     expect(page.mainEntity).toHaveLength(FAQ.length);
-    expect(page.mainEntity.map((q: Ld) => [q.name, q.acceptedAnswer.text])).toEqual(FAQ.map((e) => [e.question, e.answer]));
+    expect(page.mainEntity.map((q: Ld) => [q.name, q.acceptedAnswer.text])).toEqual(
+      FAQ.map((e) => [e.question, e.answer]),
+    );
   });
 
   it("marks each blog post as a BlogPosting with its dates", () => {
-    for (const path of ["/blog/complete-guide-ai-image-generation", "/blog/ai-art-styles-guide", "/blog/prompt-engineering-masterclass"]) {
+    for (const path of [
+      "/blog/complete-guide-ai-image-generation",
+      "/blog/ai-art-styles-guide",
+      "/blog/prompt-engineering-masterclass",
+    ]) {
       const post = ld(path).find((d) => d["@type"] === "BlogPosting")!;
       expect(post.headline, path).toBe(routeFor(path)!.title);
       expect(post.datePublished).toMatch(/^\d{4}-\d{2}-\d{2}$/);

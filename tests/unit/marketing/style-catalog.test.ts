@@ -24,7 +24,13 @@ describe("the style catalog the public pages show", () => {
 
   it("marks the spec's popular styles and only nano-banana as new", () => {
     expect(STYLES.filter((s) => s.isPopular).map((s) => s.id)).toEqual([
-      "photorealistic", "anime", "digital-art", "3d-render", "fantasy", "neon", "nano-banana",
+      "photorealistic",
+      "anime",
+      "digital-art",
+      "3d-render",
+      "fantasy",
+      "neon",
+      "nano-banana",
     ]);
     expect(STYLES.filter((s) => s.isNew).map((s) => s.id)).toEqual(["nano-banana"]);
   });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { NOT_AN_IMAGE, fitWithin, isImageFile, prepareReference } from "../../../src/features/content/advanced/reference-image";
+import {
+  NOT_AN_IMAGE,
+  fitWithin,
+  isImageFile,
+  prepareReference,
+} from "../../../src/features/content/advanced/reference-image";
 import { downloadName } from "../../../src/features/content/tools/text-effects-page";
 import { fitFontSize } from "../../../src/features/content/tools/text-effects-render";
 
@@ -21,7 +26,10 @@ describe("reference image for the generator", () => {
 
 describe("text effects", () => {
   it("sizes the text to fit the canvas width", () => {
-    const ctx = { font: "", measureText: (t: string) => ({ width: t.length * Number(/(\d+)px/.exec(ctx.font)![1]) * 0.6 }) };
+    const ctx = {
+      font: "",
+      measureText: (t: string) => ({ width: t.length * Number(/(\d+)px/.exec(ctx.font)![1]) * 0.6 }),
+    };
     const short = fitFontSize(ctx as never, "Hi", 1200, 400);
     const long = fitFontSize(ctx as never, "A much longer line of text", 1200, 400);
     expect(short).toBe(220);

@@ -93,7 +93,9 @@ export default function AdvancedPage() {
       <form onSubmit={(e) => e.preventDefault()} aria-label="Advanced generation options">
         <Option
           title="Prompt"
-          explain={<>What to draw, up to {PROMPT_MAX_CHARS} characters. Subject first, then setting, light and colour.</>}
+          explain={
+            <>What to draw, up to {PROMPT_MAX_CHARS} characters. Subject first, then setting, light and colour.</>
+          }
         >
           <label className="sr-only" htmlFor={`${id}-prompt`}>
             Prompt
@@ -116,8 +118,8 @@ export default function AdvancedPage() {
           title="Negative prompt"
           explain={
             <>
-              What to leave out, up to {NEGATIVE_PROMPT_MAX_CHARS} characters, as a short list. The built-in renderer drops
-              the subjects and colours named; Runware passes it to its model; FLUX on Replicate ignores it.
+              What to leave out, up to {NEGATIVE_PROMPT_MAX_CHARS} characters, as a short list. The built-in renderer
+              drops the subjects and colours named; Runware passes it to its model; FLUX on Replicate ignores it.
             </>
           }
         >
@@ -137,11 +139,19 @@ export default function AdvancedPage() {
           </p>
         </Option>
 
-        <Option title="Style" explain={<>The medium and look. {STYLES.length} styles; see them all on the styles page.</>}>
+        <Option
+          title="Style"
+          explain={<>The medium and look. {STYLES.length} styles; see them all on the styles page.</>}
+        >
           <label className="sr-only" htmlFor={`${id}-style`}>
             Style
           </label>
-          <select id={`${id}-style`} className="select w-full max-w-xs" value={style} onChange={(e) => setStyle(e.target.value)}>
+          <select
+            id={`${id}-style`}
+            className="select w-full max-w-xs"
+            value={style}
+            onChange={(e) => setStyle(e.target.value)}
+          >
             {STYLES.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.label}
@@ -158,7 +168,13 @@ export default function AdvancedPage() {
           <div role="radiogroup" aria-label="Quality" className="flex flex-col gap-2">
             {QUALITY_VALUES.map((q) => (
               <label key={q} className="flex cursor-pointer items-start gap-3">
-                <input type="radio" name={`${id}-quality`} className="radio radio-primary radio-sm mt-0.5" checked={quality === q} onChange={() => setQuality(q)} />
+                <input
+                  type="radio"
+                  name={`${id}-quality`}
+                  className="radio radio-primary radio-sm mt-0.5"
+                  checked={quality === q}
+                  onChange={() => setQuality(q)}
+                />
                 <span>
                   <span className="font-medium capitalize">{q}</span>
                   <span className="block text-sm text-base-content/80">{QUALITY_HELP[q]}</span>
@@ -175,7 +191,13 @@ export default function AdvancedPage() {
                 key={r}
                 className={`flex cursor-pointer items-center gap-3 rounded-box border px-4 py-3 ${ratio === r ? "border-primary bg-primary/5" : "border-base-300"}`}
               >
-                <input type="radio" name={`${id}-ratio`} className="radio radio-primary radio-sm" checked={ratio === r} onChange={() => setRatio(r)} />
+                <input
+                  type="radio"
+                  name={`${id}-ratio`}
+                  className="radio radio-primary radio-sm"
+                  checked={ratio === r}
+                  onChange={() => setRatio(r)}
+                />
                 <span>
                   <span className="font-medium">{r}</span>
                   <span className="block text-xs text-base-content/80">{RATIO_HELP[r]}</span>
@@ -203,7 +225,11 @@ export default function AdvancedPage() {
               aria-describedby={`${id}-seed-help`}
               onChange={(e) => setSeed(e.target.value.trim())}
             />
-            <button type="button" className="btn btn-sm btn-outline" onClick={() => setSeed(String(Math.floor(Math.random() * 1_000_000)))}>
+            <button
+              type="button"
+              className="btn btn-sm btn-outline"
+              onClick={() => setSeed(String(Math.floor(Math.random() * 1_000_000)))}
+            >
               Pick a seed
             </button>
             {seed && (
@@ -213,7 +239,9 @@ export default function AdvancedPage() {
             )}
           </div>
           <p id={`${id}-seed-help`} className={`mt-1 text-xs ${seedValid ? "text-base-content/80" : "text-error"}`}>
-            {seedValid ? `A whole number from 0 to ${SEED_MAX.toLocaleString("en-US")}.` : "The seed must be a whole number (or empty for random)."}
+            {seedValid
+              ? `A whole number from 0 to ${SEED_MAX.toLocaleString("en-US")}.`
+              : "The seed must be a whole number (or empty for random)."}
           </p>
         </Option>
 
@@ -239,7 +267,11 @@ export default function AdvancedPage() {
           )}
           {reference && (
             <div className="mt-3 flex items-center gap-3">
-              <img src={reference.dataUrl} alt={`Reference image: ${reference.name}`} className="size-20 rounded-field object-cover" />
+              <img
+                src={reference.dataUrl}
+                alt={`Reference image: ${reference.name}`}
+                className="size-20 rounded-field object-cover"
+              />
               <button type="button" className="btn btn-sm btn-ghost" onClick={() => setReference(null)}>
                 Remove reference image
               </button>
@@ -252,7 +284,12 @@ export default function AdvancedPage() {
           explain={`Queues ${BATCH_MIN} to ${BATCH_MAX} images of the same request instead of one. Up to 4 run at a time; each counts toward your daily limit.`}
         >
           <label className="flex cursor-pointer items-center gap-3">
-            <input type="checkbox" className="toggle toggle-primary" checked={batchOn} onChange={(e) => setBatchOn(e.target.checked)} />
+            <input
+              type="checkbox"
+              className="toggle toggle-primary"
+              checked={batchOn}
+              onChange={(e) => setBatchOn(e.target.checked)}
+            />
             <span>Batch mode</span>
           </label>
           {batchOn && (
@@ -274,7 +311,10 @@ export default function AdvancedPage() {
           )}
         </Option>
 
-        <section aria-labelledby={`${id}-result`} className="sticky bottom-0 -mx-4 border-t border-base-300 bg-base-100/95 px-4 py-4 backdrop-blur sm:mx-0 sm:rounded-box sm:border">
+        <section
+          aria-labelledby={`${id}-result`}
+          className="sticky bottom-0 -mx-4 border-t border-base-300 bg-base-100/95 px-4 py-4 backdrop-blur sm:mx-0 sm:rounded-box sm:border"
+        >
           <h2 id={`${id}-result`} className="sr-only">
             Your generator link
           </h2>
@@ -295,7 +335,10 @@ export default function AdvancedPage() {
         </section>
       </form>
       <p className="mt-8 text-sm text-base-content/80">
-        New to these settings? The <Link to="/blog/complete-guide-ai-image-generation" className="link">complete guide</Link>{" "}
+        New to these settings? The{" "}
+        <Link to="/blog/complete-guide-ai-image-generation" className="link">
+          complete guide
+        </Link>{" "}
         explains each with examples.
       </p>
     </div>

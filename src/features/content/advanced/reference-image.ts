@@ -5,14 +5,19 @@
 export const REFERENCE_MAX_SIDE_PX = 1024;
 export const NOT_AN_IMAGE = "Please select an image file";
 
-export type PreparedReference = { ok: true; dataUrl: string; width: number; height: number } | { ok: false; message: string };
+export type PreparedReference =
+  { ok: true; dataUrl: string; width: number; height: number } | { ok: false; message: string };
 
 export function isImageFile(file: Pick<File, "type">): boolean {
   return file.type.startsWith("image/");
 }
 
 /** The size that keeps the aspect ratio and fits `maxSide` (never enlarges). */
-export function fitWithin(width: number, height: number, maxSide = REFERENCE_MAX_SIDE_PX): { width: number; height: number } {
+export function fitWithin(
+  width: number,
+  height: number,
+  maxSide = REFERENCE_MAX_SIDE_PX,
+): { width: number; height: number } {
   const scale = Math.min(1, maxSide / Math.max(width, height));
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }

@@ -10,25 +10,25 @@ export default function CompleteGuidePost() {
     <PostLayout path={PATH}>
       <p>
         Text-to-image generation turns a sentence into a picture. You describe what you want to see, choose how it
-        should look, and a renderer draws it. This guide walks through the whole process in PromptCanvas, from the
-        first prompt to a finished, downloaded image, and explains what every setting really does, so you can stop
-        guessing and start steering.
+        should look, and a renderer draws it. This guide walks through the whole process in PromptCanvas, from the first
+        prompt to a finished, downloaded image, and explains what every setting really does, so you can stop guessing
+        and start steering.
       </p>
 
       <h2>How a prompt becomes a picture</h2>
       <p>
-        When you press Generate, the prompt and your settings go to the server, which checks your daily limit,
-        reserves one image for you and hands the request to an image engine. The finished picture is stored in
-        private storage under your account, a row is added to your history, and the reserved image is counted. If
-        anything fails on the way, the reservation is released and nothing is counted.
+        When you press Generate, the prompt and your settings go to the server, which checks your daily limit, reserves
+        one image for you and hands the request to an image engine. The finished picture is stored in private storage
+        under your account, a row is added to your history, and the reserved image is counted. If anything fails on the
+        way, the reservation is released and nothing is counted.
       </p>
       <p>Which engine draws the picture depends on how the installation is set up:</p>
       <ul>
         <li>
           <strong>The built-in procedural renderer</strong> is always there. It is not an AI model: it recognises a
           vocabulary of subjects (mountains, sea, city, forest, cat, dog, robot, castle, planet and more) and colour
-          words, and draws them in the chosen style with code. It answers in well under a second, works with no
-          account anywhere, and gives the same picture for the same inputs.
+          words, and draws them in the chosen style with code. It answers in well under a second, works with no account
+          anywhere, and gives the same picture for the same inputs.
         </li>
         <li>
           <strong>FLUX models through Replicate</strong>, when the operator has added a Replicate key: FLUX Schnell for
@@ -37,16 +37,16 @@ export default function CompleteGuidePost() {
         </li>
         <li>Runware and OpenAI-style image APIs can also be configured by the operator.</li>
       </ul>
-      <p>
-        Everything below applies to all of them; where an engine treats a setting differently, the guide says so.
-      </p>
+      <p>Everything below applies to all of them; where an engine treats a setting differently, the guide says so.</p>
 
       <h2>Step 1: write the prompt</h2>
       <p>
         A prompt can be up to 500 characters. Longer is not better: a clear subject, a setting and the light usually
         beat a paragraph of adjectives. A reliable shape is <em>subject, setting, light, colour</em>:
       </p>
-      <blockquote>A ginger cat in a snowy forest at dawn, warm light from a cabin window, orange and deep blue.</blockquote>
+      <blockquote>
+        A ginger cat in a snowy forest at dawn, warm light from a cabin window, orange and deep blue.
+      </blockquote>
       <p>
         Put the most important thing first. Models pay more attention to the start of a prompt, and the built-in
         renderer draws the subjects in the order you name them. The{" "}
@@ -61,17 +61,18 @@ export default function CompleteGuidePost() {
         the style name is added to the end of your prompt.
       </p>
       <p>
-        Choose the style in the picker rather than writing it into the prompt. Writing &ldquo;watercolor&rdquo; while the
-        picker says Photorealistic gives the model two conflicting instructions. See every style with a preview on the{" "}
-        <Link to="/styles">styles page</Link>, or read the <Link to="/blog/ai-art-styles-guide">guide to art styles</Link>.
+        Choose the style in the picker rather than writing it into the prompt. Writing &ldquo;watercolor&rdquo; while
+        the picker says Photorealistic gives the model two conflicting instructions. See every style with a preview on
+        the <Link to="/styles">styles page</Link>, or read the{" "}
+        <Link to="/blog/ai-art-styles-guide">guide to art styles</Link>.
       </p>
 
       <h2>Step 3: quality and aspect ratio</h2>
       <h3>Quality</h3>
       <p>
-        Quality has three levels: standard, high and ultra. With Replicate configured they pick the model (Schnell,
-        Dev, 1.1 Pro), trading speed for detail. The built-in renderer draws the same way at every level. Your
-        default quality is saved in your account settings.
+        Quality has three levels: standard, high and ultra. With Replicate configured they pick the model (Schnell, Dev,
+        1.1 Pro), trading speed for detail. The built-in renderer draws the same way at every level. Your default
+        quality is saved in your account settings.
       </p>
       <h3>Aspect ratio</h3>
       <table className="table">
@@ -114,8 +115,8 @@ export default function CompleteGuidePost() {
       </p>
       <h3>Seed</h3>
       <p>
-        Every picture starts from a random number, the seed. Leave it empty for a new picture each time; set it to
-        any whole number to make results repeatable. The same prompt, style, size and seed give the same picture, which
+        Every picture starts from a random number, the seed. Leave it empty for a new picture each time; set it to any
+        whole number to make results repeatable. The same prompt, style, size and seed give the same picture, which
         turns prompt writing into a controlled experiment: change one word, keep the seed, and the difference you see
         comes from that word.
       </p>
@@ -152,8 +153,8 @@ export default function CompleteGuidePost() {
       <p>
         Every image is kept in your history, newest first, and synchronised to every device you sign in on. The app is
         offline-first: once loaded, your history and the pages you have visited open without a connection, and prompts
-        you submit offline wait on your device and run when you are back online. Install it from your browser to get
-        it in its own window.
+        you submit offline wait on your device and run when you are back online. Install it from your browser to get it
+        in its own window.
       </p>
 
       <h2>Limits, rights and safety</h2>

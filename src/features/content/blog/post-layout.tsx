@@ -9,7 +9,12 @@ export const PROSE =
   "text-base leading-relaxed text-base-content/90 [&_a]:text-primary [&_a]:underline [&_a]:underline-offset-2 [&_h2]:mt-12 [&_h2]:mb-3 [&_h2]:text-2xl [&_h2]:font-bold [&_h2]:text-base-content [&_h3]:mt-8 [&_h3]:mb-2 [&_h3]:text-lg [&_h3]:font-semibold [&_h3]:text-base-content [&_p]:mt-4 [&_ul]:mt-4 [&_ul]:list-disc [&_ul]:pl-6 [&_ol]:mt-4 [&_ol]:list-decimal [&_ol]:pl-6 [&_li]:mt-1.5 [&_code]:rounded [&_code]:bg-base-200 [&_code]:px-1.5 [&_code]:py-0.5 [&_code]:text-[0.9em] [&_blockquote]:mt-4 [&_blockquote]:border-l-4 [&_blockquote]:border-primary/50 [&_blockquote]:pl-4 [&_blockquote]:italic [&_table]:mt-4";
 
 function formatDate(iso: string): string {
-  return new Date(`${iso}T12:00:00Z`).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  return new Date(`${iso}T12:00:00Z`).toLocaleDateString("en-GB", {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  });
 }
 
 export function PostLayout({ path, children }: { path: string; children: ReactNode }) {
@@ -51,7 +56,10 @@ export function PostLayout({ path, children }: { path: string; children: ReactNo
         <ul className="mt-4 grid gap-4 sm:grid-cols-2">
           {others.map((p) => (
             <li key={p.path}>
-              <Link to={p.path} className="card h-full border border-base-300 bg-base-100 transition-colors hover:border-primary">
+              <Link
+                to={p.path}
+                className="card h-full border border-base-300 bg-base-100 transition-colors hover:border-primary"
+              >
                 <span className="card-body">
                   <span className="card-title text-base">{p.title}</span>
                   <span className="text-sm text-base-content/80">{p.readingMinutes} min read</span>

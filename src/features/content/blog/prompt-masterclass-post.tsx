@@ -7,12 +7,27 @@ import { PostLayout } from "./post-layout";
 const PATH = "/blog/prompt-engineering-masterclass";
 
 const FIXES = [
-  ["The picture is cluttered", "Cut the prompt to one subject and one setting; add \"plain background\" or a negative prompt such as \"clutter, crowd\"."],
-  ["The subject is too small", "Name it first and give it a size or position: \"close-up\", \"in the foreground\", \"filling the frame\"."],
-  ["The colours are muddy", "Name two or three colours and the light: \"teal and orange, low evening sun\"."],
-  ["Unwanted text or watermarks", "Add \"text, letters, watermark, signature\" to the negative prompt (on engines that read it) and avoid words like \"poster\" or \"sign\" unless you want lettering."],
-  ["Every try looks completely different", "Set a seed. Without one, each run starts from a new random picture and you cannot tell what your edit did."],
-  ["The style is ignored", "Remove style words that fight the picker (\"photo\" with the Watercolor style) and let the picker decide."],
+  [
+    "The picture is cluttered",
+    'Cut the prompt to one subject and one setting; add "plain background" or a negative prompt such as "clutter, crowd".',
+  ],
+  [
+    "The subject is too small",
+    'Name it first and give it a size or position: "close-up", "in the foreground", "filling the frame".',
+  ],
+  ["The colours are muddy", 'Name two or three colours and the light: "teal and orange, low evening sun".'],
+  [
+    "Unwanted text or watermarks",
+    'Add "text, letters, watermark, signature" to the negative prompt (on engines that read it) and avoid words like "poster" or "sign" unless you want lettering.',
+  ],
+  [
+    "Every try looks completely different",
+    "Set a seed. Without one, each run starts from a new random picture and you cannot tell what your edit did.",
+  ],
+  [
+    "The style is ignored",
+    'Remove style words that fight the picker ("photo" with the Watercolor style) and let the picker decide.',
+  ],
 ];
 
 export default function PromptMasterclassPost() {
@@ -58,10 +73,10 @@ export default function PromptMasterclassPost() {
 
       <h2>2. Word order and weight</h2>
       <p>
-        Earlier words carry more weight. If the lighthouse keeps coming out tiny, it is usually because the prompt spends
-        its first half on the sea. Lead with what matters, then add context. Avoid stacking synonyms (&ldquo;beautiful,
-        stunning, gorgeous&rdquo;): they add length without information. Specific nouns beat adjectives: &ldquo;pine
-        forest&rdquo; tells more than &ldquo;lush trees&rdquo;.
+        Earlier words carry more weight. If the lighthouse keeps coming out tiny, it is usually because the prompt
+        spends its first half on the sea. Lead with what matters, then add context. Avoid stacking synonyms
+        (&ldquo;beautiful, stunning, gorgeous&rdquo;): they add length without information. Specific nouns beat
+        adjectives: &ldquo;pine forest&rdquo; tells more than &ldquo;lush trees&rdquo;.
       </p>
       <p>
         Keep it within the limit: PromptCanvas accepts up to 500 characters, and most strong prompts use fewer than 200.
@@ -93,7 +108,9 @@ export default function PromptMasterclassPost() {
         <li>Generate with an empty seed until a result is roughly right.</li>
         <li>Copy that result's seed into the seed field.</li>
         <li>Change one thing at a time (a word, the light, the style) and compare.</li>
-        <li>Keep the changes that help. You now know <em>why</em> the final picture works.</li>
+        <li>
+          Keep the changes that help. You now know <em>why</em> the final picture works.
+        </li>
       </ol>
       <p>
         The same trick makes matching sets: keep the seed and style, change only the subject, and the results share

@@ -2,7 +2,13 @@
 // how to choose between neighbours.
 import { Link } from "wouter";
 import { buildGenerateLink } from "../../../lib/generate-link";
-import { PREVIEW_CREDIT, STYLE_CATEGORIES, STYLES, stylePreviewSrc, type StyleCategory } from "../../../lib/style-catalog";
+import {
+  PREVIEW_CREDIT,
+  STYLE_CATEGORIES,
+  STYLES,
+  stylePreviewSrc,
+  type StyleCategory,
+} from "../../../lib/style-catalog";
 import { PostLayout } from "./post-layout";
 
 const PATH = "/blog/ai-art-styles-guide";
@@ -19,27 +25,51 @@ const FAMILY_INTRO: Record<StyleCategory, string> = {
 };
 
 const NEIGHBOURS = [
-  ["Anime", "Cartoon", "Anime has luminous skies and cel shading for characters in a setting; Cartoon is rounder and flatter, better for mascots and children's books."],
-  ["Cyberpunk", "Neon", "Cyberpunk paints a whole rainy city at night; Neon traces a few shapes in glowing tubes on black. Choose Neon for signs and logos."],
-  ["Sketch", "Line Art", "Sketch shades with pencil hatching on cream paper; Line Art is clean ink outlines with no fill, ready to colour in."],
-  ["Oil Painting", "Impressionist", "Oil Painting uses long directional strokes in warm pigments; Impressionist uses short dabs of pure colour that shimmer in light."],
-  ["Digital Art", "Fantasy", "Digital Art is about saturated colour and glow; Fantasy adds mist, light rays and sparkles for an enchanted mood."],
-  ["Photorealistic", "Vintage", "Both look photographic. Vintage ages the picture with sepia, scratches and a vignette."],
+  [
+    "Anime",
+    "Cartoon",
+    "Anime has luminous skies and cel shading for characters in a setting; Cartoon is rounder and flatter, better for mascots and children's books.",
+  ],
+  [
+    "Cyberpunk",
+    "Neon",
+    "Cyberpunk paints a whole rainy city at night; Neon traces a few shapes in glowing tubes on black. Choose Neon for signs and logos.",
+  ],
+  [
+    "Sketch",
+    "Line Art",
+    "Sketch shades with pencil hatching on cream paper; Line Art is clean ink outlines with no fill, ready to colour in.",
+  ],
+  [
+    "Oil Painting",
+    "Impressionist",
+    "Oil Painting uses long directional strokes in warm pigments; Impressionist uses short dabs of pure colour that shimmer in light.",
+  ],
+  [
+    "Digital Art",
+    "Fantasy",
+    "Digital Art is about saturated colour and glow; Fantasy adds mist, light rays and sparkles for an enchanted mood.",
+  ],
+  [
+    "Photorealistic",
+    "Vintage",
+    "Both look photographic. Vintage ages the picture with sepia, scratches and a vignette.",
+  ],
 ];
 
 export default function StylesGuidePost() {
   return (
     <PostLayout path={PATH}>
       <p>
-        A style is the single biggest decision after the prompt itself. The same words, &ldquo;a castle above a river&rdquo;,
-        become a moody photograph, a storybook illustration or a glowing sign depending on the style you pick. PromptCanvas
-        has 27 styles. This guide groups them into four families, shows what each does, and helps you choose when two
-        seem close.
+        A style is the single biggest decision after the prompt itself. The same words, &ldquo;a castle above a
+        river&rdquo;, become a moody photograph, a storybook illustration or a glowing sign depending on the style you
+        pick. PromptCanvas has 27 styles. This guide groups them into four families, shows what each does, and helps you
+        choose when two seem close.
       </p>
       <p>
         A note on the pictures: every preview here was drawn by PromptCanvas's built-in procedural renderer, which is
-        not an AI model. It shows each style's palette, texture and technique honestly; with FLUX models configured,
-        the same style gives a more detailed picture with the same character.
+        not an AI model. It shows each style's palette, texture and technique honestly; with FLUX models configured, the
+        same style gives a more detailed picture with the same character.
       </p>
 
       {STYLE_CATEGORIES.map((family) => (
@@ -106,8 +136,8 @@ export default function StylesGuidePost() {
       </ol>
       <p>
         See all 27 on the <Link to="/styles">styles page</Link>, go deeper into{" "}
-        <Link to="/styles/photorealistic">Photorealistic</Link> and <Link to="/styles/anime">Anime</Link>, or start from a
-        ready prompt in the <Link to="/prompt-library">prompt library</Link>.
+        <Link to="/styles/photorealistic">Photorealistic</Link> and <Link to="/styles/anime">Anime</Link>, or start from
+        a ready prompt in the <Link to="/prompt-library">prompt library</Link>.
       </p>
     </PostLayout>
   );

@@ -9,8 +9,8 @@ const SECTIONS: LegalSection[] = [
     title: "What you can make",
     body: (
       <p>
-        Almost anything creative: landscapes, characters, products, posters, art in any of the 27 styles, for personal or
-        commercial use. The rules below exist to keep people safe and the service lawful.
+        Almost anything creative: landscapes, characters, products, posters, art in any of the 27 styles, for personal
+        or commercial use. The rules below exist to keep people safe and the service lawful.
       </p>
     ),
   },
@@ -19,14 +19,25 @@ const SECTIONS: LegalSection[] = [
     title: "What you must not generate or publish",
     body: (
       <ul>
-        <li>Sexual content involving minors, in any form. This is never allowed and is reported where the law requires.</li>
+        <li>
+          Sexual content involving minors, in any form. This is never allowed and is reported where the law requires.
+        </li>
         <li>Sexually explicit or pornographic images.</li>
-        <li>Realistic images of real, identifiable people in situations that could deceive, harass, sexualise or defame them.</li>
+        <li>
+          Realistic images of real, identifiable people in situations that could deceive, harass, sexualise or defame
+          them.
+        </li>
         <li>Content that promotes violence, terrorism or self-harm, or graphic gore.</li>
-        <li>Hate: images that attack people for their race, ethnicity, religion, nationality, disability, gender, sexual orientation or similar traits.</li>
+        <li>
+          Hate: images that attack people for their race, ethnicity, religion, nationality, disability, gender, sexual
+          orientation or similar traits.
+        </li>
         <li>Harassment, threats or bullying of anyone.</li>
         <li>Deceptive material meant to mislead, such as fake news photos, forged documents or impersonation.</li>
-        <li>Images that infringe someone else's trademarks or copyright, or copy a living artist's work to pass it off as theirs.</li>
+        <li>
+          Images that infringe someone else's trademarks or copyright, or copy a living artist's work to pass it off as
+          theirs.
+        </li>
         <li>Anything illegal where you live or where the image will be used.</li>
       </ul>
     ),
@@ -38,12 +49,12 @@ const SECTIONS: LegalSection[] = [
       <>
         <p>
           Image providers check prompts and results. When a prompt is refused, the generator shows{" "}
-          <strong>Content Policy Violation</strong>: &ldquo;Your prompt contains restricted content. Please modify it.&rdquo;
-          Nothing is stored, and the attempt does not count against your daily limit.
+          <strong>Content Policy Violation</strong>: &ldquo;Your prompt contains restricted content. Please modify
+          it.&rdquo; Nothing is stored, and the attempt does not count against your daily limit.
         </p>
         <p>
-          Refusals are automatic and sometimes wrong. If an innocent prompt is refused, rephrase it (for example, describe
-          clothing or context more clearly).
+          Refusals are automatic and sometimes wrong. If an innocent prompt is refused, rephrase it (for example,
+          describe clothing or context more clearly).
         </p>
       </>
     ),
@@ -53,9 +64,9 @@ const SECTIONS: LegalSection[] = [
     title: "Publishing to the gallery",
     body: (
       <p>
-        Images are private until you publish them. Published images and their prompts are visible to everyone, so the rules
-        above apply with extra care: no personal information, and nothing you would not want strangers to see. We may remove
-        published images that break this policy.
+        Images are private until you publish them. Published images and their prompts are visible to everyone, so the
+        rules above apply with extra care: no personal information, and nothing you would not want strangers to see. We
+        may remove published images that break this policy.
       </p>
     ),
   },
@@ -65,8 +76,8 @@ const SECTIONS: LegalSection[] = [
     body: (
       <p>
         If you see a published image that breaks this policy, contact the operator of this site with a link to it. We
-        review reports and remove images that break the rules; serious or repeated breaches lead to account suspension as
-        described in the <Link to="/terms">terms</Link>.
+        review reports and remove images that break the rules; serious or repeated breaches lead to account suspension
+        as described in the <Link to="/terms">terms</Link>.
       </p>
     ),
   },

@@ -9,7 +9,9 @@ const SECTIONS: LegalSection[] = [
     title: "In short",
     body: (
       <ul>
-        <li>We store your e-mail address, your generated images and their settings, your preferences and your daily usage.</li>
+        <li>
+          We store your e-mail address, your generated images and their settings, your preferences and your daily usage.
+        </li>
         <li>Your prompt history stays on your device.</li>
         <li>We record a few technical events (failed tasks, errors, page speed) to keep the service working.</li>
         <li>There are no advertising or third-party tracking scripts, and we do not sell data.</li>
@@ -27,9 +29,7 @@ const SECTIONS: LegalSection[] = [
           itself), when your address was confirmed, and your sign-in sessions and refresh tokens. After repeated failed
           sign-ins we keep a counter for that address for a short time to slow down password guessing.
         </p>
-        <p>
-          We send e-mail only for account tasks you start, such as resetting your password or a change of address.
-        </p>
+        <p>We send e-mail only for account tasks you start, such as resetting your password or a change of address.</p>
       </>
     ),
   },
@@ -45,8 +45,8 @@ const SECTIONS: LegalSection[] = [
           it was made, and whether you saved it or published it.
         </p>
         <p>
-          Nobody else can see your images or their prompts unless you <strong>publish</strong> one to the public gallery.
-          A published image and its prompt can be seen by anyone until you unpublish or delete it.
+          Nobody else can see your images or their prompts unless you <strong>publish</strong> one to the public
+          gallery. A published image and its prompt can be seen by anyone until you unpublish or delete it.
         </p>
       </>
     ),
@@ -63,8 +63,8 @@ const SECTIONS: LegalSection[] = [
         </p>
         <p>
           For the <strong>daily limit</strong> we keep how many images you generated today, when the count resets, and
-          your plan tier. While a generation is running, a short-lived reservation holds one slot; it is removed when the
-          image is stored or the generation fails.
+          your plan tier. While a generation is running, a short-lived reservation holds one slot; it is removed when
+          the image is stored or the generation fails.
         </p>
       </>
     ),
@@ -77,9 +77,9 @@ const SECTIONS: LegalSection[] = [
         <p>When you are signed in, the app records a small number of technical events with your account id:</p>
         <ul>
           <li>
-            <code>app_events</code>: queue results (<code>queue_task_success</code> and <code>queue_task_fail</code>, with
-            the provider and task id) and <code>error</code> events for crashes and unhandled errors (the error type,
-            message, source file, line and column, and stack trace).
+            <code>app_events</code>: queue results (<code>queue_task_success</code> and <code>queue_task_fail</code>,
+            with the provider and task id) and <code>error</code> events for crashes and unhandled errors (the error
+            type, message, source file, line and column, and stack trace).
           </li>
           <li>
             <code>web_vitals</code>: page-speed measurements (layout shift, largest paint, first input delay and
@@ -101,19 +101,23 @@ const SECTIONS: LegalSection[] = [
         <p>The app keeps some data in your browser so it works offline. It never leaves your device unless stated:</p>
         <ul>
           <li>
-            <strong>Prompt history</strong>: your 20 most recent prompts, in your browser's IndexedDB or local storage. It
-            is not sent to us.
+            <strong>Prompt history</strong>: your 20 most recent prompts, in your browser's IndexedDB or local storage.
+            It is not sent to us.
           </li>
           <li>
-            <strong>Offline copies</strong>: generations and thumbnails you have loaded, queued tasks, and changes waiting
-            to be sent (IndexedDB); pages and app files for offline use (the service worker cache).
+            <strong>Offline copies</strong>: generations and thumbnails you have loaded, queued tasks, and changes
+            waiting to be sent (IndexedDB); pages and app files for offline use (the service worker cache).
           </li>
           <li>
-            <strong>Settings</strong>: your theme, whether you finished the welcome tour (<code>onboarding_completed</code>),
-            and your sign-in session (local storage); whether the sidebar is collapsed (a cookie that lasts 7 days).
+            <strong>Settings</strong>: your theme, whether you finished the welcome tour (
+            <code>onboarding_completed</code>), and your sign-in session (local storage); whether the sidebar is
+            collapsed (a cookie that lasts 7 days).
           </li>
         </ul>
-        <p>Signing out removes your account's offline data from the device. Clearing site data in your browser removes all of it.</p>
+        <p>
+          Signing out removes your account's offline data from the device. Clearing site data in your browser removes
+          all of it.
+        </p>
       </>
     ),
   },
@@ -133,9 +137,7 @@ const SECTIONS: LegalSection[] = [
           reference image if you attached one. It does not receive your e-mail address. Each provider handles that data
           under its own privacy terms.
         </p>
-        <p>
-          No advertising networks, analytics services or other third-party trackers are loaded on any page.
-        </p>
+        <p>No advertising networks, analytics services or other third-party trackers are loaded on any page.</p>
       </>
     ),
   },
@@ -144,10 +146,10 @@ const SECTIONS: LegalSection[] = [
     title: "How long we keep it",
     body: (
       <p>
-        Account data, images, generation records, preferences, limits and diagnostics are kept while your account exists.
-        You can delete any image at any time from your history, which removes its record and its file. When an account is
-        deleted, every record linked to it (generations, preferences, limits, events and page-speed measurements) is
-        deleted with it.
+        Account data, images, generation records, preferences, limits and diagnostics are kept while your account
+        exists. You can delete any image at any time from your history, which removes its record and its file. When an
+        account is deleted, every record linked to it (generations, preferences, limits, events and page-speed
+        measurements) is deleted with it.
       </p>
     ),
   },
@@ -157,13 +159,14 @@ const SECTIONS: LegalSection[] = [
     body: (
       <>
         <p>
-          You can see and delete your images in History, change your preferences in Settings, publish or unpublish images,
-          and sign out to remove offline data. To get a copy of your data or to close your account, contact the operator of
-          this site. Where data-protection law gives you further rights (access, correction, deletion, objection), we
-          will honour them.
+          You can see and delete your images in History, change your preferences in Settings, publish or unpublish
+          images, and sign out to remove offline data. To get a copy of your data or to close your account, contact the
+          operator of this site. Where data-protection law gives you further rights (access, correction, deletion,
+          objection), we will honour them.
         </p>
         <p>
-          See also the <Link to="/terms">terms of service</Link> and the <Link to="/content-policy">content policy</Link>.
+          See also the <Link to="/terms">terms of service</Link> and the{" "}
+          <Link to="/content-policy">content policy</Link>.
         </p>
       </>
     ),

@@ -10,8 +10,8 @@ const SECTIONS: LegalSection[] = [
     body: (
       <p>
         By creating an account or using PromptCanvas you agree to these terms, the{" "}
-        <Link to="/content-policy">content policy</Link> and the <Link to="/privacy">privacy policy</Link>. You can browse
-        the public pages without an account; generating images requires one.
+        <Link to="/content-policy">content policy</Link> and the <Link to="/privacy">privacy policy</Link>. You can
+        browse the public pages without an account; generating images requires one.
       </p>
     ),
   },
@@ -20,7 +20,10 @@ const SECTIONS: LegalSection[] = [
     title: "Your account",
     body: (
       <ul>
-        <li>You need a valid e-mail address. Keep your password to yourself; you are responsible for what is done with your account.</li>
+        <li>
+          You need a valid e-mail address. Keep your password to yourself; you are responsible for what is done with
+          your account.
+        </li>
         <li>You must be old enough to agree to these terms where you live, and at least 13.</li>
         <li>One person, one free account: creating accounts to get around the daily limit is not allowed.</li>
       </ul>
@@ -48,9 +51,9 @@ const SECTIONS: LegalSection[] = [
     title: "Plans and payment",
     body: (
       <p>
-        The Creator and Pro plans shown on the <Link to="/pricing">pricing page</Link> cannot be bought yet: card payments
-        are not connected, no card is ever charged, and pressing a plan button only shows a notice. If paid plans open,
-        their price, billing and cancellation terms will be shown before you pay.
+        The Creator and Pro plans shown on the <Link to="/pricing">pricing page</Link> cannot be bought yet: card
+        payments are not connected, no card is ever charged, and pressing a plan button only shows a notice. If paid
+        plans open, their price, billing and cancellation terms will be shown before you pay.
       </p>
     ),
   },
@@ -60,9 +63,9 @@ const SECTIONS: LegalSection[] = [
     body: (
       <>
         <p>
-          You keep whatever rights you have in your prompts and reference images. As far as we are concerned, the images you
-          generate are yours to use, including commercially, within the content policy. Images drawn by an external model
-          are also subject to that model provider's terms.
+          You keep whatever rights you have in your prompts and reference images. As far as we are concerned, the images
+          you generate are yours to use, including commercially, within the content policy. Images drawn by an external
+          model are also subject to that model provider's terms.
         </p>
         <p>
           Some places do not grant copyright to machine-made images, so you may not be able to stop others from copying
@@ -82,8 +85,8 @@ const SECTIONS: LegalSection[] = [
     body: (
       <p>
         Follow the <Link to="/content-policy">content policy</Link>. Do not attack, overload or probe the service, get
-        around limits or security, or use it to break the law. We may refuse prompts, remove published images, and suspend
-        accounts that break these rules.
+        around limits or security, or use it to break the law. We may refuse prompts, remove published images, and
+        suspend accounts that break these rules.
       </p>
     ),
   },
@@ -103,8 +106,8 @@ const SECTIONS: LegalSection[] = [
     title: "Liability",
     body: (
       <p>
-        To the extent the law allows, we are not liable for indirect or consequential losses, or for loss of images you did
-        not download. Nothing in these terms limits rights you have under consumer law that cannot be limited.
+        To the extent the law allows, we are not liable for indirect or consequential losses, or for loss of images you
+        did not download. Nothing in these terms limits rights you have under consumer law that cannot be limited.
       </p>
     ),
   },
@@ -113,8 +116,8 @@ const SECTIONS: LegalSection[] = [
     title: "Ending your use",
     body: (
       <p>
-        You can stop using PromptCanvas at any time and delete your images from your history. Ask the operator of this site
-        to close your account; closing it deletes your images and every record linked to it.
+        You can stop using PromptCanvas at any time and delete your images from your history. Ask the operator of this
+        site to close your account; closing it deletes your images and every record linked to it.
       </p>
     ),
   },

@@ -15,7 +15,15 @@ export function promptLink(p: CuratedPrompt): string {
   });
 }
 
-export function PromptCard({ prompt, showWhy = false, headingLevel = 3 }: { prompt: CuratedPrompt; showWhy?: boolean; headingLevel?: 2 | 3 }) {
+export function PromptCard({
+  prompt,
+  showWhy = false,
+  headingLevel = 3,
+}: {
+  prompt: CuratedPrompt;
+  showWhy?: boolean;
+  headingLevel?: 2 | 3;
+}) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article className="card h-full border border-base-300 bg-base-100">
@@ -30,7 +38,11 @@ export function PromptCard({ prompt, showWhy = false, headingLevel = 3 }: { prom
         {showWhy && prompt.why && <p className="text-sm text-base-content/80">{prompt.why}</p>}
         <div className="card-actions mt-auto items-center justify-between pt-1">
           <CopyButton text={prompt.prompt} what={`prompt: ${prompt.title}`} />
-          <Link to={promptLink(prompt)} className="btn btn-sm btn-primary" aria-label={`Open in generator: ${prompt.title}`}>
+          <Link
+            to={promptLink(prompt)}
+            className="btn btn-sm btn-primary"
+            aria-label={`Open in generator: ${prompt.title}`}
+          >
             Open in generator
           </Link>
         </div>

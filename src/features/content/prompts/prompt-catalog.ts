@@ -60,7 +60,7 @@ export const PROMPTS: readonly CuratedPrompt[] = [
     prompt: "Boats in a quiet harbour below mountains, pale morning light, calm sea",
     style: "watercolor",
     category: "Landscapes",
-    why: "Watercolour loves water and sky; \"pale\" and \"calm\" keep the washes soft.",
+    why: 'Watercolour loves water and sky; "pale" and "calm" keep the washes soft.',
     pick: true,
   },
   {
@@ -146,7 +146,7 @@ export const PROMPTS: readonly CuratedPrompt[] = [
     prompt: "A happy dog running on green hills under the sun, simple shapes",
     style: "cartoon",
     category: "Animals",
-    why: "Cartoon reads best with a single action (\"running\") and a simple setting.",
+    why: 'Cartoon reads best with a single action ("running") and a simple setting.',
     pick: true,
   },
   {
@@ -291,7 +291,7 @@ export const PROMPTS: readonly CuratedPrompt[] = [
     prompt: "A small house in the forest below mountains, clean outlines, no shading",
     style: "line-art",
     category: "Cities & architecture",
-    why: "Line art is ideal for colouring pages: keep the scene simple and say \"no shading\".",
+    why: 'Line art is ideal for colouring pages: keep the scene simple and say "no shading".',
     pick: true,
   },
   {

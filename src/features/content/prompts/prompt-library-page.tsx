@@ -17,7 +17,10 @@ export default function PromptLibraryPage() {
   const ids = useId();
   const styleIds = useMemo(() => new Set(PROMPTS.map((p) => p.style)), []);
   const shown = PROMPTS.filter(
-    (p) => (category === "all" || p.category === category) && (style === "all" || p.style === style) && matchesQuery(p, query),
+    (p) =>
+      (category === "all" || p.category === category) &&
+      (style === "all" || p.style === style) &&
+      matchesQuery(p, query),
   );
   return (
     <div className="mx-auto w-full max-w-6xl">
@@ -25,14 +28,28 @@ export default function PromptLibraryPage() {
         title="Prompt Library"
         lead={`${PROMPTS.length} tested prompts across ${PROMPT_CATEGORIES.length} subjects. Search them, filter by subject or style, and open any in the generator.`}
       />
-      <form role="search" aria-label="Filter prompts" className="mb-6 grid gap-3 sm:grid-cols-[1fr_auto_auto]" onSubmit={(e) => e.preventDefault()}>
+      <form
+        role="search"
+        aria-label="Filter prompts"
+        className="mb-6 grid gap-3 sm:grid-cols-[1fr_auto_auto]"
+        onSubmit={(e) => e.preventDefault()}
+      >
         <label className="input w-full">
           <span className="sr-only">Search prompts</span>
-          <input type="search" placeholder="Search prompts, e.g. castle fog" value={query} onChange={(e) => setQuery(e.target.value)} />
+          <input
+            type="search"
+            placeholder="Search prompts, e.g. castle fog"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
         </label>
         <label className="select" htmlFor={`${ids}-category`}>
           <span className="label">Subject</span>
-          <select id={`${ids}-category`} value={category} onChange={(e) => setCategory(e.target.value as PromptCategory | "all")}>
+          <select
+            id={`${ids}-category`}
+            value={category}
+            onChange={(e) => setCategory(e.target.value as PromptCategory | "all")}
+          >
             <option value="all">All subjects</option>
             {PROMPT_CATEGORIES.map((c) => (
               <option key={c} value={c}>
@@ -54,7 +71,9 @@ export default function PromptLibraryPage() {
         </label>
       </form>
       <p className="mb-4 text-sm text-base-content/80" role="status">
-        {shown.length === PROMPTS.length ? `Showing all ${shown.length} prompts` : `${shown.length} of ${PROMPTS.length} prompts match`}
+        {shown.length === PROMPTS.length
+          ? `Showing all ${shown.length} prompts`
+          : `${shown.length} of ${PROMPTS.length} prompts match`}
       </p>
       {PROMPT_CATEGORIES.map((c) => {
         const inCategory = shown.filter((p) => p.category === c);

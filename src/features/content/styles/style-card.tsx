@@ -35,7 +35,11 @@ export function StyleCard({ style, eager = false }: { style: StyleEntry; eager?:
           ) : (
             <span />
           )}
-          <Link to={buildGenerateLink({ style: style.id, prompt: style.previewPrompt })} className="btn btn-sm btn-outline" aria-label={`Use style: ${style.label}`}>
+          <Link
+            to={buildGenerateLink({ style: style.id, prompt: style.previewPrompt })}
+            className="btn btn-sm btn-outline"
+            aria-label={`Use style: ${style.label}`}
+          >
             Use style
           </Link>
         </div>

@@ -19,16 +19,21 @@ const GUIDES: Record<"photorealistic" | "anime", Guide> = {
   photorealistic: {
     intro:
       "Photorealistic aims for a picture that could have come from a camera: natural light, smooth gradients, soft atmospheric haze and a fine film grain. It is the default style, and the one to pick when the image must look believable.",
-    examples: ["beach with boats at sunset", "a foggy forest with a river", "night city skyline in the rain", "a dog in the snow"],
+    examples: [
+      "beach with boats at sunset",
+      "a foggy forest with a river",
+      "night city skyline in the rain",
+      "a dog in the snow",
+    ],
     suits: ["Landscapes and travel", "Product and food shots", "Architecture and interiors", "Stock-style backgrounds"],
     tips: [
       {
         title: "Describe light like a photographer",
-        body: "\"Golden hour\", \"overcast\", \"backlit\", \"blue hour\": light decides whether a photo looks real or staged.",
+        body: '"Golden hour", "overcast", "backlit", "blue hour": light decides whether a photo looks real or staged.',
       },
       {
         title: "One subject, one place",
-        body: "Real photos have a focus. Name the subject first, then where it is: \"a red fishing boat in a quiet harbour\".",
+        body: 'Real photos have a focus. Name the subject first, then where it is: "a red fishing boat in a quiet harbour".',
       },
       {
         title: "Add texture and weather",
@@ -36,7 +41,7 @@ const GUIDES: Record<"photorealistic" | "anime", Guide> = {
       },
       {
         title: "Keep the rest out",
-        body: "A negative prompt such as \"text, watermark, people\" keeps stock-style images clean.",
+        body: 'A negative prompt such as "text, watermark, people" keeps stock-style images clean.',
       },
     ],
     start: {
@@ -49,12 +54,22 @@ const GUIDES: Record<"photorealistic" | "anime", Guide> = {
   anime: {
     intro:
       "Anime draws with cel-shaded shapes, crisp outlines and big luminous sky gradients, the look of hand-drawn Japanese animation backgrounds. Characters, seasons and skies are where it shines.",
-    examples: ["portrait of a girl with flowers", "a house on the hills under the stars", "a cat in a snowy forest", "the sea at sunset with birds"],
-    suits: ["Characters and avatars", "Scenic backgrounds and wallpapers", "Story and comic panels", "Seasonal greetings"],
+    examples: [
+      "portrait of a girl with flowers",
+      "a house on the hills under the stars",
+      "a cat in a snowy forest",
+      "the sea at sunset with birds",
+    ],
+    suits: [
+      "Characters and avatars",
+      "Scenic backgrounds and wallpapers",
+      "Story and comic panels",
+      "Seasonal greetings",
+    ],
     tips: [
       {
         title: "Give the sky a job",
-        body: "Anime skies carry the mood: \"towering summer clouds\", \"a sky full of stars\", \"orange sunset gradient\".",
+        body: 'Anime skies carry the mood: "towering summer clouds", "a sky full of stars", "orange sunset gradient".',
       },
       {
         title: "Name a season",
@@ -62,7 +77,7 @@ const GUIDES: Record<"photorealistic" | "anime", Guide> = {
       },
       {
         title: "Characters in a place",
-        body: "\"A girl with a red scarf on a green hill\" works better than a character alone on a blank background.",
+        body: '"A girl with a red scarf on a green hill" works better than a character alone on a blank background.',
       },
       {
         title: "Tall for characters, wide for scenes",
@@ -102,10 +117,7 @@ export default function StyleDetailPage({ slug }: { slug: "photorealistic" | "an
         </div>
         <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">{`${style.label} Style`}</h1>
         <p className="mt-3 text-lg leading-relaxed text-base-content/80">{guide.intro}</p>
-        <Link
-          to={buildGenerateLink({ style: slug, ...guide.start })}
-          className="btn btn-primary mt-5"
-        >
+        <Link to={buildGenerateLink({ style: slug, ...guide.start })} className="btn btn-primary mt-5">
           <Icon name="sparkles" className="size-4" />
           Try {style.label}
         </Link>
@@ -130,7 +142,11 @@ export default function StyleDetailPage({ slug }: { slug: "photorealistic" | "an
                 />
                 <figcaption className="mt-2 text-sm">
                   <span className="block font-mono">{prompt}</span>
-                  <Link to={buildGenerateLink({ style: slug, prompt })} className="link link-primary" aria-label={`Open this prompt: ${prompt}`}>
+                  <Link
+                    to={buildGenerateLink({ style: slug, prompt })}
+                    className="link link-primary"
+                    aria-label={`Open this prompt: ${prompt}`}
+                  >
                     Open this prompt
                   </Link>
                 </figcaption>

@@ -36,7 +36,11 @@ export default function StylesLibraryPage() {
           </h2>
           <ul className="flex flex-col gap-4">
             {STYLES.filter((s) => s.category === c).map((s) => (
-              <li key={s.id} id={`style-${s.id}`} className="flex flex-col gap-4 rounded-box border border-base-300 p-4 sm:flex-row">
+              <li
+                key={s.id}
+                id={`style-${s.id}`}
+                className="flex flex-col gap-4 rounded-box border border-base-300 p-4 sm:flex-row"
+              >
                 <img
                   src={stylePreviewSrc(s.id)}
                   alt={`${s.label} preview: ${s.previewPrompt}`}
@@ -60,7 +64,11 @@ export default function StylesLibraryPage() {
                   </p>
                   <div className="mt-auto flex flex-wrap items-center gap-2 pt-1">
                     <CopyButton text={s.previewPrompt} what={`${s.label} preview prompt`} />
-                    <Link to={buildGenerateLink({ style: s.id, prompt: s.previewPrompt })} className="btn btn-sm btn-primary" aria-label={`Open in generator: ${s.label}`}>
+                    <Link
+                      to={buildGenerateLink({ style: s.id, prompt: s.previewPrompt })}
+                      className="btn btn-sm btn-primary"
+                      aria-label={`Open in generator: ${s.label}`}
+                    >
                       Open in generator
                     </Link>
                   </div>

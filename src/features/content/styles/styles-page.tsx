@@ -45,8 +45,12 @@ export default function StylesPage() {
         ))}
       </ul>
       <p className="mt-6 text-sm text-base-content/80">
-        {PREVIEW_CREDIT}. With FLUX models configured, the same style gives a more detailed picture with the same character.
-        Tips for every style are in the <Link to="/styles-library" className="link">styles library</Link>.
+        {PREVIEW_CREDIT}. With FLUX models configured, the same style gives a more detailed picture with the same
+        character. Tips for every style are in the{" "}
+        <Link to="/styles-library" className="link">
+          styles library
+        </Link>
+        .
       </p>
     </div>
   );

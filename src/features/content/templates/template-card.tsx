@@ -45,7 +45,11 @@ export function TemplateCard({ template }: { template: Template }) {
           <li className="badge badge-outline">{template.quality} quality</li>
         </ul>
         <div className="card-actions mt-auto justify-end pt-1">
-          <Link to={templateLink(template, subject)} className="btn btn-sm btn-primary" aria-label={`Use template: ${template.title}`}>
+          <Link
+            to={templateLink(template, subject)}
+            className="btn btn-sm btn-primary"
+            aria-label={`Use template: ${template.title}`}
+          >
             Use template
           </Link>
         </div>

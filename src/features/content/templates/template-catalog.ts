@@ -114,7 +114,8 @@ export const TEMPLATES: readonly Template[] = [
     title: "Event poster",
     category: "Print & posters",
     useCase: "Posters for gigs, fairs and meetups",
-    pattern: "A dramatic poster illustration of {subject}, bold outlines, strong silhouette, space at the bottom for details",
+    pattern:
+      "A dramatic poster illustration of {subject}, bold outlines, strong silhouette, space at the bottom for details",
     subjectLabel: "Event theme",
     exampleSubject: "a jazz night in the city",
     style: "comic-book",

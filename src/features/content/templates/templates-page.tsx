@@ -13,7 +13,11 @@ export default function TemplatesPage() {
         lead="Starting points for common jobs. Type your subject into the blank, check the prompt, and open the generator with the style, frame, quality and negative prompt already set."
       />
       <ol className="mb-10 grid gap-3 text-sm sm:grid-cols-3" aria-label="How templates work">
-        {["Pick a template for the job", "Type your subject into its blank", "Open the generator and press Generate"].map((step, i) => (
+        {[
+          "Pick a template for the job",
+          "Type your subject into its blank",
+          "Open the generator and press Generate",
+        ].map((step, i) => (
           <li key={step} className="flex items-center gap-3 rounded-box bg-base-200 px-4 py-3">
             <span className="grid size-7 shrink-0 place-items-center rounded-full bg-primary font-bold text-primary-content">
               {i + 1}

@@ -4,9 +4,18 @@ import { Link } from "wouter";
 import { PageHeader } from "../../../ui/page-header";
 
 const PLANNED = [
-  { title: "Sound from a prompt", body: "Short sound effects and ambient loops described in words, like \"rain on a tin roof\"." },
-  { title: "Music beds for images", body: "A few seconds of music in the mood of an image you made, for social posts." },
-  { title: "The same queue and history", body: "Audio would use the same queue, daily limit and offline history as images." },
+  {
+    title: "Sound from a prompt",
+    body: 'Short sound effects and ambient loops described in words, like "rain on a tin roof".',
+  },
+  {
+    title: "Music beds for images",
+    body: "A few seconds of music in the mood of an image you made, for social posts.",
+  },
+  {
+    title: "The same queue and history",
+    body: "Audio would use the same queue, daily limit and offline history as images.",
+  },
 ];
 
 export default function AudioPage() {

@@ -5,14 +5,49 @@ import { Icon, type IconName } from "../../../ui/icons";
 import { PageHeader } from "../../../ui/page-header";
 
 const AVAILABLE: { title: string; body: string; to: string; icon: IconName }[] = [
-  { title: "Generator", body: "Prompt to image with 27 styles, three qualities, three frames, seeds, references and batches.", to: "/generate", icon: "sparkles" },
-  { title: "Text Effects", body: "Outline, neon, gradient and 3D text, downloaded as PNG.", to: "/text-effects", icon: "type" },
-  { title: "Advanced options", body: "Every setting explained, with a form that opens the generator ready to go.", to: "/advanced", icon: "sliders" },
-  { title: "Prompt Library", body: "Tested prompts to copy or open, searchable by subject and style.", to: "/prompt-library", icon: "prompts" },
-  { title: "Templates", body: "Fill-in-the-blank starting points for product shots, posters, avatars and more.", to: "/templates", icon: "templates" },
+  {
+    title: "Generator",
+    body: "Prompt to image with 27 styles, three qualities, three frames, seeds, references and batches.",
+    to: "/generate",
+    icon: "sparkles",
+  },
+  {
+    title: "Text Effects",
+    body: "Outline, neon, gradient and 3D text, downloaded as PNG.",
+    to: "/text-effects",
+    icon: "type",
+  },
+  {
+    title: "Advanced options",
+    body: "Every setting explained, with a form that opens the generator ready to go.",
+    to: "/advanced",
+    icon: "sliders",
+  },
+  {
+    title: "Prompt Library",
+    body: "Tested prompts to copy or open, searchable by subject and style.",
+    to: "/prompt-library",
+    icon: "prompts",
+  },
+  {
+    title: "Templates",
+    body: "Fill-in-the-blank starting points for product shots, posters, avatars and more.",
+    to: "/templates",
+    icon: "templates",
+  },
   { title: "Styles Library", body: "All 27 styles with previews and tips.", to: "/styles-library", icon: "palette" },
-  { title: "Public Gallery", body: "Browse and search images other people chose to publish.", to: "/gallery", icon: "image" },
-  { title: "Domain Diagnostics", body: "Check the host, service worker, backend and storage of this copy of the app.", to: "/domain-diagnostics", icon: "refresh" },
+  {
+    title: "Public Gallery",
+    body: "Browse and search images other people chose to publish.",
+    to: "/gallery",
+    icon: "image",
+  },
+  {
+    title: "Domain Diagnostics",
+    body: "Check the host, service worker, backend and storage of this copy of the app.",
+    to: "/domain-diagnostics",
+    icon: "refresh",
+  },
 ];
 
 const PLANNED = [
@@ -24,7 +59,10 @@ const PLANNED = [
 export default function MoreToolsPage() {
   return (
     <div className="mx-auto w-full max-w-5xl">
-      <PageHeader title="More Tools" lead="Everything around the generator that works today, and what is planned next." />
+      <PageHeader
+        title="More Tools"
+        lead="Everything around the generator that works today, and what is planned next."
+      />
       <section aria-labelledby="tools-now">
         <h2 id="tools-now" className="mb-4 text-2xl font-bold">
           Available now
@@ -32,7 +70,10 @@ export default function MoreToolsPage() {
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {AVAILABLE.map((t) => (
             <li key={t.to}>
-              <Link to={t.to} className="card h-full border border-base-300 bg-base-100 transition-colors hover:border-primary">
+              <Link
+                to={t.to}
+                className="card h-full border border-base-300 bg-base-100 transition-colors hover:border-primary"
+              >
                 <span className="card-body">
                   <span className="grid size-10 place-items-center rounded-field bg-primary/10 text-primary">
                     <Icon name={t.icon} />

@@ -22,7 +22,12 @@ const DEFAULT_COLORS: Record<TextEffect, [string, string]> = {
 };
 
 export function downloadName(text: string): string {
-  const slug = text.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 30);
+  const slug = text
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 30);
   return `${slug || "text"}-effect.png`;
 }
 
@@ -96,8 +101,17 @@ export default function TextEffectsPage() {
             <legend className="mb-2 text-sm font-medium">Effect</legend>
             <div className="grid grid-cols-2 gap-2">
               {TEXT_EFFECTS.map((e) => (
-                <label key={e} className={`btn btn-sm justify-start has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-primary ${effect === e ? "btn-primary" : "btn-outline"}`}>
-                  <input type="radio" name={`${id}-effect`} className="sr-only" checked={effect === e} onChange={() => pickEffect(e)} />
+                <label
+                  key={e}
+                  className={`btn btn-sm justify-start has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-primary ${effect === e ? "btn-primary" : "btn-outline"}`}
+                >
+                  <input
+                    type="radio"
+                    name={`${id}-effect`}
+                    className="sr-only"
+                    checked={effect === e}
+                    onChange={() => pickEffect(e)}
+                  />
                   {EFFECT_LABELS[e]}
                 </label>
               ))}
@@ -105,12 +119,24 @@ export default function TextEffectsPage() {
           </fieldset>
           <div className="flex gap-4">
             <label className="flex items-center gap-2 text-sm" htmlFor={`${id}-primary`}>
-              <input id={`${id}-primary`} type="color" className="size-9 cursor-pointer rounded-field" value={primary} onChange={(e) => setColors([e.target.value, secondary])} />
+              <input
+                id={`${id}-primary`}
+                type="color"
+                className="size-9 cursor-pointer rounded-field"
+                value={primary}
+                onChange={(e) => setColors([e.target.value, secondary])}
+              />
               {effect === "shadow3d" ? "Face colour" : effect === "gradient" ? "Start colour" : "Colour"}
             </label>
             {usesSecondary && (
               <label className="flex items-center gap-2 text-sm" htmlFor={`${id}-secondary`}>
-                <input id={`${id}-secondary`} type="color" className="size-9 cursor-pointer rounded-field" value={secondary} onChange={(e) => setColors([primary, e.target.value])} />
+                <input
+                  id={`${id}-secondary`}
+                  type="color"
+                  className="size-9 cursor-pointer rounded-field"
+                  value={secondary}
+                  onChange={(e) => setColors([primary, e.target.value])}
+                />
                 {effect === "shadow3d" ? "Shadow colour" : "End colour"}
               </label>
             )}
@@ -119,8 +145,17 @@ export default function TextEffectsPage() {
             <legend className="mb-2 text-sm font-medium">Background</legend>
             <div className="flex flex-wrap gap-2">
               {(["dark", "light", "transparent"] as const).map((b) => (
-                <label key={b} className={`btn btn-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-primary ${background === b ? "btn-primary" : "btn-outline"}`}>
-                  <input type="radio" name={`${id}-background`} className="sr-only" checked={background === b} onChange={() => setBackground(b)} />
+                <label
+                  key={b}
+                  className={`btn btn-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-primary ${background === b ? "btn-primary" : "btn-outline"}`}
+                >
+                  <input
+                    type="radio"
+                    name={`${id}-background`}
+                    className="sr-only"
+                    checked={background === b}
+                    onChange={() => setBackground(b)}
+                  />
                   {b === "dark" ? "Dark" : b === "light" ? "Light" : "Transparent"}
                 </label>
               ))}
@@ -134,7 +169,9 @@ export default function TextEffectsPage() {
         </h2>
         <div className="rounded-box bg-base-200 p-5">
           <h3 className="font-semibold">Short words work best</h3>
-          <p className="mt-1 text-sm text-base-content/85">The text is sized to fill the width, so one to three words give the boldest result.</p>
+          <p className="mt-1 text-sm text-base-content/85">
+            The text is sized to fill the width, so one to three words give the boldest result.
+          </p>
         </div>
         <div className="rounded-box bg-base-200 p-5">
           <h3 className="font-semibold">Combine with a generated image</h3>

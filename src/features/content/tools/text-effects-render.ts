@@ -28,7 +28,12 @@ const FONT_FAMILY = 'ui-sans-serif, system-ui, "Segoe UI", Roboto, Arial, sans-s
 const BACKGROUNDS: Record<Exclude<Background, "transparent">, string> = { dark: "#0f0f1a", light: "#f7f7fb" };
 
 /** The largest bold font size (px) at which `text` fits the canvas with a margin. */
-export function fitFontSize(ctx: Pick<CanvasRenderingContext2D, "measureText" | "font">, text: string, width: number, height: number): number {
+export function fitFontSize(
+  ctx: Pick<CanvasRenderingContext2D, "measureText" | "font">,
+  text: string,
+  width: number,
+  height: number,
+): number {
   let size = Math.floor(height * 0.55);
   while (size > 12) {
     ctx.font = `900 ${size}px ${FONT_FAMILY}`;
@@ -64,7 +69,11 @@ export function drawTextEffect(ctx: CanvasRenderingContext2D, o: TextEffectOptio
     }
     case "neon": {
       // Several passes of glow, wide to narrow, then a pale core like a lit tube.
-      for (const [blur, alpha] of [[size * 0.6, 0.5], [size * 0.3, 0.7], [size * 0.12, 0.9]] as const) {
+      for (const [blur, alpha] of [
+        [size * 0.6, 0.5],
+        [size * 0.3, 0.7],
+        [size * 0.12, 0.9],
+      ] as const) {
         ctx.shadowColor = o.primary;
         ctx.shadowBlur = blur;
         ctx.globalAlpha = alpha;

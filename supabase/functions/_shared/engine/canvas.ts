@@ -84,7 +84,12 @@ export class Canvas {
   private readonly sampler = new PaintSampler();
   private coverage: Float32Array;
 
-  constructor(readonly width: number, readonly height: number, data?: Float32Array, layer?: Uint8Array) {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    data?: Float32Array,
+    layer?: Uint8Array,
+  ) {
     this.data = data ?? new Float32Array(width * height * 3);
     this.layer = layer ?? new Uint8Array(width * height);
     this.coverage = new Float32Array(width + 2);
@@ -92,7 +97,8 @@ export class Canvas {
 
   /** Blends a colour into pixel index i with opacity a. */
   blend(i: number, r: number, g: number, b: number, a: number): void {
-    const d = this.data, k = i * 3;
+    const d = this.data,
+      k = i * 3;
     d[k] += (r - d[k]) * a;
     d[k + 1] += (g - d[k + 1]) * a;
     d[k + 2] += (b - d[k + 2]) * a;
@@ -101,25 +107,29 @@ export class Canvas {
 
   fill(c: Rgb): void {
     const d = this.data;
-    for (let k = 0; k < d.length; k += 3) (d[k] = c[0]), (d[k + 1] = c[1]), (d[k + 2] = c[2]);
+    for (let k = 0; k < d.length; k += 3) ((d[k] = c[0]), (d[k + 1] = c[1]), (d[k + 2] = c[2]));
     this.layer.fill(this.drawLayer);
   }
 
   /** Rows y0..y1 (pixels) get colours interpolated through `stops` ([t in 0..1, colour]). */
   gradientRows(y0: number, y1: number, stops: ReadonlyArray<readonly [number, Rgb]>, alpha = 1): void {
-    const from = Math.max(0, Math.floor(y0)), to = Math.min(this.height, Math.ceil(y1));
+    const from = Math.max(0, Math.floor(y0)),
+      to = Math.min(this.height, Math.ceil(y1));
     const span = Math.max(1, y1 - y0);
     for (let y = from; y < to; y++) {
       const t = (y + 0.5 - y0) / span;
       let j = 0;
       while (j < stops.length - 2 && t > stops[j + 1][0]) j++;
-      const [ta, ca] = stops[j], [tb, cb] = stops[Math.min(j + 1, stops.length - 1)];
+      const [ta, ca] = stops[j],
+        [tb, cb] = stops[Math.min(j + 1, stops.length - 1)];
       const u = tb > ta ? Math.min(1, Math.max(0, (t - ta) / (tb - ta))) : 0;
-      const r = ca[0] + (cb[0] - ca[0]) * u, g = ca[1] + (cb[1] - ca[1]) * u, b = ca[2] + (cb[2] - ca[2]) * u;
+      const r = ca[0] + (cb[0] - ca[0]) * u,
+        g = ca[1] + (cb[1] - ca[1]) * u,
+        b = ca[2] + (cb[2] - ca[2]) * u;
       if (alpha >= 1) {
         const d = this.data;
         for (let k = y * this.width * 3, end = k + this.width * 3; k < end; k += 3) {
-          (d[k] = r), (d[k + 1] = g), (d[k + 2] = b);
+          ((d[k] = r), (d[k + 1] = g), (d[k + 2] = b));
         }
         this.layer.fill(this.drawLayer, y * this.width, (y + 1) * this.width);
       } else {
@@ -130,8 +140,10 @@ export class Canvas {
 
   fillRect(x0: number, y0: number, x1: number, y1: number, paint: Paint, alpha = 1): void {
     const s = this.sampler.set(paint);
-    const ya = Math.max(0, Math.floor(y0)), yb = Math.min(this.height, Math.ceil(y1));
-    const xa = Math.max(0, Math.floor(x0)), xb = Math.min(this.width, Math.ceil(x1));
+    const ya = Math.max(0, Math.floor(y0)),
+      yb = Math.min(this.height, Math.ceil(y1));
+    const xa = Math.max(0, Math.floor(x0)),
+      xb = Math.min(this.width, Math.ceil(x1));
     for (let y = ya; y < yb; y++) {
       const cy = Math.min(y + 1, y1) - Math.max(y, y0);
       for (let x = xa; x < xb; x++) {
@@ -155,11 +167,16 @@ export class Canvas {
   ): void {
     if (rx <= 0 || ry <= 0) return;
     const s = this.sampler.set(paint);
-    const cos = Math.cos(rotation), sin = Math.sin(rotation);
+    const cos = Math.cos(rotation),
+      sin = Math.sin(rotation);
     const square = rotation === 0;
-    const extX = (square ? rx : Math.max(rx, ry)) + feather + 1, extY = (square ? ry : Math.max(rx, ry)) + feather + 1;
-    const ya = Math.max(0, Math.floor(cy - extY)), yb = Math.min(this.height, Math.ceil(cy + extY));
-    const irx2 = 1 / (rx * rx), iry2 = 1 / (ry * ry), half = feather / 2;
+    const extX = (square ? rx : Math.max(rx, ry)) + feather + 1,
+      extY = (square ? ry : Math.max(rx, ry)) + feather + 1;
+    const ya = Math.max(0, Math.floor(cy - extY)),
+      yb = Math.min(this.height, Math.ceil(cy + extY));
+    const irx2 = 1 / (rx * rx),
+      iry2 = 1 / (ry * ry),
+      half = feather / 2;
     for (let y = ya; y < yb; y++) {
       const dy = y + 0.5 - cy;
       // Unrotated: only the span of this row that the (feathered) ellipse can reach.
@@ -169,10 +186,12 @@ export class Canvas {
         if (q <= 0) continue;
         span = (rx + feather + 1) * Math.sqrt(q);
       }
-      const xa = Math.max(0, Math.floor(cx - span)), xb = Math.min(this.width, Math.ceil(cx + span));
+      const xa = Math.max(0, Math.floor(cx - span)),
+        xb = Math.min(this.width, Math.ceil(cx + span));
       for (let x = xa; x < xb; x++) {
         const dx = x + 0.5 - cx;
-        const u = dx * cos + dy * sin, v = -dx * sin + dy * cos;
+        const u = dx * cos + dy * sin,
+          v = -dx * sin + dy * cos;
         const f = u * u * irx2 + v * v * iry2;
         if (f > 4) continue;
         // First-order distance to the ellipse edge: (f - 1) / |grad f|.
@@ -189,14 +208,17 @@ export class Canvas {
   fillCircle(cx: number, cy: number, r: number, paint: Paint, alpha = 1, feather = 1): void {
     if (r <= 0) return;
     const s = this.sampler.set(paint);
-    const ext = r + feather + 1, half = feather / 2;
-    const ya = Math.max(0, Math.floor(cy - ext)), yb = Math.min(this.height, Math.ceil(cy + ext));
+    const ext = r + feather + 1,
+      half = feather / 2;
+    const ya = Math.max(0, Math.floor(cy - ext)),
+      yb = Math.min(this.height, Math.ceil(cy + ext));
     for (let y = ya; y < yb; y++) {
       const dy = y + 0.5 - cy;
       const q = ext * ext - dy * dy;
       if (q <= 0) continue;
       const span = Math.sqrt(q);
-      const xa = Math.max(0, Math.floor(cx - span)), xb = Math.min(this.width, Math.ceil(cx + span));
+      const xa = Math.max(0, Math.floor(cx - span)),
+        xb = Math.min(this.width, Math.ceil(cx + span));
       for (let x = xa; x < xb; x++) {
         const dx = x + 0.5 - cx;
         const sd = Math.sqrt(dx * dx + dy * dy) - r;
@@ -210,16 +232,20 @@ export class Canvas {
 
   /** Adds light: colour * strength * (1 - (d/r)^2)^2 within radius r. */
   glow(cx: number, cy: number, r: number, c: Rgb, strength: number): void {
-    const ya = Math.max(0, Math.floor(cy - r)), yb = Math.min(this.height, Math.ceil(cy + r));
-    const xa = Math.max(0, Math.floor(cx - r)), xb = Math.min(this.width, Math.ceil(cx + r));
-    const ir2 = 1 / (r * r), d = this.data;
+    const ya = Math.max(0, Math.floor(cy - r)),
+      yb = Math.min(this.height, Math.ceil(cy + r));
+    const xa = Math.max(0, Math.floor(cx - r)),
+      xb = Math.min(this.width, Math.ceil(cx + r));
+    const ir2 = 1 / (r * r),
+      d = this.data;
     for (let y = ya; y < yb; y++) {
       const dy = y + 0.5 - cy;
       for (let x = xa; x < xb; x++) {
         const dx = x + 0.5 - cx;
         const q = 1 - (dx * dx + dy * dy) * ir2;
         if (q <= 0) continue;
-        const f = q * q * strength, k = (y * this.width + x) * 3;
+        const f = q * q * strength,
+          k = (y * this.width + x) * 3;
         d[k] += c[0] * f;
         d[k + 1] += c[1] * f;
         d[k + 2] += c[2] * f;
@@ -230,29 +256,35 @@ export class Canvas {
   /** A round-capped line of the given width. */
   strokeLine(x0: number, y0: number, x1: number, y1: number, width: number, paint: Paint, alpha = 1): void {
     const s = this.sampler.set(paint);
-    const hw = width / 2, dx = x1 - x0, dy = y1 - y0;
+    const hw = width / 2,
+      dx = x1 - x0,
+      dy = y1 - y0;
     const len2 = dx * dx + dy * dy || 1e-9;
     const ext = hw + 1.5;
     const ya = Math.max(0, Math.floor(Math.min(y0, y1) - ext)),
       yb = Math.min(this.height, Math.ceil(Math.max(y0, y1) + ext));
-    const minX = Math.min(x0, x1) - ext, maxX = Math.max(x0, x1) + ext;
+    const minX = Math.min(x0, x1) - ext,
+      maxX = Math.max(x0, x1) + ext;
     // Per row, only the band around the line is visited (steep long strokes would waste their box).
     const slope = Math.abs(dy) > 1e-6 ? dx / dy : 0;
-    const band = Math.abs(dy) > 1e-6 ? ext * Math.sqrt(len2) / Math.abs(dy) : Infinity;
+    const band = Math.abs(dy) > 1e-6 ? (ext * Math.sqrt(len2)) / Math.abs(dy) : Infinity;
     for (let y = ya; y < yb; y++) {
       const py = y + 0.5;
-      let xa = minX, xb = maxX;
+      let xa = minX,
+        xb = maxX;
       if (band !== Infinity) {
         const xc = x0 + (py - y0) * slope;
         xa = Math.max(minX, xc - band);
         xb = Math.min(maxX, xc + band);
       }
-      const ia = Math.max(0, Math.floor(xa)), ib = Math.min(this.width, Math.ceil(xb));
+      const ia = Math.max(0, Math.floor(xa)),
+        ib = Math.min(this.width, Math.ceil(xb));
       for (let x = ia; x < ib; x++) {
         const px = x + 0.5;
         let t = ((px - x0) * dx + (py - y0) * dy) / len2;
         t = t < 0 ? 0 : t > 1 ? 1 : t;
-        const ex = px - (x0 + t * dx), ey = py - (y0 + t * dy);
+        const ex = px - (x0 + t * dx),
+          ey = py - (y0 + t * dy);
         const sd = Math.sqrt(ex * ex + ey * ey) - hw;
         const cov = sd <= -0.5 ? 1 : sd >= 0.5 ? 0 : 0.5 - sd;
         if (cov <= 0) continue;
@@ -273,18 +305,24 @@ export class Canvas {
     const n = points.length >> 1;
     if (n < 3) return;
     const s = this.sampler.set(paint);
-    let minY = Infinity, maxY = -Infinity, minX = Infinity, maxX = -Infinity;
+    let minY = Infinity,
+      maxY = -Infinity,
+      minX = Infinity,
+      maxX = -Infinity;
     for (let i = 0; i < n; i++) {
       minX = Math.min(minX, points[2 * i]);
       maxX = Math.max(maxX, points[2 * i]);
       minY = Math.min(minY, points[2 * i + 1]);
       maxY = Math.max(maxY, points[2 * i + 1]);
     }
-    const ya = Math.max(0, Math.floor(minY)), yb = Math.min(this.height, Math.ceil(maxY));
-    const xa = Math.max(0, Math.floor(minX)), xb = Math.min(this.width, Math.ceil(maxX));
+    const ya = Math.max(0, Math.floor(minY)),
+      yb = Math.min(this.height, Math.ceil(maxY));
+    const xa = Math.max(0, Math.floor(minX)),
+      xb = Math.min(this.width, Math.ceil(maxX));
     if (xa >= xb) return;
     const cov = this.coverage;
-    const xs: number[] = [], dirs: number[] = [];
+    const xs: number[] = [],
+      dirs: number[] = [];
     const SUB = 4;
     for (let y = ya; y < yb; y++) {
       cov.fill(0, xa, xb + 1);
@@ -293,7 +331,10 @@ export class Canvas {
         xs.length = 0;
         dirs.length = 0;
         for (let i = 0, j = n - 1; i < n; j = i++) {
-          const ax = points[2 * j], ay = points[2 * j + 1], bx = points[2 * i], by = points[2 * i + 1];
+          const ax = points[2 * j],
+            ay = points[2 * j + 1],
+            bx = points[2 * i],
+            by = points[2 * i + 1];
           if (ay === by || sy < Math.min(ay, by) || sy >= Math.max(ay, by)) continue;
           const x = ax + ((sy - ay) * (bx - ax)) / (by - ay);
           let k = xs.length;
@@ -326,7 +367,8 @@ export class Canvas {
   private addSpan(x0: number, x1: number, w: number): void {
     if (x1 <= x0) return;
     const cov = this.coverage;
-    const i0 = Math.floor(x0), i1 = Math.floor(x1);
+    const i0 = Math.floor(x0),
+      i1 = Math.floor(x1);
     if (i0 === i1) {
       cov[i0] += (x1 - x0) * w;
       return;

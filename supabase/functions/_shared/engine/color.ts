@@ -20,8 +20,11 @@ export function luma(c: Rgb): number {
 
 /** Hue in degrees [0, 360), saturation and lightness in [0, 1]. */
 export function toHsl(c: Rgb): [number, number, number] {
-  const r = c[0] / 255, g = c[1] / 255, b = c[2] / 255;
-  const max = Math.max(r, g, b), min = Math.min(r, g, b);
+  const r = c[0] / 255,
+    g = c[1] / 255,
+    b = c[2] / 255;
+  const max = Math.max(r, g, b),
+    min = Math.min(r, g, b);
   const l = (max + min) / 2;
   if (max === min) return [0, 0, l];
   const d = max - min;
@@ -38,17 +41,18 @@ export function fromHsl(h: number, s: number, l: number): Rgb {
   const c = (1 - Math.abs(2 * l - 1)) * s;
   const x = c * (1 - Math.abs(((h / 60) % 2) - 1));
   const m = l - c / 2;
-  const [r, g, b] = h < 60
-    ? [c, x, 0]
-    : h < 120
-    ? [x, c, 0]
-    : h < 180
-    ? [0, c, x]
-    : h < 240
-    ? [0, x, c]
-    : h < 300
-    ? [x, 0, c]
-    : [c, 0, x];
+  const [r, g, b] =
+    h < 60
+      ? [c, x, 0]
+      : h < 120
+        ? [x, c, 0]
+        : h < 180
+          ? [0, c, x]
+          : h < 240
+            ? [0, x, c]
+            : h < 300
+              ? [x, 0, c]
+              : [c, 0, x];
   return [(r + m) * 255, (g + m) * 255, (b + m) * 255];
 }
 

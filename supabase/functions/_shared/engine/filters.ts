@@ -20,7 +20,8 @@ export function boxBlur(src: Float32Array, w: number, h: number, channels: numbe
       for (let x = -r; x <= r; x++) acc += src[base + clampInt(x, 0, w - 1) * channels + c];
       for (let x = 0; x < w; x++) {
         tmp[base + x * channels + c] = acc * inv;
-        const xa = x + r + 1 < w ? x + r + 1 : w - 1, xs = x - r > 0 ? x - r : 0;
+        const xa = x + r + 1 < w ? x + r + 1 : w - 1,
+          xs = x - r > 0 ? x - r : 0;
         acc += src[base + xa * channels + c] - src[base + xs * channels + c];
       }
     }
@@ -32,7 +33,8 @@ export function boxBlur(src: Float32Array, w: number, h: number, channels: numbe
   }
   for (let y = 0; y < h; y++) {
     const o = y * rowLen;
-    const add = (y + r + 1 < h ? y + r + 1 : h - 1) * rowLen, sub = (y - r > 0 ? y - r : 0) * rowLen;
+    const add = (y + r + 1 < h ? y + r + 1 : h - 1) * rowLen,
+      sub = (y - r > 0 ? y - r : 0) * rowLen;
     for (let i = 0; i < rowLen; i++) {
       out[o + i] = acc[i] * inv;
       acc[i] += tmp[add + i] - tmp[sub + i];
@@ -62,7 +64,8 @@ export function resize(src: Canvas, w: number, h: number): Canvas {
 /** The layer ids of `src` scaled to w x h (nearest). */
 export function layersAt(src: Canvas, w: number, h: number): Uint8Array {
   const out = new Uint8Array(w * h);
-  const sx = src.width / w, sy = src.height / h;
+  const sx = src.width / w,
+    sy = src.height / h;
   for (let y = 0; y < h; y++) {
     const row = Math.min(src.height - 1, Math.floor((y + 0.5) * sy)) * src.width;
     for (let x = 0; x < w; x++) out[y * w + x] = src.layer[row + Math.min(src.width - 1, Math.floor((x + 0.5) * sx))];
@@ -84,19 +87,30 @@ export function resampleInto(
   keep: number,
   gain = 1,
 ): void {
-  const sx = sw / w, sy = sh / h;
-  const x0s = new Int32Array(w), x1s = new Int32Array(w), txs = new Float32Array(w);
+  const sx = sw / w,
+    sy = sh / h;
+  const x0s = new Int32Array(w),
+    x1s = new Int32Array(w),
+    txs = new Float32Array(w);
   for (let x = 0; x < w; x++) {
-    const fx = Math.max(0, (x + 0.5) * sx - 0.5), x0 = Math.min(sw - 1, Math.floor(fx));
+    const fx = Math.max(0, (x + 0.5) * sx - 0.5),
+      x0 = Math.min(sw - 1, Math.floor(fx));
     x0s[x] = x0 * 3;
     x1s[x] = Math.min(sw - 1, x0 + 1) * 3;
     txs[x] = fx - x0;
   }
   for (let y = 0; y < h; y++) {
-    const fy = Math.max(0, (y + 0.5) * sy - 0.5), y0 = Math.min(sh - 1, Math.floor(fy)), ty = fy - y0;
-    const r0 = y0 * sw * 3, r1 = Math.min(sh - 1, y0 + 1) * sw * 3;
+    const fy = Math.max(0, (y + 0.5) * sy - 0.5),
+      y0 = Math.min(sh - 1, Math.floor(fy)),
+      ty = fy - y0;
+    const r0 = y0 * sw * 3,
+      r1 = Math.min(sh - 1, y0 + 1) * sw * 3;
     for (let x = 0, o = y * w * 3; x < w; x++, o += 3) {
-      const a = r0 + x0s[x], b = r0 + x1s[x], c = r1 + x0s[x], e = r1 + x1s[x], tx = txs[x];
+      const a = r0 + x0s[x],
+        b = r0 + x1s[x],
+        c = r1 + x0s[x],
+        e = r1 + x1s[x],
+        tx = txs[x];
       for (let k = 0; k < 3; k++) {
         const top = s[a + k] + (s[b + k] - s[a + k]) * tx;
         const v = top + (s[c + k] + (s[e + k] - s[c + k]) * tx - top) * ty;
@@ -115,7 +129,8 @@ export function resizeNearest(src: Canvas, w: number, h: number): Canvas {
   for (let y = 0; y < h; y++) {
     const sy = Math.min(src.height - 1, Math.floor((y * src.height) / h));
     for (let x = 0; x < w; x++) {
-      const si = sy * sw + colOf[x], di = y * w + x;
+      const si = sy * sw + colOf[x],
+        di = y * w + x;
       out.data[di * 3] = src.data[si * 3];
       out.data[di * 3 + 1] = src.data[si * 3 + 1];
       out.data[di * 3 + 2] = src.data[si * 3 + 2];
@@ -126,7 +141,8 @@ export function resizeNearest(src: Canvas, w: number, h: number): Canvas {
 }
 
 export function lumaOf(c: Canvas): Float32Array {
-  const out = new Float32Array(c.width * c.height), d = c.data;
+  const out = new Float32Array(c.width * c.height),
+    d = c.data;
   for (let i = 0; i < out.length; i++) out[i] = 0.299 * d[i * 3] + 0.587 * d[i * 3 + 1] + 0.114 * d[i * 3 + 2];
   return out;
 }
@@ -154,7 +170,10 @@ export function sobel(l: Float32Array, w: number, h: number): Float32Array {
 
 /** Edge strength where the colour changes (max over channels), so equal-luma hues still separate. */
 export function colorEdges(c: Canvas): Float32Array {
-  const w = c.width, h = c.height, d = c.data, out = new Float32Array(w * h);
+  const w = c.width,
+    h = c.height,
+    d = c.data,
+    out = new Float32Array(w * h);
   for (let y = 1; y < h - 1; y++) {
     for (let x = 1, i = y * w + 1; x < w - 1; x++, i++) {
       let best = 0;
@@ -182,11 +201,17 @@ export interface Grade {
 }
 
 export function grade(c: Canvas, g: Grade): void {
-  const sat = g.saturation ?? 1, con = g.contrast ?? 1, bri = g.brightness ?? 0, gam = g.gamma ?? 1;
-  const tint = g.tint ?? [255, 255, 255], ta = g.tintAmount ?? 0;
+  const sat = g.saturation ?? 1,
+    con = g.contrast ?? 1,
+    bri = g.brightness ?? 0,
+    gam = g.gamma ?? 1;
+  const tint = g.tint ?? [255, 255, 255],
+    ta = g.tintAmount ?? 0;
   const d = c.data;
   for (let k = 0; k < d.length; k += 3) {
-    let r = d[k], gr = d[k + 1], b = d[k + 2];
+    let r = d[k],
+      gr = d[k + 1],
+      b = d[k + 2];
     const l = 0.299 * r + 0.587 * gr + 0.114 * b;
     r = l + (r - l) * sat;
     gr = l + (gr - l) * sat;
@@ -213,14 +238,19 @@ export function grade(c: Canvas, g: Grade): void {
 
 /** Darkens toward the corners; strength 0..1. */
 export function vignette(c: Canvas, strength: number, color: Rgb = [0, 0, 0]): void {
-  const w = c.width, h = c.height, d = c.data, cx = w / 2, cy = h / 2;
+  const w = c.width,
+    h = c.height,
+    d = c.data,
+    cx = w / 2,
+    cy = h / 2;
   const inv = 1 / (cx * cx + cy * cy);
   for (let y = 0; y < h; y++) {
     const dy = (y + 0.5 - cy) ** 2;
     for (let x = 0; x < w; x++) {
       const q = ((x + 0.5 - cx) ** 2 + dy) * inv;
       const f = strength * q * q * 1.6;
-      const a = f > 1 ? 1 : f, k = (y * w + x) * 3;
+      const a = f > 1 ? 1 : f,
+        k = (y * w + x) * 3;
       d[k] += (color[0] - d[k]) * a;
       d[k + 1] += (color[1] - d[k + 1]) * a;
       d[k + 2] += (color[2] - d[k + 2]) * a;
@@ -230,9 +260,12 @@ export function vignette(c: Canvas, strength: number, color: Rgb = [0, 0, 0]): v
 
 /** Adds film/paper grain of +-amount; mono grain shifts all channels together. */
 export function grain(c: Canvas, amount: number, seed: number, mono = true): void {
-  const w = c.width, d = c.data;
+  const w = c.width,
+    d = c.data;
   for (let i = 0, n = c.width * c.height; i < n; i++) {
-    const x = i % w, y = (i / w) | 0, k = i * 3;
+    const x = i % w,
+      y = (i / w) | 0,
+      k = i * 3;
     const v = (hash2(x, y, seed) - 0.5) * 2 * amount;
     d[k] += v;
     d[k + 1] += mono ? v : (hash2(x, y, seed + 1) - 0.5) * 2 * amount;
@@ -242,13 +275,17 @@ export function grain(c: Canvas, amount: number, seed: number, mono = true): voi
 
 /** Light above `threshold` spreads as a soft halo (computed at a quarter of the resolution). */
 export function bloom(c: Canvas, threshold: number, radius: number, strength: number): void {
-  const f = 4, w = Math.max(1, Math.ceil(c.width / f)), h = Math.max(1, Math.ceil(c.height / f));
-  const small = new Float32Array(w * h * 3), count = new Float32Array(w * h);
+  const f = 4,
+    w = Math.max(1, Math.ceil(c.width / f)),
+    h = Math.max(1, Math.ceil(c.height / f));
+  const small = new Float32Array(w * h * 3),
+    count = new Float32Array(w * h);
   const d = c.data;
   for (let y = 0; y < c.height; y++) {
     const sy = y >> 2;
     for (let x = 0; x < c.width; x++) {
-      const si = sy * w + (x >> 2), k = (y * c.width + x) * 3;
+      const si = sy * w + (x >> 2),
+        k = (y * c.width + x) * 3;
       const l = 0.299 * d[k] + 0.587 * d[k + 1] + 0.114 * d[k + 2];
       const m = l > threshold ? (l - threshold) / Math.max(1, l) : 0;
       small[si * 3] += d[k] * m;
@@ -262,23 +299,28 @@ export function bloom(c: Canvas, threshold: number, radius: number, strength: nu
 }
 
 export function posterize(c: Canvas, levels: number): void {
-  const d = c.data, step = 255 / (levels - 1);
+  const d = c.data,
+    step = 255 / (levels - 1);
   for (let k = 0; k < d.length; k++) d[k] = Math.round(Math.min(255, Math.max(0, d[k])) / step) * step;
 }
 
 /** Maps every pixel to the nearest palette colour (squared RGB distance). */
 export function quantize(c: Canvas, palette: readonly Rgb[], dither = 0): void {
-  const d = c.data, w = c.width;
+  const d = c.data,
+    w = c.width;
   const bayer = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5];
   for (let i = 0, n = w * c.height; i < n; i++) {
     const k = i * 3;
     const t = dither ? (bayer[((i / w) & 3) * 4 + ((i % w) & 3)] / 16 - 0.5) * dither : 0;
-    const r = d[k] + t, g = d[k + 1] + t, b = d[k + 2] + t;
-    let best = 0, bestD = Infinity;
+    const r = d[k] + t,
+      g = d[k + 1] + t,
+      b = d[k + 2] + t;
+    let best = 0,
+      bestD = Infinity;
     for (let p = 0; p < palette.length; p++) {
       const q = palette[p];
       const dist = (r - q[0]) ** 2 * 0.3 + (g - q[1]) ** 2 * 0.59 + (b - q[2]) ** 2 * 0.11;
-      if (dist < bestD) (bestD = dist), (best = p);
+      if (dist < bestD) ((bestD = dist), (best = p));
     }
     d[k] = palette[best][0];
     d[k + 1] = palette[best][1];
@@ -288,7 +330,8 @@ export function quantize(c: Canvas, palette: readonly Rgb[], dither = 0): void {
 
 /** Clamped 8-bit RGB bytes of the canvas. */
 export function toRgbBytes(c: Canvas): Uint8Array {
-  const out = new Uint8Array(c.data.length), d = c.data;
+  const out = new Uint8Array(c.data.length),
+    d = c.data;
   for (let k = 0; k < d.length; k++) {
     const v = d[k];
     out[k] = v <= 0 ? 0 : v >= 255 ? 255 : (v + 0.5) | 0;

@@ -41,7 +41,7 @@ export const MOTIF_IDS = [
   "gears",
 ] as const;
 
-export type MotifId = typeof MOTIF_IDS[number];
+export type MotifId = (typeof MOTIF_IDS)[number];
 
 /** Synonyms per motif; a word listed under several motifs adds all of them. */
 const SYNONYMS: Record<MotifId, readonly string[]> = {

@@ -160,8 +160,17 @@ export function buildPalette(p: PaletteInputs): ScenePalette {
 
   if (p.time !== "day") {
     if (p.time !== "sunset") {
-      tint(roles.filter((r) => !LIT_ROLES.has(r) && !SKY_ROLES.includes(r)), hex("#0a1030"), 0.66);
-    } else tint(roles.filter((r) => !LIT_ROLES.has(r) && !SKY_ROLES.includes(r)), hex("#7a3f5a"), 0.28);
+      tint(
+        roles.filter((r) => !LIT_ROLES.has(r) && !SKY_ROLES.includes(r)),
+        hex("#0a1030"),
+        0.66,
+      );
+    } else
+      tint(
+        roles.filter((r) => !LIT_ROLES.has(r) && !SKY_ROLES.includes(r)),
+        hex("#7a3f5a"),
+        0.28,
+      );
     for (const [role, value] of Object.entries(TIME_SKIES[p.time])) set(role as Role, hex(value!));
   }
   if (p.motifs.has("snow")) {
@@ -184,10 +193,11 @@ export function buildPalette(p: PaletteInputs): ScenePalette {
   const tones = p.style.tones;
   if (p.style.toneStrength > 0) {
     for (const r of roles) {
-      let best = tones[0], bestD = Infinity;
+      let best = tones[0],
+        bestD = Infinity;
       for (const t of tones) {
         const d = (t[0] - pal[r][0]) ** 2 * 0.3 + (t[1] - pal[r][1]) ** 2 * 0.59 + (t[2] - pal[r][2]) ** 2 * 0.11;
-        if (d < bestD) (bestD = d), (best = t);
+        if (d < bestD) ((bestD = d), (best = t));
       }
       set(r, mix(pal[r], best, p.style.toneStrength));
     }
@@ -197,7 +207,8 @@ export function buildPalette(p: PaletteInputs): ScenePalette {
   const bound = new Set(Object.values(p.motifColors));
   const free = words.filter((c) => !bound.has(c));
   if (free.length > 0) {
-    const primary = free[0], secondary = free[1] ?? free[0];
+    const primary = free[0],
+      secondary = free[1] ?? free[0];
     tint(SKY_ROLES, primary, 0.5);
     tint(["cloudShade"], primary, 0.4);
     tint(WATER_ROLES, primary, 0.4);

@@ -20,7 +20,13 @@ const NEGATORS = new Set(["no", "without", "not", "never", "except", "minus"]);
 const FILLERS = new Set(["a", "an", "the", "any", "some", "more", "of"]);
 
 export function tokenize(text: string): string[] {
-  return text.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").match(/[a-z]+/g) ?? [];
+  return (
+    text
+      .toLowerCase()
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .match(/[a-z]+/g) ?? []
+  );
 }
 
 /** Light stemming: plurals and -ing/-ed endings, enough to match the vocabulary. */
@@ -54,7 +60,7 @@ function terms(text: string): Term[] {
       continue;
     }
     const pair = i + 1 < words.length ? `${word} ${words[i + 1]}` : "";
-    const phrase = pair ? MOTIF_INDEX.get(pair) ?? MOTIF_INDEX.get(`${word} ${stem(words[i + 1])}`) : undefined;
+    const phrase = pair ? (MOTIF_INDEX.get(pair) ?? MOTIF_INDEX.get(`${word} ${stem(words[i + 1])}`)) : undefined;
     const motifs = phrase ?? MOTIF_INDEX.get(word) ?? MOTIF_INDEX.get(stem(word)) ?? [];
     const color = phrase ? null : COLOR_WORDS[word] ? word : COLOR_WORDS[stem(word)] ? stem(word) : null;
     if (phrase) i++;

@@ -44,21 +44,23 @@ export function analyseReference(ref: ReferenceImage): ReferenceInfo {
 
   const rows = new Float32Array(GRID);
   for (let y = 0; y < GRID; y++) for (let x = 0; x < GRID; x++) rows[y] += lum[y * GRID + x] / GRID;
-  let horizon: number | null = null, bestJump = 10;
+  let horizon: number | null = null,
+    bestJump = 10;
   for (let y = Math.round(GRID * 0.25); y <= Math.round(GRID * 0.85); y++) {
     const above = (rows[y - 1] + rows[y - 2] + rows[y - 3]) / 3,
       below = (rows[y] + rows[y + 1] + rows[Math.min(GRID - 1, y + 2)]) / 3;
     const jump = Math.abs(above - below);
-    if (jump > bestJump) (bestJump = jump), (horizon = y / GRID);
+    if (jump > bestJump) ((bestJump = jump), (horizon = y / GRID));
   }
 
   let meanL = 0;
   for (let i = 0; i < n; i++) meanL += lum[i] / n;
-  let wx = 0, wsum = 0;
+  let wx = 0,
+    wsum = 0;
   for (let i = 0; i < n; i++) {
     const [, s] = toHsl([cells[i * 3], cells[i * 3 + 1], cells[i * 3 + 2]]);
     const weight = Math.abs(lum[i] - meanL) + s * 60 + 1;
-    wx += ((i % GRID) + 0.5) / GRID * weight;
+    wx += (((i % GRID) + 0.5) / GRID) * weight;
     wsum += weight;
   }
 
@@ -67,11 +69,12 @@ export function analyseReference(ref: ReferenceImage): ReferenceInfo {
   for (let i = 0; i < n; i++) light[i] = Math.min(1, Math.max(0, 0.5 + (lum[i] - meanL) / (2 * spread)));
 
   const palette = kMeans(cells, n);
-  let accent = palette[0], bestScore = -1;
+  let accent = palette[0],
+    bestScore = -1;
   for (let i = 0; i < palette.length; i++) {
     const [, s, l] = toHsl(palette[i]);
     const score = s * (1 - Math.abs(l - 0.5)) * (1 - i * 0.08);
-    if (score > bestScore) (bestScore = score), (accent = palette[i]);
+    if (score > bestScore) ((bestScore = score), (accent = palette[i]));
   }
   return {
     palette,
@@ -89,15 +92,21 @@ function sampleGrid(ref: ReferenceImage): Float32Array {
   const out = new Float32Array(GRID * GRID * 3);
   const { width: w, height: h, rgba } = ref;
   for (let gy = 0; gy < GRID; gy++) {
-    const y0 = Math.floor((gy * h) / GRID), y1 = Math.max(y0 + 1, Math.floor(((gy + 1) * h) / GRID));
+    const y0 = Math.floor((gy * h) / GRID),
+      y1 = Math.max(y0 + 1, Math.floor(((gy + 1) * h) / GRID));
     const sy = Math.max(1, Math.floor((y1 - y0) / 8));
     for (let gx = 0; gx < GRID; gx++) {
-      const x0 = Math.floor((gx * w) / GRID), x1 = Math.max(x0 + 1, Math.floor(((gx + 1) * w) / GRID));
+      const x0 = Math.floor((gx * w) / GRID),
+        x1 = Math.max(x0 + 1, Math.floor(((gx + 1) * w) / GRID));
       const sx = Math.max(1, Math.floor((x1 - x0) / 8));
-      let r = 0, g = 0, b = 0, count = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        count = 0;
       for (let y = y0; y < y1 && y < h; y += sy) {
         for (let x = x0; x < x1 && x < w; x += sx) {
-          const k = (y * w + x) * 4, a = rgba[k + 3] / 255;
+          const k = (y * w + x) * 4,
+            a = rgba[k + 3] / 255;
           r += rgba[k] * a + 255 * (1 - a);
           g += rgba[k + 1] * a + 255 * (1 - a);
           b += rgba[k + 2] * a + 255 * (1 - a);
@@ -128,11 +137,14 @@ function kMeans(cells: Float32Array, n: number): Rgb[] {
     const sums = centres.map(() => [0, 0, 0]);
     weight.fill(0);
     for (let i = 0; i < n; i++) {
-      let best = 0, bestD = Infinity;
+      let best = 0,
+        bestD = Infinity;
       for (let k = 0; k < CLUSTERS; k++) {
-        const d = (cells[i * 3] - centres[k][0]) ** 2 + (cells[i * 3 + 1] - centres[k][1]) ** 2 +
+        const d =
+          (cells[i * 3] - centres[k][0]) ** 2 +
+          (cells[i * 3 + 1] - centres[k][1]) ** 2 +
           (cells[i * 3 + 2] - centres[k][2]) ** 2;
-        if (d < bestD) (bestD = d), (best = k);
+        if (d < bestD) ((bestD = d), (best = k));
       }
       assign[i] = best;
       weight[best]++;

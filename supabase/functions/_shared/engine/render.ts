@@ -115,7 +115,8 @@ function describe(pl: Plan): RenderDescription {
     removedColors: pl.removedColors,
     timeOfDay: scene.time,
     usedReference: scene.reference !== null,
-    caption: `${style.label} picture by the ${ENGINE_LABEL.charAt(0).toLowerCase()}${ENGINE_LABEL.slice(1)}: ${what}` +
+    caption:
+      `${style.label} picture by the ${ENGINE_LABEL.charAt(0).toLowerCase()}${ENGINE_LABEL.slice(1)}: ${what}` +
       `${extras.length > 0 ? `; ${extras.join("; ")}` : ""}.`,
   };
 }
@@ -162,16 +163,19 @@ function applyLayout(c: Canvas, light: Float32Array): void {
   const { width: w, height: h, data } = c;
   for (let y = 0; y < h; y++) {
     const gy = Math.min(GRID - 1.001, Math.max(0, ((y + 0.5) / h) * GRID - 0.5));
-    const y0 = Math.floor(gy), ty = gy - y0;
+    const y0 = Math.floor(gy),
+      ty = gy - y0;
     for (let x = 0; x < w; x++) {
       const gx = Math.min(GRID - 1.001, Math.max(0, ((x + 0.5) / w) * GRID - 0.5));
-      const x0 = Math.floor(gx), tx = gx - x0;
+      const x0 = Math.floor(gx),
+        tx = gx - x0;
       const a = light[y0 * GRID + x0],
         b = light[y0 * GRID + x0 + 1],
         cc = light[(y0 + 1) * GRID + x0],
         d = light[(y0 + 1) * GRID + x0 + 1];
       const v = (a + (b - a) * tx) * (1 - ty) + (cc + (d - cc) * tx) * ty;
-      const f = 0.6 + 0.8 * v, k = (y * w + x) * 3;
+      const f = 0.6 + 0.8 * v,
+        k = (y * w + x) * 3;
       data[k] *= f;
       data[k + 1] *= f;
       data[k + 2] *= f;

@@ -35,7 +35,7 @@ export const STYLE_IDS = [
   "nano-banana",
 ] as const;
 
-export type StyleId = typeof STYLE_IDS[number];
+export type StyleId = (typeof STYLE_IDS)[number];
 
 export type TimeOfDay = "day" | "sunset" | "night" | "space";
 

@@ -18,9 +18,11 @@ export function fastCos(x: number): number {
 
 /** atan2 within ~0.0015 rad. */
 export function fastAtan2(y: number, x: number): number {
-  const ax = Math.abs(x), ay = Math.abs(y);
+  const ax = Math.abs(x),
+    ay = Math.abs(y);
   if (ax === 0 && ay === 0) return 0;
-  const a = Math.min(ax, ay) / Math.max(ax, ay), s = a * a;
+  const a = Math.min(ax, ay) / Math.max(ax, ay),
+    s = a * a;
   let r = ((-0.0464964749 * s + 0.15931422) * s - 0.327622764) * s * a + a;
   if (ay > ax) r = Math.PI / 2 - r;
   if (x < 0) r = Math.PI - r;

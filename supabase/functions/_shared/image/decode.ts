@@ -104,7 +104,10 @@ export function parseDataUrl(dataUrl: string, maxBytes: number): ImageResult<Dat
   }
   const comma = dataUrl.indexOf(",");
   if (comma < 0) return fail("image_invalid_data_url", "the data URL has no payload");
-  const meta = dataUrl.slice(5, comma).split(";").map((s) => s.trim());
+  const meta = dataUrl
+    .slice(5, comma)
+    .split(";")
+    .map((s) => s.trim());
   if (meta[meta.length - 1].toLowerCase() !== "base64") {
     return fail("image_invalid_data_url", "the data URL must be base64 encoded");
   }

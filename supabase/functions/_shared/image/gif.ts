@@ -6,7 +6,8 @@ import { checkPixelLimits, type PixelLimits } from "./png.ts";
 export function decodeGif(bytes: Uint8Array, limits: PixelLimits): ImageResult<RgbaImage> {
   if (bytes.length < 13) return fail("image_corrupt", "GIF is truncated");
   const u16 = (at: number) => bytes[at] | (bytes[at + 1] << 8);
-  const width = u16(6), height = u16(8);
+  const width = u16(6),
+    height = u16(8);
   const sized = checkPixelLimits(width, height, limits);
   if (!sized.ok) return sized;
   let at = 13;
@@ -28,7 +29,11 @@ export function decodeGif(bytes: Uint8Array, limits: PixelLimits): ImageResult<R
     }
     if (block !== 0x2c) return fail("image_corrupt", `GIF has an unknown block 0x${block.toString(16)}`);
     if (at + 9 > bytes.length) return fail("image_corrupt", "GIF image descriptor is truncated");
-    const left = u16(at), top = u16(at + 2), fw = u16(at + 4), fh = u16(at + 6), flags = bytes[at + 8];
+    const left = u16(at),
+      top = u16(at + 2),
+      fw = u16(at + 4),
+      fh = u16(at + 6),
+      flags = bytes[at + 8];
     at += 9;
     let table = globalTable;
     if (flags & 0x80) {
@@ -84,7 +89,13 @@ function skipSubBlocks(bytes: Uint8Array, at: number): number {
 function interlacedRows(h: number): Uint32Array {
   const rows = new Uint32Array(h);
   let j = 0;
-  for (const [start, step] of [[0, 8], [4, 8], [2, 4], [1, 2]]) for (let y = start; y < h; y += step) rows[j++] = y;
+  for (const [start, step] of [
+    [0, 8],
+    [4, 8],
+    [2, 4],
+    [1, 2],
+  ])
+    for (let y = start; y < h; y += step) rows[j++] = y;
   return rows;
 }
 
@@ -93,10 +104,17 @@ function lzwDecode(minCodeSize: number, data: Uint8Array, count: number): Uint8A
   const prefix = new Uint16Array(4096);
   const suffix = new Uint8Array(4096);
   const stack = new Uint8Array(4097);
-  const clear = 1 << minCodeSize, eoi = clear + 1;
+  const clear = 1 << minCodeSize,
+    eoi = clear + 1;
   for (let i = 0; i < clear; i++) suffix[i] = i;
-  let codeSize = minCodeSize + 1, next = eoi + 1, old = -1, first = 0;
-  let bits = 0, bitCount = 0, pos = 0, n = 0;
+  let codeSize = minCodeSize + 1,
+    next = eoi + 1,
+    old = -1,
+    first = 0;
+  let bits = 0,
+    bitCount = 0,
+    pos = 0,
+    n = 0;
   while (n < count) {
     while (bitCount < codeSize && pos < data.length) {
       bits |= data[pos++] << bitCount;

@@ -91,7 +91,11 @@ export function filterScanlines(
         cur[d + 2] = pixels[s + 2];
       }
     }
-    let sNone = 0, sSub = 0, sUp = 0, sAvg = 0, sPaeth = 0;
+    let sNone = 0,
+      sSub = 0,
+      sUp = 0,
+      sAvg = 0,
+      sPaeth = 0;
     for (let i = 0; i < rowLen; i += step) {
       const x = cur[i];
       const a = i >= bpp ? cur[i - bpp] : 0;
@@ -103,10 +107,11 @@ export function filterScanlines(
       sAvg += signedAbs(x - ((a + b) >> 1));
       sPaeth += signedAbs(x - paeth(a, b, c));
     }
-    let filter = 0, best = sNone;
-    if (sSub < best) (filter = 1), (best = sSub);
-    if (sUp < best) (filter = 2), (best = sUp);
-    if (sAvg < best) (filter = 3), (best = sAvg);
+    let filter = 0,
+      best = sNone;
+    if (sSub < best) ((filter = 1), (best = sSub));
+    if (sUp < best) ((filter = 2), (best = sUp));
+    if (sAvg < best) ((filter = 3), (best = sAvg));
     if (sPaeth < best) filter = 4;
 
     const o = y * (rowLen + 1);
@@ -144,7 +149,9 @@ function signedAbs(d: number): number {
 
 function paeth(a: number, b: number, c: number): number {
   const p = a + b - c;
-  const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+  const pa = Math.abs(p - a),
+    pb = Math.abs(p - b),
+    pc = Math.abs(p - c);
   return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
 
@@ -199,7 +206,15 @@ const ALLOWED_DEPTHS: Record<number, number[]> = {
 };
 const SAMPLES: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 // Adam7 passes: x start, y start, x step, y step.
-const ADAM7 = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]];
+const ADAM7 = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+];
 
 interface Header {
   width: number;
@@ -241,7 +256,10 @@ export function decodePng(bytes: Uint8Array, limits: PixelLimits = DEFAULT_PIXEL
         interlaced: data[12] === 1,
       };
       if (
-        !ALLOWED_DEPTHS[header.colorType]?.includes(header.depth) || data[10] !== 0 || data[11] !== 0 || data[12] > 1
+        !ALLOWED_DEPTHS[header.colorType]?.includes(header.depth) ||
+        data[10] !== 0 ||
+        data[11] !== 0 ||
+        data[12] > 1
       ) {
         return fail("image_corrupt", `PNG header is invalid (colour type ${header.colorType}, depth ${header.depth})`);
       }
@@ -264,7 +282,8 @@ export function decodePng(bytes: Uint8Array, limits: PixelLimits = DEFAULT_PIXEL
   const bitsPerPixel = header.depth * SAMPLES[header.colorType];
   let expected = 0;
   for (const [xs, ys, dx, dy] of passes) {
-    const pw = Math.ceil((header.width - xs) / dx), ph = Math.ceil((header.height - ys) / dy);
+    const pw = Math.ceil((header.width - xs) / dx),
+      ph = Math.ceil((header.height - ys) / dy);
     if (pw > 0 && ph > 0) expected += ph * (1 + Math.ceil((pw * bitsPerPixel) / 8));
   }
   let raw: Uint8Array;
@@ -278,7 +297,8 @@ export function decodePng(bytes: Uint8Array, limits: PixelLimits = DEFAULT_PIXEL
   const rgba = new Uint8Array(header.width * header.height * 4);
   let offset = 0;
   for (const [xs, ys, dx, dy] of passes) {
-    const pw = Math.ceil((header.width - xs) / dx), ph = Math.ceil((header.height - ys) / dy);
+    const pw = Math.ceil((header.width - xs) / dx),
+      ph = Math.ceil((header.height - ys) / dy);
     if (pw <= 0 || ph <= 0) continue;
     const rowBytes = Math.ceil((pw * bitsPerPixel) / 8);
     const bpp = Math.max(1, bitsPerPixel >> 3);
@@ -299,7 +319,7 @@ function concat(parts: Uint8Array[]): Uint8Array {
   if (parts.length === 1) return parts[0];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) (out.set(p, at)), (at += p.length);
+  for (const p of parts) (out.set(p, at), (at += p.length));
   return out;
 }
 
@@ -354,9 +374,10 @@ function writeRow(
   };
   const to8 = (v: number) => (depth === 16 ? v >> 8 : depth === 8 ? v : Math.round((v * 255) / max));
   const keyGrey = trns && colorType === 0 && trns.length >= 2 ? (trns[0] << 8) | trns[1] : -1;
-  const keyRgb = trns && colorType === 2 && trns.length >= 6
-    ? [(trns[0] << 8) | trns[1], (trns[2] << 8) | trns[3], (trns[4] << 8) | trns[5]]
-    : null;
+  const keyRgb =
+    trns && colorType === 2 && trns.length >= 6
+      ? [(trns[0] << 8) | trns[1], (trns[2] << 8) | trns[3], (trns[4] << 8) | trns[5]]
+      : null;
   let o = (y * h.width + xs) * 4;
   const step = dx * 4;
   for (let i = 0; i < count; i++, o += step) {
@@ -369,7 +390,9 @@ function writeRow(
         break;
       }
       case 2: {
-        const r = sample(i, 0), g = sample(i, 1), b = sample(i, 2);
+        const r = sample(i, 0),
+          g = sample(i, 1),
+          b = sample(i, 2);
         out[o] = to8(r);
         out[o + 1] = to8(g);
         out[o + 2] = to8(b);

@@ -23,7 +23,12 @@ function ascii(bytes: Uint8Array, start: number, length: number): string {
 export function sniffFormat(bytes: Uint8Array): SniffedFormat | null {
   const b = bytes;
   if (
-    b.length >= 8 && b[0] === 0x89 && ascii(b, 1, 3) === "PNG" && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a &&
+    b.length >= 8 &&
+    b[0] === 0x89 &&
+    ascii(b, 1, 3) === "PNG" &&
+    b[4] === 0x0d &&
+    b[5] === 0x0a &&
+    b[6] === 0x1a &&
     b[7] === 0x0a
   ) {
     return "png";
@@ -41,7 +46,10 @@ export function sniffFormat(bytes: Uint8Array): SniffedFormat | null {
     if (brand) return brand;
   }
   // SVG is text: look past a BOM, whitespace, an XML declaration and comments for an <svg element.
-  const text = ascii(b, 0, 1024).replace(/^\uFEFF|^\xEF\xBB\xBF/, "").trimStart().toLowerCase();
+  const text = ascii(b, 0, 1024)
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, "")
+    .trimStart()
+    .toLowerCase();
   if (text.startsWith("<svg") || (text.startsWith("<?xml") && text.includes("<svg"))) return "svg";
   return null;
 }

@@ -33,7 +33,9 @@ export function createBuiltinProvider(render: RenderFn = renderPng): ImageProvid
       try {
         return await Promise.race([rendering, deadline]);
       } catch (e) {
-        return fail(appError("server_error", { detail: `builtin: ${e instanceof Error ? e.message : "render failed"}` }));
+        return fail(
+          appError("server_error", { detail: `builtin: ${e instanceof Error ? e.message : "render failed"}` }),
+        );
       } finally {
         signal.removeEventListener("abort", onAbort);
       }

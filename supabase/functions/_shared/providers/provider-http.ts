@@ -10,8 +10,10 @@ export const DEFAULT_RETRY_AFTER_S = 60;
 export const MAX_OUTPUT_BYTES = 25_000_000;
 const MAX_ERROR_BODY_CHARS = 16_000;
 
-const NSFW = /nsfw|content.?policy|moderat|safety (system|checker)|flagged as sensitive|\bE005\b|sensitive content|contentPolicyViolation|nsfwContentDetected/i;
-const CREDITS = /insufficient.?credit|insufficient_quota|insufficientCredits|billing|spend limit|exceeded your current quota|out of credit/i;
+const NSFW =
+  /nsfw|content.?policy|moderat|safety (system|checker)|flagged as sensitive|\bE005\b|sensitive content|contentPolicyViolation|nsfwContentDetected/i;
+const CREDITS =
+  /insufficient.?credit|insufficient_quota|insufficientCredits|billing|spend limit|exceeded your current quota|out of credit/i;
 const RATE = /rate.?limit|too many requests|throttled/i;
 const TIMEOUT = /timeout|timed out|deadline/i;
 
@@ -66,8 +68,13 @@ export function retryAfterSeconds(headers: Headers, body: string, nowMs = Date.n
     const parsed = JSON.parse(body);
     const field = parsed?.retry_after ?? parsed?.error?.retry_after;
     if (typeof field === "number" && field > 0) return Math.ceil(field);
-  } catch { /* not JSON: read the words below */ }
-  const words = /(?:resets? in|retry after|try again in)\s*~?\s*(\d+(?:\.\d+)?)\s*(ms|s|sec|seconds?|m|min|minutes?)?\b/i.exec(body);
+  } catch {
+    /* not JSON: read the words below */
+  }
+  const words =
+    /(?:resets? in|retry after|try again in)\s*~?\s*(\d+(?:\.\d+)?)\s*(ms|s|sec|seconds?|m|min|minutes?)?\b/i.exec(
+      body,
+    );
   if (words) {
     const n = Number(words[1]);
     const unit = (words[2] ?? "s").toLowerCase();
@@ -92,7 +99,9 @@ export async function classifyHttpError(res: Response, provider: string, nowMs =
   let body = "";
   try {
     body = (await res.text()).slice(0, MAX_ERROR_BODY_CHARS);
-  } catch { /* the status alone decides */ }
+  } catch {
+    /* the status alone decides */
+  }
   return classifyHttpStatus(res.status, res.headers, body, provider, nowMs);
 }
 
@@ -147,10 +156,12 @@ export async function downloadOutput(
   const res = got.value;
   if (res.status === 404 || res.status === 410) {
     await res.body?.cancel();
-    return fail(appError("server_error", {
-      message: "The generated image expired before it could be stored. Please try again.",
-      detail: `${provider}: output ${res.status}`,
-    }));
+    return fail(
+      appError("server_error", {
+        message: "The generated image expired before it could be stored. Please try again.",
+        detail: `${provider}: output ${res.status}`,
+      }),
+    );
   }
   if (!res.ok) return fail(await classifyHttpError(res, provider));
   const declared = Number(res.headers.get("content-length") ?? "0");

@@ -103,10 +103,12 @@ function settle(p: Prediction): Step {
     if (p.data_removed) {
       return {
         done: true,
-        result: fail(appError("server_error", {
-          message: "The generated image expired before it could be stored. Please try again.",
-          detail: "replicate: data_removed",
-        })),
+        result: fail(
+          appError("server_error", {
+            message: "The generated image expired before it could be stored. Please try again.",
+            detail: "replicate: data_removed",
+          }),
+        ),
       };
     }
     // The safety checker drops flagged images; an empty output means every image was dropped.
@@ -133,7 +135,8 @@ export function createReplicateProvider(config: ReplicateConfig): ImageProvider 
     const url = p.urls?.cancel;
     if (!url) return;
     // Best effort, after our own deadline: a prediction left running still costs money.
-    config.fetch(url, { method: "POST", headers: auth, signal: AbortSignal.timeout(5_000) })
+    config
+      .fetch(url, { method: "POST", headers: auth, signal: AbortSignal.timeout(5_000) })
       .then((r) => r.body?.cancel())
       .catch(() => {});
   }
@@ -164,7 +167,8 @@ export function createReplicateProvider(config: ReplicateConfig): ImageProvider 
       const step = settle(prediction);
       if (step.done) return step.result;
       const pollUrl = prediction.urls?.get;
-      if (!pollUrl) return fail(appError("server_error", { detail: "replicate: incomplete prediction has no urls.get" }));
+      if (!pollUrl)
+        return fail(appError("server_error", { detail: "replicate: incomplete prediction has no urls.get" }));
       if (!(await sleep(config.pollIntervalMs, signal))) {
         cancel(prediction);
         return fail(appError("timeout", { detail: "replicate: deadline reached while polling" }));

@@ -109,7 +109,9 @@ export function createRunwareProvider(config: RunwareConfig): ImageProvider {
     let body: unknown = null;
     try {
       body = JSON.parse(text);
-    } catch { /* classified by status below */ }
+    } catch {
+      /* classified by status below */
+    }
     const errors = errorsOf(body).filter((e) => !e.taskUUID || e.taskUUID === taskUUID);
     if (!res.ok) {
       const byCode = errors.map(classifyCode).find((e) => e !== null);
@@ -117,10 +119,13 @@ export function createRunwareProvider(config: RunwareConfig): ImageProvider {
     }
     const data = (body as { data?: unknown })?.data;
     const result = Array.isArray(data)
-      ? (data as RunwareResult[]).find((d) => d.taskUUID === taskUUID && (d.imageURL || d.imageDataURI || d.imageBase64Data))
+      ? (data as RunwareResult[]).find(
+          (d) => d.taskUUID === taskUUID && (d.imageURL || d.imageDataURI || d.imageBase64Data),
+        )
       : undefined;
     if (result) return ok(result);
-    if (errors.length) return fail(classifyCode(errors[0]) ?? appError("server_error", { detail: `runware: ${errors[0].code}` }));
+    if (errors.length)
+      return fail(classifyCode(errors[0]) ?? appError("server_error", { detail: `runware: ${errors[0].code}` }));
     return fail(appError("server_error", { detail: "runware: no result for the task" }));
   }
 

@@ -30,9 +30,10 @@ export function createProviderRegistry(
   const byId = new Map<ProviderId, ImageProvider>(providers.map((p) => [p.id, p]));
   if (!byId.has("builtin")) byId.set("builtin", createBuiltinProvider());
   const remote = providers.filter((p) => p.id !== "builtin").map((p) => p.id);
-  const fallback = isProviderId(opts.defaultProvider) && byId.has(opts.defaultProvider)
-    ? byId.get(opts.defaultProvider)!
-    : byId.get(remote[0] ?? "builtin")!;
+  const fallback =
+    isProviderId(opts.defaultProvider) && byId.has(opts.defaultProvider)
+      ? byId.get(opts.defaultProvider)!
+      : byId.get(remote[0] ?? "builtin")!;
   return {
     available: [...remote, "builtin"],
     timeoutMs: opts.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS,
@@ -53,30 +54,36 @@ export function providersFromEnv(env: Env, fetchFn: FetchFn): ProviderRegistry {
   const providers: ImageProvider[] = [];
   const replicateToken = get("REPLICATE_API_TOKEN");
   if (replicateToken) {
-    providers.push(createReplicateProvider({
-      token: replicateToken,
-      baseUrl: get("REPLICATE_BASE_URL") ?? "https://api.replicate.com",
-      pollIntervalMs: positive(get("REPLICATE_POLL_INTERVAL_MS"), DEFAULT_REPLICATE_POLL_MS),
-      timeoutMs,
-      fetch: fetchFn,
-    }));
+    providers.push(
+      createReplicateProvider({
+        token: replicateToken,
+        baseUrl: get("REPLICATE_BASE_URL") ?? "https://api.replicate.com",
+        pollIntervalMs: positive(get("REPLICATE_POLL_INTERVAL_MS"), DEFAULT_REPLICATE_POLL_MS),
+        timeoutMs,
+        fetch: fetchFn,
+      }),
+    );
   }
   const runwareKey = get("RUNWARE_API_KEY");
   if (runwareKey) {
-    providers.push(createRunwareProvider({
-      apiKey: runwareKey,
-      baseUrl: get("RUNWARE_BASE_URL") ?? "https://api.runware.ai",
-      fetch: fetchFn,
-    }));
+    providers.push(
+      createRunwareProvider({
+        apiKey: runwareKey,
+        baseUrl: get("RUNWARE_BASE_URL") ?? "https://api.runware.ai",
+        fetch: fetchFn,
+      }),
+    );
   }
   const openAiKey = get("OPENAI_API_KEY");
   if (openAiKey) {
-    providers.push(createOpenAiProvider({
-      apiKey: openAiKey,
-      baseUrl: get("OPENAI_BASE_URL") ?? "https://api.openai.com/v1",
-      model: get("OPENAI_IMAGE_MODEL") ?? "dall-e-3",
-      fetch: fetchFn,
-    }));
+    providers.push(
+      createOpenAiProvider({
+        apiKey: openAiKey,
+        baseUrl: get("OPENAI_BASE_URL") ?? "https://api.openai.com/v1",
+        model: get("OPENAI_IMAGE_MODEL") ?? "dall-e-3",
+        fetch: fetchFn,
+      }),
+    );
   }
   providers.push(createBuiltinProvider());
   return createProviderRegistry(providers, { defaultProvider: get("DEFAULT_PROVIDER"), timeoutMs });

@@ -17,7 +17,10 @@ describe("top bar and sidebar", () => {
 
   it("lists the Create and Mine groups of the spec, in order", () => {
     expect(NAV_GROUPS.map((g) => [g.label, g.items.map((i) => i.label)])).toEqual([
-      ["Create", ["Home", "Generate", "Prompts", "Templates", "Styles", "Advanced", "Audio", "Text Effects", "More Tools"]],
+      [
+        "Create",
+        ["Home", "Generate", "Prompts", "Templates", "Styles", "Advanced", "Audio", "Text Effects", "More Tools"],
+      ],
       ["Mine", ["Gallery", "Saved", "History", "Settings", "Upgrade"]],
     ]);
     expect(NAV_GROUPS[1].items.find((i) => i.label === "Saved")?.to).toBe("/my-generations");

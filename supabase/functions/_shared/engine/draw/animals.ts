@@ -15,8 +15,10 @@ function furPaint(d: Draw, x: number, y: number, r: number): Paint {
 export function drawCat(d: Draw, x01: number, scale: number): void {
   const { c, p, s, W, U } = d;
   c.drawLayer = Layer.figure;
-  const x = x01 * W, base = groundY(d, 0.7);
-  const S = U * 0.2 * scale, dir = x01 < 0.5 ? 1 : -1;
+  const x = x01 * W,
+    base = groundY(d, 0.7);
+  const S = U * 0.2 * scale,
+    dir = x01 < 0.5 ? 1 : -1;
   c.fillEllipse(x, base, S * 0.5, S * 0.06, mix(p.groundDark, p.ink, 0.4), 0.5, 0, S * 0.05);
   const tail: number[] = [];
   for (let i = 0; i <= 10; i++) {
@@ -25,24 +27,32 @@ export function drawCat(d: Draw, x01: number, scale: number): void {
   }
   c.strokePath(tail, S * 0.09, p.furShade);
   c.fillEllipse(x, base - S * 0.38, S * 0.36, S * 0.42, furPaint(d, x, base - S * 0.38, S * 0.4));
-  const hx = x + dir * S * 0.06, hy = base - S * 0.9, hr = S * 0.25;
+  const hx = x + dir * S * 0.06,
+    hy = base - S * 0.9,
+    hr = S * 0.25;
   for (const side of [-1, 1]) {
-    c.fillPolygon([
-      hx + side * hr * 0.95,
-      hy - hr * 0.1,
-      hx + side * hr * 0.75,
-      hy - hr * 1.25,
-      hx + side * hr * 0.2,
-      hy - hr * 0.75,
-    ], p.furShade);
-    c.fillPolygon([
-      hx + side * hr * 0.8,
-      hy - hr * 0.3,
-      hx + side * hr * 0.72,
-      hy - hr * 1.0,
-      hx + side * hr * 0.38,
-      hy - hr * 0.72,
-    ], mix(p.furShade, p.accent, 0.35));
+    c.fillPolygon(
+      [
+        hx + side * hr * 0.95,
+        hy - hr * 0.1,
+        hx + side * hr * 0.75,
+        hy - hr * 1.25,
+        hx + side * hr * 0.2,
+        hy - hr * 0.75,
+      ],
+      p.furShade,
+    );
+    c.fillPolygon(
+      [
+        hx + side * hr * 0.8,
+        hy - hr * 0.3,
+        hx + side * hr * 0.72,
+        hy - hr * 1.0,
+        hx + side * hr * 0.38,
+        hy - hr * 0.72,
+      ],
+      mix(p.furShade, p.accent, 0.35),
+    );
   }
   c.fillEllipse(hx, hy, hr * 1.05, hr * 0.9, furPaint(d, hx, hy, hr));
   const eye = s.time === "day" ? mix(p.grass, p.accent2, 0.4) : p.glow;
@@ -70,8 +80,10 @@ export function drawCat(d: Draw, x01: number, scale: number): void {
 export function drawDog(d: Draw, x01: number, scale: number): void {
   const { c, p, W, U } = d;
   c.drawLayer = Layer.figure;
-  const x = x01 * W, base = groundY(d, 0.72);
-  const S = U * 0.26 * scale, dir = x01 < 0.5 ? 1 : -1;
+  const x = x01 * W,
+    base = groundY(d, 0.72);
+  const S = U * 0.26 * scale,
+    dir = x01 < 0.5 ? 1 : -1;
   c.fillEllipse(x, base, S * 0.55, S * 0.05, mix(p.groundDark, p.ink, 0.4), 0.5, 0, S * 0.05);
   const legTop = base - S * 0.3;
   for (const lx of [-0.3, -0.18, 0.2, 0.32]) {
@@ -86,7 +98,9 @@ export function drawDog(d: Draw, x01: number, scale: number): void {
   }
   c.strokeLine(x - dir * S * 0.38, base - S * 0.42, x - dir * S * 0.55, base - S * 0.68, S * 0.06, p.furShade);
   c.fillEllipse(x, base - S * 0.4, S * 0.44, S * 0.2, furPaint(d, x, base - S * 0.4, S * 0.4));
-  const hx = x + dir * S * 0.42, hy = base - S * 0.68, hr = S * 0.17;
+  const hx = x + dir * S * 0.42,
+    hy = base - S * 0.68,
+    hr = S * 0.17;
   c.fillEllipse(hx, hy, hr * 1.1, hr, furPaint(d, hx, hy, hr));
   c.fillEllipse(hx + dir * hr * 0.85, hy + hr * 0.3, hr * 0.6, hr * 0.4, mix(p.fur, p.cloud, 0.3));
   c.fillCircle(hx + dir * hr * 1.4, hy + hr * 0.2, hr * 0.16, p.ink);
@@ -98,8 +112,10 @@ export function drawDog(d: Draw, x01: number, scale: number): void {
 export function drawAnimal(d: Draw, x01: number, scale: number): void {
   const { c, p, rng, W, U } = d;
   c.drawLayer = Layer.figure;
-  const x = x01 * W, base = groundY(d, 0.66);
-  const S = U * 0.32 * scale, dir = x01 < 0.5 ? 1 : -1;
+  const x = x01 * W,
+    base = groundY(d, 0.66);
+  const S = U * 0.32 * scale,
+    dir = x01 < 0.5 ? 1 : -1;
   c.fillEllipse(x, base, S * 0.45, S * 0.04, mix(p.groundDark, p.ink, 0.4), 0.5, 0, S * 0.04);
   const legTop = base - S * 0.45;
   for (const lx of [-0.28, -0.2, 0.18, 0.26]) {
@@ -112,26 +128,33 @@ export function drawAnimal(d: Draw, x01: number, scale: number): void {
   }
   c.fillEllipse(x, base - S * 0.52, S * 0.36, S * 0.15, furPaint(d, x, base - S * 0.52, S * 0.35));
   c.strokeLine(x - dir * S * 0.34, base - S * 0.58, x - dir * S * 0.4, base - S * 0.44, S * 0.04, p.furShade);
-  const nx = x + dir * S * 0.3, ny = base - S * 0.6;
-  const hx = x + dir * S * 0.45, hy = base - S * 0.92;
-  c.fillPolygon([
-    nx - dir * S * 0.08,
-    ny + S * 0.06,
-    nx + dir * S * 0.08,
-    ny - S * 0.02,
-    hx + dir * S * 0.04,
-    hy + S * 0.02,
-    hx - dir * S * 0.06,
-    hy - S * 0.02,
-  ], p.fur);
+  const nx = x + dir * S * 0.3,
+    ny = base - S * 0.6;
+  const hx = x + dir * S * 0.45,
+    hy = base - S * 0.92;
+  c.fillPolygon(
+    [
+      nx - dir * S * 0.08,
+      ny + S * 0.06,
+      nx + dir * S * 0.08,
+      ny - S * 0.02,
+      hx + dir * S * 0.04,
+      hy + S * 0.02,
+      hx - dir * S * 0.06,
+      hy - S * 0.02,
+    ],
+    p.fur,
+  );
   c.fillEllipse(hx + dir * S * 0.06, hy, S * 0.12, S * 0.06, furPaint(d, hx, hy, S * 0.1), 1, dir * 0.5);
   c.fillCircle(hx + dir * S * 0.04, hy - S * 0.02, S * 0.012, p.ink);
   c.fillEllipse(hx - dir * S * 0.04, hy - S * 0.07, S * 0.025, S * 0.05, p.furShade, 1, -dir * 0.5);
   if (rng.chance(0.6)) {
     const antler = mix(p.trunk, p.cloud, 0.35);
     for (const side of [-1, 1]) {
-      const ax = hx - dir * S * 0.02 + side * S * 0.03, ay = hy - S * 0.06;
-      const tx = ax + side * S * 0.08 - dir * S * 0.04, ty = ay - S * 0.2;
+      const ax = hx - dir * S * 0.02 + side * S * 0.03,
+        ay = hy - S * 0.06;
+      const tx = ax + side * S * 0.08 - dir * S * 0.04,
+        ty = ay - S * 0.2;
       c.strokeLine(ax, ay, tx, ty, S * 0.015, antler);
       c.strokeLine(
         ax + (tx - ax) * 0.5,

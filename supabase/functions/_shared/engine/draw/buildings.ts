@@ -58,7 +58,9 @@ function drawWindows(
   haze: number,
 ): void {
   const { c, p, rng, U } = d;
-  const ww = U * (li === 2 ? 0.008 : 0.006), wh = ww * 1.4, gap = ww * 0.9;
+  const ww = U * (li === 2 ? 0.008 : 0.006),
+    wh = ww * 1.4,
+    gap = ww * 0.9;
   const cols = Math.max(1, Math.floor((bw * 0.85 - gap) / (ww + gap)));
   const rows = Math.max(1, Math.floor((bh - gap * 3) / (wh + gap)));
   const offX = x + (bw - cols * (ww + gap) + gap) / 2;
@@ -67,7 +69,8 @@ function drawWindows(
   const litShare = rng.range(0.3, 0.6);
   for (let j = 0; j < rows; j++) {
     for (let i = 0; i < cols; i++) {
-      const wx = offX + i * (ww + gap), wy = top + gap * 2 + j * (wh + gap);
+      const wx = offX + i * (ww + gap),
+        wy = top + gap * 2 + j * (wh + gap);
       if (night) {
         if (rng.next() < litShare) c.fillRect(wx, wy, wx + ww, wy + wh, lit, rng.range(0.7, 1));
         else c.fillRect(wx, wy, wx + ww, wy + wh, mix(p.ink, p.skyMid, 0.3), 0.5);
@@ -85,10 +88,10 @@ function drawStreet(d: Draw): void {
   // Asphalt stays a neutral grey at night: the street is lit by warm lamps, not by the blue sky.
   const night = s.time === "night" || s.time === "space";
   const asphalt = night ? mix(p.ink, hex("#3a3430"), 0.6) : mix(p.wallShade, p.ink, 0.6);
-  c.gradientRows(hy, H, [[0, mix(asphalt, night ? p.windowLit : p.skyBottom, night ? 0.1 : 0.2)], [
-    1,
-    mix(asphalt, p.ink, 0.4),
-  ]]);
+  c.gradientRows(hy, H, [
+    [0, mix(asphalt, night ? p.windowLit : p.skyBottom, night ? 0.1 : 0.2)],
+    [1, mix(asphalt, p.ink, 0.4)],
+  ]);
   const vx = s.focusX * W;
   c.drawLayer = Layer.ground;
   for (const side of [-1, 1]) {
@@ -103,8 +106,10 @@ function drawStreet(d: Draw): void {
     );
   }
   for (let k = 0; k < 6; k++) {
-    const t0 = k / 6 + 0.04, t1 = t0 + 0.06;
-    const y0 = hy + (H - hy) * t0 * t0, y1 = hy + (H - hy) * t1 * t1;
+    const t0 = k / 6 + 0.04,
+      t1 = t0 + 0.06;
+    const y0 = hy + (H - hy) * t0 * t0,
+      y1 = hy + (H - hy) * t1 * t1;
     c.strokeLine(vx, y0, vx, y1, Math.max(1, U * 0.004 * (1 + t0 * 3)), p.windowLit, 0.6);
   }
 }
@@ -120,7 +125,8 @@ export function reflectCity(d: Draw): void {
     if (src < 0) break;
     const a = 0.45 * (1 - t);
     for (let x = 0; x < W; x++) {
-      const k = (y * W + x) * 3, q = (src * W + x) * 3;
+      const k = (y * W + x) * 3,
+        q = (src * W + x) * 3;
       data[k] += (data[q] - data[k]) * a;
       data[k + 1] += (data[q + 1] - data[k + 1]) * a;
       data[k + 2] += (data[q + 2] - data[k + 2]) * a;
@@ -132,9 +138,11 @@ export function drawCastle(d: Draw, x01: number, scale: number): void {
   const { c, p, s, rng, W, U } = d;
   c.drawLayer = Layer.structure;
   const night = s.time !== "day";
-  const cx = x01 * W, base = groundY(d, 0.1);
+  const cx = x01 * W,
+    base = groundY(d, 0.1);
   const S = U * 0.42 * scale;
-  const wall = p.wall, shade = p.wallShade;
+  const wall = p.wall,
+    shade = p.wallShade;
   const stone = (x0: number, y0: number, x1: number, y1: number) => {
     c.fillRect(x0, y0, x1, y1, { linear: [x0, 0, x1, 0], from: mix(wall, p.sun, night ? 0 : 0.1), to: shade });
     const m = (x1 - x0) / Math.max(3, Math.round((x1 - x0) / (S * 0.05)));
@@ -162,14 +170,10 @@ export function drawCastle(d: Draw, x01: number, scale: number): void {
       to: mix(p.roof, p.ink, 0.4),
     });
     c.strokeLine(tx, base - th - roofH, tx, base - th - roofH - tw * 0.5, Math.max(1, U * 0.002), p.ink);
-    c.fillPolygon([
-      tx,
-      base - th - roofH - tw * 0.5,
-      tx + tw * 0.4,
-      base - th - roofH - tw * 0.4,
-      tx,
-      base - th - roofH - tw * 0.3,
-    ], p.accent);
+    c.fillPolygon(
+      [tx, base - th - roofH - tw * 0.5, tx + tw * 0.4, base - th - roofH - tw * 0.4, tx, base - th - roofH - tw * 0.3],
+      p.accent,
+    );
     for (let k = 0; k < 2; k++) windowAt(tx, base - th * (0.75 - k * 0.3), tw * 0.22);
   }
   c.fillRect(cx - S * 0.07, base - S * 0.14, cx + S * 0.07, base + 2, mix(p.ink, p.door, 0.3));
@@ -180,8 +184,11 @@ export function drawHouse(d: Draw, x01: number, scale: number): void {
   const { c, p, s, W, U } = d;
   c.drawLayer = Layer.structure;
   const night = s.time === "night" || s.time === "space";
-  const x = x01 * W, base = groundY(d, 0.42);
-  const S = U * 0.24 * scale, w = S, h = S * 0.62;
+  const x = x01 * W,
+    base = groundY(d, 0.42);
+  const S = U * 0.24 * scale,
+    w = S,
+    h = S * 0.62;
   c.fillEllipse(x, base, w * 0.75, S * 0.05, mix(p.groundDark, p.ink, 0.4), 0.5, 0, S * 0.05);
   c.fillRect(x + w * 0.22, base - h - S * 0.52, x + w * 0.34, base - h, mix(p.wallShade, p.roof, 0.4));
   for (let k = 0; k < 4; k++) {
@@ -210,7 +217,9 @@ export function drawHouse(d: Draw, x01: number, scale: number): void {
   c.fillRect(x - w * 0.1, base - h * 0.55, x + w * 0.1, base + 1, p.door);
   c.fillCircle(x + w * 0.06, base - h * 0.27, S * 0.012, p.accent2);
   for (const side of [-1, 1]) {
-    const wx = x + side * w * 0.3, wy = base - h * 0.7, ws = w * 0.17;
+    const wx = x + side * w * 0.3,
+      wy = base - h * 0.7,
+      ws = w * 0.17;
     const glass = night ? p.windowLit : mix(p.window, p.skyTop, 0.2);
     c.fillRect(wx - ws / 2, wy, wx + ws / 2, wy + ws, glass);
     if (night) c.glow(wx, wy + ws / 2, ws * 2.5, p.windowLit, 0.3);

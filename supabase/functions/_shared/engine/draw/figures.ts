@@ -14,7 +14,9 @@ export function drawPortrait(d: Draw, x01: number, scale: number): void {
   const longHair = rng.chance(0.55);
   if (longHair) c.fillEllipse(x, hy + r * 0.55, r * 1.12, r * 1.45, mix(p.hair, p.ink, 0.15));
   // Shoulders: a rounded trapezoid from the neck out to the bottom edge.
-  const neckY = hy + r * 1.25, shoulderY = hy + r * 1.75, sw = r * 1.95;
+  const neckY = hy + r * 1.25,
+    shoulderY = hy + r * 1.75,
+    sw = r * 1.95;
   const torso: number[] = [];
   for (let i = 0; i <= 12; i++) {
     const a = Math.PI + (i / 12) * Math.PI;
@@ -43,7 +45,8 @@ export function drawPortrait(d: Draw, x01: number, scale: number): void {
   c.fillEllipse(x - r * 0.2, hy - r * 0.62, r * 0.8, r * 0.42, p.hair, 1, 0.25);
   c.fillEllipse(x + r * 0.35, hy - r * 0.66, r * 0.6, r * 0.36, p.hair, 1, -0.35);
   for (const side of [-1, 1]) {
-    const ex = x + side * r * 0.34, ey = hy + r * 0.05;
+    const ex = x + side * r * 0.34,
+      ey = hy + r * 0.05;
     c.fillEllipse(ex, ey, r * 0.15, r * 0.1, mix(p.cloud, p.skin, 0.2));
     c.fillCircle(ex, ey, r * 0.075, mix(p.accent, p.ink, 0.45));
     c.fillCircle(ex, ey, r * 0.035, p.ink);
@@ -80,7 +83,8 @@ export function drawPortrait(d: Draw, x01: number, scale: number): void {
     c.fillCircle(x, hy + r * 0.05, r * 1.45, mix(p.skyMid, [255, 255, 255], 0.5), 0.14);
     c.strokeLine(x - r * 0.6, hy - r * 0.9, x - r * 0.2, hy - r * 1.2, r * 0.08, [255, 255, 255], 0.35);
     for (let k = 0; k < 48; k++) {
-      const a0 = (k / 48) * Math.PI * 2, a1 = ((k + 1) / 48) * Math.PI * 2;
+      const a0 = (k / 48) * Math.PI * 2,
+        a1 = ((k + 1) / 48) * Math.PI * 2;
       c.strokeLine(
         x + Math.cos(a0) * r * 1.45,
         hy + r * 0.05 + Math.sin(a0) * r * 1.45,
@@ -98,8 +102,10 @@ function flowerCrown(d: Draw, x: number, hy: number, r: number): void {
   const { c, p } = d;
   for (let k = 0; k < 7; k++) {
     const a = Math.PI * (1.12 + (k / 6) * 0.76);
-    const fx = x + Math.cos(a) * r * 0.98, fy = hy - r * 0.12 + Math.sin(a) * r * 1.02;
-    const fr = r * (k % 2 ? 0.13 : 0.17), col = k % 2 ? p.flower2 : p.flower;
+    const fx = x + Math.cos(a) * r * 0.98,
+      fy = hy - r * 0.12 + Math.sin(a) * r * 1.02;
+    const fr = r * (k % 2 ? 0.13 : 0.17),
+      col = k % 2 ? p.flower2 : p.flower;
     for (let j = 0; j < 5; j++) {
       const b = (j / 5) * Math.PI * 2 + k;
       c.fillCircle(fx + Math.cos(b) * fr * 0.55, fy + Math.sin(b) * fr * 0.55, fr * 0.5, col);
@@ -111,7 +117,8 @@ function flowerCrown(d: Draw, x: number, hy: number, r: number): void {
 export function drawRobot(d: Draw, x01: number, scale: number): void {
   const { c, p, rng, W, U } = d;
   c.drawLayer = Layer.figure;
-  const x = x01 * W, base = groundY(d, 0.78);
+  const x = x01 * W,
+    base = groundY(d, 0.78);
   const S = U * 0.34 * scale;
   const metal = {
     linear: [x - S * 0.4, 0, x + S * 0.4, 0] as [number, number, number, number],
@@ -123,10 +130,13 @@ export function drawRobot(d: Draw, x01: number, scale: number): void {
     c.fillRect(x + side * S * 0.14 - S * 0.06, base - S * 0.28, x + side * S * 0.14 + S * 0.06, base, p.metalDark);
   }
   for (const side of [-1, 1]) c.fillEllipse(x + side * S * 0.14, base - S * 0.01, S * 0.1, S * 0.04, p.metalDark);
-  const bodyTop = base - S * 0.72, bodyBottom = base - S * 0.26;
+  const bodyTop = base - S * 0.72,
+    bodyBottom = base - S * 0.26;
   for (const side of [-1, 1]) {
-    const sx = x + side * S * 0.3, sy = bodyTop + S * 0.08;
-    const hx = x + side * S * rng.range(0.42, 0.5), hy = sy + S * rng.range(0.22, 0.34);
+    const sx = x + side * S * 0.3,
+      sy = bodyTop + S * 0.08;
+    const hx = x + side * S * rng.range(0.42, 0.5),
+      hy = sy + S * rng.range(0.22, 0.34);
     c.strokeLine(sx, sy, hx, hy, S * 0.07, p.metalDark);
     c.fillCircle(hx, hy, S * 0.06, metal);
   }
@@ -160,11 +170,14 @@ export function drawRobot(d: Draw, x01: number, scale: number): void {
 export function drawCar(d: Draw, x01: number, scale: number): void {
   const { c, p, s, rng, W, U } = d;
   c.drawLayer = Layer.figure;
-  const x = x01 * W, base = groundY(d, 0.72);
-  const S = U * 0.36 * scale, dir = rng.chance(0.5) ? 1 : -1;
+  const x = x01 * W,
+    base = groundY(d, 0.72);
+  const S = U * 0.36 * scale,
+    dir = rng.chance(0.5) ? 1 : -1;
   const body = p.accent;
   c.fillEllipse(x, base, S * 0.55, S * 0.04, mix(p.groundDark, p.ink, 0.5), 0.6, 0, S * 0.04);
-  const wheelY = base - S * 0.1, wr = S * 0.1;
+  const wheelY = base - S * 0.1,
+    wr = S * 0.1;
   c.fillPolygon(
     [
       x - S * 0.5,
@@ -187,12 +200,7 @@ export function drawCar(d: Draw, x01: number, scale: number): void {
     { linear: [0, base - S * 0.42, 0, wheelY], from: mix(body, [255, 255, 255], 0.35), to: mix(body, p.ink, 0.35) },
   );
   const glass = mix(p.window, p.skyTop, 0.3);
-  const win = (
-    a: number,
-    b: number,
-    c0: number,
-    d0: number,
-  ) => [
+  const win = (a: number, b: number, c0: number, d0: number) => [
     x + a * S * dir,
     base - S * 0.39,
     x + b * S * dir,

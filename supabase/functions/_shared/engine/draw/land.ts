@@ -21,7 +21,9 @@ interface RidgeLook {
 /** Fills every column from top[x] down to `bottom`, shaded by slope against the light. */
 function ridgeFill(d: Draw, top: Float32Array, bottom: number, look: RidgeLook): void {
   const { c, s, W, p } = d;
-  const data = c.data, layer = c.layer, drawLayer = c.drawLayer;
+  const data = c.data,
+    layer = c.layer,
+    drawLayer = c.drawLayer;
   const sunDir = s.light.x < 0.5 ? 1 : -1;
   const yb = Math.min(d.H, Math.ceil(bottom));
   const nk = 256 / (d.U * 0.35);
@@ -39,7 +41,9 @@ function ridgeFill(d: Draw, top: Float32Array, bottom: number, look: RidgeLook):
     for (let y = ya; y < yb; y++) {
       const cov = y === ya ? Math.min(1, ya + 1 - t0) : 1;
       const v = Math.min(1, (y + 0.5 - t0) / span);
-      let r = tr + (look.base[0] - tr) * v, g = tg + (look.base[1] - tg) * v, b = tb + (look.base[2] - tb) * v;
+      let r = tr + (look.base[0] - tr) * v,
+        g = tg + (look.base[1] - tg) * v,
+        b = tb + (look.base[2] - tb) * v;
       const n = 1 + (s.noise.sample(x * nk, y * nk * 1.6) - 0.5) * look.texture;
       r *= n;
       g *= n;
@@ -48,7 +52,8 @@ function ridgeFill(d: Draw, top: Float32Array, bottom: number, look: RidgeLook):
       r += (sky[0] - r) * h;
       g += (sky[1] - g) * h;
       b += (sky[2] - b) * h;
-      const i = y * W + x, k = i * 3;
+      const i = y * W + x,
+        k = i * 3;
       data[k] += (r - data[k]) * cov;
       data[k + 1] += (g - data[k + 1]) * cov;
       data[k + 2] += (b - data[k + 2]) * cov;
@@ -65,7 +70,8 @@ function ridgeFill(d: Draw, top: Float32Array, bottom: number, look: RidgeLook):
 export function drawMountains(d: Draw): void {
   const { c, p, s, rng, W, H, U, hy } = d;
   c.drawLayer = Layer.far;
-  const data = c.data, layer = c.layer;
+  const data = c.data,
+    layer = c.layer;
   const snowy = s.motifs.has("snow") || rng.chance(0.6);
   const sunLeft = s.light.x < 0.5;
   const nk = 256 / (U * 0.5);
@@ -84,12 +90,14 @@ export function drawMountains(d: Draw): void {
       });
     }
     const detail = profile(rng, W, 12, 4, 0.55);
-    const top = new Float32Array(W), owner = new Uint8Array(W);
+    const top = new Float32Array(W),
+      owner = new Uint8Array(W);
     for (let x = 0; x < W; x++) {
-      let best = amp * 0.08, who = 0;
+      let best = amp * 0.08,
+        who = 0;
       for (let k = 0; k < count; k++) {
         const e = peaks[k].h - Math.abs(x - peaks[k].x) * peaks[k].slope;
-        if (e > best) (best = e), (who = k);
+        if (e > best) ((best = e), (who = k));
       }
       top[x] = base - best - (detail[x] - 0.5) * amp * 0.14;
       owner[x] = who;
@@ -129,7 +137,8 @@ export function drawMountains(d: Draw): void {
           b += (foot[2] - b) * f;
         }
         const cov = y === ya ? Math.min(1, ya + 1 - top[x]) : 1;
-        const idx = y * W + x, k3 = idx * 3;
+        const idx = y * W + x,
+          k3 = idx * 3;
         data[k3] += (r - data[k3]) * cov;
         data[k3 + 1] += (gg - data[k3 + 1]) * cov;
         data[k3 + 2] += (b - data[k3 + 2]) * cov;
@@ -184,15 +193,18 @@ export function drawDesert(d: Draw, bankOnly: boolean): void {
   c.drawLayer = Layer.plant;
   const cactus = mix(p.foliage, p.groundDark, 0.2);
   for (let k = rng.int(1, 3); k > 0; k--) {
-    const x = rng.range(0.08, 0.92) * W, y = hy + (H - hy) * rng.range(0.35, 0.8);
-    const h = U * rng.range(0.12, 0.22) * ((y - hy) / (H - hy) + 0.4), w = h * 0.16;
+    const x = rng.range(0.08, 0.92) * W,
+      y = hy + (H - hy) * rng.range(0.35, 0.8);
+    const h = U * rng.range(0.12, 0.22) * ((y - hy) / (H - hy) + 0.4),
+      w = h * 0.16;
     c.strokeLine(x, y, x, y - h, w, {
       linear: [x - w, 0, x + w, 0],
       from: mix(cactus, p.sun, 0.2),
       to: mix(cactus, p.ink, 0.4),
     });
     for (const side of [-1, 1]) {
-      const ay = y - h * rng.range(0.35, 0.6), ax = x + side * w * 1.6;
+      const ay = y - h * rng.range(0.35, 0.6),
+        ax = x + side * w * 1.6;
       c.strokePath([x, ay, ax, ay, ax, ay - h * rng.range(0.2, 0.35)], w * 0.7, mix(cactus, p.ink, 0.15));
     }
   }
@@ -203,12 +215,14 @@ export function drawBeach(d: Draw): void {
   const { c, p, rng, W, H, U, hy } = d;
   c.drawLayer = Layer.ground;
   const left = rng.chance(0.5);
-  const x0 = left ? 0 : W, x1 = W * (left ? rng.range(0.55, 0.75) : rng.range(0.25, 0.45));
+  const x0 = left ? 0 : W,
+    x1 = W * (left ? rng.range(0.55, 0.75) : rng.range(0.25, 0.45));
   const y0 = hy + (H - hy) * rng.range(0.25, 0.4);
   const prof = profile(rng, 64, 3, 3, 0.5);
   const shore: number[] = [];
   for (let i = 0; i <= 32; i++) {
-    const t = i / 32, wobble = (prof[i * 2 - (i === 32 ? 1 : 0)] - 0.5) * U * 0.03;
+    const t = i / 32,
+      wobble = (prof[i * 2 - (i === 32 ? 1 : 0)] - 0.5) * U * 0.03;
     shore.push(x0 + (x1 - x0) * t + wobble, y0 + (H + 2 - y0) * t * t * 0.6 + (H + 2 - y0) * t * 0.4);
   }
   c.fillPolygon([...shore, x0, H + 2], {
@@ -223,19 +237,23 @@ export function drawBeach(d: Draw): void {
 function drawPalm(d: Draw, x: number, y: number): void {
   const { c, p, rng, U } = d;
   c.drawLayer = Layer.plant;
-  const h = U * rng.range(0.45, 0.6), lean = (x < d.W / 2 ? 1 : -1) * h * 0.25;
-  let px = x, py = y;
+  const h = U * rng.range(0.45, 0.6),
+    lean = (x < d.W / 2 ? 1 : -1) * h * 0.25;
+  let px = x,
+    py = y;
   const steps = 10;
-  let topX = x, topY = y;
+  let topX = x,
+    topY = y;
   for (let i = 1; i <= steps; i++) {
     const t = i / steps;
-    const nx = x + lean * t * t, ny = y - h * t;
+    const nx = x + lean * t * t,
+      ny = y - h * t;
     c.strokeLine(px, py, nx, ny, U * (0.03 - 0.014 * t), {
       linear: [nx - U * 0.02, 0, nx + U * 0.02, 0],
       from: mix(p.trunk, p.sand, 0.3),
       to: p.trunk,
     });
-    (px = nx), (py = ny), (topX = nx), (topY = ny);
+    ((px = nx), (py = ny), (topX = nx), (topY = ny));
   }
   for (let k = 0; k < 8; k++) {
     const a = -Math.PI / 2 + (k / 7 - 0.5) * Math.PI * 1.6 + rng.range(-0.15, 0.15);
@@ -245,9 +263,11 @@ function drawPalm(d: Draw, x: number, y: number): void {
     for (let i = 0; i <= 8; i++) {
       const t = i / 8;
       const droop = t * t * len * 0.5;
-      const cx = topX + Math.cos(a) * len * t, cy = topY + Math.sin(a) * len * t + droop;
+      const cx = topX + Math.cos(a) * len * t,
+        cy = topY + Math.sin(a) * len * t + droop;
       const wdt = Math.sin(Math.PI * t) * len * 0.11;
-      const nx = -Math.sin(a), ny = Math.cos(a);
+      const nx = -Math.sin(a),
+        ny = Math.cos(a);
       pts.push(cx + nx * wdt, cy + ny * wdt);
       left.unshift(cx - nx * wdt, cy - ny * wdt);
     }

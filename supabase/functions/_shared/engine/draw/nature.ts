@@ -35,11 +35,14 @@ export function drawForest(d: Draw): void {
 export function drawConifer(d: Draw, x: number, y: number, h: number, haze: number): void {
   const { c, p, s } = d;
   const light = s.light.x * d.W < x ? 1 : -1;
-  const dark = mix(p.foliageDark, p.skyBottom, haze), lit = mix(mix(p.foliage, p.sun, 0.1), p.skyBottom, haze);
+  const dark = mix(p.foliageDark, p.skyBottom, haze),
+    lit = mix(mix(p.foliage, p.sun, 0.1), p.skyBottom, haze);
   c.fillRect(x - h * 0.035, y - h * 0.15, x + h * 0.035, y + 1, mix(p.trunk, p.skyBottom, haze));
   const tiers = 4;
   for (let t = 0; t < tiers; t++) {
-    const ty = y - h * (0.12 + t * 0.2), tw = h * (0.36 - t * 0.07), th = h * 0.38;
+    const ty = y - h * (0.12 + t * 0.2),
+      tw = h * (0.36 - t * 0.07),
+      th = h * 0.38;
     c.fillPolygon([x - tw, ty, x, ty - th, x + tw, ty], dark);
     const side = light > 0 ? [x, ty - th, x - tw, ty, x - tw * 0.1, ty] : [x, ty - th, x + tw, ty, x + tw * 0.1, ty];
     c.fillPolygon(side, lit, 0.75);
@@ -56,7 +59,8 @@ export function drawConifer(d: Draw, x: number, y: number, h: number, haze: numb
 export function drawRoundTree(d: Draw, x: number, y: number, h: number, haze: number): void {
   const { c, p, s, rng } = d;
   const lx = s.light.x * d.W < x ? -1 : 1;
-  const dark = mix(p.foliageDark, p.skyBottom, haze), lit = mix(mix(p.foliage, p.sun, 0.15), p.skyBottom, haze);
+  const dark = mix(p.foliageDark, p.skyBottom, haze),
+    lit = mix(mix(p.foliage, p.sun, 0.15), p.skyBottom, haze);
   c.strokeLine(x, y, x, y - h * 0.45, h * 0.08, mix(p.trunk, p.skyBottom, haze));
   const r = h * 0.28;
   const blobs: [number, number, number][] = [];
@@ -80,7 +84,8 @@ export function drawFlowers(d: Draw): void {
     const sway = rng.range(-1, 1) * r;
     c.strokeLine(x, y, x + sway, H + 2, Math.max(1, r * 0.16), stem);
     c.fillEllipse(x + sway * 0.5 + r * 0.45, y + r * 1.8, r * 0.5, r * 0.18, p.foliage, 1, -0.5);
-    const petals = rng.int(5, 8), col: Rgb = rng.chance(0.6) ? p.flower : p.flower2;
+    const petals = rng.int(5, 8),
+      col: Rgb = rng.chance(0.6) ? p.flower : p.flower2;
     const spin = rng.next() * Math.PI;
     for (let k = 0; k < petals; k++) {
       const a = spin + (k / petals) * Math.PI * 2;
@@ -101,7 +106,8 @@ export function drawFlowers(d: Draw): void {
 export function drawFire(d: Draw, x01: number, scale: number): void {
   const { c, p, rng, W, U } = d;
   c.drawLayer = Layer.effect;
-  const x = x01 * W, y = groundY(d, 0.62);
+  const x = x01 * W,
+    y = groundY(d, 0.62);
   const S = U * 0.2 * scale;
   c.glow(x, y - S * 0.35, S * 2.2, p.fire, 0.55);
   for (const a of [-0.35, 0.35]) {
@@ -119,7 +125,11 @@ export function drawFire(d: Draw, x01: number, scale: number): void {
     [S * 0.25, S * 0.75, mix(p.fire, p.fireCore, 0.5)],
     [S * 0.15, S * 0.48, p.fireCore],
   ];
-  for (const [fx, scaleW] of [[-0.22, 0.55], [0.2, 0.6], [0, 1]] as const) {
+  for (const [fx, scaleW] of [
+    [-0.22, 0.55],
+    [0.2, 0.6],
+    [0, 1],
+  ] as const) {
     for (const [w, h, col] of layers) {
       flame(d, x + fx * S, y, w * scaleW, h * (scaleW === 1 ? 1 : 0.7), col, rng.next() * 6);
     }
@@ -137,7 +147,8 @@ export function drawFire(d: Draw, x01: number, scale: number): void {
 
 /** A flickering teardrop: round at the base, pointed and swaying at the tip. */
 function flame(d: Draw, x: number, y: number, w: number, h: number, col: Rgb, phase: number): void {
-  const right: number[] = [], left: number[] = [];
+  const right: number[] = [],
+    left: number[] = [];
   for (let i = 0; i <= 16; i++) {
     const u = i / 16;
     const half = (w * 4 * Math.sqrt(u) * Math.pow(1 - u, 1.5)) / 1.3;

@@ -10,12 +10,16 @@ export function drawBanana(d: Draw, x01: number, scale: number): void {
   const count = rng.int(1, 3);
   for (let k = 0; k < count; k++) {
     const S = U * 0.3 * scale * (k === 0 ? 1 : 0.75);
-    const x = x01 * W + (k - (count - 1) / 2) * S * 0.55, y = groundY(d, 0.6) - S * 0.3 - k * S * 0.05;
+    const x = x01 * W + (k - (count - 1) / 2) * S * 0.55,
+      y = groundY(d, 0.6) - S * 0.3 - k * S * 0.05;
     const rot = rng.range(-0.5, 0.5) + (k - 1) * 0.3;
-    const outer: number[] = [], inner: number[] = [];
-    const cos = Math.cos(rot), sin = Math.sin(rot);
+    const outer: number[] = [],
+      inner: number[] = [];
+    const cos = Math.cos(rot),
+      sin = Math.sin(rot);
     const put = (list: number[], px: number, py: number, front: boolean) => {
-      const rx = x + px * cos - py * sin, ry = y + px * sin + py * cos;
+      const rx = x + px * cos - py * sin,
+        ry = y + px * sin + py * cos;
       if (front) list.push(rx, ry);
       else list.unshift(rx, ry);
     };
@@ -31,7 +35,8 @@ export function drawBanana(d: Draw, x01: number, scale: number): void {
       to: mix(p.banana, p.fire, 0.3),
     });
     const tip = (i: number) => [outer[i], outer[i + 1]];
-    const [ax, ay] = tip(0), [bx, by] = tip(outer.length - 2);
+    const [ax, ay] = tip(0),
+      [bx, by] = tip(outer.length - 2);
     c.fillCircle(ax, ay, S * 0.025, mix(p.trunk, p.ink, 0.3));
     c.fillCircle(bx, by, S * 0.03, mix(p.trunk, p.ink, 0.3));
   }
@@ -66,7 +71,8 @@ export function drawGears(d: Draw): void {
   const { c, rng, W, H, U } = d;
   c.drawLayer = Layer.figure;
   const corner = rng.chance(0.5) ? 1 : 0;
-  const cx = corner ? W * 0.86 : W * 0.14, cy = H * 0.2;
+  const cx = corner ? W * 0.86 : W * 0.14,
+    cy = H * 0.2;
   const big = U * 0.16;
   gear(d, cx, cy, big, 12, rng.next());
   gear(d, cx + (corner ? -1 : 1) * big * 1.55, cy + big * 0.75, big * 0.62, 8, rng.next());

@@ -8,10 +8,17 @@ export function drawSky(d: Draw): void {
   const { c, p, s, W, H, U, hy } = d;
   c.drawLayer = Layer.sky;
   const skyEnd = s.horizon >= 1 ? H : hy + 2;
-  c.gradientRows(0, skyEnd, [[0, p.skyTop], [0.6, p.skyMid], [1, p.skyBottom]]);
+  c.gradientRows(0, skyEnd, [
+    [0, p.skyTop],
+    [0.6, p.skyMid],
+    [1, p.skyBottom],
+  ]);
   if (s.horizon < 1) {
     c.drawLayer = Layer.ground;
-    c.gradientRows(hy, H, [[0, p.ground], [1, p.groundDark]]);
+    c.gradientRows(hy, H, [
+      [0, p.ground],
+      [1, p.groundDark],
+    ]);
     c.drawLayer = Layer.sky;
   }
   if (s.time === "sunset") c.glow(s.light.x * W, Math.min(hy, H), U * 0.8, p.sun, 0.3);
@@ -24,14 +31,17 @@ export function drawStars(d: Draw): void {
   const count = Math.round(((W * H) / 1400) * (s.time === "space" ? 1.6 : 1));
   const unit = U / 1024;
   for (let i = 0; i < count; i++) {
-    const x = rng.next() * W, y = rng.next() * Math.min(hy, H);
+    const x = rng.next() * W,
+      y = rng.next() * Math.min(hy, H);
     const fade = s.horizon < 1 ? Math.min(1, (hy - y) / (hy * 0.35)) : 1;
     const size = unit * (0.5 + rng.next() ** 4 * 1.8);
     if (c.layer[Math.floor(y) * W + Math.floor(x)] !== Layer.sky) continue;
     c.fillCircle(x, y, size, p.star, rng.range(0.35, 1) * fade, 1);
   }
   for (let i = 0; i < 10; i++) {
-    const x = rng.next() * W, y = rng.next() * Math.min(hy, H) * 0.8, r = unit * rng.range(5, 11);
+    const x = rng.next() * W,
+      y = rng.next() * Math.min(hy, H) * 0.8,
+      r = unit * rng.range(5, 11);
     c.glow(x, y, r * 1.6, p.star, 0.5);
     c.strokeLine(x - r, y, x + r, y, unit * 1.1, p.star, 0.7);
     c.strokeLine(x, y - r, x, y + r, unit * 1.1, p.star, 0.7);
@@ -41,7 +51,8 @@ export function drawStars(d: Draw): void {
 export function drawSun(d: Draw): void {
   const { c, p, s, W, H, U } = d;
   c.drawLayer = Layer.celestial;
-  const x = s.light.x * W, y = s.light.y * H;
+  const x = s.light.x * W,
+    y = s.light.y * H;
   const sunset = s.time === "sunset";
   const r = U * (sunset ? 0.075 : 0.055);
   c.glow(x, y, U * (sunset ? 0.5 : 0.4), p.sun, sunset ? 0.35 : 0.3);
@@ -66,7 +77,8 @@ export function drawMoon(d: Draw): void {
     1.5,
   );
   for (let i = 0; i < 6; i++) {
-    const a = rng.next() * Math.PI * 2, q = rng.next() * r * 0.65;
+    const a = rng.next() * Math.PI * 2,
+      q = rng.next() * r * 0.65;
     c.fillCircle(
       x + Math.cos(a) * q,
       y + Math.sin(a) * q,
@@ -101,7 +113,8 @@ export function drawClouds(d: Draw): void {
     const body = heavy ? mix(p.cloudShade, p.cloud, 0.4) : p.cloud;
     const shapes: [number, number, number][] = [];
     for (let k = 0; k < puffs; k++) {
-      const u = k / (puffs - 1), bump = Math.sin(Math.PI * u);
+      const u = k / (puffs - 1),
+        bump = Math.sin(Math.PI * u);
       shapes.push([
         cx + (u - 0.5) * cw,
         cy - bump * ch * rng.range(0.2, 0.7),
@@ -128,20 +141,30 @@ export function drawClouds(d: Draw): void {
 export function drawRainbow(d: Draw): void {
   const { c, rng, W, U, hy, H } = d;
   c.drawLayer = Layer.cloud;
-  const bands: Rgb[] = [[230, 60, 60], [245, 150, 50], [245, 225, 70], [90, 200, 90], [70, 140, 230], [90, 80, 200], [
-    150,
-    80,
-    200,
-  ]];
-  const cx = rng.range(0.3, 0.7) * W, cy = Math.min(hy, H), R = U * rng.range(0.55, 0.75), bw = R * 0.028;
+  const bands: Rgb[] = [
+    [230, 60, 60],
+    [245, 150, 50],
+    [245, 225, 70],
+    [90, 200, 90],
+    [70, 140, 230],
+    [90, 80, 200],
+    [150, 80, 200],
+  ];
+  const cx = rng.range(0.3, 0.7) * W,
+    cy = Math.min(hy, H),
+    R = U * rng.range(0.55, 0.75),
+    bw = R * 0.028;
   const inner = R - bw * bands.length;
   for (let y = Math.max(0, Math.floor(cy - R)); y < Math.min(H, cy); y++) {
     const dy = y + 0.5 - cy;
     for (let x = Math.max(0, Math.floor(cx - R)); x < Math.min(W, Math.ceil(cx + R)); x++) {
       const dist = Math.sqrt((x + 0.5 - cx) ** 2 + dy * dy);
       if (dist < inner || dist > R) continue;
-      const f = (R - dist) / bw, k = Math.min(bands.length - 1, Math.floor(f)), t = f - k;
-      const a = bands[k], b = bands[Math.min(bands.length - 1, k + 1)];
+      const f = (R - dist) / bw,
+        k = Math.min(bands.length - 1, Math.floor(f)),
+        t = f - k;
+      const a = bands[k],
+        b = bands[Math.min(bands.length - 1, k + 1)];
       const edge = Math.min(1, f * 0.8, (bands.length - f) * 0.8);
       c.blend(y * W + x, a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t, 0.38 * edge);
     }
@@ -155,13 +178,18 @@ export function drawNebula(d: Draw): void {
   const data = c.data;
   for (let y = 0; y < end; y++) {
     for (let x = 0; x < W; x++) {
-      const n1 = s.noise.sample(x * k, y * k), n2 = s.noise.sample(x * k * 2.3 + 91, y * k * 2.3 + 37);
+      const n1 = s.noise.sample(x * k, y * k),
+        n2 = s.noise.sample(x * k * 2.3 + 91, y * k * 2.3 + 37);
       let dens = (n1 - 0.42) / 0.4;
       if (dens <= 0) continue;
       dens = Math.min(1, dens) * (0.45 + 0.55 * n2);
-      const a = p.cloud, b = p.accent;
-      const i = (y * W + x) * 3, t = n2;
-      const r = a[0] + (b[0] - a[0]) * t, g = a[1] + (b[1] - a[1]) * t, bl = a[2] + (b[2] - a[2]) * t;
+      const a = p.cloud,
+        b = p.accent;
+      const i = (y * W + x) * 3,
+        t = n2;
+      const r = a[0] + (b[0] - a[0]) * t,
+        g = a[1] + (b[1] - a[1]) * t,
+        bl = a[2] + (b[2] - a[2]) * t;
       const al = dens * 0.7;
       data[i] += (r - data[i]) * al;
       data[i + 1] += (g - data[i + 1]) * al;
@@ -176,23 +204,33 @@ export function drawPlanet(d: Draw): void {
   const r = U * rng.range(0.13, 0.19);
   const cx = (s.light.x < 0.5 ? rng.range(0.62, 0.78) : rng.range(0.22, 0.38)) * W;
   const cy = Math.min(H * 0.42, s.horizon < 1 ? d.hy * 0.55 : H * 0.35);
-  const lx = -0.55, ly = -0.5, lz = 0.67;
-  const tilt = rng.range(-0.45, -0.15), cos = Math.cos(tilt), sin = Math.sin(tilt);
-  const ra = r * 1, rb = r * 0.26;
+  const lx = -0.55,
+    ly = -0.5,
+    lz = 0.67;
+  const tilt = rng.range(-0.45, -0.15),
+    cos = Math.cos(tilt),
+    sin = Math.sin(tilt);
+  const ra = r * 1,
+    rb = r * 0.26;
   const bandPhase = rng.next() * 6;
   const dark = mix(p.planet, p.skyTop, 0.75);
   const ringCol = mix(p.planet, p.cloud, 0.5);
   const ext = r * 2.2;
   for (let y = Math.max(0, Math.floor(cy - ext)); y < Math.min(H, Math.ceil(cy + ext)); y++) {
     for (let x = Math.max(0, Math.floor(cx - ext)); x < Math.min(W, Math.ceil(cx + ext)); x++) {
-      const dx = x + 0.5 - cx, dy = y + 0.5 - cy, dist = Math.sqrt(dx * dx + dy * dy);
-      const u = dx * cos + dy * sin, v = -dx * sin + dy * cos;
+      const dx = x + 0.5 - cx,
+        dy = y + 0.5 - cy,
+        dist = Math.sqrt(dx * dx + dy * dy);
+      const u = dx * cos + dy * sin,
+        v = -dx * sin + dy * cos;
       const q = Math.sqrt((u / ra) ** 2 + (v / rb) ** 2);
       const inDisc = dist < r + 0.5;
       const onRing = q > 1.3 && q < 2.1 && !(inDisc && v < 0);
       const i = y * W + x;
       if (inDisc) {
-        const nx = dx / r, ny = dy / r, nz = Math.sqrt(Math.max(0, 1 - nx * nx - ny * ny));
+        const nx = dx / r,
+          ny = dy / r,
+          nz = Math.sqrt(Math.max(0, 1 - nx * nx - ny * ny));
         const lambert = Math.max(0, nx * lx + ny * ly + nz * lz);
         const band = 0.5 + 0.5 * Math.sin(ny * 11 + bandPhase + Math.sin(nx * 3) * 0.6);
         const lit = 0.12 + 0.88 * lambert;
@@ -219,10 +257,13 @@ export function drawBirds(d: Draw): void {
   c.drawLayer = Layer.effect;
   const color = s.time === "night" ? mix(p.skyBottom, [0, 0, 0], 0.6) : mix(p.ink, p.skyMid, 0.2);
   const n = rng.int(4, 9);
-  const fx = rng.range(0.2, 0.8) * W, fy = Math.min(hy, H) * rng.range(0.2, 0.45);
+  const fx = rng.range(0.2, 0.8) * W,
+    fy = Math.min(hy, H) * rng.range(0.2, 0.45);
   for (let i = 0; i < n; i++) {
-    const x = fx + rng.range(-0.18, 0.18) * W, y = fy + rng.range(-0.1, 0.1) * H;
-    const size = U * rng.range(0.012, 0.03), flap = rng.range(0.2, 0.6);
+    const x = fx + rng.range(-0.18, 0.18) * W,
+      y = fy + rng.range(-0.1, 0.1) * H;
+    const size = U * rng.range(0.012, 0.03),
+      flap = rng.range(0.2, 0.6);
     c.strokePath(
       [
         x - size,

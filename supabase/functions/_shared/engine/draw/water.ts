@@ -8,7 +8,8 @@ import type { Draw } from "./context.ts";
 export function drawSea(d: Draw): void {
   const { c, p, s, rng, W, H, U, hy } = d;
   c.drawLayer = Layer.water;
-  const data = c.data, layer = c.layer;
+  const data = c.data,
+    layer = c.layer;
   const lx = s.light.x * W;
   const hasLight = s.motifs.has("sun") || s.motifs.has("moon");
   const light = s.time === "night" ? p.moon : p.sun;
@@ -33,7 +34,9 @@ export function drawSea(d: Draw): void {
     const waveAmp = 0.2 + 0.55 * t;
     for (let x = 0; x < W; x++) {
       const wave = fastSin(x * freq + phase + s.noise.sample(x * nk * 0.3, y * nk * 1.2) * 4);
-      let r = r0, g = g0, b = b0;
+      let r = r0,
+        g = g0,
+        b = b0;
       if (reflect > 0) {
         const rx = Math.min(W - 1, Math.max(0, Math.round(x + wave * U * 0.006 * (1 + t * 4))));
         const k = (mirrorY * W + rx) * 3;
@@ -60,7 +63,8 @@ export function drawSea(d: Draw): void {
           b += (light[2] - b) * gl;
         }
       }
-      const i = y * W + x, k = i * 3;
+      const i = y * W + x,
+        k = i * 3;
       data[k] = r;
       data[k + 1] = g;
       data[k + 2] = b;
@@ -73,7 +77,9 @@ export function drawSea(d: Draw): void {
 export function drawRiver(d: Draw): void {
   const { c, p, rng, W, H, U, hy } = d;
   c.drawLayer = Layer.water;
-  const x0 = rng.range(0.35, 0.65), x1 = rng.range(0.3, 0.7), ph = rng.next() * 6;
+  const x0 = rng.range(0.35, 0.65),
+    x1 = rng.range(0.3, 0.7),
+    ph = rng.next() * 6;
   const start = hy + (H - hy) * 0.04;
   const bank = mix(p.groundDark, p.ink, 0.2);
   for (let y = Math.ceil(start); y < H; y++) {
@@ -87,13 +93,15 @@ export function drawRiver(d: Draw): void {
       const ripple = fastSin(x * 0.05 + y * (0.9 - t * 0.6)) > 0.92 ? 0.35 : 0;
       const i = y * W + x;
       if (e < U * 0.003 + 1) c.blend(i, bank[0], bank[1], bank[2], Math.min(1, e + 1.5) * 0.8);
-      else {c.blend(
+      else {
+        c.blend(
           i,
           col[0] + (p.waterLight[0] - col[0]) * ripple,
           col[1] + (p.waterLight[1] - col[1]) * ripple,
           col[2] + (p.waterLight[2] - col[2]) * ripple,
           1,
-        );}
+        );
+      }
     }
   }
 }
@@ -140,9 +148,14 @@ export function drawFish(d: Draw): void {
     const angle = inWater ? -0.5 : rng.range(-0.3, 0.3);
     const body = mix(p.accent2, p.accent, 0.3);
     const dir = rng.chance(0.5) ? 1 : -1;
-    const ux = Math.cos(angle) * dir, uy = Math.sin(angle), px = -uy, py = ux;
-    const tx = x - ux * size * 0.95, ty = y - uy * size * 0.95;
-    const bx = tx - ux * size * 0.6, by = ty - uy * size * 0.6;
+    const ux = Math.cos(angle) * dir,
+      uy = Math.sin(angle),
+      px = -uy,
+      py = ux;
+    const tx = x - ux * size * 0.95,
+      ty = y - uy * size * 0.95;
+    const bx = tx - ux * size * 0.6,
+      by = ty - uy * size * 0.6;
     c.fillPolygon(
       [tx, ty, bx + px * size * 0.5, by + py * size * 0.5, bx - px * size * 0.5, by - py * size * 0.5],
       mix(body, p.ink, 0.2),
@@ -156,7 +169,8 @@ export function drawFish(d: Draw): void {
       1,
       Math.atan2(uy, ux),
     );
-    const ca = ux, sa = uy;
+    const ca = ux,
+      sa = uy;
     c.fillCircle(x + ca * size * 0.65, y + sa * size * 0.65 - size * 0.08, size * 0.09, p.ink);
     if (inWater) {
       for (let k = 0; k < 7; k++) {

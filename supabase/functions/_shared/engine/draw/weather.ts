@@ -9,7 +9,8 @@ export function drawRain(d: Draw): void {
   c.drawLayer = Layer.effect;
   if (rng.chance(0.5)) {
     const pts: number[] = [];
-    let x = rng.range(0.2, 0.8) * W, y = 0;
+    let x = rng.range(0.2, 0.8) * W,
+      y = 0;
     const end = Math.min(d.hy, H) * rng.range(0.6, 0.95);
     while (y < end) {
       pts.push(x, y);
@@ -23,7 +24,8 @@ export function drawRain(d: Draw): void {
   const col = mix(p.cloud, [255, 255, 255], 0.4);
   const slant = rng.range(0.12, 0.3);
   for (let i = 0; i < count; i++) {
-    const x = rng.next() * (W + H * slant) - H * slant * 0.5, y = rng.next() * H;
+    const x = rng.next() * (W + H * slant) - H * slant * 0.5,
+      y = rng.next() * H;
     const len = U * rng.range(0.015, 0.045);
     c.strokeLine(x, y, x - len * slant, y + len, Math.max(0.8, U * 0.0016), col, rng.range(0.2, 0.45));
   }
@@ -43,7 +45,8 @@ export function drawFog(d: Draw): void {
   const { c, p, s, W, H, U, hy } = d;
   const fog = mix(p.cloud, p.skyBottom, 0.5);
   const data = c.data;
-  const band = H * 0.28, nk = 256 / (U * 0.8);
+  const band = H * 0.28,
+    nk = 256 / (U * 0.8);
   const centre = Math.min(hy, H * 0.95);
   for (let y = 0; y < H; y++) {
     const q = (y - centre) / band;

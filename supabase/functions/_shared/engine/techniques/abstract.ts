@@ -15,7 +15,9 @@ function arc(c: Canvas, cx: number, cy: number, r: number, width: number, col: R
   const ext = r + width;
   for (let y = Math.max(0, Math.floor(cy - ext)); y < Math.min(c.height, Math.ceil(cy + ext)); y++) {
     for (let x = Math.max(0, Math.floor(cx - ext)); x < Math.min(c.width, Math.ceil(cx + ext)); x++) {
-      const dx = x + 0.5 - cx, dy = y + 0.5 - cy, d = Math.sqrt(dx * dx + dy * dy);
+      const dx = x + 0.5 - cx,
+        dy = y + 0.5 - cy,
+        d = Math.sqrt(dx * dx + dy * dy);
       const cov = Math.min(1, width / 2 - Math.abs(d - r) + 0.5);
       if (cov <= 0) continue;
       let a = Math.atan2(dy, dx);
@@ -27,7 +29,11 @@ function arc(c: Canvas, cx: number, cy: number, r: number, width: number, col: R
 }
 
 export function abstract(job: Job): Canvas {
-  const { width: w, height: h } = job, U = unit(job), s = job.scene, p = s.palette, rng = job.rng;
+  const { width: w, height: h } = job,
+    U = unit(job),
+    s = job.scene,
+    p = s.palette,
+    rng = job.rng;
   const dark = s.time === "night" || s.time === "space";
   const pool: Rgb[] = [
     ...s.colors.map((c) => COLOR_WORDS[c]),
@@ -42,7 +48,10 @@ export function abstract(job: Job): Canvas {
   const colours = pool.slice(0, 7);
   const bg = dark ? mix(p.skyTop, [10, 10, 20], 0.4) : mix(mix(p.skyBottom, colours[0], 0.15), [246, 241, 230], 0.6);
   const c = new Canvas(w, h);
-  c.gradientRows(0, h, [[0, bg], [1, mix(bg, colours[1], 0.2)]]);
+  c.gradientRows(0, h, [
+    [0, bg],
+    [1, mix(bg, colours[1], 0.2)],
+  ]);
   const spot = placer(job, rng);
   const colour = () => rng.pick(colours);
   if (s.horizon < 1) c.fillRect(0, s.horizon * h - U * 0.012, w, s.horizon * h + U * 0.012, mix(colours[1], bg, 0.3));
@@ -50,14 +59,17 @@ export function abstract(job: Job): Canvas {
   const has = (m: Parameters<typeof s.motifs.has>[0]) => s.motifs.has(m);
   if (has("mountain") || has("castle")) {
     for (let k = 0; k < 3; k++) {
-      const [x, y] = spot(), size = U * rng.range(0.18, 0.35);
+      const [x, y] = spot(),
+        size = U * rng.range(0.18, 0.35);
       c.fillPolygon([x - size, y + size * 0.6, x, y - size * 0.8, x + size, y + size * 0.6], colour(), 0.85);
     }
   }
   if (has("city") || has("house") || has("robot") || has("car")) {
     const [x0] = spot();
     for (let k = 0; k < 6; k++) {
-      const bw = U * rng.range(0.03, 0.07), bh = U * rng.range(0.15, 0.5), x = x0 + (k - 3) * U * 0.08;
+      const bw = U * rng.range(0.03, 0.07),
+        bh = U * rng.range(0.15, 0.5),
+        x = x0 + (k - 3) * U * 0.08;
       c.fillRect(x, h * 0.85 - bh, x + bw, h * 0.85, colour(), 0.9);
     }
   }
@@ -68,14 +80,17 @@ export function abstract(job: Job): Canvas {
   }
   if (has("sea") || has("river") || has("rain")) {
     for (let k = 0; k < 4; k++) {
-      const y = h * rng.range(0.55, 0.95), amp = U * 0.02, pts: number[] = [];
+      const y = h * rng.range(0.55, 0.95),
+        amp = U * 0.02,
+        pts: number[] = [];
       for (let x = -10; x <= w + 10; x += 8) pts.push(x, y + Math.sin(x / (U * 0.05) + k) * amp);
       c.strokePath(pts, U * 0.008, colour(), 0.9);
     }
   }
   if (has("forest") || has("flower") || has("hills") || has("snow")) {
     for (let k = 0; k < 3; k++) {
-      const [x, y] = spot(), col = colour();
+      const [x, y] = spot(),
+        col = colour();
       for (let j = 0; j < 9; j++) {
         c.fillCircle(x + rng.range(-1, 1) * U * 0.08, y + rng.range(-1, 1) * U * 0.08, U * rng.range(0.01, 0.03), col);
       }
@@ -87,7 +102,10 @@ export function abstract(job: Job): Canvas {
     c.fillCircle(x, y - U * 0.02, U * 0.05, colour());
   }
   for (let k = 0; k < 9; k++) {
-    const [x, y] = spot(), kind = rng.int(0, 3), col = colour(), size = U * rng.range(0.04, 0.16);
+    const [x, y] = spot(),
+      kind = rng.int(0, 3),
+      col = colour(),
+      size = U * rng.range(0.04, 0.16);
     if (kind === 0) c.fillCircle(x, y, size, col, 0.9);
     else if (kind === 1) arc(c, x, y, size, U * 0.01, col, -Math.PI, rng.range(-Math.PI, Math.PI));
     else if (kind === 2) c.strokeLine(x - size * 1.5, y + size, x + size * 1.5, y - size, U * 0.006, col);
@@ -99,11 +117,13 @@ export function abstract(job: Job): Canvas {
 
 /** Positions for shapes: weighted toward bright parts of the reference, else spread at random. */
 function placer(job: Job, rng: Rng): () => [number, number] {
-  const { width: w, height: h } = job, light = job.scene.reference?.light;
+  const { width: w, height: h } = job,
+    light = job.scene.reference?.light;
   return () => {
     if (!light) return [rng.range(0.1, 0.9) * w, rng.range(0.1, 0.9) * h];
     for (let tries = 0; tries < 20; tries++) {
-      const gx = rng.int(0, GRID - 1), gy = rng.int(0, GRID - 1);
+      const gx = rng.int(0, GRID - 1),
+        gy = rng.int(0, GRID - 1);
       if (rng.next() < light[gy * GRID + gx]) return [((gx + rng.next()) / GRID) * w, ((gy + rng.next()) / GRID) * h];
     }
     return [rng.range(0.1, 0.9) * w, rng.range(0.1, 0.9) * h];

@@ -11,13 +11,14 @@ import { applyInk, edgeMask, layerEdges, maxInto, TEXTURED_LAYERS } from "./pass
 function paperCanvas(w: number, h: number, paper: readonly number[], layer: Uint8Array): Canvas {
   const out = new Canvas(w, h, undefined, layer);
   const d = out.data;
-  for (let k = 0; k < d.length; k += 3) (d[k] = paper[0]), (d[k + 1] = paper[1]), (d[k + 2] = paper[2]);
+  for (let k = 0; k < d.length; k += 3) ((d[k] = paper[0]), (d[k + 1] = paper[1]), (d[k + 2] = paper[2]));
   return out;
 }
 
 export function lineArt(job: Job): Canvas {
   const scene = job.compose(job.width, job.height);
-  const { width: w, height: h } = scene, U = unit(job);
+  const { width: w, height: h } = scene,
+    U = unit(job);
   const lines = maxInto(edgeMask(scene, 18, 1.2, Math.max(1, U / 900), TEXTURED_LAYERS), layerEdges(scene, false));
   waterStrokes(scene, lines, job, U);
   const out = paperCanvas(w, h, hex("#f8f6f0"), scene.layer);
@@ -27,11 +28,14 @@ export function lineArt(job: Job): Canvas {
 
 export function sketch(job: Job): Canvas {
   const scene = job.compose(job.width, job.height);
-  const { width: w, height: h } = scene, U = unit(job);
+  const { width: w, height: h } = scene,
+    U = unit(job);
   const lum = lumaOf(scene);
   const contours = maxInto(edgeMask(scene, 20, 1.5, 1), layerEdges(scene, true));
   const out = paperCanvas(w, h, hex("#f2efe7"), scene.layer);
-  const d = out.data, graphite = hex("#2b2b2b"), noise = job.scene.noise;
+  const d = out.data,
+    graphite = hex("#2b2b2b"),
+    noise = job.scene.noise;
   const sp = Math.max(3, U * 0.0075);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -58,9 +62,13 @@ export function sketch(job: Job): Canvas {
 
 /** Water gets a few dashed horizontal strokes, closer together toward the horizon. */
 function waterStrokes(scene: Canvas, lines: Float32Array, job: Job, U: number): void {
-  const { width: w, height: h } = scene, hy = job.scene.horizon * h, noise = job.scene.noise;
+  const { width: w, height: h } = scene,
+    hy = job.scene.horizon * h,
+    noise = job.scene.noise;
   for (let y = Math.ceil(hy) + 1; y < h; y++) {
-    const t = (y - hy) / (h - hy), spacing = U * (0.012 + 0.05 * t), phase = (y - hy) % spacing;
+    const t = (y - hy) / (h - hy),
+      spacing = U * (0.012 + 0.05 * t),
+      phase = (y - hy) % spacing;
     if (phase >= Math.max(1, U * 0.0015)) continue;
     const row = Math.floor((y - hy) / spacing);
     for (let x = 0; x < w; x++) {

@@ -22,14 +22,16 @@ export function anime(job: Job): Canvas {
 
 export function comicBook(job: Job): Canvas {
   const c = job.compose(job.width, job.height);
-  const U = unit(job), ink = hex("#111111");
+  const U = unit(job),
+    ink = hex("#111111");
   const lines = maxInto(edgeMask(c, 26, 1, Math.max(1, U / 420), TEXTURED_LAYERS), layerEdges(c, true));
   posterize(c, 5);
   halftone(c, Math.max(3, U * 0.011), Math.PI / 4, ink, 0.6, 0.38);
-  const paper = hex("#fdf0d5"), d = c.data;
+  const paper = hex("#fdf0d5"),
+    d = c.data;
   for (let i = 0; i < lines.length; i++) {
     const k = i * 3;
-    if (d[k] + d[k + 1] + d[k + 2] > 690) (d[k] = paper[0]), (d[k + 1] = paper[1]), (d[k + 2] = paper[2]);
+    if (d[k] + d[k + 1] + d[k + 2] > 690) ((d[k] = paper[0]), (d[k + 1] = paper[1]), (d[k + 2] = paper[2]));
   }
   applyInk(c, blur(lines, c.width, c.height, 1, Math.max(1, U / 500)), ink, 1.6);
   return c;
@@ -37,11 +39,15 @@ export function comicBook(job: Job): Canvas {
 
 export function cartoon(job: Job): Canvas {
   const c = job.compose(job.width, job.height);
-  const { width: w, height: h } = c, U = unit(job), s = job.scene;
+  const { width: w, height: h } = c,
+    U = unit(job),
+    s = job.scene;
   const lines = maxInto(edgeMask(c, 30, 1.5, Math.max(1, U / 380), TEXTURED_LAYERS), layerEdges(c, true));
   for (let i = 0; i < lines.length; i++) if (c.layer[i] === Layer.sky) lines[i] = 0;
   celShade(c, 4, true);
-  const d = c.data, lx = s.light.x * w, ly = s.light.y * h;
+  const d = c.data,
+    lx = s.light.x * w,
+    ly = s.light.y * h;
   const sunburst = s.motifs.has("sun") && s.time !== "night";
   for (let y = 0; y < h && sunburst; y++) {
     for (let x = 0; x < w; x++) {
@@ -61,20 +67,23 @@ export function cartoon(job: Job): Canvas {
 }
 
 export function popArt(job: Job): Canvas {
-  const { width: w, height: h } = job, U = unit(job);
-  const lw = Math.floor(w / 2), th = Math.floor(h / 2);
-  const pw = w - lw, ph = h - th;
+  const { width: w, height: h } = job,
+    U = unit(job);
+  const lw = Math.floor(w / 2),
+    th = Math.floor(h / 2);
+  const pw = w - lw,
+    ph = h - th;
   const panel = job.compose(pw, ph);
   const lum = lumaOf(panel);
   const lines = maxInto(edgeMask(panel, 26, 1, Math.max(1, U / 600), TEXTURED_LAYERS), layerEdges(panel, true));
   const t = job.style.tones;
   const [pink, yellow, blue, orange, green, black, white] = t;
-  const schemes: Rgb[][] = [[pink, yellow, blue, white], [yellow, blue, pink, white], [blue, orange, green, white], [
-    green,
-    pink,
-    yellow,
-    white,
-  ]];
+  const schemes: Rgb[][] = [
+    [pink, yellow, blue, white],
+    [yellow, blue, pink, white],
+    [blue, orange, green, white],
+    [green, pink, yellow, white],
+  ];
   const out = new Canvas(w, h);
   const cell = Math.max(3, U * 0.012);
   const words = job.scene.colors.length;
@@ -82,20 +91,25 @@ export function popArt(job: Job): Canvas {
     const scheme = schemes[(q + words) % 4];
     // A colour word in the prompt becomes the dominant background of the first panel.
     const bg = q === 0 && words > 0 ? mix(scheme[0], job.scene.palette.accent, 0.8) : scheme[0];
-    const ox = q % 2 === 0 ? 0 : lw, oy = q < 2 ? 0 : th;
-    const qw = q % 2 === 0 ? lw : pw, qh = q < 2 ? th : ph;
+    const ox = q % 2 === 0 ? 0 : lw,
+      oy = q < 2 ? 0 : th;
+    const qw = q % 2 === 0 ? lw : pw,
+      qh = q < 2 ? th : ph;
     for (let y = 0; y < qh; y++) {
       for (let x = 0; x < qw; x++) {
-        const i = y * pw + x, l = lum[i] / 255;
+        const i = y * pw + x,
+          l = lum[i] / 255;
         let col: Rgb;
         let dots = false;
         if (isSky(panel.layer[i])) col = l > 0.85 ? scheme[3] : bg;
         else if (l < 0.3) col = mix(scheme[2], black, 0.55);
-        else if (l < 0.62) (col = scheme[1]), (dots = true);
+        else if (l < 0.62) ((col = scheme[1]), (dots = true));
         else col = scheme[3];
         if (dots) {
-          const u = (x + ox) / cell, v = (y + oy) / cell;
-          const fu = u - Math.floor(u) - 0.5, fv = v - Math.floor(v) - 0.5;
+          const u = (x + ox) / cell,
+            v = (y + oy) / cell;
+          const fu = u - Math.floor(u) - 0.5,
+            fv = v - Math.floor(v) - 0.5;
           if (fu * fu + fv * fv < 0.09) col = mix(col, scheme[2], 0.7);
         }
         const ink = lines[i];

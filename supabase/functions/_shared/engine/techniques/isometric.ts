@@ -11,14 +11,21 @@ type Tile = "grass" | "water" | "sand" | "snow" | "road" | "rock" | "tower" | "h
 const N = 12;
 
 export function isometric(job: Job): Canvas {
-  const { width: w, height: h } = job, U = unit(job), s = job.scene, p = s.palette, rng = job.rng;
+  const { width: w, height: h } = job,
+    U = unit(job),
+    s = job.scene,
+    p = s.palette,
+    rng = job.rng;
   const has = (m: MotifId) => s.motifs.has(m);
   const night = s.time === "night" || s.time === "space";
   const c = new Canvas(w, h);
   c.drawLayer = Layer.sky;
   const skyTop = night ? p.skyTop : mix(p.skyTop, [255, 255, 255], 0.3),
     skyBottom = night ? p.skyBottom : mix(p.skyBottom, [255, 255, 255], 0.45);
-  c.gradientRows(0, h, [[0, skyTop], [1, skyBottom]]);
+  c.gradientRows(0, h, [
+    [0, skyTop],
+    [1, skyBottom],
+  ]);
   if (has("stars")) {
     for (let k = 0; k < (w * h) / 3000; k++) {
       c.fillCircle(rng.next() * w, rng.next() * h * 0.5, U * 0.0015, p.star, rng.range(0.4, 1));
@@ -34,23 +41,26 @@ export function isometric(job: Job): Canvas {
       for (let i = 0; i < N; i++) {
         const sea = has("sea") && i + j * 0.3 > N * 0.95;
         const river = has("river") && !has("sea") && Math.abs(i - (j * 0.5 + 3)) < 0.8;
-        if (sea || river) (tiles[at(i, j)] = "water"), (heights[at(i, j)] = 0.6);
+        if (sea || river) ((tiles[at(i, j)] = "water"), (heights[at(i, j)] = 0.6));
         else if (has("sea") && i + j * 0.3 > N * 0.8) tiles[at(i, j)] = "sand";
       }
     }
   }
   if (has("mountain")) {
-    const pi = rng.int(1, 3), pj = rng.int(1, 3), top = rng.range(5, 7);
+    const pi = rng.int(1, 3),
+      pj = rng.int(1, 3),
+      top = rng.range(5, 7);
     for (let j = 0; j < N; j++) {
       for (let i = 0; i < N; i++) {
         const hgt = Math.round(top - Math.hypot(i - pi, j - pj) * 1.3);
-        if (hgt > 1 && tiles[at(i, j)] !== "water") (tiles[at(i, j)] = "rock"), (heights[at(i, j)] = hgt);
+        if (hgt > 1 && tiles[at(i, j)] !== "water") ((tiles[at(i, j)] = "rock"), (heights[at(i, j)] = hgt));
       }
     }
   }
   const free = () => {
     for (let tries = 0; tries < 60; tries++) {
-      const i = rng.int(0, N - 1), j = rng.int(0, N - 1);
+      const i = rng.int(0, N - 1),
+        j = rng.int(0, N - 1);
       if (tiles[at(i, j)] === ground) return at(i, j);
     }
     return -1;
@@ -69,16 +79,18 @@ export function isometric(job: Job): Canvas {
   }
   if (has("house") || has("castle")) {
     const t = free();
-    if (t >= 0) (tiles[t] = "house"), (heights[t] = has("castle") ? 4 : 2);
+    if (t >= 0) ((tiles[t] = "house"), (heights[t] = has("castle") ? 4 : 2));
   }
   const figures = new Map<number, MotifId>();
   for (const m of ["portrait", "robot", "cat", "dog", "animal", "fire", "banana"] as MotifId[]) {
     if (!has(m)) continue;
     const t = free();
-    if (t >= 0) (tiles[t] = "figure"), figures.set(t, m);
+    if (t >= 0) ((tiles[t] = "figure"), figures.set(t, m));
   }
   const flowers = new Set<number>();
-  if (has("flower")) { for (let k = 0; k < 24; k++) flowers.add(free()); }
+  if (has("flower")) {
+    for (let k = 0; k < 24; k++) flowers.add(free());
+  }
   if (has("forest") || has("hills") || has("flower")) {
     for (let k = 0; k < (has("forest") ? 26 : 10); k++) {
       const t = free();
@@ -88,8 +100,11 @@ export function isometric(job: Job): Canvas {
 
   const maxH = Math.max(...heights);
   const tw = Math.min((w * 0.84) / N, (h * 0.84) / (N * 0.5 + maxH * 0.45 + 1.2));
-  const th = tw / 2, bh = tw * 0.45, slab = bh * 1.4;
-  const cx = w / 2, y0 = (h - (N * th + maxH * bh + slab)) / 2 + maxH * bh;
+  const th = tw / 2,
+    bh = tw * 0.45,
+    slab = bh * 1.4;
+  const cx = w / 2,
+    y0 = (h - (N * th + maxH * bh + slab)) / 2 + maxH * bh;
   c.fillEllipse(
     cx,
     y0 + N * th + slab * 1.6,
@@ -124,8 +139,11 @@ export function isometric(job: Job): Canvas {
   const earth = mix(p.trunk, p.groundDark, 0.4);
   for (let sum = 0; sum <= 2 * (N - 1); sum++) {
     for (let i = Math.max(0, sum - N + 1); i <= Math.min(N - 1, sum); i++) {
-      const j = sum - i, t = tiles[at(i, j)], hgt = heights[at(i, j)];
-      const sx = cx + (i - j) * (tw / 2), sy = y0 + (i + j) * (th / 2);
+      const j = sum - i,
+        t = tiles[at(i, j)],
+        hgt = heights[at(i, j)];
+      const sx = cx + (i - j) * (tw / 2),
+        sy = y0 + (i + j) * (th / 2);
       const z = (t === "tower" || t === "house" ? 1 : hgt) * bh;
       c.drawLayer = t === "water" ? Layer.water : Layer.ground;
       block(
@@ -154,7 +172,9 @@ export function isometric(job: Job): Canvas {
         }
       }
       if (t === "tower") {
-        const top = hgt * bh, bw = tw * 0.7, bth = th * 0.7;
+        const top = hgt * bh,
+          bw = tw * 0.7,
+          bth = th * 0.7;
         const wall = [p.wall, mix(p.wall, p.accent, 0.3), mix(p.wall, p.skyTop, 0.35)][(i * 7 + j * 3) % 3];
         block(c, sx, sy + th * 0.15, bw, bth, bh, top, wall, mix(wall, p.sun, 0.2), 0);
         windows(
@@ -216,7 +236,8 @@ function block(
   face: Rgb,
   seed: number,
 ): void {
-  const hw = tw / 2, hh = th / 2;
+  const hw = tw / 2,
+    hh = th / 2;
   const yTop = sy - top;
   const t0 = [sx, yTop, sx + hw, yTop + hh, sx, yTop + th, sx - hw, yTop + hh];
   const drop = top - bottom;
@@ -243,12 +264,16 @@ function windows(
   lit: Rgb,
   seed: number,
 ): void {
-  const hw = tw / 2, hh = th / 2, floors = Math.floor((top - bottom) / (th * 0.5));
+  const hw = tw / 2,
+    hh = th / 2,
+    floors = Math.floor((top - bottom) / (th * 0.5));
   const yTop = sy - top;
   for (let f = 0; f < floors; f++) {
     for (let k = 1; k <= 2; k++) {
       if ((seed * 7 + f * 13 + k * 5) % 3 === 0) continue;
-      const u = k / 3, wx = sx - hw + u * hw, wy = yTop + hh + u * hh + th * 0.5 * (f + 0.6);
+      const u = k / 3,
+        wx = sx - hw + u * hw,
+        wy = yTop + hh + u * hh + th * 0.5 * (f + 0.6);
       c.fillPolygon(
         [
           wx - hw * 0.08,
@@ -263,7 +288,8 @@ function windows(
         lit,
         0.9,
       );
-      const rx = sx + u * hw, ry = yTop + th - u * hh + th * 0.5 * (f + 0.6);
+      const rx = sx + u * hw,
+        ry = yTop + th - u * hh + th * 0.5 * (f + 0.6);
       c.fillPolygon(
         [
           rx - hw * 0.08,

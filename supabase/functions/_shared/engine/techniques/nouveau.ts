@@ -9,9 +9,14 @@ import { applyInk, edgeMask, isSky, layerEdges, maxInto, TEXTURED_LAYERS } from 
 
 export function artNouveau(job: Job): Canvas {
   const c = job.compose(job.width, job.height);
-  const { width: w, height: h } = c, U = unit(job), s = job.scene, tones = job.style.tones;
+  const { width: w, height: h } = c,
+    U = unit(job),
+    s = job.scene,
+    tones = job.style.tones;
   const d = c.data;
-  const hx = s.focusX * w, hy = h * (s.motifs.has("portrait") ? 0.52 : 0.4), hr = U * 0.3;
+  const hx = s.focusX * w,
+    hy = h * (s.motifs.has("portrait") ? 0.52 : 0.4),
+    hr = U * 0.3;
   const gold = tones[1];
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -29,10 +34,11 @@ export function artNouveau(job: Job): Canvas {
   const lines = maxInto(edgeMask(c, 22, 1.5, Math.max(1, U / 450), TEXTURED_LAYERS), layerEdges(c, true));
   posterize(c, 6);
   for (let k = 0; k < d.length; k += 3) {
-    let best = tones[0], bestD = Infinity;
+    let best = tones[0],
+      bestD = Infinity;
     for (const t of tones) {
       const dist = (t[0] - d[k]) ** 2 + (t[1] - d[k + 1]) ** 2 + (t[2] - d[k + 2]) ** 2;
-      if (dist < bestD) (bestD = dist), (best = t);
+      if (dist < bestD) ((bestD = dist), (best = t));
     }
     d[k] += (best[0] - d[k]) * 0.45;
     d[k + 1] += (best[1] - d[k + 1]) * 0.45;
@@ -41,7 +47,11 @@ export function artNouveau(job: Job): Canvas {
   const brown = tones[6];
   applyInk(c, blur(lines, w, h, 1, 1), brown, 1.3);
 
-  const m = U * 0.06, cream = tones[0], half = w / 2 - m, archTop = m + U * 0.02, archRise = Math.min(half, h * 0.3);
+  const m = U * 0.06,
+    cream = tones[0],
+    half = w / 2 - m,
+    archTop = m + U * 0.02,
+    archRise = Math.min(half, h * 0.3);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       let dist: number;

@@ -19,20 +19,32 @@ function halfScene(job: Job): Canvas {
 }
 
 export function oilPainting(job: Job): Canvas {
-  const { width: W, height: H } = job, U = unit(job), rng = job.rng;
+  const { width: W, height: H } = job,
+    U = unit(job),
+    rng = job.rng;
   // Strokes are laid at half resolution (a brush mark is many pixels wide anyway); the relief that
   // makes them read as paint is lit at full resolution.
-  const w = Math.max(8, Math.round(W / 2)), h = Math.max(8, Math.round(H / 2)), u = U / 2;
+  const w = Math.max(8, Math.round(W / 2)),
+    h = Math.max(8, Math.round(H / 2)),
+    u = U / 2;
   const base = job.compose(w, h);
   const flow = flowField(w, h, job.scene.noise, u * 0.35, Math.PI / 5);
   const c = new Canvas(w, h, smear(base.data, w, h, 3, flow, u * 0.03, 5), base.layer);
   const bd = base.data;
-  for (const [cellK, lenK, widthK] of [[0.022, 0.05, 0.017], [0.013, 0.03, 0.01]] as const) {
-    const cell = Math.max(2, u * cellK), len = u * lenK, width = Math.max(1.2, u * widthK);
+  for (const [cellK, lenK, widthK] of [
+    [0.022, 0.05, 0.017],
+    [0.013, 0.03, 0.01],
+  ] as const) {
+    const cell = Math.max(2, u * cellK),
+      len = u * lenK,
+      width = Math.max(1.2, u * widthK);
     for (let gy = 0; gy < h + cell; gy += cell) {
       for (let gx = 0; gx < w + cell; gx += cell) {
-        const x = gx + rng.range(-0.5, 0.5) * cell, y = gy + rng.range(-0.5, 0.5) * cell;
-        const sx = Math.min(w - 1, Math.max(0, x | 0)), sy = Math.min(h - 1, Math.max(0, y | 0)), k = (sy * w + sx) * 3;
+        const x = gx + rng.range(-0.5, 0.5) * cell,
+          y = gy + rng.range(-0.5, 0.5) * cell;
+        const sx = Math.min(w - 1, Math.max(0, x | 0)),
+          sy = Math.min(h - 1, Math.max(0, y | 0)),
+          k = (sy * w + sx) * 3;
         const a = flow.angle[flowAt(flow, sx, sy)] + rng.range(-0.25, 0.25),
           dx = (fastCos(a) * len) / 2,
           dy = (fastSin(a) * len) / 2;
@@ -47,13 +59,16 @@ export function oilPainting(job: Job): Canvas {
   const out = resize(c, W, H);
   const relief2x = new Canvas(w, h);
   for (let i = 0; i < height.length; i++) relief2x.data[i * 3] = height[i];
-  const heightFull = new Float32Array(W * H), up = resize(relief2x, W, H).data;
+  const heightFull = new Float32Array(W * H),
+    up = resize(relief2x, W, H).data;
   for (let i = 0; i < heightFull.length; i++) heightFull[i] = up[i * 3];
   relief(out, heightFull, 2.2);
-  const weave = Math.max(2, Math.round(U / 300)), d = out.data;
+  const weave = Math.max(2, Math.round(U / 300)),
+    d = out.data;
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
-      const f = ((x / weave) & 1) ^ ((y / weave) & 1) ? 0.97 : 1, k = (y * W + x) * 3;
+      const f = ((x / weave) & 1) ^ ((y / weave) & 1) ? 0.97 : 1,
+        k = (y * W + x) * 3;
       d[k] *= f;
       d[k + 1] *= f;
       d[k + 2] *= f;
@@ -65,20 +80,29 @@ export function oilPainting(job: Job): Canvas {
 
 export function impressionist(job: Job): Canvas {
   const base = halfScene(job);
-  const { width: w, height: h } = base, U = unit(job), rng = job.rng;
+  const { width: w, height: h } = base,
+    U = unit(job),
+    rng = job.rng;
   const ground = hex("#f4ecd8");
   const out = new Canvas(w, h, undefined, base.layer);
-  const bd = base.data, od = out.data;
+  const bd = base.data,
+    od = out.data;
   for (let k = 0; k < od.length; k++) od[k] = bd[k] + (ground[k % 3] - bd[k]) * 0.45;
   const noise = job.scene.noise;
-  for (const [cellK, lengthK, alpha] of [[0.016, 1.3, 0.85], [0.009, 1.1, 0.92]] as const) {
+  for (const [cellK, lengthK, alpha] of [
+    [0.016, 1.3, 0.85],
+    [0.009, 1.1, 0.92],
+  ] as const) {
     const cell = Math.max(2.5, U * cellK);
     for (let gy = 0; gy < h + cell; gy += cell) {
       for (let gx = 0; gx < w + cell; gx += cell) {
-        const x = gx + rng.range(-0.5, 0.5) * cell, y = gy + rng.range(-0.5, 0.5) * cell;
-        const sx = Math.min(w - 1, Math.max(0, x | 0)), sy = Math.min(h - 1, Math.max(0, y | 0));
+        const x = gx + rng.range(-0.5, 0.5) * cell,
+          y = gy + rng.range(-0.5, 0.5) * cell;
+        const sx = Math.min(w - 1, Math.max(0, x | 0)),
+          sy = Math.min(h - 1, Math.max(0, y | 0));
         const k = (sy * w + sx) * 3;
-        const light = rng.range(0.9, 1.12), shift = rng.range(-16, 16);
+        const light = rng.range(0.9, 1.12),
+          shift = rng.range(-16, 16);
         const col: [number, number, number] = [
           bd[k] * light + shift,
           bd[k + 1] * light - shift * 0.5,
@@ -94,9 +118,11 @@ export function impressionist(job: Job): Canvas {
 }
 
 export function watercolor(job: Job): Canvas {
-  const sw = Math.max(8, Math.round(job.width / 2)), sh = Math.max(8, Math.round(job.height / 2));
+  const sw = Math.max(8, Math.round(job.width / 2)),
+    sh = Math.max(8, Math.round(job.height / 2));
   const small = job.compose(sw, sh);
-  const U = unit(job), paper = hex("#fbf8f0");
+  const U = unit(job),
+    paper = hex("#fbf8f0");
   const soft = blur(small.data, sw, sh, 3, Math.max(1, U * 0.003));
   const wide = blur(soft, sw, sh, 3, Math.max(2, U * 0.012));
   const s = small.data;
@@ -106,22 +132,31 @@ export function watercolor(job: Job): Canvas {
     // Washes: flatten toward the wide average, lighten like transparent pigment, darken pooled edges;
     // then push the colour back out, since a wash reads pale but never grey.
     const channel = (ch: number) => {
-      const flat = soft[k + ch] * 0.7 + wide[k + ch] * 0.3, edge = Math.abs(soft[k + ch] - wide[k + ch]);
+      const flat = soft[k + ch] * 0.7 + wide[k + ch] * 0.3,
+        edge = Math.abs(soft[k + ch] - wide[k + ch]);
       return paper[ch] * (wash[flat <= 0 ? 0 : flat >= 255 ? 255 : flat | 0] * 0.9 + 0.1) - edge * 0.45;
     };
-    const r = channel(0), g = channel(1), b = channel(2), l = 0.299 * r + 0.587 * g + 0.114 * b;
+    const r = channel(0),
+      g = channel(1),
+      b = channel(2),
+      l = 0.299 * r + 0.587 * g + 0.114 * b;
     s[k] = l + (r - l) * 1.4;
     s[k + 1] = l + (g - l) * 1.4;
     s[k + 2] = l + (b - l) * 1.4;
   }
   const { width: w, height: h } = job;
   const out = new Canvas(w, h);
-  const d = out.data, noise = job.scene.noise;
-  const bleed = U * 0.006, sx = sw / w, sy = sh / h, nk = 256 / (U * 0.12);
+  const d = out.data,
+    noise = job.scene.noise;
+  const bleed = U * 0.006,
+    sx = sw / w,
+    sy = sh / h,
+    nk = 256 / (U * 0.12);
   const border = U * 0.05;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
-      const n1 = noise.sample(x * nk, y * nk), n2 = noise.sample(x * nk + 101, y * nk + 53);
+      const n1 = noise.sample(x * nk, y * nk),
+        n2 = noise.sample(x * nk + 101, y * nk + 53);
       const fx = Math.min(sw - 1, Math.max(0, (x + (n1 - 0.5) * 2 * bleed) * sx)),
         fy = Math.min(sh - 1, Math.max(0, (y + (n2 - 0.5) * 2 * bleed) * sy));
       const x0 = fx | 0,

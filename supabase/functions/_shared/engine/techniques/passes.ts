@@ -55,7 +55,8 @@ export function applyInk(c: Canvas, mask: Float32Array, color: Rgb, strength = 1
 
 /** Quantises brightness into `levels` bands, keeping each pixel's hue; sky and water can stay smooth. */
 export function celShade(c: Canvas, levels: number, keepSky: boolean): void {
-  const d = c.data, step = 1 / levels;
+  const d = c.data,
+    step = 1 / levels;
   for (let i = 0, n = c.width * c.height; i < n; i++) {
     if (keepSky && (isSky(c.layer[i]) || c.layer[i] === Layer.water)) continue;
     const k = i * 3;
@@ -74,15 +75,20 @@ export function celShade(c: Canvas, levels: number, keepSky: boolean): void {
  * `mix` is how far a dot pixel moves toward `ink`.
  */
 export function halftone(c: Canvas, cell: number, angle: number, ink: Rgb, mix: number, from = 0.15): void {
-  const d = c.data, w = c.width;
-  const cos = Math.cos(angle), sin = Math.sin(angle), inv = 1 / cell;
+  const d = c.data,
+    w = c.width;
+  const cos = Math.cos(angle),
+    sin = Math.sin(angle),
+    inv = 1 / cell;
   for (let y = 0; y < c.height; y++) {
     for (let x = 0; x < w; x++) {
       const k = (y * w + x) * 3;
       const dark = 1 - (0.299 * d[k] + 0.587 * d[k + 1] + 0.114 * d[k + 2]) / 255;
       if (dark <= from) continue;
-      const u = (x * cos + y * sin) * inv, v = (-x * sin + y * cos) * inv;
-      const fu = u - Math.floor(u) - 0.5, fv = v - Math.floor(v) - 0.5;
+      const u = (x * cos + y * sin) * inv,
+        v = (-x * sin + y * cos) * inv;
+      const fu = u - Math.floor(u) - 0.5,
+        fv = v - Math.floor(v) - 0.5;
       const dist = Math.sqrt(fu * fu + fv * fv);
       const r = 0.55 * Math.sqrt((dark - from) / (1 - from));
       const cov = Math.min(1, Math.max(0, (r - dist) * cell));
@@ -106,12 +112,17 @@ export interface Flow {
 }
 
 export function flowField(w: number, h: number, noise: NoiseField, scale: number, bias: number): Flow {
-  const cols = Math.ceil(w / 4), rows = Math.ceil(h / 4), n = cols * rows;
-  const angle = new Float32Array(n), dx = new Float32Array(n), dy = new Float32Array(n);
+  const cols = Math.ceil(w / 4),
+    rows = Math.ceil(h / 4),
+    n = cols * rows;
+  const angle = new Float32Array(n),
+    dx = new Float32Array(n),
+    dy = new Float32Array(n);
   const k = 1024 / scale;
   for (let y = 0; y < rows; y++) {
     for (let x = 0; x < cols; x++) {
-      const i = y * cols + x, a = bias + (noise.sample(x * k + 57, y * k + 13) - 0.5) * Math.PI * 2.2;
+      const i = y * cols + x,
+        a = bias + (noise.sample(x * k + 57, y * k + 13) - 0.5) * Math.PI * 2.2;
       angle[i] = a;
       dx[i] = fastCos(a);
       dy[i] = fastSin(a);
@@ -136,15 +147,23 @@ export function smear(
   taps: number,
 ): Float32Array {
   const out = new Float32Array(src.length);
-  const step = length / (taps - 1), half = (taps - 1) / 2, inv = 1 / taps;
+  const step = length / (taps - 1),
+    half = (taps - 1) / 2,
+    inv = 1 / taps;
   for (let y = 0; y < h; y++) {
     const frow = Math.min(flow.rows - 1, y >> 2) * flow.cols;
     for (let x = 0; x < w; x++) {
       const f = frow + Math.min(flow.cols - 1, x >> 2);
-      const dx = flow.dx[f] * step, dy = flow.dy[f] * step;
-      let px = x - dx * half, py = y - dy * half, a = 0, b = 0, c = 0;
+      const dx = flow.dx[f] * step,
+        dy = flow.dy[f] * step;
+      let px = x - dx * half,
+        py = y - dy * half,
+        a = 0,
+        b = 0,
+        c = 0;
       for (let t = 0; t < taps; t++, px += dx, py += dy) {
-        const sx = px < 0 ? 0 : px >= w ? w - 1 : px | 0, sy = py < 0 ? 0 : py >= h ? h - 1 : py | 0;
+        const sx = px < 0 ? 0 : px >= w ? w - 1 : px | 0,
+          sy = py < 0 ? 0 : py >= h ? h - 1 : py | 0;
         const s = (sy * w + sx) * channels;
         a += src[s];
         if (channels === 3) {
@@ -165,7 +184,9 @@ export function smear(
 
 /** Lights a height field from the upper left and multiplies the canvas by it (paint relief). */
 export function relief(c: Canvas, height: Float32Array, strength: number): void {
-  const w = c.width, h = c.height, d = c.data;
+  const w = c.width,
+    h = c.height,
+    d = c.data;
   for (let y = 1; y < h - 1; y++) {
     for (let x = 1; x < w - 1; x++) {
       const i = y * w + x;
@@ -192,10 +213,16 @@ export function whiteNoise(w: number, h: number, seed: number): Float32Array {
 
 /** 1 where a pixel's layer differs from its right or lower neighbour: object silhouettes. */
 export function layerEdges(c: Canvas, skipSky: boolean): Float32Array {
-  const w = c.width, h = c.height, l = c.layer, out = new Float32Array(w * h);
+  const w = c.width,
+    h = c.height,
+    l = c.layer,
+    out = new Float32Array(w * h);
   for (let y = 0; y < h - 1; y++) {
     for (let x = 0; x < w - 1; x++) {
-      const i = y * w + x, a = l[i], b = l[i + 1], d = l[i + w];
+      const i = y * w + x,
+        a = l[i],
+        b = l[i + 1],
+        d = l[i + w];
       if (a === b && a === d) continue;
       if (skipSky && isSky(a) && (isSky(b) || a === b) && (isSky(d) || a === d)) continue;
       out[i] = 1;

@@ -1,0 +1,103 @@
+// The error catalogue (spec §8): the codes the server answers with and the client shows, with the
+// spec's title, message and action for each. The server picks `code`; the client maps any failure to
+// one of these codes once (src/api/errors.ts) and shows the entry. `invalid_input` is the server's
+// validation failure (its message is the spec §5 text and is shown as is).
+import { NEGATIVE_PROMPT_MAX_CHARS, PROMPT_MAX_CHARS } from "./generation.ts";
+
+export const ERROR_CODES = [
+  "rate_limit",
+  "daily_limit",
+  "nsfw_content",
+  "insufficient_credits",
+  "network_error",
+  "auth_required",
+  "timeout",
+  "server_error",
+  "invalid_input",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** `to` is a path; an action without one re-runs what failed (Retry). */
+export interface ErrorAction {
+  label: string;
+  to?: string;
+}
+
+export interface CatalogueEntry {
+  title: string;
+  message: string;
+  action: ErrorAction;
+  /** Whether trying the same request again later can succeed. */
+  retryable: boolean;
+}
+
+const RETRY: ErrorAction = { label: "Retry" };
+
+export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
+  rate_limit: {
+    title: "Too Many Requests",
+    message: "Please wait 60 seconds before trying again",
+    action: { label: "View Limits", to: "/pricing" },
+    retryable: true,
+  },
+  daily_limit: {
+    title: "Daily Limit Reached",
+    message: "You've reached your free daily limit. Upgrade for unlimited generations.",
+    action: { label: "Upgrade Now", to: "/pricing" },
+    retryable: false,
+  },
+  nsfw_content: {
+    title: "Content Policy Violation",
+    message: "Your prompt contains restricted content. Please modify it.",
+    action: { label: "Content Policy", to: "/content-policy" },
+    retryable: false,
+  },
+  insufficient_credits: {
+    title: "No Credits Remaining",
+    message: "Upgrade to continue generating images",
+    action: { label: "Get Credits", to: "/pricing" },
+    retryable: false,
+  },
+  network_error: {
+    title: "Connection Failed",
+    message: "Check your internet connection and try again",
+    action: RETRY,
+    retryable: true,
+  },
+  auth_required: {
+    title: "Authentication Required",
+    message: "Please sign in to continue",
+    action: { label: "Sign In", to: "/auth" },
+    retryable: false,
+  },
+  timeout: {
+    title: "Request Timeout",
+    message: "Generation is taking longer than expected. Please try again.",
+    action: RETRY,
+    retryable: true,
+  },
+  server_error: {
+    title: "Server Error",
+    message: "Our servers are experiencing issues. Please try again in a moment.",
+    action: RETRY,
+    retryable: true,
+  },
+  invalid_input: {
+    title: "Check Your Settings",
+    message: "The request is not valid",
+    action: RETRY,
+    retryable: false,
+  },
+};
+
+/** Spec §5 validation messages (the spec names no text for the two length limits). */
+export const VALIDATION_MESSAGES = {
+  promptRequired: "Please enter a prompt",
+  promptTooLong: `The prompt must be at most ${PROMPT_MAX_CHARS} characters`,
+  negativePromptTooLong: `The negative prompt must be at most ${NEGATIVE_PROMPT_MAX_CHARS} characters`,
+  notAnImage: "Please select an image file",
+  signInToGenerate: "Please sign in to generate images",
+  dailyLimit: "Daily limit reached. Upgrade to continue generating images.",
+  signInForPreferences: "Please sign in to update preferences",
+  notAuthenticated: "User not authenticated",
+} as const;
