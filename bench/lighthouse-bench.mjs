@@ -1,4 +1,4 @@
-// Lighthouse (mobile, simulated throttling) on /, /gallery and /pricing against `npm start`, plus the
+// Lighthouse (mobile, simulated throttling) on /, /generate, /gallery and /pricing against `npm start`, plus the
 // gzip size of the JavaScript the home page loads initially. Prints figures; it is not a test.
 // Goals: performance >= 95, accessibility 100, best practices 100, SEO 100; home JS <= 100 KB gzip.
 //
@@ -8,7 +8,7 @@
 // The app it starts treats 127.0.0.1 as the production domain (PRODUCTION_HOST, overridable), so the
 // pages are measured without the development banner that every other host shows.
 // Environment: CHROME_PATH (default /usr/bin/chromium), BENCH_PORT (4180), BENCH_API_PORT (54380),
-// BENCH_PATHS (default "/,/gallery,/pricing"), BENCH_RUNS (runs per page, median reported; default 1).
+// BENCH_PATHS (default "/,/generate,/gallery,/pricing"), BENCH_RUNS (runs per page, median reported; default 1).
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,7 +30,7 @@ const CHROME_FLAGS = [
   "--disable-sync",
   "--no-first-run",
 ];
-const PATHS = (process.env.BENCH_PATHS ?? "/,/gallery,/pricing").split(",");
+const PATHS = (process.env.BENCH_PATHS ?? "/,/generate,/gallery,/pricing").split(",");
 const RUNS = Number(process.env.BENCH_RUNS ?? 1);
 const GOALS = { performance: 95, accessibility: 100, "best-practices": 100, seo: 100 };
 const HOME_JS_BUDGET_KB = 100;

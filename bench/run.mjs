@@ -9,8 +9,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const only = process.argv.slice(2);
 const benches = [
   ["backend", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/backend-bench.ts"]],
+  ["local-render", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/local-render-bench.ts"]],
   ["engine", denoPath(), ["run", "-A", "bench/engine-bench.ts"]],
   ["generate", denoPath(), ["run", "-A", "bench/generate-bench.ts"]],
+  ["generator", process.execPath, ["bench/generator-bench.mjs"]],
   ["lighthouse", process.execPath, ["bench/lighthouse-bench.mjs"]],
 ];
 for (const [name, cmd, args] of benches) {

@@ -3,7 +3,7 @@
 //        [--negative "..."] [--seed 7]
 // Without --prompt it renders a fixed set of prompts; without --styles, every style.
 import { describeRender, renderPng } from "../supabase/functions/_shared/engine/render.ts";
-import { STYLE_IDS } from "../supabase/functions/_shared/engine/styles.ts";
+import { STYLE_IDS } from "../supabase/functions/_shared/vocabulary/styles.ts";
 
 const PROMPTS = [
   "mountain lake at sunset",

@@ -1,7 +1,7 @@
 // The only side-effecting entry: sends stray hosts to the production domain, restores the theme
-// and sidebar, prepares the session, starts listening for the browser's install offer, loads the
-// current page's code, mounts the app (hydrating the page's prerendered markup, or drawing it afresh)
-// and registers the service worker.
+// and sidebar, prepares the session, starts listening for the browser's install offer and for errors
+// (analytics; the rest of it loads once the page is idle), loads the current page's code, mounts the
+// app (hydrating the page's prerendered markup, or drawing it afresh) and registers the service worker.
 import "./index.css";
 import { StrictMode, startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
@@ -9,6 +9,7 @@ import { appConfig } from "./api/config";
 import { App } from "./app/app";
 import { preloadRoute } from "./app/routes";
 import { bootSession } from "./app/session-boot";
+import { startAnalytics } from "./features/analytics/start-analytics";
 import { listenForInstallPrompt } from "./features/pwa/install-prompt";
 import { hostRedirectTarget } from "./lib/host-policy";
 import { registerServiceWorker } from "./lib/service-worker";
@@ -43,6 +44,7 @@ if (redirect) {
     startBrowserState();
   }
   listenForInstallPrompt(window);
+  startAnalytics(window);
   const options = {
     // Error boundaries show these; the report goes through reportError, not a console error.
     onCaughtError: () => undefined,

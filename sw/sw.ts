@@ -1,15 +1,20 @@
 /// <reference lib="webworker" />
-// The service worker: precaches the built app (the manifest vite-plugin-pwa injects), answers page
-// navigations network-first and keeps each page it served (the prerendered public pages), so a page
-// visited once opens offline as it was; a page never visited falls back to the precached index.html
-// and the app draws it. It keeps the runtime config for offline starts, caches style previews when a
-// page shows them, and never touches backend traffic (auth, rest, storage, functions, realtime are
-// always live). A new version waits until the page asks it to take over.
+// The service worker. Its jobs:
+//   1. Precache the built app (the manifest vite-plugin-pwa injects) and drop outdated precaches.
+//   2. Answer page navigations network-first, keeping each page it served (the prerendered public
+//      pages), so a page visited once opens offline as it was; a page never visited falls back to
+//      the precached index.html and the app draws it.
+//   3. Keep the runtime config (/app-config.js) for offline starts, and style previews once shown.
+//   4. Drain the generation queue on Background Sync when no page is open (sw/sync.ts).
+//   5. Wait as a new version until the page asks it to take over (workbox-window's SKIP_WAITING).
+// It never touches backend traffic in its fetch handling: auth, rest, storage, functions and
+// realtime are always live (the queue drain calls the backend itself, as the page would).
 import { clientsClaim } from "workbox-core";
 import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { CacheFirst, NetworkFirst } from "workbox-strategies";
+import { listenForQueueSync } from "./sync";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -100,5 +105,7 @@ self.addEventListener("install", (event) => {
 self.addEventListener("message", (event) => {
   if (event.data?.type === "SKIP_WAITING") void self.skipWaiting();
 });
+
+listenForQueueSync();
 
 clientsClaim();

@@ -76,3 +76,23 @@ export function signOut(): Promise<Result<void, AuthFailure>> {
     return error ? err(toAuthFailure(error)) : ok(undefined);
   });
 }
+
+/** One attempt to renew the session with its refresh token; true when a fresh session is in place. */
+export async function refreshSession(): Promise<boolean> {
+  try {
+    const { data, error } = await supabase().auth.refreshSession();
+    return !error && Boolean(data.session);
+  } catch {
+    return false;
+  }
+}
+
+/** The signed-in user per the stored session (read from storage, no network), or null. */
+export async function storedUser(): Promise<SessionUser | null> {
+  try {
+    const { data } = await supabase().auth.getSession();
+    return toSessionUser(data.session?.user);
+  } catch {
+    return null;
+  }
+}

@@ -1,8 +1,11 @@
-// The one supabase-js client of the page. Created on first use (so pages that never talk to the
-// backend never load supabase-js), with the session kept in localStorage, refreshed automatically,
-// and read from the URL fragment when a password-reset link lands (implicit flow, the default).
+// The one supabase-js client of the page (and, built with createBackendClient, of the service
+// worker). Created on first use, so pages that never talk to the backend never load supabase-js.
+// The session lives in IndexedDB (page and worker share it), is refreshed automatically on the page,
+// and is read from the URL fragment when a password-reset link lands (implicit flow, the default).
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
-import { appConfig, isBackendConfigured } from "./config";
+import { openAuthStorage, type KeyValueStore } from "../db/auth-storage";
+import { appConfig, authStorageKey, isBackendConfigured, type AppConfig } from "./config";
+import { hintedSessionStorage } from "./session-storage";
 
 export class BackendNotConfiguredError extends Error {
   readonly code = "backend_not_configured";
@@ -12,18 +15,59 @@ export class BackendNotConfiguredError extends Error {
   }
 }
 
+/** Where the service worker finds the backend (it cannot read /app-config.js's global). */
+const CONFIG_KEY = "promptcanvas.backend-config";
+
+let authStore: KeyValueStore | undefined;
+const authStorage = () => (authStore ??= openAuthStorage());
+
+export type BackendClientOptions = {
+  /** The page refreshes tokens on a timer and reads reset links; the worker does neither. */
+  onPage: boolean;
+  storage?: KeyValueStore;
+  local?: Pick<Storage, "getItem" | "setItem" | "removeItem">;
+};
+
+export function createBackendClient(config: AppConfig, options: BackendClientOptions): SupabaseClient {
+  const key = authStorageKey(config);
+  return createClient(config.supabaseUrl, config.supabaseAnonKey, {
+    auth: {
+      storageKey: key,
+      storage: hintedSessionStorage(options.storage ?? authStorage(), key, options.local),
+      persistSession: true,
+      autoRefreshToken: options.onPage,
+      detectSessionInUrl: options.onPage,
+    },
+  });
+}
+
 let client: SupabaseClient | undefined;
 
 export function supabase(): SupabaseClient {
   if (client) return client;
   const config = appConfig();
   if (!isBackendConfigured(config)) throw new BackendNotConfiguredError();
-  client = createClient(config.supabaseUrl, config.supabaseAnonKey, {
-    auth: {
-      persistSession: true,
-      autoRefreshToken: true,
-      detectSessionInUrl: true,
-    },
-  });
+  client = createBackendClient(config, { onPage: true, local: window.localStorage });
+  const { supabaseUrl, supabaseAnonKey } = config;
+  void authStorage()
+    .setItem(CONFIG_KEY, JSON.stringify({ supabaseUrl, supabaseAnonKey }))
+    .catch(() => undefined);
   return client;
+}
+
+/** The backend config the page last used, for the service worker; null when none was stored. */
+export async function storedBackendConfig(storage: KeyValueStore = authStorage()): Promise<AppConfig | null> {
+  try {
+    const raw = await storage.getItem(CONFIG_KEY);
+    const parsed = raw ? (JSON.parse(raw) as Partial<AppConfig>) : null;
+    if (!parsed?.supabaseUrl || !parsed.supabaseAnonKey) return null;
+    return { supabaseUrl: parsed.supabaseUrl, supabaseAnonKey: parsed.supabaseAnonKey, productionHost: "" };
+  } catch {
+    return null;
+  }
+}
+
+/** Lets the service worker make its own client the one `supabase()` answers with. */
+export function setBackendClient(next: SupabaseClient): void {
+  client = next;
 }

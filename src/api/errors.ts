@@ -1,107 +1,47 @@
 // The client's one mapping from any failure (supabase-js errors, fetch failures, the generate
-// function's `{ error: { code, message } }` bodies, plain strings) to the spec's error catalogue
-// (§8). Classes are tried in the catalogue's order; a failure that matches none is a network error.
-
-export type ErrorKind =
-  | "rate_limit"
-  | "daily_limit"
-  | "nsfw_content"
-  | "insufficient_credits"
-  | "network_error"
-  | "auth_required"
-  | "timeout"
-  | "server_error";
-
-/** `to` is a path; an action without one re-runs what failed (Retry). */
-export type ErrorAction = { label: string; to?: string };
+// function's `{ error: { code, message, retryable, retry_after? } }` bodies, plain strings) to the
+// spec's error catalogue (§8). A server body's own code wins; otherwise the text rules are tried in
+// the catalogue's order; a failure that matches none is a network error.
+import { ERROR_CATALOGUE, ERROR_CODES, type ErrorAction, type ErrorCode } from "#shared/vocabulary/errors.ts";
 
 export type AppError = {
-  kind: ErrorKind;
+  code: ErrorCode;
   title: string;
   message: string;
   action: ErrorAction;
   /** The original failure's text, for logs only; never shown as is. */
   detail: string;
+  /** How long the server asked the caller to wait before trying again (its `retry_after`). */
+  retryAfterMs?: number;
 };
 
 type Probe = { text: string; status: number | undefined; name: string };
 
-type Entry = {
-  kind: ErrorKind;
-  title: string;
-  message: string;
-  action: ErrorAction;
-  matches: (p: Probe) => boolean;
-};
-
-const RETRY: ErrorAction = { label: "Retry" };
-
-/** In the catalogue's order: the first entry that matches wins. */
-export const ERROR_CATALOGUE: readonly Entry[] = [
+/** The text rules, in the catalogue's order: the first that matches wins. */
+export const CLASSIFICATION_ORDER: readonly { code: ErrorCode; matches: (p: Probe) => boolean }[] = [
+  { code: "rate_limit", matches: (p) => /rate[\s_-]?limit|too many requests/.test(p.text) || p.status === 429 },
+  { code: "daily_limit", matches: (p) => /daily[\s_-]?limit|generations_today/.test(p.text) },
+  { code: "nsfw_content", matches: (p) => /nsfw|content[\s_-]?policy/.test(p.text) },
+  { code: "insufficient_credits", matches: (p) => /credit|insufficient/.test(p.text) || p.status === 402 },
   {
-    kind: "rate_limit",
-    title: "Too Many Requests",
-    message: "Please wait 60 seconds before trying again",
-    action: { label: "View Limits", to: "/pricing" },
-    matches: (p) => /rate[\s_-]?limit|too many requests/.test(p.text) || p.status === 429,
-  },
-  {
-    kind: "daily_limit",
-    title: "Daily Limit Reached",
-    message: "You've reached your free daily limit. Upgrade for unlimited generations.",
-    action: { label: "Upgrade Now", to: "/pricing" },
-    matches: (p) => /daily[\s_-]?limit|generations_today/.test(p.text),
-  },
-  {
-    kind: "nsfw_content",
-    title: "Content Policy Violation",
-    message: "Your prompt contains restricted content. Please modify it.",
-    action: { label: "Content Policy", to: "/content-policy" },
-    matches: (p) => /nsfw|content[\s_-]?policy/.test(p.text),
-  },
-  {
-    kind: "insufficient_credits",
-    title: "No Credits Remaining",
-    message: "Upgrade to continue generating images",
-    action: { label: "Get Credits", to: "/pricing" },
-    matches: (p) => /credit|insufficient/.test(p.text),
-  },
-  {
-    kind: "network_error",
-    title: "Connection Failed",
-    message: "Check your internet connection and try again",
-    action: RETRY,
+    code: "network_error",
     // supabase-js names its transport failures; their messages do not always say "fetch".
     matches: (p) =>
-      /network|fetch/.test(p.text) || p.name === "functionsfetcherror" || p.name === "authretryablefetcherror",
+      /network|fetch|offline/.test(p.text) || p.name === "functionsfetcherror" || p.name === "authretryablefetcherror",
   },
   {
-    kind: "auth_required",
-    title: "Authentication Required",
-    message: "Please sign in to continue",
-    action: { label: "Sign In", to: "/auth" },
+    code: "auth_required",
     matches: (p) => /auth|unauthori[sz]ed|jwt|\b401\b/.test(p.text) || p.status === 401,
   },
+  { code: "timeout", matches: (p) => /time[\s_-]?out|timed out|\b408\b/.test(p.text) || p.status === 408 },
   {
-    kind: "timeout",
-    title: "Request Timeout",
-    message: "Generation is taking longer than expected. Please try again.",
-    action: RETRY,
-    matches: (p) => /time[\s_-]?out|timed out|\b408\b/.test(p.text) || p.status === 408,
-  },
-  {
-    kind: "server_error",
-    title: "Server Error",
-    message: "Our servers are experiencing issues. Please try again in a moment.",
-    action: RETRY,
+    code: "server_error",
     matches: (p) =>
       (p.status !== undefined && p.status >= 500) ||
       /server[\s_-]?error/.test(p.text) ||
       p.name === "functionsrelayerror",
   },
 ];
-
-const FALLBACK = ERROR_CATALOGUE.find((e) => e.kind === "network_error")!;
 
 function field(value: unknown, key: string): unknown {
   return value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
@@ -111,6 +51,8 @@ function asStatus(value: unknown): number | undefined {
   const n = typeof value === "string" && /^\d{3}$/.test(value) ? Number(value) : value;
   return typeof n === "number" && Number.isInteger(n) && n >= 100 && n <= 599 ? n : undefined;
 }
+
+const isErrorCode = (value: unknown): value is ErrorCode => ERROR_CODES.includes(value as ErrorCode);
 
 /** Collects the words and status a failure carries, wherever the library put them. */
 function probe(error: unknown): Probe {
@@ -134,16 +76,34 @@ function probe(error: unknown): Probe {
   return { text, status, name };
 }
 
+function retryAfterMs(error: unknown): number | undefined {
+  const seconds = Number(field(field(error, "error"), "retry_after") ?? field(error, "retry_after"));
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.round(seconds * 1000) : undefined;
+}
+
+/** The catalogue entry for `code` as an AppError; `message` overrides the catalogue's text. */
+export function appErrorOf(code: ErrorCode, detail = "", message?: string): AppError {
+  const entry = ERROR_CATALOGUE[code];
+  return { code, title: entry.title, message: message ?? entry.message, action: entry.action, detail };
+}
+
 export function toAppError(error: unknown): AppError {
   const p = probe(error);
-  const entry = ERROR_CATALOGUE.find((e) => e.matches(p)) ?? FALLBACK;
-  return {
-    kind: entry.kind,
-    title: entry.title,
-    message: entry.message,
-    action: entry.action,
-    detail: p.text || String(error),
-  };
+  const detail = p.text || String(error);
+  const bodyCode = field(field(error, "error"), "code");
+  let result: AppError;
+  if (isErrorCode(bodyCode)) {
+    // A validation failure's message is the spec §5 text for exactly what was wrong: show it as is.
+    const serverMessage = field(field(error, "error"), "message");
+    const message = bodyCode === "invalid_input" && typeof serverMessage === "string" ? serverMessage : undefined;
+    result = appErrorOf(bodyCode, detail, message);
+  } else {
+    const rule = CLASSIFICATION_ORDER.find((r) => r.matches(p));
+    result = appErrorOf(rule?.code ?? "network_error", detail);
+  }
+  const wait = retryAfterMs(error);
+  if (wait !== undefined) result.retryAfterMs = wait;
+  return result;
 }
 
 /**

@@ -3,7 +3,7 @@
 import { err, ok, type Result } from "../lib/result";
 import { supabase } from "./client";
 import { toAppError, type AppError } from "./errors";
-import type { GenerationRow, MyLimits, PreferencesRow } from "./rows";
+import type { GenerationRow, MyLimits, PreferencesRow } from "#shared/vocabulary/rows.ts";
 
 async function attempt<T>(run: () => Promise<Result<T, AppError>>): Promise<Result<T, AppError>> {
   try {

@@ -1,18 +1,18 @@
-// Long-lived processes, started once and on demand (this module is its own chunk, so supabase-js,
-// XState and Dexie stay off the first page load). Today: the session actor, fed by supabase-js
-// auth events, mirrored into the session store for views.
+// Long-lived processes, started once and on demand (this module is its own chunk, loaded by
+// session-boot, so supabase-js, XState and Dexie stay off the first page load): the session actor, fed by supabase-js auth
+// events and mirrored into the session store for views, and for the signed-in user the queue
+// runner (src/app/queue-runtime.ts).
 import { createActor, fromPromise, type SnapshotFrom } from "xstate";
 import { onAuthChange, signOut } from "../api/auth";
 import { sanitizeForLog } from "../api/errors";
+import { db } from "../db/db";
+import { clearOtherUsersCache, clearUserData } from "../db/user-data";
 import { sessionMachine, type AuthEventName, type ClearReason } from "../features/auth/session-machine";
 import { setSessionView, type SessionRuntime } from "../state/session-store";
+import { pullUserData } from "../sync/pull";
+import { followSignedInUser, sessionRenewed } from "./queue-runtime";
 
 async function reloadUserData(userId: string): Promise<void> {
-  const [{ db }, { clearOtherUsersCache }, { pullUserData }] = await Promise.all([
-    import("../db/db"),
-    import("../db/user-data"),
-    import("../sync/pull"),
-  ]);
   await clearOtherUsersCache(db, userId);
   const report = await pullUserData(db, userId);
   for (const { part, error } of report.errors) {
@@ -21,10 +21,6 @@ async function reloadUserData(userId: string): Promise<void> {
 }
 
 async function clearLocalData(reason: ClearReason, keepUserId: string | null): Promise<void> {
-  const [{ db }, { clearUserData, clearOtherUsersCache }] = await Promise.all([
-    import("../db/db"),
-    import("../db/user-data"),
-  ]);
   if (reason === "switched-user" && keepUserId) await clearOtherUsersCache(db, keepUserId);
   else await clearUserData(db, { includeQueuedWork: reason === "signed-out-by-choice" });
 }
@@ -47,6 +43,7 @@ type Snapshot = SnapshotFrom<typeof machine>;
 function mirror(snapshot: Snapshot): void {
   const status = snapshot.matches("checking") ? "checking" : snapshot.matches("signedIn") ? "signed-in" : "signed-out";
   setSessionView({ status, user: snapshot.context.user, verified: status !== "checking" });
+  followSignedInUser(status === "signed-in" ? (snapshot.context.user?.id ?? null) : null);
 }
 
 export function startSessionActor(): SessionRuntime {
@@ -56,6 +53,7 @@ export function startSessionActor(): SessionRuntime {
 
   const subscribed = onAuthChange(({ event, user }) => {
     actor.send({ type: "auth.changed", event: event as AuthEventName, user });
+    if (user && (event === "SIGNED_IN" || event === "TOKEN_REFRESHED")) sessionRenewed(user.id);
   });
   if (!subscribed.ok) {
     // No backend configured: nobody can be signed in, and the auth screens say why.

@@ -1,13 +1,16 @@
 // App-wide listeners that belong to no single screen: the system theme (followed until a person
-// picks one) and a theme-color meta tag that matches the page.
+// picks one) and a theme-color meta tag that matches the page; and the generation runtime (the
+// signed-in user's queue, published by src/app/queue-runtime.ts once the session loads) for views.
 import { useEffect, type ReactNode } from "react";
 import { useSnapshot } from "valtio";
+import { GenerationProvider, usePublishedGenerationRuntime } from "../features/generation/generation-runtime";
 import { systemThemeChanged, ui } from "../state/ui-store";
 
 const THEME_COLOR = { light: "#ffffff", dark: "#1d232a" } as const;
 
 export function Providers({ children }: { children: ReactNode }) {
   const { theme } = useSnapshot(ui);
+  const generation = usePublishedGenerationRuntime();
 
   useEffect(() => {
     const list = window.matchMedia("(prefers-color-scheme: dark)");
@@ -22,5 +25,5 @@ export function Providers({ children }: { children: ReactNode }) {
     });
   }, [theme]);
 
-  return <>{children}</>;
+  return <GenerationProvider runtime={generation}>{children}</GenerationProvider>;
 }

@@ -4,9 +4,13 @@
 
 export type PageKey =
   | "home"
+  | "generate"
   | "gallery"
   | "dashboard"
   | "account"
+  | "history"
+  | "saved"
+  | "billing"
   | "auth"
   | "resetPassword"
   | "siteMap"
@@ -55,29 +59,10 @@ export type RouteEntry = {
   comingNext?: { summary: string; links?: { label: string; to: string }[] };
 };
 
-const GENERATE_LINK = { label: "Generate", to: "/generate" };
-const GALLERY_LINK = { label: "Gallery", to: "/gallery" };
-
-function later(
-  path: string,
-  title: string,
-  section: Section,
-  summary: string,
-  links: { label: string; to: string }[] = [],
-  access: RouteEntry["access"] = "public",
-): RouteEntry {
-  return { path, title, access, section, page: "comingNext", comingNext: { summary, links } };
-}
 
 export const ROUTES: readonly RouteEntry[] = [
   { path: "/", title: "AI Text to Image Generator", access: "public", section: "Create", page: "home" },
-  later(
-    "/generate",
-    "Generate",
-    "Create",
-    "Write a prompt, pick a style, quality and aspect ratio, and get an image — queued offline when you have no connection.",
-    [GALLERY_LINK],
-  ),
+  { path: "/generate", title: "Generate", access: "public", section: "Create", page: "generate" },
   { path: "/prompts", title: "Prompts", access: "public", section: "Create", page: "prompts" },
   { path: "/prompt-library", title: "Prompt Library", access: "public", section: "Create", page: "promptLibrary" },
   { path: "/templates", title: "Templates", access: "public", section: "Create", page: "templates" },
@@ -137,40 +122,10 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: "/pricing", title: "Pricing", access: "public", section: "Product", page: "pricing" },
   { path: "/gallery", title: "Gallery", access: "public", section: "Mine", page: "gallery" },
   { path: "/dashboard", title: "Dashboard", access: "protected", section: "Account", page: "dashboard" },
-  {
-    path: "/my-generations",
-    title: "Saved",
-    access: "protected",
-    section: "Mine",
-    page: "comingNext",
-    comingNext: {
-      summary: "The images you saved, kept on this device for offline viewing.",
-      links: [{ label: "History", to: "/history" }, GENERATE_LINK],
-    },
-  },
-  {
-    path: "/history",
-    title: "History",
-    access: "protected",
-    section: "Mine",
-    page: "comingNext",
-    comingNext: {
-      summary: "Everything you generated, newest first, available offline once loaded.",
-      links: [GENERATE_LINK],
-    },
-  },
+  { path: "/my-generations", title: "Saved", access: "protected", section: "Mine", page: "saved" },
+  { path: "/history", title: "History", access: "protected", section: "Mine", page: "history" },
   { path: "/account", title: "Account", access: "protected", section: "Account", page: "account" },
-  {
-    path: "/billing",
-    title: "Billing",
-    access: "protected",
-    section: "Account",
-    page: "comingNext",
-    comingNext: {
-      summary: "Your plan, usage and invoices. Paid subscriptions are not available yet.",
-      links: [{ label: "Pricing", to: "/pricing" }],
-    },
-  },
+  { path: "/billing", title: "Billing", access: "protected", section: "Account", page: "billing" },
   { path: "/blog", title: "Blog", access: "public", section: "Learn", page: "blog" },
   {
     path: "/blog/complete-guide-ai-image-generation",

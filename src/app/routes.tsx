@@ -1,6 +1,6 @@
 // The router: one <Route> per entry of the route table, each page's code loaded on demand,
 // protected pages behind RequireSession, and the 404 page for every other path.
-import { Suspense, useEffect, useRef, type ErrorInfo } from "react";
+import { Suspense, createElement, useEffect, useRef, type ComponentType, type ErrorInfo } from "react";
 import { Route, Switch, useLocation } from "wouter";
 import { RequireSession } from "../features/auth/require-session";
 import { Loading } from "../ui/loading";
@@ -8,10 +8,46 @@ import { ErrorBoundary } from "./error-boundary";
 import { lazyPage, type LazyPage } from "./lazy-page";
 import { ROUTES, documentTitle, type PageKey, type RouteEntry } from "./route-table";
 
+// The generator with the quota alert composed in here, since features do not import each other.
+// The home page's #generator section loads the same generator when that section nears the viewport.
+function loadGenerator(): Promise<{ default: ComponentType }> {
+  return Promise.all([
+    import("../features/generation/components/generator"),
+    import("../features/quota/components/rate-limit-alert"),
+  ]).then(([g, quota]) => ({
+    default: () => createElement(g.Generator, { limitAlert: createElement(quota.RateLimitAlert) }),
+  }));
+}
+
 const PAGES: Record<PageKey, LazyPage> = {
   home: lazyPage(() => import("../features/marketing/home-page")),
+  generate: lazyPage(() =>
+    Promise.all([
+      import("../features/generation/generate-page"),
+      import("../features/quota/components/rate-limit-alert"),
+    ]).then(([page, quota]) => ({
+      default: () => createElement(page.default, { limitAlert: createElement(quota.RateLimitAlert) }),
+    })),
+  ),
   gallery: lazyPage(() => import("../features/gallery/gallery-page")),
-  dashboard: lazyPage(() => import("../features/dashboard/dashboard-page")),
+  // Usage and plans come from the quota and marketing features, handed in here (features do not import each other).
+  dashboard: lazyPage(() =>
+    Promise.all([import("../features/dashboard/dashboard-page"), import("../features/quota/use-quota")]).then(
+      ([page, quota]) => ({
+        default: () =>
+          createElement(page.default, { quota: { useLimits: quota.useLimits, useCountdown: quota.useCountdown } }),
+      }),
+    ),
+  ),
+  history: lazyPage(() => import("../features/library/history-page")),
+  saved: lazyPage(() => import("../features/library/saved-page")),
+  billing: lazyPage(() =>
+    Promise.all([import("../features/billing/billing-page"), import("../features/marketing/plans")]).then(
+      ([page, plans]) => ({
+        default: () => createElement(page.default, { plans: plans.PLANS, notice: plans.SUBSCRIPTION_NOTICE }),
+      }),
+    ),
+  ),
   account: lazyPage(() => import("../features/settings/account-page")),
   auth: lazyPage(() => import("../features/auth/auth-page")),
   resetPassword: lazyPage(() => import("../features/auth/reset-password-page")),
@@ -73,6 +109,7 @@ function useDocumentTitle(title: string): void {
 function pageProps(entry: RouteEntry): Record<string, unknown> {
   if (entry.page === "comingNext") return { title: entry.title, ...entry.comingNext };
   if (entry.page === "siteMap") return { entries: SITE_MAP_ENTRIES };
+  if (entry.page === "home") return { loadGenerator };
   return { ...entry.props };
 }
 

@@ -1,9 +1,10 @@
 // The client's source of truth (architecture §4): record shapes and the Dexie schema versions.
 // Versions are appended, newest last; a shipped version is never edited (house rule 6).
-import type { Dexie } from "dexie";
-
-export type Quality = "standard" | "high" | "ultra";
-export type AspectRatio = "1:1" | "16:9" | "9:16";
+import type { Dexie, Transaction } from "dexie";
+import type { ErrorCode } from "#shared/vocabulary/errors.ts";
+import type { AspectRatio, Quality } from "#shared/vocabulary/generation.ts";
+import type { Tier } from "#shared/vocabulary/tiers.ts";
+import { promptWords } from "./search";
 
 /** A server `generations` row as the client keeps it, plus the cached image bytes. */
 export type GenerationRecord = {
@@ -24,16 +25,29 @@ export type GenerationRecord = {
   isSaved: 0 | 1;
   /** ISO 8601; sorts as text. */
   createdAt: string;
+  /**
+   * The prompt's distinct lower-cased words (schema 3, multiEntry index): offline search by prompt
+   * words looks terms up here by prefix. Built by toGenerationRecord, never by hand.
+   */
+  words?: string[];
   image?: Blob;
   thumbnail?: Blob;
 };
 
 export type TaskStatus = "queued" | "running" | "done" | "error";
 
-/** A queued generation request; its id is the request id the server deduplicates on. */
+/** Why a queued task is not being sent now, and until when (ISO) if that is known. */
+export type TaskWait = { reason: "offline" | "quota" | "auth" | "backoff"; until?: string };
+
+/**
+ * A queued generation request; its id is the request id the server deduplicates on, written before
+ * any network call, so a reload or a second runner re-sends the same id and the server replays it.
+ */
 export type TaskRecord = {
   id: string;
   userId: string;
+  /** Tasks queued together in batch mode share this. */
+  batchId?: string;
   type: "image-generation";
   prompt: string;
   negativePrompt: string;
@@ -41,13 +55,39 @@ export type TaskRecord = {
   quality: Quality;
   aspectRatio: AspectRatio;
   seed: number | null;
+  /** A data URL. */
   referenceImage?: string;
   provider?: string;
   status: TaskStatus;
-  error?: string;
-  resultId?: string;
+  /** Sends so far (a replay after a reload counts too). */
+  attempts: number;
+  wait?: TaskWait;
+  error?: { code: ErrorCode; message: string };
   createdAt: string;
   updatedAt: string;
+  finishedAt?: string;
+};
+
+/** What an outbox entry asks the server to do; each is idempotent (see src/sync/push.ts). */
+export type OutboxOp =
+  | { kind: "generation.flags"; payload: { generationId: string; isSaved?: boolean; isPublic?: boolean } }
+  | { kind: "generation.delete"; payload: { generationId: string; imagePath: string } }
+  | { kind: "preferences.update"; payload: { patch: PreferencesPatch } };
+
+export type OutboxKind = OutboxOp["kind"];
+
+/**
+ * `pending` waits its turn; `conflict` could not be applied because the server's truth differs (the
+ * row is gone, or the server refused the change for good): it stays listed until the person dismisses it.
+ */
+export type OutboxStatus = "pending" | "conflict";
+
+export type OutboxConflict = {
+  reason: "gone" | "rejected";
+  message: string;
+  at: string;
+  /** Set once a page has told the person (so exactly one toast, whichever tab or worker found it). */
+  notified: boolean;
 };
 
 /** A write that must reach the server; added in the same transaction as the local change. */
@@ -55,10 +95,16 @@ export type OutboxEntry = {
   seq?: number;
   id: string;
   userId: string;
-  kind: string;
+  kind: OutboxKind | (string & {});
   payload: unknown;
+  /** Sends that failed so far (the backoff grows with it). */
   attempts: number;
   createdAt: string;
+  /** Schema 3; version 2 entries are upgraded to `pending`. */
+  status: OutboxStatus;
+  /** Not sent again before this instant (ISO), after a network or server failure. */
+  nextAttemptAt?: string;
+  conflict?: OutboxConflict;
   /** Set when the entry waits for something (a sign-in, a fix) rather than for the network. */
   parkedReason?: string;
 };
@@ -82,13 +128,25 @@ export type PreferencesRecord = {
   updatedAt: string;
 };
 
+export type PreferencesPatch = Partial<
+  Pick<
+    PreferencesRecord,
+    | "defaultStyle"
+    | "defaultQuality"
+    | "defaultAspectRatio"
+    | "notificationsEnabled"
+    | "publicGalleryOptIn"
+    | "timezone"
+  >
+>;
+
 export type LimitsRecord = {
   userId: string;
   generationsToday: number;
   dailyLimit: number;
   remaining: number;
   resetAt: string;
-  tier: "free" | "pro" | "premium";
+  tier: Tier;
   checkedAt: string;
 };
 
@@ -107,4 +165,44 @@ export function defineSchema(db: Dexie): void {
     limits: "userId",
     meta: "key",
   });
+  // 2: tasks carry attempts, a wait and a coded error; [userId+status] finds a user's runnable tasks.
+  db.version(2)
+    .stores({ tasks: "id, userId, status, [userId+createdAt], [userId+status], createdAt" })
+    .upgrade(upgradeTasksToV2);
+  // 3: offline prompt search (*words), library filters ([userId+isPublic]) and an outbox drained in
+  // order per user ([userId+seq]) whose conflicts stay listed ([userId+status]).
+  db.version(3)
+    .stores({
+      generations: "id, userId, [userId+createdAt], [userId+isSaved], [userId+isPublic], createdAt, *words",
+      outbox: "++seq, &id, userId, kind, createdAt, status, [userId+seq], [userId+status]",
+    })
+    .upgrade(upgradeToV3);
+}
+
+/** Existing generations get their search words; existing outbox entries are pending. */
+export async function upgradeToV3(tx: Transaction): Promise<void> {
+  await tx
+    .table("generations")
+    .toCollection()
+    .modify((record: GenerationRecord) => {
+      record.words = promptWords(record.prompt ?? "");
+    });
+  await tx
+    .table("outbox")
+    .toCollection()
+    .modify((entry: Record<string, unknown>) => {
+      entry.status ??= "pending";
+    });
+}
+
+/** Version 1 tasks had a plain-text error and no attempts; nothing is dropped on the way. */
+export async function upgradeTasksToV2(tx: Transaction): Promise<void> {
+  await tx
+    .table("tasks")
+    .toCollection()
+    .modify((task: Record<string, unknown>) => {
+      task.attempts ??= 0;
+      if (typeof task.error === "string") task.error = { code: "server_error", message: task.error };
+      delete task.resultId;
+    });
 }

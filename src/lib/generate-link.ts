@@ -2,24 +2,27 @@
 // open the generator pre-filled through query parameters, and the generator reads them back with
 // parseGenerateLink. A reference image is too large for a URL, so it waits in sessionStorage.
 //   /generate?prompt=…&negative_prompt=…&style=…&quality=…&aspect_ratio=…&seed=…&batch=…&reference=session
+// Every limit and value list is the shared vocabulary's, so a link never asks for what the generator refuses.
+import {
+  BATCH_MAX,
+  BATCH_MIN,
+  NEGATIVE_PROMPT_MAX_CHARS,
+  PROMPT_MAX_CHARS,
+  SEED_MAX,
+  isAspectRatio,
+  isQuality,
+  type AspectRatio,
+  type Quality,
+} from "#shared/vocabulary/generation.ts";
+import { isStyleId, type StyleId } from "#shared/vocabulary/styles.ts";
 
-export const QUALITY_VALUES = ["standard", "high", "ultra"] as const;
-export const ASPECT_RATIO_VALUES = ["1:1", "16:9", "9:16"] as const;
-export const PROMPT_MAX_CHARS = 500;
-export const NEGATIVE_PROMPT_MAX_CHARS = 300;
-export const BATCH_MIN = 1;
-export const BATCH_MAX = 10;
-export const SEED_MAX = 4_294_967_295;
 /** Where a reference image picked on a public page waits for the generator. */
 export const REFERENCE_STORAGE_KEY = "promptcanvas.reference_image";
-
-export type Quality = (typeof QUALITY_VALUES)[number];
-export type AspectRatio = (typeof ASPECT_RATIO_VALUES)[number];
 
 export type GenerateLinkParams = {
   prompt?: string;
   negativePrompt?: string;
-  style?: string;
+  style?: StyleId;
   quality?: Quality;
   aspectRatio?: AspectRatio;
   seed?: number | null;
@@ -29,17 +32,19 @@ export type GenerateLinkParams = {
   reference?: boolean;
 };
 
-function isOneOf<T extends string>(values: readonly T[], v: unknown): v is T {
-  return typeof v === "string" && (values as readonly string[]).includes(v);
-}
+/**
+ * What a page may put in a link. The style may come from a stored row (any string); one that is not
+ * the product's is left out, as the generator would ignore it.
+ */
+export type GenerateLinkInput = Omit<GenerateLinkParams, "style"> & { style?: string };
 
-export function buildGenerateLink(p: GenerateLinkParams): string {
+export function buildGenerateLink(p: GenerateLinkInput): string {
   const q = new URLSearchParams();
   const prompt = p.prompt?.trim();
   if (prompt) q.set("prompt", prompt.slice(0, PROMPT_MAX_CHARS));
   const negative = p.negativePrompt?.trim();
   if (negative) q.set("negative_prompt", negative.slice(0, NEGATIVE_PROMPT_MAX_CHARS));
-  if (p.style) q.set("style", p.style);
+  if (isStyleId(p.style)) q.set("style", p.style);
   if (p.quality) q.set("quality", p.quality);
   if (p.aspectRatio) q.set("aspect_ratio", p.aspectRatio);
   if (typeof p.seed === "number" && Number.isInteger(p.seed) && p.seed >= 0) q.set("seed", String(p.seed));
@@ -51,7 +56,7 @@ export function buildGenerateLink(p: GenerateLinkParams): string {
 }
 
 /** Reads a /generate query string; values that do not fit the product's rules are left out. */
-export function parseGenerateLink(search: string, styleIds: readonly string[]): GenerateLinkParams {
+export function parseGenerateLink(search: string): GenerateLinkParams {
   const q = new URLSearchParams(search.startsWith("?") ? search.slice(1) : search);
   const out: GenerateLinkParams = {};
   const prompt = q.get("prompt")?.trim();
@@ -59,11 +64,11 @@ export function parseGenerateLink(search: string, styleIds: readonly string[]): 
   const negative = q.get("negative_prompt")?.trim();
   if (negative) out.negativePrompt = negative.slice(0, NEGATIVE_PROMPT_MAX_CHARS);
   const style = q.get("style");
-  if (style && styleIds.includes(style)) out.style = style;
+  if (isStyleId(style)) out.style = style;
   const quality = q.get("quality");
-  if (isOneOf(QUALITY_VALUES, quality)) out.quality = quality;
+  if (isQuality(quality)) out.quality = quality;
   const ratio = q.get("aspect_ratio");
-  if (isOneOf(ASPECT_RATIO_VALUES, ratio)) out.aspectRatio = ratio;
+  if (isAspectRatio(ratio)) out.aspectRatio = ratio;
   const seed = q.get("seed");
   if (seed && /^\d+$/.test(seed) && Number(seed) <= SEED_MAX) out.seed = Number(seed);
   const batch = Number(q.get("batch"));

@@ -3,7 +3,9 @@
 // there with the same path. Loopback names and bare IP addresses are never redirected: they are
 // a developer's machine or a local-network preview, never a public mirror.
 
-const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1", "0.0.0.0"]);
+import { LOOPBACK_HOSTNAMES } from "#shared/vocabulary/hosts.ts";
+
+const LOOPBACK_NAMES = new Set<string>(LOOPBACK_HOSTNAMES);
 
 function normalize(host: string): string {
   return host.trim().toLowerCase().replace(/\.$/, "");

@@ -1,12 +1,15 @@
-// Registers the service worker built from sw/sw.ts and exposes the update hand-off: when a new
-// version is waiting, listeners hear of it; applyUpdate() tells it to take over and reloads.
+// Registers the service worker built from sw/sw.ts through workbox-window and exposes the update
+// hand-off: when a new version has installed and waits, listeners hear of it; applyUpdate() asks it
+// to take over (messageSkipWaiting) and reloads once it controls the page.
+import type { Workbox } from "workbox-window";
 
 type UpdateListener = () => void;
 const updateListeners = new Set<UpdateListener>();
-let waiting: ServiceWorker | null = null;
+let workbox: Workbox | null = null;
+let waiting = false;
 
-function announce(worker: ServiceWorker): void {
-  waiting = worker;
+function announce(): void {
+  waiting = true;
   updateListeners.forEach((l) => l());
 }
 
@@ -17,24 +20,21 @@ export function onUpdateReady(listener: UpdateListener): () => void {
 }
 
 export function applyUpdate(): void {
-  if (!waiting) return;
-  navigator.serviceWorker.addEventListener("controllerchange", () => window.location.reload(), { once: true });
-  waiting.postMessage({ type: "SKIP_WAITING" });
+  if (!workbox || !waiting) return;
+  workbox.addEventListener("controlling", () => window.location.reload());
+  workbox.messageSkipWaiting();
 }
 
 export async function registerServiceWorker(url = "/sw.js"): Promise<ServiceWorkerRegistration | null> {
   if (!("serviceWorker" in navigator)) return null;
   try {
-    const registration = await navigator.serviceWorker.register(url, { scope: "/" });
-    if (registration.waiting && navigator.serviceWorker.controller) announce(registration.waiting);
-    registration.addEventListener("updatefound", () => {
-      const installing = registration.installing;
-      installing?.addEventListener("statechange", () => {
-        // The first install has no controller to replace; only later versions ask first.
-        if (installing.state === "installed" && navigator.serviceWorker.controller) announce(installing);
-      });
-    });
-    return registration;
+    // Loaded after the page's own code: registration happens once the page has loaded.
+    const { Workbox } = await import("workbox-window");
+    const wb = new Workbox(url, { scope: "/" });
+    // Fired for a version that installed while another controls the page (never the first install).
+    wb.addEventListener("waiting", announce);
+    workbox = wb;
+    return (await wb.register()) ?? null;
   } catch (e) {
     console.warn("[sw] registration failed:", e instanceof Error ? e.message : String(e));
     return null;

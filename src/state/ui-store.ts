@@ -1,4 +1,4 @@
-// View-only state (architecture §5): theme, sidebar, dialogs and which sample notifications were
+// View-only state (architecture §5): theme, sidebar and which sample notifications were
 // read. Components read it with useSnapshot; only the action functions below change it.
 import { proxy } from "valtio";
 import { readSidebarCookie, sidebarCookieString } from "../lib/sidebar-cookie";
@@ -12,7 +12,6 @@ export type UiState = {
   sidebarOpen: boolean;
   /** The navigation drawer below the mobile breakpoint. */
   mobileNavOpen: boolean;
-  dialogs: Record<string, boolean>;
   readNotificationIds: string[];
 };
 
@@ -21,7 +20,6 @@ export const ui = proxy<UiState>({
   themeSource: "system",
   sidebarOpen: true,
   mobileNavOpen: false,
-  dialogs: {},
   readNotificationIds: [],
 });
 
@@ -68,14 +66,6 @@ export function toggleSidebar(isMobile: boolean): void {
 
 export function setMobileNavOpen(open: boolean): void {
   ui.mobileNavOpen = open;
-}
-
-export function openDialog(name: string): void {
-  ui.dialogs[name] = true;
-}
-
-export function closeDialog(name: string): void {
-  ui.dialogs[name] = false;
 }
 
 export function markNotificationsRead(ids: readonly string[]): void {

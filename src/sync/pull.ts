@@ -1,36 +1,25 @@
 // Pull: brings the signed-in user's server rows into Dexie. Generations come in pages from a
 // cursor kept in `meta` (rows at the cursor's instant are fetched again and upserted, so nothing
-// is missed or doubled); preferences and limits are read whole. Each part fails on its own.
+// is missed or doubled); preferences and limits are read whole. Each part fails on its own. Server
+// data goes under the writes still waiting in the outbox (src/db/library.ts), so a pending change
+// is not undone by an older server copy. The catch-up after a reconnect adds a reconciliation of
+// deletions and flag changes made elsewhere.
 import type { AppError } from "../api/errors";
-import type { GenerationRow, MyLimits, PreferencesRow } from "../api/rows";
+import type { MyLimits, PreferencesRow } from "#shared/vocabulary/rows.ts";
+import { fetchGenerationFlags } from "../api/library";
 import { fetchGenerationsSince, fetchMyLimits, fetchPreferences, setMyTimezone } from "../api/user-rows";
 import type { AppDb } from "../db/db";
-import type { GenerationRecord, LimitsRecord, PreferencesRecord } from "../db/schema";
+import {
+  applyServerPreferences,
+  applyServerRows,
+  reconcileGenerations as reconcileLocal,
+  type ServerFlags,
+} from "../db/library";
+import type { LimitsRecord, PreferencesRecord } from "../db/schema";
 
 export const PULL_PAGE_SIZE = 200;
 
 export type PullReport = { generations: number; errors: { part: string; error: AppError }[] };
-
-export function toGenerationRecord(row: GenerationRow): GenerationRecord {
-  return {
-    id: row.id,
-    userId: row.user_id,
-    prompt: row.prompt,
-    negativePrompt: row.negative_prompt ?? "",
-    style: row.style,
-    quality: row.quality,
-    aspectRatio: row.aspect_ratio,
-    width: row.width,
-    height: row.height,
-    seed: row.seed === null || row.seed === undefined ? null : Number(row.seed),
-    provider: row.provider,
-    model: row.model,
-    imagePath: row.image_path,
-    isPublic: row.is_public ? 1 : 0,
-    isSaved: row.is_saved ? 1 : 0,
-    createdAt: row.created_at,
-  };
-}
 
 function toPreferencesRecord(row: PreferencesRow): PreferencesRecord {
   return {
@@ -45,7 +34,7 @@ function toPreferencesRecord(row: PreferencesRow): PreferencesRecord {
   };
 }
 
-function toLimitsRecord(userId: string, limits: MyLimits, now: Date): LimitsRecord {
+export function toLimitsRecord(userId: string, limits: MyLimits, now: Date): LimitsRecord {
   return {
     userId,
     generationsToday: limits.generations_today,
@@ -59,35 +48,77 @@ function toLimitsRecord(userId: string, limits: MyLimits, now: Date): LimitsReco
 
 const cursorKey = (userId: string) => `pull.generations.${userId}`;
 
-async function pullGenerations(db: AppDb, userId: string): Promise<{ count: number; error?: AppError }> {
+export type FetchGenerationsPage = typeof fetchGenerationsSince;
+export type FetchFlagsPage = typeof fetchGenerationFlags;
+
+/** The created_at of the newest row pulled so far (the catch-up's cursor), or null before the first pull. */
+export async function pullCursor(db: AppDb, userId: string): Promise<string | null> {
+  return ((await db.meta.get(cursorKey(userId)))?.value as string | undefined) ?? null;
+}
+
+/** Rows created since the cursor, page by page, upserted by id (rows at the cursor's instant come again). */
+export async function pullGenerations(
+  db: AppDb,
+  userId: string,
+  fetchPage: FetchGenerationsPage = fetchGenerationsSince,
+): Promise<{ count: number; error?: AppError }> {
   let count = 0;
-  let since = ((await db.meta.get(cursorKey(userId)))?.value as string | undefined) ?? null;
+  let since = await pullCursor(db, userId);
   for (;;) {
-    const page = await fetchGenerationsSince(userId, since, PULL_PAGE_SIZE);
+    const page = await fetchPage(userId, since, PULL_PAGE_SIZE);
     if (!page.ok) return { count, error: page.error };
     const rows = page.value;
-    if (rows.length) {
-      const last = rows[rows.length - 1].created_at;
-      await db.transaction("rw", [db.generations, db.meta], async () => {
-        // The cached image bytes are local only: keep them when the row comes again.
-        const existing = await db.generations.bulkGet(rows.map((r) => r.id));
-        await db.generations.bulkPut(
-          rows.map((r, i) => ({
-            ...toGenerationRecord(r),
-            image: existing[i]?.image,
-            thumbnail: existing[i]?.thumbnail,
-          })),
-        );
-        await db.meta.put({ key: cursorKey(userId), value: last });
-      });
-      count += rows.length;
-      // A full page that ends where it began cannot advance: stop rather than loop.
-      if (rows.length < PULL_PAGE_SIZE || last === since) return { count };
-      since = last;
-    } else {
-      return { count };
-    }
+    if (!rows.length) return { count };
+    const last = rows[rows.length - 1].created_at;
+    await db.transaction("rw", [db.generations, db.outbox, db.meta], async () => {
+      await applyServerRows(db, userId, rows);
+      await db.meta.put({ key: cursorKey(userId), value: last });
+    });
+    count += rows.length;
+    // A full page that ends where it began cannot advance: stop rather than loop.
+    if (rows.length < PULL_PAGE_SIZE || last === since) return { count };
+    since = last;
   }
+}
+
+export const RECONCILE_PAGE_SIZE = 1000;
+
+/**
+ * Deletions and flag changes made elsewhere while this device was not listening: the ids and flags
+ * of every row up to the cursor (paged by id), against the records held here.
+ */
+export async function reconcileGenerations(
+  db: AppDb,
+  userId: string,
+  fetchFlags: FetchFlagsPage = fetchGenerationFlags,
+): Promise<{ removed: number; updated: number; error?: AppError }> {
+  const upTo = await pullCursor(db, userId);
+  if (!upTo) return { removed: 0, updated: 0 };
+  const server = new Map<string, ServerFlags>();
+  let afterId: string | null = null;
+  for (;;) {
+    const page = await fetchFlags(userId, upTo, afterId, RECONCILE_PAGE_SIZE);
+    if (!page.ok) return { removed: 0, updated: 0, error: page.error };
+    for (const r of page.value) server.set(r.id, { isSaved: r.is_saved, isPublic: r.is_public });
+    if (page.value.length < RECONCILE_PAGE_SIZE) break;
+    afterId = page.value[page.value.length - 1].id;
+  }
+  return reconcileLocal(db, userId, server, upTo);
+}
+
+export type CatchUpReport = { pulled: number; removed: number; updated: number; errors: AppError[] };
+
+/** What a reconnect runs: the rows missed, then deletions and flag changes missed. */
+export async function catchUp(
+  db: AppDb,
+  userId: string,
+  fetchPage: FetchGenerationsPage = fetchGenerationsSince,
+  fetchFlags: FetchFlagsPage = fetchGenerationFlags,
+): Promise<CatchUpReport> {
+  const pulled = await pullGenerations(db, userId, fetchPage);
+  const reconciled = await reconcileGenerations(db, userId, fetchFlags);
+  const errors = [pulled.error, reconciled.error].filter((e): e is AppError => e !== undefined);
+  return { pulled: pulled.count, removed: reconciled.removed, updated: reconciled.updated, errors };
 }
 
 /** The device's IANA time zone, or null where the runtime cannot tell. */
@@ -120,7 +151,7 @@ export async function pullUserData(
       if (set.ok) prefs.timezone = timezone;
       else errors.push({ part: "timezone", error: set.error });
     }
-    if (prefs) await db.preferences.put(toPreferencesRecord(prefs));
+    if (prefs) await applyServerPreferences(db, toPreferencesRecord(prefs));
   } else {
     errors.push({ part: "preferences", error: preferences.error });
   }

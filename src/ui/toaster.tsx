@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 import { useSnapshot } from "valtio";
 import { Link } from "wouter";
-import { dismissToast, toasts, type Toast } from "../state/toasts";
+import { dismissToast, toasts, type Toast, type ToastAction } from "../state/toasts";
 import { Icon } from "./icons";
 
 const TONE: Record<Toast["tone"], string> = {
@@ -12,6 +12,37 @@ const TONE: Record<Toast["tone"], string> = {
   warning: "alert-warning",
   error: "alert-error",
 };
+
+/** A path opens as a link; a callback (Retry) runs as a button. Either way the notice then leaves. */
+function ToastActionButton({ toastId, action }: { toastId: number; action: ToastAction }) {
+  if (action.to) {
+    const { to, onClick } = action;
+    return (
+      <Link
+        to={to}
+        className="btn btn-sm"
+        onClick={() => {
+          onClick?.();
+          dismissToast(toastId);
+        }}
+      >
+        {action.label}
+      </Link>
+    );
+  }
+  return (
+    <button
+      type="button"
+      className="btn btn-sm"
+      onClick={() => {
+        action.onClick?.();
+        dismissToast(toastId);
+      }}
+    >
+      {action.label}
+    </button>
+  );
+}
 
 function ToastItem({ toast }: { toast: Toast }) {
   const [held, setHeld] = useState(false);
@@ -33,11 +64,7 @@ function ToastItem({ toast }: { toast: Toast }) {
         {toast.message && <p className="text-sm">{toast.message}</p>}
       </div>
       <div className="flex items-center gap-1">
-        {toast.action && (
-          <Link to={toast.action.to} className="btn btn-sm" onClick={() => dismissToast(toast.id)}>
-            {toast.action.label}
-          </Link>
-        )}
+        {toast.action && <ToastActionButton toastId={toast.id} action={toast.action} />}
         <button
           type="button"
           className="btn btn-ghost btn-sm btn-square"

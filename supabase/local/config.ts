@@ -1,5 +1,6 @@
-// Configuration of the local backend, from the environment, with the keys it signs tokens with.
-// The JWT secret is generated once and kept in DATA_DIR so that a restart keeps every session valid.
+// Configuration of the local backend: every environment variable it reads is parsed here, once, and
+// nowhere else (ENV_VARS lists them for the README). The JWT secret is generated once and kept in
+// DATA_DIR so that a restart keeps every session valid.
 import { signJwt } from "./jwt.ts";
 
 export interface Config {
@@ -28,11 +29,62 @@ export interface Config {
   refreshTokenReuseIntervalSec: number;
   /** The development mailbox answers only loopback clients unless this is true. */
   mailboxAllowRemote: boolean;
+  /** True when API_URL fixed the public URL (else it follows the port actually bound). */
+  publicUrlFixed: boolean;
+  /** True when SITE_URL fixed the site URL. */
+  siteUrlFixed: boolean;
+  migrationsDir: string;
+  /** Connections in the Postgres pool. */
+  dbPoolSize: number;
+  /** Wall-clock limit of one function invocation, as the edge runtime's. */
+  functionTimeoutMs: number;
+  /** Most rows one REST request answers. */
+  restMaxRows: number;
+  /** Workers rendering built-in engine images (default: the machine's cores). */
+  renderWorkers: number | null;
+  /** The environment edge functions see besides the platform's variables (provider keys and the like). */
+  functionEnv: Env;
 }
 
-const env = (k: string) => Deno.env.get(k) ?? undefined;
+/** Every variable loadConfig reads: name, default, meaning (the README's table is made from this). */
+export const ENV_VARS: readonly [name: string, fallback: string, meaning: string][] = [
+  ["HOST", "127.0.0.1", "Interface the API listens on"],
+  ["API_PORT", "54321", "Port of the API (0: any free port)"],
+  ["PORT", "(none)", "Port of the app, when served beside the API (sets the default SITE_URL)"],
+  ["API_URL", "http://HOST:API_PORT", "Public URL of the API as browsers reach it"],
+  ["SITE_URL", "http://HOST:PORT", "Public URL of the app; where e-mail links land"],
+  ["DATA_DIR", ".data", "PGlite files, stored objects and the generated JWT secret"],
+  ["DATABASE_URL", "(none: PGlite)", "Use this PostgreSQL instead of embedded PGlite"],
+  ["DB_POOL_SIZE", "10", "Connections in the PostgreSQL pool"],
+  ["MIGRATIONS_DIR", "supabase/migrations", "Where the SQL migrations are read from"],
+  ["STATIC_DIR", "(none)", "Directory of the built app to serve"],
+  ["JWT_SECRET", "(generated)", "HS256 secret, at least 32 characters"],
+  ["JWT_EXPIRY", "3600", "Access-token lifetime in seconds"],
+  ["REFRESH_TOKEN_REUSE_INTERVAL", "10", "Seconds a just-rotated refresh token may still be used once"],
+  ["MAILER_AUTOCONFIRM", "true", "false: sign-up needs the confirmation link"],
+  ["MAILBOX_ALLOW_REMOTE", "0", "1: serve the development mailbox to non-loopback clients"],
+  ["FUNCTIONS_DIR", "supabase/functions", "Edge functions served at /functions/v1"],
+  ["EXTRA_FUNCTIONS_DIR", "(none)", "A second functions directory (tests)"],
+  ["FUNCTION_TIMEOUT_MS", "150000", "Wall-clock limit of one function invocation"],
+  ["RENDER_WORKERS", "(cores)", "Workers rendering built-in engine images"],
+  ["REST_MAX_ROWS", "1000", "Most rows one REST request answers"],
+  ["MAX_BODY_BYTES", "1000000", "Largest JSON request body"],
+  ["MAX_UPLOAD_BYTES", "20000000", "Largest stored object"],
+  ["QUIET", "0", "1: no logs (tests)"],
+];
 
-async function loadSecret(dataDir: string): Promise<string> {
+/** Reads one variable; absent or empty is undefined. */
+export type Env = (name: string) => string | undefined;
+
+const denoEnv: Env = (k) => Deno.env.get(k) || undefined;
+
+/** A positive integer from the environment, else the fallback (a typo never becomes 0 or NaN). */
+function positiveInt(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+async function loadSecret(env: Env, dataDir: string): Promise<string> {
   const fromEnv = env("JWT_SECRET");
   if (fromEnv) {
     if (fromEnv.length < 32) throw new Error("JWT_SECRET must be at least 32 characters");
@@ -49,13 +101,13 @@ async function loadSecret(dataDir: string): Promise<string> {
   }
 }
 
-export async function loadConfig(): Promise<Config> {
+export async function loadConfig(env: Env = denoEnv): Promise<Config> {
   const dataDir = env("DATA_DIR") ?? ".data";
   await Deno.mkdir(dataDir, { recursive: true });
   const host = env("HOST") ?? "127.0.0.1";
   const apiPort = Number(env("API_PORT") ?? 54321);
   const appPort = env("PORT") ? Number(env("PORT")) : null;
-  const jwtSecret = await loadSecret(dataDir);
+  const jwtSecret = await loadSecret(env, dataDir);
   // Keys in the legacy JWT format: role claim only, issued long ago, valid for ten years.
   const iat = 1_700_000_000;
   const exp = iat + 10 * 365 * 24 * 3600;
@@ -77,13 +129,21 @@ export async function loadConfig(): Promise<Config> {
     jwtSecret,
     anonKey,
     serviceRoleKey,
-    jwtExpirySec: Number(env("JWT_EXPIRY") ?? 3600),
+    jwtExpirySec: positiveInt(env("JWT_EXPIRY"), 3600),
     functionsDirs: [env("FUNCTIONS_DIR") ?? "supabase/functions", ...(extra ? [extra] : [])],
-    maxBodyBytes: Number(env("MAX_BODY_BYTES") ?? 1_000_000),
-    maxUploadBytes: Number(env("MAX_UPLOAD_BYTES") ?? 20_000_000),
+    maxBodyBytes: positiveInt(env("MAX_BODY_BYTES"), 1_000_000),
+    maxUploadBytes: positiveInt(env("MAX_UPLOAD_BYTES"), 20_000_000),
     quiet: env("QUIET") === "1",
     mailerAutoconfirm: env("MAILER_AUTOCONFIRM") !== "false",
     refreshTokenReuseIntervalSec: Number(env("REFRESH_TOKEN_REUSE_INTERVAL") ?? 10),
     mailboxAllowRemote: env("MAILBOX_ALLOW_REMOTE") === "1",
+    publicUrlFixed: env("API_URL") !== undefined,
+    siteUrlFixed: env("SITE_URL") !== undefined,
+    migrationsDir: env("MIGRATIONS_DIR") ?? "supabase/migrations",
+    dbPoolSize: positiveInt(env("DB_POOL_SIZE"), 10),
+    functionTimeoutMs: positiveInt(env("FUNCTION_TIMEOUT_MS"), 150_000),
+    restMaxRows: positiveInt(env("REST_MAX_ROWS"), 1000),
+    renderWorkers: env("RENDER_WORKERS") ? positiveInt(env("RENDER_WORKERS"), 1) : null,
+    functionEnv: env,
   };
 }

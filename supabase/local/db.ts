@@ -2,6 +2,8 @@
 // Postgres (DATABASE_URL). Both are reached through one small interface so that every other module of
 // the local backend is written once. Every request runs inside `asRole`, a transaction that takes the
 // JWT's role and claims the way PostgREST does, so Postgres row-level security decides what is seen.
+// Runtime-neutral (no Deno or Node globals): the server runs it under Deno, the db and backend test
+// tiers under Node, so both exercise this one implementation.
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 
@@ -34,7 +36,7 @@ const STATEMENT_TIMEOUT: Record<string, string> = { anon: "3s", authenticated: "
  * PostgREST does before each request. Unknown roles are refused before any SQL runs.
  */
 export function asRole<T>(db: Db, claims: Claims, fn: (tx: Sql) => Promise<T>): Promise<T> {
-  if (!ROLES.has(claims.role)) throw new Error(`unknown role ${claims.role}`);
+  if (!ROLES.has(claims.role)) return Promise.reject(new Error(`unknown role ${claims.role}`));
   return db.transaction(async (tx) => {
     await tx.query(
       `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
@@ -46,13 +48,23 @@ export function asRole<T>(db: Db, claims: Claims, fn: (tx: Sql) => Promise<T>): 
   });
 }
 
-export async function openDb(opts: { dataDir?: string; databaseUrl?: string }): Promise<Db> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl) : await openPglite(opts.dataDir);
+export interface DbOptions {
+  /** PGlite's files (absent: in memory). Ignored when databaseUrl is set. */
+  dataDir?: string;
+  databaseUrl?: string;
+  /** Connections in the Postgres pool. */
+  poolSize?: number;
 }
 
-async function openPglite(dataDir?: string): Promise<Db> {
-  const pgl = dataDir ? new PGlite(dataDir) : new PGlite();
+export async function openDb(opts: DbOptions): Promise<Db> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, { poolSize: opts.poolSize });
+  const pgl = opts.dataDir ? new PGlite(opts.dataDir) : new PGlite();
   await pgl.waitReady;
+  return wrapPglite(pgl);
+}
+
+/** The Db interface over an open PGlite instance (the caller may have loaded it from a snapshot). */
+export function wrapPglite(pgl: PGlite): Db {
   const wrap = (q: { query: PGlite["query"]; exec: PGlite["exec"] }): Sql => ({
     async query<T extends Row>(text: string, params: unknown[] = []) {
       const r = await q.query<T>(text, params);
@@ -75,13 +87,22 @@ async function openPglite(dataDir?: string): Promise<Db> {
   };
 }
 
-function openPostgres(url: string): Db {
-  // Keep timestamps and json as Postgres text; the modules ask Postgres for JSON text themselves.
-  const types = {
-    getTypeParser: (oid: number, format?: string) =>
-      [20, 21, 23, 700, 701, 1700, 16].includes(oid) ? pg.types.getTypeParser(oid, format as "text") : (v: string) => v,
-  };
-  const pool = new pg.Pool({ connectionString: url, max: Number(Deno.env.get("DB_POOL_SIZE") ?? 10), types });
+/** How a column's text becomes a value: for a type oid, a parser. */
+export type TypeParser = (oid: number, format?: string) => (value: string) => unknown;
+
+// The server keeps timestamps and json as Postgres text (the modules ask Postgres for JSON text
+// themselves) and parses numbers and booleans only.
+const SERVER_TYPES: TypeParser = (oid, format) =>
+  [20, 21, 23, 700, 701, 1700, 16].includes(oid) ? pg.types.getTypeParser(oid, format as "text") : (v: string) => v;
+
+export interface PostgresOptions {
+  poolSize?: number;
+  typeParser?: TypeParser;
+}
+
+export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
+  const types = { getTypeParser: opts.typeParser ?? SERVER_TYPES };
+  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, types: types as pg.CustomTypesConfig });
   const wrap = (c: pg.Pool | pg.PoolClient): Sql => ({
     async query<T extends Row>(text: string, params: unknown[] = []) {
       const r = await c.query(text, params);

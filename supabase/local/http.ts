@@ -3,6 +3,7 @@
 import type { Config } from "./config.ts";
 import type { Claims, Db } from "./db.ts";
 import { verifyJwt } from "./jwt.ts";
+import type { Result } from "./result.ts";
 
 export interface Ctx {
   config: Config;
@@ -10,8 +11,14 @@ export interface Ctx {
   log: (msg: string, extra?: Record<string, unknown>) => void;
 }
 
-/** A service answers requests whose path starts with its prefix; `path` is the rest after it. */
-export type Service = (req: Request, path: string, info: { remoteAddr: string }) => Promise<Response>;
+/**
+ * Every service (auth/, rest/, storage/, realtime/, functions/) has this one shape, made by
+ * `create<Service>(ctx)` in `<service>/<service>.ts`: it answers requests whose path starts with its
+ * prefix (`path` is the rest after it), and may hold resources that `close` releases at shutdown.
+ */
+export type Service = ((req: Request, path: string, info: { remoteAddr: string }) => Promise<Response>) & {
+  close?: () => Promise<void>;
+};
 
 export const EXPOSED_HEADERS =
   "Content-Range, X-Supabase-Api-Version, x-relay-error, Content-Type, Retry-After, Content-Length, ETag, Location";
@@ -66,7 +73,8 @@ export function bearer(req: Request): string | null {
   return null;
 }
 
-export type ClaimsResult = { ok: true; claims: Claims; token: string } | { ok: false; message: string };
+/** The caller's verified claims and token, or the message to refuse the request with. */
+export type ClaimsResult = Result<{ claims: Claims; token: string }, string>;
 
 /**
  * Resolves the caller: the Authorization bearer token, else the apikey header. A token that fails
@@ -74,9 +82,9 @@ export type ClaimsResult = { ok: true; claims: Claims; token: string } | { ok: f
  */
 export async function resolveClaims(req: Request, config: Config): Promise<ClaimsResult> {
   const token = bearer(req) ?? req.headers.get("apikey") ?? new URL(req.url).searchParams.get("apikey");
-  if (!token) return { ok: true, claims: { role: "anon" }, token: "" };
+  if (!token) return { ok: true, value: { claims: { role: "anon" }, token: "" } };
   const r = await verifyJwt(token, config.jwtSecret);
-  if (!r.ok) return { ok: false, message: r.reason === "expired" ? "JWT expired" : "Invalid JWT" };
-  const role = typeof r.claims.role === "string" ? r.claims.role : "anon";
-  return { ok: true, claims: { ...r.claims, role } as Claims, token };
+  if (!r.ok) return { ok: false, error: r.error === "expired" ? "JWT expired" : "Invalid JWT" };
+  const role = typeof r.value.role === "string" ? r.value.role : "anon";
+  return { ok: true, value: { claims: { ...r.value, role } as Claims, token } };
 }

@@ -1,4 +1,7 @@
 // HS256 JSON Web Tokens, the format Supabase's GoTrue issues and PostgREST, Storage and Realtime verify.
+// Runtime-neutral (Web Crypto only): the server signs with it under Deno, and the tests under Node
+// mint their tokens with this same module.
+import type { Result } from "./result.ts";
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
@@ -34,28 +37,27 @@ export async function signJwt(payload: Record<string, unknown>, secret: string):
   return `${head}.${body}.${b64url(new Uint8Array(sig))}`;
 }
 
-export type JwtResult =
-  { ok: true; claims: Record<string, unknown> } | { ok: false; reason: "malformed" | "bad_signature" | "expired" };
+export type JwtResult = Result<Record<string, unknown>, "malformed" | "bad_signature" | "expired">;
 
 /** Verifies signature, algorithm and expiry. Never throws. */
 export async function verifyJwt(token: string, secret: string, nowSec = Date.now() / 1000): Promise<JwtResult> {
   const parts = token.split(".");
-  if (parts.length !== 3) return { ok: false, reason: "malformed" };
+  if (parts.length !== 3) return { ok: false, error: "malformed" };
   try {
     const header = JSON.parse(dec.decode(fromB64url(parts[0])));
-    if (header.alg !== "HS256") return { ok: false, reason: "malformed" };
+    if (header.alg !== "HS256") return { ok: false, error: "malformed" };
     const valid = await crypto.subtle.verify(
       "HMAC",
       await hmacKey(secret),
       fromB64url(parts[2]) as BufferSource,
       enc.encode(`${parts[0]}.${parts[1]}`),
     );
-    if (!valid) return { ok: false, reason: "bad_signature" };
+    if (!valid) return { ok: false, error: "bad_signature" };
     const claims = JSON.parse(dec.decode(fromB64url(parts[1])));
-    if (typeof claims !== "object" || claims === null) return { ok: false, reason: "malformed" };
-    if (typeof claims.exp === "number" && claims.exp <= nowSec) return { ok: false, reason: "expired" };
-    return { ok: true, claims };
+    if (typeof claims !== "object" || claims === null) return { ok: false, error: "malformed" };
+    if (typeof claims.exp === "number" && claims.exp <= nowSec) return { ok: false, error: "expired" };
+    return { ok: true, value: claims };
   } catch {
-    return { ok: false, reason: "malformed" };
+    return { ok: false, error: "malformed" };
   }
 }

@@ -3,43 +3,54 @@
 // PGlite or a real Postgres, after applying the same migrations a hosted project gets.
 import { loadConfig } from "./config.ts";
 import { openDb } from "./db.ts";
-import { bootstrap, migrate } from "./migrate.ts";
+import { bootstrap, migrate, type SqlFile } from "./migrate.ts";
 import { type Ctx, corsHeaders, json, type Service } from "./http.ts";
+import { createRenderPool, defaultPoolSize } from "./render-pool.ts";
 import { createAuth } from "./auth/auth.ts";
 import { createMailbox } from "./auth/mailbox.ts";
 import { createRest } from "./rest/rest.ts";
-import { createStorage } from "./storage.ts";
-import { createRealtime } from "./realtime.ts";
-import { createFunctionsHost } from "./functions-host.ts";
+import { createStorage } from "./storage/storage.ts";
+import { createRealtime } from "./realtime/realtime.ts";
+import { createFunctions } from "./functions/functions.ts";
 
 const config = await loadConfig();
 const log: Ctx["log"] = (msg, extra) => {
   if (!config.quiet) console.error(`[local] ${msg}${extra ? " " + JSON.stringify(extra) : ""}`);
 };
 
+async function readMigrations(dir: string): Promise<SqlFile[]> {
+  const files: SqlFile[] = [];
+  for await (const e of Deno.readDir(dir)) {
+    if (e.isFile && e.name.endsWith(".sql"))
+      files.push({ name: e.name, sql: await Deno.readTextFile(`${dir}/${e.name}`) });
+  }
+  return files;
+}
+
 const db = await openDb({
   dataDir: config.databaseUrl ? undefined : `${config.dataDir}/pgdata`,
   databaseUrl: config.databaseUrl ?? undefined,
+  poolSize: config.dbPoolSize,
 });
-await bootstrap(db);
-const applied = await migrate(db, Deno.env.get("MIGRATIONS_DIR") ?? "supabase/migrations");
+await bootstrap(db, await Deno.readTextFile(new URL("./bootstrap.sql", import.meta.url)));
+const applied = await migrate(db, await readMigrations(config.migrationsDir));
 if (applied.length) log(`applied migrations: ${applied.join(", ")}`);
 
 const ctx: Ctx = { config, db, log };
-const realtime = await createRealtime(ctx);
+const renderPool = createRenderPool({ size: config.renderWorkers ?? defaultPoolSize() });
 const MAILBOX = "/_dev/mailbox";
 const services: [string, Service][] = [
   ["/auth/v1", createAuth(ctx)],
   ["/rest/v1", createRest(ctx)],
   ["/storage/v1", createStorage(ctx)],
-  ["/functions/v1", createFunctionsHost(ctx)],
+  ["/realtime/v1", await createRealtime(ctx)],
+  ["/functions/v1", createFunctions(ctx, renderPool)],
   [MAILBOX, createMailbox(ctx)],
 ];
 
 async function route(req: Request, info: { remoteAddr: string }): Promise<Response> {
   const url = new URL(req.url);
   if (url.pathname === "/health") return json({ status: "ok", database: db.kind });
-  if (url.pathname === "/realtime/v1/websocket") return realtime.handle(req);
   for (const [prefix, service] of services) {
     if (url.pathname === prefix || url.pathname.startsWith(prefix + "/")) {
       return await service(req, url.pathname.slice(prefix.length), info);
@@ -54,11 +65,11 @@ const server = Deno.serve(
     hostname: config.host,
     onListen: ({ port, hostname }) => {
       // With API_PORT=0 the real port is known only now: links, token issuer and functions follow it.
-      if (!Deno.env.get("API_URL")) {
+      if (!config.publicUrlFixed) {
         config.publicUrl = `http://${hostname === "0.0.0.0" ? "127.0.0.1" : hostname}:${port}`;
-        if (!Deno.env.get("SITE_URL") && !config.appPort) config.siteUrl = config.publicUrl;
-        Deno.env.set("SUPABASE_URL", config.publicUrl);
+        if (!config.siteUrlFixed && !config.appPort) config.siteUrl = config.publicUrl;
       }
+      exportPlatformEnv();
       const apiUrl = config.publicUrl;
       // One machine-readable line for the start script and the test harness.
       console.log(
@@ -95,11 +106,21 @@ const server = Deno.serve(
   },
 );
 
+// Functions written to read the platform's variables themselves (rather than through createDeps)
+// find them in the process environment, as on the edge runtime.
+function exportPlatformEnv(): void {
+  Deno.env.set("SUPABASE_URL", config.publicUrl);
+  Deno.env.set("SUPABASE_ANON_KEY", config.anonKey);
+  Deno.env.set("SUPABASE_SERVICE_ROLE_KEY", config.serviceRoleKey);
+  if (config.databaseUrl) Deno.env.set("SUPABASE_DB_URL", config.databaseUrl);
+}
+
 let stopping = false;
 async function shutdown() {
   if (stopping) return;
   stopping = true;
-  await realtime.close();
+  for (const [, service] of services) await service.close?.();
+  renderPool.close();
   await server.shutdown();
   await db.close();
   Deno.exit(0);

@@ -1,10 +1,11 @@
 // Realtime postgres_changes through the real supabase-js client (and raw Phoenix frames where the
 // protocol itself is the subject), on PGlite and on PostgreSQL: who receives which row change, and how
 // joins, heartbeats and tokens are answered.
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { RealtimeChannel, SupabaseClient } from "@supabase/supabase-js";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signJwt } from "../../supabase/local/jwt.ts";
 import { type Backend, startBackend } from "../support/backend.ts";
 import { anonClient, newUser, serviceClient } from "../support/clients.ts";
 import { ADMIN_URL, createDatabase, postgresAvailable } from "../support/postgres.ts";
@@ -40,14 +41,8 @@ async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs = D
   }
 }
 
-function b64url(data: string | Buffer): string {
-  return Buffer.from(data).toString("base64url");
-}
-
-function signToken(secret: string, claims: Record<string, unknown>): string {
-  const head = `${b64url(JSON.stringify({ alg: "HS256", typ: "JWT" }))}.${b64url(JSON.stringify(claims))}`;
-  return `${head}.${createHmac("sha256", secret).update(head).digest("base64url")}`;
-}
+/** A token signed the way the backend signs (its own JWT module). */
+const signToken = (secret: string, claims: Record<string, unknown>) => signJwt(claims, secret);
 
 /** Subscribes a channel with one postgres_changes binding and resolves once SUBSCRIBED. */
 async function listen(client: SupabaseClient, name: string, binding: Binding) {
@@ -241,7 +236,7 @@ describe.each(targets)("realtime on $title", ({ postgres, skip }) => {
         postgres_changes: bindings,
         private: false,
       },
-      access_token: signToken(secret, {
+      access_token: await signToken(secret, {
         sub: owner.id,
         role: "authenticated",
         exp: Math.floor(Date.now() / 1000) + 600,
@@ -300,11 +295,14 @@ describe.each(targets)("realtime on $title", ({ postgres, skip }) => {
     const ws = await rawSocket(backend);
     const forged = ws.push("realtime:forged", "phx_join", {
       config: { postgres_changes: [{ event: "*", schema: "public", table: "generations" }] },
-      access_token: signToken("not-the-server-secret-not-the-server-secret", { role: "authenticated", sub: owner.id }),
+      access_token: await signToken("not-the-server-secret-not-the-server-secret", {
+        role: "authenticated",
+        sub: owner.id,
+      }),
     });
     const expired = ws.push("realtime:expired", "phx_join", {
       config: { postgres_changes: [] },
-      access_token: signToken(secret, {
+      access_token: await signToken(secret, {
         role: "authenticated",
         sub: owner.id,
         exp: Math.floor(Date.now() / 1000) - 10,
@@ -333,7 +331,11 @@ describe.each(targets)("realtime on $title", ({ postgres, skip }) => {
     const ws = await rawSocket(backend);
     const ref = ws.push("realtime:short", "phx_join", {
       config: { postgres_changes: [{ event: "*", schema: "public", table: "generations" }] },
-      access_token: signToken(secret, { role: "authenticated", sub: owner.id, exp: Math.floor(Date.now() / 1000) + 2 }),
+      access_token: await signToken(secret, {
+        role: "authenticated",
+        sub: owner.id,
+        exp: Math.floor(Date.now() / 1000) + 2,
+      }),
     });
     expect((await ws.next((f) => f[1] === ref, "the join reply"))[4]).toMatchObject({ status: "ok" });
     const notice = await ws.next((f) => f[3] === "system" && f[4].status === "error", "the expiry notice");
@@ -347,7 +349,7 @@ describe.each(targets)("realtime on $title", ({ postgres, skip }) => {
     const topic = "realtime:refresh";
     const joinRef = ws.push(topic, "phx_join", {
       config: { postgres_changes: [] },
-      access_token: signToken(secret, {
+      access_token: await signToken(secret, {
         role: "authenticated",
         sub: owner.id,
         exp: Math.floor(Date.now() / 1000) + 600,
@@ -358,7 +360,7 @@ describe.each(targets)("realtime on $title", ({ postgres, skip }) => {
       topic,
       "access_token",
       {
-        access_token: signToken(secret, {
+        access_token: await signToken(secret, {
           role: "authenticated",
           sub: owner.id,
           exp: Math.floor(Date.now() / 1000) + 900,

@@ -2,10 +2,11 @@
 // makes (spec §7, shared/reference/supabase-wire.md §2), the response shapes the client relies on,
 // PostgREST's error bodies and statuses, and row-level security as owner, stranger and anon. A last
 // group runs on real PostgreSQL and checks that it answers byte for byte what PGlite answers.
-import { createHmac, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signJwt } from "../../supabase/local/jwt.ts";
 import { type Backend, startBackend } from "../support/backend.ts";
 import { anonClient, newUser, serviceClient } from "../support/clients.ts";
 import { createDatabase, postgresAvailable } from "../support/postgres.ts";
@@ -13,12 +14,6 @@ import { createDatabase, postgresAvailable } from "../support/postgres.ts";
 const JWT_SECRET = "rest-test-secret-that-is-long-enough-0123456789";
 
 type User = { client: SupabaseClient; id: string };
-
-function signJwt(payload: Record<string, unknown>): string {
-  const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
-  const head = `${part({ alg: "HS256", typ: "JWT" })}.${part(payload)}`;
-  return `${head}.${createHmac("sha256", JWT_SECRET).update(head).digest("base64url")}`;
-}
 
 function generation(userId: string, extra: Record<string, unknown> = {}) {
   const id = randomUUID();
@@ -423,7 +418,10 @@ describe("requests PostgREST refuses", () => {
 
   it("an expired or forged JWT is 401 PGRST301", async () => {
     const now = Math.floor(Date.now() / 1000);
-    const expired = signJwt({ sub: owner.id, role: "authenticated", iat: now - 7200, exp: now - 3600 });
+    const expired = await signJwt(
+      { sub: owner.id, role: "authenticated", iat: now - 7200, exp: now - 3600 },
+      JWT_SECRET,
+    );
     const res = await raw(b, "/generations?select=id", { token: expired });
     expect(res.status).toBe(401);
     expect(JSON.parse(res.text)).toEqual({ code: "PGRST301", details: null, hint: null, message: "JWT expired" });

@@ -1,28 +1,17 @@
 // Rows the db-tier tests insert, built the way the generate function builds them.
 import { randomUUID } from "node:crypto";
+import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import type { Actor, Row, TestDb, TestUser } from "../support/db.ts";
 
-export interface GenerationRow {
-  id: string;
-  user_id: string;
-  prompt: string;
-  negative_prompt: string;
-  style: string;
-  quality: string;
-  aspect_ratio: string;
-  width: number;
-  height: number;
-  seed: number | null;
-  provider: string;
-  model: string;
-  image_path: string;
-  is_public: boolean;
-  is_saved: boolean;
-}
+/** A generations row as the generate function inserts it: every column but the database's created_at. */
+export type NewGeneration = Omit<GenerationRow, "created_at">;
 
-export function generationFor(user: TestUser, overrides: Partial<GenerationRow> = {}): GenerationRow {
-  const id = overrides.id ?? randomUUID();
-  return {
+/** Overrides may be values the database must refuse (tests of its checks), so they are loosely typed. */
+export type GenerationOverrides = { [K in keyof NewGeneration]?: NewGeneration[K] | string | number };
+
+export function generationFor(user: TestUser, overrides: GenerationOverrides = {}): NewGeneration {
+  const id = String(overrides.id ?? randomUUID());
+  const row: NewGeneration = {
     id,
     user_id: user.id,
     prompt: "a lighthouse on a cliff at dawn",
@@ -38,8 +27,8 @@ export function generationFor(user: TestUser, overrides: Partial<GenerationRow> 
     image_path: `${user.id}/${id}.png`,
     is_public: false,
     is_saved: false,
-    ...overrides,
   };
+  return { ...row, ...overrides } as NewGeneration;
 }
 
 /** Inserts a row as `actor` with exactly the keys given, the way PostgREST turns a JSON body into an insert. */

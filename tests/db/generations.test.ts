@@ -60,13 +60,15 @@ describeDb("generations", (ctx) => {
     expect(await visibleIds("anon")).toEqual([publishedRow.id]);
   });
 
-  it("lets an owner insert a row of their own", async () => {
-    const row = generationFor(owner);
-    await insertAs(ctx.db, owner, "generations", row);
+  it("refuses an owner's insert of a row of their own: only the server makes generations", async () => {
+    const row = generationFor(owner, { is_public: true });
+    expect(await sqlState(insertAs(ctx.db, owner, "generations", row))).toBe("42501");
+    expect(await ctx.db.run(owner, "select id from public.generations where id = $1", [row.id])).toEqual([]);
+    await insertAs(ctx.db, "service", "generations", row);
     const [got] = await ctx.db.run(owner, "select prompt, is_public, is_saved from public.generations where id = $1", [
       row.id,
     ]);
-    expect(got).toEqual({ prompt: row.prompt, is_public: false, is_saved: false });
+    expect(got).toEqual({ prompt: row.prompt, is_public: true, is_saved: false });
   });
 
   it("refuses inserts from anon and rows claimed for someone else", async () => {
@@ -75,11 +77,12 @@ describeDb("generations", (ctx) => {
   });
 
   it("refuses a row pointing at another person's image, even published by its own author", async () => {
+    // Even the server cannot store such a row: the image path is bound to the row's owner.
     const theft = generationFor(stranger, { image_path: `${owner.id}/${privateRow.id}.png`, is_public: true });
-    expect(await sqlState(insertAs(ctx.db, stranger, "generations", theft))).toBe("23514");
+    expect(await sqlState(insertAs(ctx.db, stranger, "generations", theft))).toBe("42501");
     expect(await sqlState(insertAs(ctx.db, "service", "generations", theft))).toBe("23514");
     const nested = generationFor(stranger, { image_path: `${stranger.id}/${owner.id}/x.png` });
-    expect(await sqlState(insertAs(ctx.db, stranger, "generations", nested))).toBe("23514");
+    expect(await sqlState(insertAs(ctx.db, "service", "generations", nested))).toBe("23514");
   });
 
   it("keeps created_at and search out of the client's hands", async () => {
@@ -154,8 +157,10 @@ describeDb("generations", (ctx) => {
       [STYLE_IDS],
     );
     expect(n).toBe(27);
-    await insertAs(ctx.db, owner, "generations", generationFor(owner, { style: "nano-banana" }));
-    expect(await sqlState(insertAs(ctx.db, owner, "generations", generationFor(owner, { style: "vaporwave" })))).toBe(
+    await insertAs(ctx.db, "service", "generations", generationFor(owner, { style: "nano-banana" }));
+    expect(
+      await sqlState(insertAs(ctx.db, "service", "generations", generationFor(owner, { style: "vaporwave" }))),
+    ).toBe(
       "23514",
     );
   });
@@ -173,13 +178,13 @@ describeDb("generations", (ctx) => {
     ];
     for (const b of bad) {
       expect(
-        await sqlState(insertAs(ctx.db, owner, "generations", generationFor(owner, b))),
+        await sqlState(insertAs(ctx.db, "service", "generations", generationFor(owner, b))),
         JSON.stringify(b).slice(0, 40),
       ).toBe("23514");
     }
     await insertAs(
       ctx.db,
-      owner,
+      "service",
       "generations",
       generationFor(owner, {
         prompt: "x".repeat(500),

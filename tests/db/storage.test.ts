@@ -27,16 +27,20 @@ describeDb("storage of generated images", (ctx) => {
     expect(bucket).toEqual({ public: false });
   });
 
-  it("lets an owner upload into their own folder only", async () => {
-    await upload(owner, `${owner.id}/${randomUUID()}.png`);
+  it("refuses every client upload, even into the owner's own folder: only the server stores images", async () => {
+    const own = `${owner.id}/${randomUUID()}.png`;
+    expect(await sqlState(upload(owner, own))).toBe("42501");
     expect(await sqlState(upload(owner, `${stranger.id}/${randomUUID()}.png`))).toBe("42501");
     expect(await sqlState(upload(owner, `${randomUUID()}.png`))).toBe("42501");
     expect(await sqlState(upload("anon", `${owner.id}/${randomUUID()}.png`))).toBe("42501");
+    expect(await ctx.db.query("select 1 from storage.objects where name = $1", [own])).toEqual([]);
+    await upload("service", own);
+    expect(await readable(owner, own)).toBe(true);
   });
 
   it("shows an unpublished image to its owner only", async () => {
     const name = `${owner.id}/${randomUUID()}.png`;
-    await upload(owner, name);
+    await upload("service", name);
     expect(await readable(owner, name)).toBe(true);
     expect(await readable(stranger, name)).toBe(false);
     expect(await readable("anon", name)).toBe(false);
@@ -44,7 +48,7 @@ describeDb("storage of generated images", (ctx) => {
 
   it("shows the image of a published generation to anyone, and hides it again when unpublished", async () => {
     const row = generationFor(owner);
-    await upload(owner, row.image_path);
+    await upload("service", row.image_path);
     await insertAs(ctx.db, "service", "generations", row);
     expect(await readable("anon", row.image_path)).toBe(false);
 
@@ -58,16 +62,18 @@ describeDb("storage of generated images", (ctx) => {
 
   it("cannot be tricked into exposing an image by a stranger's published row", async () => {
     const name = `${owner.id}/${randomUUID()}.png`;
-    await upload(owner, name);
+    await upload("service", name);
     const theft = generationFor(stranger, { image_path: name, is_public: true });
-    expect(await sqlState(insertAs(ctx.db, stranger, "generations", theft))).toBe("23514");
+    expect(await sqlState(insertAs(ctx.db, stranger, "generations", theft))).toBe("42501");
+    // Nor can the server be made to store such a row: the path is bound to the row's owner.
+    expect(await sqlState(insertAs(ctx.db, "service", "generations", theft))).toBe("23514");
     expect(await readable("anon", name)).toBe(false);
     expect(await readable(stranger, name)).toBe(false);
   });
 
-  it("lets only the owner replace or delete an image", async () => {
+  it("lets only the owner delete an image, and nobody replace one", async () => {
     const name = `${owner.id}/${randomUUID()}.png`;
-    await upload(owner, name);
+    await upload("service", name);
     const strangerUpdate = await ctx.db.run(
       stranger,
       "update storage.objects set metadata = '{}' where name = $1 returning id",
@@ -81,17 +87,18 @@ describeDb("storage of generated images", (ctx) => {
     const anonDelete = await ctx.db.run("anon", "delete from storage.objects where name = $1 returning id", [name]);
     expect(anonDelete).toHaveLength(0);
 
-    const moved = ctx.db.run(owner, "update storage.objects set name = $2 where name = $1", [
+    // No update policy is left for clients: the owner can neither move nor replace their image.
+    const moved = await ctx.db.run(owner, "update storage.objects set name = $2 where name = $1 returning id", [
       name,
       `${stranger.id}/moved.png`,
     ]);
-    expect(await sqlState(moved)).toBe("42501");
+    expect(moved).toHaveLength(0);
     const replaced = await ctx.db.run(
       owner,
       "update storage.objects set metadata = '{\"size\":1}' where name = $1 returning id",
       [name],
     );
-    expect(replaced).toHaveLength(1);
+    expect(replaced).toHaveLength(0);
     const deleted = await ctx.db.run(owner, "delete from storage.objects where name = $1 returning id", [name]);
     expect(deleted).toHaveLength(1);
   });

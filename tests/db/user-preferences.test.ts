@@ -71,14 +71,15 @@ describeDb("user preferences", (ctx) => {
     expect(
       await sqlState(ctx.db.run(stranger, "insert into public.user_preferences (user_id) values ($1)", [owner.id])),
     ).toBe("42501");
-    expect(
-      await sqlState(
-        ctx.db.run(stranger, "update public.user_preferences set user_id = $1 where user_id = $2", [
-          owner.id,
-          stranger.id,
-        ]),
-      ),
-    ).not.toBeNull();
+    await expect(
+      ctx.db.run(stranger, "update public.user_preferences set user_id = $1 where user_id = $2", [
+        owner.id,
+        stranger.id,
+      ]),
+    ).rejects.toMatchObject({
+      code: "42501",
+      message: 'new row violates row-level security policy for table "user_preferences"',
+    });
     expect(await sqlState(ctx.db.run("anon", "select * from public.user_preferences"))).toBe("42501");
     expect(await sqlState(ctx.db.run("anon", "update public.user_preferences set default_style = 'neon'"))).toBe(
       "42501",

@@ -1,8 +1,9 @@
 // A fresh database with the platform bootstrap and every migration applied, for one db-tier test file:
 // in-memory PGlite (started from a migrated snapshot), or a new database on the machine's PostgreSQL
-// (dropped afterwards). Tests act as anon, a signed-in user or service_role the way PostgREST does (and
-// supabase/local/db.ts asRole): a transaction with the role and the JWT claims set locally, so that
-// Postgres row-level security decides.
+// (dropped afterwards). Everything below the test conveniences is the local backend's own code
+// (supabase/local/db.ts and migrate.ts): the same connection wrappers, the same migration runner and
+// the same asRole (role, JWT claims and per-role statement timeout set locally in a transaction, as
+// PostgREST does), so Postgres row-level security decides and the db tier tests what the server runs.
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +11,15 @@ import { join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, describe } from "vitest";
+import {
+  asRole,
+  type Db,
+  openPostgres,
+  type Sql as DbSql,
+  type TypeParser,
+  wrapPglite,
+} from "../../supabase/local/db.ts";
+import { bootstrap, migrate, type SqlFile } from "../../supabase/local/migrate.ts";
 import { ADMIN_URL, createDatabase, postgresAvailable } from "./postgres.ts";
 
 export type Kind = "pglite" | "postgres";
@@ -39,6 +49,8 @@ export interface TestDb extends Sql {
   readonly kind: Kind;
   /** Connection string of the database (postgres only), for tests that need separate connections. */
   readonly url: string | null;
+  /** The local backend's Db underneath, for tests of its own behaviour. */
+  readonly db: Db;
   /** Runs `fn` in one transaction acting as `actor`; `query` on the TestDb itself runs as the owner (postgres). */
   as<T>(actor: Actor, fn: (tx: Sql) => Promise<T>): Promise<T>;
   /** One statement as `actor`. */
@@ -61,30 +73,25 @@ export function claimsOf(actor: Actor): Claims {
   return actor.claims;
 }
 
-interface Tx extends Sql {
-  /** A script of several statements with no parameters. */
-  exec(sql: string): Promise<void>;
+/** Rows as an array, the shape the db tests read. */
+function rowsOf(sql: DbSql): Sql {
+  return { query: async <T extends Row>(text: string, params?: unknown[]) => (await sql.query<T>(text, params)).rows };
 }
 
-interface Raw extends Tx {
-  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
-  close(): Promise<void>;
-}
-
-function wrapPglite(db: PGlite): Raw {
-  const wrap = (q: { query: PGlite["query"]; exec: PGlite["exec"] }): Tx => ({
-    async query<T extends Row>(text: string, params: unknown[] = []) {
-      return (await q.query<T>(text, params)).rows;
-    },
-    async exec(sql: string) {
-      await q.exec(sql);
-    },
-  });
+/** The bootstrap and the migrations, read from disk. */
+function sqlFiles(): { bootstrap: string; migrations: SqlFile[] } {
+  const names = readdirSync(MIGRATIONS)
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
   return {
-    ...wrap(db),
-    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
-    close: () => db.close(),
+    bootstrap: readFileSync(BOOTSTRAP, "utf8"),
+    migrations: names.map((name) => ({ name, sql: readFileSync(join(MIGRATIONS, name), "utf8") })),
   };
+}
+
+async function migrateAll(db: Db, files = sqlFiles()): Promise<void> {
+  await bootstrap(db, files.bootstrap);
+  await migrate(db, files.migrations);
 }
 
 /**
@@ -92,70 +99,34 @@ function wrapPglite(db: PGlite): Raw {
  * migrates a fresh instance and snapshots it; the others start from that snapshot. The snapshot is
  * keyed by the PGlite version and the bootstrap and migration texts, so any change migrates afresh.
  */
-async function openPglite(): Promise<Raw> {
+async function openPgliteDb(): Promise<Db> {
   const files = sqlFiles();
   const engine = JSON.parse(readFileSync(join(ROOT, "node_modules/@electric-sql/pglite/package.json"), "utf8")).version;
   const key = createHash("sha256").update(JSON.stringify({ engine, files })).digest("hex").slice(0, 16);
   const snapshot = join(tmpdir(), `pc-db-pglite-${key}.tar`);
   const saved = existsSync(snapshot) ? readIfPresent(snapshot) : null;
   if (saved) {
-    const db = new PGlite({ loadDataDir: new Blob([new Uint8Array(saved)]) });
-    await db.waitReady;
-    return wrapPglite(db);
+    const pgl = new PGlite({ loadDataDir: new Blob([new Uint8Array(saved)]) });
+    await pgl.waitReady;
+    return wrapPglite(pgl);
   }
-  const db = new PGlite();
-  await db.waitReady;
-  const raw = wrapPglite(db);
-  await migrate(raw, files);
-  const dump = Buffer.from(await (await db.dumpDataDir("none")).arrayBuffer());
+  const pgl = new PGlite();
+  await pgl.waitReady;
+  const db = wrapPglite(pgl);
+  await migrateAll(db, files);
+  const dump = Buffer.from(await (await pgl.dumpDataDir("none")).arrayBuffer());
   const stale = readdirSync(tmpdir()).filter((f) => f.startsWith("pc-db-pglite-") && !f.includes(key));
   for (const f of stale) rmSync(join(tmpdir(), f), { force: true });
   const partial = `${snapshot}.${process.pid}`;
   writeFileSync(partial, dump);
   renameSync(partial, snapshot);
-  return raw;
+  return db;
 }
 
-// bigint as a number, as PGlite returns it, so assertions read the same on both engines.
-const types = {
-  getTypeParser: (oid: number, format?: string) =>
-    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text"),
-};
-
-async function openPostgres(): Promise<Raw & { url: string }> {
-  const { url, drop } = await createDatabase("pc_db");
-  const pool = new pg.Pool({ connectionString: url, max: 4, types });
-  const wrap = (c: pg.Pool | pg.PoolClient): Tx => ({
-    async query<T extends Row>(text: string, params: unknown[] = []) {
-      return (await c.query(text, params)).rows as T[];
-    },
-    async exec(sql: string) {
-      await c.query(sql);
-    },
-  });
-  return {
-    url,
-    ...wrap(pool),
-    async transaction<T>(fn: (tx: Tx) => Promise<T>) {
-      const client = await pool.connect();
-      try {
-        await client.query("begin");
-        const out = await fn(wrap(client));
-        await client.query("commit");
-        return out;
-      } catch (e) {
-        await client.query("rollback").catch(() => {});
-        throw e;
-      } finally {
-        client.release();
-      }
-    },
-    async close() {
-      await pool.end();
-      await drop();
-    },
-  };
-}
+// Values parsed as PGlite parses them (bigint as a number, timestamps as Date, json as objects), so
+// assertions read the same on both engines.
+const TEST_TYPES: TypeParser = (oid, format) =>
+  oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text");
 
 function readIfPresent(path: string): Buffer | null {
   try {
@@ -165,72 +136,41 @@ function readIfPresent(path: string): Buffer | null {
   }
 }
 
-/** bootstrap.sql, then each migration in name order. */
-function sqlFiles(): { name: string; sql: string }[] {
-  const migrations = readdirSync(MIGRATIONS)
-    .filter((f) => f.endsWith(".sql"))
-    .sort();
-  return [
-    { name: "bootstrap.sql", sql: readFileSync(BOOTSTRAP, "utf8") },
-    ...migrations.map((name) => ({ name, sql: readFileSync(join(MIGRATIONS, name), "utf8") })),
-  ];
-}
-
-/** Applies the bootstrap, then each migration in its own transaction, as supabase/local/migrate.ts does. */
-async function migrate(raw: Raw, files = sqlFiles()): Promise<void> {
-  const [bootstrap, ...migrations] = files;
-  await raw.exec(bootstrap.sql);
-  for (const { name, sql } of migrations) {
-    try {
-      await raw.transaction(async (tx) => {
-        await tx.exec(sql);
-        await tx.query("insert into local.schema_migrations (version, name) values ($1, $2)", [
-          name.split("_")[0],
-          name,
-        ]);
-      });
-    } catch (e) {
-      throw new Error(`migration ${name} failed: ${(e as Error).message}`);
-    }
-  }
-}
-
 let userCount = 0;
 
 export async function openTestDb(kind: Kind): Promise<TestDb> {
-  let raw: Raw & { url?: string };
+  let db: Db;
+  let url: string | null = null;
+  let drop = async () => {};
   if (kind === "pglite") {
-    raw = await openPglite();
+    db = await openPgliteDb();
   } else {
-    raw = await openPostgres();
-    await migrate(raw);
+    const created = await createDatabase("pc_db");
+    ({ url, drop } = created);
+    db = openPostgres(created.url, { poolSize: 4, typeParser: TEST_TYPES });
+    await migrateAll(db);
   }
-  const as = <T>(actor: Actor, fn: (tx: Sql) => Promise<T>) => {
-    const claims = claimsOf(actor);
-    return raw.transaction(async (tx) => {
-      await tx.query(
-        `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-                set_config('request.jwt.claim.sub', $3, true), set_config('request.jwt.claim.role', $1, true)`,
-        [claims.role, JSON.stringify(claims), claims.sub ?? ""],
-      );
-      return await fn(tx);
-    });
-  };
+  const owner = rowsOf(db);
+  const as = <T>(actor: Actor, fn: (tx: Sql) => Promise<T>) => asRole(db, claimsOf(actor), (tx) => fn(rowsOf(tx)));
   return {
     kind,
-    url: raw.url ?? null,
-    query: raw.query,
+    url,
+    db,
+    query: owner.query,
     as,
     run: (actor, text, params) => as(actor, (tx) => tx.query(text, params)),
     async createUser(opts = {}) {
       const email = `person-${Date.now().toString(36)}-${userCount++}@example.test`;
-      const [row] = await raw.query<{ id: string }>(
+      const [row] = await owner.query<{ id: string }>(
         `insert into auth.users (email, raw_user_meta_data, email_confirmed_at) values ($1, $2, now()) returning id`,
         [email, JSON.stringify(opts.metadata ?? {})],
       );
       return { id: row.id, email, claims: { role: "authenticated", sub: row.id, email } };
     },
-    close: raw.close,
+    async close() {
+      await db.close();
+      await drop();
+    },
   };
 }
 

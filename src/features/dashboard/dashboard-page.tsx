@@ -1,8 +1,11 @@
-// /dashboard (signed in): a welcome and the quickest ways back into work.
+// /dashboard (signed in): today's usage with the reset countdown and the plan, the library's totals
+// and newest images, and the quickest ways back into work.
 import { Link } from "wouter";
 import { useSession } from "../../state/session-store";
 import { Icon, type IconName } from "../../ui/icons";
 import { PageHeader } from "../../ui/page-header";
+import { LibrarySummary } from "./library-summary";
+import { UsageCard, type QuotaHooks } from "./usage-card";
 
 const SHORTCUTS: { label: string; to: string; icon: IconName; body: string }[] = [
   { label: "Generate", to: "/generate", icon: "sparkles", body: "Turn a prompt into an image." },
@@ -11,11 +14,15 @@ const SHORTCUTS: { label: string; to: string; icon: IconName; body: string }[] =
   { label: "Gallery", to: "/gallery", icon: "image", body: "See what others published." },
 ];
 
-export default function DashboardPage() {
+export default function DashboardPage({ quota }: { quota: QuotaHooks }) {
   const { user } = useSession();
   return (
     <div className="mx-auto w-full max-w-5xl">
       <PageHeader title="Dashboard" lead={<>Welcome back{user?.email ? `, ${user.email}` : ""}.</>} />
+      <div className="mb-6 grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+        <UsageCard quota={quota} />
+        {user && <LibrarySummary userId={user.id} />}
+      </div>
       <ul className="grid gap-4 sm:grid-cols-2">
         {SHORTCUTS.map((s) => (
           <li key={s.to}>
@@ -36,9 +43,6 @@ export default function DashboardPage() {
           </li>
         ))}
       </ul>
-      <p className="mt-8 text-sm text-base-content/80">
-        Usage for today and your recent images will show here as the generator comes online.
-      </p>
     </div>
   );
 }

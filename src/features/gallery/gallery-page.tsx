@@ -1,22 +1,139 @@
-// /gallery: the public gallery. Its grid of published images ships later; the search (?q=) the top
-// bar sends here is already read and shown.
-import { useSearch } from "wouter";
-import { ComingNext } from "../../ui/coming-next";
+// /gallery: everyone's published generations, newest first, a page at a time, with full-text search
+// through ?q= (the top bar lands here too). Open to visitors. The page is prerendered without
+// results; the rows load in the browser once it has hydrated.
+import { useState, type FormEvent } from "react";
+import { useLocation, useSearch } from "wouter";
+import type { PublishedRow } from "../../api/gallery";
+import { useHydrated } from "../../lib/use-hydrated";
+import { Icon } from "../../ui/icons";
+import { PageHeader } from "../../ui/page-header";
+import { GalleryItemDialog } from "./gallery-item-dialog";
+import { useGallery } from "./use-gallery";
+
+function GallerySearch({ q }: { q: string }) {
+  const [, navigate] = useLocation();
+  const [text, setText] = useState(q);
+  const [last, setLast] = useState(q);
+  if (q !== last) {
+    // Follow the address when it changes elsewhere (the top bar, the back button).
+    setLast(q);
+    setText(q);
+  }
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const next = text.trim();
+    navigate(next ? `/gallery?q=${encodeURIComponent(next)}` : "/gallery");
+  };
+  return (
+    <form role="search" aria-label="Gallery" onSubmit={submit} className="mb-6 flex gap-2">
+      <label className="input w-full">
+        <Icon name="search" className="size-4 opacity-70" />
+        <span className="sr-only">Search published images</span>
+        <input
+          type="search"
+          name="q"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="Search prompts, e.g. lighthouse at dusk"
+          autoComplete="off"
+          enterKeyHint="search"
+        />
+      </label>
+      <button type="submit" className="btn btn-primary">
+        Search
+      </button>
+    </form>
+  );
+}
+
+function GalleryTile({ row, onOpen, eager }: { row: PublishedRow; onOpen: () => void; eager: boolean }) {
+  return (
+    <li className="aspect-square overflow-hidden rounded-box border border-base-300 bg-base-200">
+      <button
+        type="button"
+        className="block size-full cursor-zoom-in focus-visible:outline-2 focus-visible:outline-offset-[-4px] focus-visible:outline-primary"
+        aria-label={`Open: ${row.prompt}`}
+        onClick={onOpen}
+      >
+        {row.image_url ? (
+          <img
+            src={row.image_url}
+            alt=""
+            width={row.width}
+            height={row.height}
+            loading={eager ? "eager" : "lazy"}
+            decoding="async"
+            className="size-full object-cover"
+          />
+        ) : (
+          <span className="grid size-full place-items-center text-base-content/50">
+            <Icon name="image" className="size-8" />
+          </span>
+        )}
+      </button>
+    </li>
+  );
+}
+
+/** Tiles in the first screenful load at once (they are the page's largest paint); the rest lazily. */
+const EAGER_TILES = 8;
 
 export default function GalleryPage() {
-  const q = new URLSearchParams(useSearch()).get("q")?.trim() ?? "";
+  const hydrated = useHydrated();
+  const urlQ = new URLSearchParams(useSearch()).get("q")?.trim() ?? "";
+  // The prerendered page knows no query; the real one is read once the page has hydrated.
+  const q = hydrated ? urlQ : "";
+  const gallery = useGallery(q, hydrated);
+  const [open, setOpen] = useState<PublishedRow | null>(null);
+  const loadingFirst = gallery.status === "loading" && gallery.rows.length === 0;
+
   return (
-    <div className="flex flex-col gap-6">
-      {q && (
-        <p role="status" className="mx-auto w-full max-w-5xl rounded-box bg-base-200 px-4 py-3">
-          Results for <q className="font-semibold">{q}</q> will appear here.
-        </p>
+    <div className="mx-auto w-full max-w-6xl">
+      <PageHeader title="Gallery" lead="Images people chose to publish, newest first. Open one to reuse its recipe." />
+      <GallerySearch q={q} />
+      <p role="status" className="mb-3 text-sm text-base-content/80">
+        {loadingFirst
+          ? "Loading published images…"
+          : gallery.status === "error"
+            ? ""
+            : q
+              ? `${gallery.rows.length}${gallery.next ? "+" : ""} results for “${q}”`
+              : `${gallery.rows.length}${gallery.next ? "+" : ""} published images`}
+      </p>
+      {gallery.rows.length > 0 && (
+        <ul aria-label="Published images" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
+          {gallery.rows.map((row, i) => (
+            <GalleryTile key={row.id} row={row} eager={i < EAGER_TILES} onOpen={() => setOpen(row)} />
+          ))}
+        </ul>
       )}
-      <ComingNext
-        title="Gallery"
-        summary="Images people chose to publish, searchable by prompt."
-        links={[{ label: "Generate", to: "/generate" }]}
-      />
+      {gallery.status === "ready" && gallery.rows.length === 0 && (
+        <div className="rounded-box border border-dashed border-base-300 p-10 text-center">
+          <p className="font-medium">{q ? "Nothing published matches that search." : "Nothing published yet."}</p>
+        </div>
+      )}
+      {gallery.status === "error" && (
+        <div role="alert" className="alert alert-error alert-soft mt-4 text-base-content">
+          <span>{gallery.error}</span>
+          <button type="button" className="btn btn-sm" onClick={gallery.retry}>
+            Try again
+          </button>
+        </div>
+      )}
+      {gallery.next && gallery.status !== "error" && (
+        <div className="mt-6 flex justify-center">
+          <button
+            type="button"
+            className="btn btn-outline"
+            disabled={gallery.status === "loading"}
+            onClick={gallery.loadMore}
+          >
+            {gallery.status === "loading" && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+            Load more
+          </button>
+        </div>
+      )}
+      {open && <GalleryItemDialog row={open} onClose={() => setOpen(null)} />}
     </div>
   );
 }

@@ -1,5 +1,10 @@
 // The questions /faq answers, the home page's teaser picks from and the FAQPage structured data
 // repeats word for word (search engines require the marked-up answers to be the visible ones).
+import { STYLES } from "#shared/vocabulary/styles.ts";
+
+// "Photorealistic, Anime, … and Nano Banana (the newest)": every style's name, in the product's order.
+const STYLE_NAMES = STYLES.map((s) => (s.isNew ? `${s.label} (the newest)` : s.label));
+const STYLE_LIST = `${STYLE_NAMES.slice(0, -1).join(", ")} and ${STYLE_NAMES[STYLE_NAMES.length - 1]}`;
 
 export type FaqEntry = {
   id: string;
@@ -14,8 +19,7 @@ export const FAQ: readonly FaqEntry[] = [
     id: "what-is-it",
     group: "Getting started",
     question: "What is PromptCanvas?",
-    answer:
-      "PromptCanvas turns a written prompt into an image. You pick one of 27 styles, a quality level and an aspect ratio (square, 16:9 or 9:16), and the image lands in your personal history. It installs as an app, queues prompts while you are offline and runs them when the connection returns.",
+    answer: `PromptCanvas turns a written prompt into an image. You pick one of ${STYLES.length} styles, a quality level and an aspect ratio (square, 16:9 or 9:16), and the image lands in your personal history. It installs as an app, queues prompts while you are offline and runs them when the connection returns.`,
     link: { label: "Open the generator", to: "/generate" },
   },
   {
@@ -37,8 +41,7 @@ export const FAQ: readonly FaqEntry[] = [
     id: "how-many-styles",
     group: "Images and models",
     question: "How many styles are there?",
-    answer:
-      "27: Photorealistic, Anime, Digital Art, Oil Painting, Watercolor, Pixel Art, 3D Render, Comic Book, Line Art, Isometric, Fantasy, Minimalist, Cyberpunk, Steampunk, Art Nouveau, Impressionist, Pop Art, Graffiti, Sketch, Vintage, Neon, Gothic, Baroque, Surreal, Abstract, Cartoon and Nano Banana (the newest).",
+    answer: `${STYLES.length}: ${STYLE_LIST}.`,
     link: { label: "Browse the styles", to: "/styles" },
   },
   {

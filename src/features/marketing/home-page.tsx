@@ -1,11 +1,15 @@
 // The home page (spec §1): hero with the calls to action that scroll to #generator and #pricing,
 // stats, the six feature claims, the trusted-by strip, the styles carousel, testimonials, the
-// generator invitation, pricing, the FAQ teaser and a closing call to action. Static and light: the
-// generator's own code loads only on /generate.
+// generator section, pricing, the FAQ teaser and a closing call to action. Static and light: the
+// generator's code loads only when its section nears the viewport, and only for a signed-in person.
+import { Suspense, lazy } from "react";
 import { Link } from "wouter";
+import { useHydrated } from "../../lib/use-hydrated";
+import { useSession } from "../../state/session-store";
 import { Icon, type IconName } from "../../ui/icons";
-import { STYLE_COUNT } from "../../lib/style-catalog";
+import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { FAQ, FAQ_TEASER_IDS } from "./faq-entries";
+import { GeneratorInvitation, type GeneratorLoader } from "./generator-invitation";
 import { FaqItem } from "./faq-page";
 import { PlanCards } from "./plan-cards";
 import { StylesCarousel } from "./styles-carousel";
@@ -14,7 +18,7 @@ import { Testimonials } from "./testimonials";
 // The spec's marketing figures; the style count is the product's real one (the spec says 50+).
 const STATS = [
   { value: "10M+", label: "images generated" },
-  { value: String(STYLE_COUNT), label: "style options" },
+  { value: String(STYLE_IDS.length), label: "style options" },
   { value: "99.9%", label: "uptime" },
 ];
 
@@ -26,7 +30,7 @@ const FEATURES: { icon: IconName; title: string; body: string }[] = [
   },
   {
     icon: "palette",
-    title: `${STYLE_COUNT} styles`,
+    title: `${STYLE_IDS.length} styles`,
     body: "Photorealistic, artistic, cartoon, abstract and more, each with a preview.",
   },
   { icon: "image", title: "Up to 1024×1024", body: "Square 1024×1024 pixels, or 1536×1024 for 16:9 and 9:16." },
@@ -41,7 +45,21 @@ const FEATURES: { icon: IconName; title: string; body: string }[] = [
 
 const TRUSTED = ["Supabase", "PostgreSQL", "React", "FLUX via Replicate", "Workbox"];
 
-export default function HomePage() {
+const GeneratorSection = lazy(() => import("./generator-section"));
+
+/** Visitors get the invitation; a signed-in person gets the generator (see generator-section). */
+function GeneratorSlot({ load }: { load?: GeneratorLoader }) {
+  const hydrated = useHydrated();
+  const signedIn = useSession().status === "signed-in";
+  if (!hydrated || !signedIn || !load) return <GeneratorInvitation signedIn={false} />;
+  return (
+    <Suspense fallback={<GeneratorInvitation signedIn />}>
+      <GeneratorSection load={load} />
+    </Suspense>
+  );
+}
+
+export default function HomePage({ loadGenerator }: { loadGenerator?: GeneratorLoader }) {
   const teaser = FAQ_TEASER_IDS.map((id) => FAQ.find((e) => e.id === id)!);
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-20 pb-10">
@@ -108,26 +126,7 @@ export default function HomePage() {
       </section>
 
       <section id="generator" aria-labelledby="generator-title" className="scroll-mt-24">
-        <div className="card border border-base-300 bg-gradient-to-br from-primary/10 to-secondary/10">
-          <div className="card-body items-center py-12 text-center">
-            <h2 id="generator-title" className="text-2xl font-bold sm:text-3xl">
-              Try the generator
-            </h2>
-            <p className="max-w-xl text-base-content/80">
-              Describe what you want to see, pick a style, quality and aspect ratio, and generate. Create a free account
-              to get five images a day.
-            </p>
-            <div className="mt-2 flex flex-wrap justify-center gap-3">
-              <Link to="/generate" className="btn btn-primary">
-                Open the generator
-                <Icon name="arrowRight" className="size-4" />
-              </Link>
-              <Link to="/prompts" className="btn btn-ghost">
-                Browse ready-made prompts
-              </Link>
-            </div>
-          </div>
-        </div>
+        <GeneratorSlot load={loadGenerator} />
       </section>
 
       <section aria-labelledby="testimonials-title">

@@ -1,12 +1,15 @@
 // The words of the three landing pages. Each answers a different search intent: what the generator
 // is and how it works (/ai-image-generator), what is free and how to make the most of it
 // (/free-ai-image-generator), and making artwork in painterly and illustrated styles (/ai-art-generator).
+import { PROMPT_MAX_CHARS } from "#shared/vocabulary/generation.ts";
+import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
+import type { StyleId } from "#shared/vocabulary/styles.ts";
 
 export type LandingSection =
   | { kind: "steps"; title: string; steps: { title: string; body: string }[] }
   | { kind: "points"; title: string; intro?: string; points: { title: string; body: string }[] }
-  | { kind: "styles"; title: string; intro: string; styleIds: string[] }
-  | { kind: "prompts"; title: string; intro: string; prompts: { prompt: string; style: string }[] }
+  | { kind: "styles"; title: string; intro: string; styleIds: StyleId[] }
+  | { kind: "prompts"; title: string; intro: string; prompts: { prompt: string; style: StyleId }[] }
   | { kind: "table"; title: string; intro?: string; head: string[]; rows: string[][] };
 
 export type LandingContent = {
@@ -27,7 +30,7 @@ export const LANDINGS: Record<LandingContent["slug"], LandingContent> = {
     eyebrow: "Text to image, in your browser",
     lead: "Write what you want to see, choose a style, a quality level and an aspect ratio, and PromptCanvas draws it. Every image is kept in your personal history, and the app keeps working when your connection does not.",
     primary: { label: "Open the generator", to: "/generate" },
-    secondary: { label: "See the 27 styles", to: "/styles" },
+    secondary: { label: `See the ${STYLE_IDS.length} styles`, to: "/styles" },
     sections: [
       {
         kind: "steps",
@@ -35,11 +38,11 @@ export const LANDINGS: Record<LandingContent["slug"], LandingContent> = {
         steps: [
           {
             title: "Describe the picture",
-            body: "Name a subject, a setting and the light, up to 500 characters. Add a negative prompt for what should stay out.",
+            body: `Name a subject, a setting and the light, up to ${PROMPT_MAX_CHARS} characters. Add a negative prompt for what should stay out.`,
           },
           {
             title: "Pick the look",
-            body: "Choose one of 27 styles, standard, high or ultra quality, and a square, 16:9 or 9:16 frame.",
+            body: `Choose one of ${STYLE_IDS.length} styles, standard, high or ultra quality, and a square, 16:9 or 9:16 frame.`,
           },
           {
             title: "Generate and keep it",
@@ -176,8 +179,7 @@ export const LANDINGS: Record<LandingContent["slug"], LandingContent> = {
       {
         kind: "styles",
         title: "Art styles to choose from",
-        intro:
-          "Eight of the 27 styles lean towards fine art and illustration. Each preview was drawn by the built-in renderer.",
+        intro: `Eight of the ${STYLE_IDS.length} styles lean towards fine art and illustration. Each preview was drawn by the built-in renderer.`,
         styleIds: [
           "oil-painting",
           "watercolor",

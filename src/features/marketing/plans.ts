@@ -1,5 +1,6 @@
 // The three plans of spec §9 and the notice every plan button shows (spec §8): subscriptions are not
 // functional until a card payment provider is connected, so pressing a plan makes no call.
+import { TIER_DAILY_QUOTA, type Tier } from "#shared/vocabulary/tiers.ts";
 
 export const SUBSCRIPTION_NOTICE = "Connect Supabase + Stripe to enable subscriptions.";
 
@@ -11,8 +12,8 @@ export type Plan = {
   features: string[];
   cta: string;
   popular: boolean;
-  /** The daily quota tier behind the plan (public.tier_quotas). */
-  tier: "free" | "pro" | "premium";
+  /** The daily quota tier behind the plan (TIER_DAILY_QUOTA; public.tier_quotas repeats it). */
+  tier: Tier;
 };
 
 export const PLANS: readonly Plan[] = [
@@ -20,7 +21,7 @@ export const PLANS: readonly Plan[] = [
     name: "Free",
     price: 0,
     period: "month",
-    features: ["5 generations/day", "Basic styles", "Community gallery"],
+    features: [`${TIER_DAILY_QUOTA.free} generations/day`, "Basic styles", "Community gallery"],
     cta: "Start for free",
     popular: false,
     tier: "free",

@@ -1,17 +1,24 @@
 // /pricing: the three plans (spec §9), what each includes, how the daily quota works, and the plain
 // fact that subscriptions cannot be bought yet (every plan button shows the spec's notice).
 import { Link } from "wouter";
+import { LIMIT_ALERT_AT, TIER_DAILY_QUOTA, type Tier } from "#shared/vocabulary/tiers.ts";
 import { Icon } from "../../ui/icons";
 import { PageHeader } from "../../ui/page-header";
 import { FAQ } from "./faq-entries";
 import { FaqItem } from "./faq-page";
 import { PlanCards } from "./plan-cards";
-import { SUBSCRIPTION_NOTICE } from "./plans";
+import { PLANS, SUBSCRIPTION_NOTICE, formatPrice } from "./plans";
 
-// Daily images are the real tier quotas (public.tier_quotas: free 5, pro 999, premium 9999).
-const COMPARISON: [string, string, string, string][] = [
-  ["Price", "$0/month", "$9.99/month", "$19.99/month"],
-  ["Images per day", "5", "999 (unlimited prompts)", "9,999"],
+const QUOTA_NOTE: Partial<Record<Tier, string>> = { pro: " (unlimited prompts)" };
+
+// Prices are the plans'; daily images are the real tier quotas (the vocabulary's, which
+// public.tier_quotas repeats). Columns follow PLANS: Free, Creator, Pro.
+const COMPARISON: string[][] = [
+  ["Price", ...PLANS.map((p) => `${formatPrice(p.price)}/${p.period}`)],
+  [
+    "Images per day",
+    ...PLANS.map((p) => `${TIER_DAILY_QUOTA[p.tier].toLocaleString("en-US")}${QUOTA_NOTE[p.tier] ?? ""}`),
+  ],
   ["Daily reset", "Your local midnight", "Your local midnight", "Your local midnight"],
   [
     "Plan extras",
@@ -55,9 +62,11 @@ export default function PricingPage() {
                 <th scope="col">
                   <span className="sr-only">Feature</span>
                 </th>
-                <th scope="col">Free</th>
-                <th scope="col">Creator</th>
-                <th scope="col">Pro</th>
+                {PLANS.map((p) => (
+                  <th key={p.name} scope="col">
+                    {p.name}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
@@ -86,13 +95,14 @@ export default function PricingPage() {
             <li>The count resets at midnight in the time zone set in your account.</li>
             <li>The server keeps the count, so it is the same on every device you sign in on.</li>
             <li>A generation that fails is released and never counts.</li>
-            <li>When 2 or fewer remain, the generator shows a countdown to your reset.</li>
+            <li>When {LIMIT_ALERT_AT} or fewer remain, the generator shows a countdown to your reset.</li>
           </ul>
         </div>
         <div className="rounded-box bg-base-200 p-6">
           <h2 className="text-lg font-semibold">Just want to try it?</h2>
           <p className="mt-2 text-base-content/85">
-            The free plan needs only an e-mail address. Five images a day is enough to learn the styles and settings.
+            The free plan needs only an e-mail address. {TIER_DAILY_QUOTA.free} images a day is enough to learn the
+            styles and settings.
           </p>
           <div className="mt-4 flex flex-wrap gap-2">
             <Link to="/auth" className="btn btn-primary btn-sm">

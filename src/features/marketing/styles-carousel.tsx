@@ -1,5 +1,6 @@
 // The home page's "Discover styles" carousel (spec §1): five sample cards in a scroll-snapping row,
 // with previous/next buttons for pointer users. The pictures were drawn by the built-in renderer.
+import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { useRef } from "react";
 import { Link } from "wouter";
 import { Icon } from "../../ui/icons";
@@ -87,7 +88,7 @@ export function StylesCarousel() {
       <p className="mt-2 text-xs text-base-content/70">
         {PREVIEW_CREDIT}.{" "}
         <Link to="/styles" className="link">
-          See all 27 styles
+          See all {STYLE_IDS.length} styles
         </Link>
       </p>
     </div>

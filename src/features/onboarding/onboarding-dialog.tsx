@@ -6,16 +6,25 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useLocation } from "wouter";
 import { Icon } from "../../ui/icons";
 import { buildGenerateLink } from "../../lib/generate-link";
-import { STYLE_COUNT, STYLES, stylePreviewSrc } from "../../lib/style-catalog";
+import { GENERATION_DEFAULTS } from "#shared/vocabulary/generation.ts";
+import { STYLE_BY_ID, STYLE_IDS, type StyleId } from "#shared/vocabulary/styles.ts";
+import { stylePreviewSrc } from "../../lib/style-catalog";
 import { markOnboardingCompleted } from "./onboarding-storage";
 
 const STEPS = ["Welcome", "Choose Your Style", "Start Creating"] as const;
-const STARTER_STYLES = ["photorealistic", "anime", "digital-art", "3d-render", "watercolor", "nano-banana"];
+const STARTER_STYLES: readonly StyleId[] = [
+  "photorealistic",
+  "anime",
+  "digital-art",
+  "3d-render",
+  "watercolor",
+  "nano-banana",
+];
 
 export default function OnboardingDialog({ onClose }: { onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [step, setStep] = useState(0);
-  const [style, setStyle] = useState("photorealistic");
+  const [style, setStyle] = useState<StyleId>(GENERATION_DEFAULTS.style);
   const [, navigate] = useLocation();
   const id = useId();
 
@@ -77,12 +86,12 @@ export default function OnboardingDialog({ onClose }: { onClose: () => void }) {
           {step === 1 && (
             <>
               <p>
-                {STYLE_COUNT} styles, from photorealistic to pixel art. Pick one to start with; you can change it any
-                time.
+                {STYLE_IDS.length} styles, from photorealistic to pixel art. Pick one to start with; you can change it
+                any time.
               </p>
               <div role="radiogroup" aria-label="Starting style" className="mt-3 grid grid-cols-3 gap-2">
                 {STARTER_STYLES.map((sid) => {
-                  const s = STYLES.find((x) => x.id === sid)!;
+                  const s = STYLE_BY_ID[sid];
                   const checked = style === sid;
                   return (
                     <label

@@ -1,16 +1,7 @@
 // Errors as values. Every failure a function can answer with is an AppError whose code is one of the
 // spec §8 classes (or invalid_input for validation); its HTTP status is chosen once, in http.ts.
 // `detail` is for the server log only and never reaches a response.
-export type ErrorCode =
-  | "invalid_input"
-  | "rate_limit"
-  | "daily_limit"
-  | "nsfw_content"
-  | "insufficient_credits"
-  | "network_error"
-  | "auth_required"
-  | "timeout"
-  | "server_error";
+import { ERROR_CATALOGUE, type ErrorCode, VALIDATION_MESSAGES } from "./vocabulary/errors.ts";
 
 export interface AppError {
   code: ErrorCode;
@@ -28,27 +19,24 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 export const fail = <T = never>(error: AppError): Result<T> => ({ ok: false, error });
 
-/** The spec §8 catalogue's messages, used when a failure has no more specific one. */
-const CATALOGUE: Record<ErrorCode, { message: string; retryable: boolean }> = {
-  invalid_input: { message: "The request is not valid", retryable: false },
-  rate_limit: { message: "Please wait 60 seconds before trying again", retryable: true },
-  daily_limit: { message: "Daily limit reached. Upgrade to continue generating images.", retryable: false },
-  nsfw_content: { message: "Your prompt contains restricted content. Please modify it.", retryable: false },
-  insufficient_credits: { message: "Upgrade to continue generating images", retryable: false },
-  network_error: { message: "Check your internet connection and try again", retryable: true },
-  auth_required: { message: "Please sign in to generate images", retryable: false },
-  timeout: { message: "Generation is taking longer than expected. Please try again.", retryable: true },
-  server_error: { message: "Our servers are experiencing issues. Please try again in a moment.", retryable: true },
+/**
+ * Where spec §5 words the generate function's own answer (signing in to generate, the daily limit), that
+ * sentence; every other code answers with its §8 catalogue message unless the failure has a more
+ * specific one.
+ */
+const GENERATE_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  auth_required: VALIDATION_MESSAGES.signInToGenerate,
+  daily_limit: VALIDATION_MESSAGES.dailyLimit,
 };
 
 export function appError(
   code: ErrorCode,
   extra: { message?: string; retryable?: boolean; retryAfter?: number; status?: number; detail?: string } = {},
 ): AppError {
-  const base = CATALOGUE[code];
+  const base = ERROR_CATALOGUE[code];
   const e: AppError = {
     code,
-    message: extra.message ?? base.message,
+    message: extra.message ?? GENERATE_MESSAGES[code] ?? base.message,
     retryable: extra.retryable ?? base.retryable,
   };
   if (extra.retryAfter !== undefined) e.retryAfter = extra.retryAfter;

@@ -1,23 +1,5 @@
-// The product's generation settings and how they map to pixels (spec §5 values, §9 image sizes).
-// Provider-specific mappings (models, size strings) live with each provider adapter.
-export const QUALITIES = ["standard", "high", "ultra"] as const;
-export type Quality = (typeof QUALITIES)[number];
-
-export const ASPECT_RATIOS = ["1:1", "16:9", "9:16"] as const;
-export type AspectRatio = (typeof ASPECT_RATIOS)[number];
-
-export const PROMPT_MAX_CHARS = 500;
-export const NEGATIVE_PROMPT_MAX_CHARS = 300;
-/** Seeds every provider accepts (Replicate and Runware take 32-bit unsigned seeds). */
-export const SEED_MAX = 4_294_967_295;
-
-export const DIMENSIONS: Record<AspectRatio, { width: number; height: number }> = {
-  "1:1": { width: 1024, height: 1024 },
-  "16:9": { width: 1536, height: 1024 },
-  "9:16": { width: 1024, height: 1536 },
-};
-
-export const DEFAULTS = { style: "photorealistic", quality: "standard", aspectRatio: "1:1" } as const;
+// What a generation needs beyond the vocabulary's settings (vocabulary/generation.ts): the seed of a
+// request that left it empty, and how a remote model hears the chosen style.
 
 /**
  * The seed used when the person left it empty ("random"): derived from the request id, so a retried or

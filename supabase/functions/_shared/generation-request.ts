@@ -2,29 +2,29 @@
 // normalised request or the first invalid_input with the spec's message. The reference image is
 // decoded here, so its declared type is never trusted.
 import { type AppError, invalidInput, type Result } from "./errors.ts";
+import { decodeImage, parseDataUrl } from "./image/decode.ts";
+import { isProviderId } from "./providers/select.ts";
+import type { ProviderId, ReferenceImage } from "./providers/types.ts";
+import { VALIDATION_MESSAGES } from "./vocabulary/errors.ts";
 import {
   ASPECT_RATIOS,
   type AspectRatio,
-  DEFAULTS,
+  GENERATION_DEFAULTS,
   NEGATIVE_PROMPT_MAX_CHARS,
   PROMPT_MAX_CHARS,
   QUALITIES,
   type Quality,
+  REFERENCE_IMAGE_MAX_BYTES,
+  REFERENCE_IMAGE_MAX_SIDE,
   SEED_MAX,
-} from "./generation-options.ts";
-import { STYLE_IDS } from "./engine/styles.ts";
-import { decodeImage, parseDataUrl } from "./image/decode.ts";
-import { isProviderId } from "./providers/select.ts";
-import type { ProviderId, ReferenceImage } from "./providers/types.ts";
-
-/** Largest reference image accepted, in decoded bytes. */
-export const REFERENCE_IMAGE_MAX_BYTES = 4 * 1024 * 1024;
+} from "./vocabulary/generation.ts";
+import { STYLE_IDS, type StyleId } from "./vocabulary/styles.ts";
 
 export interface GenerationRequest {
   requestId: string;
   prompt: string;
   negativePrompt: string;
-  style: string;
+  style: StyleId;
   quality: Quality;
   aspectRatio: AspectRatio;
   /** null when the person left the seed empty (random). */
@@ -63,12 +63,15 @@ export function isTimeZone(tz: string): boolean {
 
 function referenceOf(v: unknown): Result<ReferenceImage | null> {
   if (absent(v) || v === "") return { ok: true, value: null };
-  const notImage: AppError = invalidInput("Please select an image file");
+  const notImage: AppError = invalidInput(VALIDATION_MESSAGES.notAnImage);
   if (typeof v !== "string") return { ok: false, error: notImage };
   const parsed = parseDataUrl(v, REFERENCE_IMAGE_MAX_BYTES);
   if (!parsed.ok) {
     if (parsed.error.code === "image_too_large") {
-      return { ok: false, error: invalidInput("The reference image must be at most 4 MB", 413) };
+      return {
+        ok: false,
+        error: invalidInput(`The reference image must be at most ${REFERENCE_IMAGE_MAX_BYTES / 1024 / 1024} MB`, 413),
+      };
     }
     return { ok: false, error: notImage };
   }
@@ -76,7 +79,10 @@ function referenceOf(v: unknown): Result<ReferenceImage | null> {
   if (!decoded.ok) {
     switch (decoded.error.code) {
       case "image_too_large":
-        return { ok: false, error: invalidInput("The reference image must be at most 4096 pixels on a side", 413) };
+        return {
+          ok: false,
+          error: invalidInput(`The reference image must be at most ${REFERENCE_IMAGE_MAX_SIDE} pixels on a side`, 413),
+        };
       case "image_unsupported_format":
         return { ok: false, error: invalidInput("Please select a PNG, JPEG or GIF image") };
       default:
@@ -100,28 +106,30 @@ export function parseGenerationRequest(body: unknown, headerTimezone: string | n
     return { ok: false, error: invalidInput("request_id must be a UUID") };
   }
   const prompt = typeof b.prompt === "string" ? b.prompt.trim() : "";
-  if (!prompt) return { ok: false, error: invalidInput("Please enter a prompt") };
+  if (!prompt) return { ok: false, error: invalidInput(VALIDATION_MESSAGES.promptRequired) };
   if (chars(prompt) > PROMPT_MAX_CHARS) {
-    return { ok: false, error: invalidInput(`The prompt must be at most ${PROMPT_MAX_CHARS} characters`) };
+    return { ok: false, error: invalidInput(VALIDATION_MESSAGES.promptTooLong) };
   }
   if (!absent(b.negative_prompt) && typeof b.negative_prompt !== "string") {
     return { ok: false, error: invalidInput("The negative prompt must be text") };
   }
   const negativePrompt = ((b.negative_prompt as string | undefined) ?? "").trim();
   if (chars(negativePrompt) > NEGATIVE_PROMPT_MAX_CHARS) {
-    return {
-      ok: false,
-      error: invalidInput(`The negative prompt must be at most ${NEGATIVE_PROMPT_MAX_CHARS} characters`),
-    };
+    return { ok: false, error: invalidInput(VALIDATION_MESSAGES.negativePromptTooLong) };
   }
-  const style = oneOf(b.style, STYLE_IDS, DEFAULTS.style, "Please choose one of the listed styles");
+  const style = oneOf(b.style, STYLE_IDS, GENERATION_DEFAULTS.style, "Please choose one of the listed styles");
   if (!style.ok) return style;
-  const quality = oneOf(b.quality, QUALITIES, DEFAULTS.quality, `Quality must be one of ${QUALITIES.join(", ")}`);
+  const quality = oneOf(
+    b.quality,
+    QUALITIES,
+    GENERATION_DEFAULTS.quality,
+    `Quality must be one of ${QUALITIES.join(", ")}`,
+  );
   if (!quality.ok) return quality;
   const aspectRatio = oneOf(
     b.aspect_ratio,
     ASPECT_RATIOS,
-    DEFAULTS.aspectRatio,
+    GENERATION_DEFAULTS.aspectRatio,
     `Aspect ratio must be one of ${ASPECT_RATIOS.join(", ")}`,
   );
   if (!aspectRatio.ok) return aspectRatio;

@@ -2,8 +2,7 @@
 // (reserve before a provider call, commit once stored, release on failure), the image object and the
 // history row. Production uses Supabase (supabase-store.ts); tests pass a fake with the same semantics.
 import type { Result } from "./errors.ts";
-
-export const GENERATIONS_BUCKET = "generations";
+import type { GenerationRow } from "./vocabulary/rows.ts";
 
 export interface QuotaState {
   remaining: number;
@@ -16,30 +15,7 @@ export interface Reservation extends QuotaState {
   tier: string;
 }
 
-/** A row of public.generations (the generated `search` column is never read). */
-export interface GenerationRow {
-  id: string;
-  user_id: string;
-  prompt: string;
-  negative_prompt: string;
-  style: string;
-  quality: string;
-  aspect_ratio: string;
-  width: number;
-  height: number;
-  seed: number | null;
-  provider: string;
-  model: string;
-  image_path: string;
-  is_public: boolean;
-  is_saved: boolean;
-  created_at: string;
-}
-
 export type NewGeneration = Omit<GenerationRow, "is_public" | "is_saved" | "created_at">;
-
-export const GENERATION_COLUMNS =
-  "id,user_id,prompt,negative_prompt,style,quality,aspect_ratio,width,height,seed,provider,model,image_path,is_public,is_saved,created_at";
 
 export type InsertOutcome = { created: true; row: GenerationRow } | { created: false };
 

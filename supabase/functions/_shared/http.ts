@@ -1,7 +1,8 @@
 // HTTP helpers every edge function shares: CORS (browsers call functions directly), JSON answers, and
 // the one place an AppError becomes a response: { error: { code, message, retryable, retry_after? } }
 // with the status its code maps to.
-import { type AppError, type ErrorCode, invalidInput, type Result } from "./errors.ts";
+import { type AppError, invalidInput, type Result } from "./errors.ts";
+import type { ErrorCode } from "./vocabulary/errors.ts";
 
 export const corsHeaders: Record<string, string> = {
   "Access-Control-Allow-Origin": "*",

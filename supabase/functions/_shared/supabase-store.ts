@@ -4,14 +4,8 @@
 // deno-lint-ignore no-import-prefix -- the edge runtime deploys this file without an import map
 import { createClient, type SupabaseClient } from "npm:@supabase/supabase-js@2";
 import { appError, fail, invalidInput, ok } from "./errors.ts";
-import {
-  GENERATION_COLUMNS,
-  type GenerationRow,
-  type GenerationStore,
-  GENERATIONS_BUCKET,
-  quotaFrom,
-  type Reservation,
-} from "./generation-store.ts";
+import { type GenerationStore, quotaFrom, type Reservation } from "./generation-store.ts";
+import { GENERATION_COLUMNS, type GenerationRow, GENERATIONS_BUCKET } from "./vocabulary/rows.ts";
 
 export interface SupabaseStoreConfig {
   url: string;

@@ -1,16 +1,18 @@
 // generate-image: turns a request into a stored image, a history row and a quota decision, whatever
 // provider draws it. Exactly once per request id: a replay returns the stored row and charges nothing;
 // the quota is reserved before the provider call, committed once the image and row are stored, and
-// released on any failure. Everything it touches arrives as Deps, so tests pass fakes.
+// released on any failure. Everything it touches arrives as Deps (deps.ts builds them from the
+// environment), so tests pass fakes.
 import { type AppError, appError, invalidInput, type Result } from "../_shared/errors.ts";
-import { DIMENSIONS, seedFromRequestId } from "../_shared/generation-options.ts";
+import { seedFromRequestId } from "../_shared/generation-options.ts";
+import { DIMENSIONS } from "../_shared/vocabulary/generation.ts";
+import type { GenerationRow } from "../_shared/vocabulary/rows.ts";
 import { type GenerationRequest, parseGenerationRequest } from "../_shared/generation-request.ts";
-import type { GenerationRow, GenerationStore, QuotaState } from "../_shared/generation-store.ts";
+import type { GenerationStore, QuotaState } from "../_shared/generation-store.ts";
 import { bearerToken, errorResponse, handleOptions, jsonResponse, readJsonBody } from "../_shared/http.ts";
-import { sniffImage } from "../_shared/image-sniff.ts";
-import { type ProviderRegistry, providersFromEnv } from "../_shared/providers/select.ts";
+import { sniffImage } from "../_shared/image/sniff.ts";
+import type { ProviderRegistry } from "../_shared/providers/select.ts";
 import type { ProviderInput } from "../_shared/providers/types.ts";
-import { createSupabaseStore } from "../_shared/supabase-store.ts";
 
 export interface HandlerConfig {
   /** Lifetime of the image URL in the answer. */
@@ -40,41 +42,6 @@ export interface GenerationAnswer {
 
 type Outcome = { ok: true; answer: GenerationAnswer; providerMs: number } | { ok: false; error: AppError };
 
-let envDeps: Deps | null = null;
-
-function depsFromEnv(fetchFn: typeof fetch): Deps {
-  const env = (k: string) => Deno.env.get(k);
-  const need = (k: string) => env(k) ?? "";
-  return {
-    store: createSupabaseStore({
-      url: need("SUPABASE_URL"),
-      anonKey: need("SUPABASE_ANON_KEY"),
-      serviceRoleKey: need("SUPABASE_SERVICE_ROLE_KEY"),
-      fetch: fetchFn,
-    }),
-    providers: providersFromEnv(env, fetchFn),
-    fetch: fetchFn,
-    now: () => Date.now(),
-    log: (event, fields) => console.warn(JSON.stringify({ fn: "generate-image", event, ...fields })),
-    config: DEFAULT_CONFIG,
-  };
-}
-
-function resolveDeps(given: Partial<Deps>): Deps {
-  if (given.store && given.providers && given.now && given.log && given.config) return given as Deps;
-  let base: Deps;
-  if (given.fetch && !(given.store && given.providers)) base = depsFromEnv(given.fetch);
-  else base = envDeps ??= depsFromEnv(fetch);
-  return {
-    store: given.store ?? base.store,
-    providers: given.providers ?? base.providers,
-    fetch: given.fetch ?? base.fetch,
-    now: given.now ?? base.now,
-    log: given.log ?? base.log,
-    config: given.config ?? base.config,
-  };
-}
-
 // Concurrent duplicates reaching the same isolate share one run; across isolates the database's
 // idempotent reservation and the row's primary key decide.
 const inFlight = new WeakMap<GenerationStore, Map<string, Promise<Outcome>>>();
@@ -91,11 +58,10 @@ function once(store: GenerationStore, key: string, run: () => Promise<Outcome>):
   return started;
 }
 
-export async function handler(req: Request, deps: Partial<Deps> = {}): Promise<Response> {
+export async function handler(req: Request, d: Deps): Promise<Response> {
   const pre = handleOptions(req);
   if (pre) return pre;
   if (req.method !== "POST") return errorResponse(invalidInput("Use POST", 405));
-  const d = resolveDeps(deps);
   // Durations for Server-Timing use the monotonic clock; d.now is the wall clock the quota reads.
   const started = performance.now();
 

@@ -1,2 +1,6 @@
+// The edge runtime's entry: deps are read once per isolate.
+import { createDeps } from "./deps.ts";
 import { handler } from "./handler.ts";
-Deno.serve(handler);
+
+const deps = createDeps((k) => Deno.env.get(k));
+Deno.serve((req) => handler(req, deps));

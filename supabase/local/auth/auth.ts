@@ -4,6 +4,7 @@
 import type { Ctx, Service } from "../http.ts";
 import { json } from "../http.ts";
 import { getUser, logout, updateUser } from "./account.ts";
+import { deleteUser } from "./admin.ts";
 import type { AuthCtx, Endpoint } from "./context.ts";
 import { recover, verifyGet, verifyPost } from "./recovery.ts";
 import { failureResponse, withApiVersion } from "./responses.ts";
@@ -74,11 +75,26 @@ const ROUTES: Record<string, Partial<Record<string, Endpoint>>> = {
   "/.well-known/jwks.json": { GET: jwks },
 };
 
+/** /admin/users/{id}: the one admin route with a parameter in its path. */
+const ADMIN_USER = /^\/admin\/users\/([^/]+)$/;
+
+function adminUserRoute(raw: string): Partial<Record<string, Endpoint>> {
+  let id = raw;
+  try {
+    id = decodeURIComponent(raw);
+  } catch {
+    // A malformed escape is not a uuid either; deleteUser refuses it.
+  }
+  return { DELETE: (actx, req) => deleteUser(actx, req, id) };
+}
+
 export function createAuth(ctx: Ctx): Service {
   const actx: AuthCtx = { ...ctx, autoconfirm: ctx.config.mailerAutoconfirm };
   return async (req, path) => {
     const url = new URL(req.url);
-    const route = ROUTES[path.replace(/\/+$/, "") || "/"];
+    const clean = path.replace(/\/+$/, "") || "/";
+    const admin = ADMIN_USER.exec(clean);
+    const route = admin ? adminUserRoute(admin[1]) : ROUTES[clean];
     let res: Response;
     if (!route) {
       res = failureResponse({ status: 404, code: "not_found", message: `No auth endpoint at ${path || "/"}` });

@@ -12,5 +12,5 @@ export type Endpoint = (actx: AuthCtx, req: Request, url: URL) => Promise<Respon
 
 /** A JSON answer for a successful outcome, GoTrue's error body otherwise. */
 export function answer<T>(outcome: Outcome<T>, status = 200): Response {
-  return outcome.ok ? json(outcome.value, status) : failureResponse(outcome.failure);
+  return outcome.ok ? json(outcome.value, status) : failureResponse(outcome.error);
 }

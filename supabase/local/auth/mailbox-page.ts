@@ -1,5 +1,14 @@
 // The mailbox as an accessible HTML page: newest message first, every value escaped, links followable.
-import type { MailMessage } from "./mailbox.ts";
+
+/** A stored message as the mailbox lists it. */
+export type MailMessage = {
+  id: number;
+  to: string;
+  subject: string;
+  text: string;
+  link: string | null;
+  created_at: string;
+};
 
 export function escapeHtml(s: string): string {
   return s

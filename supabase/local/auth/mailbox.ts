@@ -5,17 +5,8 @@
 import type { Ctx, Service } from "../http.ts";
 import { json } from "../http.ts";
 import type { Sql } from "../db.ts";
-import { renderMailboxPage } from "./mailbox-page.ts";
-import { isLoopbackAddress } from "./redirects.ts";
-
-export type MailMessage = {
-  id: number;
-  to: string;
-  subject: string;
-  text: string;
-  link: string | null;
-  created_at: string;
-};
+import { type MailMessage, renderMailboxPage } from "./mailbox-page.ts";
+import { isLoopbackAddress, isLoopbackHostname } from "../../functions/_shared/vocabulary/hosts.ts";
 
 export interface OutgoingMail {
   to: string;
@@ -46,8 +37,6 @@ async function listMessages(sql: Sql, to: string | null): Promise<MailMessage[]>
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
-const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]"]);
-
 /**
  * The Host a loopback client used: a loopback name or the API's own. Any other name is a foreign site
  * whose DNS was pointed at this machine (DNS rebinding), which would read the links as same-origin.
@@ -57,7 +46,7 @@ function ownHost(req: Request, publicUrl: string): boolean {
   if (!host) return false;
   try {
     const name = new URL(`http://${host}`).hostname;
-    return LOOPBACK_NAMES.has(name) || name === new URL(publicUrl).hostname;
+    return isLoopbackHostname(name) || name === new URL(publicUrl).hostname;
   } catch {
     return false;
   }

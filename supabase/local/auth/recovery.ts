@@ -69,7 +69,7 @@ export const verifyGet: Endpoint = async (actx, _req, url) => {
   }
   const outcome = await actx.db.transaction((sql) => redeem(actx, sql, token, type as LinkType));
   if (!outcome.ok) {
-    const f = outcome.failure;
+    const f = outcome.error;
     return errorRedirect(
       redirectTo,
       f.code === "user_banned" ? "unauthorized_client" : "access_denied",
@@ -101,7 +101,7 @@ export const verifyPost: Endpoint = async (actx, req) => {
   // Six-digit e-mail codes are never sent here, only links, so a code (`token`) cannot match anything.
   if (!tokenHash) return answer(refuse(403, "otp_expired", "Token has expired or is invalid"));
   const outcome = await actx.db.transaction((sql) => redeem(actx, sql, tokenHash, type as LinkType));
-  if (!outcome.ok && outcome.failure.code === "otp_expired") {
+  if (!outcome.ok && outcome.error.code === "otp_expired") {
     return answer(refuse(403, "otp_expired", "Token has expired or is invalid"));
   }
   return answer(outcome);

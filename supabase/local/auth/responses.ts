@@ -2,6 +2,7 @@
 // 2024-01-01 format ({code, message}), and request bodies read with a size bound and parsed as a JSON
 // object, each client mistake mapped to a 4xx value rather than an exception.
 import { BodyTooLarge, json, readBody } from "../http.ts";
+import type { Result } from "../result.ts";
 
 export const API_VERSION_HEADER = "X-Supabase-Api-Version";
 export const API_VERSION = "2024-01-01";
@@ -17,7 +18,8 @@ export interface AuthFailure {
   extra?: JsonObject;
 }
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; failure: AuthFailure };
+/** The local backend's one Result shape, with the auth service's error. */
+export type Outcome<T> = Result<T, AuthFailure>;
 
 export const succeed = <T>(value: T): Outcome<T> => ({ ok: true, value });
 export const refuse = <T = never>(
@@ -25,7 +27,7 @@ export const refuse = <T = never>(
   code: string,
   message: string,
   more: Pick<AuthFailure, "headers" | "extra"> = {},
-): Outcome<T> => ({ ok: false, failure: { status, code, message, ...more } });
+): Outcome<T> => ({ ok: false, error: { status, code, message, ...more } });
 
 export function failureResponse(f: AuthFailure): Response {
   return json({ code: f.code, message: f.message, ...f.extra }, f.status, f.headers ?? {});

@@ -165,10 +165,10 @@ export async function authenticate(ctx: Ctx, req: Request): Promise<Outcome<Call
   if (!token) return refuse(401, "no_authorization", "This endpoint requires a valid Bearer token");
   const verified = await verifyJwt(token, ctx.config.jwtSecret);
   if (!verified.ok) {
-    const why = verified.reason === "expired" ? "token has invalid claims: token is expired" : verified.reason;
+    const why = verified.error === "expired" ? "token has invalid claims: token is expired" : verified.error;
     return refuse(403, "bad_jwt", `invalid JWT: unable to parse or verify signature, ${why}`);
   }
-  const claims = verified.claims;
+  const claims = verified.value;
   if (typeof claims.sub !== "string" || !UUID.test(claims.sub)) {
     return refuse(403, "bad_jwt", "invalid claim: missing sub claim");
   }

@@ -1,4 +1,4 @@
-// What realtime needs to know about a published table, read once from the Postgres catalogue: its
+// What realtime needs to know about a published table, read once from the Postgres catalog: its
 // columns and their type names (sent with every change, the client converts values by them), its
 // primary key (used to re-read a row as the subscriber), which columns each API role may select, and
 // whether it has a user_id column (the DELETE delivery rule, see change-feed.ts).

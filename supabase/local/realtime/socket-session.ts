@@ -4,6 +4,7 @@
 // channel is closed, as Supabase Realtime does.
 import type { Claims } from "../db.ts";
 import { verifyJwt } from "../jwt.ts";
+import { err, ok, type Result } from "../result.ts";
 import { type Binding, parseBinding } from "./bindings.ts";
 import type { Catalog } from "./catalog.ts";
 import type { Subscriber } from "./change-feed.ts";
@@ -34,7 +35,7 @@ interface Channel extends Subscriber {
   expiryTimer?: ReturnType<typeof setTimeout>;
 }
 
-type TokenCheck = { ok: true; claims: Claims } | { ok: false };
+type TokenCheck = Result<Claims, "invalid_token">;
 
 export function attachSession(
   socket: WebSocket,
@@ -49,11 +50,11 @@ export function attachSession(
   };
 
   async function checkToken(token: unknown): Promise<TokenCheck> {
-    if (typeof token !== "string" || !token) return { ok: false };
+    if (typeof token !== "string" || !token) return err("invalid_token");
     const r = await verifyJwt(token, deps.jwtSecret);
-    if (!r.ok) return { ok: false };
-    const role = typeof r.claims.role === "string" ? r.claims.role : "anon";
-    return ROLES.has(role) ? { ok: true, claims: { ...r.claims, role } as Claims } : { ok: false };
+    if (!r.ok) return err("invalid_token");
+    const role = typeof r.value.role === "string" ? r.value.role : "anon";
+    return ROLES.has(role) ? ok({ ...r.value, role } as Claims) : err("invalid_token");
   }
 
   function drop(channel: Channel) {
@@ -113,7 +114,7 @@ export function attachSession(
     const channel: Channel = {
       topic: f.topic,
       joinRef: f.joinRef,
-      currentClaims: auth.claims,
+      currentClaims: auth.value,
       bindings,
       claims: () => channel.currentClaims,
       deliver: (payload) =>
@@ -160,7 +161,7 @@ export function attachSession(
       send(reply(f, "error", { reason: "Invalid JWT" }));
       return shutDown(channel, "The access token is invalid");
     }
-    channel.currentClaims = auth.claims;
+    channel.currentClaims = auth.value;
     scheduleExpiry(channel);
     send(reply(f, "ok"));
   }

@@ -1,10 +1,10 @@
 // Turns a parsed query into SQL over one source (a table, or the rows of a function) aliased `_t`.
-// Every name is checked against the catalogue first and then quoted; every value is a bound parameter
+// Every name is checked against the catalog first and then quoted; every value is a bound parameter
 // whose type Postgres infers from the column, exactly as PostgREST's unknown-typed literals are. The
 // response JSON is built by Postgres itself (json_agg), so PGlite and PostgreSQL answer byte for byte
 // the same.
 import { quoteIdent } from "../db.ts";
-import type { Column, Table } from "./catalogue.ts";
+import type { Column, Table } from "./catalog.ts";
 import { closest, err, ok, parseError, type RestError, restError, RestFailure, type Result } from "./errors.ts";
 import type { Field } from "./parse-field.ts";
 import type { Condition, Filter } from "./parse-filter.ts";

@@ -2,6 +2,7 @@
 // HTTP statuses, including the mapping from Postgres SQLSTATE codes, so that supabase-js sees the same
 // error objects it would get from a hosted project.
 import { json } from "../http.ts";
+import type { Result as Outcome } from "../result.ts";
 
 export interface RestError {
   status: number;
@@ -12,7 +13,8 @@ export interface RestError {
   headers?: Record<string, string>;
 }
 
-export type Result<T> = { ok: true; value: T } | { ok: false; error: RestError };
+/** The local backend's one Result shape, with the REST service's error. */
+export type Result<T> = Outcome<T, RestError>;
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 export const err = <T = never>(error: RestError): Result<T> => ({ ok: false, error });

@@ -1,6 +1,6 @@
 // GET /rest/v1/: a small OpenAPI 2.0 description of the exposed tables and functions, the document
 // PostgREST serves at its root (tools such as type generators and API explorers start from it).
-import type { Catalogue, Column } from "./catalogue.ts";
+import type { Catalog, Column } from "./catalog.ts";
 
 const NUMERIC = new Set(["int2", "int4", "int8", "float4", "float8", "numeric", "oid"]);
 
@@ -20,7 +20,7 @@ function property(c: Column): Record<string, unknown> {
   return { type, format: c.type, ...(c.default !== null ? { default: c.default } : {}) };
 }
 
-export function openApi(c: Catalogue, publicUrl: string): Record<string, unknown> {
+export function openApi(c: Catalog, publicUrl: string): Record<string, unknown> {
   const url = new URL(publicUrl);
   const paths: Record<string, unknown> = { "/": { get: { summary: "OpenAPI description (this document)" } } };
   const definitions: Record<string, unknown> = {};

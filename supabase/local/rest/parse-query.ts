@@ -1,6 +1,6 @@
 // PostgREST's query-string language, parsed into a small tree: select lists, horizontal filters with
 // `not.` and logic trees (`or=(a.eq.1,and(b.gt.2,c.is.null))`), order, limit/offset, and the
-// `columns` / `on_conflict` lists of writes. Pure: names are checked against the catalogue later, and
+// `columns` / `on_conflict` lists of writes. Pure: names are checked against the catalog later, and
 // every value stays a string that build-sql binds as a parameter.
 import { err, ok, parseError, restError, type Result } from "./errors.ts";
 import { type Field, parseField } from "./parse-field.ts";

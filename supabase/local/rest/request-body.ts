@@ -2,7 +2,7 @@
 // one object or an array of objects whose keys are columns of the table.
 import { readBody } from "../http.ts";
 import { missingColumn } from "./build-sql.ts";
-import type { Table } from "./catalogue.ts";
+import type { Table } from "./catalog.ts";
 import { invalidBody, restError, RestFailure } from "./errors.ts";
 import { isJsonBody } from "./negotiate.ts";
 import type { ParsedQuery } from "./parse-query.ts";

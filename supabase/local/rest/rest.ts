@@ -1,6 +1,6 @@
 // PostgREST's surface at /rest/v1, as supabase-js uses it: reads with filters, order, paging and
 // counts; inserts, upserts, updates and deletes; rpc calls. Each request is checked (JWT, schema,
-// media type, names against the catalogue) before any SQL exists, then runs as the JWT's role inside
+// media type, names against the catalog) before any SQL exists, then runs as the JWT's role inside
 // one transaction so that row-level security decides what it sees and changes.
 import { asRole, type Claims, type Sql } from "../db.ts";
 import { BodyTooLarge, type Ctx, resolveClaims, type Service } from "../http.ts";
@@ -13,7 +13,7 @@ import {
   type Statement,
   tableFrom,
 } from "./build-sql.ts";
-import { createCatalogueCache, type Table } from "./catalogue.ts";
+import { createCatalogCache, type Table } from "./catalog.ts";
 import {
   closest,
   errorResponse,
@@ -33,13 +33,10 @@ import { buildCall, chooseFunction } from "./rpc.ts";
 
 const ROLES = new Set(["anon", "authenticated", "service_role"]);
 const METHODS = new Set(["GET", "HEAD", "POST", "PATCH", "DELETE"]);
-/** Hosted Supabase answers at most this many rows per request unless configured otherwise. */
-const DEFAULT_MAX_ROWS = 1000;
-
 export function createRest(ctx: Ctx): Service {
-  const catalogue = createCatalogueCache(ctx.db);
-  const envMax = Number(Deno.env.get("REST_MAX_ROWS") ?? "");
-  const maxRows = Number.isInteger(envMax) && envMax > 0 ? envMax : DEFAULT_MAX_ROWS;
+  const catalog = createCatalogCache(ctx.db);
+  // Hosted Supabase answers at most 1000 rows per request unless configured otherwise (REST_MAX_ROWS).
+  const maxRows = ctx.config.restMaxRows;
 
   const run = <T>(claims: Claims, readOnly: boolean, fn: (tx: Sql) => Promise<T>) =>
     asRole(ctx.db, claims, async (tx) => {
@@ -61,12 +58,12 @@ export function createRest(ctx: Ctx): Service {
     const auth = await resolveClaims(req, ctx.config);
     if (!auth.ok) {
       return errorResponse({
-        ...restError(401, "PGRST301", auth.message),
-        headers: { "WWW-Authenticate": `Bearer error="invalid_token", error_description="${auth.message}"` },
+        ...restError(401, "PGRST301", auth.error),
+        headers: { "WWW-Authenticate": `Bearer error="invalid_token", error_description="${auth.error}"` },
       });
     }
-    if (!ROLES.has(auth.claims.role)) {
-      return errorResponse(restError(400, "22023", `role "${auth.claims.role}" does not exist`));
+    if (!ROLES.has(auth.value.claims.role)) {
+      return errorResponse(restError(400, "22023", `role "${auth.value.claims.role}" does not exist`));
     }
     const media = negotiate(req.headers.get("accept"));
     if (!media.ok) return errorResponse(media.error);
@@ -75,7 +72,7 @@ export function createRest(ctx: Ctx): Service {
     const r: RestRequest = {
       req,
       url: new URL(req.url),
-      claims: auth.claims,
+      claims: auth.value.claims,
       media: media.value,
       prefer: prefer.value,
     };
@@ -99,13 +96,13 @@ export function createRest(ctx: Ctx): Service {
     if (r.req.method !== "GET" && r.req.method !== "HEAD") {
       return errorResponse(restError(405, "PGRST117", `Unsupported HTTP method: ${r.req.method}`));
     }
-    const c = await catalogue.current();
+    const c = await catalog.current();
     const headers = { "content-type": "application/openapi+json; charset=utf-8" };
     return new Response(r.req.method === "HEAD" ? null : JSON.stringify(openApi(c, ctx.config.publicUrl)), { headers });
   }
 
   async function findTable(name: string): Promise<Table> {
-    const { table, catalogue: c } = await catalogue.table(name);
+    const { table, catalog: c } = await catalog.table(name);
     if (table) return table;
     const near = closest(name, c.tables.keys());
     throw new RestFailure(
@@ -120,8 +117,8 @@ export function createRest(ctx: Ctx): Service {
   }
 
   /**
-   * Builds a statement for table `name`. An unknown column may be one added since the catalogue was
-   * read, so on that error the catalogue is checked for changes and the build tried once more.
+   * Builds a statement for table `name`. An unknown column may be one added since the catalog was
+   * read, so on that error the catalog is checked for changes and the build tried once more.
    */
   async function prepare(name: string, build: (t: Table) => Statement): Promise<Statement> {
     const t = await findTable(name);
@@ -129,7 +126,7 @@ export function createRest(ctx: Ctx): Service {
       return build(t);
     } catch (e) {
       if (!(e instanceof RestFailure) || !["42703", "PGRST204"].includes(e.error.code)) throw e;
-      const again = (await catalogue.refreshIfChanged()).tables.get(name);
+      const again = (await catalog.refreshIfChanged()).tables.get(name);
       if (!again || again === t) throw e;
       return build(again);
     }
@@ -188,7 +185,7 @@ export function createRest(ctx: Ctx): Service {
     if (method !== "GET" && method !== "HEAD" && method !== "POST") {
       return errorResponse(restError(405, "PGRST101", "Only GET, HEAD or POST requests are allowed for RPC"));
     }
-    const { functions } = await catalogue.functions(name);
+    const { functions } = await catalog.functions(name);
     let q: ParsedQuery;
     let argsJson: string;
     let argNames: string[];

@@ -13,7 +13,7 @@ import {
   type Statement,
   whereSql,
 } from "./build-sql.ts";
-import type { RpcFunction } from "./catalogue.ts";
+import type { RpcFunction } from "./catalog.ts";
 import { err, ok, restError, type Result } from "./errors.ts";
 import type { ParsedQuery } from "./parse-query.ts";
 

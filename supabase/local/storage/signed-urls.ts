@@ -95,8 +95,8 @@ export async function serveSigned(
   const token = new URL(req.url).searchParams.get("token");
   if (!token) return storageErrors.invalidRequest("querystring must have required property 'token'");
   const r = await verifyJwt(token, secret);
-  if (!r.ok) return r.reason === "expired" ? storageErrors.signatureExpired() : storageErrors.invalidSignature();
-  if (r.claims.url !== `${bucket}/${name}` || typeof r.claims.exp !== "number") {
+  if (!r.ok) return r.error === "expired" ? storageErrors.signatureExpired() : storageErrors.invalidSignature();
+  if (r.value.url !== `${bucket}/${name}` || typeof r.value.exp !== "number") {
     return storageErrors.invalidSignature();
   }
   return await downloadGranted(db, store, req, bucket, name);

@@ -3,17 +3,15 @@
 // request's row exists) that count against the limit while held, commit charging exactly once and
 // release giving a held slot back, as the quota_* functions of the migrations do. Several FakeStore views can share one FakeDb, as several isolates share one database.
 import { appError, type AppError, fail, ok, type Result } from "../../../supabase/functions/_shared/errors.ts";
+import type { GenerationRow } from "../../../supabase/functions/_shared/vocabulary/rows.ts";
 import type {
-  GenerationRow,
   GenerationStore,
   InsertOutcome,
   NewGeneration,
   QuotaState,
   Reservation,
 } from "../../../supabase/functions/_shared/generation-store.ts";
-
-export const TIER_LIMITS = { free: 5, pro: 999, premium: 9999 } as const;
-export type Tier = keyof typeof TIER_LIMITS;
+import { type Tier, TIER_DAILY_QUOTA } from "../../../supabase/functions/_shared/vocabulary/tiers.ts";
 
 interface Limits {
   used: number;
@@ -84,7 +82,7 @@ export class FakeDb {
 
   quota(userId: string): QuotaState {
     const l = this.limitsOf(userId);
-    const limit = TIER_LIMITS[l.tier];
+    const limit = TIER_DAILY_QUOTA[l.tier];
     return {
       remaining: Math.max(0, limit - l.used - this.held(userId)),
       daily_limit: limit,
@@ -152,7 +150,7 @@ export class FakeStore implements GenerationStore {
     const e = this.injected("reserve");
     if (e) return fail(e);
     const l = this.db.limitsOf(userId);
-    const limit = TIER_LIMITS[l.tier];
+    const limit = TIER_DAILY_QUOTA[l.tier];
     const existing = this.db.reservations.get(requestId);
     if (existing && existing.userId !== userId) {
       return fail(appError("invalid_input", { message: "This request id is already in use", status: 409 }));

@@ -1,16 +1,16 @@
 // A validated generation input, as the handler gives it to a provider adapter.
 import type { ProviderInput } from "../../../supabase/functions/_shared/providers/types.ts";
+import { DIMENSIONS, GENERATION_DEFAULTS } from "../../../supabase/functions/_shared/vocabulary/generation.ts";
 
 export function providerInput(overrides: Partial<ProviderInput> = {}): ProviderInput {
   return {
     requestId: "6f1c1d7e-3b7a-4c55-9d0e-2b8f5f7a9c01",
     prompt: "a lighthouse at dusk",
     negativePrompt: "",
-    style: "photorealistic",
-    quality: "standard",
-    aspectRatio: "1:1",
-    width: 1024,
-    height: 1024,
+    style: GENERATION_DEFAULTS.style,
+    quality: GENERATION_DEFAULTS.quality,
+    aspectRatio: GENERATION_DEFAULTS.aspectRatio,
+    ...DIMENSIONS[GENERATION_DEFAULTS.aspectRatio],
     seed: 42,
     reference: null,
     ...overrides,

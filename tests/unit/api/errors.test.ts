@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ERROR_CATALOGUE, sanitizeForLog, toAppError } from "../../../src/api/errors";
+import { CLASSIFICATION_ORDER, sanitizeForLog, toAppError } from "#src/api/errors.ts";
 
 describe("toAppError", () => {
   it("keeps the catalogue in the spec's order", () => {
-    expect(ERROR_CATALOGUE.map((e) => e.kind)).toEqual([
+    expect(CLASSIFICATION_ORDER.map((e) => e.code)).toEqual([
       "rate_limit",
       "daily_limit",
       "nsfw_content",
@@ -28,56 +28,73 @@ describe("toAppError", () => {
     ["NetworkError when attempting to fetch resource.", "network_error", "Connection Failed", "Retry", undefined],
     ["Unauthorized", "auth_required", "Authentication Required", "Sign In", "/auth"],
     ["request timeout", "timeout", "Request Timeout", "Retry", undefined],
-  ])("maps %j to %s", (message, kind, title, label, to) => {
+  ])("maps %j to %s", (message, code, title, label, to) => {
     const e = toAppError(new Error(message));
-    expect(e.kind).toBe(kind);
+    expect(e.code).toBe(code);
     expect(e.title).toBe(title);
     expect(e.action.label).toBe(label);
     expect(e.action.to).toBe(to);
   });
 
   it("prefers the earlier class when a message matches several", () => {
-    expect(toAppError("rate limit hit on your daily limit").kind).toBe("rate_limit");
-    expect(toAppError("daily limit: insufficient credits").kind).toBe("daily_limit");
-    expect(toAppError("network timeout").kind).toBe("network_error");
-    expect(toAppError("auth timeout").kind).toBe("auth_required");
+    expect(toAppError("rate limit hit on your daily limit").code).toBe("rate_limit");
+    expect(toAppError("daily limit: insufficient credits").code).toBe("daily_limit");
+    expect(toAppError("network timeout").code).toBe("network_error");
+    expect(toAppError("auth timeout").code).toBe("auth_required");
   });
 
   it("reads the generate function's error body and its code", () => {
-    expect(toAppError({ error: { code: "daily_limit", message: "No generations left today" } }).kind).toBe(
+    expect(toAppError({ error: { code: "daily_limit", message: "No generations left today" } }).code).toBe(
       "daily_limit",
     );
-    expect(toAppError({ error: { code: "nsfw_content", message: "Refused" } }).kind).toBe("nsfw_content");
+    expect(toAppError({ error: { code: "nsfw_content", message: "Refused" } }).code).toBe("nsfw_content");
+  });
+
+  it("takes a server body's code before any text rule, with its retry_after", () => {
+    const e = toAppError({ error: { code: "timeout", message: "rate limit words do not matter", retry_after: 7 } });
+    expect(e.code).toBe("timeout");
+    expect(e.title).toBe("Request Timeout");
+    expect(e.retryAfterMs).toBe(7000);
+    expect(toAppError(new Error("Failed to fetch")).retryAfterMs).toBeUndefined();
+  });
+
+  it("shows a validation failure's own message and the catalogue's for everything else", () => {
+    const invalid = toAppError({ error: { code: "invalid_input", message: "Please select an image file" } });
+    expect(invalid.code).toBe("invalid_input");
+    expect(invalid.message).toBe("Please select an image file");
+    const daily = toAppError({ error: { code: "daily_limit", message: "server words" } });
+    expect(daily.message).toBe("You've reached your free daily limit. Upgrade for unlimited generations.");
+    expect(daily.action).toEqual({ label: "Upgrade Now", to: "/pricing" });
   });
 
   it("uses HTTP status when the words say nothing", () => {
-    expect(toAppError({ message: "Edge Function returned a non-2xx status code", context: { status: 401 } }).kind).toBe(
+    expect(toAppError({ message: "Edge Function returned a non-2xx status code", context: { status: 401 } }).code).toBe(
       "auth_required",
     );
-    expect(toAppError({ message: "Edge Function returned a non-2xx status code", context: { status: 503 } }).kind).toBe(
+    expect(toAppError({ message: "Edge Function returned a non-2xx status code", context: { status: 503 } }).code).toBe(
       "server_error",
     );
-    expect(toAppError({ message: "Edge Function returned a non-2xx status code", context: { status: 408 } }).kind).toBe(
+    expect(toAppError({ message: "Edge Function returned a non-2xx status code", context: { status: 408 } }).code).toBe(
       "timeout",
     );
-    expect(toAppError({ message: "Something broke", code: "500" }).kind).toBe("server_error");
-    expect(toAppError({ message: "upstream busy", status: 429 }).kind).toBe("rate_limit");
+    expect(toAppError({ message: "Something broke", code: "500" }).code).toBe("server_error");
+    expect(toAppError({ message: "upstream busy", status: 429 }).code).toBe("rate_limit");
   });
 
   it("treats supabase-js transport failures as connection failures", () => {
     const fetchError = Object.assign(new Error("Failed to send a request to the Edge Function"), {
       name: "FunctionsFetchError",
     });
-    expect(toAppError(fetchError).kind).toBe("network_error");
+    expect(toAppError(fetchError).code).toBe("network_error");
     const relay = Object.assign(new Error("Relay Error invoking the Edge Function"), { name: "FunctionsRelayError" });
-    expect(toAppError(relay).kind).toBe("server_error");
+    expect(toAppError(relay).code).toBe("server_error");
   });
 
   it("falls back to a connection failure for anything unrecognised", () => {
     const e = toAppError(new Error("something odd happened"));
-    expect(e.kind).toBe("network_error");
+    expect(e.code).toBe("network_error");
     expect(e.message).toBe("Check your internet connection and try again");
-    expect(toAppError(undefined).kind).toBe("network_error");
+    expect(toAppError(undefined).code).toBe("network_error");
   });
 });
 

@@ -67,10 +67,11 @@ describe("routes", () => {
     expect([...PROTECTED_PATHS].sort()).toEqual(["/account", "/billing", "/dashboard", "/history", "/my-generations"]);
   });
 
-  it("shows a later page's real title with an honest body", async () => {
+  it("draws the generator on /generate", async () => {
     renderAt("/generate");
     expect(await screen.findByRole("heading", { level: 1, name: "Generate" })).toBeTruthy();
-    expect(screen.getByText("Coming next")).toBeTruthy();
+    expect(screen.getByLabelText("Prompt")).toBeTruthy();
+    expect(screen.queryByText("Coming next")).toBeNull();
     expect(document.title).toBe("Generate · PromptCanvas");
   });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { openAppDb, type AppDb } from "../../../src/db/db";
-import { clearOtherUsersCache, clearUserData } from "../../../src/db/user-data";
-import type { GenerationRecord } from "../../../src/db/schema";
+import { openAppDb, type AppDb } from "#src/db/db.ts";
+import { clearOtherUsersCache, clearUserData } from "#src/db/user-data.ts";
+import type { GenerationRecord } from "#src/db/schema.ts";
 
 let db: AppDb;
 afterEach(async () => {
@@ -43,10 +43,19 @@ async function seed(name: string) {
     aspectRatio: "1:1",
     seed: null,
     status: "queued",
+    attempts: 0,
     createdAt: "2026-01-01T00:00:00Z",
     updatedAt: "2026-01-01T00:00:00Z",
   });
-  await db.outbox.add({ id: "o1", userId: "alice", kind: "generation.save", payload: {}, attempts: 0, createdAt: "x" });
+  await db.outbox.add({
+    id: "o1",
+    userId: "alice",
+    kind: "generation.flags",
+    payload: {},
+    attempts: 0,
+    createdAt: "x",
+    status: "pending",
+  });
   await db.promptHistory.add({ id: "p1", prompt: "queued", timestamp: 1, style: "anime", quality: "standard" });
   await db.meta.put({ key: "pull.generations.alice", value: "2026-01-01" });
 }

@@ -44,7 +44,7 @@ describe("install button", () => {
 
 describe("update prompt", () => {
   it("offers a reload when a new service worker waits, and tells it to take over", async () => {
-    const waiting = { postMessage: vi.fn() };
+    const waiting = { postMessage: vi.fn(), scriptURL: new URL("/sw.js", window.location.href).href };
     const container = {
       controller: {},
       register: vi.fn(async () => ({ waiting, addEventListener: vi.fn() })),
@@ -58,7 +58,8 @@ describe("update prompt", () => {
     });
     expect(screen.getByText("A new version of PromptCanvas is ready.")).toBeTruthy();
     await userEvent.setup().click(screen.getByRole("button", { name: "Reload" }));
-    expect(waiting.postMessage).toHaveBeenCalledWith({ type: "SKIP_WAITING" });
-    expect(container.addEventListener).toHaveBeenCalledWith("controllerchange", expect.any(Function), { once: true });
+    // workbox-window's messageSkipWaiting: the message, with a port for the answer.
+    expect(waiting.postMessage).toHaveBeenCalledWith({ type: "SKIP_WAITING" }, [expect.anything()]);
+    expect(container.addEventListener).toHaveBeenCalledWith("controllerchange", expect.any(Function));
   });
 });

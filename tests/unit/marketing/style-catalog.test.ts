@@ -1,7 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { STYLES as ENGINE_STYLES, STYLE_IDS } from "../../../supabase/functions/_shared/engine/styles.ts";
+import { STYLES as ENGINE_STYLES } from "../../../supabase/functions/_shared/engine/styles.ts";
+import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { STYLES, STYLE_COUNT, stylePreviewSrc } from "../../../src/lib/style-catalog";
 
 const PUBLIC = join(__dirname, "../../../public");

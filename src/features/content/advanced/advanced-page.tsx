@@ -4,18 +4,22 @@ import { useId, useState, type ReactNode } from "react";
 import { Link } from "wouter";
 import { PageHeader } from "../../../ui/page-header";
 import {
-  ASPECT_RATIO_VALUES,
+  ASPECT_RATIOS,
+  BATCH_DEFAULT,
   BATCH_MAX,
   BATCH_MIN,
+  CONCURRENCY_MAX,
+  DIMENSIONS,
+  GENERATION_DEFAULTS,
   NEGATIVE_PROMPT_MAX_CHARS,
   PROMPT_MAX_CHARS,
-  QUALITY_VALUES,
+  QUALITIES,
   SEED_MAX,
-  buildGenerateLink,
-  stashReferenceImage,
   type AspectRatio,
   type Quality,
-} from "../../../lib/generate-link";
+} from "#shared/vocabulary/generation.ts";
+import { isStyleId, type StyleId } from "#shared/vocabulary/styles.ts";
+import { buildGenerateLink, stashReferenceImage } from "../../../lib/generate-link";
 import { STYLES } from "../../../lib/style-catalog";
 import { prepareReference } from "./reference-image";
 
@@ -25,13 +29,16 @@ const QUALITY_HELP: Record<Quality, string> = {
   ultra: "Most detail, slowest. FLUX 1.1 Pro when Replicate is configured.",
 };
 
-const RATIO_HELP: Record<AspectRatio, string> = {
-  "1:1": "1024×1024: feeds, avatars, tiles",
-  "16:9": "1536×1024: landscapes, headers",
-  "9:16": "1024×1536: portraits, stories",
+const RATIO_USES: Record<AspectRatio, string> = {
+  "1:1": "feeds, avatars, tiles",
+  "16:9": "landscapes, headers",
+  "9:16": "portraits, stories",
 };
 
-const DEFAULT_BATCH = 4;
+function ratioHelp(ratio: AspectRatio): string {
+  const { width, height } = DIMENSIONS[ratio];
+  return `${width}×${height}: ${RATIO_USES[ratio]}`;
+}
 
 function Option({ title, explain, children }: { title: string; explain: ReactNode; children: ReactNode }) {
   return (
@@ -52,12 +59,12 @@ export default function AdvancedPage() {
   const id = useId();
   const [prompt, setPrompt] = useState("");
   const [negative, setNegative] = useState("");
-  const [style, setStyle] = useState("photorealistic");
-  const [quality, setQuality] = useState<Quality>("standard");
-  const [ratio, setRatio] = useState<AspectRatio>("1:1");
+  const [style, setStyle] = useState<StyleId>(GENERATION_DEFAULTS.style);
+  const [quality, setQuality] = useState<Quality>(GENERATION_DEFAULTS.quality);
+  const [ratio, setRatio] = useState<AspectRatio>(GENERATION_DEFAULTS.aspectRatio);
   const [seed, setSeed] = useState("");
   const [batchOn, setBatchOn] = useState(false);
-  const [batch, setBatch] = useState(DEFAULT_BATCH);
+  const [batch, setBatch] = useState(BATCH_DEFAULT);
   const [reference, setReference] = useState<{ dataUrl: string; name: string } | null>(null);
   const [referenceError, setReferenceError] = useState("");
 
@@ -150,7 +157,7 @@ export default function AdvancedPage() {
             id={`${id}-style`}
             className="select w-full max-w-xs"
             value={style}
-            onChange={(e) => setStyle(e.target.value)}
+            onChange={(e) => isStyleId(e.target.value) && setStyle(e.target.value)}
           >
             {STYLES.map((s) => (
               <option key={s.id} value={s.id}>
@@ -166,7 +173,7 @@ export default function AdvancedPage() {
           explain="Trades speed for detail. With Replicate configured it picks the FLUX model; the built-in renderer draws the same at every level."
         >
           <div role="radiogroup" aria-label="Quality" className="flex flex-col gap-2">
-            {QUALITY_VALUES.map((q) => (
+            {QUALITIES.map((q) => (
               <label key={q} className="flex cursor-pointer items-start gap-3">
                 <input
                   type="radio"
@@ -186,7 +193,7 @@ export default function AdvancedPage() {
 
         <Option title="Aspect ratio" explain="The frame. Choose it for where the image will be used.">
           <div role="radiogroup" aria-label="Aspect ratio" className="flex flex-wrap gap-3">
-            {ASPECT_RATIO_VALUES.map((r) => (
+            {ASPECT_RATIOS.map((r) => (
               <label
                 key={r}
                 className={`flex cursor-pointer items-center gap-3 rounded-box border px-4 py-3 ${ratio === r ? "border-primary bg-primary/5" : "border-base-300"}`}
@@ -200,7 +207,7 @@ export default function AdvancedPage() {
                 />
                 <span>
                   <span className="font-medium">{r}</span>
-                  <span className="block text-xs text-base-content/80">{RATIO_HELP[r]}</span>
+                  <span className="block text-xs text-base-content/80">{ratioHelp(r)}</span>
                 </span>
               </label>
             ))}
@@ -281,7 +288,7 @@ export default function AdvancedPage() {
 
         <Option
           title="Batch mode"
-          explain={`Queues ${BATCH_MIN} to ${BATCH_MAX} images of the same request instead of one. Up to 4 run at a time; each counts toward your daily limit.`}
+          explain={`Queues ${BATCH_MIN} to ${BATCH_MAX} images of the same request instead of one. Up to ${CONCURRENCY_MAX} run at a time; each counts toward your daily limit.`}
         >
           <label className="flex cursor-pointer items-center gap-3">
             <input

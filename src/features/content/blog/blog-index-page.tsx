@@ -1,4 +1,5 @@
 // /blog: the posts, newest first, each with its summary and reading time.
+import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { Link } from "wouter";
 import { PageHeader } from "../../../ui/page-header";
 import { POSTS } from "./posts";
@@ -8,7 +9,7 @@ export default function BlogIndexPage() {
     <div className="mx-auto w-full max-w-4xl">
       <PageHeader
         title="Blog"
-        lead="Guides to making images from text: the complete guide to every setting, a tour of all 27 styles, and a masterclass in writing prompts."
+        lead={`Guides to making images from text: the complete guide to every setting, a tour of all ${STYLE_IDS.length} styles, and a masterclass in writing prompts.`}
       />
       <ul className="flex flex-col gap-5">
         {POSTS.map((post) => (

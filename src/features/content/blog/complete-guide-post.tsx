@@ -1,4 +1,6 @@
 // /blog/complete-guide-ai-image-generation: the long-form guide to every setting of the generator.
+import { NEGATIVE_PROMPT_MAX_CHARS, PROMPT_MAX_CHARS } from "#shared/vocabulary/generation.ts";
+import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { Link } from "wouter";
 import { buildGenerateLink } from "../../../lib/generate-link";
 import { PostLayout } from "./post-layout";
@@ -41,8 +43,8 @@ export default function CompleteGuidePost() {
 
       <h2>Step 1: write the prompt</h2>
       <p>
-        A prompt can be up to 500 characters. Longer is not better: a clear subject, a setting and the light usually
-        beat a paragraph of adjectives. A reliable shape is <em>subject, setting, light, colour</em>:
+        A prompt can be up to {PROMPT_MAX_CHARS} characters. Longer is not better: a clear subject, a setting and the
+        light usually beat a paragraph of adjectives. A reliable shape is <em>subject, setting, light, colour</em>:
       </p>
       <blockquote>
         A ginger cat in a snowy forest at dawn, warm light from a cabin window, orange and deep blue.
@@ -55,10 +57,10 @@ export default function CompleteGuidePost() {
 
       <h2>Step 2: choose a style</h2>
       <p>
-        The style sets the medium: a photograph, an oil painting, a comic panel, pixel art. PromptCanvas has 27 styles,
-        and seven are marked popular: Photorealistic, Anime, Digital Art, 3D Render, Fantasy, Neon and Nano Banana (the
-        newest). With the built-in renderer the style changes the drawing technique and palette; with a remote model,
-        the style name is added to the end of your prompt.
+        The style sets the medium: a photograph, an oil painting, a comic panel, pixel art. PromptCanvas has{" "}
+        {STYLE_IDS.length} styles, and seven are marked popular: Photorealistic, Anime, Digital Art, 3D Render, Fantasy,
+        Neon and Nano Banana (the newest). With the built-in renderer the style changes the drawing technique and
+        palette; with a remote model, the style name is added to the end of your prompt.
       </p>
       <p>
         Choose the style in the picker rather than writing it into the prompt. Writing &ldquo;watercolor&rdquo; while
@@ -109,9 +111,10 @@ export default function CompleteGuidePost() {
       <h2>Step 4: the optional controls</h2>
       <h3>Negative prompt</h3>
       <p>
-        Up to 300 characters listing what should stay out: <code>text, watermark, people, blur</code>. The built-in
-        renderer removes named subjects and colours; Runware passes the negative prompt to its model. FLUX models on
-        Replicate take no negative prompt, so there it has no effect; rephrase the main prompt instead.
+        Up to {NEGATIVE_PROMPT_MAX_CHARS} characters listing what should stay out:{" "}
+        <code>text, watermark, people, blur</code>. The built-in renderer removes named subjects and colours; Runware
+        passes the negative prompt to its model. FLUX models on Replicate take no negative prompt, so there it has no
+        effect; rephrase the main prompt instead.
       </p>
       <h3>Seed</h3>
       <p>

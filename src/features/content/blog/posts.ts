@@ -1,5 +1,6 @@
 // The blog's posts: what the index lists and what the BlogPosting structured data says about each.
 // The bodies live in one module per post, so each post's words load only on its own page.
+import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 
 export type PostMeta = {
   path: string;
@@ -26,8 +27,7 @@ export const POSTS: readonly PostMeta[] = [
   {
     path: "/blog/ai-art-styles-guide",
     title: "A Guide to AI Art Styles",
-    description:
-      "All 27 PromptCanvas styles in four families, what each does to a picture, which subjects suit it, and how to choose when two styles seem close.",
+    description: `All ${STYLE_IDS.length} PromptCanvas styles in four families, what each does to a picture, which subjects suit it, and how to choose when two styles seem close.`,
     published: "2026-11-21",
     updated: "2026-11-21",
     readingMinutes: 8,

@@ -1,5 +1,6 @@
 // /blog/prompt-engineering-masterclass: how to write prompts that get what you mean, with worked
 // examples that open in the generator.
+import { NEGATIVE_PROMPT_MAX_CHARS, PROMPT_MAX_CHARS } from "#shared/vocabulary/generation.ts";
 import { Link } from "wouter";
 import { buildGenerateLink } from "../../../lib/generate-link";
 import { PostLayout } from "./post-layout";
@@ -79,7 +80,8 @@ export default function PromptMasterclassPost() {
         adjectives: &ldquo;pine forest&rdquo; tells more than &ldquo;lush trees&rdquo;.
       </p>
       <p>
-        Keep it within the limit: PromptCanvas accepts up to 500 characters, and most strong prompts use fewer than 200.
+        Keep it within the limit: PromptCanvas accepts up to {PROMPT_MAX_CHARS} characters, and most strong prompts use
+        fewer than 200.
       </p>
 
       <h2>3. Light and colour do the heavy lifting</h2>
@@ -92,11 +94,12 @@ export default function PromptMasterclassPost() {
 
       <h2>4. Negative prompts: say what to leave out</h2>
       <p>
-        The negative prompt (up to 300 characters) lists what should not appear. Short lists of concrete things work
-        best: <code>text, watermark, people, blur</code>. Do not write sentences (&ldquo;I don't want any people&rdquo;)
-        and do not repeat the negative in the main prompt (&ldquo;a beach with no people&rdquo; can summon people). In
-        PromptCanvas the built-in renderer drops the subjects and colours you list, and Runware passes the list to its
-        model; FLUX models on Replicate do not accept a negative prompt, so there, rewrite the main prompt instead.
+        The negative prompt (up to {NEGATIVE_PROMPT_MAX_CHARS} characters) lists what should not appear. Short lists of
+        concrete things work best: <code>text, watermark, people, blur</code>. Do not write sentences (&ldquo;I don't
+        want any people&rdquo;) and do not repeat the negative in the main prompt (&ldquo;a beach with no people&rdquo;
+        can summon people). In PromptCanvas the built-in renderer drops the subjects and colours you list, and Runware
+        passes the list to its model; FLUX models on Replicate do not accept a negative prompt, so there, rewrite the
+        main prompt instead.
       </p>
 
       <h2>5. Seeds: run experiments, not lotteries</h2>

@@ -1,5 +1,6 @@
 // /blog/ai-art-styles-guide: a tour of all 27 styles by family, with previews, what each suits, and
 // how to choose between neighbours.
+import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { Link } from "wouter";
 import { buildGenerateLink } from "../../../lib/generate-link";
 import {
@@ -63,8 +64,8 @@ export default function StylesGuidePost() {
       <p>
         A style is the single biggest decision after the prompt itself. The same words, &ldquo;a castle above a
         river&rdquo;, become a moody photograph, a storybook illustration or a glowing sign depending on the style you
-        pick. PromptCanvas has 27 styles. This guide groups them into four families, shows what each does, and helps you
-        choose when two seem close.
+        pick. PromptCanvas has {STYLE_IDS.length} styles. This guide groups them into four families, shows what each
+        does, and helps you choose when two seem close.
       </p>
       <p>
         A note on the pictures: every preview here was drawn by PromptCanvas's built-in procedural renderer, which is
@@ -135,7 +136,7 @@ export default function StylesGuidePost() {
         </li>
       </ol>
       <p>
-        See all 27 on the <Link to="/styles">styles page</Link>, go deeper into{" "}
+        See all {STYLE_IDS.length} on the <Link to="/styles">styles page</Link>, go deeper into{" "}
         <Link to="/styles/photorealistic">Photorealistic</Link> and <Link to="/styles/anime">Anime</Link>, or start from
         a ready prompt in the <Link to="/prompt-library">prompt library</Link>.
       </p>

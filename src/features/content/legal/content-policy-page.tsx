@@ -1,5 +1,6 @@
 // /content-policy: what may and may not be generated or published, what happens when a prompt is
 // refused (the generator's "Content Policy Violation" error links here), and how to report.
+import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { Link } from "wouter";
 import { LegalLayout, type LegalSection } from "./legal-layout";
 
@@ -9,8 +10,8 @@ const SECTIONS: LegalSection[] = [
     title: "What you can make",
     body: (
       <p>
-        Almost anything creative: landscapes, characters, products, posters, art in any of the 27 styles, for personal
-        or commercial use. The rules below exist to keep people safe and the service lawful.
+        Almost anything creative: landscapes, characters, products, posters, art in any of the {STYLE_IDS.length}{" "}
+        styles, for personal or commercial use. The rules below exist to keep people safe and the service lawful.
       </p>
     ),
   },

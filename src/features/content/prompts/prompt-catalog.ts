@@ -1,6 +1,7 @@
 // The curated prompts behind /prompts (the editor's picks, with why each works) and /prompt-library
 // (all of them, searchable). Every prompt opens the generator with its style and settings.
-import type { AspectRatio } from "../../../lib/generate-link";
+import type { AspectRatio } from "#shared/vocabulary/generation.ts";
+import type { StyleId } from "#shared/vocabulary/styles.ts";
 
 export type PromptCategory =
   | "Landscapes"
@@ -15,7 +16,7 @@ export type CuratedPrompt = {
   id: string;
   title: string;
   prompt: string;
-  style: string;
+  style: StyleId;
   category: PromptCategory;
   aspectRatio?: AspectRatio;
   negativePrompt?: string;

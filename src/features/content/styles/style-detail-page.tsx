@@ -1,7 +1,10 @@
 // /styles/photorealistic and /styles/anime: a guide to one style — what it does, four example
 // pictures with the prompts that made them, what it suits, how to prompt it, and settings to start.
+import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { Link } from "wouter";
-import { buildGenerateLink, type AspectRatio } from "../../../lib/generate-link";
+import type { AspectRatio } from "#shared/vocabulary/generation.ts";
+import type { StyleId } from "#shared/vocabulary/styles.ts";
+import { buildGenerateLink } from "../../../lib/generate-link";
 import { PREVIEW_CREDIT, styleById } from "../../../lib/style-catalog";
 import { Icon } from "../../../ui/icons";
 import { StyleBadges } from "./style-badges";
@@ -12,7 +15,7 @@ type Guide = {
   suits: string[];
   tips: { title: string; body: string }[];
   start: { aspectRatio: AspectRatio; negativePrompt: string; prompt: string };
-  related: string[];
+  related: StyleId[];
 };
 
 const GUIDES: Record<"photorealistic" | "anime", Guide> = {
@@ -212,7 +215,7 @@ export default function StyleDetailPage({ slug }: { slug: "photorealistic" | "an
           })}
           <li>
             <Link to="/styles" className="btn btn-sm btn-ghost">
-              All 27 styles
+              All {STYLE_IDS.length} styles
             </Link>
           </li>
         </ul>

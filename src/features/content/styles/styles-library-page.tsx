@@ -1,5 +1,6 @@
 // /styles-library: every style in depth, by family: its look, a tip for prompting it, the prompt
 // behind its preview (to copy or open), with a jump list to each family.
+import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { Link } from "wouter";
 import { PageHeader } from "../../../ui/page-header";
 import { buildGenerateLink } from "../../../lib/generate-link";
@@ -16,7 +17,7 @@ export default function StylesLibraryPage() {
     <div className="mx-auto w-full max-w-5xl">
       <PageHeader
         title="Styles Library"
-        lead="Each of the 27 styles in depth: what it looks like, what it suits, how to prompt it, and the exact prompt behind its preview."
+        lead={`Each of the ${STYLE_IDS.length} styles in depth: what it looks like, what it suits, how to prompt it, and the exact prompt behind its preview.`}
       />
       <nav aria-label="Style families" className="mb-10">
         <ul className="flex flex-wrap gap-2">

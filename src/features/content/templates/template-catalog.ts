@@ -1,6 +1,7 @@
 // Templates: a prompt pattern with one blank ({subject}) and the settings that suit a job, so a
 // person types only what is theirs ("running shoes") and opens a ready generator.
-import type { AspectRatio, Quality } from "../../../lib/generate-link";
+import type { AspectRatio, Quality } from "#shared/vocabulary/generation.ts";
+import type { StyleId } from "#shared/vocabulary/styles.ts";
 
 export type TemplateCategory = "Marketing" | "Social media" | "Print & posters" | "Characters & avatars" | "Web & apps";
 
@@ -13,7 +14,7 @@ export type Template = {
   pattern: string;
   subjectLabel: string;
   exampleSubject: string;
-  style: string;
+  style: StyleId;
   aspectRatio: AspectRatio;
   quality: Quality;
   negativePrompt?: string;

@@ -1,5 +1,6 @@
 // /more: the tools around the generator, split honestly into the ones that work today and the ones
 // that are only planned.
+import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { Link } from "wouter";
 import { Icon, type IconName } from "../../../ui/icons";
 import { PageHeader } from "../../../ui/page-header";
@@ -7,7 +8,7 @@ import { PageHeader } from "../../../ui/page-header";
 const AVAILABLE: { title: string; body: string; to: string; icon: IconName }[] = [
   {
     title: "Generator",
-    body: "Prompt to image with 27 styles, three qualities, three frames, seeds, references and batches.",
+    body: `Prompt to image with ${STYLE_IDS.length} styles, three qualities, three frames, seeds, references and batches.`,
     to: "/generate",
     icon: "sparkles",
   },
@@ -35,7 +36,12 @@ const AVAILABLE: { title: string; body: string; to: string; icon: IconName }[] =
     to: "/templates",
     icon: "templates",
   },
-  { title: "Styles Library", body: "All 27 styles with previews and tips.", to: "/styles-library", icon: "palette" },
+  {
+    title: "Styles Library",
+    body: `All ${STYLE_IDS.length} styles with previews and tips.`,
+    to: "/styles-library",
+    icon: "palette",
+  },
   {
     title: "Public Gallery",
     body: "Browse and search images other people chose to publish.",

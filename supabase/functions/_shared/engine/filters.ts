@@ -120,51 +120,10 @@ export function resampleInto(
   }
 }
 
-/** Nearest-neighbour resize: hard pixel blocks. */
-export function resizeNearest(src: Canvas, w: number, h: number): Canvas {
-  const out = new Canvas(w, h);
-  const sw = src.width;
-  const colOf = new Int32Array(w);
-  for (let x = 0; x < w; x++) colOf[x] = Math.min(sw - 1, Math.floor((x * src.width) / w));
-  for (let y = 0; y < h; y++) {
-    const sy = Math.min(src.height - 1, Math.floor((y * src.height) / h));
-    for (let x = 0; x < w; x++) {
-      const si = sy * sw + colOf[x],
-        di = y * w + x;
-      out.data[di * 3] = src.data[si * 3];
-      out.data[di * 3 + 1] = src.data[si * 3 + 1];
-      out.data[di * 3 + 2] = src.data[si * 3 + 2];
-      out.layer[di] = src.layer[si];
-    }
-  }
-  return out;
-}
-
 export function lumaOf(c: Canvas): Float32Array {
   const out = new Float32Array(c.width * c.height),
     d = c.data;
   for (let i = 0; i < out.length; i++) out[i] = 0.299 * d[i * 3] + 0.587 * d[i * 3 + 1] + 0.114 * d[i * 3 + 2];
-  return out;
-}
-
-/** Sobel gradient magnitude of a single-channel image. */
-export function sobel(l: Float32Array, w: number, h: number): Float32Array {
-  const out = new Float32Array(w * h);
-  for (let y = 1; y < h - 1; y++) {
-    for (let x = 1, i = y * w + 1; x < w - 1; x++, i++) {
-      const a = l[i - w - 1],
-        b = l[i - w],
-        c = l[i - w + 1],
-        d = l[i - 1],
-        f = l[i + 1],
-        g = l[i + w - 1],
-        k = l[i + w],
-        m = l[i + w + 1];
-      const gx = c + 2 * f + m - a - 2 * d - g;
-      const gy = g + 2 * k + m - a - 2 * b - c;
-      out[i] = Math.sqrt(gx * gx + gy * gy);
-    }
-  }
   return out;
 }
 

@@ -11,7 +11,8 @@ import { hashString, Rng } from "./prng.ts";
 import { parsePrompt } from "./prompt.ts";
 import { analyseReference, GRID, type ReferenceImage } from "./reference.ts";
 import { planScene, type Scene } from "./scene.ts";
-import { isStyleId, type StyleDef, STYLES, type TimeOfDay } from "./styles.ts";
+import { isStyleId } from "../vocabulary/styles.ts";
+import { type StyleDef, STYLES, type TimeOfDay } from "./styles.ts";
 import { TECHNIQUES } from "./techniques.ts";
 
 export const ENGINE_ID = "builtin-procedural";

@@ -1,5 +1,5 @@
 // Which technique renders which style: every style id maps to exactly one technique function.
-import type { StyleId } from "./styles.ts";
+import type { StyleId } from "../vocabulary/styles.ts";
 import { abstract } from "./techniques/abstract.ts";
 import { lineArt, sketch } from "./techniques/drawing.ts";
 import { anime, cartoon, comicBook, popArt } from "./techniques/ink.ts";

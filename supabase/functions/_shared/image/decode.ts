@@ -1,25 +1,18 @@
 // Turns untrusted upload bytes (a reference image sent as a data URL) into RGBA pixels. The format comes
-// from the bytes' magic numbers, never from the declared MIME type; sizes are checked before any pixel
-// memory is allocated, so a small file declaring a huge image is refused cheaply.
+// from the bytes' magic numbers, never from the declared MIME type; the size the header declares is
+// checked before any decoder runs, so a small file declaring a huge image is refused cheaply. The
+// decoders are kept libraries (fast-png, omggif, jpeg-js); each is told the limits it can enforce itself.
 // deno-lint-ignore no-import-prefix -- deployed functions have no package.json to map a bare name
 import { decode as decodeJpegData } from "npm:jpeg-js@0.4.4";
 import { decodeGif } from "./gif.ts";
-import { checkPixelLimits, decodePng, DEFAULT_PIXEL_LIMITS, type PixelLimits } from "./png.ts";
+import { checkPixelLimits, DEFAULT_DECODE_LIMITS, type DecodeLimits, type PixelLimits } from "./limits.ts";
+import { decodePng } from "./png-decode.ts";
 import { fail, type ImageResult, ok, type RgbaImage } from "./result.ts";
-import { sniffFormat } from "./sniff.ts";
+import { headerSize, sniffFormat } from "./sniff.ts";
 
 export interface DecodedImage extends RgbaImage {
   format: "png" | "jpeg" | "gif";
 }
-
-export interface DecodeLimits extends PixelLimits {
-  /** Largest accepted encoded size, in bytes. */
-  maxBytes: number;
-}
-
-export const MAX_REFERENCE_BYTES = 10 * 1024 * 1024;
-
-export const DEFAULT_DECODE_LIMITS: DecodeLimits = { ...DEFAULT_PIXEL_LIMITS, maxBytes: MAX_REFERENCE_BYTES };
 
 export function decodeImage(
   bytes: Uint8Array,
@@ -29,21 +22,20 @@ export function decodeImage(
     return fail("image_too_large", `the image is ${bytes.length} bytes; at most ${limits.maxBytes} are allowed`);
   }
   const format = sniffFormat(bytes);
-  switch (format) {
-    case "png":
-      return withFormat(decodePng(bytes, limits), "png");
-    case "jpeg":
-      return withFormat(decodeJpeg(bytes, limits), "jpeg");
-    case "gif":
-      return withFormat(decodeGif(bytes, limits), "gif");
-    case null:
-      return fail("image_not_an_image", "the file is not an image (its bytes match no image format)");
-    default:
-      return fail(
-        "image_unsupported_format",
-        `${format.toUpperCase()} images cannot be used as a reference; use PNG, JPEG or GIF`,
-      );
+  if (format === null) return fail("image_not_an_image", "the file is not an image (its bytes match no image format)");
+  if (format !== "png" && format !== "jpeg" && format !== "gif") {
+    return fail(
+      "image_unsupported_format",
+      `${format.toUpperCase()} images cannot be used as a reference; use PNG, JPEG or GIF`,
+    );
   }
+  // A PNG header carries a CRC: png-decode.ts checks it, then the size, before it inflates anything.
+  if (format === "png") return withFormat(decodePng(bytes, limits), format);
+  const size = headerSize(bytes, format);
+  if (!size) return fail("image_corrupt", `${format.toUpperCase()} is truncated: its header has no image size`);
+  const sized = checkPixelLimits(size.width, size.height, limits);
+  if (!sized.ok) return sized;
+  return withFormat(format === "jpeg" ? decodeJpeg(bytes, limits) : decodeGif(bytes), format);
 }
 
 function withFormat(result: ImageResult<RgbaImage>, format: DecodedImage["format"]): ImageResult<DecodedImage> {
@@ -51,10 +43,6 @@ function withFormat(result: ImageResult<RgbaImage>, format: DecodedImage["format
 }
 
 function decodeJpeg(bytes: Uint8Array, limits: PixelLimits): ImageResult<RgbaImage> {
-  const size = jpegFrameSize(bytes);
-  if (!size) return fail("image_corrupt", "JPEG has no frame header");
-  const sized = checkPixelLimits(size.width, size.height, limits);
-  if (!sized.ok) return sized;
   try {
     const image = decodeJpegData(bytes, {
       useTArray: true,
@@ -66,27 +54,6 @@ function decodeJpeg(bytes: Uint8Array, limits: PixelLimits): ImageResult<RgbaIma
   } catch (e) {
     return fail("image_corrupt", `JPEG does not decode: ${(e as Error).message}`);
   }
-}
-
-/** Reads the size from the first start-of-frame marker without decoding anything. */
-function jpegFrameSize(b: Uint8Array): { width: number; height: number } | null {
-  let at = 2;
-  while (at + 9 < b.length) {
-    if (b[at] !== 0xff) return null;
-    const marker = b[at + 1];
-    if (marker === 0xff) {
-      at++;
-      continue;
-    }
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-      at += 2;
-      continue;
-    }
-    const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-    if (isFrame) return { height: (b[at + 5] << 8) | b[at + 6], width: (b[at + 7] << 8) | b[at + 8] };
-    at += 2 + ((b[at + 2] << 8) | b[at + 3]);
-  }
-  return null;
 }
 
 export interface DataUrlPayload {

@@ -2,7 +2,7 @@
 // { model, prompt, n: 1, size } where size is 1024x1024 for square and 1792x1024 for any other ratio
 // (spec §9, DALL·E 3 sizes); GPT image models get their own portrait/landscape sizes. Takes url or b64_json.
 import { appError, fail, ok, type Result } from "../errors.ts";
-import type { AspectRatio } from "../generation-options.ts";
+import type { AspectRatio } from "../vocabulary/generation.ts";
 import { styledPrompt } from "../generation-options.ts";
 import {
   classifyHttpError,

@@ -1,7 +1,7 @@
 // Which provider serves a request: the one it asks for when that one is configured, else
 // DEFAULT_PROVIDER when configured, else the first configured remote provider, else the built-in
 // engine (always available). Remote providers are configured by their keys in the environment.
-import { createBuiltinProvider } from "./builtin.ts";
+import { createBuiltinProvider, type RenderFn } from "./builtin.ts";
 import { createOpenAiProvider } from "./openai.ts";
 import type { FetchFn } from "./provider-http.ts";
 import { createReplicateProvider } from "./replicate.ts";
@@ -48,7 +48,8 @@ function positive(value: string | undefined, fallback: number): number {
   return value !== undefined && Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
-export function providersFromEnv(env: Env, fetchFn: FetchFn): ProviderRegistry {
+/** `render` draws the built-in engine's images (a worker pool on the local backend). */
+export function providersFromEnv(env: Env, fetchFn: FetchFn, render?: RenderFn): ProviderRegistry {
   const get = (k: string) => env(k)?.trim() || undefined;
   const timeoutMs = positive(get("PROVIDER_TIMEOUT_MS"), DEFAULT_PROVIDER_TIMEOUT_MS);
   const providers: ImageProvider[] = [];
@@ -85,6 +86,6 @@ export function providersFromEnv(env: Env, fetchFn: FetchFn): ProviderRegistry {
       }),
     );
   }
-  providers.push(createBuiltinProvider());
+  providers.push(createBuiltinProvider(render));
   return createProviderRegistry(providers, { defaultProvider: get("DEFAULT_PROVIDER"), timeoutMs });
 }

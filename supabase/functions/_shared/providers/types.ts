@@ -2,7 +2,7 @@
 // service drew the picture. An adapter turns a validated request into image bytes, or an AppError
 // already classified into the spec §8 catalogue; it never throws for a provider failure.
 import type { Result } from "../errors.ts";
-import type { AspectRatio, Quality } from "../generation-options.ts";
+import type { AspectRatio, Quality } from "../vocabulary/generation.ts";
 
 export const PROVIDER_IDS = ["builtin", "replicate", "runware", "openai"] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];

@@ -46,3 +46,7 @@ export const PROMPT_HISTORY_MAX = 20;
 
 export const isQuality = (value: unknown): value is Quality => QUALITIES.includes(value as Quality);
 export const isAspectRatio = (value: unknown): value is AspectRatio => ASPECT_RATIOS.includes(value as AspectRatio);
+
+/** A reference image's limits (spec §5): the server refuses larger uploads; the client scales below them. */
+export const REFERENCE_IMAGE_MAX_BYTES = 4 * 1024 * 1024;
+export const REFERENCE_IMAGE_MAX_SIDE = 4096;

@@ -1,0 +1,160 @@
+// The backend calls of the person's library: the outbox's writes (flags, delete of row and image,
+// preferences), the reads the catch-up needs, the live change feed and signed image URLs. Writes
+// answer a WriteFailure that says what the drain should do about it, not just what went wrong.
+import type { RealtimePostgresChangesPayload } from "@supabase/supabase-js";
+import { GENERATIONS_BUCKET, type GenerationRow } from "#shared/vocabulary/rows.ts";
+import { cacheImage } from "../db/library";
+import { err, ok, type Result } from "../lib/result";
+import { supabase } from "./client";
+import { toAppError, type AppError } from "./errors";
+
+/**
+ * offline: the request never reached the server; transient: try again later (5xx, 408, 429);
+ * auth: the session must be renewed; rejected: the server refuses this change for good.
+ */
+export type WriteFailure = { kind: "offline" | "transient" | "auth" | "rejected"; error: AppError };
+
+export type FlagsPatch = { is_saved?: boolean; is_public?: boolean };
+export type PreferencesRowPatch = Partial<{
+  default_style: string;
+  default_quality: string;
+  default_aspect_ratio: string;
+  notifications_enabled: boolean;
+  public_gallery_opt_in: boolean;
+  timezone: string;
+}>;
+
+/** Reads a failure's HTTP status (0 when the network failed) into what to do next. */
+export function writeFailure(status: number, error: unknown): WriteFailure {
+  const appError = toAppError(error);
+  const text = `${(error as { message?: string } | null)?.message ?? ""} ${(error as { code?: string } | null)?.code ?? ""}`;
+  if (!status) return { kind: "offline", error: appError };
+  if (status === 401 || /jwt|PGRST30[0-9]/i.test(text)) return { kind: "auth", error: appError };
+  if (status >= 500 || status === 408 || status === 429) return { kind: "transient", error: appError };
+  return { kind: "rejected", error: appError };
+}
+
+async function guarded<T>(run: () => Promise<Result<T, WriteFailure>>): Promise<Result<T, WriteFailure>> {
+  try {
+    return await run();
+  } catch (e) {
+    return err(writeFailure(0, e));
+  }
+}
+
+/** Sets flags of one row; `found` is false when no row of that id is there for this user (it is gone). */
+export function updateGenerationFlags(id: string, patch: FlagsPatch): Promise<Result<{ found: boolean }, WriteFailure>> {
+  return guarded(async () => {
+    const { data, error, status } = await supabase().from("generations").update(patch).eq("id", id).select("id");
+    if (error) return err(writeFailure(status, error));
+    return ok({ found: (data ?? []).length > 0 });
+  });
+}
+
+/** Deletes one row; deleting a row that is already gone succeeds with `deleted: false`. */
+export function deleteGenerationRow(id: string): Promise<Result<{ deleted: boolean }, WriteFailure>> {
+  return guarded(async () => {
+    const { data, error, status } = await supabase().from("generations").delete().eq("id", id).select("id");
+    if (error) return err(writeFailure(status, error));
+    return ok({ deleted: (data ?? []).length > 0 });
+  });
+}
+
+/**
+ * Removes the stored image through the Storage API (hosted Supabase lets no SQL delete objects).
+ * Removing an object that is already gone succeeds: Storage answers an empty list.
+ */
+export function removeGenerationImage(path: string): Promise<Result<null, WriteFailure>> {
+  return guarded(async () => {
+    const { error } = await supabase().storage.from(GENERATIONS_BUCKET).remove([path]);
+    if (!error) return ok(null);
+    const status = Number((error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode);
+    return err(writeFailure(Number.isFinite(status) ? status : 0, error));
+  });
+}
+
+/** Writes exactly the given preference fields (the row is created if the sign-up trigger never made it). */
+export function upsertPreferences(userId: string, patch: PreferencesRowPatch): Promise<Result<null, WriteFailure>> {
+  return guarded(async () => {
+    const { error, status } = await supabase()
+      .from("user_preferences")
+      .upsert({ user_id: userId, ...patch }, { onConflict: "user_id" });
+    return error ? err(writeFailure(status, error)) : ok(null);
+  });
+}
+
+export type RowFlags = { id: string; is_saved: boolean; is_public: boolean };
+
+/** One page (by id) of the flags of the user's rows created up to `upTo`, for the catch-up. */
+export async function fetchGenerationFlags(
+  userId: string,
+  upTo: string,
+  afterId: string | null,
+  limit: number,
+): Promise<Result<RowFlags[], AppError>> {
+  try {
+    let query = supabase()
+      .from("generations")
+      .select("id,is_saved,is_public")
+      .eq("user_id", userId)
+      .lte("created_at", upTo);
+    if (afterId) query = query.gt("id", afterId);
+    const { data, error } = await query.order("id", { ascending: true }).limit(limit);
+    return error ? err(toAppError(error)) : ok((data ?? []) as RowFlags[]);
+  } catch (e) {
+    return err(toAppError(e));
+  }
+}
+
+export type GenerationChange = { type: "upsert"; row: GenerationRow } | { type: "delete"; id: string };
+export type ChangeFeedStatus = "SUBSCRIBED" | "CLOSED" | "CHANNEL_ERROR" | "TIMED_OUT";
+
+/**
+ * Live changes of the user's rows. `onStatus` hears SUBSCRIBED on the first join and on every
+ * rejoin after a lost connection (the moment to catch up on what was missed). A DELETE carries the
+ * primary key only. Returns the unsubscribe.
+ */
+export function subscribeGenerationChanges(
+  userId: string,
+  onChange: (change: GenerationChange) => void,
+  onStatus: (status: ChangeFeedStatus) => void,
+): () => void {
+  const client = supabase();
+  const channel = client
+    .channel(`library:${userId}`)
+    .on(
+      "postgres_changes",
+      { event: "*", schema: "public", table: "generations", filter: `user_id=eq.${userId}` },
+      (payload: RealtimePostgresChangesPayload<Record<string, unknown>>) => {
+        if (payload.eventType === "DELETE") {
+          const id = (payload.old as { id?: unknown }).id;
+          if (typeof id === "string") onChange({ type: "delete", id });
+        } else {
+          onChange({ type: "upsert", row: payload.new as unknown as GenerationRow });
+        }
+      },
+    )
+    .subscribe((status) => onStatus(status as ChangeFeedStatus));
+  return () => void client.removeChannel(channel);
+}
+
+/** How long a signed image URL stays valid. */
+export const SIGNED_URL_SECONDS = 3600;
+
+/**
+ * A signed URL for a stored image. With `cacheFor` (the generation's id) the bytes are fetched
+ * and kept with the record, so the image opens offline from then on.
+ */
+export async function signedImageUrl(path: string, cacheFor?: string): Promise<Result<string, AppError>> {
+  try {
+    const { data, error } = await supabase().storage.from(GENERATIONS_BUCKET).createSignedUrl(path, SIGNED_URL_SECONDS);
+    if (error || !data) return err(toAppError(error ?? "server error: no signed URL"));
+    if (cacheFor) {
+      const response = await fetch(data.signedUrl);
+      if (response.ok) await cacheImage(cacheFor, await response.blob());
+    }
+    return ok(data.signedUrl);
+  } catch (e) {
+    return err(toAppError(e));
+  }
+}

@@ -1,0 +1,33 @@
+// The one way a server `generations` row becomes the record Dexie keeps: every writer (the queue's
+// success, the pull, realtime) builds records here, so each carries its search words, and the
+// image bytes cached on this device survive the row coming again.
+import type { GenerationRow } from "#shared/vocabulary/rows.ts";
+import type { GenerationRecord } from "./schema";
+import { promptWords } from "./search";
+
+export type CachedImage = Pick<GenerationRecord, "image" | "thumbnail">;
+
+export function toGenerationRecord(row: GenerationRow, cached?: CachedImage): GenerationRecord {
+  const record: GenerationRecord = {
+    id: row.id,
+    userId: row.user_id,
+    prompt: row.prompt,
+    negativePrompt: row.negative_prompt ?? "",
+    style: row.style,
+    quality: row.quality,
+    aspectRatio: row.aspect_ratio,
+    width: row.width,
+    height: row.height,
+    seed: row.seed === null || row.seed === undefined ? null : Number(row.seed),
+    provider: row.provider,
+    model: row.model,
+    imagePath: row.image_path,
+    isPublic: row.is_public ? 1 : 0,
+    isSaved: row.is_saved ? 1 : 0,
+    createdAt: row.created_at,
+    words: promptWords(row.prompt),
+  };
+  if (cached?.image) record.image = cached.image;
+  if (cached?.thumbnail) record.thumbnail = cached.thumbnail;
+  return record;
+}

@@ -1,0 +1,114 @@
+// The reads views make, each a plain async function for `useLiveQuery` (Dexie is the truth the UI
+// shows). The database is a parameter with the page's singleton as default, so tests pass their own.
+import { db as appDb, type AppDb } from "./db";
+import { searchGenerationsIn, type GenerationFilter } from "./search";
+import type {
+  GenerationRecord,
+  LimitsRecord,
+  OutboxEntry,
+  PreferencesRecord,
+  PromptHistoryRecord,
+  TaskRecord,
+  TaskStatus,
+} from "./schema";
+
+/** A user's tasks, oldest first (the order the queue runs them in). */
+export function listTasks(userId: string, db: AppDb = appDb): Promise<TaskRecord[]> {
+  return db.tasks.where("[userId+createdAt]").between([userId, ""], [userId, "\uffff"]).toArray();
+}
+
+export type TaskCounts = Record<TaskStatus, number>;
+
+export async function taskCounts(userId: string, db: AppDb = appDb): Promise<TaskCounts> {
+  const statuses: TaskStatus[] = ["queued", "running", "done", "error"];
+  const counts = await Promise.all(statuses.map((s) => db.tasks.where({ userId, status: s }).count()));
+  return { queued: counts[0], running: counts[1], done: counts[2], error: counts[3] };
+}
+
+/** Only queued tasks, oldest first: what the scheduler chooses from. */
+export function queuedTasks(userId: string, db: AppDb = appDb): Promise<TaskRecord[]> {
+  return db.tasks
+    .where("[userId+status]")
+    .equals([userId, "queued"])
+    .toArray()
+    .then((tasks) => tasks.sort((a, b) => a.createdAt.localeCompare(b.createdAt)));
+}
+
+/** The user's newest generations, newest first. */
+export function recentGenerations(userId: string, limit: number, db: AppDb = appDb): Promise<GenerationRecord[]> {
+  return db.generations
+    .where("[userId+createdAt]")
+    .between([userId, ""], [userId, "\uffff"])
+    .reverse()
+    .limit(limit)
+    .toArray();
+}
+
+export function getGeneration(id: string, db: AppDb = appDb): Promise<GenerationRecord | undefined> {
+  return db.generations.get(id);
+}
+
+export function listPromptHistory(db: AppDb = appDb): Promise<PromptHistoryRecord[]> {
+  return db.promptHistory.orderBy("timestamp").reverse().toArray();
+}
+
+export function getLimits(userId: string, db: AppDb = appDb): Promise<LimitsRecord | undefined> {
+  return db.limits.get(userId);
+}
+
+export function getPreferences(userId: string, db: AppDb = appDb): Promise<PreferencesRecord | undefined> {
+  return db.preferences.get(userId);
+}
+
+/**
+ * The user's generations matching prompt words (by word beginnings, all terms) and filters, newest
+ * first, over what this device holds (works offline).
+ */
+export function searchGenerations(
+  userId: string,
+  filter: GenerationFilter = {},
+  db: AppDb = appDb,
+): Promise<GenerationRecord[]> {
+  return searchGenerationsIn(db, userId, filter);
+}
+
+/** The user's saved generations, newest first. */
+export function savedGenerations(userId: string, db: AppDb = appDb): Promise<GenerationRecord[]> {
+  return searchGenerationsIn(db, userId, { saved: true });
+}
+
+export type GenerationCounts = { total: number; saved: number; published: number };
+
+export async function generationCounts(userId: string, db: AppDb = appDb): Promise<GenerationCounts> {
+  const [total, saved, published] = await Promise.all([
+    db.generations.where("userId").equals(userId).count(),
+    db.generations.where({ userId, isSaved: 1 }).count(),
+    db.generations.where({ userId, isPublic: 1 }).count(),
+  ]);
+  return { total, saved, published };
+}
+
+/** Writes of the user the server has not confirmed yet (conflicts are not counted: they are listed). */
+export function pendingOutboxCount(userId: string, db: AppDb = appDb): Promise<number> {
+  return db.outbox.where("[userId+status]").equals([userId, "pending"]).count();
+}
+
+/** Writes the server could not apply (the row is gone, or the change was refused), oldest first. */
+export function listConflicts(userId: string, db: AppDb = appDb): Promise<OutboxEntry[]> {
+  return db.outbox.where("[userId+status]").equals([userId, "conflict"]).toArray();
+}
+
+export type UnsyncedWork = { outbox: number; tasks: number };
+
+/**
+ * What signing out by choice would lose on this device: unsent writes and generation requests not
+ * yet made (queued or in flight). Zero of both means nothing is lost.
+ */
+export async function unsyncedWork(userId: string, db: AppDb = appDb): Promise<UnsyncedWork> {
+  const [outbox, queued, running] = await Promise.all([
+    pendingOutboxCount(userId, db),
+    db.tasks.where("[userId+status]").equals([userId, "queued"]).count(),
+    db.tasks.where("[userId+status]").equals([userId, "running"]).count(),
+  ]);
+  return { outbox, tasks: queued + running };
+}

@@ -1,0 +1,132 @@
+// The queue's records and their transitions. A task is written before any network call and keeps
+// its id (the request id) for life, so whoever sends it again (after a reload, from the worker)
+// sends the same id. Transitions that finish a task write everything they touch in one transaction.
+import type { AppDb } from "./db";
+import { addPrompt, type PromptEntry } from "./prompt-history";
+import type { GenerationRecord, LimitsRecord, TaskRecord, TaskWait } from "./schema";
+
+export type NewTask = Omit<TaskRecord, "status" | "attempts" | "createdAt" | "updatedAt" | "finishedAt" | "error">;
+
+const iso = (now: number) => new Date(now).toISOString();
+
+/**
+ * Queues tasks and records their prompt in history, in one transaction. Tasks of one batch get
+ * createdAt one millisecond apart, so they run in the order they were queued.
+ */
+export async function enqueueTasks(
+  db: AppDb,
+  tasks: NewTask[],
+  prompt: PromptEntry | null,
+  now: number = Date.now(),
+): Promise<string[]> {
+  return db.transaction("rw", [db.tasks, db.promptHistory], async () => {
+    await db.tasks.bulkAdd(
+      tasks.map((t, i): TaskRecord => ({
+        ...t,
+        status: "queued",
+        attempts: 0,
+        createdAt: iso(now + i),
+        updatedAt: iso(now + i),
+      })),
+    );
+    if (prompt) await addPrompt(db, prompt, now);
+    return tasks.map((t) => t.id);
+  });
+}
+
+export async function removeTask(db: AppDb, id: string): Promise<void> {
+  await db.tasks.delete(id);
+}
+
+export async function clearTasks(db: AppDb, userId: string): Promise<void> {
+  await db.tasks.where("userId").equals(userId).delete();
+}
+
+/** A runner that stopped mid-send (reload, closed tab) left tasks `running`: queue them again. */
+export async function recoverInterrupted(db: AppDb, userId: string, now: number = Date.now()): Promise<number> {
+  return db.tasks
+    .where("[userId+status]")
+    .equals([userId, "running"])
+    .modify({ status: "queued", updatedAt: iso(now) });
+}
+
+/**
+ * Claims a queued task for sending: answers the task (attempts counted) or undefined when it was
+ * removed or is no longer queued meanwhile (then nothing is sent).
+ */
+export async function markRunning(db: AppDb, id: string, now: number = Date.now()): Promise<TaskRecord | undefined> {
+  return db.transaction("rw", db.tasks, async () => {
+    const task = await db.tasks.get(id);
+    if (!task || task.status !== "queued") return undefined;
+    const running: TaskRecord = { ...task, status: "running", attempts: task.attempts + 1, updatedAt: iso(now) };
+    delete running.wait;
+    delete running.error;
+    await db.tasks.put(running);
+    return running;
+  });
+}
+
+/**
+ * The generation (with its image bytes) and the task's completion land together or not at all, and
+ * so does the quota the server answered with. A task removed while it ran still leaves its image:
+ * it was made and charged.
+ */
+export async function markDone(
+  db: AppDb,
+  id: string,
+  generation: GenerationRecord,
+  limits: LimitsRecord | null,
+  now: number = Date.now(),
+): Promise<void> {
+  await db.transaction("rw", [db.tasks, db.generations, db.limits], async () => {
+    const existing = await db.generations.get(generation.id);
+    await db.generations.put({ ...generation, thumbnail: existing?.thumbnail });
+    if (limits) await db.limits.put(limits);
+    await db.tasks.update(id, {
+      status: "done",
+      updatedAt: iso(now),
+      finishedAt: iso(now),
+      provider: generation.provider,
+    });
+  });
+}
+
+export async function markFailed(db: AppDb, id: string, error: TaskRecord["error"], now: number = Date.now()) {
+  await db.transaction("rw", db.tasks, async () => {
+    const task = await db.tasks.get(id);
+    if (!task) return;
+    const failed: TaskRecord = { ...task, status: "error", error, updatedAt: iso(now), finishedAt: iso(now) };
+    delete failed.wait;
+    await db.tasks.put(failed);
+  });
+}
+
+/** Back to the queue, waiting for something (a connection, the quota reset, a session, a backoff). */
+export async function markWaiting(db: AppDb, id: string, wait: TaskWait, now: number = Date.now()): Promise<void> {
+  await db.tasks.update(id, { status: "queued", wait, updatedAt: iso(now) });
+}
+
+/** Retry re-runs the same request id: queued again, its error and attempts forgotten. */
+export async function retryTask(db: AppDb, id: string, now: number = Date.now()): Promise<void> {
+  await db.transaction("rw", db.tasks, async () => {
+    const task = await db.tasks.get(id);
+    if (!task || task.status === "running") return;
+    const queued: TaskRecord = { ...task, status: "queued", attempts: 0, updatedAt: iso(now) };
+    delete queued.error;
+    delete queued.wait;
+    delete queued.finishedAt;
+    await db.tasks.put(queued);
+  });
+}
+
+/** Lifts every wait of one reason (a session came back: tasks waiting for it may go). */
+export async function releaseWaits(db: AppDb, userId: string, reason: TaskWait["reason"], now: number = Date.now()) {
+  await db.tasks
+    .where("[userId+status]")
+    .equals([userId, "queued"])
+    .filter((t) => t.wait?.reason === reason)
+    .modify((t) => {
+      delete t.wait;
+      t.updatedAt = iso(now);
+    });
+}

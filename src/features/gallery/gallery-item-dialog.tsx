@@ -1,0 +1,60 @@
+// The large view of a published generation: the image, its prompt and every setting, and "Use this
+// recipe", which opens the generator filled in (seed included). A visitor signs in first and then
+// lands on that same filled generator.
+import { Link } from "wouter";
+import type { PublishedRow } from "../../api/gallery";
+import { authRedirectPath } from "../../lib/auth-redirect";
+import { recipeFromRow, recipeLink, recipeRows } from "../../lib/generation-recipe";
+import { useSession } from "../../state/session-store";
+import { Icon } from "../../ui/icons";
+import { Modal } from "../../ui/modal";
+
+/** Where "Use this recipe" goes: the filled generator, or sign-in that returns to it. */
+export function recipeTarget(generateLink: string, signedIn: boolean): string {
+  if (signedIn) return generateLink;
+  const [pathname, search = ""] = generateLink.split("?");
+  return authRedirectPath({ pathname, search });
+}
+
+export function GalleryItemDialog({ row, onClose }: { row: PublishedRow; onClose: () => void }) {
+  const signedIn = Boolean(useSession().user);
+  const recipe = recipeFromRow(row);
+  return (
+    <Modal title="Published image" onClose={onClose} size="lg">
+      <div className="grid gap-5 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <div className="grid min-h-48 place-items-center overflow-hidden rounded-box bg-base-200">
+          {row.image_url ? (
+            <img
+              src={row.image_url}
+              alt={row.prompt}
+              width={row.width}
+              height={row.height}
+              className="max-h-[60vh] w-auto object-contain"
+            />
+          ) : (
+            <p className="p-6 text-sm text-base-content/80">This image is not available right now.</p>
+          )}
+        </div>
+        <div className="flex min-w-0 flex-col gap-4">
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1.5 text-sm">
+            {recipeRows(recipe).map((r) => (
+              <div key={r.label} className="contents">
+                <dt className="text-base-content/70">{r.label}</dt>
+                <dd className="min-w-0 break-words">{r.value}</dd>
+              </div>
+            ))}
+          </dl>
+          <div>
+            <Link to={recipeTarget(recipeLink(recipe), signedIn)} className="btn btn-primary btn-sm" data-autofocus>
+              <Icon name="sparkles" className="size-4" />
+              Use this recipe
+            </Link>
+            {!signedIn && (
+              <p className="mt-2 text-xs text-base-content/70">You'll sign in first, then the generator opens with it.</p>
+            )}
+          </div>
+        </div>
+      </div>
+    </Modal>
+  );
+}

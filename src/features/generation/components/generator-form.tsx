@@ -1,0 +1,127 @@
+// The generator's left panel (spec §2, §5): prompt with its budget, negative prompt, 'Choose Your
+// Style', quality, aspect ratio, reference image, seed, batch mode, Generate and Reset. It checks the
+// §5 rules before asking the queue; a blank prompt disables Generate and says why once edited.
+import { useState, type FormEvent, type ReactNode } from "react";
+import { Link } from "wouter";
+import { Icon } from "../../../ui/icons";
+import { validateSettings, type GeneratorSettings, type SettingsErrors } from "./generator-settings";
+import PromptEditor from "./prompt-editor";
+import { ReferenceField } from "./reference-field";
+import { AspectRatioField, BatchField, NegativePromptField, QualityField, SeedField } from "./setting-fields";
+import { StylePicker } from "./style-picker";
+
+export type FormNotice = { message: string; link?: { label: string; to: string; onClick?: () => void } };
+
+type Props = {
+  settings: GeneratorSettings;
+  update: <K extends keyof GeneratorSettings>(key: K, value: GeneratorSettings[K]) => void;
+  onReset: () => void;
+  onGenerate: () => void;
+  /** A generation (not a queued batch) is running. */
+  running: boolean;
+  submitting: boolean;
+  notice: FormNotice | null;
+  /** Shown above the settings (the rate-limit alert). */
+  alert?: ReactNode;
+  /** Below the prompt (prompt history). */
+  afterPrompt?: ReactNode;
+};
+
+export function GeneratorForm({
+  settings,
+  update,
+  onReset,
+  onGenerate,
+  running,
+  submitting,
+  notice,
+  alert,
+  afterPrompt,
+}: Props) {
+  const [promptEdited, setPromptEdited] = useState(false);
+  const [checked, setChecked] = useState<SettingsErrors | null>(null);
+  // Live checks once the prompt was edited; every field after a Generate attempt.
+  const live = validateSettings(settings);
+  const errors: SettingsErrors = checked
+    ? live
+    : { prompt: promptEdited ? live.prompt : undefined, negativePrompt: live.negativePrompt, seed: live.seed };
+  const blank = !settings.prompt.trim();
+  const disabled = submitting || blank || (running && !settings.batch);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const found = validateSettings(settings);
+    setChecked(found);
+    if (Object.keys(found).length > 0 || disabled) return;
+    onGenerate();
+  };
+
+  return (
+    <form onSubmit={submit} aria-label="Generation settings" className="flex flex-col gap-5" noValidate>
+      {alert}
+      <PromptEditor
+        value={settings.prompt}
+        onChange={(v) => {
+          setPromptEdited(true);
+          update("prompt", v);
+        }}
+        error={errors.prompt}
+      />
+      {afterPrompt}
+      <NegativePromptField
+        value={settings.negativePrompt}
+        onChange={(v) => update("negativePrompt", v)}
+        error={errors.negativePrompt}
+      />
+      <StylePicker value={settings.style} onChange={(v) => update("style", v)} />
+      <QualityField value={settings.quality} onChange={(v) => update("quality", v)} />
+      <AspectRatioField value={settings.aspectRatio} onChange={(v) => update("aspectRatio", v)} />
+      <ReferenceField value={settings.referenceImage} onChange={(v) => update("referenceImage", v)} />
+      <SeedField value={settings.seed} onChange={(v) => update("seed", v)} error={errors.seed} />
+      <BatchField
+        on={settings.batch}
+        count={settings.batchCount}
+        onToggle={(v) => update("batch", v)}
+        onCount={(n) => update("batchCount", n)}
+      />
+      {notice && (
+        <div role="alert" className="alert alert-error alert-soft">
+          <Icon name="alert" className="size-5 shrink-0" />
+          <span>
+            {notice.message}
+            {notice.link && (
+              <>
+                {" "}
+                <Link to={notice.link.to} onClick={notice.link.onClick} className="link font-medium">
+                  {notice.link.label}
+                </Link>
+              </>
+            )}
+          </span>
+        </div>
+      )}
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <button type="submit" className="btn btn-primary flex-1" disabled={disabled}>
+          {submitting || (running && !settings.batch) ? (
+            <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+          ) : (
+            <Icon name="sparkles" className="size-5" />
+          )}
+          {settings.batch ? `Queue ${settings.batchCount} ${settings.batchCount === 1 ? "task" : "tasks"}` : "Generate"}
+        </button>
+        <button
+          type="button"
+          className="btn btn-ghost"
+          onClick={() => {
+            setPromptEdited(false);
+            setChecked(null);
+            onReset();
+          }}
+        >
+          <Icon name="refresh" className="size-4" />
+          Reset
+        </button>
+      </div>
+    </form>
+  );
+}

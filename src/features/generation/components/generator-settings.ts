@@ -1,0 +1,132 @@
+// The generator's form as plain data: its defaults (saved preferences, else the product defaults),
+// what a /generate link fills in, the spec §5 checks and the request the queue receives. Pure, so
+// the rules are tested without rendering.
+import {
+  BATCH_DEFAULT,
+  BATCH_MAX,
+  BATCH_MIN,
+  GENERATION_DEFAULTS,
+  NEGATIVE_PROMPT_MAX_CHARS,
+  PROMPT_MAX_CHARS,
+  SEED_MAX,
+  isAspectRatio,
+  isQuality,
+  type AspectRatio,
+  type Quality,
+} from "#shared/vocabulary/generation.ts";
+import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
+import { isStyleId, type StyleId } from "#shared/vocabulary/styles.ts";
+import type { GenerateLinkParams } from "../../../lib/generate-link";
+
+export type GeneratorSettings = {
+  prompt: string;
+  negativePrompt: string;
+  style: StyleId;
+  quality: Quality;
+  aspectRatio: AspectRatio;
+  /** As typed; empty means a random seed. */
+  seed: string;
+  referenceImage: { dataUrl: string; name: string } | null;
+  batch: boolean;
+  batchCount: number;
+};
+
+/** The saved defaults a person chose (a `preferences` record's fields). */
+export type SavedDefaults = { defaultStyle: string; defaultQuality: string; defaultAspectRatio: string };
+
+export type StyleQualityRatio = Pick<GeneratorSettings, "style" | "quality" | "aspectRatio">;
+
+export function defaultsFrom(prefs: SavedDefaults | undefined | null): StyleQualityRatio {
+  return {
+    style: prefs && isStyleId(prefs.defaultStyle) ? prefs.defaultStyle : GENERATION_DEFAULTS.style,
+    quality: prefs && isQuality(prefs.defaultQuality) ? prefs.defaultQuality : GENERATION_DEFAULTS.quality,
+    aspectRatio:
+      prefs && isAspectRatio(prefs.defaultAspectRatio) ? prefs.defaultAspectRatio : GENERATION_DEFAULTS.aspectRatio,
+  };
+}
+
+export function initialSettings(prefs?: SavedDefaults | null): GeneratorSettings {
+  return {
+    prompt: "",
+    negativePrompt: "",
+    ...defaultsFrom(prefs),
+    seed: "",
+    referenceImage: null,
+    batch: false,
+    batchCount: BATCH_DEFAULT,
+  };
+}
+
+/** The settings with what a generator link carries; anything the link leaves out keeps its value. */
+export function applyLink(
+  settings: GeneratorSettings,
+  link: GenerateLinkParams,
+  reference: string | null,
+): GeneratorSettings {
+  const next = { ...settings };
+  if (link.prompt !== undefined) next.prompt = link.prompt;
+  if (link.negativePrompt !== undefined) next.negativePrompt = link.negativePrompt;
+  if (link.style !== undefined && isStyleId(link.style)) next.style = link.style;
+  if (link.quality) next.quality = link.quality;
+  if (link.aspectRatio) next.aspectRatio = link.aspectRatio;
+  if (typeof link.seed === "number") next.seed = String(link.seed);
+  if (typeof link.batch === "number") {
+    next.batch = true;
+    next.batchCount = clampBatch(link.batch);
+  }
+  if (link.reference && reference) next.referenceImage = { dataUrl: reference, name: "from the previous page" };
+  return next;
+}
+
+export function clampBatch(n: number): number {
+  return Math.min(BATCH_MAX, Math.max(BATCH_MIN, Math.round(n)));
+}
+
+export const SEED_MESSAGE = `The seed must be a whole number from 0 to ${SEED_MAX.toLocaleString("en-US")}, or empty for random`;
+
+export type SettingsErrors = Partial<Record<"prompt" | "negativePrompt" | "seed", string>>;
+
+/** Spec §5 checks (the session and quota checks happen when the request is made). */
+export function validateSettings(s: GeneratorSettings): SettingsErrors {
+  const errors: SettingsErrors = {};
+  if (!s.prompt.trim()) errors.prompt = VALIDATION_MESSAGES.promptRequired;
+  else if (s.prompt.length > PROMPT_MAX_CHARS) errors.prompt = VALIDATION_MESSAGES.promptTooLong;
+  if (s.negativePrompt.length > NEGATIVE_PROMPT_MAX_CHARS)
+    errors.negativePrompt = VALIDATION_MESSAGES.negativePromptTooLong;
+  if (parseSeed(s.seed) === undefined) errors.seed = SEED_MESSAGE;
+  return errors;
+}
+
+/** null for empty (random), the number when valid, undefined when not a seed. */
+export function parseSeed(raw: string): number | null | undefined {
+  const text = raw.trim();
+  if (!text) return null;
+  if (!/^\d+$/.test(text)) return undefined;
+  const n = Number(text);
+  return n <= SEED_MAX ? n : undefined;
+}
+
+export type GenerateSettings = {
+  prompt: string;
+  negativePrompt: string;
+  style: StyleId;
+  quality: Quality;
+  aspectRatio: AspectRatio;
+  seed: number | null;
+  referenceImage?: string;
+  batchCount?: number;
+};
+
+/** The request for generate(): batch mode asks for N tasks, otherwise one. */
+export function toRequest(s: GeneratorSettings): GenerateSettings {
+  return {
+    prompt: s.prompt.trim(),
+    negativePrompt: s.negativePrompt.trim(),
+    style: s.style,
+    quality: s.quality,
+    aspectRatio: s.aspectRatio,
+    seed: parseSeed(s.seed) ?? null,
+    ...(s.referenceImage ? { referenceImage: s.referenceImage.dataUrl } : {}),
+    ...(s.batch ? { batchCount: s.batchCount } : {}),
+  };
+}

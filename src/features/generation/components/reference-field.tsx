@@ -1,0 +1,72 @@
+// The optional reference image (spec §5): images only ('Please select an image file' otherwise),
+// read as a data URL, shown as a small preview and removable.
+import { useId, useRef, useState } from "react";
+import { readReference } from "./reference-image";
+
+type Reference = { dataUrl: string; name: string };
+
+type Props = { value: Reference | null; onChange: (v: Reference | null) => void; disabled?: boolean };
+
+export function ReferenceField({ value, onChange, disabled }: Props) {
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [error, setError] = useState("");
+
+  const onFile = async (file: File | undefined) => {
+    setError("");
+    if (!file) return;
+    const read = await readReference(file);
+    if (read.ok) onChange({ dataUrl: read.dataUrl, name: file.name });
+    else {
+      setError(read.message);
+      if (input.current) input.current.value = "";
+    }
+  };
+
+  return (
+    <div className="flex flex-col gap-1.5">
+      <div className="flex items-baseline justify-between gap-2">
+        <label htmlFor={id} className="text-sm font-medium">
+          Reference image
+        </label>
+        <span className="text-xs text-base-content/70">Optional</span>
+      </div>
+      <input
+        ref={input}
+        id={id}
+        type="file"
+        accept="image/*"
+        className={`file-input file-input-sm w-full ${error ? "file-input-error" : ""}`}
+        disabled={disabled}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => void onFile(e.target.files?.[0])}
+      />
+      {error && (
+        <p id={`${id}-error`} role="alert" className="text-xs font-semibold text-base-content">
+          {error}
+        </p>
+      )}
+      {value && (
+        <div className="flex items-center gap-3">
+          <img
+            src={value.dataUrl}
+            alt={`Reference image: ${value.name}`}
+            className="size-16 rounded-field border border-base-300 object-cover"
+          />
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            disabled={disabled}
+            onClick={() => {
+              onChange(null);
+              if (input.current) input.current.value = "";
+            }}
+          >
+            Remove reference image
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

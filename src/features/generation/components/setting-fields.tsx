@@ -1,0 +1,200 @@
+// The generator's smaller controls (spec §2, §5): negative prompt, quality, aspect ratio, seed and
+// batch mode with its count slider. Each is labelled for assistive technology and the e2e tests.
+import { useId } from "react";
+import {
+  ASPECT_RATIOS,
+  BATCH_MAX,
+  BATCH_MIN,
+  DIMENSIONS,
+  NEGATIVE_PROMPT_MAX_CHARS,
+  QUALITIES,
+  type AspectRatio,
+  type Quality,
+} from "#shared/vocabulary/generation.ts";
+
+const QUALITY_LABEL: Record<Quality, string> = { standard: "Standard", high: "High", ultra: "Ultra" };
+const RATIO_LABEL: Record<AspectRatio, string> = { "1:1": "Square", "16:9": "Landscape", "9:16": "Portrait" };
+
+export function NegativePromptField(props: {
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1.5">
+      <div className="flex items-baseline justify-between gap-2">
+        <label htmlFor={id} className="text-sm font-medium">
+          Negative prompt
+        </label>
+        <span className="text-xs text-base-content/70">Optional</span>
+      </div>
+      <input
+        id={id}
+        className={`input w-full ${props.error ? "input-error" : ""}`}
+        value={props.value}
+        maxLength={NEGATIVE_PROMPT_MAX_CHARS}
+        placeholder="text, watermark, blur"
+        disabled={props.disabled}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={`${id}-help`}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      <p
+        id={`${id}-help`}
+        className={`text-xs ${props.error ? "font-semibold text-base-content" : "text-base-content/70"}`}
+      >
+        {props.error ?? `${NEGATIVE_PROMPT_MAX_CHARS - props.value.length} characters left`}
+      </p>
+    </div>
+  );
+}
+
+function ChoiceGroup<T extends string>(props: {
+  label: string;
+  values: readonly T[];
+  value: T;
+  onChange: (v: T) => void;
+  text: (v: T) => string;
+  hint: (v: T) => string;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  return (
+    <fieldset role="radiogroup" aria-labelledby={`${id}-legend`} className="flex flex-col gap-1.5">
+      <legend id={`${id}-legend`} className="mb-1.5 text-sm font-medium">
+        {props.label}
+      </legend>
+      <div className="grid grid-cols-3 gap-2">
+        {props.values.map((v) => (
+          <label
+            key={v}
+            className={`flex cursor-pointer flex-col items-center rounded-field border px-2 py-2 text-center has-focus-visible:outline-2 has-focus-visible:outline-primary ${
+              props.value === v ? "border-primary bg-primary/10" : "border-base-300"
+            }`}
+          >
+            <input
+              type="radio"
+              className="sr-only"
+              name={id}
+              value={v}
+              checked={props.value === v}
+              disabled={props.disabled}
+              onChange={() => props.onChange(v)}
+            />
+            <span className="text-sm font-medium">{props.text(v)}</span>
+            <span className="text-xs text-base-content/70">{props.hint(v)}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+export function QualityField(props: { value: Quality; onChange: (q: Quality) => void; disabled?: boolean }) {
+  return (
+    <ChoiceGroup
+      label="Quality"
+      values={QUALITIES}
+      text={(q) => QUALITY_LABEL[q]}
+      hint={(q) => (q === "standard" ? "Fastest" : q === "high" ? "More detail" : "Most detail")}
+      {...props}
+    />
+  );
+}
+
+export function AspectRatioField(props: {
+  value: AspectRatio;
+  onChange: (r: AspectRatio) => void;
+  disabled?: boolean;
+}) {
+  return (
+    <ChoiceGroup
+      label="Aspect ratio"
+      values={ASPECT_RATIOS}
+      text={(r) => r}
+      hint={(r) => `${RATIO_LABEL[r]} · ${DIMENSIONS[r].width}×${DIMENSIONS[r].height}`}
+      {...props}
+    />
+  );
+}
+
+export function SeedField(props: { value: string; onChange: (v: string) => void; error?: string; disabled?: boolean }) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1.5">
+      <div className="flex items-baseline justify-between gap-2">
+        <label htmlFor={id} className="text-sm font-medium">
+          Seed
+        </label>
+        <span className="text-xs text-base-content/70">Optional</span>
+      </div>
+      <input
+        id={id}
+        className={`input w-full ${props.error ? "input-error" : ""}`}
+        inputMode="numeric"
+        autoComplete="off"
+        placeholder="Random"
+        value={props.value}
+        disabled={props.disabled}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={`${id}-help`}
+        onChange={(e) => props.onChange(e.target.value.trim())}
+      />
+      <p
+        id={`${id}-help`}
+        className={`text-xs ${props.error ? "font-semibold text-base-content" : "text-base-content/70"}`}
+      >
+        {props.error ?? "Same prompt, style, size and seed give the same picture. Empty means random."}
+      </p>
+    </div>
+  );
+}
+
+export function BatchField(props: {
+  on: boolean;
+  count: number;
+  onToggle: (on: boolean) => void;
+  onCount: (n: number) => void;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-2">
+      <label className="flex cursor-pointer items-center justify-between gap-3">
+        <span className="text-sm font-medium">Batch mode</span>
+        <input
+          type="checkbox"
+          className="toggle toggle-primary"
+          checked={props.on}
+          disabled={props.disabled}
+          onChange={(e) => props.onToggle(e.target.checked)}
+        />
+      </label>
+      {props.on && (
+        <div className="flex flex-col gap-1">
+          <div className="flex justify-between text-xs">
+            <label htmlFor={id} className="text-base-content/80">
+              Batch count
+            </label>
+            <output htmlFor={id} className="font-semibold">
+              {props.count} {props.count === 1 ? "image" : "images"}
+            </output>
+          </div>
+          <input
+            id={id}
+            type="range"
+            className="range range-primary range-sm w-full"
+            min={BATCH_MIN}
+            max={BATCH_MAX}
+            step={1}
+            value={props.count}
+            disabled={props.disabled}
+            onChange={(e) => props.onCount(Number(e.target.value))}
+          />
+        </div>
+      )}
+    </div>
+  );
+}

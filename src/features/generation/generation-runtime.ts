@@ -1,0 +1,48 @@
+// How views reach the queue process without importing src/app: the app publishes the runtime of the
+// signed-in user here (publishGenerationRuntime) and mounts GenerationProvider; hooks read it with
+// useGenerationRuntime. Only types of the machine are imported, so this module costs the first page
+// load nothing but React.
+import { createContext, createElement, useContext, useSyncExternalStore, type ReactNode } from "react";
+import type { QueueActor } from "./queue-machine";
+
+export type GenerationRuntime = {
+  userId: string;
+  /** The queue actor when this tab runs the queue; null while another tab or the worker does. */
+  queue: QueueActor | null;
+  /** New tasks were written: wake the runner (or, offline, ask for a Background Sync). */
+  enqueued(taskIds: string[]): void;
+  setConcurrency(value: number): void;
+};
+
+let current: GenerationRuntime | null = null;
+const listeners = new Set<() => void>();
+
+export function publishGenerationRuntime(runtime: GenerationRuntime | null): void {
+  if (runtime === current) return;
+  current = runtime;
+  listeners.forEach((l) => l());
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The published runtime, for the provider (app) to pass down. */
+export function usePublishedGenerationRuntime(): GenerationRuntime | null {
+  return useSyncExternalStore(
+    subscribe,
+    () => current,
+    () => null,
+  );
+}
+
+const GenerationContext = createContext<GenerationRuntime | null>(null);
+
+export function GenerationProvider({ runtime, children }: { runtime: GenerationRuntime | null; children: ReactNode }) {
+  return createElement(GenerationContext.Provider, { value: runtime }, children);
+}
+
+export function useGenerationRuntime(): GenerationRuntime | null {
+  return useContext(GenerationContext);
+}

@@ -1,0 +1,147 @@
+// The generator's hooks (contracts.md): actions that write Dexie first and wake the queue, and
+// views of the queue process. Records themselves are read with useLiveQuery over src/db/queries.ts.
+import { useSelector } from "@xstate/react";
+import { useCallback, useMemo, useSyncExternalStore } from "react";
+import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
+import {
+  BATCH_MAX,
+  BATCH_MIN,
+  isAspectRatio,
+  isQuality,
+  NEGATIVE_PROMPT_MAX_CHARS,
+  PROMPT_MAX_CHARS,
+  SEED_MAX,
+} from "#shared/vocabulary/generation.ts";
+import { isStyleId } from "#shared/vocabulary/styles.ts";
+import { db } from "../../db/db";
+import { addPrompt, clearPrompts, removePrompt, type PromptEntry } from "../../db/prompt-history";
+import { clearTasks, enqueueTasks, removeTask, retryTask, type NewTask } from "../../db/tasks";
+import { readConcurrency, subscribeConcurrency } from "./concurrency-store";
+import { useGenerationRuntime } from "./generation-runtime";
+import { runChildId, type RunActor } from "./queue-machine";
+
+export type GenerationSettings = {
+  prompt: string;
+  negativePrompt: string;
+  style: string;
+  quality: string;
+  aspectRatio: string;
+  seed: number | null;
+  referenceImage?: string;
+  batchCount?: number;
+};
+
+export type GenerateResult = { ok: true; taskIds: string[] } | { ok: false; message: string };
+
+const chars = (s: string) => [...s].length;
+
+/** Spec §5, checked again here so no caller can queue what the server would refuse. */
+export function validateSettings(s: GenerationSettings): string | null {
+  const prompt = s.prompt.trim();
+  if (!prompt) return VALIDATION_MESSAGES.promptRequired;
+  if (chars(prompt) > PROMPT_MAX_CHARS) return VALIDATION_MESSAGES.promptTooLong;
+  if (chars(s.negativePrompt.trim()) > NEGATIVE_PROMPT_MAX_CHARS) return VALIDATION_MESSAGES.negativePromptTooLong;
+  if (s.referenceImage && !/^data:image\/[a-z0-9.+-]+;base64,/i.test(s.referenceImage)) {
+    return VALIDATION_MESSAGES.notAnImage;
+  }
+  if (s.seed !== null && !(Number.isInteger(s.seed) && s.seed >= 0 && s.seed <= SEED_MAX)) {
+    return `Seed must be a whole number from 0 to ${SEED_MAX}`;
+  }
+  if (!isStyleId(s.style) || !isQuality(s.quality) || !isAspectRatio(s.aspectRatio))
+    return "Please choose a style, quality and aspect ratio";
+  return null;
+}
+
+function tasksFor(s: GenerationSettings, userId: string, online: boolean): NewTask[] {
+  const count = Math.min(BATCH_MAX, Math.max(BATCH_MIN, Math.round(s.batchCount ?? 1)));
+  const batchId = count > 1 ? crypto.randomUUID() : undefined;
+  return Array.from({ length: count }, (): NewTask => ({
+    id: crypto.randomUUID(),
+    userId,
+    ...(batchId ? { batchId } : {}),
+    type: "image-generation",
+    prompt: s.prompt.trim(),
+    negativePrompt: s.negativePrompt.trim(),
+    style: s.style,
+    quality: s.quality as NewTask["quality"],
+    aspectRatio: s.aspectRatio as NewTask["aspectRatio"],
+    seed: s.seed,
+    ...(s.referenceImage ? { referenceImage: s.referenceImage } : {}),
+    // Written offline, it says "Waiting for connection" from the start.
+    ...(online ? {} : { wait: { reason: "offline" as const } }),
+  }));
+}
+
+const isOnline = () => (typeof navigator === "undefined" ? true : navigator.onLine);
+const report = (what: string) => (e: unknown) =>
+  console.warn(`[queue] ${what} failed:`, e instanceof Error ? e.message : String(e));
+
+export function useGenerationActions() {
+  const runtime = useGenerationRuntime();
+  const generate = useCallback(
+    async (settings: GenerationSettings): Promise<GenerateResult> => {
+      if (!runtime) return { ok: false, message: VALIDATION_MESSAGES.signInToGenerate };
+      const invalid = validateSettings(settings);
+      if (invalid) return { ok: false, message: invalid };
+      const tasks = tasksFor(settings, runtime.userId, isOnline());
+      const prompt: PromptEntry = { prompt: settings.prompt, style: settings.style, quality: tasks[0].quality };
+      try {
+        const taskIds = await enqueueTasks(db, tasks, prompt);
+        runtime.enqueued(taskIds);
+        return { ok: true, taskIds };
+      } catch (e) {
+        report("queueing")(e);
+        return { ok: false, message: "Could not save the task on this device" };
+      }
+    },
+    [runtime],
+  );
+  return useMemo(
+    () => ({
+      generate,
+      retry: (taskId: string) => {
+        void retryTask(db, taskId)
+          .then(() => runtime?.enqueued([taskId]))
+          .catch(report("retry"));
+      },
+      removeTask: (taskId: string) => void removeTask(db, taskId).catch(report("removing a task")),
+      clearTasks: () => {
+        if (runtime) void clearTasks(db, runtime.userId).catch(report("clearing the queue"));
+      },
+      setConcurrency: (n: number) => runtime?.setConcurrency(n),
+      addPrompt: (entry: PromptEntry) => void addPrompt(db, entry).catch(report("saving the prompt")),
+      removePrompt: (id: string) => void removePrompt(db, id).catch(report("removing the prompt")),
+      clearPrompts: () => void clearPrompts(db).catch(report("clearing prompts")),
+    }),
+    [generate, runtime],
+  );
+}
+
+export function useConcurrency(): number {
+  return useSyncExternalStore(subscribeConcurrency, readConcurrency, readConcurrency);
+}
+
+type Progress = { taskId: string; progress: number } | null;
+
+/** The newest running task's progress (spec §4), or null when nothing runs in this tab. */
+export function useRunProgress(): Progress {
+  const queue = useGenerationRuntime()?.queue ?? undefined;
+  const newest = useSelector(queue, (s) => s?.context.inFlight.at(-1) ?? null);
+  const child =
+    newest && queue ? (queue.getSnapshot().children[runChildId(newest)] as RunActor | undefined) : undefined;
+  const progress = useSelector(child, (s) => s?.context.progress ?? null);
+  return newest && progress !== null ? { taskId: newest, progress } : null;
+}
+
+function subscribeOnline(listener: () => void): () => void {
+  window.addEventListener("online", listener);
+  window.addEventListener("offline", listener);
+  return () => {
+    window.removeEventListener("online", listener);
+    window.removeEventListener("offline", listener);
+  };
+}
+
+export function useOnline(): boolean {
+  return useSyncExternalStore(subscribeOnline, isOnline, () => true);
+}

@@ -1,0 +1,132 @@
+// The large view of one of the person's generations: the image, every setting, and what can be done
+// with it (download, copy the prompt, make it again, save, publish, delete). The record is read live,
+// so a change from another tab shows here too, and a delete elsewhere closes the view.
+import { useState } from "react";
+import { Link } from "wouter";
+import type { GenerationRecord } from "../../db/schema";
+import { recipeLink, recipeRows } from "../../lib/generation-recipe";
+import { showToast } from "../../state/toasts";
+import { Icon } from "../../ui/icons";
+import { Modal } from "../../ui/modal";
+import { DownloadMenu } from "./download-menu";
+import { removeGenerations, toggleSaved, togglePublished } from "./library-actions";
+import { useRecordImage } from "./use-record-image";
+
+type Props = { record: GenerationRecord; userId: string | undefined; onClose: () => void };
+
+async function copyPrompt(prompt: string) {
+  try {
+    await navigator.clipboard.writeText(prompt);
+    showToast({ tone: "success", title: "Prompt copied" });
+  } catch {
+    showToast({ tone: "error", title: "Copy failed", message: "This browser did not allow copying." });
+  }
+}
+
+export function GenerationDialog({ record, userId, onClose }: Props) {
+  const image = useRecordImage(record, "full");
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const saved = record.isSaved === 1;
+  const published = record.isPublic === 1;
+
+  const run = async (action: () => Promise<unknown>) => {
+    setBusy(true);
+    await action();
+    setBusy(false);
+  };
+  const remove = async () => {
+    setBusy(true);
+    const deleted = await removeGenerations(userId, [record.id]);
+    setBusy(false);
+    if (deleted === 1) onClose();
+  };
+
+  return (
+    <Modal title="Generation" onClose={onClose} size="lg">
+      <div className="grid gap-5 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <div className="grid min-h-48 place-items-center overflow-hidden rounded-box bg-base-200">
+          {image.src ? (
+            <img
+              src={image.src}
+              alt={record.prompt}
+              width={record.width}
+              height={record.height}
+              className="max-h-[60vh] w-auto object-contain"
+            />
+          ) : (
+            <p role={image.error ? "alert" : "status"} className="p-6 text-sm text-base-content/80">
+              {image.error ?? "Loading image…"}
+            </p>
+          )}
+        </div>
+        <div className="flex min-w-0 flex-col gap-4">
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1.5 text-sm">
+            {recipeRows(record).map((row) => (
+              <div key={row.label} className="contents">
+                <dt className="text-base-content/70">{row.label}</dt>
+                <dd className="min-w-0 break-words">{row.value}</dd>
+              </div>
+            ))}
+          </dl>
+          <div className="flex flex-wrap gap-2">
+            <Link to={recipeLink(record)} className="btn btn-primary btn-sm" data-autofocus>
+              <Icon name="sparkles" className="size-4" />
+              Use these settings
+            </Link>
+            <button type="button" className="btn btn-outline btn-sm" onClick={() => void copyPrompt(record.prompt)}>
+              <Icon name="copy" className="size-4" />
+              Copy prompt
+            </button>
+          </div>
+          <DownloadMenu record={record} src={image.src} />
+          <div className="flex flex-wrap gap-2">
+            <button
+              type="button"
+              className="btn btn-outline btn-sm"
+              aria-pressed={saved}
+              disabled={busy}
+              onClick={() => void run(() => toggleSaved(userId, record.id, !saved))}
+            >
+              <Icon name="bookmark" className="size-4" />
+              {saved ? "Unsave" : "Save"}
+            </button>
+            <button
+              type="button"
+              className="btn btn-outline btn-sm"
+              aria-pressed={published}
+              disabled={busy}
+              onClick={() => void run(() => togglePublished(userId, record.id, !published))}
+            >
+              <Icon name="globe" className="size-4" />
+              {published ? "Unpublish" : "Publish"}
+            </button>
+            {!confirming && (
+              <button
+                type="button"
+                className="btn btn-outline btn-error btn-sm"
+                disabled={busy}
+                onClick={() => setConfirming(true)}
+              >
+                Delete
+              </button>
+            )}
+          </div>
+          {confirming && (
+            <div role="group" aria-label="Confirm delete" className="alert alert-error alert-soft flex-wrap text-sm">
+              <span>Delete this generation and its image for good?</span>
+              <div className="flex gap-2">
+                <button type="button" className="btn btn-ghost btn-sm" onClick={() => setConfirming(false)}>
+                  Keep it
+                </button>
+                <button type="button" className="btn btn-error btn-sm" disabled={busy} onClick={() => void remove()}>
+                  Delete for good
+                </button>
+              </div>
+            </div>
+          )}
+        </div>
+      </div>
+    </Modal>
+  );
+}

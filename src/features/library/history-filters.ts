@@ -1,0 +1,79 @@
+// The History filters as the form holds them (strings, "any" for no filter) and as the device
+// search takes them (searchGenerations options). Dates are calendar days in the reader's zone: a
+// "to" day includes all of that day.
+import { isAspectRatio, isQuality, type AspectRatio, type Quality } from "#shared/vocabulary/generation.ts";
+
+export type TriState = "any" | "yes" | "no";
+
+export type HistoryFilters = {
+  text: string;
+  style: string;
+  quality: string;
+  aspectRatio: string;
+  saved: TriState;
+  published: TriState;
+  /** yyyy-mm-dd or "". */
+  from: string;
+  to: string;
+};
+
+export const EMPTY_FILTERS: HistoryFilters = {
+  text: "",
+  style: "any",
+  quality: "any",
+  aspectRatio: "any",
+  saved: "any",
+  published: "any",
+  from: "",
+  to: "",
+};
+
+export type SearchOptions = {
+  text?: string;
+  style?: string;
+  quality?: Quality;
+  aspectRatio?: AspectRatio;
+  saved?: boolean;
+  published?: boolean;
+  from?: string;
+  to?: string;
+};
+
+function tri(value: TriState): boolean | undefined {
+  return value === "any" ? undefined : value === "yes";
+}
+
+/** Local midnight of a yyyy-mm-dd day as ISO; `endOfDay` gives the last millisecond of that day. */
+export function dayBoundary(day: string, endOfDay: boolean): string | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return undefined;
+  const d = endOfDay
+    ? new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 23, 59, 59, 999)
+    : new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
+export function toSearchOptions(f: HistoryFilters): SearchOptions {
+  const out: SearchOptions = {};
+  const text = f.text.trim();
+  if (text) out.text = text;
+  if (f.style !== "any") out.style = f.style;
+  if (isQuality(f.quality)) out.quality = f.quality;
+  if (isAspectRatio(f.aspectRatio)) out.aspectRatio = f.aspectRatio;
+  const saved = tri(f.saved);
+  if (saved !== undefined) out.saved = saved;
+  const published = tri(f.published);
+  if (published !== undefined) out.published = published;
+  const from = dayBoundary(f.from, false);
+  if (from) out.from = from;
+  const to = dayBoundary(f.to, true);
+  if (to) out.to = to;
+  return out;
+}
+
+/** How many filters other than the search text are set (for the "Clear filters" control). */
+export function activeFilterCount(f: HistoryFilters): number {
+  return (Object.keys(EMPTY_FILTERS) as (keyof HistoryFilters)[]).filter(
+    (k) => k !== "text" && f[k] !== EMPTY_FILTERS[k],
+  ).length;
+}

@@ -1,0 +1,63 @@
+// The quota as views see it (contracts.md): the signed-in user's last known limits from Dexie (kept
+// fresh by the limits machine the runner starts), marked stale when offline or old, and a countdown
+// to the reset.
+import { useActorRef, useSelector } from "@xstate/react";
+import { useLiveQuery } from "dexie-react-hooks";
+import { useEffect, useSyncExternalStore } from "react";
+import type { Tier } from "#shared/vocabulary/tiers.ts";
+import { getLimits } from "../../db/queries";
+import { useSession } from "../../state/session-store";
+import { countdownMachine } from "./countdown-machine";
+import { LIMITS_POLL_MS } from "./limits-machine";
+
+export type LimitsView = {
+  remaining: number;
+  dailyLimit: number;
+  resetAt: string;
+  tier: Tier;
+  checkedAt: string;
+  /** The figures are from an earlier check (offline, or the last poll missed). */
+  stale: boolean;
+};
+
+/** Older than two polls: the figures may have moved. */
+const STALE_AFTER_MS = 2 * LIMITS_POLL_MS;
+
+function subscribeOnline(listener: () => void): () => void {
+  window.addEventListener("online", listener);
+  window.addEventListener("offline", listener);
+  return () => {
+    window.removeEventListener("online", listener);
+    window.removeEventListener("offline", listener);
+  };
+}
+
+export function useLimits(): LimitsView | null {
+  const userId = useSession().user?.id ?? null;
+  const online = useSyncExternalStore(
+    subscribeOnline,
+    () => navigator.onLine,
+    () => true,
+  );
+  const record = useLiveQuery(() => (userId ? getLimits(userId) : undefined), [userId]);
+  if (!record || record.userId !== userId) return null;
+  const age = Date.now() - Date.parse(record.checkedAt);
+  // Past the reset the server has a fresh day; until it says so, the last figures stand, marked old.
+  const reset = Date.parse(record.resetAt) <= Date.now();
+  return {
+    remaining: record.remaining,
+    dailyLimit: record.dailyLimit,
+    resetAt: record.resetAt,
+    tier: record.tier,
+    checkedAt: record.checkedAt,
+    stale: !online || reset || !(age < STALE_AFTER_MS),
+  };
+}
+
+export function useCountdown(resetAt: string): { label: string; past: boolean } {
+  const actor = useActorRef(countdownMachine, { input: { resetAt } });
+  useEffect(() => actor.send({ type: "countdown.set", resetAt }), [actor, resetAt]);
+  const label = useSelector(actor, (s) => s.context.label);
+  const past = useSelector(actor, (s) => s.context.past);
+  return { label, past };
+}

@@ -1,0 +1,115 @@
+// A generation's settings (its "recipe") as every library surface shows them: the rows of the large
+// view, the /generate link that makes the same image again (seed included), and the settings file
+// that travels with a zip. One shape serves the device's records (camelCase) and the gallery's
+// server rows (snake_case), so History, Saved and Gallery word a setting the same way.
+import { STYLE_BY_ID } from "#shared/vocabulary/styles.ts";
+import type { GenerationRow } from "#shared/vocabulary/rows.ts";
+import { buildGenerateLink } from "./generate-link";
+
+export type Recipe = {
+  id: string;
+  prompt: string;
+  negativePrompt: string;
+  style: string;
+  quality: "standard" | "high" | "ultra";
+  aspectRatio: "1:1" | "16:9" | "9:16";
+  width: number;
+  height: number;
+  seed: number | null;
+  provider: string;
+  model: string;
+  createdAt: string;
+};
+
+export function recipeFromRow(row: GenerationRow): Recipe {
+  return {
+    id: row.id,
+    prompt: row.prompt,
+    negativePrompt: row.negative_prompt ?? "",
+    style: row.style,
+    quality: row.quality,
+    aspectRatio: row.aspect_ratio,
+    width: row.width,
+    height: row.height,
+    seed: row.seed,
+    provider: row.provider,
+    model: row.model,
+    createdAt: row.created_at,
+  };
+}
+
+export function styleLabel(id: string): string {
+  return (STYLE_BY_ID as Record<string, { label: string } | undefined>)[id]?.label ?? id;
+}
+
+const QUALITY_LABELS: Record<Recipe["quality"], string> = { standard: "Standard", high: "High", ultra: "Ultra" };
+
+export function qualityLabel(q: string): string {
+  return QUALITY_LABELS[q as Recipe["quality"]] ?? q;
+}
+
+/** "22 Nov 2026, 14:05" in the reader's own locale and zone (the record keeps ISO UTC). */
+export function formatCreatedAt(iso: string, locale?: string, timeZone?: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleString(locale, { dateStyle: "medium", timeStyle: "short", timeZone });
+}
+
+/** The settings of the large view, in reading order; an empty negative prompt reads "None". */
+export function recipeRows(r: Recipe, timeZone?: string): { label: string; value: string }[] {
+  return [
+    { label: "Prompt", value: r.prompt },
+    { label: "Negative prompt", value: r.negativePrompt.trim() || "None" },
+    { label: "Style", value: styleLabel(r.style) },
+    { label: "Quality", value: qualityLabel(r.quality) },
+    { label: "Aspect ratio", value: r.aspectRatio },
+    { label: "Size", value: `${r.width} × ${r.height}` },
+    { label: "Seed", value: r.seed === null ? "Random" : String(r.seed) },
+    { label: "Model", value: r.model ? `${r.provider} · ${r.model}` : r.provider },
+    { label: "Created", value: formatCreatedAt(r.createdAt, undefined, timeZone) },
+  ];
+}
+
+/** /generate filled with this recipe, the seed too, so the same image can be made again. */
+export function recipeLink(r: Pick<Recipe, "prompt" | "negativePrompt" | "style" | "quality" | "aspectRatio" | "seed">) {
+  return buildGenerateLink({
+    prompt: r.prompt,
+    negativePrompt: r.negativePrompt,
+    style: r.style,
+    quality: r.quality,
+    aspectRatio: r.aspectRatio,
+    seed: r.seed,
+  });
+}
+
+const CSV_COLUMNS = [
+  ["file", "file"],
+  ["id", "id"],
+  ["prompt", "prompt"],
+  ["negative_prompt", "negativePrompt"],
+  ["style", "style"],
+  ["quality", "quality"],
+  ["aspect_ratio", "aspectRatio"],
+  ["width", "width"],
+  ["height", "height"],
+  ["seed", "seed"],
+  ["provider", "provider"],
+  ["model", "model"],
+  ["created_at", "createdAt"],
+] as const;
+
+export type RecipeWithFile = Recipe & { file: string };
+
+function csvCell(value: unknown): string {
+  const text = value === null || value === undefined ? "" : String(value);
+  // Quote every cell that could break a row; a leading formula sign is defused for spreadsheets.
+  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) || safe !== text ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** RFC 4180 CSV (CRLF rows, header first) of the recipes, one row per image file. */
+export function recipesCsv(items: readonly RecipeWithFile[]): string {
+  const header = CSV_COLUMNS.map(([name]) => name).join(",");
+  const rows = items.map((item) => CSV_COLUMNS.map(([, key]) => csvCell(item[key])).join(","));
+  return [header, ...rows].join("\r\n") + "\r\n";
+}

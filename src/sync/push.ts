@@ -1,0 +1,167 @@
+// Push: drains a user's outbox to the server, oldest entry first, one at a time, under the Web Lock
+// "promptcanvas-outbox:<uid>" (one drainer per user across tabs and the service worker). An entry
+// leaves the outbox only after the server confirmed it, so a drain cut short (reload, crash, lost
+// response) sends it again; that is harmless because every kind sets a state rather than adding to
+// one: flags are set to absolute values, a delete of a row or object already gone succeeds, and
+// preferences are upserted with absolute values. Failures: no network waits for `online`;
+// 5xx/408/429 and a network failure while online back off (the head entry blocks the rest, keeping
+// the order); an expired session is renewed once, then the queue parks until a sign-in; a row gone
+// on the server, or a change the server refuses for good, becomes a listed conflict (never silent)
+// and the local record takes the server's truth.
+import { appErrorOf } from "../api/errors";
+import type { Result } from "../lib/result";
+import type { FlagsPatch, PreferencesRowPatch, WriteFailure } from "../api/library";
+import type { AppDb } from "../db/db";
+import { completeEntry, deferEntry, headEntry, markConflict, parkEntry } from "../db/outbox";
+import type { OutboxEntry, OutboxOp, PreferencesPatch } from "../db/schema";
+import { backoffMs } from "./run-task";
+
+export const OUTBOX_LOCK_PREFIX = "promptcanvas-outbox:";
+export const OUTBOX_SYNC_TAG = "promptcanvas-outbox";
+
+export type PushDeps = {
+  db: AppDb;
+  updateFlags: (id: string, patch: FlagsPatch) => Promise<Result<{ found: boolean }, WriteFailure>>;
+  deleteRow: (id: string) => Promise<Result<{ deleted: boolean }, WriteFailure>>;
+  removeImage: (path: string) => Promise<Result<null, WriteFailure>>;
+  upsertPreferences: (userId: string, patch: PreferencesRowPatch) => Promise<Result<null, WriteFailure>>;
+  /** One attempt to renew the session; true when a fresh one is in place. */
+  refreshSession: () => Promise<boolean>;
+  isOnline: () => boolean;
+  now: () => number;
+  random: () => number;
+};
+
+export type DrainReport = {
+  sent: number;
+  conflicts: number;
+  /** Why the drain stopped: nothing left, no network, the head entry backs off (until), or a sign-in is needed. */
+  stopped: { reason: "empty" } | { reason: "offline" } | { reason: "backoff"; until: number } | { reason: "auth" };
+};
+
+type Sent = { outcome: "applied" } | { outcome: "gone" } | { outcome: "failed"; failure: WriteFailure };
+
+const PREFERENCE_COLUMNS: Record<keyof PreferencesPatch, keyof PreferencesRowPatch> = {
+  defaultStyle: "default_style",
+  defaultQuality: "default_quality",
+  defaultAspectRatio: "default_aspect_ratio",
+  notificationsEnabled: "notifications_enabled",
+  publicGalleryOptIn: "public_gallery_opt_in",
+  timezone: "timezone",
+};
+
+export function toPreferencesRowPatch(patch: PreferencesPatch): PreferencesRowPatch {
+  const row: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(patch)) {
+    const column = PREFERENCE_COLUMNS[key as keyof PreferencesPatch];
+    if (column && value !== undefined) row[column] = value;
+  }
+  return row as PreferencesRowPatch;
+}
+
+const failed = (failure: WriteFailure): Sent => ({ outcome: "failed", failure });
+
+async function send(deps: PushDeps, entry: OutboxEntry): Promise<Sent> {
+  const op = { kind: entry.kind, payload: entry.payload } as OutboxOp;
+  switch (op.kind) {
+    case "generation.flags": {
+      const patch: FlagsPatch = {};
+      if (op.payload.isSaved !== undefined) patch.is_saved = op.payload.isSaved;
+      if (op.payload.isPublic !== undefined) patch.is_public = op.payload.isPublic;
+      const r = await deps.updateFlags(op.payload.generationId, patch);
+      if (!r.ok) return failed(r.error);
+      return r.value.found ? { outcome: "applied" } : { outcome: "gone" };
+    }
+    case "generation.delete": {
+      // Row first, then the object: a cut between the two leaves at worst an orphan object that
+      // nobody else can read (visitors read only objects of published rows) and that the re-sent
+      // entry removes; object first could leave a published row whose image is missing.
+      const row = await deps.deleteRow(op.payload.generationId);
+      if (!row.ok) return failed(row.error);
+      const object = await deps.removeImage(op.payload.imagePath);
+      return object.ok ? { outcome: "applied" } : failed(object.error);
+    }
+    case "preferences.update": {
+      const r = await deps.upsertPreferences(entry.userId, toPreferencesRowPatch(op.payload.patch));
+      return r.ok ? { outcome: "applied" } : failed(r.error);
+    }
+    default:
+      return failed({
+        kind: "rejected",
+        error: appErrorOf("invalid_input", String(entry.kind), "This change is not understood by this version of the app."),
+      });
+  }
+}
+
+/** The server's truth after a conflict: a row gone there is gone here too. */
+async function settleConflict(deps: PushDeps, entry: OutboxEntry, reason: "gone" | "rejected", message: string) {
+  const { db } = deps;
+  await db.transaction("rw", [db.outbox, db.generations], async () => {
+    await markConflict(db, entry.seq!, { reason, message }, deps.now());
+    const generationId = (entry.payload as { generationId?: unknown } | null)?.generationId;
+    if (reason === "gone" && typeof generationId === "string") await db.generations.delete(generationId);
+  });
+}
+
+const GONE_MESSAGE = "This generation no longer exists on the server (it was deleted elsewhere).";
+
+/** Sends the user's pending entries in order until none is left or one must wait. */
+export async function drainOutbox(deps: PushDeps, userId: string): Promise<DrainReport> {
+  const report: DrainReport = { sent: 0, conflicts: 0, stopped: { reason: "empty" } };
+  let renewed = false;
+  for (;;) {
+    const entry = await headEntry(deps.db, userId);
+    if (!entry) return report;
+    if (entry.parkedReason === "auth") return { ...report, stopped: { reason: "auth" } };
+    const due = entry.nextAttemptAt ? Date.parse(entry.nextAttemptAt) : 0;
+    if (due > deps.now()) return { ...report, stopped: { reason: "backoff", until: due } };
+    if (!deps.isOnline()) return { ...report, stopped: { reason: "offline" } };
+
+    const sent = await send(deps, entry);
+    if (sent.outcome === "applied") {
+      await completeEntry(deps.db, entry.seq!);
+      report.sent++;
+      continue;
+    }
+    if (sent.outcome === "gone") {
+      await settleConflict(deps, entry, "gone", GONE_MESSAGE);
+      report.conflicts++;
+      continue;
+    }
+    const { failure } = sent;
+    if (failure.kind === "rejected") {
+      await settleConflict(deps, entry, "rejected", failure.error.message);
+      report.conflicts++;
+      continue;
+    }
+    if (failure.kind === "auth") {
+      if (!renewed && (await deps.refreshSession())) {
+        renewed = true;
+        continue; // the same entry again, with the fresh session
+      }
+      await parkEntry(deps.db, entry.seq!, "auth");
+      return { ...report, stopped: { reason: "auth" } };
+    }
+    if (failure.kind === "offline" && !deps.isOnline()) return { ...report, stopped: { reason: "offline" } };
+    const until = deps.now() + backoffMs(entry.attempts + 1, deps.random, failure.error.retryAfterMs);
+    await deferEntry(deps.db, entry.seq!, until);
+    return { ...report, stopped: { reason: "backoff", until } };
+  }
+}
+
+type LockManagerLike = {
+  request<T>(name: string, callback: (lock: unknown) => Promise<T>): Promise<T>;
+};
+
+/**
+ * Drains while holding the user's outbox lock. A drain waits for the lock (rather than giving up) so
+ * that an entry added while another drain was finishing is never left behind.
+ */
+export function drainWithLock(
+  deps: PushDeps,
+  userId: string,
+  locks: LockManagerLike | undefined = typeof navigator !== "undefined" ? navigator.locks : undefined,
+): Promise<DrainReport> {
+  if (!locks) return drainOutbox(deps, userId);
+  return locks.request(OUTBOX_LOCK_PREFIX + userId, () => drainOutbox(deps, userId));
+}

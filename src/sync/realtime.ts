@@ -1,0 +1,66 @@
+// Live updates of the person's generations (another tab or device made, published or deleted one):
+// realtime changes are applied to Dexie by id (an upsert, so a row that also arrives by pull or by
+// the queue's own success is kept once), and every (re)subscription runs the catch-up, because
+// realtime is a hint: what happened while the socket was down is fetched, never assumed.
+// Changes and catch-ups run one at a time, in arrival order.
+import type { ChangeFeedStatus, GenerationChange } from "../api/library";
+import type { AppDb } from "../db/db";
+import { applyServerDelete, applyServerRows } from "../db/library";
+
+export type RealtimeDeps = {
+  db: AppDb;
+  subscribe: (
+    userId: string,
+    onChange: (change: GenerationChange) => void,
+    onStatus: (status: ChangeFeedStatus) => void,
+  ) => () => void;
+  catchUp: (userId: string) => Promise<unknown>;
+  onError?: (what: string, error: unknown) => void;
+};
+
+export type LiveGenerations = {
+  /** Runs the catch-up (after `online`, or when the page becomes visible again). */
+  catchUp: () => Promise<void>;
+  /** Resolves once everything received so far has been applied. */
+  settled: () => Promise<void>;
+  stop: () => void;
+};
+
+export async function applyChange(db: AppDb, userId: string, change: GenerationChange): Promise<void> {
+  if (change.type === "delete") await applyServerDelete(db, userId, change.id);
+  else await applyServerRows(db, userId, [change.row]);
+}
+
+export function followGenerations(deps: RealtimeDeps, userId: string): LiveGenerations {
+  let chain: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const report = deps.onError ?? (() => undefined);
+  const enqueue = (what: string, run: () => Promise<unknown>) => {
+    chain = chain.then(async () => {
+      if (stopped) return;
+      try {
+        await run();
+      } catch (e) {
+        report(what, e);
+      }
+    });
+    return chain;
+  };
+  const catchUp = () => enqueue("catch-up", () => deps.catchUp(userId));
+  const unsubscribe = deps.subscribe(
+    userId,
+    (change) => void enqueue("apply change", () => applyChange(deps.db, userId, change)),
+    (status) => {
+      if (status === "SUBSCRIBED") void catchUp();
+      else if (status === "CHANNEL_ERROR" || status === "TIMED_OUT") report("subscribe", new Error(status));
+    },
+  );
+  return {
+    catchUp,
+    settled: () => chain,
+    stop: () => {
+      stopped = true;
+      unsubscribe();
+    },
+  };
+}

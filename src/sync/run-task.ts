@@ -1,0 +1,153 @@
+// One task's send, the one code path the page and the service worker share: claim the task, send
+// it with its request id, and settle it. Success stores the row and the image bytes together;
+// every failure is classified once and becomes a wait (offline, backoff, quota, session) or, for
+// what trying again cannot fix, an error. Nothing queued is dropped: only the person removes tasks.
+import type { ErrorCode } from "#shared/vocabulary/errors.ts";
+import type { GenerateAnswer, GenerateRequest } from "../api/generate";
+import type { AppError } from "../api/errors";
+import type { AppDb } from "../db/db";
+import type { LimitsRecord, TaskRecord, TaskWait } from "../db/schema";
+import { toGenerationRecord } from "../db/generation-record";
+import { markDone, markFailed, markRunning, markWaiting } from "../db/tasks";
+import type { Result } from "../lib/result";
+import { isDue } from "./task-wait";
+
+/** Sends after which a retryable failure becomes an error. */
+export const MAX_ATTEMPTS = 5;
+export const BACKOFF_BASE_MS = 2_000;
+export const BACKOFF_MAX_MS = 60_000;
+
+export type RunTaskDeps = {
+  db: AppDb;
+  generate: (request: GenerateRequest) => Promise<Result<GenerateAnswer, AppError>>;
+  fetchImage: (url: string) => Promise<Blob>;
+  /** Product analytics (app_events); a failure there never fails the task. */
+  track: (userId: string, name: string, metadata: Record<string, unknown>) => Promise<void>;
+  /** One attempt to renew the session; true when a fresh one is in place. */
+  refreshSession: () => Promise<boolean>;
+  isOnline: () => boolean;
+  now: () => number;
+  random: () => number;
+};
+
+export type RunOutcome =
+  | { status: "done"; taskId: string; generationId: string; replayed: boolean }
+  | { status: "waiting"; taskId: string; wait: TaskWait; error?: AppError }
+  | { status: "error"; taskId: string; error: AppError }
+  /** Not sent: the task was removed, taken by another runner, or is not due (its wait is kept). */
+  | { status: "skipped"; taskId: string; wait?: TaskWait };
+
+const BACKOFF_CODES: ErrorCode[] = ["rate_limit", "timeout", "server_error"];
+
+/** Exponential with ±25% jitter, never sooner than the server asked. */
+export function backoffMs(attempts: number, random: () => number, retryAfterMs = 0): number {
+  const exponential = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
+  const jittered = exponential * (0.75 + random() * 0.5);
+  return Math.round(Math.max(jittered, retryAfterMs));
+}
+
+function requestOf(task: TaskRecord): GenerateRequest {
+  return {
+    requestId: task.id,
+    prompt: task.prompt,
+    negativePrompt: task.negativePrompt,
+    style: task.style,
+    quality: task.quality,
+    aspectRatio: task.aspectRatio,
+    seed: task.seed,
+    referenceImage: task.referenceImage,
+    provider: task.provider,
+  };
+}
+
+function limitsAfter(previous: LimitsRecord | undefined, userId: string, answer: GenerateAnswer, now: number) {
+  const { remaining, daily_limit, reset_at } = answer.quota;
+  return {
+    userId,
+    generationsToday: Math.max(0, daily_limit - remaining),
+    dailyLimit: daily_limit,
+    remaining,
+    resetAt: reset_at,
+    tier: previous?.tier ?? "free",
+    checkedAt: new Date(now).toISOString(),
+  } satisfies LimitsRecord;
+}
+
+/** Today's known quota is used up and its reset is still ahead: hold the task until then. */
+async function quotaHold(deps: RunTaskDeps, userId: string): Promise<TaskWait | null> {
+  const limits = await deps.db.limits.get(userId);
+  if (!limits || limits.remaining > 0) return null;
+  return Date.parse(limits.resetAt) > deps.now() ? { reason: "quota", until: limits.resetAt } : null;
+}
+
+async function succeed(deps: RunTaskDeps, task: TaskRecord, answer: GenerateAnswer): Promise<RunOutcome> {
+  const { db } = deps;
+  let image: Blob | undefined;
+  try {
+    image = await deps.fetchImage(answer.generation.image_url);
+  } catch {
+    // The row is stored and charged; the image is fetched again whenever it is shown online.
+    image = undefined;
+  }
+  const previous = await db.limits.get(task.userId);
+  const record = toGenerationRecord(answer.generation, { image });
+  await markDone(db, task.id, record, limitsAfter(previous, task.userId, answer, deps.now()), deps.now());
+  void deps.track(task.userId, "queue_task_success", { provider: answer.generation.provider, taskId: task.id });
+  return { status: "done", taskId: task.id, generationId: record.id, replayed: answer.replayed };
+}
+
+async function wait(deps: RunTaskDeps, task: TaskRecord, wait: TaskWait, error?: AppError): Promise<RunOutcome> {
+  await markWaiting(deps.db, task.id, wait, deps.now());
+  return { status: "waiting", taskId: task.id, wait, error };
+}
+
+async function fail(deps: RunTaskDeps, task: TaskRecord, error: AppError): Promise<RunOutcome> {
+  await markFailed(deps.db, task.id, { code: error.code, message: error.message || "Generation failed" }, deps.now());
+  void deps.track(task.userId, "queue_task_fail", { provider: task.provider ?? null, taskId: task.id });
+  return { status: "error", taskId: task.id, error };
+}
+
+async function settleFailure(deps: RunTaskDeps, task: TaskRecord, error: AppError): Promise<RunOutcome> {
+  const at = (ms: number) => new Date(deps.now() + ms).toISOString();
+  if (error.code === "network_error" && !deps.isOnline()) return wait(deps, task, { reason: "offline" }, error);
+  if (error.code === "daily_limit") {
+    const limits = await deps.db.limits.get(task.userId);
+    const until = error.retryAfterMs !== undefined ? at(error.retryAfterMs) : limits?.resetAt;
+    if (limits) await deps.db.limits.put({ ...limits, remaining: 0, checkedAt: at(0) });
+    return wait(deps, task, until ? { reason: "quota", until } : { reason: "quota" }, error);
+  }
+  if (error.code === "auth_required") {
+    // A lapsed token is renewed once and the task re-sent; if that fails it waits for a sign-in.
+    const renewed = task.attempts < MAX_ATTEMPTS && (await deps.refreshSession());
+    return wait(deps, task, renewed ? { reason: "backoff", until: at(0) } : { reason: "auth" }, error);
+  }
+  // A connection that fails while the device says it is online is retried for as long as it takes
+  // (a network failure never becomes the task's error); the server's own failures have a cap.
+  if (error.code === "network_error" || (BACKOFF_CODES.includes(error.code) && task.attempts < MAX_ATTEMPTS)) {
+    return wait(
+      deps,
+      task,
+      { reason: "backoff", until: at(backoffMs(task.attempts, deps.random, error.retryAfterMs)) },
+      error,
+    );
+  }
+  return fail(deps, task, error);
+}
+
+export async function runTask(deps: RunTaskDeps, taskId: string): Promise<RunOutcome> {
+  const { db } = deps;
+  const queued = await db.tasks.get(taskId);
+  if (!queued || queued.status !== "queued") return { status: "skipped", taskId };
+  // The scheduler chose from what it last saw; the record may have moved on since.
+  if (queued.wait && !isDue(queued.wait, deps.now(), true)) return { status: "skipped", taskId, wait: queued.wait };
+  const hold = await quotaHold(deps, queued.userId);
+  if (hold) return wait(deps, queued, hold);
+  if (!deps.isOnline()) return wait(deps, queued, { reason: "offline" });
+
+  const task = await markRunning(db, taskId, deps.now());
+  if (!task) return { status: "skipped", taskId };
+  const answer = await deps.generate(requestOf(task));
+  // A replay (the request reached the server before a reload) answers the stored row: a success.
+  if (answer.ok) return succeed(deps, task, answer.value);
+  return settleFailure(deps, task, answer.error);
+}

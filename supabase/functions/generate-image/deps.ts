@@ -1,0 +1,31 @@
+// Composition of generate-image: everything the handler touches, built once from the environment and
+// the platform. index.ts passes Deno.env and the runtime's fetch; the local backend passes its own
+// environment and its render worker pool, so both serve the same handler with the same wiring.
+import { createSupabaseStore } from "../_shared/supabase-store.ts";
+import type { RenderFn } from "../_shared/providers/builtin.ts";
+import { providersFromEnv } from "../_shared/providers/select.ts";
+import { DEFAULT_CONFIG, type Deps } from "./handler.ts";
+
+export interface Platform {
+  fetch?: typeof fetch;
+  /** Renders the built-in engine's image; the engine's renderPng in this isolate by default. */
+  render?: RenderFn;
+}
+
+export function createDeps(env: (name: string) => string | undefined, platform: Platform = {}): Deps {
+  const fetchFn = platform.fetch ?? fetch;
+  const need = (k: string) => env(k) ?? "";
+  return {
+    store: createSupabaseStore({
+      url: need("SUPABASE_URL"),
+      anonKey: need("SUPABASE_ANON_KEY"),
+      serviceRoleKey: need("SUPABASE_SERVICE_ROLE_KEY"),
+      fetch: fetchFn,
+    }),
+    providers: providersFromEnv(env, fetchFn, platform.render),
+    fetch: fetchFn,
+    now: () => Date.now(),
+    log: (event, fields) => console.warn(JSON.stringify({ fn: "generate-image", event, ...fields })),
+    config: DEFAULT_CONFIG,
+  };
+}

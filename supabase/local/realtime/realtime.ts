@@ -1,0 +1,81 @@
+// Supabase Realtime's postgres_changes at /realtime/v1/websocket (Phoenix protocol, vsn 2.0.0). At
+// start it puts a row trigger (local.notify_change, from bootstrap.sql) on every table of the
+// supabase_realtime publication and listens for its NOTIFYs: in-process on PGlite, on a dedicated
+// connection on Postgres. Sessions live in realtime/socket-session.ts, delivery and its RLS rule in
+// realtime/change-feed.ts.
+import { quoteIdent } from "../db.ts";
+import type { Ctx, Service } from "../http.ts";
+import { json } from "../http.ts";
+import { createCatalog } from "./catalog.ts";
+import { createChangeFeed, type Subscriber } from "./change-feed.ts";
+import { vsnOf } from "./phoenix.ts";
+import { attachSession } from "./socket-session.ts";
+
+const TRIGGER = "local_realtime_changes";
+/** Binding ids start high enough to never look like a client ref. */
+const FIRST_BINDING_ID = 1000;
+
+export async function createRealtime(ctx: Ctx): Promise<Service> {
+  const { db, config } = ctx;
+  const catalog = createCatalog(db);
+  const published = new Set<string>();
+  for (const { schema, table } of await catalog.published()) {
+    await db.exec(
+      `create or replace trigger ${TRIGGER} after insert or update or delete on ${quoteIdent(schema)}.${quoteIdent(
+        table,
+      )} for each row execute function local.notify_change()`,
+    );
+    published.add(`${schema}.${table}`);
+  }
+  // A table taken out of the publication stops announcing its changes.
+  const { rows: stale } = await db.query<{ schema: string; table: string }>(
+    `select n.nspname::text as schema, c.relname::text as "table" from pg_trigger t
+     join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
+     where t.tgname = $1`,
+    [TRIGGER],
+  );
+  for (const { schema, table } of stale) {
+    if (!published.has(`${schema}.${table}`)) {
+      await db.exec(`drop trigger ${TRIGGER} on ${quoteIdent(schema)}.${quoteIdent(table)}`);
+    }
+  }
+
+  const subscribers = new Set<Subscriber>();
+  const feed = createChangeFeed(db, catalog, subscribers, ctx.log);
+  const unlisten = await db.listen("local_realtime", (payload) => feed.push(payload));
+  const sessions = new Set<{ close(): void }>();
+  let nextId = FIRST_BINDING_ID;
+
+  const handle: Service = async (req, path) => {
+    if (path !== "/websocket") return json({ message: "no route for /realtime/v1" + path }, 404);
+    if ((req.headers.get("upgrade") ?? "").toLowerCase() !== "websocket") {
+      return json({ message: "expected a WebSocket upgrade" }, 426);
+    }
+    const url = new URL(req.url);
+    // supabase-js puts the project's API key in the connect URL; the user's token arrives later,
+    // in each phx_join. Any other key is refused before the upgrade, as Supabase does.
+    const apikey = url.searchParams.get("apikey") ?? req.headers.get("apikey");
+    if (apikey !== config.anonKey && apikey !== config.serviceRoleKey) {
+      return json({ message: "Invalid API key" }, 401);
+    }
+    const { socket, response } = Deno.upgradeWebSocket(req);
+    const session = attachSession(socket, vsnOf(url.searchParams.get("vsn")), apikey, {
+      jwtSecret: config.jwtSecret,
+      catalog,
+      published,
+      subscribers,
+      nextBindingId: () => nextId++,
+      log: ctx.log,
+    });
+    sessions.add(session);
+    socket.addEventListener("close", () => sessions.delete(session));
+    return response;
+  };
+  handle.close = async () => {
+    for (const s of sessions) s.close();
+    sessions.clear();
+    await unlisten();
+    await feed.drain();
+  };
+  return handle;
+}

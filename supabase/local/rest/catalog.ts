@@ -1,0 +1,253 @@
+// The schema cache of the REST service: tables, views and functions of schema `public`, read from
+// pg_catalog, the way PostgREST keeps one. Every table, column and function name of a request is looked
+// up here before any SQL is built. A miss compares a cheap fingerprint of the catalog and reloads
+// only when the schema changed, so objects created after start are found without a restart (and a
+// flood of misspelt names costs one small query each). Objects that belong to extensions are left out.
+import type { Db } from "../db.ts";
+
+export interface Column {
+  name: string;
+  /** format_type() text, usable verbatim as a SQL type name. */
+  type: string;
+  /** typname of the base type (domains resolved), e.g. "jsonb", "tsvector", "_text". */
+  base: string;
+  /** pg_type.typcategory of the base type: S string, A array, N numeric, U user (json), … */
+  category: string;
+  generated: boolean;
+  identity: boolean;
+  /** The column default as SQL text (or the identity sequence's nextval), null when none. */
+  default: string | null;
+}
+
+export interface Table {
+  name: string;
+  columns: Column[];
+  byName: Map<string, Column>;
+  primaryKey: string[];
+}
+
+export interface FunctionArg {
+  name: string;
+  type: string;
+  base: string;
+  mode: "i" | "o" | "b" | "v" | "t";
+}
+
+export interface RpcFunction {
+  name: string;
+  /** Input arguments in declaration order. */
+  inputs: FunctionArg[];
+  /** How many trailing inputs have defaults. */
+  defaults: number;
+  returnsSet: boolean;
+  volatility: "i" | "s" | "v";
+  /** void; a single value (scalar, json, array…); or rows with named columns. */
+  returns: "void" | "scalar" | "composite";
+  columns: Column[];
+  byName: Map<string, Column>;
+}
+
+export interface Catalog {
+  tables: Map<string, Table>;
+  functions: Map<string, RpcFunction[]>;
+  /** Changes whenever a table, column or function of schema public is created, altered or dropped. */
+  fingerprint: string;
+}
+
+const COLUMN_JSON = `json_build_object(
+  'name', a.attname,
+  'type', format_type(a.atttypid, a.atttypmod),
+  'base', bt.typname,
+  'category', bt.typcategory,
+  'generated', a.attgenerated <> '',
+  'identity', a.attidentity <> '',
+  'default', case when a.attidentity <> ''
+    then format('nextval(%L::regclass)', pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname))
+    else pg_get_expr(d.adbin, d.adrelid) end
+)`;
+
+const TABLES_SQL = `
+select c.relname as name,
+  coalesce((
+    select json_agg(${COLUMN_JSON} order by a.attnum)
+    from pg_attribute a
+    join pg_type t on t.oid = a.atttypid
+    join pg_type bt on bt.oid = case when t.typtype = 'd' then t.typbasetype else t.oid end
+    left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+    where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+  ), '[]')::text as columns,
+  coalesce((
+    select json_agg(a.attname order by array_position(i.indkey::int2[], a.attnum))
+    from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey::int2[])
+    where i.indrelid = c.oid and i.indisprimary
+  ), '[]')::text as primary_key
+from pg_class c
+join pg_namespace n on n.oid = c.relnamespace
+where n.nspname = 'public' and c.relkind in ('r', 'v', 'm', 'f', 'p')
+  and not exists (select 1 from pg_depend e where e.classid = 'pg_class'::regclass and e.objid = c.oid and e.deptype = 'e')`;
+
+const FUNCTIONS_SQL = `
+select p.proname as name, p.proretset as returns_set, p.provolatile::text as volatility,
+  p.pronargdefaults as defaults, rt.typname as return_type, rt.typtype::text as return_typtype,
+  coalesce((
+    select json_agg(json_build_object(
+      'name', coalesce(p.proargnames[u.ord], ''),
+      'mode', coalesce(p.proargmodes[u.ord]::text, 'i'),
+      'type', format_type(u.oid, null),
+      'base', bt.typname,
+      'category', bt.typcategory) order by u.ord)
+    from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality as u(oid, ord)
+    join pg_type t on t.oid = u.oid
+    join pg_type bt on bt.oid = case when t.typtype = 'd' then t.typbasetype else t.oid end
+  ), '[]')::text as args,
+  coalesce((
+    select json_agg(${COLUMN_JSON} order by a.attnum)
+    from pg_class c
+    join pg_namespace n on n.oid = c.relnamespace
+    join pg_attribute a on a.attrelid = c.oid
+    join pg_type t on t.oid = a.atttypid
+    join pg_type bt on bt.oid = case when t.typtype = 'd' then t.typbasetype else t.oid end
+    left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+    where c.oid = rt.typrelid and a.attnum > 0 and not a.attisdropped
+  ), '[]')::text as row_columns
+from pg_proc p
+join pg_namespace pn on pn.oid = p.pronamespace
+join pg_type rt on rt.oid = p.prorettype
+where pn.nspname = 'public' and p.prokind = 'f'
+  and rt.typname not in ('trigger', 'event_trigger')
+  and not exists (select 1 from pg_depend e where e.classid = 'pg_proc'::regclass and e.objid = p.oid and e.deptype = 'e')`;
+
+// xmin of a catalog row changes with every DDL statement that touches it.
+const FINGERPRINT_SQL = `
+select concat_ws('/',
+  (select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from pg_class where relnamespace = 'public'::regnamespace),
+  (select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from pg_proc where pronamespace = 'public'::regnamespace),
+  (select count(*) || ':' || coalesce(sum(a.xmin::text::bigint), 0)
+     from pg_attribute a join pg_class c on c.oid = a.attrelid where c.relnamespace = 'public'::regnamespace)
+) as fingerprint`;
+
+type RawArg = { name: string; mode: FunctionArg["mode"]; type: string; base: string; category: string };
+
+export async function loadCatalog(db: Db): Promise<Catalog> {
+  // A transaction of its own: on PGlite this waits for, and never interleaves with, a request's.
+  return await db.transaction(async (tx) => {
+    const fingerprint = (await tx.query<{ fingerprint: string }>(FINGERPRINT_SQL)).rows[0].fingerprint;
+    const tables = new Map<string, Table>();
+    const rows = (await tx.query<{ name: string; columns: string; primary_key: string }>(TABLES_SQL)).rows;
+    for (const r of rows) {
+      const columns = JSON.parse(r.columns) as Column[];
+      tables.set(r.name, { name: r.name, columns, byName: byName(columns), primaryKey: JSON.parse(r.primary_key) });
+    }
+    const functions = new Map<string, RpcFunction[]>();
+    const fns = (
+      await tx.query<{
+        name: string;
+        returns_set: boolean;
+        volatility: string;
+        defaults: number;
+        return_type: string;
+        return_typtype: string;
+        args: string;
+        row_columns: string;
+      }>(FUNCTIONS_SQL)
+    ).rows;
+    for (const f of fns) {
+      const args = JSON.parse(f.args) as RawArg[];
+      const inputs = args.filter((a) => a.mode === "i" || a.mode === "b" || a.mode === "v");
+      const outputs = args.filter((a) => a.mode === "o" || a.mode === "b" || a.mode === "t");
+      let columns: Column[] = [];
+      let returns: RpcFunction["returns"] = "scalar";
+      if (f.return_type === "void") returns = "void";
+      else if (f.return_typtype === "c") {
+        returns = "composite";
+        columns = JSON.parse(f.row_columns);
+      } else if (f.return_type === "record" && outputs.length) {
+        returns = "composite";
+        columns = outputs.map((a) => ({
+          name: a.name,
+          type: a.type,
+          base: a.base,
+          category: a.category,
+          generated: false,
+          identity: false,
+          default: null,
+        }));
+      }
+      const fn: RpcFunction = {
+        name: f.name,
+        inputs: inputs.map(({ name, type, base, mode }) => ({ name, type, base, mode })),
+        defaults: Number(f.defaults),
+        returnsSet: f.returns_set,
+        volatility: f.volatility as RpcFunction["volatility"],
+        returns,
+        columns,
+        byName: byName(columns),
+      };
+      const list = functions.get(f.name) ?? [];
+      list.push(fn);
+      functions.set(f.name, list);
+    }
+    return { tables, functions, fingerprint };
+  });
+}
+
+function byName(columns: Column[]): Map<string, Column> {
+  return new Map(columns.map((c) => [c.name, c]));
+}
+
+export interface CatalogCache {
+  current(): Promise<Catalog>;
+  /** Reloads when the schema changed since the last load; answers the (possibly new) catalog. */
+  refreshIfChanged(): Promise<Catalog>;
+  /** The table, looking again if it is not known yet. */
+  table(name: string): Promise<{ table: Table | undefined; catalog: Catalog }>;
+  functions(name: string): Promise<{ functions: RpcFunction[]; catalog: Catalog }>;
+}
+
+export function createCatalogCache(db: Db): CatalogCache {
+  let cached: Promise<Catalog> | null = null;
+  let checking: Promise<Catalog> | null = null;
+  const load = () => {
+    const p = loadCatalog(db);
+    cached = p;
+    p.catch(() => {
+      if (cached === p) cached = null;
+    });
+    return p;
+  };
+  const current = () => cached ?? load();
+  const refreshIfChanged = () => {
+    // Concurrent misses share one check.
+    checking ??= (async () => {
+      try {
+        const known = await current();
+        const now = (await db.query<{ fingerprint: string }>(FINGERPRINT_SQL)).rows[0].fingerprint;
+        return now === known.fingerprint ? known : await load();
+      } finally {
+        checking = null;
+      }
+    })();
+    return checking;
+  };
+  const lookup = async <T>(pick: (c: Catalog) => T | undefined) => {
+    let catalog = await current();
+    let found = pick(catalog);
+    if (found === undefined) {
+      catalog = await refreshIfChanged();
+      found = pick(catalog);
+    }
+    return { found, catalog };
+  };
+  return {
+    current,
+    refreshIfChanged,
+    async table(name) {
+      const r = await lookup((c) => c.tables.get(name));
+      return { table: r.found, catalog: r.catalog };
+    },
+    async functions(name) {
+      const r = await lookup((c) => c.functions.get(name));
+      return { functions: r.found ?? [], catalog: r.catalog };
+    },
+  };
+}

@@ -1,0 +1,163 @@
+// The Storage API at /storage/v1, as supabase-js calls it: objects (upload, update, download, public
+// and signed URLs, remove, list) and buckets. Bytes live under DATA_DIR/storage; metadata and access
+// live in storage.objects, whose RLS policies (from the migrations) decide every user-facing read and
+// write. This module only routes; each operation lives in storage/.
+import { type Claims } from "../db.ts";
+import { type Ctx, readBody, resolveClaims, type Service } from "../http.ts";
+import { createBlobStore } from "./blob-store.ts";
+import { createBucket, deleteBucket, getBucket, listBuckets, updateBucket } from "./buckets.ts";
+import { errorResponse, fromDbError, isStorageError, type StorageError, storageErrors } from "./errors.ts";
+import { listObjects } from "./list.ts";
+import { checkBucketId, checkObjectName, decodePathPiece } from "./object-key.ts";
+import { downloadAuthenticated, downloadPublic } from "./read.ts";
+import { removeMany, removeOne } from "./remove.ts";
+import { serveSigned, signMany, signOne } from "./signed-urls.ts";
+import { type WriteMode, writeObject } from "./upload.ts";
+
+/** JSON bodies of the object and bucket routes are small; uploads have their own limit. */
+const MAX_JSON_BODY_BYTES = 256 * 1024;
+
+type Outcome = Response | StorageError;
+
+interface Target {
+  bucket: string;
+  name: string | null;
+}
+
+export function createStorage(ctx: Ctx): Service {
+  const { db, config } = ctx;
+  const store = createBlobStore(config.dataDir);
+
+  /** Splits "<bucket>/<name...>" (still percent-encoded) into a checked bucket id and object name. */
+  function target(rest: string, needName: boolean): Target | StorageError {
+    const slash = rest.indexOf("/");
+    const rawBucket = slash < 0 ? rest : rest.slice(0, slash);
+    const rawName = slash < 0 ? "" : rest.slice(slash + 1);
+    const bucket = decodePathPiece(rawBucket);
+    if (bucket === null) return storageErrors.invalidBucketName(rawBucket);
+    const checkedBucket = checkBucketId(bucket);
+    if (typeof checkedBucket !== "string") return checkedBucket;
+    if (!needName) {
+      return rawName.replace(/\/+$/, "")
+        ? storageErrors.invalidRequest("unexpected object name")
+        : { bucket, name: null };
+    }
+    const decoded = decodePathPiece(rawName);
+    if (decoded === null) return storageErrors.invalidKey(rawName);
+    const name = checkObjectName(decoded);
+    return typeof name === "string" ? { bucket, name } : name;
+  }
+
+  async function jsonBody(req: Request): Promise<Record<string, unknown> | StorageError> {
+    try {
+      const text = new TextDecoder().decode(await readBody(req, MAX_JSON_BODY_BYTES));
+      const v = text ? JSON.parse(text) : {};
+      return typeof v === "object" && v !== null && !Array.isArray(v)
+        ? (v as Record<string, unknown>)
+        : storageErrors.invalidRequest("body must be a JSON object");
+    } catch {
+      return storageErrors.invalidRequest("body must be a JSON object");
+    }
+  }
+
+  /** Routes that need no caller identity: the URL itself is the permission. */
+  async function anonymousRoute(req: Request, path: string): Promise<Outcome | null> {
+    if (req.method !== "GET" && req.method !== "HEAD") return null;
+    if (path.startsWith("/object/public/")) {
+      const t = target(path.slice("/object/public/".length), true);
+      return isStorageError(t) ? t : await downloadPublic(db, store, req, t.bucket, t.name!);
+    }
+    if (path.startsWith("/object/sign/")) {
+      const t = target(path.slice("/object/sign/".length), true);
+      return isStorageError(t) ? t : await serveSigned(db, store, config.jwtSecret, req, t.bucket, t.name!);
+    }
+    return null;
+  }
+
+  async function bucketRoute(req: Request, path: string, claims: Claims): Promise<Outcome | null> {
+    const rest = path.slice("/bucket".length).replace(/^\/+/, "");
+    if (!rest) {
+      if (req.method === "GET") return await listBuckets(db, claims);
+      if (req.method !== "POST") return null;
+      const body = await jsonBody(req);
+      return isStorageError(body) ? body : await createBucket(db, claims, body);
+    }
+    const t = target(rest, false);
+    if (isStorageError(t)) return t;
+    if (req.method === "GET") return await getBucket(db, claims, t.bucket);
+    if (req.method === "DELETE") return await deleteBucket(db, claims, t.bucket);
+    if (req.method !== "PUT") return null;
+    const body = await jsonBody(req);
+    return isStorageError(body) ? body : await updateBucket(db, claims, t.bucket, body);
+  }
+
+  /** POST routes whose JSON body names what to do: sign, sign many, list. */
+  async function objectCommandRoute(req: Request, path: string, claims: Claims): Promise<Outcome | null> {
+    if (req.method !== "POST") return null;
+    const sign = path.startsWith("/object/sign/");
+    if (!sign && !path.startsWith("/object/list/")) return null;
+    const rest = path.slice(sign ? "/object/sign/".length : "/object/list/".length);
+    const many = !rest.replace(/\/+$/, "").includes("/");
+    const t = target(rest, sign && !many);
+    if (isStorageError(t)) return t;
+    const body = await jsonBody(req);
+    if (isStorageError(body)) return body;
+    if (!sign) return await listObjects(db, claims, t.bucket, body);
+    return many
+      ? await signMany(db, config.jwtSecret, claims, t.bucket, body)
+      : await signOne(db, config.jwtSecret, claims, t.bucket, t.name!, body);
+  }
+
+  /** /object/<bucket>/<name> (and /object/authenticated/…): read, write, remove one object. */
+  async function objectRoute(req: Request, path: string, claims: Claims): Promise<Outcome | null> {
+    const authenticated = path.startsWith("/object/authenticated/");
+    const rest = path.slice(authenticated ? "/object/authenticated/".length : "/object/".length);
+    if (!authenticated && req.method === "DELETE" && !rest.replace(/\/+$/, "").includes("/")) {
+      const t = target(rest, false);
+      if (isStorageError(t)) return t;
+      const body = await jsonBody(req);
+      return isStorageError(body) ? body : await removeMany(db, store, claims, t.bucket, body);
+    }
+    const t = target(rest, true);
+    if (isStorageError(t)) return t;
+    const { bucket } = t;
+    const name = t.name!;
+    if (req.method === "GET" || req.method === "HEAD") {
+      return await downloadAuthenticated(db, store, req, claims, bucket, name);
+    }
+    if (authenticated) return null;
+    const write = (mode: WriteMode) => writeObject(db, store, config.maxUploadBytes, req, claims, bucket, name, mode);
+    switch (req.method) {
+      case "POST":
+        return await write((req.headers.get("x-upsert") ?? "").toLowerCase() === "true" ? "upsert" : "create");
+      case "PUT":
+        return await write("update");
+      case "DELETE":
+        return await removeOne(db, store, claims, bucket, name);
+      default:
+        return null;
+    }
+  }
+
+  async function route(req: Request, path: string): Promise<Outcome | null> {
+    const open = await anonymousRoute(req, path);
+    if (open) return open;
+    const who = await resolveClaims(req, config);
+    if (!who.ok) return storageErrors.invalidJwt(who.error);
+    if (path === "/bucket" || path.startsWith("/bucket/")) return await bucketRoute(req, path, who.value.claims);
+    if (!path.startsWith("/object/")) return null;
+    return (await objectCommandRoute(req, path, who.value.claims)) ?? (await objectRoute(req, path, who.value.claims));
+  }
+
+  return async (req, path) => {
+    try {
+      const out = (await route(req, path)) ?? storageErrors.routeNotFound(req.method, path);
+      return isStorageError(out) ? errorResponse(out) : out;
+    } catch (e) {
+      const mapped = fromDbError(e);
+      if (mapped) return errorResponse(mapped);
+      ctx.log("storage request failed", { path, error: String(e), stack: (e as Error)?.stack });
+      return errorResponse(storageErrors.internal());
+    }
+  };
+}

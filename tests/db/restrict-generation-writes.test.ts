@@ -1,0 +1,138 @@
+// Only the server makes generations (migration 20261122000100_restrict_generation_writes): what a client
+// keeps and what it lost, as anon, owner, stranger and service role; and what goes when an account goes.
+import { randomUUID } from "node:crypto";
+import { beforeAll, expect, it } from "vitest";
+import { describeDb, sqlState, type TestUser } from "../support/db.ts";
+import { generationFor, insertAs } from "./fixtures.ts";
+
+describeDb("writes of generations after the server-only migration", (ctx) => {
+  let owner: TestUser;
+  let stranger: TestUser;
+
+  beforeAll(async () => {
+    owner = await ctx.db.createUser();
+    stranger = await ctx.db.createUser();
+  });
+
+  const storeImage = (name: string) =>
+    ctx.db.run(
+      "service",
+      `insert into storage.objects (bucket_id, name, metadata) values ('generations', $1, '{"mimetype":"image/png"}')`,
+      [name],
+    );
+  const imageVisible = async (actor: "anon" | TestUser, name: string) =>
+    (await ctx.db.run(actor, "select 1 from storage.objects where bucket_id = 'generations' and name = $1", [name]))
+      .length === 1;
+
+  it("leaves clients the read, update and delete policies on generations, and no insert", async () => {
+    const policies = await ctx.db.query<{ cmd: string }>(
+      "select cmd from pg_policies where schemaname = 'public' and tablename = 'generations' order by cmd",
+    );
+    expect(policies.map((p) => p.cmd)).toEqual(["DELETE", "SELECT", "UPDATE"]);
+    const [grants] = await ctx.db.query(
+      `select has_table_privilege('authenticated', 'public.generations', 'INSERT') as table_insert,
+              has_any_column_privilege('authenticated', 'public.generations', 'INSERT') as column_insert,
+              has_table_privilege('anon', 'public.generations', 'INSERT') as anon_insert,
+              has_column_privilege('authenticated', 'public.generations', 'is_public', 'UPDATE') as publish,
+              has_table_privilege('authenticated', 'public.generations', 'DELETE') as remove,
+              has_table_privilege('service_role', 'public.generations', 'INSERT') as server_insert`,
+    );
+    expect(grants).toEqual({
+      table_insert: false,
+      column_insert: false,
+      anon_insert: false,
+      publish: true,
+      remove: true,
+      server_insert: true,
+    });
+  });
+
+  it("leaves clients the read and owner-delete policies on the bucket, and no upload or replace", async () => {
+    const policies = await ctx.db.query<{ cmd: string }>(
+      `select cmd from pg_policies where schemaname = 'storage' and tablename = 'objects'
+         and (coalesce(qual, '') || coalesce(with_check, '')) like '%generations%' order by cmd`,
+    );
+    expect(policies.map((p) => p.cmd)).toEqual(["DELETE", "SELECT"]);
+  });
+
+  it("refuses 50 published rows a new user tries to insert at once, and stores none", async () => {
+    const fresh = await ctx.db.createUser();
+    const rows = Array.from({ length: 50 }, () => generationFor(fresh, { is_public: true }));
+    const states = await Promise.all(rows.map((r) => sqlState(insertAs(ctx.db, fresh, "generations", r))));
+    expect(new Set(states)).toEqual(new Set(["42501"]));
+    const [{ n }] = await ctx.db.query<{ n: number }>(
+      "select count(*)::int as n from public.generations where user_id = $1",
+      [fresh.id],
+    );
+    expect(n).toBe(0);
+  });
+
+  it("still lets the owner publish, save and delete a row the server made", async () => {
+    const row = generationFor(owner);
+    await insertAs(ctx.db, "service", "generations", row);
+    const changed = await ctx.db.run(
+      owner,
+      "update public.generations set is_public = true, is_saved = true where id = $1 returning is_public, is_saved",
+      [row.id],
+    );
+    expect(changed).toEqual([{ is_public: true, is_saved: true }]);
+    expect(await ctx.db.run(stranger, "delete from public.generations where id = $1 returning id", [row.id])).toEqual(
+      [],
+    );
+    expect(await ctx.db.run(owner, "delete from public.generations where id = $1 returning id", [row.id])).toEqual([
+      { id: row.id },
+    ]);
+  });
+
+  it("lets the owner remove a published image after its row is gone, and the visitor loses it with the row", async () => {
+    const row = generationFor(owner, { is_public: true });
+    await storeImage(row.image_path);
+    await insertAs(ctx.db, "service", "generations", row);
+    expect(await imageVisible("anon", row.image_path)).toBe(true);
+
+    await ctx.db.run(owner, "delete from public.generations where id = $1", [row.id]);
+    expect(await imageVisible("anon", row.image_path)).toBe(false);
+    expect(await imageVisible(owner, row.image_path)).toBe(true);
+    expect(
+      await ctx.db.run(stranger, "delete from storage.objects where name = $1 returning name", [row.image_path]),
+    ).toEqual([]);
+    expect(
+      await ctx.db.run(owner, "delete from storage.objects where name = $1 returning name", [row.image_path]),
+    ).toEqual([{ name: row.image_path }]);
+    expect(await ctx.db.query("select 1 from storage.objects where name = $1", [row.image_path])).toEqual([]);
+  });
+
+  it("takes every row of a person with their auth user, and leaves others' rows alone", async () => {
+    const leaving = await ctx.db.createUser();
+    await insertAs(ctx.db, "service", "generations", generationFor(leaving));
+    await insertAs(ctx.db, "service", "generations", generationFor(stranger));
+    await insertAs(ctx.db, "service", "quota_reservations", { request_id: randomUUID(), user_id: leaving.id });
+    await insertAs(ctx.db, leaving, "app_events", { user_id: leaving.id, name: "page.viewed" });
+    await insertAs(ctx.db, leaving, "web_vitals", { user_id: leaving.id, name: "LCP", value: 1200 });
+    const tables = [
+      "generations",
+      "user_preferences",
+      "user_daily_limits",
+      "quota_reservations",
+      "app_events",
+      "web_vitals",
+    ];
+    const countsOf = async (id: string) => {
+      const out: Record<string, number> = {};
+      for (const t of tables) {
+        const [{ n }] = await ctx.db.query<{ n: number }>(
+          `select count(*)::int as n from public.${t} where user_id = $1`,
+          [id],
+        );
+        out[t] = n;
+      }
+      return out;
+    };
+    expect(Object.values(await countsOf(leaving.id)).every((n) => n >= 1)).toBe(true);
+    const strangerBefore = await countsOf(stranger.id);
+
+    await ctx.db.query("delete from auth.users where id = $1", [leaving.id]);
+    expect(Object.values(await countsOf(leaving.id))).toEqual(tables.map(() => 0));
+    expect(await countsOf(stranger.id)).toEqual(strangerBefore);
+  });
+});

@@ -1,0 +1,41 @@
+// axe on /generate signed in, idle and with a result (image, downloads, queue card, toast), in the
+// light and the dark theme: the generator adds no accessibility violations.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { signUp, uniqueEmail } from "./support/app";
+import { generateOne, openGenerator, previewImage } from "./support/generator";
+
+type Finding = { where: string; rule: string; impact: string | null | undefined; targets: string[] };
+
+async function audit(page: Page, where: string, findings: Finding[]) {
+  const result = await new AxeBuilder({ page }).analyze();
+  for (const v of result.violations) {
+    findings.push({ where, rule: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) });
+  }
+}
+
+for (const theme of ["light", "dark"] as const) {
+  test(`axe finds no violations on /generate, idle and with a result, in the ${theme} theme`, async ({ page }) => {
+    test.setTimeout(90_000);
+    await page.addInitScript((t) => localStorage.setItem("promptcanvas.theme", t), theme);
+    await signUp(page, uniqueEmail(`gen-axe-${theme}`));
+    await openGenerator(page);
+    await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+    await expect(page.getByText("Ready to Create")).toBeVisible();
+    const findings: Finding[] = [];
+    await audit(page, "idle", findings);
+
+    const prompt = "A quiet forest path in autumn";
+    await generateOne(page, prompt);
+    await expect(previewImage(page, prompt)).toBeVisible({ timeout: 30_000 });
+    await audit(page, "with a result", findings);
+
+    // A second image adds the 'Recent Generations' thumbnails.
+    await generateOne(page, "A city skyline at night");
+    await expect(previewImage(page, "A city skyline at night")).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText("Recent Generations")).toBeVisible();
+    await audit(page, "with recent generations", findings);
+
+    expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+  });
+}

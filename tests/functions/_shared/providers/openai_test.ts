@@ -1,0 +1,124 @@
+import assert from "node:assert/strict";
+import { createOpenAiProvider } from "../../../../supabase/functions/_shared/providers/openai.ts";
+import { sniffImage } from "../../../../supabase/functions/_shared/image/sniff.ts";
+import { startOpenAiFake, type OpenAiMode } from "../../fakes/openai-fake.ts";
+import { failureOf, generateAndClose } from "../../fakes/provider-run.ts";
+import { noDeadline, providerInput } from "../../fakes/provider-input.ts";
+import { ASPECT_RATIOS } from "../../../../supabase/functions/_shared/vocabulary/generation.ts";
+
+function setup(mode: OpenAiMode = "ok", opts: { model?: string; apiKey?: string } = {}) {
+  const fake = startOpenAiFake(mode);
+  const provider = createOpenAiProvider({
+    apiKey: opts.apiKey ?? fake.apiKey,
+    baseUrl: `${fake.url}/v1`,
+    model: opts.model ?? "dall-e-3",
+    fetch,
+  });
+  return { fake, provider };
+}
+
+Deno.test(
+  "asks for one image of 1024x1024 for square and 1792x1024 for any other ratio, and downloads its url",
+  async () => {
+    const { fake, provider } = setup();
+    try {
+      for (const aspectRatio of ASPECT_RATIOS) {
+        const r = await provider.generate(providerInput({ aspectRatio }), noDeadline);
+        assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+        assert.equal(r.value.seed, null);
+        assert.equal(r.value.model, "dall-e-3");
+        assert.equal(sniffImage(r.value.bytes)?.width, aspectRatio === "1:1" ? 1024 : 1792);
+      }
+      const posts = fake.received.filter((q) => q.method === "POST");
+      assert.deepEqual(
+        posts.map((p) => p.body),
+        ["1024x1024", "1792x1024", "1792x1024"].map((size) => ({
+          model: "dall-e-3",
+          prompt: "a lighthouse at dusk, photorealistic style",
+          n: 1,
+          size,
+        })),
+      );
+      assert.equal(posts[0].path, "/v1/images/generations");
+      assert.equal(posts[0].headers.get("authorization"), `Bearer ${fake.apiKey}`);
+    } finally {
+      await fake.close();
+    }
+  },
+);
+
+Deno.test("a GPT image model answers b64_json and gets its own landscape size", async () => {
+  const { fake, provider } = setup("ok", { model: "gpt-image-1" });
+  try {
+    const r = await provider.generate(providerInput({ aspectRatio: "16:9" }), noDeadline);
+    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+    assert.deepEqual(sniffImage(r.value.bytes), {
+      contentType: "image/png",
+      extension: "png",
+      width: 1536,
+      height: 1024,
+    });
+    assert.equal((fake.received[0].body as { size: string }).size, "1536x1024");
+  } finally {
+    await fake.close();
+  }
+});
+
+for (const [mode, code, retryable] of [
+  ["content_policy", "nsfw_content", false],
+  ["moderation_blocked", "nsfw_content", false],
+  ["billing_limit", "insufficient_credits", false],
+  ["insufficient_quota", "insufficient_credits", false],
+  ["rate_limited", "rate_limit", true],
+  ["server_error", "server_error", true],
+  ["overloaded", "server_error", true],
+] as const) {
+  Deno.test(`the ${mode} answer is ${code}`, async () => {
+    const error = failureOf(await generateAndClose(setup(mode)), code, retryable);
+    if (mode === "rate_limited") assert.equal(error.retryAfter, 20);
+  });
+}
+
+Deno.test("an incorrect API key is our misconfiguration: server_error, not auth_required", async () => {
+  failureOf(await generateAndClose(setup("ok", { apiKey: "sk-wrong" })), "server_error", false);
+});
+
+Deno.test("a url that expired before the download is a retryable server_error", async () => {
+  const started = setup();
+  started.fake.files.expired = true;
+  failureOf(await generateAndClose(started), "server_error", true);
+});
+
+Deno.test(
+  "the fake enforces the images API: sizes per model, n=1 for dall-e-3, no dall-e-3 edits, x-request-id",
+  async () => {
+    const fake = startOpenAiFake();
+    const auth = { Authorization: `Bearer ${fake.apiKey}` };
+    try {
+      const bad = await fetch(`${fake.url}/v1/images/generations`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify({ model: "dall-e-3", prompt: "x", n: 2, size: "1024x1024" }),
+      });
+      assert.equal(bad.status, 400);
+      assert.ok(bad.headers.get("x-request-id"));
+      assert.equal((await bad.json()).error.param, "n");
+      const form = new FormData();
+      form.set("model", "dall-e-3");
+      form.set("prompt", "x");
+      form.set("image", new Blob([new Uint8Array([1])], { type: "image/png" }), "a.png");
+      const edit = await fetch(`${fake.url}/v1/images/edits`, { method: "POST", headers: auth, body: form });
+      assert.equal(edit.status, 400);
+      assert.equal((await edit.json()).error.param, "model");
+      const form2 = new FormData();
+      form2.set("model", "gpt-image-1");
+      form2.set("prompt", "x");
+      form2.append("image[]", new Blob([new Uint8Array([1])], { type: "image/png" }), "a.png");
+      const edit2 = await fetch(`${fake.url}/v1/images/edits`, { method: "POST", headers: auth, body: form2 });
+      assert.equal(edit2.status, 200);
+      assert.ok((await edit2.json()).data[0].b64_json);
+    } finally {
+      await fake.close();
+    }
+  },
+);

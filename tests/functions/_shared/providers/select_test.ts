@@ -1,0 +1,37 @@
+// Which provider serves a request, from the environment's keys and DEFAULT_PROVIDER.
+import assert from "node:assert/strict";
+import {
+  DEFAULT_PROVIDER_TIMEOUT_MS,
+  providersFromEnv,
+} from "../../../../supabase/functions/_shared/providers/select.ts";
+
+const envOf = (vars: Record<string, string>) => (k: string) => vars[k];
+
+Deno.test("with no provider key the built-in engine serves every request", () => {
+  const registry = providersFromEnv(envOf({}), fetch);
+  assert.deepEqual(registry.available, ["builtin"]);
+  assert.equal(registry.select(null).id, "builtin");
+  assert.equal(registry.select("replicate").id, "builtin");
+  assert.equal(registry.select(null).model({ quality: "ultra" } as never), "builtin-procedural-v1");
+  assert.equal(registry.select(null).kind, "procedural");
+});
+
+Deno.test("a requested provider serves when configured; otherwise DEFAULT_PROVIDER, else the first configured", () => {
+  const keys = { REPLICATE_API_TOKEN: "r8_x", RUNWARE_API_KEY: "rw", OPENAI_API_KEY: "" };
+  const plain = providersFromEnv(envOf(keys), fetch);
+  assert.deepEqual(plain.available, ["replicate", "runware", "builtin"]);
+  assert.equal(plain.select(null).id, "replicate");
+  assert.equal(plain.select("runware").id, "runware");
+  assert.equal(plain.select("builtin").id, "builtin");
+  assert.equal(plain.select("openai").id, "replicate");
+  const withDefault = providersFromEnv(envOf({ ...keys, DEFAULT_PROVIDER: "runware" }), fetch);
+  assert.equal(withDefault.select(null).id, "runware");
+  assert.equal(withDefault.select("openai").id, "runware");
+  const unconfiguredDefault = providersFromEnv(envOf({ ...keys, DEFAULT_PROVIDER: "openai" }), fetch);
+  assert.equal(unconfiguredDefault.select(null).id, "replicate");
+});
+
+Deno.test("PROVIDER_TIMEOUT_MS bounds every provider call; a nonsense value keeps the default", () => {
+  assert.equal(providersFromEnv(envOf({ PROVIDER_TIMEOUT_MS: "2500" }), fetch).timeoutMs, 2500);
+  assert.equal(providersFromEnv(envOf({ PROVIDER_TIMEOUT_MS: "soon" }), fetch).timeoutMs, DEFAULT_PROVIDER_TIMEOUT_MS);
+});

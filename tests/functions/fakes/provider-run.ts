@@ -1,0 +1,32 @@
+// One adapter call against a fake provider server, and what a failed call must carry: the shapes every
+// provider adapter test shares.
+import assert from "node:assert/strict";
+import type { AppError, Result } from "../../../supabase/functions/_shared/errors.ts";
+import type {
+  ImageProvider,
+  ProviderImage,
+  ProviderInput,
+} from "../../../supabase/functions/_shared/providers/types.ts";
+import type { ErrorCode } from "../../../supabase/functions/_shared/vocabulary/errors.ts";
+import { noDeadline, providerInput } from "./provider-input.ts";
+
+/** Generates once with the adapter, then stops its fake server whatever happened. */
+export async function generateAndClose(
+  started: { fake: { close(): Promise<void> }; provider: ImageProvider },
+  input: ProviderInput = providerInput(),
+  signal: AbortSignal = noDeadline,
+): Promise<Result<ProviderImage>> {
+  try {
+    return await started.provider.generate(input, signal);
+  } finally {
+    await started.fake.close();
+  }
+}
+
+/** The error of a call that must have failed with `code` (and, when given, that retryability). */
+export function failureOf(result: Result<unknown>, code: ErrorCode, retryable?: boolean): AppError {
+  assert.ok(!result.ok, `expected ${code}, the call succeeded`);
+  assert.equal(result.error.code, code);
+  if (retryable !== undefined) assert.equal(result.error.retryable, retryable);
+  return result.error;
+}

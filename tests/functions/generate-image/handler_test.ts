@@ -1,0 +1,580 @@
+// The generate-image handler through its public surface, handler(req, deps): a fake data layer with the
+// database's quota semantics, and the real Replicate adapter against the fake Replicate server.
+import assert from "node:assert/strict";
+import { DEFAULT_CONFIG, type Deps, handler } from "../../../supabase/functions/generate-image/handler.ts";
+import { appError, fail } from "../../../supabase/functions/_shared/errors.ts";
+import type { QuotaState } from "../../../supabase/functions/_shared/generation-store.ts";
+import { createProviderRegistry } from "../../../supabase/functions/_shared/providers/select.ts";
+import { createReplicateProvider } from "../../../supabase/functions/_shared/providers/replicate.ts";
+import { sniffImage } from "../../../supabase/functions/_shared/image/sniff.ts";
+import { FakeDb, FakeStore } from "../fakes/fake-store.ts";
+import { VALIDATION_MESSAGES } from "../../../supabase/functions/_shared/vocabulary/errors.ts";
+import {
+  ASPECT_RATIOS,
+  NEGATIVE_PROMPT_MAX_CHARS,
+  PROMPT_MAX_CHARS,
+  QUALITIES,
+  REFERENCE_IMAGE_MAX_BYTES,
+  SEED_MAX,
+} from "../../../supabase/functions/_shared/vocabulary/generation.ts";
+import { type Tier, TIER_DAILY_QUOTA } from "../../../supabase/functions/_shared/vocabulary/tiers.ts";
+import { startReplicateFake, type ReplicateFake, type ReplicateModes } from "../fakes/replicate-fake.ts";
+import { solidPng, toBase64 } from "../fakes/fake-server.ts";
+
+interface Harness {
+  db: FakeDb;
+  fake: ReplicateFake;
+  deps: Deps;
+  logs: Record<string, unknown>[];
+  user: { id: string; jwt: string };
+  call(
+    body: Record<string, unknown>,
+    opts?: { jwt?: string | null; headers?: Record<string, string>; deps?: Deps },
+  ): Promise<Response>;
+  predictions(): number;
+  close(): Promise<void>;
+}
+
+function harness(
+  opts: { modes?: Partial<ReplicateModes>; timeoutMs?: number; tier?: Tier; now?: () => number } = {},
+): Harness {
+  const db = new FakeDb(opts.now);
+  const fake = startReplicateFake(opts.modes);
+  const timeoutMs = opts.timeoutMs ?? 5_000;
+  const replicate = createReplicateProvider({
+    token: fake.token,
+    baseUrl: fake.url,
+    pollIntervalMs: 5,
+    timeoutMs,
+    fetch,
+  });
+  const logs: Record<string, unknown>[] = [];
+  const deps: Deps = {
+    store: new FakeStore(db),
+    providers: createProviderRegistry([replicate], { timeoutMs }),
+    fetch,
+    now: opts.now ?? (() => Date.now()),
+    log: (event, fields) => logs.push({ event, ...fields }),
+    config: DEFAULT_CONFIG,
+  };
+  const user = db.addUser(opts.tier);
+  return {
+    db,
+    fake,
+    deps,
+    logs,
+    user,
+    call(body, o = {}) {
+      const jwt = o.jwt === undefined ? user.jwt : o.jwt;
+      return handler(
+        new Request("http://localhost/functions/v1/generate-image", {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            ...(jwt ? { authorization: `Bearer ${jwt}` } : {}),
+            ...o.headers,
+          },
+          body: JSON.stringify(body),
+        }),
+        o.deps ?? deps,
+      );
+    },
+    predictions: () => fake.received.filter((r) => r.method === "POST" && r.path.endsWith("/predictions")).length,
+    close: () => fake.close(),
+  };
+}
+
+function request(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    request_id: crypto.randomUUID(),
+    prompt: "  a red fox in the snow  ",
+    negative_prompt: "",
+    style: "watercolor",
+    quality: "standard",
+    aspect_ratio: "16:9",
+    ...overrides,
+  };
+}
+
+async function errorOf(res: Response) {
+  const body = await res.json();
+  return { status: res.status, ...body.error };
+}
+
+Deno.test(
+  "a generation stores the image under the owner's folder, inserts the row with the request id and charges one slot",
+  async () => {
+    const h = harness();
+    try {
+      const body = request({ seed: 99 });
+      const res = await h.call(body);
+      assert.equal(res.status, 200);
+      const { generation, quota } = await res.json();
+      const path = `${h.user.id}/${body.request_id}.png`;
+      assert.deepEqual(
+        { ...generation, created_at: "t" },
+        {
+          id: body.request_id,
+          user_id: h.user.id,
+          prompt: "a red fox in the snow",
+          negative_prompt: "",
+          style: "watercolor",
+          quality: "standard",
+          aspect_ratio: "16:9",
+          width: 1344,
+          height: 768,
+          seed: 99,
+          provider: "replicate",
+          model: "black-forest-labs/flux-schnell",
+          image_path: path,
+          is_public: false,
+          is_saved: false,
+          created_at: "t",
+          image_url: `http://storage.test/object/sign/generations/${path}?expires=3600`,
+        },
+      );
+      assert.equal(quota.remaining, 4);
+      assert.equal(quota.daily_limit, 5);
+      assert.equal(quota.reset_at, h.db.quota(h.user.id).reset_at);
+      const object = h.db.objects.get(path)!;
+      assert.equal(object.contentType, "image/png");
+      assert.equal(sniffImage(object.bytes)?.width, 1344);
+      assert.equal(h.db.limitsOf(h.user.id).used, 1);
+      assert.equal(h.db.reservations.size, 0);
+      assert.match(res.headers.get("server-timing") ?? "", /provider;dur=\d+(\.\d+)?, total;dur=\d+/);
+    } finally {
+      await h.close();
+    }
+  },
+);
+
+Deno.test("a repeated request id returns the stored row and charges nothing", async () => {
+  const h = harness();
+  try {
+    const body = request();
+    const first = await (await h.call(body)).json();
+    const again = await h.call(body);
+    assert.equal(again.status, 200);
+    const replay = await again.json();
+    assert.deepEqual(replay.generation, first.generation);
+    assert.equal(replay.replayed, true);
+    assert.equal(replay.quota.remaining, 4);
+    assert.equal(h.predictions(), 1);
+    assert.equal(h.db.limitsOf(h.user.id).used, 1);
+    assert.equal(h.db.rows.size, 1);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("concurrent duplicates in one isolate share one run: one provider call, one answer, one charge", async () => {
+  const h = harness();
+  try {
+    const body = request();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => h.call(body)));
+    const bodies = await Promise.all(answers.map((r) => r.json()));
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [200, 200, 200, 200, 200],
+    );
+    // Without the in-flight dedupe every duplicate would call the provider (the store would still keep
+    // one row): one prediction is the handler's doing.
+    assert.equal(h.predictions(), 1);
+    for (const b of bodies) assert.deepEqual(b, bodies[0]);
+    assert.equal(bodies[0].replayed, false);
+    assert.equal(h.db.limitsOf(h.user.id).used, 1);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("a shared run that fails releases the slot once, and the next try with that id runs afresh", async () => {
+  const h = harness({ modes: { createStatus: 503 } });
+  try {
+    const body = request();
+    const answers = await Promise.all(Array.from({ length: 3 }, () => h.call(body)));
+    const errors = await Promise.all(answers.map(errorOf));
+    assert.deepEqual(
+      errors.map((e) => e.code),
+      ["server_error", "server_error", "server_error"],
+    );
+    assert.equal(h.predictions(), 1);
+    assert.equal(h.db.calls.filter((c) => c === "release").length, 1);
+    assert.equal(h.db.quota(h.user.id).remaining, 5);
+    // The failed run is no longer in flight: a retry reaches the provider again instead of reusing it.
+    assert.equal((await errorOf(await h.call(body))).code, "server_error");
+    assert.equal(h.predictions(), 2);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test(
+  "when another isolate stored the row first, the loser answers that row as a replay and keeps its image",
+  async () => {
+    const h = harness();
+    try {
+      const body = request();
+      let firstDone!: () => void;
+      const firstStored = new Promise<void>((r) => (firstDone = r));
+      // The second isolate draws too (no shared in-flight run across isolates), then inserts only after
+      // the first has answered, so its insert meets the stored row.
+      class LateStore extends FakeStore {
+        override async insertGeneration(row: Parameters<FakeStore["insertGeneration"]>[0]) {
+          await firstStored;
+          return super.insertGeneration(row);
+        }
+      }
+      const otherIsolate: Deps = { ...h.deps, store: new LateStore(h.db) };
+      const late = h.call(body, { deps: otherIsolate });
+      const first = await (await h.call(body)).json();
+      firstDone();
+      const res = await late;
+      assert.equal(res.status, 200);
+      const second = await res.json();
+      assert.equal(second.replayed, true);
+      assert.deepEqual(second.generation, first.generation);
+      assert.deepEqual(second.quota, h.db.quota(h.user.id));
+      // The image at the shared path is the first isolate's and must survive the loser's clean-up.
+      assert.equal(h.db.objects.size, 1);
+      assert.equal(h.db.calls.includes("removeImage"), false);
+      assert.equal(h.db.calls.includes("release"), false);
+    } finally {
+      await h.close();
+    }
+  },
+);
+
+Deno.test(
+  "an exhausted quota answers daily_limit (429) with the seconds until the reset, without calling a provider",
+  async () => {
+    let now = Date.parse("2026-03-10T18:00:00Z");
+    const h = harness({ now: () => now });
+    try {
+      h.db.limitsOf(h.user.id).used = 5;
+      const res = await h.call(request());
+      const err = await errorOf(res);
+      assert.equal(err.status, 429);
+      assert.equal(err.code, "daily_limit");
+      assert.equal(err.message, VALIDATION_MESSAGES.dailyLimit);
+      assert.equal(err.retryable, false);
+      assert.equal(err.retry_after, 6 * 3600);
+      assert.equal(res.headers.get("retry-after"), String(6 * 3600));
+      assert.equal(h.predictions(), 0);
+      now = Date.parse("2026-03-11T00:00:01Z");
+      assert.equal((await h.call(request())).status, 200);
+    } finally {
+      await h.close();
+    }
+  },
+);
+
+Deno.test("the answer's quota is what the commit reported, not the reservation's older figure", async () => {
+  // Another device of this pro user finishes two generations while this one draws.
+  class BusyAccountStore extends FakeStore {
+    override commit(userId: string, requestId: string) {
+      this.db.limitsOf(userId).used += 2;
+      return super.commit(userId, requestId);
+    }
+  }
+  const h = harness({ tier: "pro" });
+  try {
+    const { quota } = await (
+      await h.call(request(), { deps: { ...h.deps, store: new BusyAccountStore(h.db) } })
+    ).json();
+    assert.deepEqual(quota, {
+      remaining: TIER_DAILY_QUOTA.pro - 3,
+      daily_limit: TIER_DAILY_QUOTA.pro,
+      reset_at: h.db.quota(h.user.id).reset_at,
+    });
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test(
+  "when the commit keeps failing, the answer's quota is the reservation's, without its internal fields",
+  async () => {
+    class DownCommitStore extends FakeStore {
+      override commit() {
+        return Promise.resolve(fail<QuotaState | null>(appError("server_error", { detail: "down" })));
+      }
+    }
+    const h = harness({ tier: "premium" });
+    try {
+      const res = await h.call(request(), { deps: { ...h.deps, store: new DownCommitStore(h.db) } });
+      assert.equal(res.status, 200);
+      const { quota } = await res.json();
+      assert.deepEqual(quota, {
+        remaining: TIER_DAILY_QUOTA.premium - 1,
+        daily_limit: TIER_DAILY_QUOTA.premium,
+        reset_at: h.db.quota(h.user.id).reset_at,
+      });
+      assert.equal(h.logs.filter((l) => l.event === "quota.commit_failed").length, 2);
+    } finally {
+      await h.close();
+    }
+  },
+);
+
+for (const [label, modes, code, status] of [
+  ["no credit at the provider", { createStatus: 402 }, "insufficient_credits", 402],
+  ["an NSFW result", { outcome: "nsfw" }, "nsfw_content", 422],
+  ["a provider rate limit", { createStatus: 429, retryAfter: "7" }, "rate_limit", 429],
+  ["a provider outage", { createStatus: 503 }, "server_error", 500],
+  ["an expired output", { outcome: "data_removed" }, "server_error", 500],
+] as const) {
+  Deno.test(`${label} answers ${code} and releases the reservation`, async () => {
+    const h = harness({ modes });
+    try {
+      const res = await h.call(request());
+      const err = await errorOf(res);
+      assert.equal(err.status, status);
+      assert.equal(err.code, code);
+      if (code === "rate_limit") assert.equal(err.retry_after, 7);
+      assert.equal(h.db.reservations.size, 0);
+      assert.equal(h.db.limitsOf(h.user.id).used, 0);
+      assert.equal(h.db.rows.size, 0);
+      assert.equal(h.db.objects.size, 0);
+      assert.ok(h.db.calls.includes("release"));
+    } finally {
+      await h.close();
+    }
+  });
+}
+
+Deno.test("a provider that misses the deadline answers timeout (504) and releases the slot", async () => {
+  const h = harness({ modes: { createDelayMs: 300 }, timeoutMs: 60 });
+  try {
+    const err = await errorOf(await h.call(request()));
+    assert.equal(err.status, 504);
+    assert.equal(err.code, "timeout");
+    assert.equal(err.retryable, true);
+    assert.equal(h.db.quota(h.user.id).remaining, 5);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("an output that is not an image is never stored", async () => {
+  const h = harness({ modes: { outputBytes: new TextEncoder().encode("<html>error</html>") } });
+  try {
+    const err = await errorOf(await h.call(request()));
+    assert.equal(err.code, "server_error");
+    assert.equal(h.db.objects.size, 0);
+    assert.equal(h.db.quota(h.user.id).remaining, 5);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("a storage failure and a failed insert release the slot and leave no object behind", async () => {
+  const h = harness();
+  try {
+    h.db.failures.set("putImage", appError("server_error", { detail: "storage down" }));
+    assert.equal((await errorOf(await h.call(request()))).code, "server_error");
+    h.db.failures.set("insertGeneration", appError("server_error", { detail: "db down" }));
+    assert.equal((await errorOf(await h.call(request()))).code, "server_error");
+    assert.equal(h.db.objects.size, 0);
+    assert.equal(h.db.rows.size, 0);
+    assert.equal(h.db.quota(h.user.id).remaining, 5);
+    assert.ok(h.db.calls.includes("removeImage"));
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("a failed commit still answers with the stored image", async () => {
+  const h = harness();
+  try {
+    h.db.failures.set("commit", appError("server_error", { detail: "blip" }));
+    const res = await h.call(request());
+    assert.equal(res.status, 200);
+    assert.equal(h.db.limitsOf(h.user.id).used, 1);
+    assert.ok(h.logs.some((l) => l.event === "quota.commit_failed"));
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("a request id already used by another person is refused without a charge", async () => {
+  const h = harness();
+  try {
+    const body = request();
+    assert.equal((await h.call(body)).status, 200);
+    const stranger = h.db.addUser();
+    const err = await errorOf(await h.call(body, { jwt: stranger.jwt }));
+    assert.equal(err.status, 409);
+    assert.equal(err.code, "invalid_input");
+    assert.equal(h.db.quota(stranger.id).remaining, 5);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("without a valid session the answer is auth_required (401)", async () => {
+  const h = harness();
+  try {
+    for (const jwt of [null, "not-a-session"]) {
+      const err = await errorOf(await h.call(request(), { jwt }));
+      assert.equal(err.status, 401);
+      assert.equal(err.code, "auth_required");
+    }
+    assert.equal(h.db.calls.includes("reserve"), false);
+  } finally {
+    await h.close();
+  }
+});
+
+const notAnImage = `data:image/png;base64,${btoa("just some text, not pixels")}`;
+const tooLarge = `data:image/png;base64,${"A".repeat(Math.ceil((REFERENCE_IMAGE_MAX_BYTES + 10) / 3) * 4)}`;
+
+for (const [label, overrides, message] of [
+  ["a missing prompt", { prompt: undefined }, VALIDATION_MESSAGES.promptRequired],
+  ["a blank prompt", { prompt: "   \n " }, VALIDATION_MESSAGES.promptRequired],
+  ["a prompt over the limit", { prompt: "x".repeat(PROMPT_MAX_CHARS + 1) }, VALIDATION_MESSAGES.promptTooLong],
+  [
+    "a negative prompt over the limit",
+    { negative_prompt: "x".repeat(NEGATIVE_PROMPT_MAX_CHARS + 1) },
+    VALIDATION_MESSAGES.negativePromptTooLong,
+  ],
+  ["an unknown style", { style: "crayon" }, "Please choose one of the listed styles"],
+  ["an unknown quality", { quality: "max" }, `Quality must be one of ${QUALITIES.join(", ")}`],
+  ["an unknown aspect ratio", { aspect_ratio: "4:3" }, `Aspect ratio must be one of ${ASPECT_RATIOS.join(", ")}`],
+  ["a fractional seed", { seed: 1.5 }, `Seed must be a whole number from 0 to ${SEED_MAX}`],
+  ["a text seed", { seed: "abc" }, `Seed must be a whole number from 0 to ${SEED_MAX}`],
+  ["a reference that is not an image", { reference_image: notAnImage }, VALIDATION_MESSAGES.notAnImage],
+  [
+    "a reference that is not a data URL",
+    { reference_image: "https://example.com/a.png" },
+    VALIDATION_MESSAGES.notAnImage,
+  ],
+  ["a reference over the size limit", { reference_image: tooLarge }, "The reference image must be at most 4 MB"],
+  ["a request id that is not a UUID", { request_id: "42" }, "request_id must be a UUID"],
+  ["an unknown provider", { provider: "midjourney" }, "Unknown image provider"],
+  ["an unknown time zone", { timezone: "Mars/Olympus" }, "Unknown time zone"],
+] as const) {
+  Deno.test(`${label} is invalid_input: '${message}'`, async () => {
+    const h = harness();
+    try {
+      const err = await errorOf(await h.call(request(overrides as Record<string, unknown>)));
+      assert.equal(err.code, "invalid_input");
+      assert.equal(err.message, message);
+      assert.equal(err.retryable, false);
+      assert.ok(err.status === 400 || err.status === 413);
+      assert.equal(h.db.calls.includes("reserve"), false);
+      assert.equal(h.predictions(), 0);
+    } finally {
+      await h.close();
+    }
+  });
+}
+
+Deno.test("a body that is not JSON is invalid_input", async () => {
+  const h = harness();
+  try {
+    const res = await handler(
+      new Request("http://localhost/functions/v1/generate-image", {
+        method: "POST",
+        headers: { authorization: `Bearer ${h.user.jwt}` },
+        body: "prompt=hello",
+      }),
+      h.deps,
+    );
+    const err = await errorOf(res);
+    assert.equal(err.status, 400);
+    assert.equal(err.code, "invalid_input");
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("a real reference image is accepted and reaches the provider with its true type", async () => {
+  const h = harness();
+  try {
+    const png = solidPng(8, 8);
+    const res = await h.call(
+      request({ quality: "high", reference_image: `data:application/octet-stream;base64,${toBase64(png)}` }),
+    );
+    assert.equal(res.status, 200);
+    const sent = h.fake.received.find((r) => r.path.includes("flux-dev"))!.body as { input: { image: string } };
+    assert.equal(sent.input.image, `data:image/png;base64,${toBase64(png)}`);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("a request may ask for the built-in engine by name even when a remote provider is configured", async () => {
+  const h = harness();
+  try {
+    const res = await h.call(request({ provider: "builtin", aspect_ratio: "9:16" }));
+    assert.equal(res.status, 200);
+    const { generation } = await res.json();
+    assert.deepEqual(
+      [generation.provider, generation.model, generation.width, generation.height],
+      ["builtin", "builtin-procedural-v1", 1024, 1536],
+    );
+    assert.equal(h.predictions(), 0);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("an empty seed draws a seed from the request id, so a retry draws the same image", async () => {
+  const h = harness();
+  try {
+    const body = request({ seed: "" });
+    const { generation } = await (await h.call(body)).json();
+    assert.equal(typeof generation.seed, "number");
+    const sentSeed = (h.fake.received[0].body as { input: { seed: number } }).input.seed;
+    assert.equal(generation.seed, sentSeed);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("the time zone from the body or the X-Timezone header is stored once for the next reset", async () => {
+  const h = harness();
+  try {
+    await h.call(request({ timezone: "America/New_York" }));
+    await h.call(request({ timezone: "America/New_York" }));
+    assert.equal(h.db.calls.filter((c) => c === "setTimezone").length, 1);
+    assert.equal(h.db.limitsOf(h.user.id).pendingTimezone, "America/New_York");
+    await h.call(request(), { headers: { "x-timezone": "Asia/Tokyo" } });
+    assert.equal(h.db.limitsOf(h.user.id).pendingTimezone, "Asia/Tokyo");
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("logs carry codes and ids, never the token or the prompt", async () => {
+  const h = harness({ modes: { createStatus: 503 } });
+  try {
+    await h.call(request({ prompt: "my secret prompt" }));
+    const text = JSON.stringify(h.logs);
+    assert.ok(h.logs.length > 0);
+    assert.equal(text.includes(h.user.jwt), false);
+    assert.equal(text.includes("my secret prompt"), false);
+    assert.equal(text.includes(h.fake.token), false);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("answers CORS preflight and refuses other methods than POST", async () => {
+  const h = harness();
+  try {
+    const pre = await handler(
+      new Request("http://localhost/functions/v1/generate-image", { method: "OPTIONS" }),
+      h.deps,
+    );
+    assert.equal(pre.status, 200);
+    assert.match(pre.headers.get("access-control-allow-headers") ?? "", /x-timezone/);
+    await pre.body?.cancel();
+    const get = await handler(new Request("http://localhost/functions/v1/generate-image"), h.deps);
+    assert.equal(get.status, 405);
+    await get.body?.cancel();
+  } finally {
+    await h.close();
+  }
+});

@@ -1,0 +1,74 @@
+// The local backend's configuration: every variable parsed in one place, defaults when absent, a typo
+// never becoming 0 or NaN, and the JWT secret generated once and kept.
+import assert from "node:assert/strict";
+import { ENV_VARS, loadConfig } from "../../supabase/local/config.ts";
+import { verifyJwt } from "../../supabase/local/jwt.ts";
+
+async function withDataDir(fn: (dir: string) => Promise<void>) {
+  const dir = await Deno.makeTempDir({ prefix: "pc-config-" });
+  try {
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+const envOf = (vars: Record<string, string>) => (name: string) => vars[name];
+
+Deno.test("defaults when nothing is set, and the keys verify with the generated secret", () =>
+  withDataDir(async (dir) => {
+    const c = await loadConfig(envOf({ DATA_DIR: dir }));
+    assert.equal(c.apiPort, 54321);
+    assert.equal(c.publicUrl, "http://127.0.0.1:54321");
+    assert.equal(c.siteUrl, c.publicUrl);
+    assert.equal(c.functionTimeoutMs, 150_000);
+    assert.equal(c.restMaxRows, 1000);
+    assert.equal(c.dbPoolSize, 10);
+    assert.equal(c.renderWorkers, null);
+    assert.equal(c.mailerAutoconfirm, true);
+    assert.equal(c.migrationsDir, "supabase/migrations");
+    assert.equal(c.jwtSecret, (await Deno.readTextFile(`${dir}/jwt-secret`)).trim());
+    const anon = await verifyJwt(c.anonKey, c.jwtSecret);
+    assert.deepEqual(anon.ok && anon.value.role, "anon");
+    const again = await loadConfig(envOf({ DATA_DIR: dir }));
+    assert.equal(again.jwtSecret, c.jwtSecret, "a restart must keep the secret");
+  }),
+);
+
+Deno.test("reads each variable, and ignores numbers that are not positive integers", () =>
+  withDataDir(async (dir) => {
+    const c = await loadConfig(
+      envOf({
+        DATA_DIR: dir,
+        PORT: "55402",
+        FUNCTION_TIMEOUT_MS: "2500",
+        REST_MAX_ROWS: "-3",
+        DB_POOL_SIZE: "many",
+        RENDER_WORKERS: "3",
+        MAILER_AUTOCONFIRM: "false",
+        MIGRATIONS_DIR: "/tmp/migrations",
+        SOME_PROVIDER_KEY: "k",
+      }),
+    );
+    assert.equal(c.siteUrl, "http://127.0.0.1:55402");
+    assert.equal(c.functionTimeoutMs, 2500);
+    assert.equal(c.restMaxRows, 1000);
+    assert.equal(c.dbPoolSize, 10);
+    assert.equal(c.renderWorkers, 3);
+    assert.equal(c.mailerAutoconfirm, false);
+    assert.equal(c.migrationsDir, "/tmp/migrations");
+    assert.equal(c.functionEnv("SOME_PROVIDER_KEY"), "k", "functions see the rest of the environment");
+  }),
+);
+
+Deno.test("refuses a JWT secret shorter than 32 characters", () =>
+  withDataDir(async (dir) => {
+    await assert.rejects(loadConfig(envOf({ DATA_DIR: dir, JWT_SECRET: "short" })), /at least 32 characters/);
+  }),
+);
+
+Deno.test("the README's list names every variable the module reads", async () => {
+  const source = await Deno.readTextFile(new URL("../../supabase/local/config.ts", import.meta.url));
+  const read = new Set([...source.matchAll(/env\("([A-Z_]+)"\)/g)].map((m) => m[1]));
+  assert.deepEqual([...read].sort(), ENV_VARS.map(([name]) => name).sort());
+});

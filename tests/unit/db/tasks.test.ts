@@ -1,0 +1,140 @@
+import { Blob as NodeBlob } from "node:buffer";
+import { afterEach, describe, expect, it } from "vitest";
+import { openAppDb, type AppDb } from "#src/db/db.ts";
+import { listPromptHistory, listTasks, taskCounts } from "#src/db/queries.ts";
+import type { GenerationRecord } from "#src/db/schema.ts";
+import {
+  enqueueTasks,
+  markDone,
+  markFailed,
+  markRunning,
+  markWaiting,
+  recoverInterrupted,
+  releaseWaits,
+  retryTask,
+  type NewTask,
+} from "#src/db/tasks.ts";
+
+let db: AppDb;
+afterEach(async () => {
+  await db?.delete();
+});
+
+const task = (id: string, userId = "alice"): NewTask => ({
+  id,
+  userId,
+  type: "image-generation",
+  prompt: "a red fox",
+  negativePrompt: "",
+  style: "anime",
+  quality: "standard",
+  aspectRatio: "1:1",
+  seed: null,
+});
+
+const generation = (id: string): GenerationRecord => ({
+  id,
+  userId: "alice",
+  prompt: "a red fox",
+  negativePrompt: "",
+  style: "anime",
+  quality: "standard",
+  aspectRatio: "1:1",
+  width: 1024,
+  height: 1024,
+  seed: 7,
+  provider: "builtin",
+  model: "procedural",
+  imagePath: `alice/${id}.png`,
+  isPublic: 0,
+  isSaved: 0,
+  createdAt: "2026-11-22T10:00:00.000Z",
+  // jsdom's Blob cannot cross fake-indexeddb's structured clone; the browser's (like Node's) can.
+  image: new NodeBlob([new Uint8Array([137, 80, 78, 71])], { type: "image/png" }) as unknown as Blob,
+});
+
+describe("tasks", () => {
+  it("queues a batch in order and records its prompt in the same transaction", async () => {
+    db = openAppDb("tasks-enqueue");
+    await enqueueTasks(db, [task("t1"), task("t2"), task("t3")], {
+      prompt: "a red fox",
+      style: "anime",
+      quality: "standard",
+    });
+    const tasks = await listTasks("alice", db);
+    expect(tasks.map((t) => [t.id, t.status, t.attempts])).toEqual([
+      ["t1", "queued", 0],
+      ["t2", "queued", 0],
+      ["t3", "queued", 0],
+    ]);
+    expect((await listPromptHistory(db)).map((p) => p.prompt)).toEqual(["a red fox"]);
+  });
+
+  it("writes nothing when the batch cannot be stored", async () => {
+    db = openAppDb("tasks-atomic");
+    await enqueueTasks(db, [task("t1")], null);
+    await expect(
+      enqueueTasks(db, [task("t2"), task("t1")], { prompt: "never", style: "anime", quality: "standard" }),
+    ).rejects.toThrow();
+    expect((await listTasks("alice", db)).map((t) => t.id)).toEqual(["t1"]);
+    expect(await listPromptHistory(db)).toEqual([]);
+  });
+
+  it("claims a queued task once and counts the attempt", async () => {
+    db = openAppDb("tasks-claim");
+    await enqueueTasks(db, [task("t1")], null);
+    await markWaiting(db, "t1", { reason: "offline" });
+    const running = await markRunning(db, "t1");
+    expect(running).toMatchObject({ status: "running", attempts: 1 });
+    expect(running?.wait).toBeUndefined();
+    expect(await markRunning(db, "t1")).toBeUndefined();
+    expect(await markRunning(db, "missing")).toBeUndefined();
+  });
+
+  it("stores the generation with its image and finishes the task together", async () => {
+    db = openAppDb("tasks-done");
+    await enqueueTasks(db, [task("t1")], null);
+    await markRunning(db, "t1");
+    await markDone(db, "t1", generation("t1"), null);
+    const stored = await db.generations.get("t1");
+    expect(stored?.image?.size).toBe(4);
+    expect(new Uint8Array(await stored!.image!.arrayBuffer())).toEqual(new Uint8Array([137, 80, 78, 71]));
+    expect(await db.tasks.get("t1")).toMatchObject({ status: "done", provider: "builtin" });
+    expect(await taskCounts("alice", db)).toEqual({ queued: 0, running: 0, done: 1, error: 0 });
+  });
+
+  it("rolls the task back with the row when the write fails", async () => {
+    db = openAppDb("tasks-done-atomic");
+    await enqueueTasks(db, [task("t1")], null);
+    await markRunning(db, "t1");
+    const broken = { ...generation("t1"), id: undefined as unknown as string };
+    await expect(markDone(db, "t1", broken, null)).rejects.toThrow();
+    expect(await db.tasks.get("t1")).toMatchObject({ status: "running" });
+  });
+
+  it("recovers interrupted sends and re-queues a failed task for retry with the same id", async () => {
+    db = openAppDb("tasks-recover");
+    await enqueueTasks(db, [task("t1"), task("t2"), task("t3", "bob")], null);
+    await markRunning(db, "t1");
+    await markRunning(db, "t3");
+    await markRunning(db, "t2");
+    await markFailed(db, "t2", { code: "nsfw_content", message: "Refused" });
+    expect(await recoverInterrupted(db, "alice")).toBe(1);
+    expect((await db.tasks.get("t1"))?.status).toBe("queued");
+    expect((await db.tasks.get("t3"))?.status).toBe("running");
+    await retryTask(db, "t2");
+    const retried = await db.tasks.get("t2");
+    expect(retried).toMatchObject({ id: "t2", status: "queued", attempts: 0 });
+    expect(retried?.error).toBeUndefined();
+  });
+
+  it("lifts only the waits of the given reason", async () => {
+    db = openAppDb("tasks-release");
+    await enqueueTasks(db, [task("t1"), task("t2")], null);
+    await markWaiting(db, "t1", { reason: "auth" });
+    await markWaiting(db, "t2", { reason: "quota", until: "2026-11-23T00:00:00.000Z" });
+    await releaseWaits(db, "alice", "auth");
+    expect((await db.tasks.get("t1"))?.wait).toBeUndefined();
+    expect((await db.tasks.get("t2"))?.wait?.reason).toBe("quota");
+  });
+});

@@ -1,0 +1,121 @@
+import { useState } from "react";
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
+import { GeneratorForm, type FormNotice } from "#src/features/generation/components/generator-form.tsx";
+import { initialSettings, type GeneratorSettings } from "#src/features/generation/components/generator-settings.ts";
+
+function Harness(props: {
+  running?: boolean;
+  notice?: FormNotice | null;
+  onGenerate?: (s: GeneratorSettings) => void;
+  start?: Partial<GeneratorSettings>;
+}) {
+  const [settings, setSettings] = useState<GeneratorSettings>({ ...initialSettings(), ...props.start });
+  return (
+    <GeneratorForm
+      settings={settings}
+      update={(k, v) => setSettings((s) => ({ ...s, [k]: v }))}
+      onReset={() => setSettings(initialSettings())}
+      onGenerate={() => props.onGenerate?.(settings)}
+      running={props.running ?? false}
+      submitting={false}
+      notice={props.notice ?? null}
+    />
+  );
+}
+
+const generateButton = () => screen.getByRole("button", { name: /^(Generate|Queue)/ }) as HTMLButtonElement;
+
+describe("generator form", () => {
+  it("disables Generate with a blank prompt and says why once the prompt was edited", async () => {
+    render(<Harness />);
+    expect(generateButton().disabled).toBe(true);
+    await userEvent.type(screen.getByLabelText("Prompt"), "   ");
+    expect(generateButton().disabled).toBe(true);
+    expect(screen.getByText(VALIDATION_MESSAGES.promptRequired)).toBeTruthy();
+    await userEvent.type(screen.getByLabelText("Prompt"), "a red fox");
+    expect(generateButton().disabled).toBe(false);
+    expect(screen.getByText("488 characters left")).toBeTruthy();
+  });
+
+  it("disables Generate while a generation runs, but not the batch queue", async () => {
+    render(<Harness running start={{ prompt: "a cat" }} />);
+    expect(generateButton().disabled).toBe(true);
+    await userEvent.click(screen.getByRole("checkbox", { name: "Batch mode" }));
+    expect(generateButton().disabled).toBe(false);
+    expect(generateButton().textContent).toContain("Queue 4 tasks");
+  });
+
+  it("refuses a seed that is not a whole number", async () => {
+    const onGenerate = vi.fn();
+    render(<Harness onGenerate={onGenerate} start={{ prompt: "a cat" }} />);
+    await userEvent.type(screen.getByLabelText("Seed"), "12x");
+    await userEvent.click(generateButton());
+    expect(onGenerate).not.toHaveBeenCalled();
+    expect(screen.getByText(/The seed must be a whole number/)).toBeTruthy();
+  });
+
+  it("refuses a reference file that is not an image with the spec message", async () => {
+    render(<Harness />);
+    const input = screen.getByLabelText("Reference image") as HTMLInputElement;
+    await userEvent.upload(input, new File(["hello"], "notes.txt", { type: "text/plain" }), { applyAccept: false });
+    expect(await screen.findByText(VALIDATION_MESSAGES.notAnImage)).toBeTruthy();
+  });
+
+  it("reads an image reference as a data URL, previews it and removes it", async () => {
+    render(<Harness />);
+    const input = screen.getByLabelText("Reference image") as HTMLInputElement;
+    await userEvent.upload(input, new File([new Uint8Array([137, 80, 78, 71])], "ref.png", { type: "image/png" }));
+    const preview = (await screen.findByRole("img", { name: "Reference image: ref.png" })) as HTMLImageElement;
+    expect(preview.src).toMatch(/^data:image\/png;base64,/);
+    await userEvent.click(screen.getByRole("button", { name: "Remove reference image" }));
+    expect(screen.queryByRole("img", { name: "Reference image: ref.png" })).toBeNull();
+  });
+
+  it("batch mode has a 1–10 slider that starts at 4", async () => {
+    render(<Harness />);
+    await userEvent.click(screen.getByRole("checkbox", { name: "Batch mode" }));
+    const slider = screen.getByRole("slider", { name: "Batch count" }) as HTMLInputElement;
+    expect([slider.min, slider.max, slider.step, slider.value]).toEqual(["1", "10", "1", "4"]);
+  });
+
+  it("shows the style picker's first 6 styles and all 27 on request", async () => {
+    render(<Harness />);
+    const pressed = () => screen.getAllByRole("button", { pressed: true });
+    expect(screen.getByRole("button", { name: "Photorealistic" }).getAttribute("aria-pressed")).toBe("true");
+    expect(screen.queryByRole("button", { name: "Nano Banana" })).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: "Show all 27 styles" }));
+    await userEvent.click(screen.getByRole("button", { name: "Nano Banana" }));
+    expect(pressed().map((b) => b.getAttribute("aria-label"))).toEqual(["Nano Banana"]);
+  });
+
+  it("hands the settings to Generate and restores the defaults on Reset", async () => {
+    const onGenerate = vi.fn();
+    render(<Harness onGenerate={onGenerate} />);
+    await userEvent.type(screen.getByLabelText("Prompt"), "a lighthouse");
+    await userEvent.click(screen.getByRole("radio", { name: /^Ultra/ }));
+    await userEvent.click(screen.getByRole("radio", { name: /^16:9/ }));
+    await userEvent.click(generateButton());
+    expect(onGenerate).toHaveBeenCalledWith(
+      expect.objectContaining({ prompt: "a lighthouse", quality: "ultra", aspectRatio: "16:9" }),
+    );
+    await userEvent.click(screen.getByRole("button", { name: "Reset" }));
+    expect((screen.getByLabelText("Prompt") as HTMLTextAreaElement).value).toBe("");
+    expect((screen.getByRole("radio", { name: /^Standard/ }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it("shows a notice with its link", () => {
+    render(
+      <Harness
+        notice={{
+          message: VALIDATION_MESSAGES.signInToGenerate,
+          link: { label: "Sign in", to: "/auth?from=%2Fgenerate" },
+        }}
+      />,
+    );
+    expect(screen.getByRole("alert").textContent).toContain("Please sign in to generate images");
+    expect(screen.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe("/auth?from=%2Fgenerate");
+  });
+});

@@ -1,0 +1,112 @@
+import { act, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { Router } from "wouter";
+import { memoryLocation } from "wouter/memory-location";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
+import { setSessionView } from "#src/state/session-store.ts";
+import { dismissToast, toasts } from "#src/state/toasts.ts";
+
+const generate = vi.fn();
+vi.mock("#src/features/generation/use-generation.ts", () => ({
+  useGenerationActions: () => ({
+    generate,
+    retry: vi.fn(),
+    removeTask: vi.fn(),
+    clearTasks: vi.fn(),
+    setConcurrency: vi.fn(),
+    addPrompt: vi.fn(),
+    removePrompt: vi.fn(),
+    clearPrompts: vi.fn(),
+  }),
+  useConcurrency: () => 2,
+  useRunProgress: () => null,
+  useOnline: () => true,
+}));
+
+const { Generator } = await import("#src/features/generation/components/generator.tsx");
+
+function renderAt(path: string) {
+  const [pathname, search = ""] = path.split("?");
+  const location = memoryLocation({ path: pathname, searchPath: search, record: true } as Parameters<
+    typeof memoryLocation
+  >[0]);
+  render(
+    <Router hook={location.hook} searchHook={location.searchHook}>
+      <Generator />
+    </Router>,
+  );
+  return location;
+}
+
+beforeEach(() => {
+  generate.mockReset();
+  setSessionView({ status: "signed-in", user: { id: "u1", email: "a@example.com" }, verified: true });
+});
+afterEach(() => {
+  for (const t of [...toasts.items]) dismissToast(t.id);
+  setSessionView({ status: "signed-out", user: null, verified: true });
+});
+
+describe("generator", () => {
+  it("queues N tasks in batch mode and says so", async () => {
+    generate.mockResolvedValue({ ok: true, taskIds: ["a", "b", "c", "d"] });
+    renderAt("/generate");
+    await userEvent.type(screen.getByLabelText("Prompt"), "a red fox in snow");
+    await userEvent.click(screen.getByRole("checkbox", { name: "Batch mode" }));
+    await userEvent.click(screen.getByRole("button", { name: "Queue 4 tasks" }));
+    expect(generate).toHaveBeenCalledWith(expect.objectContaining({ prompt: "a red fox in snow", batchCount: 4 }));
+    expect(toasts.items.map((t) => t.title)).toContain("Added 4 tasks to generation queue");
+  });
+
+  it("generates one image without a batch count when batch mode is off", async () => {
+    generate.mockResolvedValue({ ok: true, taskIds: ["a"] });
+    renderAt("/generate");
+    await userEvent.type(screen.getByLabelText("Prompt"), "a lighthouse");
+    await userEvent.click(screen.getByRole("button", { name: "Generate" }));
+    expect(generate.mock.calls[0][0].batchCount).toBeUndefined();
+    expect(toasts.items).toHaveLength(0);
+  });
+
+  it("asks a signed-out visitor to sign in and comes back with the same settings", async () => {
+    setSessionView({ status: "signed-out", user: null, verified: true });
+    renderAt("/generate");
+    await userEvent.type(screen.getByLabelText("Prompt"), "a cat");
+    await userEvent.click(screen.getByRole("button", { name: "Generate" }));
+    expect(generate).not.toHaveBeenCalled();
+    expect(screen.getByRole("alert").textContent).toContain(VALIDATION_MESSAGES.signInToGenerate);
+    const href = screen.getByRole("link", { name: "Sign in" }).getAttribute("href")!;
+    expect(href.startsWith("/auth?from=")).toBe(true);
+    expect(decodeURIComponent(href.slice("/auth?from=".length))).toMatch(
+      /^\/generate\?prompt=a\+cat&style=photorealistic/,
+    );
+  });
+
+  it("shows the queue's refusal with an Upgrade link for the daily limit", async () => {
+    generate.mockResolvedValue({ ok: false, message: VALIDATION_MESSAGES.dailyLimit });
+    renderAt("/generate");
+    await userEvent.type(screen.getByLabelText("Prompt"), "a cat");
+    await userEvent.click(screen.getByRole("button", { name: "Generate" }));
+    expect(screen.getByRole("alert").textContent).toContain(VALIDATION_MESSAGES.dailyLimit);
+    expect(screen.getByRole("link", { name: "Upgrade" }).getAttribute("href")).toBe("/pricing");
+  });
+
+  it("opens filled in from a generator link", async () => {
+    sessionStorage.setItem("promptcanvas.reference_image", "data:image/jpeg;base64,AAAA");
+    renderAt(
+      "/generate?prompt=A+lighthouse+at+dusk&negative_prompt=people&style=watercolor&quality=ultra&aspect_ratio=16%3A9&seed=1234&batch=7&reference=session",
+    );
+    await act(async () => undefined);
+    expect((screen.getByLabelText("Prompt") as HTMLTextAreaElement).value).toBe("A lighthouse at dusk");
+    expect((screen.getByLabelText("Negative prompt") as HTMLInputElement).value).toBe("people");
+    expect(screen.getByRole("button", { name: "Watercolor" }).getAttribute("aria-pressed")).toBe("true");
+    expect((screen.getByRole("radio", { name: /^Ultra/ }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole("radio", { name: /^16:9/ }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText("Seed") as HTMLInputElement).value).toBe("1234");
+    expect((screen.getByRole("slider", { name: "Batch count" }) as HTMLInputElement).value).toBe("7");
+    expect(screen.getByRole("img", { name: /^Reference image/ }).getAttribute("src")).toBe(
+      "data:image/jpeg;base64,AAAA",
+    );
+    expect(sessionStorage.getItem("promptcanvas.reference_image")).toBeNull();
+  });
+});

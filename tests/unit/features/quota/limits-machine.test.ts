@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { createActor, fromPromise, SimulatedClock } from "xstate";
+import { limitsMachine } from "#src/features/quota/limits-machine.ts";
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+function start(visible = true) {
+  const clock = new SimulatedClock();
+  const reads: number[] = [];
+  const machine = limitsMachine.provide({
+    actors: {
+      readLimits: fromPromise<void, void>(async () => {
+        reads.push(clock.now());
+      }),
+    },
+  });
+  const actor = createActor(machine, { input: { visible }, clock }).start();
+  return { actor, clock, reads };
+}
+
+describe("limitsMachine", () => {
+  it("reads at once, then every 30 s while visible", async () => {
+    const { clock, reads } = start();
+    await flush();
+    expect(reads).toEqual([0]);
+    clock.increment(29_999);
+    await flush();
+    expect(reads).toHaveLength(1);
+    clock.increment(1);
+    await flush();
+    expect(reads).toEqual([0, 30_000]);
+  });
+
+  it("re-reads 500 ms after a generation", async () => {
+    const { actor, clock, reads } = start();
+    await flush();
+    clock.increment(1_000);
+    actor.send({ type: "generation.finished" });
+    clock.increment(499);
+    await flush();
+    expect(reads).toHaveLength(1);
+    clock.increment(1);
+    await flush();
+    expect(reads).toEqual([0, 1_500]);
+  });
+
+  it("stops polling while hidden and reads again on return", async () => {
+    const { actor, clock, reads } = start();
+    await flush();
+    actor.send({ type: "visibility.hidden" });
+    clock.increment(120_000);
+    await flush();
+    expect(reads).toHaveLength(1);
+    actor.send({ type: "visibility.visible" });
+    await flush();
+    expect(reads).toEqual([0, 120_000]);
+  });
+});

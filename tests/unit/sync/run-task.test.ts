@@ -1,0 +1,206 @@
+import { Blob as NodeBlob } from "node:buffer";
+import { afterEach, describe, expect, it } from "vitest";
+import { generateImage, type InvokeFn } from "#src/api/generate.ts";
+import { openAppDb, type AppDb } from "#src/db/db.ts";
+import { enqueueTasks, type NewTask } from "#src/db/tasks.ts";
+import { MAX_ATTEMPTS, runTask, type RunTaskDeps } from "#src/sync/run-task.ts";
+
+const NOW = Date.parse("2026-11-22T10:00:00.000Z");
+let db: AppDb;
+afterEach(async () => {
+  await db?.delete();
+});
+
+const row = (id: string) => ({
+  id,
+  user_id: "alice",
+  prompt: "a red fox",
+  negative_prompt: "",
+  style: "anime",
+  quality: "standard",
+  aspect_ratio: "1:1",
+  width: 1024,
+  height: 1024,
+  seed: 42,
+  provider: "builtin",
+  model: "procedural-v1",
+  image_path: `alice/${id}.png`,
+  is_public: false,
+  is_saved: false,
+  created_at: "2026-11-22T10:00:01.000Z",
+  image_url: `https://backend.test/storage/v1/object/sign/generations/alice/${id}.png?token=x`,
+});
+
+const answer = (id: string, replayed = false) => ({
+  data: {
+    generation: row(id),
+    quota: { remaining: 3, daily_limit: 5, reset_at: "2026-11-23T00:00:00.000Z" },
+    replayed,
+  },
+  error: null,
+});
+
+/** What supabase-js answers for a non-2xx: a FunctionsHttpError holding the Response. */
+const failure = (status: number, body: Record<string, unknown>) => ({
+  data: null,
+  error: Object.assign(new Error("Edge Function returned a non-2xx status code"), {
+    name: "FunctionsHttpError",
+    context: new Response(JSON.stringify({ error: body }), { status }),
+  }),
+});
+
+const task = (id: string): NewTask => ({
+  id,
+  userId: "alice",
+  type: "image-generation",
+  prompt: "a red fox",
+  negativePrompt: "",
+  style: "anime",
+  quality: "standard",
+  aspectRatio: "1:1",
+  seed: null,
+});
+
+async function setup(name: string, invoke: InvokeFn, overrides: Partial<RunTaskDeps> = {}) {
+  db = openAppDb(name);
+  await enqueueTasks(db, [task("t1")], null, NOW - 1000);
+  const sent: Record<string, unknown>[] = [];
+  const events: { name: string; metadata: Record<string, unknown> }[] = [];
+  const deps: RunTaskDeps = {
+    db,
+    generate: (request) =>
+      generateImage(request, async (fn, options) => {
+        sent.push({ fn, ...options.body });
+        return invoke(fn, options);
+      }),
+    fetchImage: async () => new NodeBlob([new Uint8Array([1, 2, 3])], { type: "image/png" }) as unknown as Blob,
+    track: async (_userId, name, metadata) => void events.push({ name, metadata }),
+    refreshSession: async () => false,
+    isOnline: () => true,
+    now: () => NOW,
+    random: () => 0.5,
+    ...overrides,
+  };
+  return { deps, sent, events };
+}
+
+describe("runTask", () => {
+  it("sends the request id and stores the row, the image and the quota on success", async () => {
+    const { deps, sent, events } = await setup("run-ok", async () => answer("t1"));
+    expect(await runTask(deps, "t1")).toMatchObject({ status: "done", generationId: "t1", replayed: false });
+    expect(sent).toEqual([
+      expect.objectContaining({ fn: "generate-image", request_id: "t1", prompt: "a red fox", aspect_ratio: "1:1" }),
+    ]);
+    const stored = await db.generations.get("t1");
+    expect(stored).toMatchObject({ id: "t1", seed: 42, imagePath: "alice/t1.png" });
+    expect(stored?.image?.size).toBe(3);
+    expect(await db.tasks.get("t1")).toMatchObject({ status: "done", attempts: 1 });
+    expect(await db.limits.get("alice")).toMatchObject({ remaining: 3, dailyLimit: 5, generationsToday: 2 });
+    expect(events).toEqual([{ name: "queue_task_success", metadata: { provider: "builtin", taskId: "t1" } }]);
+  });
+
+  it("treats the server's replay of a request that already reached it as the success", async () => {
+    const { deps } = await setup("run-replay", async () => answer("t1", true));
+    await db.tasks.update("t1", { attempts: 1 });
+    expect(await runTask(deps, "t1")).toMatchObject({ status: "done", replayed: true });
+    expect(await db.generations.count()).toBe(1);
+  });
+
+  it("waits for the connection when offline, without sending", async () => {
+    const { deps, sent } = await setup("run-offline", async () => answer("t1"), { isOnline: () => false });
+    expect(await runTask(deps, "t1")).toMatchObject({ status: "waiting", wait: { reason: "offline" } });
+    expect(sent).toEqual([]);
+    expect((await db.tasks.get("t1"))?.status).toBe("queued");
+  });
+
+  it("waits for the connection when the send fails and the device went offline", async () => {
+    let online = true;
+    const { deps } = await setup(
+      "run-dropped",
+      async () => {
+        online = false;
+        throw new TypeError("Failed to fetch");
+      },
+      { isOnline: () => online },
+    );
+    expect(await runTask(deps, "t1")).toMatchObject({ status: "waiting", wait: { reason: "offline" } });
+  });
+
+  it("backs off a rate-limited send for at least the server's retry_after", async () => {
+    const { deps } = await setup("run-rate", async () =>
+      failure(429, { code: "rate_limit", message: "slow", retry_after: 30 }),
+    );
+    const outcome = await runTask(deps, "t1");
+    expect(outcome).toMatchObject({
+      status: "waiting",
+      wait: { reason: "backoff", until: new Date(NOW + 30_000).toISOString() },
+    });
+  });
+
+  it("gives up on server errors after the last attempt and reports the failure", async () => {
+    const { deps, events } = await setup("run-cap", async () =>
+      failure(500, { code: "server_error", message: "boom" }),
+    );
+    await db.tasks.update("t1", { attempts: MAX_ATTEMPTS - 1 });
+    expect(await runTask(deps, "t1")).toMatchObject({ status: "error", error: { code: "server_error" } });
+    expect((await db.tasks.get("t1"))?.error).toEqual({
+      code: "server_error",
+      message: "Our servers are experiencing issues. Please try again in a moment.",
+    });
+    expect(events).toEqual([{ name: "queue_task_fail", metadata: { provider: null, taskId: "t1" } }]);
+  });
+
+  it("holds a task refused for the daily limit until the reset", async () => {
+    const { deps } = await setup("run-daily", async () =>
+      failure(429, { code: "daily_limit", message: "limit", retry_after: 3600 }),
+    );
+    expect(await runTask(deps, "t1")).toMatchObject({
+      status: "waiting",
+      wait: { reason: "quota", until: new Date(NOW + 3_600_000).toISOString() },
+    });
+  });
+
+  it("holds a task beyond today's known quota without sending it", async () => {
+    const { deps, sent } = await setup("run-hold", async () => answer("t1"));
+    await db.limits.put({
+      userId: "alice",
+      generationsToday: 5,
+      dailyLimit: 5,
+      remaining: 0,
+      resetAt: "2026-11-23T00:00:00.000Z",
+      tier: "free",
+      checkedAt: new Date(NOW).toISOString(),
+    });
+    expect(await runTask(deps, "t1")).toMatchObject({
+      status: "waiting",
+      wait: { reason: "quota", until: "2026-11-23T00:00:00.000Z" },
+    });
+    expect(sent).toEqual([]);
+  });
+
+  it("renews an expired session once and re-sends; without one it waits for a sign-in", async () => {
+    const expired = async () => failure(401, { code: "auth_required", message: "JWT expired" });
+    const renewed = await setup("run-auth-renewed", expired, { refreshSession: async () => true });
+    expect(await runTask(renewed.deps, "t1")).toMatchObject({ status: "waiting", wait: { reason: "backoff" } });
+    await db.delete();
+    const lapsed = await setup("run-auth-lapsed", expired);
+    expect(await runTask(lapsed.deps, "t1")).toMatchObject({ status: "waiting", wait: { reason: "auth" } });
+    expect((await db.tasks.get("t1"))?.status).toBe("queued");
+  });
+
+  it("fails a refused prompt with the catalogue's message", async () => {
+    const { deps, events } = await setup("run-nsfw", async () => failure(422, { code: "nsfw_content", message: "no" }));
+    expect(await runTask(deps, "t1")).toMatchObject({ status: "error", error: { code: "nsfw_content" } });
+    expect((await db.tasks.get("t1"))?.error?.message).toBe(
+      "Your prompt contains restricted content. Please modify it.",
+    );
+    expect(events.map((e) => e.name)).toEqual(["queue_task_fail"]);
+  });
+
+  it("skips a task removed before it was sent", async () => {
+    const { deps, sent } = await setup("run-removed", async () => answer("t1"));
+    await db.tasks.delete("t1");
+    expect(await runTask(deps, "t1")).toEqual({ status: "skipped", taskId: "t1" });
+    expect(sent).toEqual([]);
+  });
+});
