@@ -133,6 +133,8 @@ async function homeInitialJs(url) {
     await page.goto(`${url}/`, { waitUntil: "networkidle" });
     const files = [];
     for (const res of scripts) {
+      // A script that failed to load (say, dist/ rebuilt under the running server) would count as 0 KB.
+      if (!res.ok()) throw new Error(`${res.url()} answered ${res.status()}: the home JS figure would be wrong`);
       const body = await res.body();
       files.push({ path: new URL(res.url()).pathname, raw: body.length, gzip: gzipSync(body, { level: 9 }).length });
     }

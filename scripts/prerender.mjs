@@ -8,7 +8,7 @@
 // Environment: SITE_ORIGIN (the canonical origin, default https://promptcanvas.app).
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, posix, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import react from "@vitejs/plugin-react";
 import { build } from "vite";
@@ -61,15 +61,10 @@ await build({
 });
 const app = await import(pathToFileURL(join(ssrOut, "prerender-entry.mjs")).href);
 
-// 2. Which built chunks each page needs, to preload them beside the entry script. The page modules
-// are read from routes.tsx's lazyPage(() => import("…")) table; a miss only costs the preload.
+// 2. Which built chunks each page needs, to preload them beside the entry script: the route table
+// names each page's modules (PAGE_MODULES), and Vite's manifest maps them to chunks.
 const manifestPath = join(dist, ".vite/manifest.json");
 const manifest = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, "utf8")) : {};
-const routesSource = readFileSync(join(root, "src/app/routes.tsx"), "utf8");
-const pageSources = new Map();
-for (const m of routesSource.matchAll(/(\w+): lazyPage\(\(\) =>\s*import\("([^"]+)"\)/g)) {
-  pageSources.set(m[1], posix.join("src/app", m[2]).replace(/^src\/app\/\.\.\//, "src/") + ".tsx");
-}
 const entryChunk = Object.values(manifest).find((c) => c.isEntry);
 
 function chunkFiles(key, seen = new Set()) {
@@ -84,12 +79,15 @@ function chunkFiles(key, seen = new Set()) {
 }
 
 function preloadsFor(entry) {
-  const source = entry ? pageSources.get(entry.page) : undefined;
   const entryFiles = new Set(
     entryChunk ? [entryChunk.file, ...(entryChunk.imports ?? []).map((k) => manifest[k]?.file)] : [],
   );
-  const files = source ? [...new Set(chunkFiles(source))].filter((f) => !entryFiles.has(f)) : [];
-  return files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}" />`).join("\n    ");
+  const seen = new Set();
+  const files = app.pageSources(entry).flatMap((source) => chunkFiles(source, seen));
+  return [...new Set(files)]
+    .filter((f) => !entryFiles.has(f))
+    .map((f) => `<link rel="modulepreload" crossorigin href="/${f}" />`)
+    .join("\n    ");
 }
 
 // 3. The page template: Vite's index.html with the route's head and markup.
@@ -119,10 +117,10 @@ function outFile(path) {
 const written = [];
 const shells = [];
 const failures = [];
-for (const entry of app.ROUTES) {
+for (const entry of app.site.routes) {
   const head = app.renderHead(entry.path, entry, origin);
   let body = null;
-  if (app.isPrerendered(entry)) {
+  if (app.site.isPrerendered(entry)) {
     try {
       body = await app.renderPage(entry.path);
     } catch (e) {
@@ -137,7 +135,7 @@ for (const entry of app.ROUTES) {
 }
 
 // 4. sitemap.xml and robots.txt for the canonical origin.
-const indexable = app.ROUTES.filter((r) => app.isIndexable(r));
+const indexable = app.site.routes.filter((r) => app.site.isIndexable(r));
 const today = new Date().toISOString().slice(0, 10);
 writeFileSync(
   join(dist, "sitemap.xml"),

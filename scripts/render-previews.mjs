@@ -3,6 +3,8 @@
 // WebP encoding, so no image library is needed. The files are committed; re-run after engine changes:
 //   node scripts/render-previews.mjs            (every preview)
 //   node scripts/render-previews.mjs anime      (only jobs whose name contains "anime")
+// Functions passed to page.evaluate() run in Chromium, where these browser globals exist.
+/* global createImageBitmap, OffscreenCanvas */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -6,13 +6,19 @@ import { prerenderToNodeStream } from "react-dom/static";
 import { Router } from "wouter";
 import { App } from "./app/app";
 import { isIndexable, isPrerendered, routeHead } from "./app/route-meta";
-import { ROUTES } from "./app/route-table";
-import { preloadRoute, routeFor } from "./app/routes";
+import { PAGE_MODULES, ROUTES } from "./app/route-table";
+import { preloadRoute } from "./app/routes";
 import { renderHeadTags } from "./features/site/head-tags";
 import { setSessionView } from "./state/session-store";
 import type { RouteEntry } from "./app/route-table";
 
-export { ROUTES, isIndexable, isPrerendered, routeFor, routeHead };
+/** The route table and how each route is built, as the prerender script reads them. */
+export const site = { routes: ROUTES, isIndexable, isPrerendered };
+
+/** The source files (as Vite's manifest names them) of the modules that draw `entry`'s page. */
+export function pageSources(entry: RouteEntry): string[] {
+  return PAGE_MODULES[entry.page].map((file) => `src/${file}`);
+}
 
 /** The head tags of `path` for a site served from `origin`. */
 export function renderHead(path: string, entry: RouteEntry | undefined, origin: string): string {

@@ -1,20 +1,22 @@
-// `npm test`: runs every test tier in turn (unit, db, functions, backend, e2e), shows each tool's own
-// output, and ends with one line totalled over all tiers: `N passed, N failed, N skipped`.
-// A tier whose tool is missing (no Chromium) counts its tests as skipped, never as passed.
+// `npm test`: runs every tier in turn (static, unit, db, functions, local, backend, e2e), shows each tool's
+// own output, and ends with one line totalled over all tiers: `N passed, N failed[, N skipped]`.
+// Honest counts: a tier never turns green by running nothing. In CI (CI=true) a missing tool (Deno,
+// PostgreSQL, Chromium), an e2e listing that fails or a tier that ran no test is a failure; on a
+// developer's machine a missing tool is reported and its tests count as skipped.
 // Usage: node tests/run-all.mjs [tier ...]
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { denoPath } from "../scripts/deno-path.mjs";
+import { GATES, findDeno, runGate } from "../scripts/gates.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "tests/.output");
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
 const node = process.execPath;
 const bin = (p) => join(root, "node_modules", p);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CI = /^(1|true|yes)$/i.test(process.env.CI ?? "");
+const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 function run(cmd, args, env = {}) {
   const r = spawnSync(cmd, args, {
@@ -25,10 +27,55 @@ function run(cmd, args, env = {}) {
   });
   const stdout = r.stdout?.toString() ?? "";
   process.stdout.write(stdout);
-  return { status: r.status ?? 1, stdout };
+  return { status: r.error ? 1 : (r.status ?? 1), stdout };
 }
 
-function vitestTier(project) {
+/** A tool the tier needs is missing: a failure in CI, skipped tests (as many as are known) elsewhere. */
+function missingTool(what, known = 0) {
+  console.log(`${what}${CI ? " (CI: counted as a failure)" : "; its tests count as skipped"}.`);
+  return CI
+    ? { passed: 0, failed: 1, skipped: known, note: what }
+    : { passed: 0, failed: 0, skipped: known, note: what };
+}
+
+/** Test files under `dir` (recursively) matching `pattern`, leaving out fakes and fixtures. */
+function testFiles(dir, pattern) {
+  const abs = join(root, dir);
+  if (!existsSync(abs)) return [];
+  return readdirSync(abs, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && pattern.test(e.name))
+    .map((e) => relative(root, join(e.parentPath ?? e.path, e.name)))
+    .filter((f) => !/(^|\/)(fakes|fixtures)\//.test(f))
+    .sort();
+}
+
+function postgresAvailable() {
+  const probe = `const pg=require("pg");const c=new pg.Client({connectionString:process.argv[1],connectionTimeoutMillis:2000});
+c.connect().then(()=>c.query("select 1")).then(()=>process.exit(0),()=>process.exit(1));`;
+  return spawnSync(node, ["-e", probe, POSTGRES_URL], { cwd: root, timeout: 10_000 }).status === 0;
+}
+
+function staticTier() {
+  const res = { passed: 0, failed: 0, skipped: 0, notes: [] };
+  for (const gate of GATES) {
+    console.log(`--- gate ${gate.name}: ${gate.what}`);
+    const r = runGate(gate);
+    console.log(`--- gate ${gate.name}: ${r.status} in ${r.seconds.toFixed(1)} s${r.note ? ` (${r.note})` : ""}`);
+    res.notes.push(`${gate.name} ${r.status === "passed" ? "" : r.status + " "}${r.seconds.toFixed(1)} s`);
+    if (r.status === "passed") res.passed++;
+    else if (r.status === "unavailable") {
+      const m = missingTool(`gate ${gate.name}: ${r.note}`);
+      res.failed += m.failed;
+      res.skipped += m.failed ? 0 : 1;
+    } else res.failed++;
+  }
+  return { ...res, note: res.notes.join(", ") };
+}
+
+function vitestTier(project, { needsPostgres = false } = {}) {
+  // The tests themselves skip (and say so) without PostgreSQL; in CI that is a missing tool, not a pass.
+  const noPostgres = needsPostgres && !postgresAvailable();
+  if (noPostgres) console.log(`${project}: no PostgreSQL at ${POSTGRES_URL}; the tests that need it skip.`);
   const file = join(out, `${project}.json`);
   const r = run(node, [
     bin("vitest/vitest.mjs"),
@@ -51,18 +98,28 @@ function vitestTier(project) {
     skipped: j.numPendingTests + (j.numTodoTests ?? 0),
   };
   if (r.status !== 0 && res.failed === 0) res.failed = 1;
+  if (noPostgres && CI) {
+    res.failed++;
+    res.note = "no PostgreSQL (CI: counted as a failure)";
+  } else if (noPostgres) res.note = "no PostgreSQL";
   return res;
 }
 
-function functionsTier() {
-  const dir = join(root, "tests/functions");
-  const files = existsSync(dir)
-    ? readdirSync(dir)
-        .filter((f) => /_test\.ts$/.test(f))
-        .map((f) => `tests/functions/${f}`)
-    : [];
-  if (!files.length) return { passed: 0, failed: 0, skipped: 0 };
-  const r = run(denoPath(), ["test", "-A", "--no-check", ...files], { NO_COLOR: "1" });
+/** A Deno test tier over `dir`/**\/*_test.ts (fakes and fixtures left out). */
+function denoTier(dir) {
+  const files = testFiles(dir, /_test\.ts$/);
+  if (!files.length) return { passed: 0, failed: 0, skipped: 0, note: `no test files under ${dir}` };
+  const deno = findDeno();
+  if (!deno) {
+    // Without Deno the tests cannot even be listed; their Deno.test calls are the count that is skipped.
+    const known = files.reduce(
+      (n, f) => n + (readFileSync(join(root, f), "utf8").match(/\bDeno\.test\(/g)?.length ?? 0),
+      0,
+    );
+    return missingTool(`no Deno binary (npm package "deno"): ${files.length} test files not run`, known);
+  }
+  // Types are checked once by the deno-check gate of the static tier; here the tests only run.
+  const r = run(deno, ["test", "-A", "--no-check", ...files], { NO_COLOR: "1" });
   const m = r.stdout.match(
     /(ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed(?: \(\d+ steps?\))?(?: \| (\d+) ignored)?/,
   );
@@ -76,10 +133,11 @@ function e2eTier() {
   const pw = bin("@playwright/test/cli.js");
   if (!existsSync(join(root, "playwright.config.ts"))) return { passed: 0, failed: 0, skipped: 0 };
   if (!existsSync(CHROMIUM)) {
+    // Listing loads every spec without a browser: a spec that does not load is a failure anywhere.
     const list = run(node, [pw, "test", "--list"]);
     const m = list.stdout.match(/Total: (\d+) tests?/);
-    console.log(`e2e: no Chromium at ${CHROMIUM}; its tests are counted as skipped.`);
-    return { passed: 0, failed: 0, skipped: m ? +m[1] : 0 };
+    if (list.status !== 0 || !m) return { passed: 0, failed: 1, skipped: 0, note: "playwright --list failed" };
+    return missingTool(`e2e: no Chromium at ${CHROMIUM}`, CI ? 0 : +m[1]);
   }
   const file = join(out, "e2e.json");
   const r = run(node, [pw, "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
@@ -91,23 +149,40 @@ function e2eTier() {
 }
 
 const tiers = {
+  static: staticTier,
   unit: () => vitestTier("unit"),
-  db: () => vitestTier("db"),
-  functions: functionsTier,
-  backend: () => vitestTier("backend"),
+  db: () => vitestTier("db", { needsPostgres: true }),
+  functions: () => denoTier("tests/functions"),
+  local: () => denoTier("tests/local"),
+  backend: () => vitestTier("backend", { needsPostgres: true }),
   e2e: e2eTier,
 };
+
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(tiers);
+const unknown = chosen.filter((name) => !tiers[name]);
+if (unknown.length) {
+  console.error(`unknown tier ${unknown.join(", ")}; tiers: ${Object.keys(tiers).join(", ")}`);
+  process.exit(2);
+}
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
 const total = { passed: 0, failed: 0, skipped: 0 };
 const rows = [];
 for (const name of chosen) {
-  if (!tiers[name]) {
-    console.error(`unknown tier ${name}; tiers: ${Object.keys(tiers).join(", ")}`);
-    process.exit(2);
-  }
   console.log(`\n=== tier: ${name} ===`);
   const started = Date.now();
-  const r = tiers[name]();
+  let r;
+  try {
+    r = tiers[name]();
+  } catch (e) {
+    // A crash of the runner inside a tier is that tier's failure, and the other tiers still run.
+    console.error(e);
+    r = { passed: 0, failed: 1, skipped: 0, note: `runner error: ${e?.message ?? e}` };
+  }
+  if (CI && r.passed + r.failed === 0) {
+    r = { ...r, failed: 1, note: `ran no test (CI: counted as a failure)${r.note ? "; " + r.note : ""}` };
+  }
   rows.push(
     `${name.padEnd(10)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(4)} failed ${String(r.skipped).padStart(4)} skipped  ${((Date.now() - started) / 1000).toFixed(1)} s${r.note ? "  (" + r.note + ")" : ""}`,
   );

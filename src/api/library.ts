@@ -43,7 +43,10 @@ async function guarded<T>(run: () => Promise<Result<T, WriteFailure>>): Promise<
 }
 
 /** Sets flags of one row; `found` is false when no row of that id is there for this user (it is gone). */
-export function updateGenerationFlags(id: string, patch: FlagsPatch): Promise<Result<{ found: boolean }, WriteFailure>> {
+export function updateGenerationFlags(
+  id: string,
+  patch: FlagsPatch,
+): Promise<Result<{ found: boolean }, WriteFailure>> {
   return guarded(async () => {
     const { data, error, status } = await supabase().from("generations").update(patch).eq("id", id).select("id");
     if (error) return err(writeFailure(status, error));
@@ -68,7 +71,9 @@ export function removeGenerationImage(path: string): Promise<Result<null, WriteF
   return guarded(async () => {
     const { error } = await supabase().storage.from(GENERATIONS_BUCKET).remove([path]);
     if (!error) return ok(null);
-    const status = Number((error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode);
+    const status = Number(
+      (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode,
+    );
     return err(writeFailure(Number.isFinite(status) ? status : 0, error));
   });
 }

@@ -26,9 +26,27 @@ export const TELEMETRY_FLUSH_DELAY_MS = 1_000;
 
 // Network failures (status 0), an expired token, throttling and server trouble pass; anything else
 // (a check constraint, row-level security) would fail the same way again.
-const retryableStatus = (status: number) => status === 0 || status === 401 || status === 408 || status === 429 || status >= 500;
+const retryableStatus = (status: number) =>
+  status === 0 || status === 401 || status === 408 || status === 429 || status >= 500;
 
-/** Inserts the items; a row already stored (same id) is ignored, so a replay stores nothing twice. */
+type Row = Record<string, unknown>;
+type Written = { error: unknown; status: number };
+
+// The tables are insert-only for clients (no SELECT, so no ON CONFLICT on the id either): a row
+// already stored answers 409 (unique violation), which here means "done". A batch that meets one is
+// written again row by row so the rest still land.
+async function insertOnce(client: SupabaseClient, table: string, rows: Row[]): Promise<Written> {
+  const written = await client.from(table).insert(rows);
+  if (written.status !== 409) return written;
+  if (rows.length === 1) return { error: null, status: 409 };
+  for (const row of rows) {
+    const one = await insertOnce(client, table, [row]);
+    if (one.error) return one;
+  }
+  return { error: null, status: 201 };
+}
+
+/** Inserts the items; one already stored (same id) counts as sent, so a replay stores nothing twice. */
 export async function sendTelemetry(
   items: readonly TelemetryItem[],
   client: () => SupabaseClient = supabase,
@@ -44,9 +62,7 @@ export async function sendTelemetry(
   const writes = [["app_events", events] as const, ["web_vitals", vitals] as const].filter(([, r]) => r.length > 0);
   for (const [table, rows] of writes) {
     try {
-      const { error, status } = await client()
-        .from(table)
-        .upsert(rows as Record<string, unknown>[], { onConflict: "id", ignoreDuplicates: true });
+      const { error, status } = await insertOnce(client(), table, rows);
       if (error) return err({ retryable: retryableStatus(status), message: `${table}: ${sanitizeForLog(error)}` });
     } catch (e) {
       return err({ retryable: true, message: `${table}: ${sanitizeForLog(e)}` });
@@ -96,7 +112,7 @@ export function createTelemetry(deps: TelemetryDeps): Telemetry {
 
   async function persist(): Promise<void> {
     if (!deps.buffer || memory.length === 0) return;
-    const moving = memory;
+    const moving = [...memory]; // a copy: items recorded during the write stay in memory
     try {
       await deps.buffer.add(moving);
       forget(moving.map((i) => i.id));
@@ -146,9 +162,7 @@ export function createTelemetry(deps: TelemetryDeps): Telemetry {
   function flush(): Promise<void> {
     clearTimeout(timer);
     timer = undefined;
-    return serial(() =>
-      send().catch((e: unknown) => deps.warn(`[telemetry] flush failed: ${sanitizeForLog(e)}`)),
-    );
+    return serial(() => send().catch((e: unknown) => deps.warn(`[telemetry] flush failed: ${sanitizeForLog(e)}`)));
   }
 
   function add(item: TelemetryItem): void {

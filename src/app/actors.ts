@@ -10,6 +10,7 @@ import { clearOtherUsersCache, clearUserData } from "../db/user-data";
 import { sessionMachine, type AuthEventName, type ClearReason } from "../features/auth/session-machine";
 import { setSessionView, type SessionRuntime } from "../state/session-store";
 import { pullUserData } from "../sync/pull";
+import { followLibraryUser } from "./library-runtime";
 import { followSignedInUser, sessionRenewed } from "./queue-runtime";
 
 async function reloadUserData(userId: string): Promise<void> {
@@ -44,6 +45,7 @@ function mirror(snapshot: Snapshot): void {
   const status = snapshot.matches("checking") ? "checking" : snapshot.matches("signedIn") ? "signed-in" : "signed-out";
   setSessionView({ status, user: snapshot.context.user, verified: status !== "checking" });
   followSignedInUser(status === "signed-in" ? (snapshot.context.user?.id ?? null) : null);
+  followLibraryUser(status === "signed-in" ? (snapshot.context.user?.id ?? null) : null);
 }
 
 export function startSessionActor(): SessionRuntime {

@@ -5,8 +5,10 @@
 import { createElement, type ComponentType } from "react";
 
 // Pages take different props (the route table supplies them), so the module's component is untyped.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each page declares its own props
 export type PageModule = { default: ComponentType<any> };
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above: the route table decides the props
 export type LazyPage = ComponentType<any> & { preload(): Promise<PageModule> };
 
 export function lazyPage(load: () => Promise<PageModule>): LazyPage {

@@ -9,6 +9,7 @@ export function PrerenderHandoff({ onReady }: { onReady?: () => void }) {
     document.documentElement.removeAttribute("data-route-mismatch");
     onReady?.();
     // Runs once: onReady starts app-wide state that must not start twice.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new onReady must not start it again
   }, []);
   return null;
 }

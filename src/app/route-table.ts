@@ -59,7 +59,6 @@ export type RouteEntry = {
   comingNext?: { summary: string; links?: { label: string; to: string }[] };
 };
 
-
 export const ROUTES: readonly RouteEntry[] = [
   { path: "/", title: "AI Text to Image Generator", access: "public", section: "Create", page: "home" },
   { path: "/generate", title: "Generate", access: "public", section: "Create", page: "generate" },
@@ -178,6 +177,53 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: "/auth", title: "Sign In", access: "public", section: "Account", page: "auth" },
   { path: "/reset-password", title: "Reset Password", access: "public", section: "Account", page: "resetPassword" },
 ];
+
+/**
+ * The modules (paths under src/) each page loads: the page first, then what the router composes into
+ * it (features do not import each other). The router loads pages only through this table, and the
+ * prerenderer preloads these modules' chunks with each prerendered page.
+ */
+export const PAGE_MODULES: Readonly<Record<PageKey, readonly [string, ...string[]]>> = {
+  home: ["features/marketing/home-page.tsx"],
+  generate: ["features/generation/generate-page.tsx", "features/quota/components/rate-limit-alert.tsx"],
+  gallery: ["features/gallery/gallery-page.tsx"],
+  dashboard: ["features/dashboard/dashboard-page.tsx", "features/quota/use-quota.ts"],
+  history: ["features/library/history-page.tsx"],
+  saved: ["features/library/saved-page.tsx"],
+  billing: ["features/billing/billing-page.tsx", "features/marketing/plans.ts"],
+  account: ["features/settings/account-page.tsx"],
+  auth: ["features/auth/auth-page.tsx"],
+  resetPassword: ["features/auth/reset-password-page.tsx"],
+  siteMap: ["features/site/site-map-page.tsx"],
+  domainDiagnostics: ["features/site/domain-diagnostics-page.tsx"],
+  paymentSuccess: ["features/billing/payment-result-page.tsx"],
+  paymentCanceled: ["features/billing/payment-result-page.tsx"],
+  pricing: ["features/marketing/pricing-page.tsx"],
+  faq: ["features/marketing/faq-page.tsx"],
+  landing: ["features/marketing/landing-page.tsx"],
+  blog: ["features/content/blog/blog-index-page.tsx"],
+  postCompleteGuide: ["features/content/blog/complete-guide-post.tsx"],
+  postStylesGuide: ["features/content/blog/styles-guide-post.tsx"],
+  postMasterclass: ["features/content/blog/prompt-masterclass-post.tsx"],
+  prompts: ["features/content/prompts/prompts-page.tsx"],
+  promptLibrary: ["features/content/prompts/prompt-library-page.tsx"],
+  templates: ["features/content/templates/templates-page.tsx"],
+  templatesLibrary: ["features/content/templates/templates-library-page.tsx"],
+  styles: ["features/content/styles/styles-page.tsx"],
+  stylesLibrary: ["features/content/styles/styles-library-page.tsx"],
+  styleDetail: ["features/content/styles/style-detail-page.tsx"],
+  advanced: ["features/content/advanced/advanced-page.tsx"],
+  tutorials: ["features/content/tutorials-page.tsx"],
+  privacy: ["features/content/legal/privacy-page.tsx"],
+  terms: ["features/content/legal/terms-page.tsx"],
+  contentPolicy: ["features/content/legal/content-policy-page.tsx"],
+  textEffects: ["features/content/tools/text-effects-page.tsx"],
+  audio: ["features/content/tools/audio-page.tsx"],
+  moreTools: ["features/content/tools/more-tools-page.tsx"],
+  comingNext: ["ui/coming-next.tsx"],
+};
+
+export const NOT_FOUND_MODULE = "features/shell/not-found-page.tsx";
 
 export const PROTECTED_PATHS = ROUTES.filter((r) => r.access === "protected").map((r) => r.path);
 

@@ -5,8 +5,38 @@ import { Route, Switch, useLocation } from "wouter";
 import { RequireSession } from "../features/auth/require-session";
 import { Loading } from "../ui/loading";
 import { ErrorBoundary } from "./error-boundary";
-import { lazyPage, type LazyPage } from "./lazy-page";
-import { ROUTES, documentTitle, type PageKey, type RouteEntry } from "./route-table";
+import { lazyPage, type LazyPage, type PageModule } from "./lazy-page";
+import { NOT_FOUND_MODULE, PAGE_MODULES, ROUTES, documentTitle, type PageKey, type RouteEntry } from "./route-table";
+
+// Every module a page may load, as Vite's on-demand loaders (a chunk each, as a literal import()
+// gives). The route table's PAGE_MODULES says which of them each page needs; the prerenderer reads
+// the same table to preload a page's chunks.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- modules differ; each page's composition below names what it uses
+type AnyModule = Record<string, any>;
+const MODULES = import.meta.glob<AnyModule>([
+  "../features/*/*-page.tsx",
+  "../features/*/*/*-page.tsx",
+  "../features/content/blog/*-post.tsx",
+  "../features/quota/use-quota.ts",
+  "../features/quota/components/rate-limit-alert.tsx",
+  "../features/marketing/plans.ts",
+  "../ui/coming-next.tsx",
+]);
+
+function loadModule(file: string): Promise<AnyModule> {
+  const load = MODULES[`../${file}`];
+  return load ? load() : Promise.reject(new Error(`routes: src/${file} is not among the page modules`));
+}
+
+/** The modules of a page, in the route table's order (the page first). */
+function pageModules(key: PageKey): Promise<AnyModule[]> {
+  return Promise.all(PAGE_MODULES[key].map(loadModule));
+}
+
+/** A page that is its module's default export. */
+function page(key: PageKey): LazyPage {
+  return lazyPage(() => pageModules(key).then(([m]) => m as PageModule));
+}
 
 // The generator with the quota alert composed in here, since features do not import each other.
 // The home page's #generator section loads the same generator when that section nears the viewport.
@@ -20,71 +50,60 @@ function loadGenerator(): Promise<{ default: ComponentType }> {
 }
 
 const PAGES: Record<PageKey, LazyPage> = {
-  home: lazyPage(() => import("../features/marketing/home-page")),
+  home: page("home"),
   generate: lazyPage(() =>
-    Promise.all([
-      import("../features/generation/generate-page"),
-      import("../features/quota/components/rate-limit-alert"),
-    ]).then(([page, quota]) => ({
+    pageModules("generate").then(([page, quota]) => ({
       default: () => createElement(page.default, { limitAlert: createElement(quota.RateLimitAlert) }),
     })),
   ),
-  gallery: lazyPage(() => import("../features/gallery/gallery-page")),
+  gallery: page("gallery"),
   // Usage and plans come from the quota and marketing features, handed in here (features do not import each other).
   dashboard: lazyPage(() =>
-    Promise.all([import("../features/dashboard/dashboard-page"), import("../features/quota/use-quota")]).then(
-      ([page, quota]) => ({
-        default: () =>
-          createElement(page.default, { quota: { useLimits: quota.useLimits, useCountdown: quota.useCountdown } }),
-      }),
-    ),
+    pageModules("dashboard").then(([page, quota]) => ({
+      default: () =>
+        createElement(page.default, { quota: { useLimits: quota.useLimits, useCountdown: quota.useCountdown } }),
+    })),
   ),
-  history: lazyPage(() => import("../features/library/history-page")),
-  saved: lazyPage(() => import("../features/library/saved-page")),
+  history: page("history"),
+  saved: page("saved"),
   billing: lazyPage(() =>
-    Promise.all([import("../features/billing/billing-page"), import("../features/marketing/plans")]).then(
-      ([page, plans]) => ({
-        default: () => createElement(page.default, { plans: plans.PLANS, notice: plans.SUBSCRIPTION_NOTICE }),
-      }),
-    ),
+    pageModules("billing").then(([page, plans]) => ({
+      default: () => createElement(page.default, { plans: plans.PLANS, notice: plans.SUBSCRIPTION_NOTICE }),
+    })),
   ),
-  account: lazyPage(() => import("../features/settings/account-page")),
-  auth: lazyPage(() => import("../features/auth/auth-page")),
-  resetPassword: lazyPage(() => import("../features/auth/reset-password-page")),
-  siteMap: lazyPage(() => import("../features/site/site-map-page")),
-  domainDiagnostics: lazyPage(() => import("../features/site/domain-diagnostics-page")),
-  paymentSuccess: lazyPage(() =>
-    import("../features/billing/payment-result-page").then((m) => ({ default: m.PaymentSuccessPage })),
-  ),
-  paymentCanceled: lazyPage(() =>
-    import("../features/billing/payment-result-page").then((m) => ({ default: m.PaymentCanceledPage })),
-  ),
-  pricing: lazyPage(() => import("../features/marketing/pricing-page")),
-  faq: lazyPage(() => import("../features/marketing/faq-page")),
-  landing: lazyPage(() => import("../features/marketing/landing-page")),
-  blog: lazyPage(() => import("../features/content/blog/blog-index-page")),
-  postCompleteGuide: lazyPage(() => import("../features/content/blog/complete-guide-post")),
-  postStylesGuide: lazyPage(() => import("../features/content/blog/styles-guide-post")),
-  postMasterclass: lazyPage(() => import("../features/content/blog/prompt-masterclass-post")),
-  prompts: lazyPage(() => import("../features/content/prompts/prompts-page")),
-  promptLibrary: lazyPage(() => import("../features/content/prompts/prompt-library-page")),
-  templates: lazyPage(() => import("../features/content/templates/templates-page")),
-  templatesLibrary: lazyPage(() => import("../features/content/templates/templates-library-page")),
-  styles: lazyPage(() => import("../features/content/styles/styles-page")),
-  stylesLibrary: lazyPage(() => import("../features/content/styles/styles-library-page")),
-  styleDetail: lazyPage(() => import("../features/content/styles/style-detail-page")),
-  advanced: lazyPage(() => import("../features/content/advanced/advanced-page")),
-  tutorials: lazyPage(() => import("../features/content/tutorials-page")),
-  privacy: lazyPage(() => import("../features/content/legal/privacy-page")),
-  terms: lazyPage(() => import("../features/content/legal/terms-page")),
-  contentPolicy: lazyPage(() => import("../features/content/legal/content-policy-page")),
-  textEffects: lazyPage(() => import("../features/content/tools/text-effects-page")),
-  audio: lazyPage(() => import("../features/content/tools/audio-page")),
-  moreTools: lazyPage(() => import("../features/content/tools/more-tools-page")),
-  comingNext: lazyPage(() => import("../ui/coming-next").then((m) => ({ default: m.ComingNext }))),
+  account: page("account"),
+  auth: page("auth"),
+  resetPassword: page("resetPassword"),
+  siteMap: page("siteMap"),
+  domainDiagnostics: page("domainDiagnostics"),
+  paymentSuccess: lazyPage(() => pageModules("paymentSuccess").then(([m]) => ({ default: m.PaymentSuccessPage }))),
+  paymentCanceled: lazyPage(() => pageModules("paymentCanceled").then(([m]) => ({ default: m.PaymentCanceledPage }))),
+  pricing: page("pricing"),
+  faq: page("faq"),
+  landing: page("landing"),
+  blog: page("blog"),
+  postCompleteGuide: page("postCompleteGuide"),
+  postStylesGuide: page("postStylesGuide"),
+  postMasterclass: page("postMasterclass"),
+  prompts: page("prompts"),
+  promptLibrary: page("promptLibrary"),
+  templates: page("templates"),
+  templatesLibrary: page("templatesLibrary"),
+  styles: page("styles"),
+  stylesLibrary: page("stylesLibrary"),
+  styleDetail: page("styleDetail"),
+  advanced: page("advanced"),
+  tutorials: page("tutorials"),
+  privacy: page("privacy"),
+  terms: page("terms"),
+  contentPolicy: page("contentPolicy"),
+  textEffects: page("textEffects"),
+  audio: page("audio"),
+  moreTools: page("moreTools"),
+  comingNext: lazyPage(() => pageModules("comingNext").then(([m]) => ({ default: m.ComingNext }))),
 };
 
-const NotFoundPage = lazyPage(() => import("../features/shell/not-found-page"));
+const NotFoundPage = lazyPage(() => loadModule(NOT_FOUND_MODULE) as Promise<PageModule>);
 
 /** The route-table entry that draws `path`, or undefined for the 404 page. */
 export function routeFor(path: string): RouteEntry | undefined {

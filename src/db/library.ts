@@ -6,7 +6,7 @@ import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { PREFERENCE_DEFAULTS } from "#shared/vocabulary/generation.ts";
 import { db as appDb, type AppDb } from "./db";
 import { toGenerationRecord } from "./generation-record";
-import { addOutboxEntry, pendingEntries } from "./outbox";
+import { addOutboxEntry, dismissConflict as dismissEntry, pendingEntries } from "./outbox";
 import type { GenerationRecord, OutboxOp, PreferencesPatch, PreferencesRecord } from "./schema";
 
 type Flags = { isSaved?: boolean; isPublic?: boolean };
@@ -80,6 +80,11 @@ export async function updatePreferences(userId: string, patch: PreferencesPatch,
   });
 }
 
+/** The person has read a conflict (listConflicts) and lets it go. */
+export function dismissConflict(entryId: string, db: AppDb = appDb): Promise<void> {
+  return dismissEntry(db, entryId);
+}
+
 /** Keeps an image's bytes with its record, for offline viewing. */
 export async function cacheImage(id: string, blob: Blob, db: AppDb = appDb): Promise<boolean> {
   return (await db.generations.update(id, { image: blob })) > 0;
@@ -121,7 +126,9 @@ export async function applyServerRows(db: AppDb, userId: string, rows: Generatio
     const overlay = await pendingOverlay(db, userId);
     const kept = own.filter((r) => !overlay.deleted.has(r.id));
     const existing = await db.generations.bulkGet(kept.map((r) => r.id));
-    await db.generations.bulkPut(kept.map((r, i) => withFlags(toGenerationRecord(r, existing[i]), overlay.flags.get(r.id))));
+    await db.generations.bulkPut(
+      kept.map((r, i) => withFlags(toGenerationRecord(r, existing[i]), overlay.flags.get(r.id))),
+    );
     return kept.length;
   });
 }

@@ -2,6 +2,7 @@
 // were made (`seq`, auto-incremented). Entries are added inside the transaction of the local change
 // (src/db/library.ts), removed only once the server confirmed them (src/sync/push.ts), so a
 // reload or a crash at any point sends an entry again rather than never: every kind is idempotent.
+import { liveQuery } from "dexie";
 import type { AppDb } from "./db";
 import type { OutboxConflict, OutboxEntry, OutboxOp } from "./schema";
 
@@ -35,10 +36,7 @@ export function headEntry(db: AppDb, userId: string): Promise<OutboxEntry | unde
 
 /** Every entry of the user (pending and conflicts), in the order they were made. */
 export function userEntries(db: AppDb, userId: string): Promise<OutboxEntry[]> {
-  return db.outbox
-    .where("[userId+seq]")
-    .between([userId, -Infinity], [userId, Infinity])
-    .toArray();
+  return db.outbox.where("[userId+seq]").between([userId, -Infinity], [userId, Infinity]).toArray();
 }
 
 /** The server applied the entry: it is done for good. */
@@ -57,19 +55,20 @@ export async function deferEntry(db: AppDb, seq: number, until: number): Promise
     });
 }
 
-/** Waits for something other than time (a sign-in); released by releaseParked. */
+/** Waits for something other than time (a sign-in); lifted by releaseWaits. */
 export async function parkEntry(db: AppDb, seq: number, reason: string): Promise<void> {
   await db.outbox.update(seq, { parkedReason: reason });
 }
 
-export async function releaseParked(db: AppDb, userId: string): Promise<number> {
+/** Lifts the waits of one kind: "auth" when a session came back, "backoff" when the network did. */
+export async function releaseWaits(db: AppDb, userId: string, which: "auth" | "backoff"): Promise<number> {
   return db.outbox
     .where("[userId+status]")
     .equals([userId, "pending"])
-    .filter((e) => e.parkedReason !== undefined || e.nextAttemptAt !== undefined)
+    .filter((e) => (which === "auth" ? e.parkedReason !== undefined : e.nextAttemptAt !== undefined))
     .modify((e) => {
-      delete e.parkedReason;
-      delete e.nextAttemptAt;
+      if (which === "auth") delete e.parkedReason;
+      else delete e.nextAttemptAt;
     });
 }
 
@@ -85,7 +84,11 @@ export async function markConflict(
 
 /** The person has seen a conflict and lets it go. */
 export async function dismissConflict(db: AppDb, id: string): Promise<void> {
-  await db.outbox.where("id").equals(id).and((e) => e.status === "conflict").delete();
+  await db.outbox
+    .where("id")
+    .equals(id)
+    .and((e) => e.status === "conflict")
+    .delete();
 }
 
 /**
@@ -102,4 +105,23 @@ export async function claimUnnotifiedConflicts(db: AppDb, userId: string): Promi
     for (const e of fresh) await db.outbox.update(e.seq!, { conflict: { ...e.conflict!, notified: true } });
     return fresh;
   });
+}
+
+/**
+ * Hears every change of the user's pending entries (count and newest seq), whichever tab or worker
+ * wrote it: the drain's "after each write" trigger. Returns the unsubscribe.
+ */
+export function watchPending(
+  db: AppDb,
+  userId: string,
+  onChange: (pending: { count: number; newestSeq: number | null }) => void,
+  onError: (error: unknown) => void = () => undefined,
+): () => void {
+  const read = async () => {
+    const pending = db.outbox.where("[userId+status]").equals([userId, "pending"]);
+    const [count, newest] = await Promise.all([pending.count(), pending.clone().last()]);
+    return { count, newestSeq: newest?.seq ?? null };
+  };
+  const subscription = liveQuery(read).subscribe({ next: onChange, error: onError });
+  return () => subscription.unsubscribe();
 }

@@ -14,6 +14,7 @@ export function authRedirectPath(requested: { pathname: string; search?: string 
 export function safeReturnPath(from: string | null | undefined): string {
   if (!from) return DEFAULT_AFTER_SIGN_IN;
   let path = from.trim();
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a return path may not carry
   if (!path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\") || /[\u0000-\u001f]/.test(path)) {
     return DEFAULT_AFTER_SIGN_IN;
   }

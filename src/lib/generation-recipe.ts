@@ -71,7 +71,9 @@ export function recipeRows(r: Recipe, timeZone?: string): { label: string; value
 }
 
 /** /generate filled with this recipe, the seed too, so the same image can be made again. */
-export function recipeLink(r: Pick<Recipe, "prompt" | "negativePrompt" | "style" | "quality" | "aspectRatio" | "seed">) {
+export function recipeLink(
+  r: Pick<Recipe, "prompt" | "negativePrompt" | "style" | "quality" | "aspectRatio" | "seed">,
+) {
   return buildGenerateLink({
     prompt: r.prompt,
     negativePrompt: r.negativePrompt,

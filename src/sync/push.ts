@@ -10,7 +10,16 @@
 // and the local record takes the server's truth.
 import { appErrorOf } from "../api/errors";
 import type { Result } from "../lib/result";
-import type { FlagsPatch, PreferencesRowPatch, WriteFailure } from "../api/library";
+import { refreshSession } from "../api/auth";
+import {
+  deleteGenerationRow,
+  removeGenerationImage,
+  updateGenerationFlags,
+  upsertPreferences,
+  type FlagsPatch,
+  type PreferencesRowPatch,
+  type WriteFailure,
+} from "../api/library";
 import type { AppDb } from "../db/db";
 import { completeEntry, deferEntry, headEntry, markConflict, parkEntry } from "../db/outbox";
 import type { OutboxEntry, OutboxOp, PreferencesPatch } from "../db/schema";
@@ -88,7 +97,11 @@ async function send(deps: PushDeps, entry: OutboxEntry): Promise<Sent> {
     default:
       return failed({
         kind: "rejected",
-        error: appErrorOf("invalid_input", String(entry.kind), "This change is not understood by this version of the app."),
+        error: appErrorOf(
+          "invalid_input",
+          String(entry.kind),
+          "This change is not understood by this version of the app.",
+        ),
       });
   }
 }
@@ -164,4 +177,19 @@ export function drainWithLock(
 ): Promise<DrainReport> {
   if (!locks) return drainOutbox(deps, userId);
   return locks.request(OUTBOX_LOCK_PREFIX + userId, () => drainOutbox(deps, userId));
+}
+
+/** The drain as the page and the service worker run it: the real backend calls. */
+export function pushDeps(db: AppDb): PushDeps {
+  return {
+    db,
+    updateFlags: updateGenerationFlags,
+    deleteRow: deleteGenerationRow,
+    removeImage: removeGenerationImage,
+    upsertPreferences,
+    refreshSession,
+    isOnline: () => (typeof navigator === "undefined" ? true : navigator.onLine),
+    now: () => Date.now(),
+    random: Math.random,
+  };
 }

@@ -49,7 +49,12 @@ export function Modal({ title, onClose, children, size = "md", describedBy }: Mo
           <h2 id={titleId} className="text-lg font-bold break-words">
             {title}
           </h2>
-          <button type="button" className="btn btn-ghost btn-sm btn-circle shrink-0" aria-label="Close" onClick={onClose}>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm btn-circle shrink-0"
+            aria-label="Close"
+            onClick={onClose}
+          >
             <Icon name="close" className="size-4" />
           </button>
         </div>

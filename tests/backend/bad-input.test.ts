@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Backend, startBackend } from "../support/backend.ts";
-import { newUser } from "../support/clients.ts";
+import { newUser, serviceClient } from "../support/clients.ts";
 
 const MAX_BODY_BYTES = 64 * 1024;
 const SECRET_PROMPT = "the owner's private prompt";
@@ -62,14 +62,17 @@ beforeAll(async () => {
   attacker = await newUser(b, "attacker");
   attackerToken = (await attacker.client.auth.getSession()).data.session!.access_token;
   secretId = randomUUID();
-  const { error } = await owner.client.from("generations").insert({
-    id: secretId,
-    user_id: owner.id,
-    prompt: SECRET_PROMPT,
-    provider: "builtin",
-    model: "procedural",
-    image_path: `${owner.id}/${secretId}.png`,
-  });
+  // Rows are the server's to make (generate-image uses the service role), so the fixture is made so too.
+  const { error } = await serviceClient(b)
+    .from("generations")
+    .insert({
+      id: secretId,
+      user_id: owner.id,
+      prompt: SECRET_PROMPT,
+      provider: "builtin",
+      model: "procedural",
+      image_path: `${owner.id}/${secretId}.png`,
+    });
   expect(error).toBeNull();
 });
 

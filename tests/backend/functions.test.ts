@@ -74,6 +74,9 @@ describe("edge functions through supabase-js", () => {
     const { error, response } = await client.functions.invoke("health");
     expect(error).toBeInstanceOf(FunctionsFetchError);
     expect(error.message).toBe("Failed to send a request to the Edge Function");
+    // The context is the network failure itself: the connection was refused, not answered with an error.
+    expect(error.context).toBeInstanceOf(TypeError);
+    expect((error.context as TypeError & { cause?: { code?: string } }).cause?.code).toBe("ECONNREFUSED");
     expect(response).toBeUndefined();
   });
 

@@ -104,7 +104,8 @@ function generateImageSuite(database: "pglite" | "postgres") {
       const stranger = await newUser(backend, "stranger");
       const { data, error } = await stranger.client.storage.from("generations").download(generation.image_path);
       expect(data).toBeNull();
-      expect(error).not.toBeNull();
+      // Storage answers "not found" rather than "forbidden", so a stranger cannot even learn the object exists.
+      expect(error).toMatchObject({ status: 400, statusCode: "404", message: "Object not found" });
       const { data: rows } = await stranger.client.from("generations").select("id").eq("id", generation.id);
       expect(rows).toEqual([]);
     });

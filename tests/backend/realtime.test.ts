@@ -114,15 +114,18 @@ describe.each(targets)("realtime on $title", ({ postgres, skip }) => {
 
   async function insertGeneration(isPublic: boolean): Promise<string> {
     const id = crypto.randomUUID();
-    const { error } = await owner.client.from("generations").insert({
-      id,
-      user_id: owner.id,
-      prompt: "harbour lights in the rain",
-      provider: "builtin",
-      model: "procedural-v1",
-      image_path: `${owner.id}/${id}.png`,
-      is_public: isPublic,
-    });
+    // As generate-image stores it: with the service role (clients cannot insert generations).
+    const { error } = await serviceClient(backend)
+      .from("generations")
+      .insert({
+        id,
+        user_id: owner.id,
+        prompt: "harbour lights in the rain",
+        provider: "builtin",
+        model: "procedural-v1",
+        image_path: `${owner.id}/${id}.png`,
+        is_public: isPublic,
+      });
     expect(error).toBeNull();
     return id;
   }

@@ -56,8 +56,9 @@ beforeAll(async () => {
     { prompt: "a lighthouse at dusk", style: "watercolor", seed: 9007199254740993n },
   ];
   for (const spec of specs) {
+    // Rows are the server's to make: generate-image inserts them with the service role.
     const row = generation(owner.id, spec);
-    const { error, status } = await owner.client.from("generations").insert(row);
+    const { error, status } = await service.from("generations").insert(row);
     expect(error).toBeNull();
     expect(status).toBe(201);
     rows.push(row);
@@ -214,18 +215,20 @@ describe("row-level security decides who sees what", () => {
     expect(count).toBeGreaterThanOrEqual(3);
   });
 
-  it("refuses anon writes with 401 and a stranger's forged row with 403", async () => {
+  it("refuses anon inserts with 401 and any signed-in insert, own or forged, with 403", async () => {
     const byAnon = await anon.from("generations").insert(generation(owner.id));
     expect(byAnon.status).toBe(401);
     expect(byAnon.error?.code).toBe("42501");
-    const forged = await stranger.client.from("generations").insert(generation(owner.id));
-    expect(forged.status).toBe(403);
-    expect(forged.error).toEqual({
-      code: "42501",
-      details: null,
-      hint: null,
-      message: 'new row violates row-level security policy for table "generations"',
-    });
+    for (const client of [stranger.client, owner.client]) {
+      const refused = await client.from("generations").insert(generation(owner.id));
+      expect(refused.status).toBe(403);
+      expect(refused.error).toEqual({
+        code: "42501",
+        details: null,
+        hint: null,
+        message: "permission denied for table generations",
+      });
+    }
   });
 
   it("lets a stranger neither update nor delete the owner's rows", async () => {
@@ -246,13 +249,13 @@ describe("row-level security decides who sees what", () => {
 
 describe("writes", () => {
   it("inserts without select: 201, empty body, data null", async () => {
-    const res = await owner.client.from("generations").insert(generation(owner.id, { prompt: "plain insert" }));
+    const res = await service.from("generations").insert(generation(owner.id, { prompt: "plain insert" }));
     expect(res).toMatchObject({ error: null, data: null, status: 201 });
   });
 
   it("inserts with .select().single() and answers the stored row", async () => {
     const row = generation(owner.id, { prompt: "with select", quality: "ultra" });
-    const { data, error, status } = await owner.client.from("generations").insert(row).select().single();
+    const { data, error, status } = await service.from("generations").insert(row).select().single();
     expect(error).toBeNull();
     expect(status).toBe(201);
     expect(data).toMatchObject({ id: row.id, quality: "ultra", is_public: false, style: "photorealistic" });
@@ -262,10 +265,10 @@ describe("writes", () => {
   it("bulk-inserts with the columns parameter; missing keys are null unless defaultToNull is false", async () => {
     const a = generation(owner.id, { prompt: "bulk one", negative_prompt: "blurry", seed: 1 });
     const c = generation(owner.id, { prompt: "bulk two" });
-    const nulls = await owner.client.from("generations").insert([a, c]).select("id");
+    const nulls = await service.from("generations").insert([a, c]).select("id");
     expect(nulls.status).toBe(400);
     expect(nulls.error?.code).toBe("23502");
-    const defaults = await owner.client
+    const defaults = await service
       .from("generations")
       .insert([a, c], { defaultToNull: false })
       .select("id, negative_prompt, seed");
@@ -289,7 +292,7 @@ describe("writes", () => {
       default_quality: "ultra",
       timezone: "UTC",
     });
-    const twice = await owner.client
+    const twice = await service
       .from("generations")
       .upsert({ ...rows[0], prompt: "replaced" }, { ignoreDuplicates: true })
       .select();
@@ -311,7 +314,7 @@ describe("writes", () => {
 
   it("deletes by id and owner: 204, and the row is gone", async () => {
     const row = generation(owner.id, { prompt: "to delete" });
-    await owner.client.from("generations").insert(row);
+    await service.from("generations").insert(row);
     const del = await owner.client.from("generations").delete().eq("id", row.id).eq("user_id", owner.id);
     expect(del).toMatchObject({ error: null, data: null, status: 204 });
     const { data } = await owner.client.from("generations").select("id").eq("id", row.id);
@@ -331,15 +334,23 @@ describe("writes", () => {
 
 describe("constraint errors map to PostgREST statuses", () => {
   it("check violation 23514 is 400, unique 23505 is 409, invalid uuid 22P02 is 400", async () => {
-    const bad = await owner.client.from("generations").insert(generation(owner.id, { style: "not-a-style" }));
+    const bad = await service.from("generations").insert(generation(owner.id, { style: "not-a-style" }));
     expect(bad.status).toBe(400);
     expect(bad.error?.code).toBe("23514");
-    const dup = await owner.client.from("generations").insert(rows[0]);
+    const dup = await service.from("generations").insert(rows[0]);
     expect(dup.status).toBe(409);
-    // Postgres withholds the key values (details) of tables with row-level security.
     expect(dup.error).toMatchObject({
       code: "23505",
       message: 'duplicate key value violates unique constraint "generations_pkey"',
+    });
+    // The sign-up made the owner's preferences row; a client insert of a second one collides too, and
+    // Postgres withholds the key values (details) from a role that row-level security applies to.
+    const ownDup = await owner.client.from("user_preferences").insert({ user_id: owner.id });
+    expect(ownDup.status).toBe(409);
+    expect(ownDup.error).toMatchObject({
+      code: "23505",
+      details: null,
+      message: 'duplicate key value violates unique constraint "user_preferences_pkey"',
     });
     const uuid = await owner.client.from("generations").select("id").eq("id", "not-a-uuid");
     expect(uuid.status).toBe(400);

@@ -160,9 +160,7 @@ describeDb("generations", (ctx) => {
     await insertAs(ctx.db, "service", "generations", generationFor(owner, { style: "nano-banana" }));
     expect(
       await sqlState(insertAs(ctx.db, "service", "generations", generationFor(owner, { style: "vaporwave" }))),
-    ).toBe(
-      "23514",
-    );
+    ).toBe("23514");
   });
 
   it("validates prompt, negative prompt, quality, aspect ratio and size", async () => {

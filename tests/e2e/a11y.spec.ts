@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { ROUTES } from "../../src/app/route-table";
+import { ROUTES } from "#src/app/route-table.ts";
 import { signUp, uniqueEmail } from "./support/app";
 
 type Finding = { where: string; rule: string; impact: string | null | undefined; targets: string[] };

@@ -67,7 +67,10 @@ test("a built-in-engine image shows with its prompt and downloads as PNG, JPG an
 
   const wide = "A harbour town at noon, wide view";
   // The radio is visually hidden inside its label card: a person clicks the card.
-  await page.locator("label").filter({ has: page.getByRole("radio", { name: /^16:9/ }) }).click();
+  await page
+    .locator("label")
+    .filter({ has: page.getByRole("radio", { name: /^16:9/ }) })
+    .click();
   await expect(page.getByRole("radio", { name: /^16:9/ })).toBeChecked();
   await generateOne(page, wide);
   const wideImg = previewImage(page, wide);

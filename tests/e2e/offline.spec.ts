@@ -49,3 +49,42 @@ test("the service worker leaves backend traffic alone", async ({ page }) => {
   expect(seen.length).toBeGreaterThan(0);
   expect(seen.every((fromSw) => !fromSw)).toBe(true);
 });
+
+// Where the backend shares the app's origin (a reverse proxy in front of both), its paths must never
+// be answered or cached as app pages: an e-mail link to /auth/v1/verify has to reach the server.
+// Without the worker's backend-path denylist, these navigations would be served from the worker
+// (network-first page cache, then the precached shell) and kept in the page cache.
+test("the service worker never serves or caches a same-origin backend path", async ({ page, context }) => {
+  await page.goto("/");
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  expect(await page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+
+  const backendPaths = [
+    "/auth/v1/verify?token=abc&type=signup",
+    "/rest/v1/generations?select=id",
+    "/storage/v1/object/x",
+  ];
+  for (const path of backendPaths) {
+    const response = await page.goto(path);
+    expect(response, path).not.toBeNull();
+    expect(response!.fromServiceWorker(), path).toBe(false);
+    await page.goto("/");
+  }
+  const cached = await page.evaluate(async () => {
+    const urls: string[] = [];
+    for (const name of await caches.keys()) {
+      for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
+    }
+    return urls;
+  });
+  expect(cached.length).toBeGreaterThan(0);
+  expect(cached.filter((p) => /^\/(auth|rest|storage|functions|realtime|graphql)\/v1(\/|$)/.test(p))).toEqual([]);
+
+  // Offline, a backend path fails like any network request instead of drawing the cached app shell.
+  await context.setOffline(true);
+  await expect(page.goto(backendPaths[0])).rejects.toThrow(/ERR_INTERNET_DISCONNECTED|ERR_FAILED/);
+  await context.setOffline(false);
+});

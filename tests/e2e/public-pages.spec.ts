@@ -3,7 +3,7 @@
 // structured data and content in the HTML itself, readable with JavaScript off).
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { ROUTES } from "../../src/app/route-table";
+import { ROUTES } from "#src/app/route-table.ts";
 
 const PUBLIC = ROUTES.filter((r) => r.access === "public");
 const PROTECTED = ROUTES.filter((r) => r.access === "protected");
@@ -118,6 +118,7 @@ test("each public page is served as prerendered HTML with its own head", async (
 test("structured data: the free offer at 0 USD, the FAQ, blog posts and breadcrumbs", async ({ request }) => {
   const jsonLd = async (path: string) =>
     [...(await (await request.get(path)).text()).matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map(
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON-LD is free-form JSON, read here by path
       (m) => JSON.parse(m[1]) as Record<string, any>,
     );
   const home = await jsonLd("/");

@@ -40,9 +40,13 @@ export function startAnalyticsRuntime(win: Window): (capture: ErrorCapture) => v
   onFirstInputDelay((fid) => analytics.recordVital({ name: "FID", ...fid }));
 
   win.addEventListener("online", () => analytics.flush());
-  // The library reports CLS and INP as the page hides (its listener runs first, on window): send them.
+  // The library reports CLS and INP as the page hides (its listener runs first, on window). Hidden
+  // may mean closing (a navigation away fires pagehide first, then this), so what is not stored yet
+  // is also kept synchronously; a page that comes back takes it back.
   win.document.addEventListener("visibilitychange", () => {
-    if (win.document.visibilityState === "hidden") analytics.flush();
+    if (win.document.visibilityState !== "hidden") return analytics.reclaim();
+    analytics.pageHide();
+    analytics.flush();
   });
   win.addEventListener("pagehide", () => analytics.pageHide());
   return analytics.captureError;

@@ -25,8 +25,10 @@ export type Analytics = {
   recordVital(vital: VitalMeasurement): void;
   /** Sends what waits (the page went online or is being hidden). */
   flush(): void;
-  /** The page is going away: keep what is not stored yet. */
+  /** The page may be going away: keep what is not stored yet. */
   pageHide(): void;
+  /** The page is back: take back what pageHide kept (ids make a second copy harmless). */
+  reclaim(): void;
   stop(): void;
 };
 
@@ -38,12 +40,17 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   let waiting: Report[] = [];
   const seen = new Set<string>();
 
+  function reclaim(telemetry: Telemetry | null): void {
+    if (!telemetry) return;
+    const spilled = deps.takeSpilled?.() ?? [];
+    if (spilled.length > 0) telemetry.restore(spilled);
+  }
+
   function load(): Promise<Telemetry | null> {
     loading ??= deps.loadTelemetry().then(
       (telemetry) => {
         recorder = telemetry;
-        const spilled = deps.takeSpilled?.() ?? [];
-        if (spilled.length > 0) telemetry.restore(spilled);
+        reclaim(telemetry);
         return telemetry;
       },
       (e: unknown) => {
@@ -69,7 +76,10 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
 
   function onSession(): void {
     const view = deps.session.get();
-    if (view.status === "signed-out") waiting = [];
+    if (view.status === "signed-out") {
+      waiting = [];
+      deps.takeSpilled?.(); // what a closing page kept goes with the rest of the person's data
+    }
     if (view.status !== "signed-in" || !view.user) return;
     const held = waiting;
     waiting = [];
@@ -101,6 +111,7 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
       const unsent = recorder?.unsent() ?? [];
       if (unsent.length > 0) deps.spill?.(unsent);
     },
+    reclaim: () => reclaim(recorder),
     stop: unsubscribe,
   };
 }

@@ -1,6 +1,8 @@
 // The part of analytics in the first page load, kept tiny (the home page's script budget is tight):
 // it catches uncaught errors and unhandled rejections from the start and keeps them in memory, then
-// loads the rest (analytics-runtime.ts, with web-vitals) once the page has loaded and is idle.
+// loads the rest (analytics-runtime.ts, with web-vitals) once the page has loaded and is idle, and
+// only for a session: a signed-out visitor records nothing (spec §5), so never downloads it.
+import { getSessionView, subscribeSession } from "../../state/session-store";
 import type { ErrorCapture } from "./error-payload";
 
 /** Errors caught before the runtime is here; more than this in that moment are not worth keeping. */
@@ -23,20 +25,39 @@ export function reportRenderError(error: unknown, componentStack?: string | null
 
 export function startAnalytics(win: Window): void {
   win.addEventListener("error", (e) =>
-    capture({ type: "error", error: e.error, message: e.message, source: e.filename, lineno: e.lineno, colno: e.colno }),
+    capture({
+      type: "error",
+      error: e.error,
+      message: e.message,
+      source: e.filename,
+      lineno: e.lineno,
+      colno: e.colno,
+    }),
   );
   win.addEventListener("unhandledrejection", (e) => capture({ type: "unhandledrejection", error: e.reason }));
 
-  const load = () =>
+  let idle = false;
+  let requested = false;
+  const load = () => {
+    // "checking" counts: an auth link just opened, and who it is will be known shortly.
+    if (requested || !idle || getSessionView().status === "signed-out") return;
+    requested = true;
+    unsubscribe();
     void import("./analytics-runtime")
       .then(({ startAnalyticsRuntime }) => {
         forward = startAnalyticsRuntime(win);
         early.splice(0).forEach(forward);
       })
       .catch(() => undefined); // offline with a stale deploy: analytics is not worth an error screen
+  };
+  const unsubscribe = subscribeSession(load);
   const whenIdle = () => {
-    if (typeof win.requestIdleCallback === "function") win.requestIdleCallback(load, { timeout: IDLE_TIMEOUT_MS });
-    else win.setTimeout(load, 1_000);
+    const ready = () => {
+      idle = true;
+      load();
+    };
+    if (typeof win.requestIdleCallback === "function") win.requestIdleCallback(ready, { timeout: IDLE_TIMEOUT_MS });
+    else win.setTimeout(ready, 1_000);
   };
   if (win.document.readyState === "complete") whenIdle();
   else win.addEventListener("load", whenIdle, { once: true });

@@ -19,7 +19,7 @@ export default function DashboardPage({ quota }: { quota: QuotaHooks }) {
   return (
     <div className="mx-auto w-full max-w-5xl">
       <PageHeader title="Dashboard" lead={<>Welcome back{user?.email ? `, ${user.email}` : ""}.</>} />
-      <div className="mb-6 grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+      <div className="mb-6 grid items-start gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
         <UsageCard quota={quota} />
         {user && <LibrarySummary userId={user.id} />}
       </div>

@@ -36,7 +36,13 @@ function RecentTile({ record }: { record: GenerationRecord }) {
   return (
     <li className="aspect-square overflow-hidden rounded-box border border-base-300 bg-base-200">
       {src ? (
-        <img src={src} alt={record.prompt} width={record.width} height={record.height} className="size-full object-cover" />
+        <img
+          src={src}
+          alt={record.prompt}
+          width={record.width}
+          height={record.height}
+          className="size-full object-cover"
+        />
       ) : (
         <span className="grid size-full place-items-center text-base-content/50">
           <Icon name="image" className="size-6" />
@@ -65,7 +71,7 @@ export function LibrarySummary({ userId }: { userId: string }) {
           {totals.map((t) => (
             <div key={t.label} className="rounded-box bg-base-200 p-3">
               <dt className="text-sm text-base-content/80">{t.label}</dt>
-              <dd className="text-2xl font-bold tabular-nums">{t.value ?? "–"}</dd>
+              <dd className="text-2xl font-bold tabular-nums">{t.value?.toLocaleString() ?? "–"}</dd>
             </div>
           ))}
         </dl>

@@ -62,7 +62,7 @@ function UsageFigures({ limits, quota }: { limits: LimitsView; quota: QuotaHooks
     <>
       <p>
         <span className="text-3xl font-bold tabular-nums">{used}</span>
-        <span className="text-base-content/80"> of {limits.dailyLimit} generations used today</span>
+        <span className="text-base-content/80"> of {limits.dailyLimit.toLocaleString()} generations used today</span>
       </p>
       <progress
         className={`progress w-full ${limits.remaining <= 0 ? "progress-error" : "progress-primary"}`}
@@ -71,7 +71,7 @@ function UsageFigures({ limits, quota }: { limits: LimitsView; quota: QuotaHooks
         aria-label="Generations used today"
       />
       <p className="text-sm text-base-content/80">
-        {Math.max(0, limits.remaining)} left · <Countdown quota={quota} resetAt={limits.resetAt} />
+        {Math.max(0, limits.remaining).toLocaleString()} left · <Countdown quota={quota} resetAt={limits.resetAt} />
         {limits.stale && " · last checked earlier"}
       </p>
     </>

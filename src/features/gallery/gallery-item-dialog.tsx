@@ -50,7 +50,9 @@ export function GalleryItemDialog({ row, onClose }: { row: PublishedRow; onClose
               Use this recipe
             </Link>
             {!signedIn && (
-              <p className="mt-2 text-xs text-base-content/70">You'll sign in first, then the generator opens with it.</p>
+              <p className="mt-2 text-xs text-base-content/70">
+                You'll sign in first, then the generator opens with it.
+              </p>
             )}
           </div>
         </div>

@@ -2,7 +2,7 @@
 // appends the next one after the cursor. A response for an older query is dropped, so quick
 // typing never shows the results of a search the person already replaced.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { listPublished, type PublishedRow } from "../../api/gallery";
+import type { PublishedRow } from "../../api/gallery";
 
 export const GALLERY_PAGE_SIZE = 24;
 
@@ -20,7 +20,14 @@ export function useGallery(q: string, enabled: boolean) {
   const load = useCallback(
     async (before: string | undefined) => {
       const id = ++request.current;
-      setState((s) => ({ ...s, status: "loading", error: undefined, ...(before ? {} : { rows: [], next: undefined }) }));
+      setState((s) => ({
+        ...s,
+        status: "loading",
+        error: undefined,
+        ...(before ? {} : { rows: [], next: undefined }),
+      }));
+      // The API client loads after the page has drawn, keeping it out of the prerendered page's first load.
+      const { listPublished } = await import("../../api/gallery");
       const result = await listPublished({ q: q || undefined, before, limit: GALLERY_PAGE_SIZE });
       if (id !== request.current) return;
       if (!result.ok) {
@@ -46,7 +53,10 @@ export function useGallery(q: string, enabled: boolean) {
   }, [load, state.next, state.status]);
 
   /** Tries again from where it failed: the next page when some rows are in, else the first. */
-  const retry = useCallback(() => void load(state.rows.length ? state.next : undefined), [load, state.rows.length, state.next]);
+  const retry = useCallback(
+    () => void load(state.rows.length ? state.next : undefined),
+    [load, state.rows.length, state.next],
+  );
 
   return { ...state, loadMore, retry };
 }

@@ -104,7 +104,7 @@ export function GenerationDialog({ record, userId, onClose }: Props) {
             {!confirming && (
               <button
                 type="button"
-                className="btn btn-outline btn-error btn-sm"
+                className="btn btn-outline btn-sm"
                 disabled={busy}
                 onClick={() => setConfirming(true)}
               >

@@ -28,7 +28,10 @@ export default function HistoryPage() {
 
   return (
     <div className="mx-auto w-full max-w-6xl">
-      <PageHeader title="History" lead="Everything you generated, newest first. It stays on this device for offline use." />
+      <PageHeader
+        title="History"
+        lead="Everything you generated, newest first. It stays on this device for offline use."
+      />
       <LibraryFilters value={filters} onChange={setFilters} />
       <div className="mt-4">
         {loaded === undefined ? (

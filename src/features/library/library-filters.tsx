@@ -63,7 +63,11 @@ export function LibraryFilters({ value, onChange }: Props) {
         </summary>
         <div className="grid grid-cols-2 gap-3 px-4 pb-4 sm:grid-cols-4 lg:grid-cols-7">
           <Field label="Style">
-            <select className="select select-sm w-full" value={value.style} onChange={(e) => set("style", e.target.value)}>
+            <select
+              className="select select-sm w-full"
+              value={value.style}
+              onChange={(e) => set("style", e.target.value)}
+            >
               <option value="any">Any</option>
               {STYLES.map((s) => (
                 <option key={s.id} value={s.id}>

@@ -13,10 +13,7 @@ import { SelectionBar } from "./selection-bar";
 
 export default function SavedPage() {
   const userId = useSession().user?.id;
-  const loaded = useLiveQuery(
-    () => (userId ? loadSafely(() => savedGenerations(userId)) : undefined),
-    [userId],
-  );
+  const loaded = useLiveQuery(() => (userId ? loadSafely(() => savedGenerations(userId)) : undefined), [userId]);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const [openId, setOpenId] = useState<string | null>(null);
   const items = loaded?.items ?? [];
@@ -59,12 +56,7 @@ export default function SavedPage() {
             onSelectAll={() => setChosen(new Set(items.map((r) => r.id)))}
             onClear={() => setChosen(new Set())}
           />
-          <GenerationGrid
-            items={items}
-            label="Saved generations"
-            onOpen={setOpenId}
-            selection={{ selected, toggle }}
-          />
+          <GenerationGrid items={items} label="Saved generations" onOpen={setOpenId} selection={{ selected, toggle }} />
         </>
       )}
       {openId && <OpenGeneration id={openId} userId={userId} onClose={() => setOpenId(null)} />}

@@ -100,7 +100,7 @@ export function SelectionBar({ userId, items, selected, onSelectAll, onClear }: 
         </button>
         <button
           type="button"
-          className="btn btn-outline btn-error btn-sm"
+          className="btn btn-outline btn-sm"
           disabled={count === 0 || busy !== null}
           onClick={() => setConfirming(true)}
         >

@@ -18,7 +18,10 @@ export function planOffer(plan: Plan, origin: string) {
 
 /** The free plan's offer: what anyone can take today. */
 export function freePlanOffer(origin: string) {
-  return planOffer(PLANS.find((p) => p.price === 0)!, origin);
+  return planOffer(
+    PLANS.find((p) => p.price === 0)!,
+    origin,
+  );
 }
 
 /** The plans as one product with an offer each; `brand` and `image` are the site's. */
@@ -26,7 +29,9 @@ export function plansProduct(origin: string, site: { brand: string; image: strin
   return {
     "@type": "Product",
     name: site.brand,
-    description: `AI text to image generator plans: ${PLANS.map((p) => p.name).join(", ").replace(/, ([^,]*)$/, " and $1")}.`,
+    description: `AI text to image generator plans: ${PLANS.map((p) => p.name)
+      .join(", ")
+      .replace(/, ([^,]*)$/, " and $1")}.`,
     brand: { "@type": "Brand", name: site.brand },
     image: site.image,
     offers: PLANS.map((p) => planOffer(p, origin)),

@@ -1,33 +1,26 @@
-// /account (signed in): who you are signed in as, password and sign-out. Generation defaults
-// (style, quality, aspect ratio) join this page with the preferences feature.
+// /account (signed in): who you are signed in as, password and sign-out; preferences (the
+// generator's defaults and more); this device's copy of the library; and deleting the account.
 import { useState } from "react";
-import { Link, useLocation } from "wouter";
-import { ensureSessionRuntime, useSession } from "../../state/session-store";
+import { useSession } from "../../state/session-store";
+import { showToast } from "../../state/toasts";
 import { PageHeader } from "../../ui/page-header";
+import { ChangePasswordForm } from "./change-password-form";
+import { DeleteAccount } from "./delete-account";
+import { DeviceStorage } from "./device-storage";
+import { PreferencesForm } from "./preferences-form";
+import { SignOutButton } from "./sign-out-button";
+
+const CARD = "card border border-base-300 bg-base-100";
 
 export default function AccountPage() {
   const { user } = useSession();
-  const [, navigate] = useLocation();
   const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  const signOut = async () => {
-    setPending(true);
-    setError(null);
-    try {
-      const result = await (await ensureSessionRuntime()).signOut();
-      if (result.ok) navigate("/");
-      else setError(result.message);
-    } catch {
-      setError("We couldn't reach the sign-in service. Check your connection and try again.");
-    }
-    setPending(false);
-  };
+  const [changingPassword, setChangingPassword] = useState(false);
 
   return (
-    <div className="mx-auto w-full max-w-3xl">
-      <PageHeader title="Account" lead="Your sign-in details. Generation defaults arrive here soon." />
-      <section aria-labelledby="signin-title" className="card border border-base-300 bg-base-100">
+    <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
+      <PageHeader title="Account" lead="Your sign-in, preferences and what this device keeps." />
+      <section aria-labelledby="signin-title" className={CARD}>
         <div className="card-body gap-4">
           <h2 id="signin-title" className="card-title text-lg">
             Sign-in
@@ -41,14 +34,40 @@ export default function AccountPage() {
               {error}
             </div>
           )}
+          {changingPassword ? (
+            <ChangePasswordForm
+              onDone={() => {
+                setChangingPassword(false);
+                showToast({ tone: "success", title: "Password updated" });
+              }}
+            />
+          ) : null}
           <div className="flex flex-wrap gap-3">
-            <Link to="/reset-password" className="btn btn-outline btn-sm">
-              Change password
-            </Link>
-            <button type="button" className="btn btn-sm" onClick={signOut} disabled={pending}>
-              {pending ? "Signing out…" : "Sign out"}
+            <button
+              type="button"
+              className="btn btn-outline btn-sm"
+              aria-expanded={changingPassword}
+              onClick={() => setChangingPassword((v) => !v)}
+            >
+              {changingPassword ? "Cancel password change" : "Change password"}
             </button>
+            <SignOutButton onError={setError} />
           </div>
+        </div>
+      </section>
+      <section aria-label="Preferences" className={CARD}>
+        <div className="card-body">
+          <PreferencesForm userId={user?.id} />
+        </div>
+      </section>
+      <section aria-label="This device" className={CARD}>
+        <div className="card-body">
+          <DeviceStorage />
+        </div>
+      </section>
+      <section aria-label="Delete account" className={`${CARD} border-error/40`}>
+        <div className="card-body">
+          <DeleteAccount email={user?.email ?? ""} />
         </div>
       </section>
     </div>

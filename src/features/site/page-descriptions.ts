@@ -12,8 +12,7 @@ export const OG_IMAGE_ALT = "PromptCanvas, AI Text to Image Generator: a ringed 
 /** Each page's description, by path. */
 export const PAGE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   "/": `Free AI text to image generator: turn a prompt into an image in seconds with ${STYLE_IDS.length} styles, three quality levels and square, 16:9 or 9:16 frames. Works offline.`,
-  "/generate":
-    `Write a prompt, pick a style, quality and aspect ratio, and generate an image. Negative prompts, seeds, reference images and batches of up to ${BATCH_MAX}.`,
+  "/generate": `Write a prompt, pick a style, quality and aspect ratio, and generate an image. Negative prompts, seeds, reference images and batches of up to ${BATCH_MAX}.`,
   "/prompts":
     "Hand-picked text-to-image prompts with notes on why each works. Copy one or open it in the generator with its style and settings.",
   "/prompt-library":
@@ -22,10 +21,8 @@ export const PAGE_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "Fill-in-the-blank image templates for product shots, social posts, posters, avatars and more. Type your subject and open the generator ready to go.",
   "/templates-library":
     "Every PromptCanvas image template in one place, by use case, with the style, aspect ratio and negative prompt each one sets.",
-  "/styles":
-    `All ${STYLE_IDS.length} image styles of PromptCanvas with previews: photorealistic, anime, 3D render, watercolor, pixel art, cyberpunk and more. Popular and new styles marked.`,
-  "/styles-library":
-    `The styles library: each of the ${STYLE_IDS.length} styles with its look, the subjects it suits, a tip for prompting it and the prompt behind its preview.`,
+  "/styles": `All ${STYLE_IDS.length} image styles of PromptCanvas with previews: photorealistic, anime, 3D render, watercolor, pixel art, cyberpunk and more. Popular and new styles marked.`,
+  "/styles-library": `The styles library: each of the ${STYLE_IDS.length} styles with its look, the subjects it suits, a tip for prompting it and the prompt behind its preview.`,
   "/styles/photorealistic":
     "How to get natural-looking photographs from a prompt with the Photorealistic style: light, subject, framing, examples and ready prompts.",
   "/styles/anime":
@@ -37,17 +34,13 @@ export const PAGE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   "/text-effects":
     "A free text effects tool: type a word, choose outline, neon glow, gradient or 3D shadow, see it live and download a PNG.",
   "/more": "The tools around the PromptCanvas generator that work today, and the ones that are planned.",
-  "/ai-image-generator":
-    `An AI image generator in your browser: describe a picture, pick one of ${STYLE_IDS.length} styles and a frame, and keep every image in your history. Works offline, installs as an app.`,
-  "/free-ai-image-generator":
-    `Generate ${TIER_DAILY_QUOTA.free} images a day for free, no card needed. What the free plan includes, how the daily reset works and how to make every image count.`,
+  "/ai-image-generator": `An AI image generator in your browser: describe a picture, pick one of ${STYLE_IDS.length} styles and a frame, and keep every image in your history. Works offline, installs as an app.`,
+  "/free-ai-image-generator": `Generate ${TIER_DAILY_QUOTA.free} images a day for free, no card needed. What the free plan includes, how the daily reset works and how to make every image count.`,
   "/ai-art-generator":
     "Turn text into artwork: oil painting, watercolor, impressionist, art nouveau, pop art and more. Art prompts to try and tips for composition.",
-  "/pricing":
-    `PromptCanvas plans: Free ($0, ${TIER_DAILY_QUOTA.free} images a day), Creator ($9.99/month) and Pro ($19.99/month), and how the daily limit works.`,
+  "/pricing": `PromptCanvas plans: Free ($0, ${TIER_DAILY_QUOTA.free} images a day), Creator ($9.99/month) and Pro ($19.99/month), and how the daily limit works.`,
   "/gallery": "Browse images made with PromptCanvas and published by their creators. Search by prompt.",
-  "/blog":
-    `Guides to text-to-image generation: the complete guide, a tour of all ${STYLE_IDS.length} art styles and a prompt engineering masterclass.`,
+  "/blog": `Guides to text-to-image generation: the complete guide, a tour of all ${STYLE_IDS.length} art styles and a prompt engineering masterclass.`,
   "/tutorials":
     "Step-by-step tutorials: your first image, batches and the queue, seeds for variations, reference images, installing the app and working offline.",
   "/faq":

@@ -53,7 +53,12 @@ export function subjectOf(jwt: string): string | null {
   const payload = jwt.split(".")[1];
   if (!payload) return null;
   try {
-    const json = atob(payload.replaceAll("-", "+").replaceAll("_", "/").padEnd(Math.ceil(payload.length / 4) * 4, "="));
+    const json = atob(
+      payload
+        .replaceAll("-", "+")
+        .replaceAll("_", "/")
+        .padEnd(Math.ceil(payload.length / 4) * 4, "="),
+    );
     const sub = (JSON.parse(json) as { sub?: unknown }).sub;
     return typeof sub === "string" && /^[0-9a-f-]{36}$/i.test(sub) ? sub : null;
   } catch {

@@ -42,10 +42,9 @@ export async function deleteUser(actx: AuthCtx, req: Request, id: string): Promi
     return answer(refuse(422, "validation_failed", "Soft deletion of users is not supported by the local backend"));
   }
   const removed = await actx.db.transaction(async (sql) => {
-    const { rows } = await sql.query<{ email: string | null }>(
-      `delete from auth.users where id = $1 returning email`,
-      [id],
-    );
+    const { rows } = await sql.query<{ email: string | null }>(`delete from auth.users where id = $1 returning email`, [
+      id,
+    ]);
     // The address's failed sign-in count is the person's data too; it has no foreign key to cascade.
     if (rows[0]?.email) await sql.query(`delete from local.sign_in_failures where email = $1`, [rows[0].email]);
     return rows.length > 0;

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ErrorBoundary } from "../../../src/app/error-boundary";
+import { ErrorBoundary } from "#src/app/error-boundary.tsx";
 
 afterEach(cleanup);
 

@@ -2,8 +2,8 @@ import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
-import { PROTECTED_PATHS, ROUTES } from "../../../src/app/route-table";
-import { AppRoutes } from "../../../src/app/routes";
+import { PROTECTED_PATHS, ROUTES } from "#src/app/route-table.ts";
+import { AppRoutes, preloadRoute } from "#src/app/routes.tsx";
 
 afterEach(cleanup);
 
@@ -49,11 +49,11 @@ const SPEC_PATHS = [
   "/styles/anime",
 ];
 
-function renderAt(path: string) {
+function renderAt(path: string, onError: (error: unknown) => void = () => undefined) {
   const location = memoryLocation({ path });
   render(
     <Router hook={location.hook} searchHook={location.searchHook}>
-      <AppRoutes onError={() => undefined} />
+      <AppRoutes onError={onError} />
     </Router>,
   );
 }
@@ -68,6 +68,8 @@ describe("routes", () => {
   });
 
   it("draws the generator on /generate", async () => {
+    // The generator's code is large; load it first, as main.tsx does, so the wait measures the render.
+    await preloadRoute("/generate");
     renderAt("/generate");
     expect(await screen.findByRole("heading", { level: 1, name: "Generate" })).toBeTruthy();
     expect(screen.getByLabelText("Prompt")).toBeTruthy();
@@ -82,5 +84,34 @@ describe("routes", () => {
     expect(screen.getByRole("link", { name: "Go Home" }).getAttribute("href")).toBe("/");
     expect(screen.getByRole("link", { name: "Browse Gallery" }).getAttribute("href")).toBe("/gallery");
     expect(screen.getByRole("button", { name: "Go Back" })).toBeTruthy();
+  });
+});
+
+// The public site's own pages (the generator, gallery and sign-in pages belong to other features).
+const OTHERS = new Set(["comingNext", "auth", "resetPassword", "gallery", "paymentSuccess", "paymentCanceled"]);
+const CONTENT_PAGES = ROUTES.filter((r) => r.access === "public" && !OTHERS.has(r.page));
+
+describe("public pages", () => {
+  it.each(CONTENT_PAGES.map((r) => [r.path, r.title]))("%s draws its own heading and content", async (path, title) => {
+    await preloadRoute(path);
+    renderAt(path, (e) => {
+      throw e;
+    });
+    const heading = await screen.findByRole("heading", { level: 1 });
+    expect(heading.textContent).toBe(title);
+    expect(screen.queryByText("Coming next")).toBeNull();
+    expect(document.body.textContent!.length).toBeGreaterThan(300);
+  });
+
+  it("never claims more styles or models than the product has", async () => {
+    for (const r of CONTENT_PAGES) {
+      await preloadRoute(r.path);
+      renderAt(r.path);
+      await screen.findByRole("heading", { level: 1 });
+      const text = document.body.textContent ?? "";
+      expect(text, r.path).not.toMatch(/\b(30|50)\+ styles/i);
+      expect(text, r.path).not.toMatch(/Stable Diffusion|Midjourney|DALL·E 3/);
+      cleanup();
+    }
   });
 });

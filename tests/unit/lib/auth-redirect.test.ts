@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { authRedirectPath, safeReturnPath } from "../../../src/lib/auth-redirect";
+import { authRedirectPath, safeReturnPath } from "#src/lib/auth-redirect.ts";
 
 describe("protected-route redirect", () => {
   it("carries the requested path, with its query, as `from`", () => {

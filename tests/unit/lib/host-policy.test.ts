@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hostRedirectTarget, showsDevelopmentBanner } from "../../../src/lib/host-policy";
+import { hostRedirectTarget, showsDevelopmentBanner } from "#src/lib/host-policy.ts";
 
 const at = (hostname: string, pathname = "/gallery", search = "?q=cats", hash = "") => ({
   hostname,

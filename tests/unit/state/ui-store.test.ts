@@ -1,14 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { SIDEBAR_COOKIE_MAX_AGE_S, readSidebarCookie, sidebarCookieString } from "../../../src/lib/sidebar-cookie";
-import { THEME_STORAGE_KEY } from "../../../src/lib/theme";
-import {
-  initUi,
-  setSidebarOpen,
-  systemThemeChanged,
-  toggleSidebar,
-  toggleTheme,
-  ui,
-} from "../../../src/state/ui-store";
+import { SIDEBAR_COOKIE_MAX_AGE_S, readSidebarCookie, sidebarCookieString } from "#src/lib/sidebar-cookie.ts";
+import { THEME_STORAGE_KEY } from "#src/lib/theme.ts";
+import { initUi, setSidebarOpen, systemThemeChanged, toggleSidebar, toggleTheme, ui } from "#src/state/ui-store.ts";
 
 function media(dark: boolean) {
   return (query: string) => ({ matches: dark && query.includes("dark"), media: query }) as MediaQueryList;

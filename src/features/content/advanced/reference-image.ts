@@ -2,8 +2,9 @@
 // and shrinks it to at most 1024 px on its longer side as a JPEG data URL, small enough for
 // sessionStorage and well inside the server's 4 MB / 4096 px limits.
 
+import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
+
 export const REFERENCE_MAX_SIDE_PX = 1024;
-export const NOT_AN_IMAGE = "Please select an image file";
 
 export type PreparedReference =
   { ok: true; dataUrl: string; width: number; height: number } | { ok: false; message: string };
@@ -23,7 +24,7 @@ export function fitWithin(
 }
 
 export async function prepareReference(file: File): Promise<PreparedReference> {
-  if (!isImageFile(file)) return { ok: false, message: NOT_AN_IMAGE };
+  if (!isImageFile(file)) return { ok: false, message: VALIDATION_MESSAGES.notAnImage };
   try {
     const bitmap = await createImageBitmap(file);
     const size = fitWithin(bitmap.width, bitmap.height);

@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { Icon } from "../../../ui/icons";
 import { POSTS, postByPath } from "./posts";
+import { Breadcrumbs } from "../breadcrumbs";
 
 export const PROSE =
   "text-base leading-relaxed text-base-content/90 [&_a]:text-primary [&_a]:underline [&_a]:underline-offset-2 [&_h2]:mt-12 [&_h2]:mb-3 [&_h2]:text-2xl [&_h2]:font-bold [&_h2]:text-base-content [&_h3]:mt-8 [&_h3]:mb-2 [&_h3]:text-lg [&_h3]:font-semibold [&_h3]:text-base-content [&_p]:mt-4 [&_ul]:mt-4 [&_ul]:list-disc [&_ul]:pl-6 [&_ol]:mt-4 [&_ol]:list-decimal [&_ol]:pl-6 [&_li]:mt-1.5 [&_code]:rounded [&_code]:bg-base-200 [&_code]:px-1.5 [&_code]:py-0.5 [&_code]:text-[0.9em] [&_blockquote]:mt-4 [&_blockquote]:border-l-4 [&_blockquote]:border-primary/50 [&_blockquote]:pl-4 [&_blockquote]:italic [&_table]:mt-4";
@@ -22,19 +23,7 @@ export function PostLayout({ path, children }: { path: string; children: ReactNo
   const others = POSTS.filter((p) => p.path !== path);
   return (
     <article className="mx-auto w-full max-w-3xl pb-8">
-      <nav aria-label="Breadcrumb" className="breadcrumbs mb-4 text-sm">
-        <ul>
-          <li>
-            <Link to="/">Home</Link>
-          </li>
-          <li>
-            <Link to="/blog">Blog</Link>
-          </li>
-          <li>
-            <span aria-current="page">{post.title}</span>
-          </li>
-        </ul>
-      </nav>
+      <Breadcrumbs section={{ label: "Blog", to: "/blog" }} current={post.title} />
       <header>
         <h1 className="text-3xl font-extrabold tracking-tight text-balance sm:text-4xl">{post.title}</h1>
         <p className="mt-3 text-lg text-base-content/80">{post.description}</p>

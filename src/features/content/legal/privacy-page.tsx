@@ -78,17 +78,23 @@ const SECTIONS: LegalSection[] = [
         <ul>
           <li>
             <code>app_events</code>: queue results (<code>queue_task_success</code> and <code>queue_task_fail</code>,
-            with the provider and task id) and <code>error</code> events for crashes and unhandled errors (the error
-            type, message, source file, line and column, and stack trace).
+            with the provider and task id) and <code>error</code> events for uncaught errors, unhandled promise
+            rejections and errors caught while drawing a page (the kind of error, message, source file without its
+            query, line and column, and stack trace, shortened, with tokens, keys and e-mail addresses removed), each
+            with the time it was stored.
           </li>
           <li>
-            <code>web_vitals</code>: page-speed measurements (layout shift, largest paint, first input delay and
-            interaction latency), each with its value and a rating of good, needs improvement or poor.
+            <code>web_vitals</code>: page-speed measurements (first paint, largest paint, layout shift, interaction
+            latency, and first input delay where the browser reports it), each with its value, the change since the
+            page's previous report, the measurement's id, the time, and a rating of good, needs improvement or poor that
+            the server derives from the value.
           </li>
         </ul>
         <p>
           These are used only to find and fix problems. Signed-out visits record nothing. Clients can add these records
-          but cannot read them back.
+          but cannot read them back. Until they are sent (offline, or while the server cannot be reached) they wait in
+          this browser: at most 200 for up to a week in IndexedDB, and, when a page closes before saving them, briefly
+          in local storage. Signing out removes them.
         </p>
       </>
     ),

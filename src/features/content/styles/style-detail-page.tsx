@@ -8,6 +8,7 @@ import { buildGenerateLink } from "../../../lib/generate-link";
 import { PREVIEW_CREDIT, styleById } from "../../../lib/style-catalog";
 import { Icon } from "../../../ui/icons";
 import { StyleBadges } from "./style-badges";
+import { Breadcrumbs } from "../breadcrumbs";
 
 type Guide = {
   intro: string;
@@ -101,19 +102,7 @@ export default function StyleDetailPage({ slug }: { slug: "photorealistic" | "an
   const guide = GUIDES[slug];
   return (
     <div className="mx-auto w-full max-w-5xl">
-      <nav aria-label="Breadcrumb" className="breadcrumbs mb-4 text-sm">
-        <ul>
-          <li>
-            <Link to="/">Home</Link>
-          </li>
-          <li>
-            <Link to="/styles">Styles</Link>
-          </li>
-          <li>
-            <span aria-current="page">{style.label}</span>
-          </li>
-        </ul>
-      </nav>
+      <Breadcrumbs section={{ label: "Styles", to: "/styles" }} current={style.label} />
       <header className="mb-8 max-w-3xl">
         <div className="mb-3">
           <StyleBadges style={style} />

@@ -2,8 +2,8 @@ import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
-import { RequireSession } from "../../../../src/features/auth/require-session";
-import { registerSessionRuntime, setSessionView } from "../../../../src/state/session-store";
+import { RequireSession } from "#src/features/auth/require-session.tsx";
+import { registerSessionRuntime, setSessionView } from "#src/state/session-store.ts";
 
 afterEach(cleanup);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createActor, fromPromise, waitFor } from "xstate";
-import { sessionMachine, type ClearReason } from "../../../../src/features/auth/session-machine";
+import { sessionMachine, type ClearReason } from "#src/features/auth/session-machine.ts";
 
 const alice = { id: "a1", email: "alice@example.com" };
 const bob = { id: "b2", email: "bob@example.com" };
@@ -8,7 +8,8 @@ const bob = { id: "b2", email: "bob@example.com" };
 function start(options: { signOutFails?: boolean } = {}) {
   const reloads: string[] = [];
   const clears: { reason: ClearReason; keepUserId: string | null }[] = [];
-  let actorRef: ReturnType<typeof createActor<typeof sessionMachine>> | undefined;
+  // The machine's actors reach the running actor through this box, filled once it exists.
+  const box: { actor?: ReturnType<typeof createActor<typeof sessionMachine>> } = {};
   const machine = sessionMachine.provide({
     actors: {
       reloadUserData: fromPromise(async ({ input }: { input: { userId: string } }) => {
@@ -20,12 +21,12 @@ function start(options: { signOutFails?: boolean } = {}) {
       signOut: fromPromise(async () => {
         if (options.signOutFails) throw new Error("We couldn't reach the server.");
         // supabase-js emits SIGNED_OUT before its signOut() resolves.
-        actorRef!.send({ type: "auth.changed", event: "SIGNED_OUT", user: null });
+        box.actor!.send({ type: "auth.changed", event: "SIGNED_OUT", user: null });
       }),
     },
   });
   const actor = createActor(machine);
-  actorRef = actor;
+  box.actor = actor;
   actor.start();
   return { actor, reloads, clears };
 }

@@ -5,17 +5,15 @@ import {
   parseGenerateLink,
   stashReferenceImage,
   takeReferenceImage,
-} from "../../../src/lib/generate-link";
-import { STYLES } from "../../../src/lib/style-catalog";
-
-const IDS = STYLES.map((s) => s.id);
+} from "#src/lib/generate-link.ts";
+import { NEGATIVE_PROMPT_MAX_CHARS, PROMPT_MAX_CHARS, SEED_MAX } from "#shared/vocabulary/generation.ts";
 
 describe("the /generate link contract", () => {
   it("carries every setting and reads back the same values", () => {
     const params = {
       prompt: "A castle in the fog",
       negativePrompt: "text, people",
-      style: "fantasy",
+      style: "fantasy" as const,
       quality: "ultra" as const,
       aspectRatio: "9:16" as const,
       seed: 42,
@@ -25,7 +23,7 @@ describe("the /generate link contract", () => {
     const link = buildGenerateLink(params);
     expect(link.startsWith("/generate?")).toBe(true);
     expect(link).toContain("prompt=A+castle+in+the+fog");
-    expect(parseGenerateLink(link.slice("/generate".length), IDS)).toEqual(params);
+    expect(parseGenerateLink(link.slice("/generate".length))).toEqual(params);
   });
 
   it("is plain /generate when nothing is set, and leaves out blank text", () => {
@@ -33,22 +31,26 @@ describe("the /generate link contract", () => {
     expect(buildGenerateLink({ prompt: "   ", negativePrompt: "" })).toBe("/generate");
   });
 
-  it("cuts prompts to 500 and negative prompts to 300 characters", () => {
+  it("cuts prompts and negative prompts to the vocabulary's limits", () => {
     const parsed = parseGenerateLink(
-      buildGenerateLink({ prompt: "p".repeat(600), negativePrompt: "n".repeat(400) }).split("?")[1],
-      IDS,
+      buildGenerateLink({
+        prompt: "p".repeat(PROMPT_MAX_CHARS + 100),
+        negativePrompt: "n".repeat(NEGATIVE_PROMPT_MAX_CHARS + 100),
+      }).split("?")[1],
     );
-    expect(parsed.prompt).toHaveLength(500);
-    expect(parsed.negativePrompt).toHaveLength(300);
+    expect(parsed.prompt).toHaveLength(PROMPT_MAX_CHARS);
+    expect(parsed.negativePrompt).toHaveLength(NEGATIVE_PROMPT_MAX_CHARS);
   });
 
   it("drops values the product does not accept", () => {
-    expect(
-      parseGenerateLink("?style=watercolour&quality=max&aspect_ratio=4:3&seed=-1&batch=11&reference=yes", IDS),
-    ).toEqual({});
-    expect(parseGenerateLink("?seed=4294967296&batch=0", IDS)).toEqual({});
-    expect(parseGenerateLink("?seed=0&batch=1", IDS)).toEqual({ seed: 0, batch: 1 });
+    expect(parseGenerateLink("?style=watercolour&quality=max&aspect_ratio=4:3&seed=-1&batch=11&reference=yes")).toEqual(
+      {},
+    );
+    expect(parseGenerateLink(`?seed=${SEED_MAX + 1}&batch=0`)).toEqual({});
+    expect(parseGenerateLink("?seed=0&batch=1")).toEqual({ seed: 0, batch: 1 });
     expect(buildGenerateLink({ seed: 1.5, batch: 0 })).toBe("/generate");
+    // A style from a stored row that is not the product's is left out of the link.
+    expect(buildGenerateLink({ style: "watercolour" })).toBe("/generate");
   });
 
   it("hands a reference image over once through sessionStorage", () => {

@@ -3,9 +3,9 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
-import PricingPage from "../../../src/features/marketing/pricing-page";
-import { toasts } from "../../../src/state/toasts";
-import { Toaster } from "../../../src/ui/toaster";
+import PricingPage from "#src/features/marketing/pricing-page.tsx";
+import { toasts } from "#src/state/toasts.ts";
+import { Toaster } from "#src/ui/toaster.tsx";
 
 afterEach(() => {
   cleanup();

@@ -3,8 +3,8 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
-import { OnboardingGate } from "../../../src/features/onboarding/onboarding-gate";
-import { ONBOARDING_KEY } from "../../../src/features/onboarding/onboarding-storage";
+import { OnboardingGate } from "#src/features/onboarding/onboarding-gate.tsx";
+import { ONBOARDING_KEY } from "#src/features/onboarding/onboarding-storage.ts";
 
 beforeEach(() => {
   localStorage.clear();

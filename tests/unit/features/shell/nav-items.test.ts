@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { initialOf } from "../../../../src/features/auth/account-menu";
-import { NAV_GROUPS, isActive } from "../../../../src/features/shell/nav-items";
-import { gallerySearchPath } from "../../../../src/features/shell/search-box";
+import { initialOf } from "#src/features/auth/account-menu.tsx";
+import { NAV_GROUPS, isActive } from "#src/features/shell/nav-items.ts";
+import { gallerySearchPath } from "#src/features/shell/search-box.tsx";
 
 describe("top bar and sidebar", () => {
   it("sends a non-empty search to the gallery and ignores a blank one", () => {

@@ -1,10 +1,8 @@
 import { act, cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { InstallButton } from "../../../src/features/pwa/install-button";
-import { listenForInstallPrompt } from "../../../src/features/pwa/install-prompt";
-import { UpdatePrompt } from "../../../src/features/pwa/update-prompt";
-import { registerServiceWorker } from "../../../src/lib/service-worker";
+import { InstallButton } from "#src/features/pwa/install-button.tsx";
+import { listenForInstallPrompt } from "#src/features/pwa/install-prompt.ts";
 
 afterEach(cleanup);
 
@@ -39,27 +37,5 @@ describe("install button", () => {
     expect(screen.getByRole("button", { name: "Install app" })).toBeTruthy();
     act(() => void target.dispatchEvent(new Event("appinstalled")));
     expect(screen.queryByRole("button", { name: "Install app" })).toBeNull();
-  });
-});
-
-describe("update prompt", () => {
-  it("offers a reload when a new service worker waits, and tells it to take over", async () => {
-    const waiting = { postMessage: vi.fn(), scriptURL: new URL("/sw.js", window.location.href).href };
-    const container = {
-      controller: {},
-      register: vi.fn(async () => ({ waiting, addEventListener: vi.fn() })),
-      addEventListener: vi.fn(),
-    };
-    Object.defineProperty(navigator, "serviceWorker", { value: container, configurable: true });
-    render(<UpdatePrompt />);
-    expect(screen.queryByText("A new version of PromptCanvas is ready.")).toBeNull();
-    await act(async () => {
-      await registerServiceWorker();
-    });
-    expect(screen.getByText("A new version of PromptCanvas is ready.")).toBeTruthy();
-    await userEvent.setup().click(screen.getByRole("button", { name: "Reload" }));
-    // workbox-window's messageSkipWaiting: the message, with a port for the answer.
-    expect(waiting.postMessage).toHaveBeenCalledWith({ type: "SKIP_WAITING" }, [expect.anything()]);
-    expect(container.addEventListener).toHaveBeenCalledWith("controllerchange", expect.any(Function));
   });
 });

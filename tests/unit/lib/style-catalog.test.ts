@@ -1,26 +1,34 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { STYLES as ENGINE_STYLES } from "../../../supabase/functions/_shared/engine/styles.ts";
-import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
-import { STYLES, STYLE_COUNT, stylePreviewSrc } from "../../../src/lib/style-catalog";
+import { STYLES as VOCABULARY_STYLES } from "#shared/vocabulary/styles.ts";
+import { STYLES, STYLE_CATEGORIES, styleById, stylePreviewSrc } from "#src/lib/style-catalog.ts";
 
 const PUBLIC = join(__dirname, "../../../public");
 const MAX_PREVIEW_BYTES = 25 * 1024;
 
 describe("the style catalog the public pages show", () => {
-  it("lists exactly the engine's 27 styles, in its order, with its labels, descriptions and flags", () => {
-    expect(STYLE_COUNT).toBe(27);
-    expect(STYLES.map((s) => s.id)).toEqual([...STYLE_IDS]);
+  it("is the vocabulary's styles, in its order, each with a known category, a tip and a preview prompt", () => {
+    expect(
+      STYLES.map(({ id, label, description, isPopular, isNew }) => ({ id, label, description, isPopular, isNew })),
+    ).toEqual(VOCABULARY_STYLES);
     for (const s of STYLES) {
-      const engine = ENGINE_STYLES[s.id as keyof typeof ENGINE_STYLES];
-      expect({ label: s.label, description: s.description, isPopular: s.isPopular, isNew: s.isNew }).toEqual({
-        label: engine.label,
-        description: engine.description,
-        isPopular: engine.isPopular,
-        isNew: engine.isNew,
-      });
+      expect(STYLE_CATEGORIES, s.id).toContain(s.category);
+      expect(s.tip.length, s.id).toBeGreaterThan(20);
+      expect(s.previewPrompt.length, s.id).toBeGreaterThan(5);
     }
+    // Every category the filters offer has styles in it.
+    for (const c of STYLE_CATEGORIES)
+      expect(
+        STYLES.some((s) => s.category === c),
+        c,
+      ).toBe(true);
+  });
+
+  it("finds a style by id and nothing for an unknown one", () => {
+    expect(styleById("nano-banana")?.label).toBe("Nano Banana");
+    expect(styleById("watercolour")).toBeUndefined();
+    expect(styleById("constructor")).toBeUndefined();
   });
 
   it("marks the spec's popular styles and only nano-banana as new", () => {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { descriptionFor, isIndexable, routeHead } from "../../../src/app/route-meta";
-import { ROUTES } from "../../../src/app/route-table";
-import { routeFor } from "../../../src/app/routes";
-import { FAQ } from "../../../src/features/marketing/faq-entries";
-import { renderHeadTags } from "../../../src/features/site/head-tags";
+import { descriptionFor, isIndexable, routeHead } from "#src/app/route-meta.ts";
+import { ROUTES } from "#src/app/route-table.ts";
+import { routeFor } from "#src/app/routes.tsx";
+import { FAQ } from "#src/features/marketing/faq-entries.ts";
+import { renderHeadTags } from "#src/features/site/head-tags.ts";
 
 const ORIGIN = "https://promptcanvas.app";
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON-LD is free-form JSON, read here by path
 type Ld = Record<string, any>;
 const ld = (path: string): Ld[] => routeHead(path, routeFor(path), ORIGIN).jsonLd as Ld[];
 

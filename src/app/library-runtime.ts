@@ -1,0 +1,144 @@
+// The signed-in user's library on this page (architecture §4): the outbox drain and the live
+// updates. The drain runs on start, on `online`, when the page becomes visible, after every write
+// (any tab's: a live query of the pending entries), when a backoff ends and when a session comes
+// back; each run takes the user's outbox Web Lock, so tabs and the service worker never send the
+// same entry at once. Writes made offline also ask for a Background Sync ("promptcanvas-outbox"),
+// which the service worker answers with the same drain. Conflicts are announced once (whichever
+// tab claims them) and stay listed for the UI (listConflicts).
+import { onAuthChange } from "../api/auth";
+import { sanitizeForLog } from "../api/errors";
+import { subscribeGenerationChanges } from "../api/library";
+import { db } from "../db/db";
+import { claimUnnotifiedConflicts, releaseWaits, watchPending } from "../db/outbox";
+import { showToast } from "../state/toasts";
+import { catchUp } from "../sync/pull";
+import { OUTBOX_SYNC_TAG, drainWithLock, pushDeps, type DrainReport } from "../sync/push";
+import { followGenerations } from "../sync/realtime";
+
+/** A page that was hidden longer than this catches up when it is shown again. */
+const VISIBLE_CATCH_UP_AFTER_MS = 30_000;
+
+const warn = (what: string) => (e: unknown) => console.warn(`[library] ${what}: ${sanitizeForLog(e)}`);
+
+let current: { userId: string; stop: () => void } | null = null;
+
+/** Asks the service worker to drain the outbox once the network is back, even with no page open. */
+function requestOutboxSync(): void {
+  if (!("serviceWorker" in navigator)) return;
+  type WithSync = ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } };
+  void navigator.serviceWorker.ready
+    .then((registration) => (registration as WithSync).sync?.register(OUTBOX_SYNC_TAG))
+    .catch(warn("background sync unavailable"));
+}
+
+async function announceConflicts(userId: string): Promise<void> {
+  const fresh = await claimUnnotifiedConflicts(db, userId);
+  if (!fresh.length) return;
+  showToast({
+    tone: "warning",
+    title: fresh.length === 1 ? "A change could not be applied" : `${fresh.length} changes could not be applied`,
+    message: fresh.length === 1 ? fresh[0].conflict?.message : "The server's version was kept; see your history.",
+  });
+}
+
+function startLibrary(userId: string): () => void {
+  const deps = pushDeps(db);
+  let stopped = false;
+  let running = false;
+  let again = false;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let hiddenAt = 0;
+
+  const live = followGenerations(
+    { db, subscribe: subscribeGenerationChanges, catchUp: (uid) => catchUp(db, uid), onError: (w, e) => warn(w)(e) },
+    userId,
+  );
+
+  const schedule = (report: DrainReport) => {
+    clearTimeout(retryTimer);
+    if (report.stopped.reason === "backoff") {
+      retryTimer = setTimeout(() => void drain(), Math.max(0, report.stopped.until - Date.now()));
+    } else if (report.stopped.reason === "offline") {
+      requestOutboxSync();
+    }
+  };
+
+  // Runs are coalesced: a trigger during a run asks for one more run after it.
+  async function drain(): Promise<void> {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        const report = await drainWithLock(deps, userId);
+        if (stopped) return;
+        schedule(report);
+        // A conflict means this device was wrong about the server: take its truth for the rest too.
+        if (report.conflicts) void live.catchUp();
+      } while (again && !stopped);
+      await announceConflicts(userId);
+    } catch (e) {
+      warn("outbox drain failed")(e);
+    } finally {
+      running = false;
+    }
+  }
+
+  // Back online: a backoff that a lost connection caused has no reason to last longer.
+  const onOnline = () => {
+    void releaseWaits(db, userId, "backoff")
+      .then(() => drain())
+      .catch(warn("releasing waiting writes failed"));
+    void live.catchUp();
+  };
+  const onVisibility = () => {
+    if (document.visibilityState === "hidden") {
+      hiddenAt = Date.now();
+      return;
+    }
+    void drain();
+    if (hiddenAt && Date.now() - hiddenAt > VISIBLE_CATCH_UP_AFTER_MS) void live.catchUp();
+  };
+  window.addEventListener("online", onOnline);
+  document.addEventListener("visibilitychange", onVisibility);
+  const unwatch = watchPending(
+    db,
+    userId,
+    ({ count }) => {
+      if (!count) return;
+      if (!navigator.onLine) requestOutboxSync();
+      void drain();
+    },
+    warn("reading the outbox failed"),
+  );
+  // A renewed session lifts the entries parked for one.
+  const auth = onAuthChange(({ event, user }) => {
+    if (user?.id !== userId || (event !== "SIGNED_IN" && event !== "TOKEN_REFRESHED")) return;
+    void releaseWaits(db, userId, "auth")
+      .then(() => drain())
+      .catch(warn("releasing parked writes failed"));
+  });
+  void drain();
+
+  return () => {
+    stopped = true;
+    clearTimeout(retryTimer);
+    window.removeEventListener("online", onOnline);
+    document.removeEventListener("visibilitychange", onVisibility);
+    unwatch();
+    if (auth.ok) auth.value();
+    live.stop();
+  };
+}
+
+/** Starts the library for the user now signed in, stops it on sign-out or a switch of user. */
+export function followLibraryUser(userId: string | null): void {
+  if (current?.userId === userId) return;
+  current?.stop();
+  current = null;
+  if (userId) current = { userId, stop: startLibrary(userId) };
+}

@@ -1,0 +1,75 @@
+// Delete account, after a confirmation that names what goes: every generation, every stored image,
+// the preferences and the sign-in itself, on the server. This device's copy is removed with the
+// sign-out that follows.
+import { useState } from "react";
+import { useLocation } from "wouter";
+import { deleteAccount } from "../../api/account";
+import { ensureSessionRuntime } from "../../state/session-store";
+import { showToast } from "../../state/toasts";
+import { ConfirmModal } from "../../ui/modal";
+
+export function DeleteAccount({ email }: { email: string }) {
+  const [, navigate] = useLocation();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const remove = async () => {
+    setBusy(true);
+    setError(null);
+    const result = await deleteAccount();
+    if (!result.ok) {
+      setBusy(false);
+      setConfirming(false);
+      setError(result.error.message);
+      return;
+    }
+    // The account is gone; signing out clears this browser's copy and queued work as well.
+    await ensureSessionRuntime()
+      .then((runtime) => runtime.signOut())
+      .catch(() => undefined);
+    showToast({
+      tone: "success",
+      title: "Your account was deleted",
+      message: "Every image and setting of it is gone.",
+    });
+    navigate("/");
+  };
+
+  return (
+    <div className="flex flex-col gap-3">
+      <h2 className="card-title text-lg">Delete account</h2>
+      <p className="text-sm text-base-content/80">
+        Removes your account, every generation and every stored image, published ones included. This cannot be undone.
+      </p>
+      {error && (
+        <div role="alert" className="alert alert-error alert-soft text-base-content text-sm">
+          {error}
+        </div>
+      )}
+      <div>
+        <button type="button" className="btn btn-outline btn-sm" onClick={() => setConfirming(true)}>
+          Delete account…
+        </button>
+      </div>
+      {confirming && (
+        <ConfirmModal
+          title="Delete your account?"
+          body={
+            <>
+              <p>
+                The account <strong className="break-all">{email}</strong>, all its generations and images, and its
+                preferences are deleted for good, on every device.
+              </p>
+              <p className="mt-2">You will be signed out.</p>
+            </>
+          }
+          confirmLabel="Delete my account"
+          busy={busy}
+          onConfirm={() => void remove()}
+          onClose={() => setConfirming(false)}
+        />
+      )}
+    </div>
+  );
+}

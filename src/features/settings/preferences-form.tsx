@@ -1,0 +1,176 @@
+// Preferences (spec §3, §4): default style, quality and aspect ratio (the generator starts from
+// them), notifications, whether new generations are published to the gallery, and the time zone.
+// Saving applies on this device at once and reaches the server through the outbox, offline too.
+import { useLiveQuery } from "dexie-react-hooks";
+import { useId, useState, type FormEvent } from "react";
+import { ASPECT_RATIOS, PREFERENCE_DEFAULTS, QUALITIES } from "#shared/vocabulary/generation.ts";
+import { STYLES } from "#shared/vocabulary/styles.ts";
+import { updatePreferences } from "../../db/library";
+import { getPreferences } from "../../db/queries";
+import type { PreferencesPatch, PreferencesRecord } from "../../db/schema";
+import { qualityLabel } from "../../lib/generation-recipe";
+import { showToast } from "../../state/toasts";
+
+export const PREFERENCES_SAVED = "Preferences updated successfully";
+export const PREFERENCES_FAILED = "Failed to update preferences";
+export const PREFERENCES_SIGN_IN = "Please sign in to update preferences";
+
+type Values = Required<PreferencesPatch>;
+
+function browserTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  } catch {
+    return "UTC";
+  }
+}
+
+function timeZones(current: string): string[] {
+  const all = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+  return [...new Set([current, "UTC", ...all])].sort();
+}
+
+export function valuesOf(record: PreferencesRecord | undefined): Values {
+  return {
+    defaultStyle: record?.defaultStyle ?? PREFERENCE_DEFAULTS.style,
+    defaultQuality: record?.defaultQuality ?? PREFERENCE_DEFAULTS.quality,
+    defaultAspectRatio: record?.defaultAspectRatio ?? PREFERENCE_DEFAULTS.aspectRatio,
+    notificationsEnabled: record?.notificationsEnabled ?? PREFERENCE_DEFAULTS.notificationsEnabled,
+    publicGalleryOptIn: record?.publicGalleryOptIn ?? PREFERENCE_DEFAULTS.publicGalleryOptIn,
+    timezone: record?.timezone ?? browserTimeZone(),
+  };
+}
+
+export function PreferencesForm({ userId }: { userId: string | undefined }) {
+  const record = useLiveQuery(() => (userId ? getPreferences(userId) : undefined), [userId]);
+  // Only the fields changed here are kept; the rest follow the record (another tab may change it).
+  const [edits, setEdits] = useState<PreferencesPatch>({});
+  const [saving, setSaving] = useState(false);
+  const id = useId();
+  const values: Values = { ...valuesOf(record), ...edits } as Values;
+  const dirty = Object.keys(edits).length > 0;
+  const edit = <K extends keyof Values>(key: K, value: Values[K]) => setEdits((e) => ({ ...e, [key]: value }));
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!userId) {
+      showToast({ tone: "error", title: PREFERENCES_SIGN_IN });
+      return;
+    }
+    setSaving(true);
+    try {
+      await updatePreferences(userId, edits);
+      setEdits({});
+      showToast({ tone: "success", title: PREFERENCES_SAVED });
+    } catch (error) {
+      showToast({
+        tone: "error",
+        title: PREFERENCES_FAILED,
+        message: error instanceof Error ? error.message : undefined,
+      });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form onSubmit={(e) => void save(e)} className="flex flex-col gap-4" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="card-title text-lg">
+        Preferences
+      </h2>
+      <p className="-mt-2 text-sm text-base-content/80">The generator starts from these settings.</p>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <label className="flex flex-col gap-1">
+          <span className="text-sm font-medium">Default style</span>
+          <select
+            className="select w-full"
+            value={values.defaultStyle}
+            onChange={(e) => edit("defaultStyle", e.target.value)}
+          >
+            {STYLES.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-sm font-medium">Default quality</span>
+          <select
+            className="select w-full"
+            value={values.defaultQuality}
+            onChange={(e) => edit("defaultQuality", e.target.value as Values["defaultQuality"])}
+          >
+            {QUALITIES.map((q) => (
+              <option key={q} value={q}>
+                {qualityLabel(q)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-sm font-medium">Default aspect ratio</span>
+          <select
+            className="select w-full"
+            value={values.defaultAspectRatio}
+            onChange={(e) => edit("defaultAspectRatio", e.target.value as Values["defaultAspectRatio"])}
+          >
+            {ASPECT_RATIOS.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <label className="flex cursor-pointer items-start gap-3">
+        <input
+          type="checkbox"
+          className="toggle toggle-primary mt-0.5"
+          checked={values.notificationsEnabled}
+          onChange={(e) => edit("notificationsEnabled", e.target.checked)}
+        />
+        <span>
+          <span className="block font-medium">Notifications</span>
+          <span className="block text-sm text-base-content/80">Tell me when a queued image is ready.</span>
+        </span>
+      </label>
+      <label className="flex cursor-pointer items-start gap-3">
+        <input
+          type="checkbox"
+          className="toggle toggle-primary mt-0.5"
+          checked={values.publicGalleryOptIn}
+          onChange={(e) => edit("publicGalleryOptIn", e.target.checked)}
+        />
+        <span>
+          <span className="block font-medium">Publish new images to the gallery</span>
+          <span className="block text-sm text-base-content/80">
+            Off: new images stay private until you publish one yourself.
+          </span>
+        </span>
+      </label>
+      <label className="flex flex-col gap-1 sm:max-w-sm">
+        <span className="text-sm font-medium">Time zone</span>
+        <select className="select w-full" value={values.timezone} onChange={(e) => edit("timezone", e.target.value)}>
+          {timeZones(values.timezone).map((z) => (
+            <option key={z} value={z}>
+              {z.replace(/_/g, " ")}
+            </option>
+          ))}
+        </select>
+        <span className="text-xs text-base-content/70">Your daily limit resets at midnight in this zone.</span>
+      </label>
+      <div className="flex flex-wrap gap-2">
+        <button type="submit" className="btn btn-primary" disabled={saving || (!dirty && Boolean(userId))}>
+          {saving && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+          Save preferences
+        </button>
+        {dirty && (
+          <button type="button" className="btn btn-ghost" onClick={() => setEdits({})} disabled={saving}>
+            Discard changes
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

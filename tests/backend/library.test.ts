@@ -1,0 +1,140 @@
+// The library's backend calls through the real supabase-js client against the local backend: a
+// delete drained from the outbox removes the row and the stored image (Storage API), a stranger
+// can delete neither, and the gallery's full-text search finds published rows only.
+import "fake-indexeddb/auto";
+import { randomUUID } from "node:crypto";
+import type { SupabaseClient } from "@supabase/supabase-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setBackendClient } from "#src/api/client.ts";
+import { getPublished, listPublished } from "#src/api/gallery.ts";
+import { deleteGenerationRow, removeGenerationImage } from "#src/api/library.ts";
+import { openAppDb } from "#src/db/db.ts";
+import { toGenerationRecord } from "#src/db/generation-record.ts";
+import { deleteGeneration } from "#src/db/library.ts";
+import { pendingOutboxCount } from "#src/db/queries.ts";
+import { drainOutbox, pushDeps } from "#src/sync/push.ts";
+import type { GenerationRow } from "#shared/vocabulary/rows.ts";
+import { type Backend, startBackend } from "../support/backend.ts";
+import { anonClient, newUser, serviceClient } from "../support/clients.ts";
+
+const BUCKET = "generations";
+const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+
+type User = Awaited<ReturnType<typeof newUser>>;
+let backend: Backend;
+let service: SupabaseClient;
+let owner: User;
+let stranger: User;
+
+/** A generation as generate-image makes it: the object in the owner's folder and the row. */
+async function makeGeneration(userId: string, prompt: string, isPublic = false): Promise<GenerationRow> {
+  const id = randomUUID();
+  const path = `${userId}/${id}.png`;
+  const upload = await service.storage.from(BUCKET).upload(path, PNG, { contentType: "image/png" });
+  if (upload.error) throw upload.error;
+  const { data, error } = await service
+    .from("generations")
+    .insert({
+      id,
+      user_id: userId,
+      prompt,
+      style: "anime",
+      provider: "builtin",
+      model: "builtin-procedural-v1",
+      image_path: path,
+      is_public: isPublic,
+    })
+    .select("*")
+    .single();
+  if (error) throw error;
+  return data as GenerationRow;
+}
+
+async function objectExists(path: string): Promise<boolean> {
+  const { data } = await service.storage.from(BUCKET).download(path);
+  return data !== null;
+}
+
+async function rowExists(id: string): Promise<boolean> {
+  const { data } = await service.from("generations").select("id").eq("id", id);
+  return (data ?? []).length === 1;
+}
+
+beforeAll(async () => {
+  backend = await startBackend();
+  service = serviceClient(backend);
+  owner = await newUser(backend, "owner");
+  stranger = await newUser(backend, "stranger");
+});
+
+afterAll(async () => {
+  await backend?.stop();
+});
+
+describe("library on the local backend", () => {
+  it("a stranger can delete neither the row nor the image", async () => {
+    const g = await makeGeneration(owner.id, "a quiet harbour at noon");
+    setBackendClient(stranger.client);
+    const row = await deleteGenerationRow(g.id);
+    expect(row).toEqual({ ok: true, value: { deleted: false } });
+    expect((await removeGenerationImage(g.image_path)).ok).toBe(true);
+    expect(await rowExists(g.id)).toBe(true);
+    expect(await objectExists(g.image_path)).toBe(true);
+  });
+
+  it("a delete drained from the outbox removes the row and the stored image, and a replay is harmless", async () => {
+    const g = await makeGeneration(owner.id, "a paper boat on a pond", true);
+    const db = openAppDb(`backend-library-${g.id}`);
+    try {
+      await db.generations.put(toGenerationRecord(g));
+      expect(await deleteGeneration(owner.id, g.id, db)).toBe(true);
+      setBackendClient(owner.client);
+      const report = await drainOutbox(pushDeps(db), owner.id);
+      expect(report).toEqual({ sent: 1, conflicts: 0, stopped: { reason: "empty" } });
+      expect(await pendingOutboxCount(owner.id, db)).toBe(0);
+      expect(await rowExists(g.id)).toBe(false);
+      expect(await objectExists(g.image_path)).toBe(false);
+      // The same delete again (an interrupted drain re-sends it) succeeds and changes nothing.
+      expect(await deleteGenerationRow(g.id)).toEqual({ ok: true, value: { deleted: false } });
+      expect((await removeGenerationImage(g.image_path)).ok).toBe(true);
+    } finally {
+      await db.delete();
+    }
+  });
+
+  it("the gallery finds a published row by a prompt word, not an unpublished one, with a working image URL", async () => {
+    const published = await makeGeneration(owner.id, "A crimson lighthouse above stormy waves", true);
+    const hidden = await makeGeneration(owner.id, "A crimson lantern in a private garden", false);
+    setBackendClient(anonClient(backend));
+
+    const page = await listPublished({ q: "crimson", limit: 10 });
+    if (!page.ok) throw new Error(page.error.detail);
+    expect(page.value.rows.map((r) => r.id)).toEqual([published.id]);
+    const image = await fetch(page.value.rows[0].image_url!);
+    expect(image.status).toBe(200);
+    // Stemmed words match too ("lighthouses" → lighthouse), and a word of the hidden row finds nothing.
+    const stemmed = await listPublished({ q: "lighthouses", limit: 10 });
+    expect(stemmed.ok && stemmed.value.rows.map((r) => r.id)).toEqual([published.id]);
+    const none = await listPublished({ q: "lantern", limit: 10 });
+    expect(none.ok && none.value.rows).toEqual([]);
+    expect(await getPublished(hidden.id)).toEqual({ ok: true, value: null });
+    const one = await getPublished(published.id);
+    expect(one.ok && one.value?.id).toBe(published.id);
+  });
+
+  it("the gallery pages newest first with a cursor, never repeating or skipping a row", async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) made.push((await makeGeneration(owner.id, `pagination marker tile ${i}`, true)).id);
+    setBackendClient(anonClient(backend));
+    const seen: string[] = [];
+    let before: string | undefined;
+    for (;;) {
+      const page = await listPublished({ q: "pagination marker", before, limit: 2 });
+      if (!page.ok) throw new Error(page.error.detail);
+      seen.push(...page.value.rows.map((r) => r.id));
+      if (!page.value.next) break;
+      before = page.value.next;
+    }
+    expect(seen).toEqual([...made].reverse());
+  });
+});

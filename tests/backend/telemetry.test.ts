@@ -1,0 +1,112 @@
+// The client's telemetry sender (src/api/telemetry.ts) against the local backend through the real
+// supabase-js client: rows land for their owner, a replay stores nothing twice, what can never be
+// stored is refused for good (so the client drops it), and the database rates each vital exactly as
+// the vocabulary's thresholds (spec §9) do.
+import { randomUUID } from "node:crypto";
+import type { SupabaseClient } from "@supabase/supabase-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { sendTelemetry, type TelemetryItem } from "../../src/api/telemetry.ts";
+import { rateWebVital, WEB_VITAL_NAMES, WEB_VITAL_THRESHOLDS } from "#shared/vocabulary/web-vitals.ts";
+import { type Backend, startBackend } from "../support/backend.ts";
+import { newUser, serviceClient } from "../support/clients.ts";
+
+let b: Backend;
+let service: SupabaseClient;
+let alice: { client: SupabaseClient; id: string };
+let bob: { client: SupabaseClient; id: string };
+
+beforeAll(async () => {
+  b = await startBackend();
+  service = serviceClient(b);
+  alice = await newUser(b, "telemetry-alice");
+  bob = await newUser(b, "telemetry-bob");
+}, 90_000);
+afterAll(async () => {
+  await b?.stop();
+});
+
+const at = new Date().toISOString();
+const event = (userId: string, metadata: Record<string, unknown> = { type: "error", message: "Error: boom" }) =>
+  ({ kind: "event", id: randomUUID(), userId, name: "error", metadata, createdAt: at }) satisfies TelemetryItem;
+const vital = (userId: string, name: (typeof WEB_VITAL_NAMES)[number], value: number) =>
+  ({
+    kind: "vital",
+    id: randomUUID(),
+    userId,
+    name,
+    value,
+    metricId: `v5-${randomUUID()}`,
+    delta: value,
+    createdAt: at,
+  }) satisfies TelemetryItem;
+
+describe("sending telemetry", () => {
+  it("stores events and vitals for their owner; a replay stores nothing twice", async () => {
+    const items = [event(alice.id), vital(alice.id, "LCP", 1234.5)];
+    expect(await sendTelemetry(items, () => alice.client)).toEqual({ ok: true, value: undefined });
+    expect(await sendTelemetry(items, () => alice.client)).toEqual({ ok: true, value: undefined });
+
+    const events = await service.from("app_events").select("id, user_id, name, metadata").eq("user_id", alice.id);
+    expect(events.data).toEqual([
+      { id: items[0].id, user_id: alice.id, name: "error", metadata: { type: "error", message: "Error: boom" } },
+    ]);
+    const vitals = await service
+      .from("web_vitals")
+      .select("id, name, value, metric_id, delta, rating")
+      .eq("id", items[1].id);
+    expect(vitals.data).toEqual([
+      {
+        id: items[1].id,
+        name: "LCP",
+        value: 1234.5,
+        metric_id: (items[1] as { metricId: string }).metricId,
+        delta: 1234.5,
+        rating: "good",
+      },
+    ]);
+  });
+
+  it("refuses for good what can never be stored: another person's row, an unknown metric, oversized metadata", async () => {
+    const stranger = await sendTelemetry([event(bob.id)], () => alice.client);
+    expect(stranger).toMatchObject({ ok: false, error: { retryable: false } });
+    const unknown = await sendTelemetry([{ ...vital(alice.id, "FCP", 10), name: "TTFB" as "FCP" }], () => alice.client);
+    expect(unknown).toMatchObject({ ok: false, error: { retryable: false, message: "web_vitals: Invalid operation" } });
+    const huge = await sendTelemetry([event(alice.id, { stack: "x".repeat(9000) })], () => alice.client);
+    expect(huge).toMatchObject({ ok: false, error: { retryable: false } });
+    const { count } = await service
+      .from("app_events")
+      .select("id", { count: "exact", head: true })
+      .eq("user_id", bob.id);
+    expect(count).toBe(0);
+  });
+
+  it("calls an unreachable server retryable", async () => {
+    const { createClient } = await import("@supabase/supabase-js");
+    const gone = createClient("http://127.0.0.1:9", b.anonKey, {
+      auth: { persistSession: false },
+      realtime: { transport: WebSocket as never },
+    });
+    expect(await sendTelemetry([event(alice.id)], () => gone)).toMatchObject({ ok: false, error: { retryable: true } });
+  });
+});
+
+describe("ratings", () => {
+  it("are derived by the database exactly as spec §9's thresholds say, at every boundary", async () => {
+    const items = WEB_VITAL_NAMES.flatMap((name) => {
+      const [good, poor] = WEB_VITAL_THRESHOLDS[name];
+      return [0, good, good + 0.001, poor, poor + 0.001, poor * 3].map((value) => vital(alice.id, name, value));
+    });
+    expect(await sendTelemetry(items, () => alice.client)).toEqual({ ok: true, value: undefined });
+    const { data } = await service
+      .from("web_vitals")
+      .select("id, name, value, rating")
+      .in(
+        "id",
+        items.map((i) => i.id),
+      );
+    expect(data).toHaveLength(items.length);
+    for (const row of data!)
+      expect([row.name, row.value, row.rating]).toEqual([row.name, row.value, rateWebVital(row.name, row.value)]);
+  });
+});

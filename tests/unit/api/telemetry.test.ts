@@ -1,0 +1,261 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { SupabaseClient } from "@supabase/supabase-js";
+import { openAppDb, type AppDb } from "#src/db/db.ts";
+import { bufferedTelemetry } from "#src/db/telemetry-buffer.ts";
+import {
+  createTelemetry,
+  dexieTelemetryBuffer,
+  sendTelemetry,
+  TELEMETRY_BATCH_SIZE,
+  type SendFailure,
+  type Telemetry,
+  type TelemetryItem,
+} from "#src/api/telemetry.ts";
+import { err, ok, type Result } from "#src/lib/result.ts";
+
+const ALICE = "11111111-1111-4111-8111-111111111111";
+const BOB = "22222222-2222-4222-8222-222222222222";
+// Recent: the buffer lets week-old items go.
+const NOW = new Date();
+
+let db: AppDb;
+let online: boolean;
+let sessionUser: string | null;
+let sent: TelemetryItem[][];
+let answer: (items: readonly TelemetryItem[]) => Result<void, SendFailure>;
+let warnings: string[];
+let n: number;
+
+beforeEach(() => {
+  db = openAppDb(`telemetry-${crypto.randomUUID()}`);
+  online = true;
+  sessionUser = ALICE;
+  sent = [];
+  answer = () => ok(undefined);
+  warnings = [];
+  n = 0;
+});
+afterEach(async () => {
+  await db.delete();
+});
+
+function recorder(overrides: { buffer?: boolean } = {}): Telemetry {
+  return createTelemetry({
+    send: async (items) => {
+      sent.push([...items]);
+      return answer(items);
+    },
+    buffer: overrides.buffer === false ? undefined : dexieTelemetryBuffer(db),
+    sessionUserId: async () => sessionUser,
+    isOnline: () => online,
+    warn: (m) => warnings.push(m),
+    newId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}`,
+    now: () => NOW,
+    flushDelayMs: 60_000, // the tests flush by hand
+  });
+}
+
+const names = (items: TelemetryItem[]) => items.map((i) => i.name);
+
+describe("recording", () => {
+  it("skips everything silently with no signed-in person", async () => {
+    const t = recorder();
+    t.recordEvent(null, "error", { message: "boom" });
+    t.recordVital(null, { name: "LCP", value: 1200, metricId: "v1", delta: 1200 });
+    await t.flush();
+    expect(sent).toEqual([]);
+    expect(await bufferedTelemetry(db, ALICE)).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+
+  it("sends events and vitals of the signed-in person with client-minted ids", async () => {
+    const t = recorder();
+    t.recordEvent(ALICE, "queue_task_success", { provider: "builtin", taskId: "t1" });
+    t.recordVital(ALICE, { name: "CLS", value: 0.02, metricId: "v5-1", delta: 0.02 });
+    await t.flush();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toEqual([
+      {
+        kind: "event",
+        id: "00000000-0000-4000-8000-000000000001",
+        userId: ALICE,
+        name: "queue_task_success",
+        metadata: { provider: "builtin", taskId: "t1" },
+        createdAt: NOW.toISOString(),
+      },
+      {
+        kind: "vital",
+        id: "00000000-0000-4000-8000-000000000002",
+        userId: ALICE,
+        name: "CLS",
+        value: 0.02,
+        metricId: "v5-1",
+        delta: 0.02,
+        createdAt: NOW.toISOString(),
+      },
+    ]);
+    expect(await bufferedTelemetry(db, ALICE)).toEqual([]);
+  });
+});
+
+describe("offline", () => {
+  it("keeps items in Dexie while offline and sends them once, in order, when back online", async () => {
+    online = false;
+    const t = recorder();
+    t.recordEvent(ALICE, "error", { message: "first" });
+    t.recordVital(ALICE, { name: "FCP", value: 900, metricId: "v1", delta: 900 });
+    await t.flush();
+    expect(sent).toEqual([]);
+    expect(names(await bufferedTelemetry(db, ALICE))).toEqual(["error", "FCP"]);
+
+    // A reload: a new recorder over the same Dexie finds what the last page left.
+    online = true;
+    const next = recorder();
+    await next.flush();
+    expect(sent.map(names)).toEqual([["error", "FCP"]]);
+    expect(await bufferedTelemetry(db, ALICE)).toEqual([]);
+    await next.flush();
+    expect(sent).toHaveLength(1);
+  });
+
+  it("stores every item recorded while an earlier one is being written", async () => {
+    online = false;
+    const t = recorder();
+    t.recordEvent(ALICE, "first", {});
+    await Promise.resolve(); // the first write is under way
+    t.recordEvent(ALICE, "second", {});
+    t.recordVital(ALICE, { name: "FID", value: 3, metricId: "fid-1", delta: 3 });
+    await t.flush();
+    expect(names(await bufferedTelemetry(db, ALICE))).toEqual(["first", "second", "FID"]);
+    expect(t.unsent()).toEqual([]);
+  });
+
+  it("holds a signed-out device's items until that person's session is back", async () => {
+    const t = recorder();
+    t.recordEvent(ALICE, "error", { message: "while signed in" });
+    sessionUser = null;
+    await t.flush();
+    expect(sent).toEqual([]);
+    sessionUser = BOB; // another person on this browser never sends Alice's items
+    await t.flush();
+    expect(sent).toEqual([]);
+    sessionUser = ALICE;
+    await t.flush();
+    expect(sent.map(names)).toEqual([["error"]]);
+  });
+
+  it("keeps items in memory when IndexedDB is not available", async () => {
+    online = false;
+    const t = recorder({ buffer: false });
+    t.recordEvent(ALICE, "error", { message: "memory only" });
+    await t.flush();
+    expect(t.unsent().map((i) => i.name)).toEqual(["error"]);
+    online = true;
+    await t.flush();
+    expect(sent.map(names)).toEqual([["error"]]);
+    expect(t.unsent()).toEqual([]);
+  });
+
+  it("sends a long backlog in batches", async () => {
+    online = false;
+    const t = recorder();
+    for (let i = 0; i < TELEMETRY_BATCH_SIZE + 5; i++) t.recordEvent(ALICE, `e${i}`, {});
+    await t.flush();
+    online = true;
+    await t.flush();
+    expect(sent.map((b) => b.length)).toEqual([TELEMETRY_BATCH_SIZE, 5]);
+  });
+});
+
+describe("failures", () => {
+  it("keeps items after a network failure and only warns", async () => {
+    answer = () => err({ retryable: true, message: "app_events: An error occurred" });
+    const t = recorder();
+    t.recordEvent(ALICE, "error", { message: "x" });
+    await t.flush();
+    expect(warnings).toEqual(["[telemetry] 1 item(s) not sent: app_events: An error occurred"]);
+    expect(names(await bufferedTelemetry(db, ALICE))).toEqual(["error"]);
+    answer = () => ok(undefined);
+    await t.flush();
+    expect(await bufferedTelemetry(db, ALICE)).toEqual([]);
+  });
+
+  it("drops only the item the server refuses for good", async () => {
+    answer = (items) =>
+      items.some((i) => i.name === "bad") ? err({ retryable: false, message: "Invalid operation" }) : ok(undefined);
+    const t = recorder();
+    t.recordEvent(ALICE, "good-1", {});
+    t.recordEvent(ALICE, "bad", {});
+    t.recordEvent(ALICE, "good-2", {});
+    await t.flush();
+    expect(sent.map(names)).toEqual([["good-1", "bad", "good-2"], ["good-1"], ["bad"], ["good-2"]]);
+    expect(await bufferedTelemetry(db, ALICE)).toEqual([]);
+    expect(warnings).toHaveLength(2);
+  });
+
+  it("restores items kept elsewhere without storing any twice", async () => {
+    online = false;
+    const t = recorder();
+    t.recordEvent(ALICE, "error", {});
+    await t.flush();
+    const [held] = await bufferedTelemetry(db, ALICE);
+    t.restore([held, { ...held, id: "00000000-0000-4000-8000-0000000000ff" }]);
+    await t.flush();
+    expect((await bufferedTelemetry(db, ALICE)).map((i) => i.id)).toEqual([
+      held.id,
+      "00000000-0000-4000-8000-0000000000ff",
+    ]);
+  });
+});
+
+describe("sendTelemetry", () => {
+  /** A client whose inserts answer `status`, or 409 for an id in `stored` (a row already there). */
+  function fakeClient(status = 201, stored = new Set<string>()) {
+    const calls: { table: string; rows: { id: string }[] }[] = [];
+    const client = {
+      from: (table: string) => ({
+        insert: async (rows: { id: string }[]) => {
+          calls.push({ table, rows });
+          if (rows.some((r) => stored.has(r.id)))
+            return { error: { message: "duplicate", code: "23505" }, status: 409 };
+          return status >= 200 && status < 300
+            ? { error: null, status }
+            : { error: { message: "boom", code: "23514" }, status };
+        },
+      }),
+    } as unknown as SupabaseClient;
+    return { calls, client: () => client };
+  }
+  const items: TelemetryItem[] = [
+    { kind: "event", id: "e1", userId: ALICE, name: "error", metadata: { type: "error" }, createdAt: "x" },
+    { kind: "vital", id: "v1", userId: ALICE, name: "INP", value: 120, metricId: "m1", delta: 40, createdAt: "x" },
+  ];
+
+  it("inserts each kind into its own table", async () => {
+    const fake = fakeClient();
+    expect(await sendTelemetry(items, fake.client)).toEqual({ ok: true, value: undefined });
+    expect(fake.calls).toEqual([
+      { table: "app_events", rows: [{ id: "e1", user_id: ALICE, name: "error", metadata: { type: "error" } }] },
+      {
+        table: "web_vitals",
+        rows: [{ id: "v1", user_id: ALICE, name: "INP", value: 120, metric_id: "m1", delta: 40 }],
+      },
+    ]);
+  });
+
+  it("counts a row already stored as sent, and still writes the rest of its batch", async () => {
+    const fake = fakeClient(201, new Set(["e1"]));
+    const e2: TelemetryItem = { ...items[0], id: "e2" };
+    expect(await sendTelemetry([items[0], e2], fake.client)).toEqual({ ok: true, value: undefined });
+    expect(fake.calls.map((c) => c.rows.map((r) => r.id))).toEqual([["e1", "e2"], ["e1"], ["e2"]]);
+  });
+
+  it("calls a check violation final and a server error retryable, with a sanitised message", async () => {
+    expect(await sendTelemetry(items, fakeClient(400).client)).toEqual({
+      ok: false,
+      error: { retryable: false, message: "app_events: Invalid operation" },
+    });
+    expect(await sendTelemetry(items, fakeClient(503).client)).toMatchObject({ ok: false, error: { retryable: true } });
+    expect(await sendTelemetry(items, fakeClient(0).client)).toMatchObject({ ok: false, error: { retryable: true } });
+  });
+});

@@ -1,0 +1,180 @@
+import Dexie from "dexie";
+import { afterEach, describe, expect, it } from "vitest";
+import type { GenerationRow } from "#shared/vocabulary/rows.ts";
+import { openAppDb, type AppDb } from "#src/db/db.ts";
+import { toGenerationRecord } from "#src/db/generation-record.ts";
+import {
+  applyServerPreferences,
+  applyServerRows,
+  cacheImage,
+  deleteGeneration,
+  reconcileGenerations,
+  setPublished,
+  setSaved,
+  updatePreferences,
+} from "#src/db/library.ts";
+import { listConflicts, pendingOutboxCount, unsyncedWork } from "#src/db/queries.ts";
+import { pendingEntries } from "#src/db/outbox.ts";
+
+let db: AppDb;
+afterEach(async () => {
+  await db?.delete();
+});
+
+const row = (id: string, over: Partial<GenerationRow> = {}): GenerationRow => ({
+  id,
+  user_id: "alice",
+  prompt: "A red fox in the snow",
+  negative_prompt: "",
+  style: "anime",
+  quality: "standard",
+  aspect_ratio: "1:1",
+  width: 1024,
+  height: 1024,
+  seed: 7,
+  provider: "builtin",
+  model: "builtin-procedural-v1",
+  image_path: `alice/${id}.png`,
+  is_public: false,
+  is_saved: false,
+  created_at: "2026-11-22T10:00:00.000Z",
+  ...over,
+});
+
+describe("library writes", () => {
+  it("apply to Dexie and add their outbox entry together", async () => {
+    db = openAppDb("lib-flags");
+    await db.generations.put(toGenerationRecord(row("g1")));
+    expect(await setSaved("alice", "g1", true, db)).toBe(true);
+    expect(await setPublished("alice", "g1", true, db)).toBe(true);
+    const record = await db.generations.get("g1");
+    expect([record?.isSaved, record?.isPublic]).toEqual([1, 1]);
+    const entries = await pendingEntries(db, "alice");
+    expect(entries.map((e) => [e.kind, e.payload])).toEqual([
+      ["generation.flags", { generationId: "g1", isSaved: true }],
+      ["generation.flags", { generationId: "g1", isPublic: true }],
+    ]);
+    expect(entries.every((e) => e.status === "pending" && /^[0-9a-f-]{36}$/.test(e.id))).toBe(true);
+  });
+
+  it("refuse a record the device does not hold or that belongs to someone else", async () => {
+    db = openAppDb("lib-refuse");
+    await db.generations.put(toGenerationRecord(row("g1", { user_id: "bob", image_path: "bob/g1.png" })));
+    expect(await setSaved("alice", "g1", true, db)).toBe(false);
+    expect(await deleteGeneration("alice", "missing", db)).toBe(false);
+    expect(await pendingOutboxCount("alice", db)).toBe(0);
+    expect((await db.generations.get("g1"))?.isSaved).toBe(0);
+  });
+
+  it("delete removes the record at once, drops moot flag changes and carries the image path", async () => {
+    db = openAppDb("lib-delete");
+    await db.generations.bulkPut([toGenerationRecord(row("g1")), toGenerationRecord(row("g2"))]);
+    await setSaved("alice", "g1", true, db);
+    await setSaved("alice", "g2", true, db);
+    expect(await deleteGeneration("alice", "g1", db)).toBe(true);
+    expect(await db.generations.get("g1")).toBeUndefined();
+    const entries = await pendingEntries(db, "alice");
+    expect(entries.map((e) => [e.kind, e.payload])).toEqual([
+      ["generation.flags", { generationId: "g2", isSaved: true }],
+      ["generation.delete", { generationId: "g1", imagePath: "alice/g1.png" }],
+    ]);
+  });
+
+  it("preferences apply at once and send only the changed fields", async () => {
+    db = openAppDb("lib-prefs");
+    await updatePreferences("alice", { defaultStyle: "anime", timezone: undefined }, db);
+    expect((await db.preferences.get("alice"))?.defaultStyle).toBe("anime");
+    expect((await db.preferences.get("alice"))?.defaultQuality).toBe("high");
+    const [entry] = await pendingEntries(db, "alice");
+    expect(entry.payload).toEqual({ patch: { defaultStyle: "anime" } });
+    await updatePreferences("alice", {}, db);
+    expect(await pendingOutboxCount("alice", db)).toBe(1);
+    expect(await unsyncedWork("alice", db)).toEqual({ outbox: 1, tasks: 0 });
+  });
+
+  it("server data goes under pending changes and keeps cached bytes", async () => {
+    db = openAppDb("lib-overlay");
+    await db.generations.bulkPut([toGenerationRecord(row("g1")), toGenerationRecord(row("g2"))]);
+    await cacheImage("g1", new Blob(["png"]), db);
+    await setPublished("alice", "g1", true, db);
+    await deleteGeneration("alice", "g2", db);
+    await updatePreferences("alice", { publicGalleryOptIn: true }, db);
+    // An older server copy arrives (pull or realtime) before the outbox reached the server.
+    const stored = await applyServerRows(db, "alice", [row("g1"), row("g2"), row("g3", { user_id: "bob" })]);
+    expect(stored).toBe(1);
+    const g1 = await db.generations.get("g1");
+    expect(g1?.isPublic).toBe(1);
+    // (fake-indexeddb clones a jsdom Blob to a plain object: what matters is that it was kept.)
+    expect(g1?.image).toBeDefined();
+    expect(await db.generations.get("g2")).toBeUndefined();
+    expect(await db.generations.get("g3")).toBeUndefined();
+    await applyServerPreferences(db, {
+      userId: "alice",
+      defaultStyle: "photorealistic",
+      defaultQuality: "ultra",
+      defaultAspectRatio: "16:9",
+      notificationsEnabled: true,
+      publicGalleryOptIn: false,
+      timezone: "Europe/Paris",
+      updatedAt: "2026-11-22T10:00:00.000Z",
+    });
+    const prefs = await db.preferences.get("alice");
+    expect([prefs?.publicGalleryOptIn, prefs?.defaultQuality]).toEqual([true, "ultra"]);
+  });
+
+  it("reconciliation removes records whose row is gone and takes flags changed elsewhere", async () => {
+    db = openAppDb("lib-reconcile");
+    await db.generations.bulkPut([
+      toGenerationRecord(row("g1", { created_at: "2026-11-22T10:00:01.000Z" })),
+      toGenerationRecord(row("g2", { created_at: "2026-11-22T10:00:02.000Z" })),
+      toGenerationRecord(row("g3", { created_at: "2026-11-22T10:00:03.000Z" })),
+      // Newer than the cursor: the reconciliation does not judge it.
+      toGenerationRecord(row("g4", { created_at: "2026-11-22T10:00:09.000Z" })),
+    ]);
+    await setSaved("alice", "g3", true, db);
+    const server = new Map([
+      ["g1", { isSaved: true, isPublic: true }],
+      ["g3", { isSaved: false, isPublic: false }],
+    ]);
+    expect(await reconcileGenerations(db, "alice", server, "2026-11-22T10:00:05.000Z")).toEqual({
+      removed: 1,
+      updated: 1,
+    });
+    expect((await db.generations.toArray()).map((r) => [r.id, r.isSaved, r.isPublic])).toEqual([
+      ["g1", 1, 1],
+      ["g3", 1, 0],
+      ["g4", 0, 0],
+    ]);
+    expect(await listConflicts("alice", db)).toEqual([]);
+  });
+});
+
+describe("schema version 3", () => {
+  it("gives existing generations their search words and existing outbox entries a status", async () => {
+    const name = "lib-upgrade";
+    const old = new Dexie(name);
+    old.version(1).stores({
+      generations: "id, userId, [userId+createdAt], [userId+isSaved], createdAt",
+      tasks: "id, userId, status, [userId+createdAt], createdAt",
+      outbox: "++seq, &id, userId, kind, createdAt",
+      promptHistory: "id, timestamp, prompt",
+      preferences: "userId",
+      limits: "userId",
+      meta: "key",
+    });
+    old.version(2).stores({ tasks: "id, userId, status, [userId+createdAt], [userId+status], createdAt" });
+    const legacy = { ...toGenerationRecord(row("g1", { prompt: "Café at Dusk" })) } as Record<string, unknown>;
+    delete legacy.words;
+    await old.table("generations").put(legacy);
+    await old
+      .table("outbox")
+      .add({ id: "o1", userId: "alice", kind: "generation.flags", payload: {}, attempts: 0, createdAt: "x" });
+    old.close();
+
+    db = openAppDb(name);
+    expect((await db.generations.get("g1"))?.words).toEqual(["cafe", "at", "dusk"]);
+    expect(await db.generations.where("words").startsWith("caf").primaryKeys()).toEqual(["g1"]);
+    expect((await db.outbox.toArray())[0].status).toBe("pending");
+    expect(await pendingOutboxCount("alice", db)).toBe(1);
+  });
+});

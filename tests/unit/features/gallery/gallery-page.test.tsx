@@ -1,0 +1,105 @@
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { Router } from "wouter";
+import { memoryLocation } from "wouter/memory-location";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { GenerationRow } from "#shared/vocabulary/rows.ts";
+import { setSessionView } from "#src/state/session-store.ts";
+
+const listPublished = vi.fn();
+vi.mock("#src/api/gallery.ts", () => ({ listPublished }));
+
+const { default: GalleryPage } = await import("#src/features/gallery/gallery-page.tsx");
+
+function published(n: number, patch: Partial<GenerationRow> = {}) {
+  return {
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
+    user_id: "someone",
+    prompt: `published ${n}`,
+    negative_prompt: "",
+    style: "anime",
+    quality: "high",
+    aspect_ratio: "1:1",
+    width: 1024,
+    height: 1024,
+    seed: 99,
+    provider: "builtin",
+    model: "procedural-v1",
+    image_path: `someone/${n}.png`,
+    is_public: true,
+    is_saved: false,
+    created_at: "2026-11-20T10:00:00.000Z",
+    image_url: `https://img.example/${n}.png`,
+    ...patch,
+  };
+}
+
+function renderAt(path: string) {
+  const [pathname, search = ""] = path.split("?");
+  const location = memoryLocation({ path: pathname, searchPath: search, record: true } as Parameters<
+    typeof memoryLocation
+  >[0]);
+  render(
+    <Router hook={location.hook} searchHook={location.searchHook}>
+      <GalleryPage />
+    </Router>,
+  );
+  return location;
+}
+
+beforeEach(() => {
+  listPublished.mockReset();
+  setSessionView({ status: "signed-out", user: null, verified: true });
+});
+afterEach(() => setSessionView({ status: "signed-out", user: null, verified: true }));
+
+describe("gallery page", () => {
+  it("searches with ?q= and pages with Load more", async () => {
+    listPublished
+      .mockResolvedValueOnce({ ok: true, value: { rows: [published(1), published(2)], next: "cursor-2" } })
+      .mockResolvedValueOnce({ ok: true, value: { rows: [published(3)] } });
+    renderAt("/gallery?q=fox");
+    const list = await screen.findByRole("list", { name: "Published images" });
+    expect(listPublished).toHaveBeenLastCalledWith({ q: "fox", before: undefined, limit: 24 });
+    expect(within(list).getAllByRole("button")).toHaveLength(2);
+    expect(screen.getByRole("searchbox", { name: "Search published images" })).toHaveProperty("value", "fox");
+
+    await userEvent.click(screen.getByRole("button", { name: "Load more" }));
+    await waitFor(() => expect(within(list).getAllByRole("button")).toHaveLength(3));
+    expect(listPublished).toHaveBeenLastCalledWith({ q: "fox", before: "cursor-2", limit: 24 });
+    expect(screen.queryByRole("button", { name: "Load more" })).toBeNull();
+  });
+
+  it("sends a visitor's 'Use this recipe' through sign-in back to the filled generator", async () => {
+    listPublished.mockResolvedValue({ ok: true, value: { rows: [published(1, { prompt: "a red fox", seed: 5 })] } });
+    renderAt("/gallery");
+    await userEvent.click(await screen.findByRole("button", { name: "Open: a red fox" }));
+    const dialog = screen.getByRole("dialog", { name: "Published image" });
+    expect(dialog.textContent).toContain("Anime");
+    const href = within(dialog).getByRole("link", { name: "Use this recipe" }).getAttribute("href")!;
+    expect(href.startsWith("/auth?from=")).toBe(true);
+    expect(decodeURIComponent(href.slice("/auth?from=".length))).toBe(
+      "/generate?prompt=a+red+fox&style=anime&quality=high&aspect_ratio=1%3A1&seed=5",
+    );
+  });
+
+  it("opens the filled generator directly when signed in", async () => {
+    setSessionView({ status: "signed-in", user: { id: "u1", email: "a@example.com" }, verified: true });
+    listPublished.mockResolvedValue({ ok: true, value: { rows: [published(1, { prompt: "a red fox", seed: 5 })] } });
+    renderAt("/gallery");
+    await userEvent.click(await screen.findByRole("button", { name: "Open: a red fox" }));
+    expect(screen.getByRole("link", { name: "Use this recipe" }).getAttribute("href")).toBe(
+      "/generate?prompt=a+red+fox&style=anime&quality=high&aspect_ratio=1%3A1&seed=5",
+    );
+  });
+
+  it("shows a failed load's message with a way to try again", async () => {
+    listPublished
+      .mockResolvedValueOnce({ ok: false, error: { message: "Check your internet connection and try again" } })
+      .mockResolvedValueOnce({ ok: true, value: { rows: [published(1)] } });
+    renderAt("/gallery");
+    expect((await screen.findByRole("alert")).textContent).toContain("Check your internet connection");
+    await userEvent.click(screen.getByRole("button", { name: "Try again" }));
+    expect(await screen.findByRole("list", { name: "Published images" })).toBeTruthy();
+  });
+});

@@ -1,0 +1,175 @@
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { Router } from "wouter";
+import { memoryLocation } from "wouter/memory-location";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { db } from "#src/db/db.ts";
+import { setSessionView } from "#src/state/session-store.ts";
+import { dismissToast, toasts } from "#src/state/toasts.ts";
+import { resetDb, row, seed } from "./seed.ts";
+
+// No backend in unit tests: a record without cached bytes asks for a signed URL and gets a refusal.
+vi.mock("#src/api/library.ts", () => ({
+  SIGNED_URL_SECONDS: 3600,
+  signedImageUrl: vi.fn(async () => ({ ok: false, error: { message: "offline" } })),
+}));
+
+const { default: HistoryPage } = await import("#src/features/library/history-page.tsx");
+
+function renderPage() {
+  const location = memoryLocation({ path: "/history", record: true });
+  render(
+    <Router hook={location.hook}>
+      <HistoryPage />
+    </Router>,
+  );
+  return location;
+}
+
+const status = () => screen.findByText(/^[\d,]+ generations?( match)?$/);
+
+beforeEach(async () => {
+  await resetDb();
+  setSessionView({ status: "signed-in", user: { id: "u1", email: "a@example.com" }, verified: true });
+});
+afterEach(() => {
+  for (const t of [...toasts.items]) dismissToast(t.id);
+  setSessionView({ status: "signed-out", user: null, verified: true });
+});
+
+describe("history page", () => {
+  it("lists only the person's generations, newest first", async () => {
+    await seed([
+      row({ prompt: "old lighthouse", created_at: "2026-11-01T10:00:00.000Z" }),
+      row({ prompt: "new fox", created_at: "2026-11-02T10:00:00.000Z" }),
+      row({ prompt: "someone else's cat", user_id: "u2" }),
+    ]);
+    renderPage();
+    expect((await status()).textContent).toBe("2 generations");
+    const tiles = within(screen.getByRole("list", { name: "Your generations" })).getAllByRole("button");
+    expect(tiles.map((b) => b.getAttribute("aria-label"))).toEqual(["Open: new fox", "Open: old lighthouse"]);
+  });
+
+  it("narrows results by prompt words and by filters", async () => {
+    await seed([
+      row({ prompt: "red fox in snow", style: "anime", is_saved: true }),
+      row({ prompt: "red lighthouse at dusk", style: "photorealistic" }),
+      row({ prompt: "blue fox", style: "anime", aspect_ratio: "16:9", width: 1536 }),
+    ]);
+    renderPage();
+    expect((await status()).textContent).toBe("3 generations");
+
+    await userEvent.type(screen.getByRole("searchbox", { name: "Search prompts" }), "fox");
+    await waitFor(() => expect(screen.getByRole("status").textContent).toBe("2 generations match"));
+
+    await userEvent.selectOptions(screen.getByLabelText("Aspect ratio"), "16:9");
+    await waitFor(() => expect(screen.getByRole("status").textContent).toBe("1 generation match"));
+    expect(screen.getByRole("button", { name: "Open: blue fox" })).toBeTruthy();
+
+    await userEvent.click(screen.getByRole("button", { name: "Clear filters" }));
+    await userEvent.selectOptions(screen.getByLabelText("Saved"), "yes");
+    await waitFor(() => expect(screen.getByRole("status").textContent).toBe("1 generation match"));
+    expect(screen.getByRole("button", { name: "Open: red fox in snow" })).toBeTruthy();
+  });
+
+  it("filters by date range, the last day included", async () => {
+    await seed([
+      row({ prompt: "first", created_at: "2026-11-01T12:00:00.000Z" }),
+      row({ prompt: "second", created_at: "2026-11-05T12:00:00.000Z" }),
+      row({ prompt: "third", created_at: "2026-11-09T12:00:00.000Z" }),
+    ]);
+    renderPage();
+    await status();
+    await userEvent.type(screen.getByLabelText("From"), "2026-11-04");
+    await userEvent.type(screen.getByLabelText("To"), "2026-11-09");
+    await waitFor(() => expect(screen.getByRole("status").textContent).toBe("2 generations match"));
+  });
+
+  it("renders only the rows near the viewport of a large history", async () => {
+    await seed(Array.from({ length: 2000 }, () => row()));
+    renderPage();
+    expect((await status()).textContent).toBe("2,000 generations");
+    const items = within(screen.getByRole("list", { name: "Your generations" })).getAllByRole("listitem");
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.length).toBeLessThan(100);
+    expect(items[0].getAttribute("aria-setsize")).toBe("2000");
+  });
+
+  it("opens the large view with every setting and a link that makes it again", async () => {
+    await seed([
+      row({
+        prompt: "a red fox",
+        negative_prompt: "blurry",
+        style: "watercolor",
+        quality: "high",
+        aspect_ratio: "9:16",
+        width: 1024,
+        height: 1536,
+        seed: 1234,
+        provider: "replicate",
+        model: "flux-schnell",
+      }),
+    ]);
+    renderPage();
+    await userEvent.click(await screen.findByRole("button", { name: "Open: a red fox" }));
+    const dialog = await screen.findByRole("dialog", { name: "Generation" });
+    const text = dialog.textContent ?? "";
+    for (const part of [
+      "a red fox",
+      "blurry",
+      "Watercolor",
+      "High",
+      "9:16",
+      "1024 × 1536",
+      "1234",
+      "replicate · flux-schnell",
+    ]) {
+      expect(text).toContain(part);
+    }
+    const link = within(dialog).getByRole("link", { name: "Use these settings" }).getAttribute("href")!;
+    const q = new URLSearchParams(link.split("?")[1]);
+    expect(Object.fromEntries(q)).toEqual({
+      prompt: "a red fox",
+      negative_prompt: "blurry",
+      style: "watercolor",
+      quality: "high",
+      aspect_ratio: "9:16",
+      seed: "1234",
+    });
+    for (const name of ["Download PNG", "Download JPG", "Download WebP", "Copy prompt"]) {
+      expect(within(dialog).getByRole("button", { name })).toBeTruthy();
+    }
+  });
+
+  it("saves and publishes through the outbox", async () => {
+    const r = row({ prompt: "a red fox" });
+    await seed([r]);
+    renderPage();
+    await userEvent.click(await screen.findByRole("button", { name: "Open: a red fox" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Save" }));
+    expect((await screen.findByRole("button", { name: "Unsave" })).getAttribute("aria-pressed")).toBe("true");
+    await waitFor(() => expect(screen.getByRole("button", { name: "Publish" }).hasAttribute("disabled")).toBe(false));
+    await userEvent.click(screen.getByRole("button", { name: "Publish" }));
+    await waitFor(async () => {
+      const record = await db.generations.get(r.id);
+      expect([record?.isSaved, record?.isPublic]).toEqual([1, 1]);
+    });
+    expect(toasts.items.map((t) => t.title)).toEqual(["Saved", "Published to the gallery"]);
+    expect((await db.outbox.toArray()).map((e) => e.kind)).toEqual(["generation.flags", "generation.flags"]);
+  });
+
+  it("deletes after a confirmation, says 'Generation deleted' and the tile goes", async () => {
+    const r = row({ prompt: "a red fox" });
+    await seed([r, row({ prompt: "a lighthouse" })]);
+    renderPage();
+    await userEvent.click(await screen.findByRole("button", { name: "Open: a red fox" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Delete" }));
+    await userEvent.click(screen.getByRole("button", { name: "Delete for good" }));
+    await waitFor(() => expect(toasts.items.map((t) => t.title)).toContain("Generation deleted"));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Open: a red fox" })).toBeNull());
+    expect(await db.generations.get(r.id)).toBeUndefined();
+    const [entry] = await db.outbox.toArray();
+    expect(entry.kind).toBe("generation.delete");
+  });
+});

@@ -1,0 +1,131 @@
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { Router } from "wouter";
+import { memoryLocation } from "wouter/memory-location";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { db } from "#src/db/db.ts";
+import { registerSessionRuntime, setSessionView } from "#src/state/session-store.ts";
+import { dismissToast, toasts } from "#src/state/toasts.ts";
+import { resetDb } from "../library/seed.ts";
+
+const deleteAccount = vi.fn();
+vi.mock("#src/api/account.ts", () => ({ deleteAccount }));
+vi.mock("#src/api/auth.ts", () => ({ updatePassword: vi.fn() }));
+
+const signOut = vi.fn(async () => ({ ok: true as const }));
+registerSessionRuntime(async () => ({ signOut }));
+
+const { default: AccountPage } = await import("#src/features/settings/account-page.tsx");
+
+function renderPage() {
+  const location = memoryLocation({ path: "/account", record: true });
+  render(
+    <Router hook={location.hook}>
+      <AccountPage />
+    </Router>,
+  );
+  return location;
+}
+
+const titles = () => toasts.items.map((t) => t.title);
+
+beforeEach(async () => {
+  await resetDb();
+  signOut.mockClear();
+  deleteAccount.mockReset();
+  Object.defineProperty(navigator, "storage", {
+    configurable: true,
+    value: {
+      estimate: async () => ({ usage: 12_400_000, quota: 2_000_000_000 }),
+      persisted: async () => false,
+      persist: async () => true,
+    },
+  });
+  setSessionView({ status: "signed-in", user: { id: "u1", email: "a@example.com" }, verified: true });
+});
+afterEach(() => {
+  for (const t of [...toasts.items]) dismissToast(t.id);
+  setSessionView({ status: "signed-out", user: null, verified: true });
+});
+
+describe("account page", () => {
+  it("saves preferences on the device and queues them for the server", async () => {
+    renderPage();
+    await userEvent.selectOptions(screen.getByLabelText("Default style"), "anime");
+    await userEvent.click(screen.getByRole("checkbox", { name: /Publish new images to the gallery/ }));
+    await userEvent.click(screen.getByRole("button", { name: "Save preferences" }));
+    await waitFor(() => expect(titles()).toContain("Preferences updated successfully"));
+    const prefs = await db.preferences.get("u1");
+    expect([prefs?.defaultStyle, prefs?.publicGalleryOptIn]).toEqual(["anime", true]);
+    const [entry] = await db.outbox.toArray();
+    expect(entry.payload).toEqual({ patch: { defaultStyle: "anime", publicGalleryOptIn: true } });
+  });
+
+  it("asks a signed-out visitor to sign in instead of saving", async () => {
+    setSessionView({ status: "signed-out", user: null, verified: true });
+    renderPage();
+    await userEvent.click(screen.getByRole("button", { name: "Save preferences" }));
+    expect(titles()).toEqual(["Please sign in to update preferences"]);
+    expect(await db.preferences.count()).toBe(0);
+  });
+
+  it("shows this device's storage and asks the browser to keep it", async () => {
+    renderPage();
+    expect(await screen.findByText("12 MB of 2.0 GB available")).toBeTruthy();
+    await userEvent.click(await screen.findByRole("button", { name: "Keep my library on this device" }));
+    expect(titles()).toContain("This device will keep your library");
+    expect(screen.getByText("On: the browser keeps your library")).toBeTruthy();
+  });
+
+  it("warns before a sign-out would lose unsent work", async () => {
+    await db.outbox.add({
+      id: "e1",
+      userId: "u1",
+      kind: "generation.flags",
+      payload: { generationId: "g1", isSaved: true },
+      attempts: 0,
+      createdAt: "2026-11-22T10:00:00.000Z",
+      status: "pending",
+    } as never);
+    const location = renderPage();
+    await userEvent.click(screen.getByRole("button", { name: "Sign out" }));
+    const dialog = await screen.findByRole("dialog", { name: "Sign out and lose unsent work?" });
+    expect(dialog.textContent).toContain("1 change not yet sent is only on this device");
+    expect(signOut).not.toHaveBeenCalled();
+    await userEvent.click(within(dialog).getByRole("button", { name: "Sign out anyway" }));
+    await waitFor(() => expect(signOut).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(location.history?.at(-1)).toBe("/"));
+  });
+
+  it("signs out at once when nothing would be lost", async () => {
+    renderPage();
+    await userEvent.click(screen.getByRole("button", { name: "Sign out" }));
+    await waitFor(() => expect(signOut).toHaveBeenCalledTimes(1));
+    expect(screen.queryByRole("dialog")).toBeNull();
+  });
+
+  it("deletes the account only after the confirmation, then signs out", async () => {
+    deleteAccount.mockResolvedValue({ ok: true, value: { imagesRemoved: 3, alreadyDeleted: false } });
+    renderPage();
+    await userEvent.click(screen.getByRole("button", { name: "Delete account…" }));
+    const dialog = screen.getByRole("dialog", { name: "Delete your account?" });
+    expect(dialog.textContent).toContain("a@example.com");
+    expect(deleteAccount).not.toHaveBeenCalled();
+    await userEvent.click(within(dialog).getByRole("button", { name: "Delete my account" }));
+    await waitFor(() => expect(signOut).toHaveBeenCalledTimes(1));
+    expect(deleteAccount).toHaveBeenCalledTimes(1);
+    expect(titles()).toContain("Your account was deleted");
+  });
+
+  it("shows why an account deletion failed", async () => {
+    deleteAccount.mockResolvedValue({
+      ok: false,
+      error: { message: "Your account could not be deleted completely. Please try again." },
+    });
+    renderPage();
+    await userEvent.click(screen.getByRole("button", { name: "Delete account…" }));
+    await userEvent.click(screen.getByRole("button", { name: "Delete my account" }));
+    expect((await screen.findByRole("alert")).textContent).toContain("could not be deleted completely");
+    expect(signOut).not.toHaveBeenCalled();
+  });
+});

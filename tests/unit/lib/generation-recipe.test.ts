@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { recipeLink, recipeRows, recipesCsv, type Recipe } from "#src/lib/generation-recipe.ts";
+
+const recipe: Recipe = {
+  id: "g1",
+  prompt: "a red fox",
+  negativePrompt: "",
+  style: "pixel-art",
+  quality: "ultra",
+  aspectRatio: "16:9",
+  width: 1536,
+  height: 1024,
+  seed: 0,
+  provider: "builtin",
+  model: "",
+  createdAt: "2026-11-22T10:00:00.000Z",
+};
+
+describe("generation recipe", () => {
+  it("words every setting, with None and Random for what is empty", () => {
+    const rows = Object.fromEntries(recipeRows({ ...recipe, seed: null }, "UTC").map((r) => [r.label, r.value]));
+    expect(rows).toMatchObject({
+      Prompt: "a red fox",
+      "Negative prompt": "None",
+      Style: "Pixel Art",
+      Quality: "Ultra",
+      "Aspect ratio": "16:9",
+      Size: "1536 × 1024",
+      Seed: "Random",
+      Model: "builtin",
+    });
+  });
+
+  it("keeps a zero seed in the generate link", () => {
+    expect(recipeLink(recipe)).toBe(
+      "/generate?prompt=a+red+fox&style=pixel-art&quality=ultra&aspect_ratio=16%3A9&seed=0",
+    );
+  });
+
+  it("quotes cells that would break a CSV row and defuses formulas", () => {
+    const csv = recipesCsv([{ ...recipe, file: "a.png", prompt: 'say "hi", then\nleave', negativePrompt: "=1+1" }]);
+    const [, line] = csv.split("\r\n");
+    expect(line.startsWith(`a.png,g1,"say ""hi"", then\nleave","'=1+1",pixel-art`)).toBe(true);
+    expect(csv.endsWith("\r\n")).toBe(true);
+  });
+});

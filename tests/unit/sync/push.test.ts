@@ -1,0 +1,278 @@
+// The outbox drain against an in-memory server that keeps rows, objects and preferences the way
+// the real one does (RLS scoping aside): order, exactly-once effects, conflicts, backoff, auth.
+import { afterEach, describe, expect, it } from "vitest";
+import type { GenerationRow } from "#shared/vocabulary/rows.ts";
+import type { FlagsPatch, PreferencesRowPatch, WriteFailure } from "#src/api/library.ts";
+import { appErrorOf } from "#src/api/errors.ts";
+import { openAppDb, type AppDb } from "#src/db/db.ts";
+import { toGenerationRecord } from "#src/db/generation-record.ts";
+import { deleteGeneration, setPublished, setSaved, updatePreferences } from "#src/db/library.ts";
+import { claimUnnotifiedConflicts, pendingEntries, releaseWaits } from "#src/db/outbox.ts";
+import { listConflicts, pendingOutboxCount } from "#src/db/queries.ts";
+import { err, ok } from "#src/lib/result.ts";
+import { drainOutbox, drainWithLock, type PushDeps } from "#src/sync/push.ts";
+
+const NOW = Date.parse("2026-11-22T10:00:00.000Z");
+let db: AppDb;
+afterEach(async () => {
+  await db?.delete();
+});
+
+const row = (id: string): GenerationRow => ({
+  id,
+  user_id: "alice",
+  prompt: "a red fox",
+  negative_prompt: "",
+  style: "anime",
+  quality: "standard",
+  aspect_ratio: "1:1",
+  width: 1024,
+  height: 1024,
+  seed: 1,
+  provider: "builtin",
+  model: "builtin-procedural-v1",
+  image_path: `alice/${id}.png`,
+  is_public: false,
+  is_saved: false,
+  created_at: "2026-11-22T09:00:00.000Z",
+});
+
+type Failure = WriteFailure["kind"] | "lost-response" | "none";
+
+/** The server's state, a log of every request, and failures to inject into the next requests. */
+class FakeServer {
+  rows = new Map<string, { is_saved: boolean; is_public: boolean }>();
+  objects = new Set<string>();
+  prefs = new Map<string, PreferencesRowPatch>();
+  log: string[] = [];
+  failures: Failure[] = [];
+
+  constructor(ids: string[]) {
+    for (const id of ids) {
+      this.rows.set(id, { is_saved: false, is_public: false });
+      this.objects.add(`alice/${id}.png`);
+    }
+  }
+
+  /** Applies the effect, then answers; a "lost-response" applies and then fails, like a dropped connection. */
+  private answer<T>(apply: () => T): Promise<{ ok: true; value: T } | { ok: false; error: WriteFailure }> {
+    const failure = this.failures.shift();
+    if (failure && failure !== "lost-response" && failure !== "none") {
+      return Promise.resolve(err({ kind: failure, error: appErrorOf("server_error", failure) }));
+    }
+    const value = apply();
+    if (failure === "lost-response")
+      return Promise.resolve(err({ kind: "transient", error: appErrorOf("network_error") }));
+    return Promise.resolve(ok(value));
+  }
+
+  deps(over: Partial<PushDeps> = {}): PushDeps {
+    return {
+      db,
+      updateFlags: (id: string, patch: FlagsPatch) =>
+        this.answer(() => {
+          this.log.push(`update ${id} ${JSON.stringify(patch)}`);
+          const r = this.rows.get(id);
+          if (r) Object.assign(r, patch);
+          return { found: r !== undefined };
+        }),
+      deleteRow: (id: string) =>
+        this.answer(() => {
+          this.log.push(`delete row ${id}`);
+          return { deleted: this.rows.delete(id) };
+        }),
+      removeImage: (path: string) =>
+        this.answer(() => {
+          this.log.push(`remove ${path}`);
+          this.objects.delete(path);
+          return null;
+        }),
+      upsertPreferences: (userId: string, patch: PreferencesRowPatch) =>
+        this.answer(() => {
+          this.log.push(`prefs ${JSON.stringify(patch)}`);
+          this.prefs.set(userId, { ...this.prefs.get(userId), ...patch });
+          return null;
+        }),
+      refreshSession: async () => false,
+      isOnline: () => true,
+      now: () => NOW,
+      random: () => 0.5,
+      ...over,
+    };
+  }
+}
+
+async function library(ids: string[]) {
+  db = openAppDb(`push-${Math.random()}`);
+  await db.generations.bulkPut(ids.map((id) => toGenerationRecord(row(id))));
+  return new FakeServer(ids);
+}
+
+describe("outbox drain", () => {
+  it("sends every kind in the order the writes were made, then empties the outbox", async () => {
+    const server = await library(["g1", "g2"]);
+    await setSaved("alice", "g1", true, db);
+    await updatePreferences("alice", { defaultStyle: "anime", publicGalleryOptIn: true }, db);
+    await setPublished("alice", "g2", true, db);
+    await setPublished("alice", "g2", false, db);
+    await deleteGeneration("alice", "g1", db);
+
+    const report = await drainOutbox(server.deps(), "alice");
+    expect(report).toEqual({ sent: 4, conflicts: 0, stopped: { reason: "empty" } });
+    // The flag change of g1 was dropped by its delete (moot), the rest went in order.
+    expect(server.log).toEqual([
+      'prefs {"default_style":"anime","public_gallery_opt_in":true}',
+      'update g2 {"is_public":true}',
+      'update g2 {"is_public":false}',
+      "delete row g1",
+      "remove alice/g1.png",
+    ]);
+    expect(server.rows.has("g1")).toBe(false);
+    expect(server.objects.has("alice/g1.png")).toBe(false);
+    expect(server.rows.get("g2")).toEqual({ is_saved: false, is_public: false });
+    expect(await pendingOutboxCount("alice", db)).toBe(0);
+  });
+
+  it("applies each effect once even when a drain stops after the server applied an entry", async () => {
+    const server = await library(["g1", "g2"]);
+    await setPublished("alice", "g1", true, db);
+    await setPublished("alice", "g1", false, db);
+    await deleteGeneration("alice", "g2", db);
+    await updatePreferences("alice", { defaultQuality: "ultra" }, db);
+
+    // Every request reaches the server once with its answer lost (the entry stays in the outbox,
+    // as after a crash between the server's commit and the local removal), then again normally.
+    const script: Failure[][] = [
+      ["lost-response"], // publish g1 true
+      ["none", "lost-response"], // publish g1 true again; publish g1 false
+      ["none", "lost-response"], // publish g1 false again; delete row g2
+      ["none", "lost-response"], // delete row g2 again (no row); remove its image
+      ["none", "none", "lost-response"], // row, image again (neither is there); preferences
+    ];
+    const snapshot = () => JSON.stringify([[...server.rows], [...server.objects], [...server.prefs]]);
+    for (const [i, failures] of script.entries()) {
+      server.failures.push(...failures);
+      const report = await drainOutbox(server.deps({ now: () => NOW + i * 120_000 }), "alice");
+      expect(report.stopped.reason).toBe("backoff");
+    }
+    const beforeLastReplay = snapshot();
+    const done = await drainOutbox(server.deps({ now: () => NOW + 3_600_000 }), "alice");
+    expect(done).toEqual({ sent: 1, conflicts: 0, stopped: { reason: "empty" } });
+    // Replays changed nothing: flags are absolute values (the later "false" still comes after
+    // "true"), a second delete finds no row and a second remove no object, preferences are absolute.
+    expect(server.rows.get("g1")).toEqual({ is_saved: false, is_public: false });
+    expect(server.rows.has("g2")).toBe(false);
+    expect(server.objects.has("alice/g2.png")).toBe(false);
+    expect(server.prefs.get("alice")).toEqual({ default_quality: "ultra" });
+    expect(server.log.filter((l) => l === 'update g1 {"is_public":true}')).toHaveLength(2);
+    expect(server.log.indexOf('update g1 {"is_public":false}')).toBeGreaterThan(
+      server.log.lastIndexOf('update g1 {"is_public":true}'),
+    );
+    expect(snapshot()).toBe(beforeLastReplay);
+    expect(server.log.filter((l) => l === "delete row g2")).toHaveLength(3);
+    expect(server.log.filter((l) => l.startsWith("prefs"))).toHaveLength(2);
+    expect(await pendingEntries(db, "alice")).toEqual([]);
+  });
+
+  it("turns an entry whose row is gone into a listed conflict, takes the server's truth and goes on", async () => {
+    const server = await library(["g1", "g2"]);
+    await setSaved("alice", "g1", true, db);
+    await setSaved("alice", "g2", true, db);
+    server.rows.delete("g1"); // deleted on another device meanwhile
+
+    const report = await drainOutbox(server.deps(), "alice");
+    expect(report).toEqual({ sent: 1, conflicts: 1, stopped: { reason: "empty" } });
+    expect(await db.generations.get("g1")).toBeUndefined();
+    expect(server.rows.get("g2")?.is_saved).toBe(true);
+    const conflicts = await listConflicts("alice", db);
+    expect(conflicts.map((c) => [c.payload, c.conflict?.reason])).toEqual([
+      [{ generationId: "g1", isSaved: true }, "gone"],
+    ]);
+    // Announced exactly once, whoever asks.
+    expect(await claimUnnotifiedConflicts(db, "alice")).toHaveLength(1);
+    expect(await claimUnnotifiedConflicts(db, "alice")).toHaveLength(0);
+    expect(await listConflicts("alice", db)).toHaveLength(1);
+  });
+
+  it("a change the server refuses for good is a conflict too, never dropped silently", async () => {
+    const server = await library(["g1"]);
+    await updatePreferences("alice", { timezone: "Mars/Olympus" }, db);
+    server.failures.push("rejected");
+    const report = await drainOutbox(server.deps(), "alice");
+    expect(report.conflicts).toBe(1);
+    expect((await listConflicts("alice", db))[0].conflict?.reason).toBe("rejected");
+  });
+
+  it("backs off on server failures, keeping the order behind the failed entry", async () => {
+    const server = await library(["g1"]);
+    await setSaved("alice", "g1", true, db);
+    await setPublished("alice", "g1", true, db);
+    server.failures.push("transient");
+    const first = await drainOutbox(server.deps(), "alice");
+    expect(first.stopped).toEqual({ reason: "backoff", until: NOW + 2_000 });
+    expect(server.log).toEqual([]);
+    // Not due yet: nothing is sent, the second entry does not overtake the first.
+    expect((await drainOutbox(server.deps({ now: () => NOW + 1_000 }), "alice")).stopped.reason).toBe("backoff");
+    expect(server.log).toEqual([]);
+    const later = await drainOutbox(server.deps({ now: () => NOW + 2_000 }), "alice");
+    expect(later.sent).toBe(2);
+    expect(server.log).toEqual(['update g1 {"is_saved":true}', 'update g1 {"is_public":true}']);
+  });
+
+  it("waits without sending while offline", async () => {
+    const server = await library(["g1"]);
+    await deleteGeneration("alice", "g1", db);
+    const report = await drainOutbox(server.deps({ isOnline: () => false }), "alice");
+    expect(report.stopped).toEqual({ reason: "offline" });
+    expect(server.log).toEqual([]);
+    expect(await pendingOutboxCount("alice", db)).toBe(1);
+  });
+
+  it("renews an expired session once, then parks until a sign-in", async () => {
+    const server = await library(["g1"]);
+    await setSaved("alice", "g1", true, db);
+    let refreshes = 0;
+    server.failures.push("auth");
+    const renewed = await drainOutbox(server.deps({ refreshSession: async () => ++refreshes > 0 }), "alice");
+    expect([renewed.sent, refreshes]).toEqual([1, 1]);
+
+    await setSaved("alice", "g1", false, db);
+    server.failures.push("auth", "auth");
+    const parked = await drainOutbox(server.deps({ refreshSession: async () => true }), "alice");
+    expect(parked.stopped).toEqual({ reason: "auth" });
+    expect((await drainOutbox(server.deps(), "alice")).stopped).toEqual({ reason: "auth" });
+    await releaseWaits(db, "alice", "auth");
+    expect((await drainOutbox(server.deps(), "alice")).sent).toBe(1);
+    expect(server.rows.get("g1")?.is_saved).toBe(false);
+  });
+
+  it("two drains at once (two tabs) send each entry once under the lock", async () => {
+    const server = await library(["g1", "g2", "g3"]);
+    for (const id of ["g1", "g2", "g3"]) await setSaved("alice", id, true, db);
+    // A lock manager like navigator.locks: callbacks of one name run one after another.
+    const held = new Map<string, Promise<unknown>>();
+    const locks = {
+      request<T>(name: string, callback: (lock: unknown) => Promise<T>): Promise<T> {
+        const run = (held.get(name) ?? Promise.resolve()).then(() => callback({ name }));
+        held.set(
+          name,
+          run.catch(() => undefined),
+        );
+        return run;
+      },
+    };
+    const slow = server.deps();
+    const update = slow.updateFlags;
+    slow.updateFlags = async (id, patch) => {
+      await new Promise((r) => setTimeout(r, 5));
+      return update(id, patch);
+    };
+    const [a, b] = await Promise.all([drainWithLock(slow, "alice", locks), drainWithLock(slow, "alice", locks)]);
+    expect(a.sent + b.sent).toBe(3);
+    expect(server.log).toEqual([
+      'update g1 {"is_saved":true}',
+      'update g2 {"is_saved":true}',
+      'update g3 {"is_saved":true}',
+    ]);
+  });
+});

@@ -1,0 +1,140 @@
+// Live updates and the catch-up: realtime changes and pulled rows land in Dexie by id (nothing
+// twice), deletions made elsewhere are reconciled, and every (re)subscription catches up.
+import { afterEach, describe, expect, it } from "vitest";
+import type { GenerationRow } from "#shared/vocabulary/rows.ts";
+import type { ChangeFeedStatus, GenerationChange, RowFlags } from "#src/api/library.ts";
+import { openAppDb, type AppDb } from "#src/db/db.ts";
+import { cacheImage, setSaved } from "#src/db/library.ts";
+import { ok } from "#src/lib/result.ts";
+import { catchUp } from "#src/sync/pull.ts";
+import { followGenerations } from "#src/sync/realtime.ts";
+
+let db: AppDb;
+afterEach(async () => {
+  await db?.delete();
+});
+
+const row = (id: string, second: number, over: Partial<GenerationRow> = {}): GenerationRow => ({
+  id,
+  user_id: "alice",
+  prompt: `a lighthouse number ${id}`,
+  negative_prompt: "",
+  style: "anime",
+  quality: "standard",
+  aspect_ratio: "1:1",
+  width: 1024,
+  height: 1024,
+  seed: 1,
+  provider: "builtin",
+  model: "builtin-procedural-v1",
+  image_path: `alice/${id}.png`,
+  is_public: false,
+  is_saved: false,
+  created_at: `2026-11-22T10:00:${String(second).padStart(2, "0")}.000Z`,
+  ...over,
+});
+
+/** The user's rows on the server, answering the two catch-up reads as PostgREST would. */
+function serverOf(rows: GenerationRow[]) {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return {
+    byId,
+    fetchSince: async (_userId: string, since: string | null, pageSize: number) =>
+      ok(
+        [...byId.values()]
+          .filter((r) => since === null || r.created_at >= since)
+          .sort((a, b) => a.created_at.localeCompare(b.created_at))
+          .slice(0, pageSize),
+      ),
+    fetchFlags: async (_userId: string, upTo: string, afterId: string | null, limit: number) =>
+      ok(
+        [...byId.values()]
+          .filter((r) => r.created_at <= upTo && (afterId === null || r.id > afterId))
+          .sort((a, b) => a.id.localeCompare(b.id))
+          .slice(0, limit)
+          .map((r): RowFlags => ({ id: r.id, is_saved: r.is_saved, is_public: r.is_public })),
+      ),
+  };
+}
+
+function fakeChannel() {
+  const channel = {
+    onChange: (_c: GenerationChange) => undefined as void,
+    onStatus: (_s: ChangeFeedStatus) => undefined as void,
+    unsubscribed: false,
+    subscribe(_userId: string, onChange: (c: GenerationChange) => void, onStatus: (s: ChangeFeedStatus) => void) {
+      channel.onChange = onChange;
+      channel.onStatus = onStatus;
+      return () => void (channel.unsubscribed = true);
+    },
+  };
+  return channel;
+}
+
+const ids = async () => (await db.generations.orderBy("createdAt").toArray()).map((r) => r.id);
+
+describe("live generations", () => {
+  it("upserts realtime changes by id: an insert seen by pull and realtime is kept once", async () => {
+    db = openAppDb("rt-upsert");
+    const server = serverOf([row("g1", 1), row("g2", 2)]);
+    const channel = fakeChannel();
+    let catchUps = 0;
+    const live = followGenerations(
+      {
+        db,
+        subscribe: channel.subscribe,
+        catchUp: (uid) => (catchUps++, catchUp(db, uid, server.fetchSince, server.fetchFlags)),
+      },
+      "alice",
+    );
+    channel.onStatus("SUBSCRIBED");
+    await live.settled();
+    expect([catchUps, await ids()]).toEqual([1, ["g1", "g2"]]);
+
+    // The same rows come again by realtime (and g3 is new, twice), then an update.
+    channel.onChange({ type: "upsert", row: row("g2", 2) });
+    channel.onChange({ type: "upsert", row: row("g3", 3) });
+    channel.onChange({ type: "upsert", row: row("g3", 3) });
+    await live.settled();
+    expect(await cacheImage("g3", new Blob(["x"]), db)).toBe(true);
+    channel.onChange({ type: "upsert", row: row("g3", 3, { is_public: true }) });
+    channel.onChange({ type: "upsert", row: row("b1", 4, { user_id: "bob" }) });
+    await live.settled();
+    expect(await ids()).toEqual(["g1", "g2", "g3"]);
+    const g3 = await db.generations.get("g3");
+    expect([g3?.isPublic, g3?.image !== undefined, g3?.words?.includes("lighthouse")]).toEqual([1, true, true]);
+
+    channel.onChange({ type: "delete", id: "g1" });
+    await live.settled();
+    expect(await ids()).toEqual(["g2", "g3"]);
+    live.stop();
+    expect(channel.unsubscribed).toBe(true);
+  });
+
+  it("a rejoin after a lost connection catches up: rows missed, deletions and flag changes made elsewhere", async () => {
+    db = openAppDb("rt-catchup");
+    const server = serverOf([row("g1", 1), row("g2", 2), row("g3", 3)]);
+    const channel = fakeChannel();
+    const live = followGenerations(
+      { db, subscribe: channel.subscribe, catchUp: (uid) => catchUp(db, uid, server.fetchSince, server.fetchFlags) },
+      "alice",
+    );
+    channel.onStatus("SUBSCRIBED");
+    await live.settled();
+    await setSaved("alice", "g3", true, db); // still in the outbox
+
+    // While the socket was down: g1 deleted, g2 published, g3 unsaved, g4 made on another device.
+    server.byId.delete("g1");
+    server.byId.get("g2")!.is_public = true;
+    server.byId.set("g4", row("g4", 4));
+    channel.onStatus("CLOSED");
+    channel.onStatus("SUBSCRIBED");
+    await live.settled();
+
+    expect(await ids()).toEqual(["g2", "g3", "g4"]);
+    expect((await db.generations.get("g2"))?.isPublic).toBe(1);
+    // The pending local change wins until the outbox has sent it.
+    expect((await db.generations.get("g3"))?.isSaved).toBe(1);
+    live.stop();
+  });
+});
