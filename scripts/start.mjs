@@ -2,12 +2,13 @@
 // serves the built app, then prints where everything is. Ctrl-C stops both; data stays in DATA_DIR.
 //
 // Environment: PORT (app, 8080), API_PORT (backend, 54321), HOST (127.0.0.1), DATA_DIR (.data),
-// DATABASE_URL (use a real Postgres instead of PGlite), PRODUCTION_HOST, SKIP_BUILD=1 (reuse dist/).
+// DATABASE_URL (use a real Postgres instead of PGlite), PRODUCTION_HOST, SKIP_BUILD=1 (reuse the build),
+// DIST_DIR (where the app is built and served from, dist/; parallel runs each take their own).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { denoPath } from "./deno-path.mjs";
 import { createAppServer } from "./serve-app.mjs";
 
@@ -18,17 +19,25 @@ const HOST = process.env.HOST ?? "127.0.0.1";
 const DATA_DIR = process.env.DATA_DIR ?? join(root, ".data");
 const shownHost = HOST === "0.0.0.0" ? "127.0.0.1" : HOST;
 const appUrl = `http://${shownHost}:${PORT}`;
+const DIST_DIR = resolve(root, process.env.DIST_DIR ?? "dist");
 
-if (process.env.SKIP_BUILD !== "1" || !existsSync(join(root, "dist/index.html"))) {
+if (process.env.SKIP_BUILD !== "1" || !existsSync(join(DIST_DIR, "index.html"))) {
   console.log("Building the app…");
   // The same steps as `npm run build`: Vite, then the prerendered public pages.
   const vite = join(root, "node_modules/vite/bin/vite.js");
-  const r = spawnSync(process.execPath, [vite, "build", "--manifest", "--logLevel", "warn"], {
+  const r = spawnSync(
+    process.execPath,
+    [vite, "build", "--manifest", "--logLevel", "warn", "--outDir", DIST_DIR, "--emptyOutDir"],
+    {
+      cwd: root,
+      stdio: "inherit",
+    },
+  );
+  if (r.status !== 0) process.exit(r.status ?? 1);
+  const p = spawnSync(process.execPath, [join(root, "scripts/prerender.mjs"), DIST_DIR], {
     cwd: root,
     stdio: "inherit",
   });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-  const p = spawnSync(process.execPath, [join(root, "scripts/prerender.mjs")], { cwd: root, stdio: "inherit" });
   if (p.status !== 0) process.exit(p.status ?? 1);
 }
 
@@ -76,7 +85,7 @@ createInterface({ input: backend.stdout }).on("line", (line) => {
     supabaseAnonKey: msg.anonKey,
     productionHost: process.env.PRODUCTION_HOST ?? "promptcanvas.app",
   };
-  server = createAppServer({ distDir: join(root, "dist"), appConfig });
+  server = createAppServer({ distDir: DIST_DIR, appConfig });
   server.on("error", (e) => {
     console.error(`Cannot serve the app on ${HOST}:${PORT}: ${e.message}`);
     stop(1);
