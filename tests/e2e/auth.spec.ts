@@ -15,12 +15,12 @@ test("sign up, sign out and sign in again", async ({ page }) => {
   await expect(page.getByRole("menuitem", { name: "Billing" })).toBeVisible();
   await page.getByRole("menuitem", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
   // The stored session is gone, so a reload stays signed out.
   await page.reload();
-  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
 
-  await page.getByRole("link", { name: "Sign in" }).click();
+  await page.getByRole("link", { name: "Sign in", exact: true }).click();
   await expect(page).toHaveURL(/\/auth$/);
   await signIn(page, email);
   await expect(page).toHaveURL(/\/dashboard$/);
@@ -31,9 +31,9 @@ test("a reload while signed in keeps the session", async ({ page }) => {
   const email = uniqueEmail("reload");
   await signUp(page, email);
   await page.goto("/account");
-  await expect(page.getByRole("heading", { name: "Account" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
   await page.reload();
-  await expect(page.getByRole("heading", { name: "Account" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
   await expect(page.getByText(email, { exact: true })).toBeVisible();
   await expect(accountButton(page, email)).toBeVisible();
 });

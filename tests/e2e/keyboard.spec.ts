@@ -107,7 +107,7 @@ test.describe("keyboard only", () => {
     await expect(page.getByRole("menuitem", { name: "Sign out" })).toBeFocused();
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/\/$/);
-    await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
   });
 
   test("the navigation drawer on a phone", async ({ page }) => {

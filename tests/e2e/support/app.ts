@@ -39,7 +39,7 @@ export function accountButton(page: Page, email: string) {
 export async function signOut(page: Page, email: string): Promise<void> {
   await accountButton(page, email).click();
   await page.getByRole("menuitem", { name: "Sign out" }).click();
-  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
 }
 
 export type Mail = { id: string; to: string; subject: string; text: string; link: string; created_at: string };
