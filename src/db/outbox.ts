@@ -34,11 +34,6 @@ export function headEntry(db: AppDb, userId: string): Promise<OutboxEntry | unde
   return db.outbox.where("[userId+status]").equals([userId, "pending"]).first();
 }
 
-/** Every entry of the user (pending and conflicts), in the order they were made. */
-export function userEntries(db: AppDb, userId: string): Promise<OutboxEntry[]> {
-  return db.outbox.where("[userId+seq]").between([userId, -Infinity], [userId, Infinity]).toArray();
-}
-
 /** The server applied the entry: it is done for good. */
 export async function completeEntry(db: AppDb, seq: number): Promise<void> {
   await db.outbox.delete(seq);

@@ -23,6 +23,8 @@ import { bootstrap, migrate, type SqlFile } from "../../supabase/local/migrate.t
 import { ADMIN_URL, createDatabase, postgresAvailable } from "./postgres.ts";
 
 export type Kind = "pglite" | "postgres";
+// Rows of arbitrary SQL: each test asserts the shape it expects, so the values stay untyped here.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Row = Record<string, any>;
 
 export interface Sql {

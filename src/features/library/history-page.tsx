@@ -6,6 +6,7 @@ import { Link } from "wouter";
 import { searchGenerations } from "../../db/queries";
 import { useSession } from "../../state/session-store";
 import { PageHeader } from "../../ui/page-header";
+import { ConflictList } from "./conflict-list";
 import { GenerationGrid } from "./generation-grid";
 import { EMPTY_FILTERS, toSearchOptions, type HistoryFilters } from "./history-filters";
 import { LibraryFilters } from "./library-filters";
@@ -32,6 +33,7 @@ export default function HistoryPage() {
         title="History"
         lead="Everything you generated, newest first. It stays on this device for offline use."
       />
+      {userId && <ConflictList userId={userId} />}
       <LibraryFilters value={filters} onChange={setFilters} />
       <div className="mt-4">
         {loaded === undefined ? (

@@ -10,7 +10,9 @@ export const MAX_BUCKET_ID_CHARS = 100;
 const enc = new TextEncoder();
 // Letters, digits and the punctuation Supabase Storage accepts in bucket names; never '/' or '\'.
 const BUCKET_ID = /^[A-Za-z0-9_ .!*'()&$@=;:+,?-]+$/;
+// Control characters are exactly what this pattern looks for.
 // deno-lint-ignore no-control-regex
+// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function checkBucketId(id: string): string | StorageError {
@@ -47,6 +49,8 @@ export function decodePathPiece(raw: string): string | null {
 }
 
 function printable(s: string): string {
+  // Control characters are exactly what this pattern replaces.
   // deno-lint-ignore no-control-regex
+  // eslint-disable-next-line no-control-regex
   return s.replace(/[\u0000-\u001f\u007f]/g, "?").slice(0, 200);
 }

@@ -4,6 +4,7 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "wouter";
 import { Icon } from "../../../ui/icons";
+import { useOnline } from "../use-generation";
 import { validateSettings, type GeneratorSettings, type SettingsErrors } from "./generator-settings";
 import PromptEditor from "./prompt-editor";
 import { ReferenceField } from "./reference-field";
@@ -38,6 +39,7 @@ export function GeneratorForm({
   alert,
   afterPrompt,
 }: Props) {
+  const online = useOnline();
   const [promptEdited, setPromptEdited] = useState(false);
   const [checked, setChecked] = useState<SettingsErrors | null>(null);
   // Live checks once the prompt was edited; every field after a Generate attempt.
@@ -122,6 +124,11 @@ export function GeneratorForm({
           Reset
         </button>
       </div>
+      {!online && (
+        <p role="status" className="text-sm text-base-content/80">
+          You are offline. What you generate now waits in the queue and runs once the connection returns.
+        </p>
+      )}
     </form>
   );
 }

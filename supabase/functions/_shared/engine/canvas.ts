@@ -107,7 +107,11 @@ export class Canvas {
 
   fill(c: Rgb): void {
     const d = this.data;
-    for (let k = 0; k < d.length; k += 3) ((d[k] = c[0]), (d[k + 1] = c[1]), (d[k + 2] = c[2]));
+    for (let k = 0; k < d.length; k += 3) {
+      d[k] = c[0];
+      d[k + 1] = c[1];
+      d[k + 2] = c[2];
+    }
     this.layer.fill(this.drawLayer);
   }
 
@@ -129,7 +133,9 @@ export class Canvas {
       if (alpha >= 1) {
         const d = this.data;
         for (let k = y * this.width * 3, end = k + this.width * 3; k < end; k += 3) {
-          ((d[k] = r), (d[k + 1] = g), (d[k + 2] = b));
+          d[k] = r;
+          d[k + 1] = g;
+          d[k + 2] = b;
         }
         this.layer.fill(this.drawLayer, y * this.width, (y + 1) * this.width);
       } else {

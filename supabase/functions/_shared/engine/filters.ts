@@ -279,7 +279,10 @@ export function quantize(c: Canvas, palette: readonly Rgb[], dither = 0): void {
     for (let p = 0; p < palette.length; p++) {
       const q = palette[p];
       const dist = (r - q[0]) ** 2 * 0.3 + (g - q[1]) ** 2 * 0.59 + (b - q[2]) ** 2 * 0.11;
-      if (dist < bestD) ((bestD = dist), (best = p));
+      if (dist < bestD) {
+        bestD = dist;
+        best = p;
+      }
     }
     d[k] = palette[best][0];
     d[k + 1] = palette[best][1];

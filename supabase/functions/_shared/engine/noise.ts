@@ -35,7 +35,10 @@ export class NoiseField {
     }
     let min = Infinity,
       max = -Infinity;
-    for (const v of this.data) ((min = Math.min(min, v)), (max = Math.max(max, v)));
+    for (const v of this.data) {
+      min = Math.min(min, v);
+      max = Math.max(max, v);
+    }
     const k = 1 / Math.max(1e-6, max - min);
     for (let i = 0; i < this.data.length; i++) this.data[i] = (this.data[i] - min) * k;
   }
@@ -81,7 +84,10 @@ export function profile(rng: Rng, length: number, baseCells: number, octaves: nu
   }
   let min = Infinity,
     max = -Infinity;
-  for (const v of out) ((min = Math.min(min, v)), (max = Math.max(max, v)));
+  for (const v of out) {
+    min = Math.min(min, v);
+    max = Math.max(max, v);
+  }
   const k = 1 / Math.max(1e-6, max - min);
   for (let x = 0; x < length; x++) out[x] = (out[x] - min) * k;
   return out;

@@ -197,7 +197,10 @@ export function buildPalette(p: PaletteInputs): ScenePalette {
         bestD = Infinity;
       for (const t of tones) {
         const d = (t[0] - pal[r][0]) ** 2 * 0.3 + (t[1] - pal[r][1]) ** 2 * 0.59 + (t[2] - pal[r][2]) ** 2 * 0.11;
-        if (d < bestD) ((bestD = d), (best = t));
+        if (d < bestD) {
+          bestD = d;
+          best = t;
+        }
       }
       set(r, mix(pal[r], best, p.style.toneStrength));
     }

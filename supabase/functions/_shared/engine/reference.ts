@@ -50,7 +50,10 @@ export function analyseReference(ref: ReferenceImage): ReferenceInfo {
     const above = (rows[y - 1] + rows[y - 2] + rows[y - 3]) / 3,
       below = (rows[y] + rows[y + 1] + rows[Math.min(GRID - 1, y + 2)]) / 3;
     const jump = Math.abs(above - below);
-    if (jump > bestJump) ((bestJump = jump), (horizon = y / GRID));
+    if (jump > bestJump) {
+      bestJump = jump;
+      horizon = y / GRID;
+    }
   }
 
   let meanL = 0;
@@ -74,7 +77,10 @@ export function analyseReference(ref: ReferenceImage): ReferenceInfo {
   for (let i = 0; i < palette.length; i++) {
     const [, s, l] = toHsl(palette[i]);
     const score = s * (1 - Math.abs(l - 0.5)) * (1 - i * 0.08);
-    if (score > bestScore) ((bestScore = score), (accent = palette[i]));
+    if (score > bestScore) {
+      bestScore = score;
+      accent = palette[i];
+    }
   }
   return {
     palette,
@@ -144,7 +150,10 @@ function kMeans(cells: Float32Array, n: number): Rgb[] {
           (cells[i * 3] - centres[k][0]) ** 2 +
           (cells[i * 3 + 1] - centres[k][1]) ** 2 +
           (cells[i * 3 + 2] - centres[k][2]) ** 2;
-        if (d < bestD) ((bestD = d), (best = k));
+        if (d < bestD) {
+          bestD = d;
+          best = k;
+        }
       }
       assign[i] = best;
       weight[best]++;

@@ -89,7 +89,10 @@ export function planScene({ parsed, style, rng, reference }: PlanInputs): Scene 
   if (motifs.has("sea") && groundSubjects.length > 0 && !motifs.has("city") && !motifs.has("beach")) {
     imply(motifs.has("desert") ? "desert" : motifs.has("snow") ? "snow" : "hills");
   }
-  if (time === "night" && !motifs.has("rain")) (imply("moon"), imply("stars"));
+  if (time === "night" && !motifs.has("rain")) {
+    imply("moon");
+    imply("stars");
+  }
   if (time === "space") imply("stars");
   if ((time === "day" || time === "sunset") && !motifs.has("rain")) imply("sun");
 
@@ -164,7 +167,10 @@ function placeSubjects(list: MotifId[], focusX: number, rng: Rng): Subject[] {
       let best = -1;
       for (const c of candidates) {
         const gap = Math.min(...placed.map((p) => Math.abs(p.x - c))) + rng.range(0, 0.04);
-        if (gap > best) ((best = gap), (x = c));
+        if (gap > best) {
+          best = gap;
+          x = c;
+        }
       }
     }
     const crowd = list.length > 3 ? 0.8 : 1;

@@ -43,7 +43,10 @@ function readStructure(bytes: Uint8Array, limits: PixelLimits): ImageResult<{ he
     const type = String.fromCharCode(...bytes.subarray(at + 4, at + 8));
     const end = at + 8 + length;
     if (end + 4 > bytes.length) return fail("image_corrupt", `PNG chunk ${type} runs past the end`);
-    if (type === "IDAT") (parts.push(bytes.subarray(at + 8, end)), (total += length));
+    if (type === "IDAT") {
+      parts.push(bytes.subarray(at + 8, end));
+      total += length;
+    }
     if (type === "IEND") break;
     at = end + 4;
   }

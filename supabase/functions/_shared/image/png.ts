@@ -109,9 +109,18 @@ export function filterScanlines(
     }
     let filter = 0,
       best = sNone;
-    if (sSub < best) ((filter = 1), (best = sSub));
-    if (sUp < best) ((filter = 2), (best = sUp));
-    if (sAvg < best) ((filter = 3), (best = sAvg));
+    if (sSub < best) {
+      filter = 1;
+      best = sSub;
+    }
+    if (sUp < best) {
+      filter = 2;
+      best = sUp;
+    }
+    if (sAvg < best) {
+      filter = 3;
+      best = sAvg;
+    }
     if (sPaeth < best) filter = 4;
 
     const o = y * (rowLen + 1);

@@ -97,7 +97,10 @@ export function drawMountains(d: Draw): void {
         who = 0;
       for (let k = 0; k < count; k++) {
         const e = peaks[k].h - Math.abs(x - peaks[k].x) * peaks[k].slope;
-        if (e > best) ((best = e), (who = k));
+        if (e > best) {
+          best = e;
+          who = k;
+        }
       }
       top[x] = base - best - (detail[x] - 0.5) * amp * 0.14;
       owner[x] = who;
@@ -253,7 +256,10 @@ function drawPalm(d: Draw, x: number, y: number): void {
       from: mix(p.trunk, p.sand, 0.3),
       to: p.trunk,
     });
-    ((px = nx), (py = ny), (topX = nx), (topY = ny));
+    px = nx;
+    py = ny;
+    topX = nx;
+    topY = ny;
   }
   for (let k = 0; k < 8; k++) {
     const a = -Math.PI / 2 + (k / 7 - 0.5) * Math.PI * 1.6 + rng.range(-0.15, 0.15);

@@ -11,7 +11,11 @@ import { applyInk, edgeMask, layerEdges, maxInto, TEXTURED_LAYERS } from "./pass
 function paperCanvas(w: number, h: number, paper: readonly number[], layer: Uint8Array): Canvas {
   const out = new Canvas(w, h, undefined, layer);
   const d = out.data;
-  for (let k = 0; k < d.length; k += 3) ((d[k] = paper[0]), (d[k + 1] = paper[1]), (d[k + 2] = paper[2]));
+  for (let k = 0; k < d.length; k += 3) {
+    d[k] = paper[0];
+    d[k + 1] = paper[1];
+    d[k + 2] = paper[2];
+  }
   return out;
 }
 

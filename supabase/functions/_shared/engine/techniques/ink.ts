@@ -31,7 +31,11 @@ export function comicBook(job: Job): Canvas {
     d = c.data;
   for (let i = 0; i < lines.length; i++) {
     const k = i * 3;
-    if (d[k] + d[k + 1] + d[k + 2] > 690) ((d[k] = paper[0]), (d[k + 1] = paper[1]), (d[k + 2] = paper[2]));
+    if (d[k] + d[k + 1] + d[k + 2] > 690) {
+      d[k] = paper[0];
+      d[k + 1] = paper[1];
+      d[k + 2] = paper[2];
+    }
   }
   applyInk(c, blur(lines, c.width, c.height, 1, Math.max(1, U / 500)), ink, 1.6);
   return c;
@@ -103,8 +107,10 @@ export function popArt(job: Job): Canvas {
         let dots = false;
         if (isSky(panel.layer[i])) col = l > 0.85 ? scheme[3] : bg;
         else if (l < 0.3) col = mix(scheme[2], black, 0.55);
-        else if (l < 0.62) ((col = scheme[1]), (dots = true));
-        else col = scheme[3];
+        else if (l < 0.62) {
+          col = scheme[1];
+          dots = true;
+        } else col = scheme[3];
         if (dots) {
           const u = (x + ox) / cell,
             v = (y + oy) / cell;

@@ -41,8 +41,10 @@ export function isometric(job: Job): Canvas {
       for (let i = 0; i < N; i++) {
         const sea = has("sea") && i + j * 0.3 > N * 0.95;
         const river = has("river") && !has("sea") && Math.abs(i - (j * 0.5 + 3)) < 0.8;
-        if (sea || river) ((tiles[at(i, j)] = "water"), (heights[at(i, j)] = 0.6));
-        else if (has("sea") && i + j * 0.3 > N * 0.8) tiles[at(i, j)] = "sand";
+        if (sea || river) {
+          tiles[at(i, j)] = "water";
+          heights[at(i, j)] = 0.6;
+        } else if (has("sea") && i + j * 0.3 > N * 0.8) tiles[at(i, j)] = "sand";
       }
     }
   }
@@ -53,7 +55,10 @@ export function isometric(job: Job): Canvas {
     for (let j = 0; j < N; j++) {
       for (let i = 0; i < N; i++) {
         const hgt = Math.round(top - Math.hypot(i - pi, j - pj) * 1.3);
-        if (hgt > 1 && tiles[at(i, j)] !== "water") ((tiles[at(i, j)] = "rock"), (heights[at(i, j)] = hgt));
+        if (hgt > 1 && tiles[at(i, j)] !== "water") {
+          tiles[at(i, j)] = "rock";
+          heights[at(i, j)] = hgt;
+        }
       }
     }
   }
@@ -79,13 +84,19 @@ export function isometric(job: Job): Canvas {
   }
   if (has("house") || has("castle")) {
     const t = free();
-    if (t >= 0) ((tiles[t] = "house"), (heights[t] = has("castle") ? 4 : 2));
+    if (t >= 0) {
+      tiles[t] = "house";
+      heights[t] = has("castle") ? 4 : 2;
+    }
   }
   const figures = new Map<number, MotifId>();
   for (const m of ["portrait", "robot", "cat", "dog", "animal", "fire", "banana"] as MotifId[]) {
     if (!has(m)) continue;
     const t = free();
-    if (t >= 0) ((tiles[t] = "figure"), figures.set(t, m));
+    if (t >= 0) {
+      tiles[t] = "figure";
+      figures.set(t, m);
+    }
   }
   const flowers = new Set<number>();
   if (has("flower")) {

@@ -73,7 +73,9 @@ function godRays(c: Canvas, lx: number, ly: number, strength: number, tint: Rgb)
   }
   const ray = new Canvas(w, h);
   for (let i = 0; i < w * h; i++) {
-    ((ray.data[i * 3] = rays[i]), (ray.data[i * 3 + 1] = rays[i]), (ray.data[i * 3 + 2] = rays[i]));
+    ray.data[i * 3] = rays[i];
+    ray.data[i * 3 + 1] = rays[i];
+    ray.data[i * 3 + 2] = rays[i];
   }
   const big = resize(ray, c.width, c.height).data,
     d = c.data;
@@ -189,7 +191,10 @@ export function neon(job: Job): Canvas {
       for (let t = 0; t < tubes.length; t++) {
         const dh = Math.abs(hue - tubeHues[t]),
           dist = dh > 180 ? 360 - dh : dh;
-        if (dist < bestD) ((bestD = dist), (best = tubes[t]));
+        if (dist < bestD) {
+          bestD = dist;
+          best = tubes[t];
+        }
       }
     }
     light[k] = best[0] * e;

@@ -38,7 +38,10 @@ export function artNouveau(job: Job): Canvas {
       bestD = Infinity;
     for (const t of tones) {
       const dist = (t[0] - d[k]) ** 2 + (t[1] - d[k + 1]) ** 2 + (t[2] - d[k + 2]) ** 2;
-      if (dist < bestD) ((bestD = dist), (best = t));
+      if (dist < bestD) {
+        bestD = dist;
+        best = t;
+      }
     }
     d[k] += (best[0] - d[k]) * 0.45;
     d[k + 1] += (best[1] - d[k + 1]) * 0.45;

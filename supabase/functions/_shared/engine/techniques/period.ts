@@ -111,8 +111,11 @@ export function gothic(job: Job): Canvas {
       const k = (y * w + x) * 3;
       const n = 0.75 + noise.sample(x * nk, y * nk) * 0.5;
       let r: number, g: number, b: number;
-      if (dist > 0) ((r = stone[0] * n), (g = stone[1] * n), (b = stone[2] * n));
-      else {
+      if (dist > 0) {
+        r = stone[0] * n;
+        g = stone[1] * n;
+        b = stone[2] * n;
+      } else {
         const t = -dist / rimWidth;
         r = rim[0] + (rimInner[0] - rim[0]) * t;
         g = rim[1] + (rimInner[1] - rim[1]) * t;

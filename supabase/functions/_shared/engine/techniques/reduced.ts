@@ -52,7 +52,10 @@ export function minimalist(job: Job): Canvas {
     sum[1] += g;
     sum[2] += b;
     sum[3]++;
-    if (k === 1 && r + g + b > brightL) ((brightL = r + g + b), (brightest = [r, g, b]));
+    if (k === 1 && r + g + b > brightL) {
+      brightL = r + g + b;
+      brightest = [r, g, b];
+    }
   }
   const palette: Rgb[] = sums.map(([r, g, b, n], k) => {
     // The sun or moon keeps its brightest colour; glow around it would only grey it.
@@ -61,7 +64,10 @@ export function minimalist(job: Job): Canvas {
       bestD = Infinity;
     for (const t of tones) {
       const dist = (t[0] - mean[0]) ** 2 + (t[1] - mean[1]) ** 2 + (t[2] - mean[2]) ** 2;
-      if (dist < bestD) ((bestD = dist), (best = t));
+      if (dist < bestD) {
+        bestD = dist;
+        best = t;
+      }
     }
     // Subjects read as a dark silhouette against the flat ground.
     return k === 5 ? mix(mix(mean, best, 0.4), tones[3], 0.5) : mix(mean, best, k === 1 ? 0.2 : 0.4);
@@ -95,7 +101,10 @@ export function minimalist(job: Job): Canvas {
       for (let k = 0; k < 6; k++) {
         const wk =
           (soft[a + k] * (1 - tx) + soft[b + k] * tx) * (1 - ty) + (soft[c + k] * (1 - tx) + soft[e + k] * tx) * ty;
-        if (wk > bestW) ((bestW = wk), (best = k));
+        if (wk > bestW) {
+          bestW = wk;
+          best = k;
+        }
       }
       const col = palette[best],
         o = (y * w + x) * 3;
