@@ -2,9 +2,9 @@
 // Background Sync: with no page open, the 'sync' event (tag promptcanvas-queue, registered by a page
 // that queued work offline) drains the signed-in user's queue with the same code the page runs: the
 // queue machine in drain mode, its runs sending through src/sync/run-task.ts. The session comes from
-// the IndexedDB the page's client writes to; the Web Lock is taken only if free, so a page already
-// running the queue is left to it. The tag promptcanvas-outbox (a write made offline) runs the page's
-// outbox drain (src/sync/push.ts), which waits for the outbox lock instead.
+// the IndexedDB the page's client writes to. The Web Lock is awaited for a minute, so a page already
+// running the queue is left to it and a page just closed hands over. The tag promptcanvas-outbox (a
+// write made offline) runs the page's outbox drain (src/sync/push.ts), which waits for its own lock.
 import { createBackendClient, setBackendClient, storedBackendConfig } from "../src/api/client";
 import { storedUser } from "../src/api/auth";
 import { db } from "../src/db/db";
@@ -15,6 +15,9 @@ import { OUTBOX_SYNC_TAG, drainWithLock, pushDeps } from "../src/sync/push";
 
 declare const self: ServiceWorkerGlobalScope;
 
+/** How long a sync waits for a page to let go of the queue before leaving the work to that page. */
+const QUEUE_LOCK_WAIT_MS = 60_000;
+
 type SyncEvent = ExtendableEvent & { tag: string; lastChance?: boolean };
 
 /** Drains the queue once; resolves when nothing more is due (or there is nothing to do). */
@@ -24,8 +27,7 @@ export async function drainQueue(): Promise<void> {
   setBackendClient(createBackendClient(config, { onPage: false }));
   const user = await storedUser();
   if (!user) return;
-  const drain = async (lock: Lock | null) => {
-    if (lock === null && "locks" in navigator) return; // a page (or another sync) runs the queue
+  const drain = async () => {
     const runner = await startQueueRunner({
       db,
       userId: user.id,
@@ -39,8 +41,20 @@ export async function drainQueue(): Promise<void> {
       runner.stop();
     }
   };
-  if ("locks" in navigator) await navigator.locks.request(QUEUE_LOCK_PREFIX + user.id, { ifAvailable: true }, drain);
-  else await drain(null);
+  if (!("locks" in navigator)) return drain();
+  // A page that runs the queue holds the lock; one that was just closed releases it a moment after the
+  // browser fires this event (on reconnect it fires at once). So wait for the lock, for a while: once
+  // it is ours, a page still open has finished or gone, and whatever is still due is sent here.
+  try {
+    await navigator.locks.request(
+      QUEUE_LOCK_PREFIX + user.id,
+      { signal: AbortSignal.timeout(QUEUE_LOCK_WAIT_MS) },
+      drain,
+    );
+  } catch (e) {
+    if (e instanceof DOMException && (e.name === "TimeoutError" || e.name === "AbortError")) return; // a page runs it
+    throw e;
+  }
 }
 
 /** Drains the signed-in user's outbox once, with the page's drain (and its Web Lock). */
