@@ -155,7 +155,7 @@ test("the home page reads and navigates with JavaScript turned off", async ({ br
   const page = await context.newPage();
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1, name: "AI Text to Image Generator" })).toBeVisible();
-  await expect(page.getByText("10M+")).toBeVisible();
+  await expect(page.getByText("free images every day")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Discover styles" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Simple pricing" })).toBeVisible();
   await page.getByRole("link", { name: "Read all frequently asked questions" }).click();

@@ -72,7 +72,7 @@ export const FAQ: readonly FaqEntry[] = [
     group: "Plans and limits",
     question: "What happens when I reach my daily limit?",
     answer:
-      "The generator shows a warning when 2 or fewer images remain and a countdown to your reset. At zero it stops and offers the pricing page. The limit is enforced on the server, and a failed generation never counts against it.",
+      "The generator shows a warning when 2 or fewer images remain and a countdown to your reset. At zero it says so and offers the pricing page; prompts you queue beyond the limit wait in the queue, with the reset time shown, and run after the reset unless you remove them. The limit is enforced on the server, and a failed generation never counts against it.",
   },
   {
     id: "buy-plan",
@@ -87,7 +87,15 @@ export const FAQ: readonly FaqEntry[] = [
     group: "Privacy and offline",
     question: "Does it work offline?",
     answer:
-      "Partly, by design. Install it or visit once, and the app and the public pages you have opened load without a connection. Prompts you submit offline wait in a queue on your device and run when you are back online; images you have already loaded stay viewable. Generating itself needs the server.",
+      "Partly, by design. Install it or visit once, and the app and the public pages you have opened load without a connection. Your history is kept on the device, so you can search it and open its images offline. Prompts you submit offline wait in a queue on your device, survive a reload, and run exactly once when you are back online; in Chromium browsers Background Sync sends them even with no page open. Saves, publishing, deletes and preference changes made offline are sent in order when the connection returns. Generating itself needs the server.",
+  },
+  {
+    id: "batches",
+    group: "Getting started",
+    question: "Can I queue several images at once?",
+    answer:
+      "Yes. Turn on batch mode to queue 1 to 10 tasks from one prompt; the queue runs 1 to 4 at a time (2 by default) and shows what is queued, running, done or failed. Each task is sent once, even if you reload or go offline in the middle, and a failed one can be retried.",
+    link: { label: "Open the generator", to: "/generate" },
   },
   {
     id: "install",
@@ -101,7 +109,7 @@ export const FAQ: readonly FaqEntry[] = [
     group: "Privacy and offline",
     question: "Where are my images and prompts stored?",
     answer:
-      "Your generated images are kept in private storage under your account, and only you can open them unless you publish one to the public gallery. Your prompt history stays on your device. No advertising or third-party tracking scripts are used.",
+      "Your generated images are kept in private storage under your account, and only you can open them unless you publish one to the public gallery. Your prompt history stays on your device, and the device keeps a copy of your generations for offline use until you sign out or clear it on the account page. No advertising or third-party tracking scripts are used.",
     link: { label: "Privacy policy", to: "/privacy" },
   },
 ];

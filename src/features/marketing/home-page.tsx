@@ -8,6 +8,7 @@ import { useHydrated } from "../../lib/use-hydrated";
 import { useSession } from "../../state/session-store";
 import { Icon, type IconName } from "../../ui/icons";
 import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
+import { TIER_DAILY_QUOTA } from "#shared/vocabulary/tiers.ts";
 import { FAQ, FAQ_TEASER_IDS } from "./faq-entries";
 import { GeneratorInvitation, type GeneratorLoader } from "./generator-invitation";
 import { FaqItem } from "./faq-page";
@@ -15,11 +16,14 @@ import { PlanCards } from "./plan-cards";
 import { StylesCarousel } from "./styles-carousel";
 import { Testimonials } from "./testimonials";
 
-// The spec's marketing figures; the style count is the product's real one (the spec says 50+).
+// Figures measured from the product, not the spec's marketing ones (it claims 10M+ images and 99.9%
+// uptime, which nothing here measures): the style and quota figures come from the vocabulary, the render
+// time from bench/engine-bench.ts (median of a 1024×1024 built-in render, README decision 15).
+const BUILTIN_MEDIAN_RENDER = "0.6 s";
 const STATS = [
-  { value: "10M+", label: "images generated" },
   { value: String(STYLE_IDS.length), label: "style options" },
-  { value: "99.9%", label: "uptime" },
+  { value: String(TIER_DAILY_QUOTA.free), label: "free images every day" },
+  { value: BUILTIN_MEDIAN_RENDER, label: "median built-in render (1024×1024)" },
 ];
 
 const FEATURES: { icon: IconName; title: string; body: string }[] = [
@@ -38,8 +42,8 @@ const FEATURES: { icon: IconName; title: string; body: string }[] = [
   { icon: "shield", title: "Commercial use", body: "Use your images in paid work too, within the content policy." },
   {
     icon: "globe",
-    title: "Available 24/7",
-    body: "On a global server network, and the app keeps your queue while you are offline.",
+    title: "Works offline",
+    body: "Queue prompts with no connection: they run once when it returns, and your history stays searchable on this device.",
   },
 ];
 
