@@ -19,9 +19,6 @@ export type StyleEntry = StyleInfo & SiteStyleFacts;
 
 export const STYLE_CATEGORIES: readonly StyleCategory[] = ["Photo & 3D", "Painting", "Illustration", "Mood & graphic"];
 
-/** The built-in engine's honest name, shown beside every preview it drew. */
-export const PREVIEW_CREDIT = "Preview drawn by the built-in procedural renderer (not an AI model)";
-
 export const PREVIEW_SIZE_PX = 320;
 
 export function stylePreviewSrc(id: string): string {

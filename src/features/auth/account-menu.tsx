@@ -1,15 +1,17 @@
 // The top bar's account control: a Sign in button, or the person's initial opening a menu with
 // 'Signed in as', Account, Billing and Sign out (which goes to /). Sign out warns first when work
 // exists only on this device (signing out by choice removes it).
-import { useState } from "react";
+import { Suspense, lazy, useState } from "react";
 import { Link, useLocation } from "wouter";
 import type { UnsyncedWork } from "../../db/queries";
 import { hasUnsyncedWork, unsyncedWarning } from "../../lib/unsynced-warning";
-import { ConfirmModal } from "../../ui/modal";
 import { Icon } from "../../ui/icons";
 import { Menu } from "../../ui/menu";
 import { ensureSessionRuntime, useSession } from "../../state/session-store";
 import { showToast } from "../../state/toasts";
+
+// Shown only when a sign-out would lose unsent work, so its code stays off the first page load.
+const ConfirmModal = lazy(() => import("../../ui/modal").then((m) => ({ default: m.ConfirmModal })));
 
 export function initialOf(email: string): string {
   const first = email.trim().charAt(0);
@@ -76,13 +78,15 @@ export function AccountMenu() {
         ]}
       />
       {warning && (
-        <ConfirmModal
-          title="Sign out and lose unsent work?"
-          body={unsyncedWarning(warning)}
-          confirmLabel="Sign out anyway"
-          onConfirm={() => void signOut()}
-          onClose={() => setWarning(null)}
-        />
+        <Suspense fallback={null}>
+          <ConfirmModal
+            title="Sign out and lose unsent work?"
+            body={unsyncedWarning(warning)}
+            confirmLabel="Sign out anyway"
+            onConfirm={() => void signOut()}
+            onClose={() => setWarning(null)}
+          />
+        </Suspense>
       )}
     </>
   );

@@ -1,18 +1,11 @@
 // The questions /faq answers, the home page's teaser picks from and the FAQPage structured data
 // repeats word for word (search engines require the marked-up answers to be the visible ones).
 import { STYLES } from "#shared/vocabulary/styles.ts";
+import { TEASER_ENTRIES, type FaqEntry } from "./faq-teaser";
 
 // "Photorealistic, Anime, … and Nano Banana (the newest)": every style's name, in the product's order.
 const STYLE_NAMES = STYLES.map((s) => (s.isNew ? `${s.label} (the newest)` : s.label));
 const STYLE_LIST = `${STYLE_NAMES.slice(0, -1).join(", ")} and ${STYLE_NAMES[STYLE_NAMES.length - 1]}`;
-
-export type FaqEntry = {
-  id: string;
-  question: string;
-  answer: string;
-  group: "Getting started" | "Images and models" | "Plans and limits" | "Privacy and offline";
-  link?: { label: string; to: string };
-};
 
 export const FAQ: readonly FaqEntry[] = [
   {
@@ -22,21 +15,8 @@ export const FAQ: readonly FaqEntry[] = [
     answer: `PromptCanvas turns a written prompt into an image. You pick one of ${STYLES.length} styles, a quality level and an aspect ratio (square, 16:9 or 9:16), and the image lands in your personal history. It installs as an app, queues prompts while you are offline and runs them when the connection returns.`,
     link: { label: "Open the generator", to: "/generate" },
   },
-  {
-    id: "is-it-free",
-    group: "Plans and limits",
-    question: "Is PromptCanvas free?",
-    answer:
-      "Yes. The Free plan gives every account 5 images a day at no cost and needs no card. The count resets at midnight in your own time zone. Paid plans are listed on the pricing page but cannot be bought yet.",
-    link: { label: "See pricing", to: "/pricing" },
-  },
-  {
-    id: "which-models",
-    group: "Images and models",
-    question: "Which image models does PromptCanvas use?",
-    answer:
-      "Every installation includes a built-in procedural renderer. It is not an AI model: it draws scenes from a fixed vocabulary of subjects (mountains, sea, city, cat, robot, castle and more) and colour words, in the chosen style, in well under a second. When the operator adds a Replicate key, prompts go to FLUX Schnell (standard quality), FLUX Dev (high) or FLUX 1.1 Pro (ultra), and the Nano Banana style uses Google's nano-banana model. Runware and OpenAI-style image APIs can be configured too.",
-  },
+  TEASER_ENTRIES.is_it_free,
+  TEASER_ENTRIES.which_models,
   {
     id: "how-many-styles",
     group: "Images and models",
@@ -51,14 +31,7 @@ export const FAQ: readonly FaqEntry[] = [
     answer:
       "Square images are 1024×1024 pixels, 16:9 images are 1536×1024 and 9:16 images are 1024×1536. The stored width and height are always the real pixels of the file you download.",
   },
-  {
-    id: "commercial-use",
-    group: "Images and models",
-    question: "Can I use the images commercially?",
-    answer:
-      "Yes. You may use what you make in personal and commercial work, as long as the prompt and the image follow the content policy. Images from a third-party model are also covered by that model provider's terms.",
-    link: { label: "Read the terms", to: "/terms" },
-  },
+  TEASER_ENTRIES.commercial_use,
   {
     id: "negative-prompt-seed",
     group: "Getting started",
@@ -82,13 +55,7 @@ export const FAQ: readonly FaqEntry[] = [
       "Not yet. Card payments are not connected, so pressing a plan button only shows a notice and nothing is charged: Connect Supabase + Stripe to enable subscriptions.",
     link: { label: "See pricing", to: "/pricing" },
   },
-  {
-    id: "offline",
-    group: "Privacy and offline",
-    question: "Does it work offline?",
-    answer:
-      "Partly, by design. Install it or visit once, and the app and the public pages you have opened load without a connection. Your history is kept on the device, so you can search it and open its images offline. Prompts you submit offline wait in a queue on your device, survive a reload, and run exactly once when you are back online; in Chromium browsers Background Sync sends them even with no page open. Saves, publishing, deletes and preference changes made offline are sent in order when the connection returns. Generating itself needs the server.",
-  },
+  TEASER_ENTRIES.offline,
   {
     id: "batches",
     group: "Getting started",
@@ -113,6 +80,3 @@ export const FAQ: readonly FaqEntry[] = [
     link: { label: "Privacy policy", to: "/privacy" },
   },
 ];
-
-/** The four questions the home page shows. */
-export const FAQ_TEASER_IDS = ["is-it-free", "which-models", "commercial-use", "offline"] as const;

@@ -2,27 +2,11 @@
 // the answers stay in the document for search engines and find-in-page.
 import { Link } from "wouter";
 import { PageHeader } from "../../ui/page-header";
-import { FAQ, type FaqEntry } from "./faq-entries";
+import { FAQ } from "./faq-entries";
+import { FaqItem } from "./faq-item";
+import type { FaqEntry } from "./faq-teaser";
 
 const GROUPS: FaqEntry["group"][] = ["Getting started", "Images and models", "Plans and limits", "Privacy and offline"];
-
-export function FaqItem({ entry, open = false }: { entry: FaqEntry; open?: boolean }) {
-  return (
-    <details id={entry.id} className="group collapse-arrow collapse border border-base-300 bg-base-100" open={open}>
-      <summary className="collapse-title pe-10 font-semibold">{entry.question}</summary>
-      <div className="collapse-content text-base-content/85">
-        <p className="leading-relaxed">{entry.answer}</p>
-        {entry.link && (
-          <p className="mt-2">
-            <Link to={entry.link.to} className="link link-primary">
-              {entry.link.label}
-            </Link>
-          </p>
-        )}
-      </div>
-    </details>
-  );
-}
 
 export default function FaqPage() {
   return (

@@ -9,9 +9,9 @@ import { useSession } from "../../state/session-store";
 import { Icon, type IconName } from "../../ui/icons";
 import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { TIER_DAILY_QUOTA } from "#shared/vocabulary/tiers.ts";
-import { FAQ, FAQ_TEASER_IDS } from "./faq-entries";
+import { FAQ_TEASER } from "./faq-teaser";
 import { GeneratorInvitation, type GeneratorLoader } from "./generator-invitation";
-import { FaqItem } from "./faq-page";
+import { FaqItem } from "./faq-item";
 import { PlanCards } from "./plan-cards";
 import { StylesCarousel } from "./styles-carousel";
 import { Testimonials } from "./testimonials";
@@ -64,7 +64,6 @@ function GeneratorSlot({ load }: { load?: GeneratorLoader }) {
 }
 
 export default function HomePage({ loadGenerator }: { loadGenerator?: GeneratorLoader }) {
-  const teaser = FAQ_TEASER_IDS.map((id) => FAQ.find((e) => e.id === id)!);
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-20 pb-10">
       <section aria-labelledby="hero-title" className="pt-4 text-center sm:pt-10">
@@ -157,7 +156,7 @@ export default function HomePage({ loadGenerator }: { loadGenerator?: GeneratorL
           Questions, answered
         </h2>
         <div className="mx-auto mt-8 flex max-w-3xl flex-col gap-2">
-          {teaser.map((entry) => (
+          {FAQ_TEASER.map((entry) => (
             <FaqItem key={entry.id} entry={entry} />
           ))}
         </div>

@@ -3,7 +3,8 @@
 import { Link } from "wouter";
 import { Icon } from "../../ui/icons";
 import { buildGenerateLink } from "../../lib/generate-link";
-import { PREVIEW_CREDIT, PREVIEW_SIZE_PX, styleById, stylePreviewSrc } from "../../lib/style-catalog";
+import { PREVIEW_SIZE_PX, styleById, stylePreviewSrc } from "../../lib/style-catalog";
+import { PREVIEW_CREDIT } from "../../lib/preview-credit";
 import { LANDINGS, type LandingContent, type LandingSection } from "./landing-content";
 
 function sectionId(title: string): string {

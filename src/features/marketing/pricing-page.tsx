@@ -5,7 +5,7 @@ import { LIMIT_ALERT_AT, TIER_DAILY_QUOTA, type Tier } from "#shared/vocabulary/
 import { Icon } from "../../ui/icons";
 import { PageHeader } from "../../ui/page-header";
 import { FAQ } from "./faq-entries";
-import { FaqItem } from "./faq-page";
+import { FaqItem } from "./faq-item";
 import { PlanCards } from "./plan-cards";
 import { PLANS, SUBSCRIPTION_NOTICE, formatPrice } from "./plans";
 

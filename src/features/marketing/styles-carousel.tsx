@@ -5,7 +5,7 @@ import { useRef } from "react";
 import { Link } from "wouter";
 import { Icon } from "../../ui/icons";
 import { buildGenerateLink } from "../../lib/generate-link";
-import { PREVIEW_CREDIT } from "../../lib/style-catalog";
+import { PREVIEW_CREDIT } from "../../lib/preview-credit";
 
 const CARDS = [
   {

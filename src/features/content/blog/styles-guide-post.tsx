@@ -3,13 +3,8 @@
 import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { Link } from "wouter";
 import { buildGenerateLink } from "../../../lib/generate-link";
-import {
-  PREVIEW_CREDIT,
-  STYLE_CATEGORIES,
-  STYLES,
-  stylePreviewSrc,
-  type StyleCategory,
-} from "../../../lib/style-catalog";
+import { STYLE_CATEGORIES, STYLES, stylePreviewSrc, type StyleCategory } from "../../../lib/style-catalog";
+import { PREVIEW_CREDIT } from "../../../lib/preview-credit";
 import { PostLayout } from "./post-layout";
 
 const PATH = "/blog/ai-art-styles-guide";

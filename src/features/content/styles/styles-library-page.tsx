@@ -4,7 +4,8 @@ import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { Link } from "wouter";
 import { PageHeader } from "../../../ui/page-header";
 import { buildGenerateLink } from "../../../lib/generate-link";
-import { PREVIEW_CREDIT, STYLE_CATEGORIES, STYLES, stylePreviewSrc } from "../../../lib/style-catalog";
+import { STYLE_CATEGORIES, STYLES, stylePreviewSrc } from "../../../lib/style-catalog";
+import { PREVIEW_CREDIT } from "../../../lib/preview-credit";
 import { CopyButton } from "../copy-button";
 import { StyleBadges } from "./style-badges";
 

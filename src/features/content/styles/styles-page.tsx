@@ -2,7 +2,8 @@
 import { useState } from "react";
 import { Link } from "wouter";
 import { PageHeader } from "../../../ui/page-header";
-import { PREVIEW_CREDIT, STYLE_CATEGORIES, STYLES, type StyleCategory } from "../../../lib/style-catalog";
+import { STYLE_CATEGORIES, STYLES, type StyleCategory } from "../../../lib/style-catalog";
+import { PREVIEW_CREDIT } from "../../../lib/preview-credit";
 import { StyleCard } from "./style-card";
 
 type Filter = "all" | "popular" | StyleCategory;
