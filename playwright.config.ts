@@ -7,9 +7,6 @@ import { join } from "node:path";
 
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 const API_PORT = Number(process.env.E2E_API_PORT ?? 54331);
-// Workers load this file again: the data directory is made once, in the runner, and reaches them through
-// the environment, so a test can read the backend's JWT secret there (tests/e2e/support/library.ts).
-process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "promptcanvas-e2e-"));
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -55,7 +52,7 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       API_PORT: String(API_PORT),
-      DATA_DIR: process.env.E2E_DATA_DIR,
+      DATA_DIR: mkdtempSync(join(tmpdir(), "promptcanvas-e2e-")),
     },
   },
 });
