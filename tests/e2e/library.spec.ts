@@ -1,0 +1,197 @@
+// The library (issue 10, "Verified by"): History search offline over what the device holds; publish
+// and unpublish as a visitor sees them; a delete reaching another tab and another device within 2 s
+// and removing the stored image; two people's private items kept apart in the UI and by direct URL.
+// Images are made through the generator (built-in engine); no account makes more than two.
+import { expect, test } from "@playwright/test";
+import { signIn, signUp, uniqueEmail } from "./support/app";
+import { ensureControlled, serverSession, toasts } from "./support/generator";
+import {
+  downloadObject,
+  expectImageLoaded,
+  generateImages,
+  generationDialog,
+  historyTile,
+  listFolder,
+  newDevice,
+  openHistory,
+  openLargeView,
+  ownGenerations,
+  rowsOf,
+  serviceHeaders,
+  signObject,
+  userHeaders,
+  visitorHeaders,
+} from "./support/library";
+
+test("History search works offline over this device's items, and a found item's image opens offline", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(150_000);
+  await signUp(page, uniqueEmail("lib-offline"));
+  const found = "A copper kettle steaming on a stove";
+  const other = "A snowy forest path at night";
+  await generateImages(page, [found, other]);
+  await openHistory(page);
+  await ensureControlled(page);
+  await expect(historyTile(page, found)).toBeVisible();
+  await expect(historyTile(page, other)).toBeVisible();
+
+  await context.setOffline(true);
+  // Offline, the page comes from the service worker and the items from Dexie.
+  const reload = await page.reload();
+  expect(reload?.fromServiceWorker()).toBe(true);
+  await expect(historyTile(page, other)).toBeVisible();
+  await page.getByRole("searchbox", { name: "Search prompts" }).fill("kettle");
+  await expect(page.getByRole("status").filter({ hasText: /generations? match/ })).toHaveText("1 generation match");
+  await expect(historyTile(page, found)).toBeVisible();
+  await expect(historyTile(page, other)).toHaveCount(0);
+
+  const dialog = await openLargeView(page, found);
+  const img = dialog.getByRole("img", { name: found, exact: true });
+  // The bytes were cached when the image was made here: no network is needed to show them.
+  await expectImageLoaded(img, [1024, 1024]);
+  expect(await img.getAttribute("src")).toMatch(/^blob:/);
+  await context.setOffline(false);
+});
+
+test("a published image is found by a visitor in /gallery and loads; unpublished it is gone for them", async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.setTimeout(150_000);
+  const email = uniqueEmail("lib-publish");
+  await signUp(page, email);
+  const prompt = "A lighthouse keeper painting seashells";
+  await generateImages(page, [prompt]);
+  const owner = await serverSession(page, email);
+  const [row] = await ownGenerations(page.request, owner);
+  expect(row.is_public, "new images stay private by default").toBe(false);
+
+  await openHistory(page);
+  const dialog = await openLargeView(page, prompt);
+  await dialog.getByRole("button", { name: "Publish", exact: true }).click();
+  await expect(toasts(page).getByText("Published to the gallery")).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Unpublish", exact: true })).toHaveAttribute("aria-pressed", "true");
+  await expect.poll(async () => (await ownGenerations(page.request, owner))[0].is_public).toBe(true);
+
+  const visitor = await newDevice(browser, testInfo);
+  const anon = await visitorHeaders(visitor.page);
+  await visitor.page.goto(`/gallery?q=${encodeURIComponent("seashells")}`);
+  const tile = visitor.page
+    .getByRole("list", { name: "Published images" })
+    .getByRole("button", { name: `Open: ${prompt}`, exact: true });
+  await expect(tile).toBeVisible();
+  // The tile's image is decorative (alt=""), so it is found as an element, not by role.
+  await expectImageLoaded(tile.locator("img"), [1024, 1024]);
+  await tile.click();
+  const shown = visitor.page.getByRole("dialog", { name: "Published image" });
+  await expectImageLoaded(shown.getByRole("img", { name: prompt, exact: true }), [1024, 1024]);
+  // The visitor may fetch a published image through the Storage API too (the control for the check below).
+  expect((await downloadObject(visitor.page.request, owner.api, anon, row.image_path)).status).toBe(200);
+
+  await dialog.getByRole("button", { name: "Unpublish", exact: true }).click();
+  await expect(toasts(page).getByText("Removed from the gallery")).toBeVisible();
+  await expect.poll(async () => (await ownGenerations(page.request, owner))[0].is_public).toBe(false);
+
+  await visitor.page.reload();
+  await expect(visitor.page.getByText("Nothing published matches that search.")).toBeVisible();
+  await expect(tile).toHaveCount(0);
+  const after = await downloadObject(visitor.page.request, owner.api, anon, row.image_path);
+  expect(after.status, "a visitor's download of an unpublished image").not.toBe(200);
+  expect(await signObject(visitor.page.request, owner.api, anon, row.image_path), "a visitor's signed URL").not.toBe(
+    200,
+  );
+  await visitor.context.close();
+});
+
+test("a delete in one tab is gone in another tab and on another device within 2 s, image included", async ({
+  page,
+  context,
+  browser,
+}, testInfo) => {
+  test.setTimeout(150_000);
+  const email = uniqueEmail("lib-delete");
+  await signUp(page, email);
+  const prompt = "A red kite over a wheat field";
+  await generateImages(page, [prompt]);
+  const owner = await serverSession(page, email);
+  const [row] = await ownGenerations(page.request, owner);
+  const service = await serviceHeaders(page);
+  expect((await downloadObject(page.request, owner.api, userHeaders(owner), row.image_path)).status).toBe(200);
+  expect(await listFolder(page.request, owner.api, service, owner.userId)).toHaveLength(1);
+
+  const tab = await context.newPage();
+  await openHistory(tab);
+  await expect(historyTile(tab, prompt)).toBeVisible();
+  const device = await newDevice(browser, testInfo);
+  await device.page.goto("/auth");
+  await signIn(device.page, email);
+  await expect(device.page.getByRole("button", { name: `Account menu for ${email}` })).toBeVisible();
+  await openHistory(device.page);
+  await expect(historyTile(device.page, prompt)).toBeVisible({ timeout: 15_000 });
+
+  await openHistory(page);
+  const dialog = await openLargeView(page, prompt);
+  await dialog.getByRole("button", { name: "Delete", exact: true }).click();
+  await dialog.getByRole("button", { name: "Delete for good" }).click();
+  const deletedAt = Date.now();
+  await expect(toasts(page).getByText("Generation deleted")).toBeVisible();
+  await expect(generationDialog(page)).toHaveCount(0);
+  await expect(historyTile(page, prompt)).toHaveCount(0);
+
+  const left = () => Math.max(100, deletedAt + 2_000 - Date.now());
+  await expect(historyTile(tab, prompt)).toHaveCount(0, { timeout: left() });
+  await expect(historyTile(device.page, prompt)).toHaveCount(0, { timeout: left() });
+  testInfo.annotations.push({
+    type: "other device saw the delete after (ms)",
+    description: String(Date.now() - deletedAt),
+  });
+
+  // The stored image is gone with the row: the owner cannot download it and nothing is left in the folder.
+  await expect
+    .poll(async () => (await downloadObject(page.request, owner.api, userHeaders(owner), row.image_path)).status, {
+      timeout: 10_000,
+    })
+    .not.toBe(200);
+  expect(await listFolder(page.request, owner.api, service, owner.userId)).toEqual([]);
+  expect(await rowsOf(page.request, owner.api, service, "generations", owner.userId, "id")).toEqual([]);
+  await device.context.close();
+});
+
+test("two people never see each other's private items, in History or by the image's direct URL", async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const emailA = uniqueEmail("lib-private-a");
+  await signUp(page, emailA);
+  const prompt = "A private greenhouse full of orchids";
+  await generateImages(page, [prompt]);
+  const a = await serverSession(page, emailA);
+  const [row] = await ownGenerations(page.request, a);
+  await openHistory(page);
+  await expect(historyTile(page, prompt)).toBeVisible();
+  expect((await downloadObject(page.request, a.api, userHeaders(a), row.image_path)).status).toBe(200);
+
+  const other = await newDevice(browser, testInfo);
+  const emailB = uniqueEmail("lib-private-b");
+  await signUp(other.page, emailB);
+  await openHistory(other.page);
+  await expect(other.page.getByText("Nothing here yet.")).toBeVisible();
+  await expect(other.page.getByRole("button", { name: `Open: ${prompt}` })).toHaveCount(0);
+  await other.page.goto(`/gallery?q=${encodeURIComponent("orchids")}`);
+  await expect(other.page.getByText("Nothing published matches that search.")).toBeVisible();
+
+  const b = await serverSession(other.page, emailB);
+  const asB = userHeaders(b);
+  const direct = await downloadObject(other.page.request, b.api, asB, row.image_path);
+  expect(direct.status, "B downloading A's object").not.toBe(200);
+  expect(await signObject(other.page.request, b.api, asB, row.image_path), "B signing A's object").not.toBe(200);
+  expect(await listFolder(other.page.request, b.api, asB, a.userId)).toEqual([]);
+  const byId = await other.page.request.get(`${b.api}/rest/v1/generations?select=id&id=eq.${row.id}`, {
+    headers: asB,
+  });
+  expect(await byId.json()).toEqual([]);
+  await other.context.close();
+});
