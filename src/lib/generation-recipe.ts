@@ -3,6 +3,7 @@
 // that travels with a zip. One shape serves the device's records (camelCase) and the gallery's
 // server rows (snake_case), so History, Saved and Gallery word a setting the same way.
 import { STYLE_BY_ID } from "#shared/vocabulary/styles.ts";
+import type { AspectRatio, Quality } from "#shared/vocabulary/generation.ts";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { buildGenerateLink } from "./generate-link";
 
@@ -11,8 +12,8 @@ export type Recipe = {
   prompt: string;
   negativePrompt: string;
   style: string;
-  quality: "standard" | "high" | "ultra";
-  aspectRatio: "1:1" | "16:9" | "9:16";
+  quality: Quality;
+  aspectRatio: AspectRatio;
   width: number;
   height: number;
   seed: number | null;

@@ -3,8 +3,6 @@ import { useEffect, useId, useRef } from "react";
 import { PROMPT_MAX_CHARS } from "#shared/vocabulary/generation.ts";
 import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
 
-export { PROMPT_MAX_CHARS };
-
 export function promptError(prompt: string): string | null {
   if (!prompt.trim()) return VALIDATION_MESSAGES.promptRequired;
   if (prompt.length > PROMPT_MAX_CHARS) return VALIDATION_MESSAGES.promptTooLong;
