@@ -1,36 +1,7 @@
 import { beforeAll, expect, it } from "vitest";
+import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { describeDb, sqlState, type TestUser } from "../support/db.ts";
 import { generationFor, insertAs } from "./fixtures.ts";
-
-const STYLE_IDS = [
-  "photorealistic",
-  "anime",
-  "digital-art",
-  "oil-painting",
-  "watercolor",
-  "pixel-art",
-  "3d-render",
-  "comic-book",
-  "line-art",
-  "isometric",
-  "fantasy",
-  "minimalist",
-  "cyberpunk",
-  "steampunk",
-  "art-nouveau",
-  "impressionist",
-  "pop-art",
-  "graffiti",
-  "sketch",
-  "vintage",
-  "neon",
-  "gothic",
-  "baroque",
-  "surreal",
-  "abstract",
-  "cartoon",
-  "nano-banana",
-];
 
 describeDb("generations", (ctx) => {
   let owner: TestUser;
