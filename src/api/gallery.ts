@@ -1,23 +1,19 @@
 // The public gallery: everyone's published generations, newest first, in pages, with full-text
 // search over prompts (the generated `search` tsvector column, websearch syntax: words, "phrases",
 // -exclusions, or). Open to visitors: RLS lets anyone read published rows, and the bucket's policy
-// lets anyone read a published row's image, so each page's image URLs are signed in one call.
+// ("read own or published") lets anyone read a published row's image. Images are never handed out as
+// signed URLs here: a signed URL keeps working after its row is unpublished, so each image is fetched
+// through the Storage API as the current role (loadPublishedImage) and the policy decides every time.
 import { GENERATION_COLUMNS, GENERATIONS_BUCKET, type GenerationRow } from "#shared/vocabulary/rows.ts";
 import { err, ok, type Result } from "../lib/result";
 import { supabase } from "./client";
 import { toAppError, type AppError } from "./errors";
 
-export type PublishedRow = GenerationRow & { image_url: string | null };
+export type PublishedRow = GenerationRow;
 export type GalleryPage = { rows: PublishedRow[]; next?: string };
 
 export const GALLERY_PAGE_DEFAULT = 24;
 export const GALLERY_PAGE_MAX = 100;
-/**
- * Signed gallery URLs are short-lived: a URL keeps working until it expires even after its row is
- * unpublished, so this bounds how long a withdrawn image stays reachable through an old page.
- */
-export const GALLERY_URL_SECONDS = 600;
-
 /**
  * A page cursor is the last row's created_at followed by "~" and its id: rows created at the same
  * instant are told apart by id, so paging never skips or repeats one. A bare created_at works too.
@@ -34,17 +30,26 @@ function parseCursor(cursor: string): { createdAt: string; id?: string } {
 /** PostgREST needs values holding `,.:()` double-quoted inside or=(…). */
 const quoted = (value: string) => `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"`;
 
-async function withImageUrls(rows: GenerationRow[]): Promise<PublishedRow[]> {
-  if (!rows.length) return [];
-  const { data } = await supabase()
-    .storage.from(GENERATIONS_BUCKET)
-    .createSignedUrls(
-      rows.map((r) => r.image_path),
-      GALLERY_URL_SECONDS,
-    );
-  // A row whose URL could not be signed is still listed; the view shows it without its image.
-  const urls = new Map((data ?? []).map((d) => [d.path, d.signedUrl]));
-  return rows.map((r) => ({ ...r, image_url: urls.get(r.image_path) ?? null }));
+/**
+ * The bytes of a published image, read through the Storage API as the current role (a visitor's anon
+ * key or a person's session), so the bucket's policy decides on each load: once its row is unpublished
+ * or deleted the read is refused, and nobody reads another person's private image by its path.
+ */
+export async function loadPublishedImage(path: string): Promise<Result<Blob, AppError>> {
+  try {
+    const { data, error } = await supabase().storage.from(GENERATIONS_BUCKET).download(path);
+    if (error || !data) return err(toAppError(error ?? new Error(`no image at ${path}`)));
+    return ok(data);
+  } catch (e) {
+    return err(toAppError(e));
+  }
+}
+
+/** The first `limit` rows, and a cursor when one more was found. */
+function pageOf(found: GenerationRow[], limit: number): GalleryPage {
+  const rows = found.slice(0, limit);
+  const last = rows[rows.length - 1];
+  return found.length > limit && last ? { rows, next: cursorOf(last) } : { rows };
 }
 
 export async function listPublished(options: {
@@ -54,14 +59,29 @@ export async function listPublished(options: {
 }): Promise<Result<GalleryPage, AppError>> {
   const limit = Math.min(GALLERY_PAGE_MAX, Math.max(1, Math.floor(options.limit ?? GALLERY_PAGE_DEFAULT)));
   try {
-    let query = supabase().from("generations").select(GENERATION_COLUMNS).eq("is_public", true);
     const q = options.q?.trim();
-    if (q) query = query.textSearch("search", q, { type: "websearch", config: "english" });
-    if (options.before) {
-      const { createdAt, id } = parseCursor(options.before);
-      query = id
-        ? query.or(`created_at.lt.${quoted(createdAt)},and(created_at.eq.${quoted(createdAt)},id.lt.${quoted(id)})`)
-        : query.lt("created_at", createdAt);
+    const cursor = options.before ? parseCursor(options.before) : null;
+    if (q) {
+      // search_gallery (a migration) searches through the full-text index, which a query under RLS
+      // cannot use; it returns published rows only, with the same cursor and order.
+      const { data, error } = await supabase()
+        .rpc("search_gallery", {
+          p_query: q,
+          p_before: cursor?.createdAt ?? null,
+          p_before_id: cursor?.id ?? null,
+          p_limit: limit + 1,
+        })
+        .select(GENERATION_COLUMNS);
+      if (error) return err(toAppError(error));
+      return ok(pageOf((data ?? []) as unknown as GenerationRow[], limit));
+    }
+    let query = supabase().from("generations").select(GENERATION_COLUMNS).eq("is_public", true);
+    if (cursor) {
+      query = cursor.id
+        ? query.or(
+            `created_at.lt.${quoted(cursor.createdAt)},and(created_at.eq.${quoted(cursor.createdAt)},id.lt.${quoted(cursor.id)})`,
+          )
+        : query.lt("created_at", cursor.createdAt);
     }
     // One row more than asked tells whether another page exists.
     const { data, error } = await query
@@ -69,10 +89,7 @@ export async function listPublished(options: {
       .order("id", { ascending: false })
       .limit(limit + 1);
     if (error) return err(toAppError(error));
-    const found = (data ?? []) as unknown as GenerationRow[];
-    const rows = await withImageUrls(found.slice(0, limit));
-    const last = rows[rows.length - 1];
-    return ok(found.length > limit && last ? { rows, next: cursorOf(last) } : { rows });
+    return ok(pageOf((data ?? []) as unknown as GenerationRow[], limit));
   } catch (e) {
     return err(toAppError(e));
   }
@@ -90,9 +107,7 @@ export async function getPublished(id: string): Promise<Result<PublishedRow | nu
       .eq("is_public", true)
       .maybeSingle();
     if (error) return err(toAppError(error));
-    if (!data) return ok(null);
-    const [row] = await withImageUrls([data as unknown as GenerationRow]);
-    return ok(row);
+    return ok((data as unknown as GenerationRow | null) ?? null);
   } catch (e) {
     return err(toAppError(e));
   }

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setBackendClient } from "#src/api/client.ts";
-import { getPublished, listPublished } from "#src/api/gallery.ts";
+import { getPublished, listPublished, loadPublishedImage } from "#src/api/gallery.ts";
 import { deleteGenerationRow, removeGenerationImage } from "#src/api/library.ts";
 import { openAppDb } from "#src/db/db.ts";
 import { toGenerationRecord } from "#src/db/generation-record.ts";
@@ -102,7 +102,7 @@ describe("library on the local backend", () => {
     }
   });
 
-  it("the gallery finds a published row by a prompt word, not an unpublished one, with a working image URL", async () => {
+  it("the gallery finds a published row by a prompt word, not an unpublished one, and its image loads", async () => {
     const published = await makeGeneration(owner.id, "A crimson lighthouse above stormy waves", true);
     const hidden = await makeGeneration(owner.id, "A crimson lantern in a private garden", false);
     setBackendClient(anonClient(backend));
@@ -110,8 +110,8 @@ describe("library on the local backend", () => {
     const page = await listPublished({ q: "crimson", limit: 10 });
     if (!page.ok) throw new Error(page.error.detail);
     expect(page.value.rows.map((r) => r.id)).toEqual([published.id]);
-    const image = await fetch(page.value.rows[0].image_url!);
-    expect(image.status).toBe(200);
+    const image = await loadPublishedImage(page.value.rows[0].image_path);
+    expect(image.ok && [...new Uint8Array(await image.value.arrayBuffer())]).toEqual([...PNG]);
     // Stemmed words match too ("lighthouses" → lighthouse), and a word of the hidden row finds nothing.
     const stemmed = await listPublished({ q: "lighthouses", limit: 10 });
     expect(stemmed.ok && stemmed.value.rows.map((r) => r.id)).toEqual([published.id]);

@@ -8,6 +8,7 @@ import { recipeFromRow, recipeLink, recipeRows } from "../../lib/generation-reci
 import { useSession } from "../../state/session-store";
 import { Icon } from "../../ui/icons";
 import { Modal } from "../../ui/modal";
+import { usePublishedImage } from "./use-published-image";
 
 /** Where "Use this recipe" goes: the filled generator, or sign-in that returns to it. */
 export function recipeTarget(generateLink: string, signedIn: boolean): string {
@@ -19,18 +20,22 @@ export function recipeTarget(generateLink: string, signedIn: boolean): string {
 export function GalleryItemDialog({ row, onClose }: { row: PublishedRow; onClose: () => void }) {
   const signedIn = Boolean(useSession().user);
   const recipe = recipeFromRow(row);
+  // Read again through the bucket's policy: an image unpublished since the page loaded no longer opens.
+  const { image } = usePublishedImage(row.image_path, true);
   return (
     <Modal title="Published image" onClose={onClose} size="lg">
       <div className="grid gap-5 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="grid min-h-48 place-items-center overflow-hidden rounded-box bg-base-200">
-          {row.image_url ? (
+          {image.status === "ready" ? (
             <img
-              src={row.image_url}
+              src={image.url}
               alt={row.prompt}
               width={row.width}
               height={row.height}
               className="max-h-[60vh] w-auto object-contain"
             />
+          ) : image.status === "loading" ? (
+            <span role="status" className="loading loading-spinner loading-md" aria-label="Loading image" />
           ) : (
             <p className="p-6 text-sm text-base-content/80">This image is not available right now.</p>
           )}

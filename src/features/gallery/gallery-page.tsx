@@ -9,6 +9,7 @@ import { Icon } from "../../ui/icons";
 import { PageHeader } from "../../ui/page-header";
 import { GalleryItemDialog } from "./gallery-item-dialog";
 import { useGallery } from "./use-gallery";
+import { usePublishedImage } from "./use-published-image";
 
 function GallerySearch({ q }: { q: string }) {
   const [, navigate] = useLocation();
@@ -47,27 +48,31 @@ function GallerySearch({ q }: { q: string }) {
 }
 
 function GalleryTile({ row, onOpen, eager }: { row: PublishedRow; onOpen: () => void; eager: boolean }) {
+  const { ref, image } = usePublishedImage(row.image_path, eager);
   return (
-    <li className="aspect-square overflow-hidden rounded-box border border-base-300 bg-base-200">
+    <li ref={ref} className="aspect-square overflow-hidden rounded-box border border-base-300 bg-base-200">
       <button
         type="button"
         className="block size-full cursor-zoom-in focus-visible:outline-2 focus-visible:outline-offset-[-4px] focus-visible:outline-primary"
         aria-label={`Open: ${row.prompt}`}
         onClick={onOpen}
       >
-        {row.image_url ? (
+        {image.status === "ready" ? (
           <img
-            src={row.image_url}
+            src={image.url}
             alt=""
             width={row.width}
             height={row.height}
-            loading={eager ? "eager" : "lazy"}
             decoding="async"
             className="size-full object-cover"
           />
         ) : (
           <span className="grid size-full place-items-center text-base-content/50">
-            <Icon name="image" className="size-8" />
+            {image.status === "loading" ? (
+              <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+            ) : (
+              <Icon name="image" className="size-8" />
+            )}
           </span>
         )}
       </button>

@@ -15,7 +15,8 @@ export interface Reservation extends QuotaState {
   tier: string;
 }
 
-export type NewGeneration = Omit<GenerationRow, "is_public" | "is_saved" | "created_at">;
+/** is_public is the owner's gallery opt-in at the time of the generation (publishDefault). */
+export type NewGeneration = Omit<GenerationRow, "is_saved" | "created_at">;
 
 export type InsertOutcome = { created: true; row: GenerationRow } | { created: false };
 
@@ -27,6 +28,8 @@ export interface GenerationStore {
   /** The caller's quota without charging (get_my_limits, as the user). */
   readLimits(jwt: string): Promise<Result<QuotaState>>;
   findGeneration(id: string): Promise<Result<GenerationRow | null>>;
+  /** Whether a new generation of this user is published: user_preferences.public_gallery_opt_in, false without a row. */
+  publishDefault(userId: string): Promise<Result<boolean>>;
   /** Idempotent per request id: a repeated id returns the same reservation and charges nothing more. */
   reserve(userId: string, requestId: string): Promise<Result<Reservation>>;
   /** Returns the quota after the charge, when the database reports it. */

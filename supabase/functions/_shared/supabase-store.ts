@@ -63,6 +63,16 @@ export function createSupabaseStore(config: SupabaseStoreConfig): GenerationStor
       return ok((data as GenerationRow | null) ?? null);
     },
 
+    async publishDefault(userId) {
+      const { data, error } = await service
+        .from("user_preferences")
+        .select("public_gallery_opt_in")
+        .eq("user_id", userId)
+        .maybeSingle();
+      if (error) return fail(dbError("select user_preferences", error));
+      return ok((data as { public_gallery_opt_in?: boolean } | null)?.public_gallery_opt_in === true);
+    },
+
     async reserve(userId, requestId) {
       const { data, error } = await service.rpc("quota_reserve", { p_user_id: userId, p_request_id: requestId });
       // Another person's generation in flight holds this id.

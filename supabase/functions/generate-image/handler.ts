@@ -2,7 +2,8 @@
 // provider draws it. Exactly once per request id: a replay returns the stored row and charges nothing;
 // the quota is reserved before the provider call, committed once the image and row are stored, and
 // released on any failure. Everything it touches arrives as Deps (deps.ts builds them from the
-// environment), so tests pass fakes.
+// environment), so tests pass fakes. A new generation is published when its owner opted in to the
+// public gallery (user_preferences.public_gallery_opt_in); changing that later affects new ones only.
 import { type AppError, appError, invalidInput, type Result } from "../_shared/errors.ts";
 import { seedFromRequestId } from "../_shared/generation-options.ts";
 import { DIMENSIONS } from "../_shared/vocabulary/generation.ts";
@@ -99,8 +100,12 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
   const { store } = d;
   if (req.timezone) await rememberTimezone(d, jwt, userId, req.timezone);
 
-  const reservation = await store.reserve(userId, req.requestId);
+  // The gallery opt-in is read beside the reservation (one round trip's time); a failed read keeps the
+  // image private, since publishing must never happen without the person's choice.
+  const [reservation, optIn] = await Promise.all([store.reserve(userId, req.requestId), store.publishDefault(userId)]);
   if (!reservation.ok) return reservation;
+  if (!optIn.ok) d.log("gallery_opt_in.read_failed", { request_id: req.requestId, detail: optIn.error.detail });
+  const isPublic = optIn.ok && optIn.value;
   if (!reservation.value.allowed) {
     const untilReset = (Date.parse(reservation.value.reset_at) - d.now()) / 1000;
     return { ok: false, error: appError("daily_limit", { retryAfter: Math.max(1, Math.ceil(untilReset)) }) };
@@ -164,6 +169,7 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
     provider: provider.id,
     model: drawn.value.model,
     image_path: path,
+    is_public: isPublic,
   });
   if (!inserted.ok) {
     const stored = await store.findGeneration(req.requestId);

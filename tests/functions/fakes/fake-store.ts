@@ -46,6 +46,8 @@ export class FakeDb {
   reservations = new Map<string, { userId: string }>();
   rows = new Map<string, GenerationRow>();
   objects = new Map<string, { bytes: Uint8Array; contentType: string }>();
+  /** user_preferences.public_gallery_opt_in per user; a user without an entry has no preferences row. */
+  galleryOptIn = new Map<string, boolean>();
   calls: string[] = [];
   /** Makes the named store method fail once per entry. */
   failures = new Map<keyof GenerationStore, AppError>();
@@ -145,6 +147,13 @@ export class FakeStore implements GenerationStore {
     return ok(this.db.rows.get(id) ?? null);
   }
 
+  async publishDefault(userId: string): Promise<Result<boolean>> {
+    await this.tick();
+    const e = this.injected("publishDefault");
+    if (e) return fail(e);
+    return ok(this.db.galleryOptIn.get(userId) ?? false);
+  }
+
   async reserve(userId: string, requestId: string): Promise<Result<Reservation>> {
     await this.tick();
     const e = this.injected("reserve");
@@ -210,7 +219,6 @@ export class FakeStore implements GenerationStore {
       return fail(appError("server_error", { detail: "check violation" }));
     const stored: GenerationRow = {
       ...row,
-      is_public: false,
       is_saved: false,
       created_at: new Date(this.db.now()).toISOString(),
     };

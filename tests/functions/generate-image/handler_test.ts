@@ -578,3 +578,58 @@ Deno.test("answers CORS preflight and refuses other methods than POST", async ()
     await h.close();
   }
 });
+
+Deno.test(
+  "a person who opted in to the public gallery has a new generation published; the answer says so",
+  async () => {
+    const h = harness();
+    try {
+      h.db.galleryOptIn.set(h.user.id, true);
+      const body = request();
+      const res = await h.call(body);
+      assert.equal(res.status, 200);
+      const { generation } = await res.json();
+      assert.equal(generation.is_public, true);
+      assert.equal(h.db.rows.get(body.request_id as string)?.is_public, true);
+    } finally {
+      await h.close();
+    }
+  },
+);
+
+Deno.test("without the opt-in (turned off, or no preferences row) a new generation stays private", async () => {
+  const h = harness();
+  try {
+    const withoutRow = request();
+    assert.equal((await h.call(withoutRow)).status, 200);
+    h.db.galleryOptIn.set(h.user.id, false);
+    const optedOut = request();
+    assert.equal((await h.call(optedOut)).status, 200);
+    assert.equal(h.db.rows.get(withoutRow.request_id as string)?.is_public, false);
+    assert.equal(h.db.rows.get(optedOut.request_id as string)?.is_public, false);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test(
+  "when the opt-in cannot be read the generation is still made, private, and the failure is logged",
+  async () => {
+    const h = harness();
+    try {
+      h.db.galleryOptIn.set(h.user.id, true);
+      h.db.failures.set("publishDefault", appError("server_error", { detail: "preferences unreachable" }));
+      const body = request();
+      const res = await h.call(body);
+      assert.equal(res.status, 200);
+      assert.equal((await res.json()).generation.is_public, false);
+      assert.equal(h.db.rows.get(body.request_id as string)?.is_public, false);
+      assert.ok(h.logs.some((l) => l.event === "gallery_opt_in.read_failed"));
+      // The opt-in only decides at creation: a replay answers the stored row unchanged.
+      const again = await h.call(body);
+      assert.equal((await again.json()).generation.is_public, false);
+    } finally {
+      await h.close();
+    }
+  },
+);

@@ -7,7 +7,8 @@ import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { setSessionView } from "#src/state/session-store.ts";
 
 const listPublished = vi.fn();
-vi.mock("#src/api/gallery.ts", () => ({ listPublished }));
+const loadPublishedImage = vi.fn();
+vi.mock("#src/api/gallery.ts", () => ({ listPublished, loadPublishedImage }));
 
 const { default: GalleryPage } = await import("#src/features/gallery/gallery-page.tsx");
 
@@ -29,9 +30,20 @@ function published(n: number, patch: Partial<GenerationRow> = {}) {
     is_public: true,
     is_saved: false,
     created_at: "2026-11-20T10:00:00.000Z",
-    image_url: `https://img.example/${n}.png`,
     ...patch,
   };
+}
+
+function renderPage(path: string) {
+  const [pathname, search = ""] = path.split("?");
+  const location = memoryLocation({ path: pathname, searchPath: search, record: true } as Parameters<
+    typeof memoryLocation
+  >[0]);
+  return render(
+    <Router hook={location.hook} searchHook={location.searchHook}>
+      <GalleryPage />
+    </Router>,
+  );
 }
 
 function renderAt(path: string) {
@@ -47,11 +59,30 @@ function renderAt(path: string) {
   return location;
 }
 
+const created: Blob[] = [];
+const revoked: string[] = [];
+
 beforeEach(() => {
   listPublished.mockReset();
+  loadPublishedImage.mockReset();
+  // Every image is readable unless a test says otherwise; object URLs are counted, as jsdom has none.
+  loadPublishedImage.mockImplementation(async (path: string) => ({
+    ok: true,
+    value: new Blob([path], { type: "image/png" }),
+  }));
+  created.length = 0;
+  revoked.length = 0;
+  vi.spyOn(URL, "createObjectURL").mockImplementation((blob) => {
+    created.push(blob as Blob);
+    return `blob:test/${created.length}`;
+  });
+  vi.spyOn(URL, "revokeObjectURL").mockImplementation((url) => void revoked.push(url));
   setSessionView({ status: "signed-out", user: null, verified: true });
 });
-afterEach(() => setSessionView({ status: "signed-out", user: null, verified: true }));
+afterEach(() => {
+  setSessionView({ status: "signed-out", user: null, verified: true });
+  vi.restoreAllMocks();
+});
 
 describe("gallery page", () => {
   it("searches with ?q= and pages with Load more", async () => {
@@ -101,5 +132,32 @@ describe("gallery page", () => {
     expect((await screen.findByRole("alert")).textContent).toContain("Check your internet connection");
     await userEvent.click(screen.getByRole("button", { name: "Try again" }));
     expect(await screen.findByRole("list", { name: "Published images" })).toBeTruthy();
+  });
+
+  it("loads each image through the Storage API by its path and shows it from an object URL", async () => {
+    listPublished.mockResolvedValue({ ok: true, value: { rows: [published(1), published(2)] } });
+    const { unmount } = renderPage("/gallery");
+    const list = await screen.findByRole("list", { name: "Published images" });
+    await waitFor(() => expect(list.querySelectorAll("img")).toHaveLength(2));
+    expect(loadPublishedImage.mock.calls.map(([p]) => p).sort()).toEqual(["someone/1.png", "someone/2.png"]);
+    const sources = [...list.querySelectorAll("img")].map((img) => img.getAttribute("src"));
+    expect(sources.every((src) => src?.startsWith("blob:test/"))).toBe(true);
+    unmount();
+    // Leaving the page frees the bytes.
+    expect(revoked.sort()).toEqual([...sources].sort());
+  });
+
+  it("shows no image for a refused read, and the large view says it is not available", async () => {
+    loadPublishedImage.mockResolvedValue({ ok: false, error: { message: "Object not found" } });
+    listPublished.mockResolvedValue({ ok: true, value: { rows: [published(1, { prompt: "a withdrawn fox" })] } });
+    renderAt("/gallery");
+    const open = await screen.findByRole("button", { name: "Open: a withdrawn fox" });
+    await waitFor(() => expect(loadPublishedImage).toHaveBeenCalled());
+    expect(open.querySelector("img")).toBeNull();
+    await userEvent.click(open);
+    const dialog = screen.getByRole("dialog", { name: "Published image" });
+    expect(await within(dialog).findByText("This image is not available right now.")).toBeTruthy();
+    expect(within(dialog).queryByRole("img")).toBeNull();
+    expect(created).toHaveLength(0);
   });
 });

@@ -1,0 +1,121 @@
+// The public gallery against the real local backend with supabase-js, as the app calls it: a new
+// generation is published when (and only when) its owner opted in to the gallery, and a gallery image
+// is read through the Storage API as the caller's role every time, so unpublishing withdraws it at
+// once and nobody reads another person's private image by its path.
+import { randomUUID } from "node:crypto";
+import type { SupabaseClient } from "@supabase/supabase-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setBackendClient } from "#src/api/client.ts";
+import { listPublished, loadPublishedImage } from "#src/api/gallery.ts";
+import { type Backend, startBackend } from "../support/backend.ts";
+import { anonClient, newUser } from "../support/clients.ts";
+
+// The built-in engine serves only when no provider key is configured, whatever the caller's shell has.
+const BUILTIN_ONLY = { REPLICATE_API_TOKEN: "", RUNWARE_API_KEY: "", OPENAI_API_KEY: "", DEFAULT_PROVIDER: "" };
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+type User = Awaited<ReturnType<typeof newUser>>;
+type Made = { id: string; image_path: string; is_public: boolean };
+
+let backend: Backend;
+let visitor: SupabaseClient;
+
+async function setOptIn(user: User, optIn: boolean): Promise<void> {
+  const { error } = await user.client
+    .from("user_preferences")
+    .update({ public_gallery_opt_in: optIn })
+    .eq("user_id", user.id);
+  if (error) throw error;
+}
+
+/** A generation made by the generate-image function, as the app asks for one. */
+async function generate(user: User, prompt: string): Promise<Made> {
+  const { data, error } = await user.client.functions.invoke("generate-image", {
+    body: { request_id: randomUUID(), prompt, style: "anime", quality: "standard", aspect_ratio: "1:1", seed: 3 },
+  });
+  if (error) throw error;
+  return data.generation as Made;
+}
+
+async function visitorFinds(word: string): Promise<string[]> {
+  setBackendClient(visitor);
+  const page = await listPublished({ q: word, limit: 10 });
+  if (!page.ok) throw new Error(page.error.detail);
+  return page.value.rows.map((r) => r.id);
+}
+
+beforeAll(async () => {
+  backend = await startBackend({ env: BUILTIN_ONLY });
+  visitor = anonClient(backend);
+});
+
+afterAll(async () => {
+  await backend?.stop();
+});
+
+describe("publishing follows the gallery opt-in", () => {
+  it("with the opt-in on, a new generation is published and a visitor finds it and loads its image", async () => {
+    const person = await newUser(backend, "opted-in");
+    await setOptIn(person, true);
+    const made = await generate(person, "a saffron kite over the dunes");
+    expect(made.is_public).toBe(true);
+    expect(await visitorFinds("saffron")).toEqual([made.id]);
+    const image = await loadPublishedImage(made.image_path);
+    if (!image.ok) throw new Error(image.error.detail);
+    expect([...new Uint8Array(await image.value.arrayBuffer()).slice(0, 8)]).toEqual(PNG_SIGNATURE);
+  });
+
+  it("with the opt-in off (the default), a new generation stays private and a visitor finds nothing", async () => {
+    const person = await newUser(backend, "opted-out");
+    const made = await generate(person, "a cobalt kite over the marsh");
+    expect(made.is_public).toBe(false);
+    // Turning the opt-in on later publishes new generations only.
+    await setOptIn(person, true);
+    expect(await visitorFinds("cobalt")).toEqual([]);
+    setBackendClient(visitor);
+    expect((await loadPublishedImage(made.image_path)).ok).toBe(false);
+  });
+});
+
+describe("gallery images are read through the bucket's policy on every load", () => {
+  let owner: User;
+  let stranger: User;
+  let made: Made;
+
+  beforeAll(async () => {
+    owner = await newUser(backend, "owner");
+    stranger = await newUser(backend, "stranger");
+    await setOptIn(owner, true);
+    made = await generate(owner, "a vermilion lantern festival at night");
+  });
+
+  it("a visitor loads a published image, and after unpublishing the same load is refused", async () => {
+    setBackendClient(visitor);
+    expect((await loadPublishedImage(made.image_path)).ok).toBe(true);
+
+    const { error } = await owner.client.from("generations").update({ is_public: false }).eq("id", made.id);
+    expect(error).toBeNull();
+
+    setBackendClient(visitor);
+    const refused = await loadPublishedImage(made.image_path);
+    expect(refused.ok).toBe(false);
+    expect(await visitorFinds("vermilion")).toEqual([]);
+    // A signed-in stranger is refused as well; the owner still reads their own image.
+    setBackendClient(stranger.client);
+    expect((await loadPublishedImage(made.image_path)).ok).toBe(false);
+    setBackendClient(owner.client);
+    expect((await loadPublishedImage(made.image_path)).ok).toBe(true);
+  });
+
+  it("a second signed-in person cannot download another's private image by its path", async () => {
+    const secret = await generate(stranger, "a private sketch of a teal heron");
+    expect(secret.is_public).toBe(false);
+    setBackendClient(owner.client);
+    expect((await loadPublishedImage(secret.image_path)).ok).toBe(false);
+    const direct = await owner.client.storage.from("generations").download(secret.image_path);
+    expect(direct.data).toBeNull();
+    expect(direct.error).not.toBeNull();
+    setBackendClient(stranger.client);
+    expect((await loadPublishedImage(secret.image_path)).ok).toBe(true);
+  });
+});
