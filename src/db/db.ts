@@ -5,6 +5,7 @@ import {
   DB_NAME,
   defineSchema,
   type GenerationRecord,
+  type ImageRecord,
   type LimitsRecord,
   type MetaRecord,
   type OutboxEntry,
@@ -15,6 +16,7 @@ import {
 
 export type AppDb = Dexie & {
   generations: EntityTable<GenerationRecord, "id">;
+  images: EntityTable<ImageRecord, "id">;
   tasks: EntityTable<TaskRecord, "id">;
   outbox: EntityTable<OutboxEntry, "seq">;
   promptHistory: EntityTable<PromptHistoryRecord, "id">;

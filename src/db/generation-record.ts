@@ -1,14 +1,12 @@
 // The one way a server `generations` row becomes the record Dexie keeps: every writer (the queue's
-// success, the pull, realtime) builds records here, so each carries its search words, and the
-// image bytes cached on this device survive the row coming again.
+// success, the pull, realtime) builds records here, so each carries its search words. Image bytes
+// are not part of it (they live in the `images` table), so a row coming again never drops them.
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import type { GenerationRecord } from "./schema";
 import { promptWords } from "./search";
 
-export type CachedImage = Pick<GenerationRecord, "image" | "thumbnail">;
-
-export function toGenerationRecord(row: GenerationRow, cached?: CachedImage): GenerationRecord {
-  const record: GenerationRecord = {
+export function toGenerationRecord(row: GenerationRow): GenerationRecord {
+  return {
     id: row.id,
     userId: row.user_id,
     prompt: row.prompt,
@@ -27,7 +25,4 @@ export function toGenerationRecord(row: GenerationRow, cached?: CachedImage): Ge
     createdAt: row.created_at,
     words: promptWords(row.prompt),
   };
-  if (cached?.image) record.image = cached.image;
-  if (cached?.thumbnail) record.thumbnail = cached.thumbnail;
-  return record;
 }

@@ -6,6 +6,7 @@ import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { PREFERENCE_DEFAULTS } from "#shared/vocabulary/generation.ts";
 import { db as appDb, type AppDb } from "./db";
 import { toGenerationRecord } from "./generation-record";
+import { removeImages, storeImage } from "./images";
 import { addOutboxEntry, dismissConflict as dismissEntry, pendingEntries } from "./outbox";
 import type { GenerationRecord, OutboxOp, PreferencesPatch, PreferencesRecord } from "./schema";
 
@@ -40,10 +41,11 @@ export function setPublished(userId: string, id: string, published: boolean, db:
  * the row they would change is going.
  */
 export async function deleteGeneration(userId: string, id: string, db: AppDb = appDb): Promise<boolean> {
-  return db.transaction("rw", [db.generations, db.outbox], async () => {
+  return db.transaction("rw", [db.generations, db.images, db.outbox], async () => {
     const record = await db.generations.get(id);
     if (!record || record.userId !== userId) return false;
     await db.generations.delete(id);
+    await removeImages(db, [id]);
     const moot = (await pendingEntries(db, userId)).filter(
       (e) => e.kind === "generation.flags" && (e.payload as { generationId: string }).generationId === id,
     );
@@ -85,9 +87,9 @@ export function dismissConflict(entryId: string, db: AppDb = appDb): Promise<voi
   return dismissEntry(db, entryId);
 }
 
-/** Keeps an image's bytes with its record, for offline viewing. */
-export async function cacheImage(id: string, blob: Blob, db: AppDb = appDb): Promise<boolean> {
-  return (await db.generations.update(id, { image: blob })) > 0;
+/** Keeps an image's bytes for a record this device holds, for offline viewing. */
+export function cacheImage(id: string, blob: Blob, db: AppDb = appDb): Promise<boolean> {
+  return storeImage(id, { image: blob }, db);
 }
 
 /** What the outbox still has to tell the server, folded in order: the device's view of its own writes. */
@@ -117,7 +119,7 @@ function withFlags(record: GenerationRecord, flags: Flags | undefined): Generati
 
 /**
  * Upserts server rows by id (so a row that arrives twice, by pull and by realtime, is kept once),
- * keeping cached image bytes, skipping rows this device deleted and keeping its pending flags.
+ * skipping rows this device deleted and keeping its pending flags.
  */
 export async function applyServerRows(db: AppDb, userId: string, rows: GenerationRow[]): Promise<number> {
   const own = rows.filter((r) => r.user_id === userId);
@@ -125,20 +127,18 @@ export async function applyServerRows(db: AppDb, userId: string, rows: Generatio
   return db.transaction("rw", [db.generations, db.outbox], async () => {
     const overlay = await pendingOverlay(db, userId);
     const kept = own.filter((r) => !overlay.deleted.has(r.id));
-    const existing = await db.generations.bulkGet(kept.map((r) => r.id));
-    await db.generations.bulkPut(
-      kept.map((r, i) => withFlags(toGenerationRecord(r, existing[i]), overlay.flags.get(r.id))),
-    );
+    await db.generations.bulkPut(kept.map((r) => withFlags(toGenerationRecord(r), overlay.flags.get(r.id))));
     return kept.length;
   });
 }
 
 /** A row deleted on the server (another tab or device): gone here too. */
 export async function applyServerDelete(db: AppDb, userId: string, id: string): Promise<boolean> {
-  return db.transaction("rw", db.generations, async () => {
+  return db.transaction("rw", [db.generations, db.images], async () => {
     const record = await db.generations.get(id);
     if (!record || record.userId !== userId) return false;
     await db.generations.delete(id);
+    await removeImages(db, [id]);
     return true;
   });
 }
@@ -155,7 +155,7 @@ export async function reconcileGenerations(
   server: ReadonlyMap<string, ServerFlags>,
   upTo: string,
 ): Promise<{ removed: number; updated: number }> {
-  return db.transaction("rw", [db.generations, db.outbox], async () => {
+  return db.transaction("rw", [db.generations, db.images, db.outbox], async () => {
     const overlay = await pendingOverlay(db, userId);
     const local = await db.generations
       .where("[userId+createdAt]")
@@ -163,6 +163,7 @@ export async function reconcileGenerations(
       .toArray();
     const gone = local.filter((r) => !server.has(r.id)).map((r) => r.id);
     await db.generations.bulkDelete(gone);
+    await removeImages(db, gone);
     let updated = 0;
     for (const record of local) {
       const flags = server.get(record.id);

@@ -1,6 +1,7 @@
 // The reads views make, each a plain async function for `useLiveQuery` (Dexie is the truth the UI
 // shows). The database is a parameter with the page's singleton as default, so tests pass their own.
 import { db as appDb, type AppDb } from "./db";
+import type { ImageBytes } from "./images";
 import { searchGenerationsIn, type GenerationFilter } from "./search";
 import type {
   GenerationRecord,
@@ -34,14 +35,36 @@ export function queuedTasks(userId: string, db: AppDb = appDb): Promise<TaskReco
     .then((tasks) => tasks.sort((a, b) => a.createdAt.localeCompare(b.createdAt)));
 }
 
-/** The user's newest generations, newest first. */
-export function recentGenerations(userId: string, limit: number, db: AppDb = appDb): Promise<GenerationRecord[]> {
-  return db.generations
+/** All of the user's generations, newest first (records only: no image bytes are read). */
+export function listGenerations(userId: string, db: AppDb = appDb): Promise<GenerationRecord[]> {
+  return db.generations.where("[userId+createdAt]").between([userId, ""], [userId, "\uffff"]).reverse().toArray();
+}
+
+/** A record with the image bytes this device keeps for it (for the few views that show a handful). */
+export type GenerationWithImage = GenerationRecord & ImageBytes;
+
+async function withImages(records: GenerationRecord[], db: AppDb): Promise<GenerationWithImage[]> {
+  if (!records.length) return [];
+  const images = await db.images.bulkGet(records.map((r) => r.id));
+  return records.map((r, i) => {
+    const held = images[i];
+    return held ? { ...r, image: held.image, thumbnail: held.thumbnail } : r;
+  });
+}
+
+/** The user's newest generations, newest first, with their cached bytes. */
+export async function recentGenerations(
+  userId: string,
+  limit: number,
+  db: AppDb = appDb,
+): Promise<GenerationWithImage[]> {
+  const records = await db.generations
     .where("[userId+createdAt]")
     .between([userId, ""], [userId, "\uffff"])
     .reverse()
     .limit(limit)
     .toArray();
+  return withImages(records, db);
 }
 
 export function getGeneration(id: string, db: AppDb = appDb): Promise<GenerationRecord | undefined> {

@@ -6,7 +6,7 @@ import type { AspectRatio, Quality } from "#shared/vocabulary/generation.ts";
 import type { Tier } from "#shared/vocabulary/tiers.ts";
 import { promptWords } from "./search";
 
-/** A server `generations` row as the client keeps it, plus the cached image bytes. */
+/** A server `generations` row as the client keeps it (its image bytes are in ImageRecord). */
 export type GenerationRecord = {
   id: string;
   userId: string;
@@ -30,9 +30,15 @@ export type GenerationRecord = {
    * words looks terms up here by prefix. Built by toGenerationRecord, never by hand.
    */
   words?: string[];
-  image?: Blob;
-  thumbnail?: Blob;
 };
+
+/**
+ * The image bytes this device keeps for one generation (schema 4), apart from the records so that
+ * reading a list of 10,000 generations never loads a Blob, and caching an image never re-runs the
+ * live lists over `generations`. `thumbnail` is a small WebP for grids, made from `image` or from the
+ * stored object the first time a tile shows it.
+ */
+export type ImageRecord = { id: string; userId: string; image?: Blob; thumbnail?: Blob };
 
 export type TaskStatus = "queued" | "running" | "done" | "error";
 
@@ -177,6 +183,27 @@ export function defineSchema(db: Dexie): void {
       outbox: "++seq, &id, userId, kind, createdAt, status, [userId+seq], [userId+status]",
     })
     .upgrade(upgradeToV3);
+  // 4: image bytes move to their own table (see ImageRecord).
+  db.version(4).stores({ images: "id, userId" }).upgrade(upgradeToV4);
+}
+
+/** Bytes cached inside version 3 records move to `images`; the records keep everything else. */
+export async function upgradeToV4(tx: Transaction): Promise<void> {
+  const generations = tx.table("generations");
+  const withBytes = (await generations.toArray()) as Array<GenerationRecord & { image?: Blob; thumbnail?: Blob }>;
+  const images: ImageRecord[] = [];
+  for (const { id, userId, image, thumbnail } of withBytes) {
+    if (!image && !thumbnail) continue;
+    const moved: ImageRecord = { id, userId };
+    if (image) moved.image = image;
+    if (thumbnail) moved.thumbnail = thumbnail;
+    images.push(moved);
+  }
+  await tx.table("images").bulkPut(images);
+  await generations.toCollection().modify((record: Record<string, unknown>) => {
+    delete record.image;
+    delete record.thumbnail;
+  });
 }
 
 /** Existing generations get their search words; existing outbox entries are pending. */

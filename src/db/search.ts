@@ -58,6 +58,25 @@ function matches(record: GenerationRecord, userId: string, f: GenerationFilter):
   return true;
 }
 
+/**
+ * The same search over records already read (newest first in, newest first out): what a view holding
+ * the person's whole list runs on each keystroke, with no database round trip.
+ */
+export function filterGenerations(
+  records: readonly GenerationRecord[],
+  userId: string,
+  filter: GenerationFilter,
+): GenerationRecord[] {
+  const terms = searchTerms(filter.text ?? "");
+  return records.filter(
+    (r) => matches(r, userId, filter) && (terms.length === 0 || hasAllTerms(r.words ?? promptWords(r.prompt), terms)),
+  );
+}
+
+function hasAllTerms(recordWords: readonly string[], terms: readonly string[]): boolean {
+  return terms.every((t) => recordWords.some((w) => w.startsWith(t)));
+}
+
 /** Ids of records having, for every term, a word that begins with it. */
 async function idsMatchingTerms(db: AppDb, terms: string[]): Promise<string[]> {
   let ids: string[] = [];

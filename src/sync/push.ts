@@ -21,6 +21,7 @@ import {
   type WriteFailure,
 } from "../api/library";
 import type { AppDb } from "../db/db";
+import { removeImages } from "../db/images";
 import { completeEntry, deferEntry, headEntry, markConflict, parkEntry } from "../db/outbox";
 import type { OutboxEntry, OutboxOp, PreferencesPatch } from "../db/schema";
 import { backoffMs } from "./run-task";
@@ -109,10 +110,13 @@ async function send(deps: PushDeps, entry: OutboxEntry): Promise<Sent> {
 /** The server's truth after a conflict: a row gone there is gone here too. */
 async function settleConflict(deps: PushDeps, entry: OutboxEntry, reason: "gone" | "rejected", message: string) {
   const { db } = deps;
-  await db.transaction("rw", [db.outbox, db.generations], async () => {
+  await db.transaction("rw", [db.outbox, db.generations, db.images], async () => {
     await markConflict(db, entry.seq!, { reason, message }, deps.now());
     const generationId = (entry.payload as { generationId?: unknown } | null)?.generationId;
-    if (reason === "gone" && typeof generationId === "string") await db.generations.delete(generationId);
+    if (reason === "gone" && typeof generationId === "string") {
+      await db.generations.delete(generationId);
+      await removeImages(db, [generationId]);
+    }
   });
 }
 

@@ -8,6 +8,7 @@ import type { AppError } from "../api/errors";
 import type { AppDb } from "../db/db";
 import type { LimitsRecord, TaskRecord, TaskWait } from "../db/schema";
 import { toGenerationRecord } from "../db/generation-record";
+import { makeThumbnail } from "../lib/thumbnail";
 import { markDone, markFailed, markRunning, markWaiting } from "../db/tasks";
 import type { Result } from "../lib/result";
 import { isDue } from "./task-wait";
@@ -89,9 +90,12 @@ async function succeed(deps: RunTaskDeps, task: TaskRecord, answer: GenerateAnsw
     // The row is stored and charged; the image is fetched again whenever it is shown online.
     image = undefined;
   }
+  // The grid's thumbnail is made now, while the bytes are at hand (none where the platform cannot).
+  const thumbnail = image ? await makeThumbnail(image) : undefined;
   const previous = await db.limits.get(task.userId);
-  const record = toGenerationRecord(answer.generation, { image });
-  await markDone(db, task.id, record, limitsAfter(previous, task.userId, answer, deps.now()), deps.now());
+  const record = toGenerationRecord(answer.generation);
+  const limits = limitsAfter(previous, task.userId, answer, deps.now());
+  await markDone(db, task.id, record, limits, deps.now(), { image, thumbnail });
   void deps.track(task.userId, "queue_task_success", { provider: answer.generation.provider, taskId: task.id });
   return { status: "done", taskId: task.id, generationId: record.id, replayed: answer.replayed };
 }

@@ -4,14 +4,13 @@ import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { signedImageUrl } from "../../api/library";
-import { generationCounts, recentGenerations } from "../../db/queries";
-import type { GenerationRecord } from "../../db/schema";
+import { generationCounts, recentGenerations, type GenerationWithImage } from "../../db/queries";
 import { Icon } from "../../ui/icons";
 
 export const RECENT_COUNT = 6;
 
 /** The cached bytes as an object URL, else a signed URL (which caches the bytes for next time). */
-function useThumbnail(record: GenerationRecord): string | undefined {
+function useThumbnail(record: GenerationWithImage): string | undefined {
   const blob = record.thumbnail ?? record.image;
   const [src, setSrc] = useState<string>();
   useEffect(() => {
@@ -31,7 +30,7 @@ function useThumbnail(record: GenerationRecord): string | undefined {
   return src;
 }
 
-function RecentTile({ record }: { record: GenerationRecord }) {
+function RecentTile({ record }: { record: GenerationWithImage }) {
   const src = useThumbnail(record);
   return (
     <li className="aspect-square overflow-hidden rounded-box border border-base-300 bg-base-200">

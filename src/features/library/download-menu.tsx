@@ -6,20 +6,27 @@ import { EXPORT_FORMATS, convertImage, fileNameFor, saveBlob, type ExportFormat 
 import { showToast } from "../../state/toasts";
 import { Icon } from "../../ui/icons";
 
-async function sourceBlob(record: Pick<GenerationRecord, "image">, src: string | undefined): Promise<Blob> {
-  if (record.image) return record.image;
+async function sourceBlob(image: Blob | undefined, src: string | undefined): Promise<Blob> {
+  if (image) return image;
   if (!src) throw new Error("The image has not loaded yet.");
   const response = await fetch(src);
   if (!response.ok) throw new Error("The image could not be loaded.");
   return response.blob();
 }
 
-export function DownloadMenu({ record, src }: { record: GenerationRecord; src: string | undefined }) {
+type Props = {
+  record: GenerationRecord;
+  /** The full bytes this device keeps, when it keeps them. */
+  image: Blob | undefined;
+  src: string | undefined;
+};
+
+export function DownloadMenu({ record, image, src }: Props) {
   const [busy, setBusy] = useState<ExportFormat | null>(null);
   const download = async (format: ExportFormat) => {
     setBusy(format);
     try {
-      saveBlob(await convertImage(await sourceBlob(record, src), format), fileNameFor(record.prompt, format));
+      saveBlob(await convertImage(await sourceBlob(image, src), format), fileNameFor(record.prompt, format));
     } catch (e) {
       showToast({
         tone: "error",
@@ -30,7 +37,7 @@ export function DownloadMenu({ record, src }: { record: GenerationRecord; src: s
       setBusy(null);
     }
   };
-  const ready = Boolean(record.image || src);
+  const ready = Boolean(image || src);
   return (
     <div className="flex flex-wrap gap-2">
       {EXPORT_FORMATS.map((f) => (

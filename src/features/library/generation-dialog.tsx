@@ -79,7 +79,7 @@ export function GenerationDialog({ record, userId, onClose }: Props) {
               Copy prompt
             </button>
           </div>
-          <DownloadMenu record={record} src={image.src} />
+          <DownloadMenu record={record} image={image.blob} src={image.src} />
           <div className="flex flex-wrap gap-2">
             <button
               type="button"

@@ -2,7 +2,7 @@
 // them (after a confirmation). It sticks to the top while the grid scrolls.
 import { useState } from "react";
 import { signedImageUrl } from "../../api/library";
-import { getGeneration } from "../../db/queries";
+import { getImage } from "../../db/images";
 import type { GenerationRecord } from "../../db/schema";
 import { saveBlob } from "../../lib/image-export";
 import { showToast } from "../../state/toasts";
@@ -13,10 +13,11 @@ import { buildZip, zipFileName, type ZipItem } from "./zip-export";
 
 /** The bytes of a record: cached on this device, else fetched once (and cached for offline use). */
 async function imageOf(record: GenerationRecord): Promise<Blob> {
-  if (record.image) return record.image;
+  const held = (await getImage(record.id))?.image;
+  if (held) return held;
   const url = await signedImageUrl(record.imagePath, record.id);
   if (!url.ok) throw new Error(url.error.message);
-  const cached = (await getGeneration(record.id))?.image;
+  const cached = (await getImage(record.id))?.image;
   if (cached) return cached;
   const response = await fetch(url.value);
   if (!response.ok) throw new Error("An image could not be loaded.");

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { toGenerationRecord } from "#src/db/generation-record.ts";
-import { generationCounts, savedGenerations, searchGenerations } from "#src/db/queries.ts";
-import { promptWords, searchTerms } from "#src/db/search.ts";
+import { generationCounts, listGenerations, savedGenerations, searchGenerations } from "#src/db/queries.ts";
+import { filterGenerations, promptWords, searchTerms, type GenerationFilter } from "#src/db/search.ts";
 
 const SUBJECTS = ["fox", "lighthouse", "castle", "robot", "garden", "dragon", "city", "forest"];
 const COLOURS = ["red", "blue", "golden", "misty", "neon"];
@@ -118,5 +118,43 @@ describe(`search over ${N} records`, () => {
       saved: alice.filter((r) => r.is_saved).length,
       published: alice.filter((r) => r.is_public).length,
     });
+  });
+});
+
+describe(`the in-memory search History runs over the whole list (${N} records)`, () => {
+  const filters: GenerationFilter[] = [
+    {},
+    { text: "red fox" },
+    { text: "lightho" },
+    { text: "red unicorn" },
+    { text: "#4321" },
+    {
+      text: "dragon",
+      style: "anime",
+      quality: "standard",
+      aspectRatio: "1:1",
+      saved: false,
+      from: "2026-01-02",
+      to: "2026-01-05",
+    },
+    { published: true },
+    { saved: true, text: "golden" },
+    { from: "2026-01-03", to: "2026-01-03" },
+  ];
+
+  it("lists the user's records newest first, without another user's", async () => {
+    const list = await listGenerations("alice", db);
+    expect(list.map((r) => r.id)).toEqual(newestFirst(alice));
+  });
+
+  it("finds exactly what the indexed search finds, in the same order, for every filter", async () => {
+    const list = await listGenerations("alice", db);
+    for (const filter of filters) {
+      const indexed = (await searchGenerations("alice", filter, db)).map((r) => r.id);
+      const start = performance.now();
+      const inMemory = filterGenerations(list, "alice", filter).map((r) => r.id);
+      console.log(`[bench] in-memory ${JSON.stringify(filter)}: ${(performance.now() - start).toFixed(1)} ms`);
+      expect(inMemory, JSON.stringify(filter)).toEqual(indexed);
+    }
   });
 });

@@ -49,9 +49,10 @@ const generation = (id: string): GenerationRecord => ({
   isPublic: 0,
   isSaved: 0,
   createdAt: "2026-11-22T10:00:00.000Z",
-  // jsdom's Blob cannot cross fake-indexeddb's structured clone; the browser's (like Node's) can.
-  image: new NodeBlob([new Uint8Array([137, 80, 78, 71])], { type: "image/png" }) as unknown as Blob,
 });
+
+// jsdom's Blob cannot cross fake-indexeddb's structured clone; the browser's (like Node's) can.
+const png = () => new NodeBlob([new Uint8Array([137, 80, 78, 71])], { type: "image/png" }) as unknown as Blob;
 
 describe("tasks", () => {
   it("queues a batch in order and records its prompt in the same transaction", async () => {
@@ -95,10 +96,12 @@ describe("tasks", () => {
     db = openAppDb("tasks-done");
     await enqueueTasks(db, [task("t1")], null);
     await markRunning(db, "t1");
-    await markDone(db, "t1", generation("t1"), null);
-    const stored = await db.generations.get("t1");
-    expect(stored?.image?.size).toBe(4);
+    await markDone(db, "t1", generation("t1"), null, Date.now(), { image: png() });
+    expect(await db.generations.get("t1")).toMatchObject({ id: "t1", prompt: "a red fox" });
+    const stored = await db.images.get("t1");
+    expect(stored).toMatchObject({ id: "t1", userId: "alice" });
     expect(new Uint8Array(await stored!.image!.arrayBuffer())).toEqual(new Uint8Array([137, 80, 78, 71]));
+    expect(stored!.thumbnail).toBeUndefined();
     expect(await db.tasks.get("t1")).toMatchObject({ status: "done", provider: "builtin" });
     expect(await taskCounts("alice", db)).toEqual({ queued: 0, running: 0, done: 1, error: 0 });
   });

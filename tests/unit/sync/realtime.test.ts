@@ -102,7 +102,8 @@ describe("live generations", () => {
     await live.settled();
     expect(await ids()).toEqual(["g1", "g2", "g3"]);
     const g3 = await db.generations.get("g3");
-    expect([g3?.isPublic, g3?.image !== undefined, g3?.words?.includes("lighthouse")]).toEqual([1, true, true]);
+    const g3Bytes = await db.images.get("g3");
+    expect([g3?.isPublic, g3Bytes?.image !== undefined, g3?.words?.includes("lighthouse")]).toEqual([1, true, true]);
 
     channel.onChange({ type: "delete", id: "g1" });
     await live.settled();

@@ -93,7 +93,7 @@ describe("runTask", () => {
     ]);
     const stored = await db.generations.get("t1");
     expect(stored).toMatchObject({ id: "t1", seed: 42, imagePath: "alice/t1.png" });
-    expect(stored?.image?.size).toBe(3);
+    expect((await db.images.get("t1"))?.image?.size).toBe(3);
     expect(await db.tasks.get("t1")).toMatchObject({ status: "done", attempts: 1 });
     expect(await db.limits.get("alice")).toMatchObject({ remaining: 3, dailyLimit: 5, generationsToday: 2 });
     expect(events).toEqual([{ name: "queue_task_success", metadata: { provider: "builtin", taskId: "t1" } }]);

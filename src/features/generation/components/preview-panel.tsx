@@ -4,7 +4,7 @@
 // says what really draws: the built-in procedural renderer is not an AI model.
 import { useState } from "react";
 import { STYLE_BY_ID, isStyleId } from "#shared/vocabulary/styles.ts";
-import type { GenerationRecord } from "../../../db/schema";
+import type { GenerationWithImage } from "../../../db/queries";
 import { Icon } from "../../../ui/icons";
 import { ProgressBar } from "../../../ui/progress-bar";
 import { DownloadButtons } from "./download-buttons";
@@ -20,7 +20,7 @@ export const DRAWING_NOTE =
 
 export type RunProgress = { taskId: string; progress: number } | null;
 
-type Props = { progress: RunProgress; generations: readonly GenerationRecord[] };
+type Props = { progress: RunProgress; generations: readonly GenerationWithImage[] };
 
 export function PreviewPanel({ progress, generations }: Props) {
   const latest = generations[0];
@@ -82,7 +82,7 @@ function Generating({ value }: { value: number }) {
   );
 }
 
-function Result({ generation }: { generation: GenerationRecord }) {
+function Result({ generation }: { generation: GenerationWithImage }) {
   const url = useObjectUrl(generation.image);
   const style = isStyleId(generation.style) ? STYLE_BY_ID[generation.style].label : generation.style;
   return (
@@ -129,7 +129,7 @@ function Thumbnail({
   selected,
   onPick,
 }: {
-  generation: GenerationRecord;
+  generation: GenerationWithImage;
   selected: boolean;
   onPick: () => void;
 }) {

@@ -31,7 +31,12 @@ export function row(patch: Partial<GenerationRow> = {}): GenerationRow {
 }
 
 export async function seed(rows: GenerationRow[], images?: Map<string, Blob>): Promise<void> {
-  await db.generations.bulkPut(rows.map((r) => toGenerationRecord(r, { image: images?.get(r.id) })));
+  await db.generations.bulkPut(rows.map((r) => toGenerationRecord(r)));
+  const held = rows.flatMap((r) => {
+    const image = images?.get(r.id);
+    return image ? [{ id: r.id, userId: r.user_id, image }] : [];
+  });
+  await db.images.bulkPut(held);
 }
 
 export async function resetDb(): Promise<void> {

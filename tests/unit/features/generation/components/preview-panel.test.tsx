@@ -1,7 +1,7 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { GenerationRecord } from "#src/db/schema.ts";
+import type { GenerationWithImage } from "#src/db/queries.ts";
 import { PreviewPanel } from "#src/features/generation/components/preview-panel.tsx";
 
 let made = 0;
@@ -14,7 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-function generation(n: number, patch: Partial<GenerationRecord> = {}): GenerationRecord {
+function generation(n: number, patch: Partial<GenerationWithImage> = {}): GenerationWithImage {
   return {
     id: `g${n}`,
     userId: "u1",

@@ -1,0 +1,142 @@
+// Image bytes in their own table (schema 4): moved there from version 3 records, kept only for
+// records the device holds, removed with their record, and stored without re-running live lists.
+import { Blob as NodeBlob } from "node:buffer";
+import Dexie, { liveQuery } from "dexie";
+import { afterEach, describe, expect, it } from "vitest";
+import type { GenerationRow } from "#shared/vocabulary/rows.ts";
+import { openAppDb, type AppDb } from "#src/db/db.ts";
+import { toGenerationRecord } from "#src/db/generation-record.ts";
+import { getImage, storeImage } from "#src/db/images.ts";
+import { applyServerDelete, deleteGeneration, reconcileGenerations } from "#src/db/library.ts";
+import { recentGenerations, searchGenerations } from "#src/db/queries.ts";
+import { clearOtherUsersCache, clearUserData } from "#src/db/user-data.ts";
+
+let db: AppDb;
+afterEach(async () => {
+  await db?.delete();
+});
+
+// jsdom's Blob cannot cross fake-indexeddb's structured clone; the browser's (like Node's) can.
+const bytes = (...values: number[]) => new NodeBlob([new Uint8Array(values)], { type: "image/png" }) as unknown as Blob;
+const read = async (blob: Blob | undefined) => (blob ? [...new Uint8Array(await blob.arrayBuffer())] : undefined);
+
+const row = (id: string, over: Partial<GenerationRow> = {}): GenerationRow => ({
+  id,
+  user_id: "alice",
+  prompt: "a red fox in the snow",
+  negative_prompt: "",
+  style: "anime",
+  quality: "standard",
+  aspect_ratio: "1:1",
+  width: 1024,
+  height: 1024,
+  seed: 1,
+  provider: "builtin",
+  model: "procedural",
+  image_path: `alice/${id}.png`,
+  is_public: false,
+  is_saved: false,
+  created_at: `2026-11-22T10:00:0${id.slice(-1)}.000Z`,
+  ...over,
+});
+
+describe("images table", () => {
+  it("moves the bytes of version 3 records into images and leaves the records without them", async () => {
+    const name = "images-upgrade";
+    const old = new Dexie(name);
+    old.version(1).stores({
+      generations: "id, userId, [userId+createdAt], [userId+isSaved], createdAt",
+      tasks: "id, userId, status, [userId+createdAt], createdAt",
+      outbox: "++seq, &id, userId, kind, createdAt",
+      promptHistory: "id, timestamp, prompt",
+      preferences: "userId",
+      limits: "userId",
+      meta: "key",
+    });
+    old.version(2).stores({ tasks: "id, userId, status, [userId+createdAt], [userId+status], createdAt" });
+    old.version(3).stores({
+      generations: "id, userId, [userId+createdAt], [userId+isSaved], [userId+isPublic], createdAt, *words",
+      outbox: "++seq, &id, userId, kind, createdAt, status, [userId+seq], [userId+status]",
+    });
+    await old
+      .table("generations")
+      .bulkPut([
+        { ...toGenerationRecord(row("g1")), image: bytes(1, 2), thumbnail: bytes(3) },
+        { ...toGenerationRecord(row("g2")), image: bytes(4) },
+        toGenerationRecord(row("g3")),
+      ]);
+    old.close();
+
+    db = openAppDb(name);
+    const records = (await db.generations.toArray()) as Array<Record<string, unknown>>;
+    expect(records.map((r) => [r.id, "image" in r, "thumbnail" in r])).toEqual([
+      ["g1", false, false],
+      ["g2", false, false],
+      ["g3", false, false],
+    ]);
+    const g1 = await getImage("g1", db);
+    expect([g1?.userId, await read(g1?.image), await read(g1?.thumbnail)]).toEqual(["alice", [1, 2], [3]]);
+    expect(await read((await getImage("g2", db))?.image)).toEqual([4]);
+    expect(await getImage("g3", db)).toBeUndefined();
+    // The records are still found by their words after the move.
+    expect((await searchGenerations("alice", { text: "fox" }, db)).map((r) => r.id)).toEqual(["g3", "g2", "g1"]);
+  });
+
+  it("keeps bytes only for records the device holds, merging a thumbnail into a held image", async () => {
+    db = openAppDb("images-store");
+    await db.generations.put(toGenerationRecord(row("g1")));
+    expect(await storeImage("missing", { image: bytes(9) }, db)).toBe(false);
+    expect(await db.images.count()).toBe(0);
+    expect(await storeImage("g1", { image: bytes(1) }, db)).toBe(true);
+    expect(await storeImage("g1", { thumbnail: bytes(2) }, db)).toBe(true);
+    const held = await getImage("g1", db);
+    expect([await read(held?.image), await read(held?.thumbnail)]).toEqual([[1], [2]]);
+    // The few-item views get records with their bytes joined.
+    const [recent] = await recentGenerations("alice", 1, db);
+    expect(await read(recent.thumbnail)).toEqual([2]);
+  });
+
+  it("removes the bytes with the record: a delete here, a delete elsewhere, a reconcile, a sign-out", async () => {
+    db = openAppDb("images-remove");
+    const ids = ["g1", "g2", "g3", "g4"];
+    await db.generations.bulkPut([
+      ...ids.map((id) => toGenerationRecord(row(id))),
+      toGenerationRecord(row("b5", { user_id: "bob" })),
+    ]);
+    for (const id of [...ids, "b5"]) await storeImage(id, { image: bytes(7) }, db);
+
+    await deleteGeneration("alice", "g1", db);
+    await applyServerDelete(db, "alice", "g2");
+    // The server lists only g4 up to its creation time: g3 is gone there.
+    await reconcileGenerations(
+      db,
+      "alice",
+      new Map([["g4", { isSaved: false, isPublic: false }]]),
+      row("g4").created_at,
+    );
+    expect((await db.images.toArray()).map((i) => i.id).sort()).toEqual(["b5", "g4"]);
+
+    await clearOtherUsersCache(db, "alice");
+    expect((await db.images.toArray()).map((i) => i.id)).toEqual(["g4"]);
+    await clearUserData(db, { includeQueuedWork: false });
+    expect(await db.images.count()).toBe(0);
+  });
+
+  it("stores bytes without re-running a live list of generations", async () => {
+    db = openAppDb("images-live");
+    await db.generations.bulkPut([toGenerationRecord(row("g1")), toGenerationRecord(row("g2"))]);
+    let runs = 0;
+    const subscription = liveQuery(() => searchGenerations("alice", {}, db)).subscribe(() => runs++);
+    const settle = () => new Promise((r) => setTimeout(r, 50));
+    await settle();
+    expect(runs).toBe(1);
+    await storeImage("g1", { thumbnail: bytes(1) }, db);
+    await settle();
+    expect(runs).toBe(1);
+    // A change to the records themselves does re-run it (the control for the line above).
+    await db.generations.update("g2", { isSaved: 1 });
+    await settle();
+    expect(runs).toBe(2);
+    subscription.unsubscribe();
+  });
+});
