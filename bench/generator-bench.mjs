@@ -11,15 +11,10 @@
 // Environment: CHROME_PATH (/usr/bin/chromium), BENCH_GEN_RUNS (click-to-image runs, 10).
 // The functions handed to page.evaluate run in the browser, where these exist.
 /* global document, requestAnimationFrame */
-import { spawn } from "node:child_process";
-import { createHmac, randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { randomBytes } from "node:crypto";
 import { chromium } from "playwright-core";
+import { json, percentile, serviceRoleKeyFor, signUpInPage, startApp } from "./support/app.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const PORT = Number(process.env.BENCH_GEN_PORT ?? 55810);
 const API_PORT = Number(process.env.BENCH_GEN_API_PORT ?? 55811);
@@ -27,64 +22,14 @@ const RUNS = Number(process.env.BENCH_GEN_RUNS ?? 10);
 const PASSWORD = "correct-horse-battery";
 const JWT_SECRET = randomBytes(32).toString("hex");
 
-const b64url = (s) => Buffer.from(s).toString("base64url");
-function serviceRoleKey() {
-  const head = b64url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
-  const now = Math.floor(Date.now() / 1000);
-  const body = b64url(JSON.stringify({ iss: "supabase-local", role: "service_role", iat: now, exp: now + 3600 }));
-  const sig = createHmac("sha256", JWT_SECRET).update(`${head}.${body}`).digest("base64url");
-  return `${head}.${body}.${sig}`;
-}
+const serviceRoleKey = () => serviceRoleKeyFor(JWT_SECRET);
 
-async function startApp() {
-  const dataDir = mkdtempSync(join(tmpdir(), "promptcanvas-genbench-"));
-  const child = spawn(process.execPath, [join(root, "scripts/start.mjs")], {
-    cwd: root,
-    env: { ...process.env, PORT: String(PORT), API_PORT: String(API_PORT), DATA_DIR: dataDir, JWT_SECRET },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let anonKey = "";
-  await new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      anonKey = /Anon key:\s+(\S+)/.exec(out)?.[1] ?? anonKey;
-      if (out.includes("Press Ctrl-C to stop.")) resolve();
-    });
-    child.on("exit", (code) => reject(new Error(`npm start exited (${code}) before it was ready`)));
-  });
-  return {
-    url: `http://127.0.0.1:${PORT}`,
-    api: `http://127.0.0.1:${API_PORT}`,
-    anonKey,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await new Promise((r) => child.once("exit", r));
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-const pct = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
+const pct = percentile;
 const ms = (v) => `${Math.round(v)} ms`;
-
-async function json(res) {
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
 
 /** Signs up through the UI, then moves the account to the pro tier; answers its REST token. */
 async function signUpPro(app, page, email) {
-  await page.goto(`${app.url}/auth`);
-  await page.getByRole("tab", { name: "Create account" }).click();
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("button", { name: `Account menu for ${email}` }).waitFor();
+  await signUpInPage(app, page, email, PASSWORD);
 
   const headers = { apikey: app.anonKey, "Content-Type": "application/json" };
   const session = await json(
@@ -218,7 +163,7 @@ function restProbe(app, headers) {
   };
 }
 
-const app = await startApp();
+const app = await startApp({ port: PORT, apiPort: API_PORT, env: { JWT_SECRET } });
 const browser = await chromium.launch({ executablePath: CHROME_PATH, args: ["--no-sandbox", "--disable-gpu"] });
 try {
   const context = await browser.newContext();

@@ -9,17 +9,12 @@
 // pages are measured without the development banner that every other host shows.
 // Environment: CHROME_PATH (default /usr/bin/chromium), BENCH_PORT (4180), BENCH_API_PORT (54380),
 // BENCH_PATHS (default "/,/generate,/gallery,/pricing"), BENCH_RUNS (runs per page, median reported; default 1).
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
+import { startApp } from "./support/app.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const CHROME_FLAGS = [
   "--headless=new",
@@ -34,42 +29,6 @@ const PATHS = (process.env.BENCH_PATHS ?? "/,/generate,/gallery,/pricing").split
 const RUNS = Number(process.env.BENCH_RUNS ?? 1);
 const GOALS = { performance: 95, accessibility: 100, "best-practices": 100, seo: 100 };
 const HOME_JS_BUDGET_KB = 100;
-
-/** Starts `npm start`'s script on its own ports and data directory; resolves with its URL and a stop(). */
-async function startApp() {
-  const port = Number(process.env.BENCH_PORT ?? 4180);
-  const dataDir = mkdtempSync(join(tmpdir(), "promptcanvas-bench-"));
-  const child = spawn(process.execPath, [join(root, "scripts/start.mjs")], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      API_PORT: process.env.BENCH_API_PORT ?? "54380",
-      DATA_DIR: dataDir,
-      // Measure what production visitors get: 127.0.0.1 stands in for the production domain, so the
-      // development banner (shown on every other host) is not part of the page.
-      PRODUCTION_HOST: process.env.PRODUCTION_HOST ?? "127.0.0.1",
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      if (out.includes("PromptCanvas is running.")) resolve();
-    });
-    child.on("exit", (code) => reject(new Error(`npm start exited (${code}) before it was ready`)));
-  });
-  return {
-    url,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await new Promise((r) => child.once("exit", r));
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -147,7 +106,13 @@ async function homeInitialJs(url) {
 const kb = (bytes) => (bytes / 1024).toFixed(1);
 const app = process.env.BENCH_URL
   ? { url: process.env.BENCH_URL.replace(/\/+$/, ""), stop: async () => {} }
-  : await startApp();
+  : await startApp({
+      port: Number(process.env.BENCH_PORT ?? 4180),
+      apiPort: Number(process.env.BENCH_API_PORT ?? 54380),
+      // Measure what production visitors get: 127.0.0.1 stands in for the production domain, so the
+      // development banner (shown on every other host) is not part of the page.
+      env: { PRODUCTION_HOST: process.env.PRODUCTION_HOST ?? "127.0.0.1" },
+    });
 try {
   console.log(
     `Lighthouse ${RUNS > 1 ? `(median of ${RUNS} runs) ` : ""}mobile, simulated throttling, against ${app.url}\n`,

@@ -13,6 +13,7 @@ const benches = [
   ["engine", denoPath(), ["run", "-A", "bench/engine-bench.ts"]],
   ["generate", denoPath(), ["run", "-A", "bench/generate-bench.ts"]],
   ["generator", process.execPath, ["bench/generator-bench.mjs"]],
+  ["history", process.execPath, ["bench/history-bench.mjs"]],
   ["gallery", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/gallery-bench.ts"]],
   ["lighthouse", process.execPath, ["bench/lighthouse-bench.mjs"]],
 ];

@@ -35,9 +35,17 @@ export function queuedTasks(userId: string, db: AppDb = appDb): Promise<TaskReco
     .then((tasks) => tasks.sort((a, b) => a.createdAt.localeCompare(b.createdAt)));
 }
 
-/** All of the user's generations, newest first (records only: no image bytes are read). */
-export function listGenerations(userId: string, db: AppDb = appDb): Promise<GenerationRecord[]> {
-  return db.generations.where("[userId+createdAt]").between([userId, ""], [userId, "\uffff"]).reverse().toArray();
+/**
+ * All of the user's generations, newest first (records only: no image bytes are read). Read in the
+ * index's order and turned around here: IndexedDB reads a whole range at once only forwards, and a
+ * reverse read walks a cursor record by record.
+ */
+export async function listGenerations(userId: string, db: AppDb = appDb): Promise<GenerationRecord[]> {
+  const oldestFirst = await db.generations
+    .where("[userId+createdAt]")
+    .between([userId, ""], [userId, "\uffff"])
+    .toArray();
+  return oldestFirst.reverse();
 }
 
 /** A record with the image bytes this device keeps for it (for the few views that show a handful). */

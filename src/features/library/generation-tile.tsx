@@ -1,5 +1,6 @@
 // One tile of the library grid: the image (opening the large view), badges for saved and
 // published, and in selection mode a checkbox named after the prompt.
+import { memo } from "react";
 import type { GenerationRecord } from "../../db/schema";
 import { Icon } from "../../ui/icons";
 import { useRecordImage } from "./use-record-image";
@@ -12,7 +13,9 @@ type Props = {
   onToggle?: (id: string) => void;
 };
 
-export function GenerationTile({ record, onOpen, selected, onToggle }: Props) {
+// Memoized: the virtualized grid re-renders on every scroll frame, and a tile whose record and
+// selection did not change has nothing to redo.
+export const GenerationTile = memo(function GenerationTile({ record, onOpen, selected, onToggle }: Props) {
   const image = useRecordImage(record);
   const selecting = selected !== undefined && onToggle;
   return (
@@ -70,4 +73,4 @@ export function GenerationTile({ record, onOpen, selected, onToggle }: Props) {
       )}
     </div>
   );
-}
+});

@@ -1,7 +1,7 @@
 // /my-generations (Saved): the generations the person saved, newest first, read live from this
 // device. Several can be selected, then downloaded as one zip (images and their settings) or deleted.
 import { useLiveQuery } from "dexie-react-hooks";
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { Link } from "wouter";
 import { savedGenerations } from "../../db/queries";
 import { useSession } from "../../state/session-store";
@@ -20,13 +20,17 @@ export default function SavedPage() {
   // Only what is still listed counts as selected (an item unsaved or deleted elsewhere drops out).
   const selected = new Set(items.filter((r) => chosen.has(r.id)).map((r) => r.id));
 
-  const toggle = (id: string) =>
-    setChosen((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+  // Stable, so the memoized tiles do not all re-render when one is ticked.
+  const toggle = useCallback(
+    (id: string) =>
+      setChosen((prev) => {
+        const next = new Set(prev);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      }),
+    [],
+  );
 
   return (
     <div className="mx-auto w-full max-w-6xl">

@@ -1,0 +1,74 @@
+// Starts `npm start`'s script for a benchmark: its own ports, a temporary data directory (removed on
+// stop) and any extra environment; resolves once the app serves, with its URLs, the anon key it
+// printed, and stop().
+import { spawn } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** @param {{ port: number, apiPort: number, env?: Record<string, string> }} options */
+export async function startApp({ port, apiPort, env = {} }) {
+  const dataDir = mkdtempSync(join(tmpdir(), "promptcanvas-bench-"));
+  const child = spawn(process.execPath, [join(root, "scripts/start.mjs")], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), API_PORT: String(apiPort), DATA_DIR: dataDir, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let anonKey = "";
+  await new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      anonKey = /Anon key:\s+(\S+)/.exec(out)?.[1] ?? anonKey;
+      if (out.includes("Press Ctrl-C to stop.")) resolve();
+    });
+    child.on("exit", (code) => reject(new Error(`npm start exited (${code}) before it was ready`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    api: `http://127.0.0.1:${apiPort}`,
+    anonKey,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The p-th percentile (nearest rank) of some figures. */
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/** A response's JSON body, or an error carrying its status and text. */
+export async function json(res) {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${res.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** Creates an account through the app's own sign-up form and waits until it is signed in. */
+export async function signUpInPage(app, page, email, password) {
+  await page.goto(`${app.url}/auth`);
+  await page.getByRole("tab", { name: "Create account" }).click();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.getByRole("button", { name: `Account menu for ${email}` }).waitFor();
+}
+
+/** A service-role key signed with the app's JWT secret (the bench starts the app with one of its own). */
+export function serviceRoleKeyFor(secret) {
+  const b64url = (v) => Buffer.from(v).toString("base64url");
+  const head = b64url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
+  const now = Math.floor(Date.now() / 1000);
+  const body = b64url(JSON.stringify({ iss: "supabase-local", role: "service_role", iat: now, exp: now + 3600 }));
+  const sig = createHmac("sha256", secret).update(`${head}.${body}`).digest("base64url");
+  return `${head}.${body}.${sig}`;
+}
