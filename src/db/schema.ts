@@ -161,7 +161,14 @@ export type MetaRecord = { key: string; value: unknown };
 
 export const DB_NAME = "promptcanvas";
 
-export function defineSchema(db: Dexie): void {
+/** The newest schema version. */
+const SCHEMA_VERSION = 4;
+
+/**
+ * Declares the schema's versions on `db`, up to `upTo` (the newest by default; tests open a database
+ * at an older version with the same declarations, to prove the upgrades).
+ */
+export function defineSchema(db: Dexie, upTo: number = SCHEMA_VERSION): void {
   db.version(1).stores({
     generations: "id, userId, [userId+createdAt], [userId+isSaved], createdAt",
     tasks: "id, userId, status, [userId+createdAt], createdAt",
@@ -171,10 +178,12 @@ export function defineSchema(db: Dexie): void {
     limits: "userId",
     meta: "key",
   });
+  if (upTo < 2) return;
   // 2: tasks carry attempts, a wait and a coded error; [userId+status] finds a user's runnable tasks.
   db.version(2)
     .stores({ tasks: "id, userId, status, [userId+createdAt], [userId+status], createdAt" })
     .upgrade(upgradeTasksToV2);
+  if (upTo < 3) return;
   // 3: offline prompt search (*words), library filters ([userId+isPublic]) and an outbox drained in
   // order per user ([userId+seq]) whose conflicts stay listed ([userId+status]).
   db.version(3)
@@ -183,6 +192,7 @@ export function defineSchema(db: Dexie): void {
       outbox: "++seq, &id, userId, kind, createdAt, status, [userId+seq], [userId+status]",
     })
     .upgrade(upgradeToV3);
+  if (upTo < 4) return;
   // 4: image bytes move to their own table (see ImageRecord).
   db.version(4).stores({ images: "id, userId" }).upgrade(upgradeToV4);
 }

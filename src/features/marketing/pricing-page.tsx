@@ -7,7 +7,8 @@ import { PageHeader } from "../../ui/page-header";
 import { FAQ } from "./faq-entries";
 import { FaqItem } from "./faq-item";
 import { PlanCards } from "./plan-cards";
-import { PLANS, SUBSCRIPTION_NOTICE, formatPrice } from "./plans";
+import { formatPlanPrice as formatPrice } from "../../ui/plan-card";
+import { PLANS, SUBSCRIPTION_NOTICE } from "./plans";
 
 const QUOTA_NOTE: Partial<Record<Tier, string>> = { pro: " (unlimited prompts)" };
 

@@ -5,6 +5,7 @@ import Dexie, { liveQuery } from "dexie";
 import { afterEach, describe, expect, it } from "vitest";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
+import { defineSchema } from "#src/db/schema.ts";
 import { toGenerationRecord } from "#src/db/generation-record.ts";
 import { getImage, storeImage } from "#src/db/images.ts";
 import { applyServerDelete, deleteGeneration, reconcileGenerations } from "#src/db/library.ts";
@@ -44,20 +45,7 @@ describe("images table", () => {
   it("moves the bytes of version 3 records into images and leaves the records without them", async () => {
     const name = "images-upgrade";
     const old = new Dexie(name);
-    old.version(1).stores({
-      generations: "id, userId, [userId+createdAt], [userId+isSaved], createdAt",
-      tasks: "id, userId, status, [userId+createdAt], createdAt",
-      outbox: "++seq, &id, userId, kind, createdAt",
-      promptHistory: "id, timestamp, prompt",
-      preferences: "userId",
-      limits: "userId",
-      meta: "key",
-    });
-    old.version(2).stores({ tasks: "id, userId, status, [userId+createdAt], [userId+status], createdAt" });
-    old.version(3).stores({
-      generations: "id, userId, [userId+createdAt], [userId+isSaved], [userId+isPublic], createdAt, *words",
-      outbox: "++seq, &id, userId, kind, createdAt, status, [userId+seq], [userId+status]",
-    });
+    defineSchema(old, 3);
     await old
       .table("generations")
       .bulkPut([

@@ -2,6 +2,7 @@ import Dexie from "dexie";
 import { afterEach, describe, expect, it } from "vitest";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
+import { defineSchema } from "#src/db/schema.ts";
 import { toGenerationRecord } from "#src/db/generation-record.ts";
 import {
   applyServerPreferences,
@@ -155,16 +156,7 @@ describe("schema version 3", () => {
   it("gives existing generations their search words and existing outbox entries a status", async () => {
     const name = "lib-upgrade";
     const old = new Dexie(name);
-    old.version(1).stores({
-      generations: "id, userId, [userId+createdAt], [userId+isSaved], createdAt",
-      tasks: "id, userId, status, [userId+createdAt], createdAt",
-      outbox: "++seq, &id, userId, kind, createdAt",
-      promptHistory: "id, timestamp, prompt",
-      preferences: "userId",
-      limits: "userId",
-      meta: "key",
-    });
-    old.version(2).stores({ tasks: "id, userId, status, [userId+createdAt], [userId+status], createdAt" });
+    defineSchema(old, 2);
     const legacy = { ...toGenerationRecord(row("g1", { prompt: "Café at Dusk" })) } as Record<string, unknown>;
     delete legacy.words;
     await old.table("generations").put(legacy);
