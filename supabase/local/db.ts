@@ -103,6 +103,10 @@ export interface PostgresOptions {
 export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
   const types = { getTypeParser: opts.typeParser ?? SERVER_TYPES };
   const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, types: types as pg.CustomTypesConfig });
+  // An idle connection that the server ends (a restart, an administrator's terminate, a database dropped
+  // while the pool closes) is an error event of the pool; without a listener Node would end the process.
+  // The pool drops that connection and opens another on the next query, so noting it is enough.
+  pool.on("error", (e) => console.warn(`[local] idle database connection ended: ${e.message}`));
   const wrap = (c: pg.Pool | pg.PoolClient): Sql => ({
     async query<T extends Row>(text: string, params: unknown[] = []) {
       const r = await c.query(text, params);
