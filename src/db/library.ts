@@ -117,6 +117,15 @@ function withFlags(record: GenerationRecord, flags: Flags | undefined): Generati
   return record;
 }
 
+function sameRecord(a: GenerationRecord, b: GenerationRecord | undefined): boolean {
+  if (!b) return false;
+  const keys = Object.keys(a) as Array<keyof GenerationRecord>;
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((k) =>
+    k === "words" ? (a.words ?? []).join(" ") === (b.words ?? []).join(" ") : Object.is(a[k], b[k]),
+  );
+}
+
 /**
  * Upserts server rows by id (so a row that arrives twice, by pull and by realtime, is kept once),
  * skipping rows this device deleted and keeping its pending flags.
@@ -127,7 +136,12 @@ export async function applyServerRows(db: AppDb, userId: string, rows: Generatio
   return db.transaction("rw", [db.generations, db.outbox], async () => {
     const overlay = await pendingOverlay(db, userId);
     const kept = own.filter((r) => !overlay.deleted.has(r.id));
-    await db.generations.bulkPut(kept.map((r) => withFlags(toGenerationRecord(r), overlay.flags.get(r.id))));
+    const next = kept.map((r) => withFlags(toGenerationRecord(r), overlay.flags.get(r.id)));
+    // A row that comes again unchanged (the pull's cursor row, a realtime echo) is not written: every
+    // write re-runs the live lists over the table, which for a 10,000-item History is a full re-read.
+    const held = await db.generations.bulkGet(next.map((r) => r.id));
+    const changed = next.filter((r, i) => !sameRecord(r, held[i]));
+    if (changed.length) await db.generations.bulkPut(changed);
     return kept.length;
   });
 }

@@ -66,13 +66,17 @@ export async function recentGenerations(
   limit: number,
   db: AppDb = appDb,
 ): Promise<GenerationWithImage[]> {
-  const records = await db.generations
+  return withImages(await newestGenerations(userId, limit, db), db);
+}
+
+/** The user's `limit` newest generations, newest first (records only). */
+export function newestGenerations(userId: string, limit: number, db: AppDb = appDb): Promise<GenerationRecord[]> {
+  return db.generations
     .where("[userId+createdAt]")
     .between([userId, ""], [userId, "\uffff"])
     .reverse()
     .limit(limit)
     .toArray();
-  return withImages(records, db);
 }
 
 export function getGeneration(id: string, db: AppDb = appDb): Promise<GenerationRecord | undefined> {
@@ -108,11 +112,16 @@ export function savedGenerations(userId: string, db: AppDb = appDb): Promise<Gen
   return searchGenerationsIn(db, userId, { saved: true });
 }
 
+/** How many generations of the user this device holds (an index count: no record is read). */
+export function countGenerations(userId: string, db: AppDb = appDb): Promise<number> {
+  return db.generations.where("userId").equals(userId).count();
+}
+
 export type GenerationCounts = { total: number; saved: number; published: number };
 
 export async function generationCounts(userId: string, db: AppDb = appDb): Promise<GenerationCounts> {
   const [total, saved, published] = await Promise.all([
-    db.generations.where("userId").equals(userId).count(),
+    countGenerations(userId, db),
     db.generations.where({ userId, isSaved: 1 }).count(),
     db.generations.where({ userId, isPublic: 1 }).count(),
   ]);

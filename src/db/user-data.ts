@@ -14,13 +14,18 @@ export async function clearUserData(db: AppDb, scope: ClearScope): Promise<void>
   });
 }
 
-/** Removes cached rows that belong to anyone other than `userId` (another account used this browser). */
+/**
+ * Removes cached rows that belong to anyone other than `userId` (another account used this browser).
+ * Runs at every session start, so it must leave the person's own data be.
+ */
 export async function clearOtherUsersCache(db: AppDb, userId: string): Promise<void> {
   await db.transaction("rw", [db.generations, db.images, db.preferences, db.limits, db.meta], async () => {
     await db.generations.where("userId").notEqual(userId).delete();
     await db.images.where("userId").notEqual(userId).delete();
     await db.preferences.where("userId").notEqual(userId).delete();
     await db.limits.where("userId").notEqual(userId).delete();
-    await db.meta.clear();
+    // Meta entries are per person (sync cursors, buffered telemetry), keyed with the user id at the end:
+    // the signed-in person's stay, so a reload resumes the pull where it stopped instead of pulling all.
+    await db.meta.filter((m) => !m.key.endsWith(userId)).delete();
   });
 }

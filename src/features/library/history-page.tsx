@@ -3,9 +3,9 @@
 // list (records only, never image bytes) is read once and again only when it changes; search and
 // filters run over it in memory, so a keystroke costs no database read (bench/history-bench.mjs).
 import { useLiveQuery } from "dexie-react-hooks";
-import { useDeferredValue, useMemo, useState } from "react";
+import { useDeferredValue, useEffect, useMemo, useState } from "react";
 import { Link } from "wouter";
-import { listGenerations } from "../../db/queries";
+import { countGenerations, listGenerations, newestGenerations } from "../../db/queries";
 import { filterGenerations } from "../../db/search";
 import { useSession } from "../../state/session-store";
 import { PageHeader } from "../../ui/page-header";
@@ -14,7 +14,10 @@ import { GenerationGrid } from "./generation-grid";
 import { EMPTY_FILTERS, toSearchOptions, type HistoryFilters } from "./history-filters";
 import { LibraryFilters } from "./library-filters";
 import { OpenGeneration } from "./open-generation";
-import { loadSafely } from "./load-safely";
+import { loadSafely, type Loaded } from "./load-safely";
+
+/** How many of the newest are drawn first, from a small read, while the whole list is read. */
+const FIRST_SCREENS = 60;
 
 export default function HistoryPage() {
   const userId = useSession().user?.id;
@@ -23,13 +26,34 @@ export default function HistoryPage() {
   const deferred = useDeferredValue(filters);
   const options = useMemo(() => toSearchOptions(deferred), [deferred]);
   const key = JSON.stringify(options);
-  const all = useLiveQuery(() => (userId ? loadSafely(() => listGenerations(userId)) : undefined), [userId]);
-  const loaded = useMemo(
-    () => (all?.items && userId ? { items: filterGenerations(all.items, userId, options) } : all),
-    [all, userId, options],
-  );
-  const [openId, setOpenId] = useState<string | null>(null);
   const filtered = key !== "{}";
+  // The first screen comes from the newest few and an index count, read before the whole list: IndexedDB
+  // answers one read after another, so a small read queued behind the big one would wait for it.
+  // Search and filters run over the whole list once it is in.
+  const head = useLiveQuery(
+    () => (userId ? loadSafely(() => newestGenerations(userId, FIRST_SCREENS)) : undefined),
+    [userId],
+  );
+  const total = useLiveQuery(() => (userId ? countGenerations(userId) : undefined), [userId]);
+  const headRead = head !== undefined && total !== undefined;
+  // Set in an effect, so it happens after the first screen's tiles (whose effects run first) have asked
+  // for their thumbnails: those reads go ahead of the big one too.
+  const [readAll, setReadAll] = useState(false);
+  useEffect(() => {
+    if (headRead) setReadAll(true);
+  }, [headRead]);
+  const all = useLiveQuery(
+    () => (userId && readAll ? loadSafely(() => listGenerations(userId)) : undefined),
+    [userId, readAll],
+  );
+  const loaded = useMemo((): (Loaded & { total?: number }) | undefined => {
+    if (all?.items && userId) return { items: filterGenerations(all.items, userId, options) };
+    if (all) return all;
+    if (filtered || !head || (head.items && total === undefined)) return undefined;
+    return head.items ? { items: head.items, total } : head;
+  }, [all, userId, options, filtered, head, total]);
+  const shown = loaded?.total ?? loaded?.items?.length ?? 0;
+  const [openId, setOpenId] = useState<string | null>(null);
 
   return (
     <div className="mx-auto w-full max-w-6xl">
@@ -51,7 +75,7 @@ export default function HistoryPage() {
         ) : (
           <>
             <p role="status" className="mb-3 text-sm text-base-content/80">
-              {loaded.items.length === 1 ? "1 generation" : `${loaded.items.length.toLocaleString()} generations`}
+              {shown === 1 ? "1 generation" : `${shown.toLocaleString()} generations`}
               {filtered ? " match" : ""}
             </p>
             {loaded.items.length > 0 ? (

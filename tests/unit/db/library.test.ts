@@ -1,4 +1,4 @@
-import Dexie from "dexie";
+import Dexie, { liveQuery } from "dexie";
 import { afterEach, describe, expect, it } from "vitest";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
@@ -153,6 +153,26 @@ describe("library writes", () => {
 });
 
 describe("schema version 3", () => {
+  it("does not rewrite a row that comes again unchanged, so live lists are not re-read", async () => {
+    db = openAppDb("lib-unchanged");
+    await applyServerRows(db, "alice", [row("g1"), row("g2")]);
+    let runs = 0;
+    const subscription = liveQuery(() => db.generations.toArray()).subscribe(() => runs++);
+    const settle = () => new Promise((r) => setTimeout(r, 50));
+    await settle();
+    expect(runs).toBe(1);
+    // The pull's cursor row and a realtime echo arrive again as they are.
+    expect(await applyServerRows(db, "alice", [row("g1"), row("g2")])).toBe(2);
+    await settle();
+    expect(runs).toBe(1);
+    // A changed row is written (the control for the line above).
+    await applyServerRows(db, "alice", [row("g2", { is_saved: true })]);
+    await settle();
+    expect(runs).toBe(2);
+    expect((await db.generations.get("g2"))?.isSaved).toBe(1);
+    subscription.unsubscribe();
+  });
+
   it("gives existing generations their search words and existing outbox entries a status", async () => {
     const name = "lib-upgrade";
     const old = new Dexie(name);

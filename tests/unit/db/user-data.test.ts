@@ -84,4 +84,15 @@ describe("clearing local data on sign-out", () => {
     expect((await db.generations.toArray()).map((g) => g.id)).toEqual(["g2"]);
     expect(await db.meta.count()).toBe(0);
   });
+
+  it("keeps the signed-in person's own sync cursor and buffered telemetry at a session start", async () => {
+    await seed("clear-same");
+    await db.meta.bulkPut([
+      { key: "telemetry:alice", value: [] },
+      { key: "pull.generations.bob", value: "2026-02-02" },
+      { key: "telemetry:bob", value: [] },
+    ]);
+    await clearOtherUsersCache(db, "alice");
+    expect((await db.meta.toArray()).map((m) => m.key).sort()).toEqual(["pull.generations.alice", "telemetry:alice"]);
+  });
 });
