@@ -11,6 +11,11 @@ export function getImage(id: string, db: AppDb = appDb): Promise<ImageRecord | u
   return db.images.get(id);
 }
 
+/** The bytes held for several generations at once (undefined where none), in the order asked. */
+export function getImages(ids: readonly string[], db: AppDb = appDb): Promise<Array<ImageRecord | undefined>> {
+  return db.images.bulkGet([...ids]);
+}
+
 /** The record to put for new bytes, keeping the ones already held that are not replaced. */
 export function mergedImage(
   previous: ImageRecord | undefined,

@@ -24,7 +24,7 @@ async function copyPrompt(prompt: string) {
 }
 
 export function GenerationDialog({ record, userId, onClose }: Props) {
-  const image = useRecordImage(record, "full");
+  const image = useRecordImage(record);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const saved = record.isSaved === 1;

@@ -3,7 +3,7 @@
 import { memo } from "react";
 import type { GenerationRecord } from "../../db/schema";
 import { Icon } from "../../ui/icons";
-import { useRecordImage } from "./use-record-image";
+import { useTileImage } from "./use-tile-image";
 
 type Props = {
   record: GenerationRecord;
@@ -16,7 +16,7 @@ type Props = {
 // Memoized: the virtualized grid re-renders on every scroll frame, and a tile whose record and
 // selection did not change has nothing to redo.
 export const GenerationTile = memo(function GenerationTile({ record, onOpen, selected, onToggle }: Props) {
-  const image = useRecordImage(record);
+  const image = useTileImage(record);
   const selecting = selected !== undefined && onToggle;
   return (
     <div

@@ -1,0 +1,118 @@
+// The image of a grid tile. A virtualized grid mounts and unmounts tiles on every scroll frame, so a
+// tile must not open a live query of its own: the tiles mounting together ask in one batch (one
+// IndexedDB read for all of them), and the object URLs made are kept for the next time the same tiles
+// scroll into view (at most THUMBNAILS_KEPT, the oldest revoked first). A tile whose bytes this device
+// does not hold shows the stored object through a signed URL and keeps a thumbnail of it, in idle time,
+// for the next showing (offline too).
+import { useEffect, useState } from "react";
+import { getImages, storeImage } from "../../db/images";
+import type { GenerationRecord } from "../../db/schema";
+import { makeThumbnail } from "../../lib/thumbnail";
+import { remoteUrl, type RecordImage } from "./use-record-image";
+
+const THUMBNAILS_KEPT = 1000;
+
+/** id → object URL of the bytes held for it (only ids with bytes: a miss is read again next time). */
+const urls = new Map<string, string>();
+
+function remember(id: string, blob: Blob): string {
+  const known = urls.get(id);
+  if (known) return known;
+  const url = URL.createObjectURL(blob);
+  urls.set(id, url);
+  for (const [oldest, oldUrl] of urls) {
+    if (urls.size <= THUMBNAILS_KEPT) break;
+    urls.delete(oldest);
+    URL.revokeObjectURL(oldUrl);
+  }
+  return url;
+}
+
+/** Ids asked for in this task, answered together by one read. */
+let asked: Map<string, Array<(url: string | null) => void>> | null = null;
+
+async function answer(batch: Map<string, Array<(url: string | null) => void>>): Promise<void> {
+  const ids = [...batch.keys()];
+  const held = await getImages(ids).catch(() => ids.map(() => undefined));
+  ids.forEach((id, i) => {
+    const blob = held[i]?.thumbnail ?? held[i]?.image;
+    const url = blob ? remember(id, blob) : null;
+    for (const resolve of batch.get(id) ?? []) resolve(url);
+  });
+}
+
+function lookUp(id: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    if (!asked) {
+      const batch = new Map<string, Array<(url: string | null) => void>>();
+      asked = batch;
+      queueMicrotask(() => {
+        asked = null;
+        void answer(batch);
+      });
+    }
+    asked.set(id, [...(asked.get(id) ?? []), resolve]);
+  });
+}
+
+/** Ids whose thumbnail is being made, so two tiles of one record (or a re-render) make it once. */
+const making = new Set<string>();
+
+const whenIdle = (run: () => void) =>
+  typeof requestIdleCallback === "function" ? requestIdleCallback(run, { timeout: 2000 }) : setTimeout(run, 50);
+
+/** Fetches the stored image once and keeps its thumbnail; failures only mean no thumbnail yet. */
+function keepThumbnail(id: string, url: string): void {
+  if (making.has(id)) return;
+  making.add(id);
+  whenIdle(() => {
+    void (async () => {
+      try {
+        const response = await fetch(url);
+        if (!response.ok) return;
+        const thumbnail = await makeThumbnail(await response.blob());
+        if (thumbnail && (await storeImage(id, { thumbnail }))) remember(id, thumbnail);
+      } catch {
+        // Offline or not decodable: the tile shows the signed URL, and tries on its next showing.
+      } finally {
+        making.delete(id);
+      }
+    })();
+  });
+}
+
+export function useTileImage(record: Pick<GenerationRecord, "id" | "imagePath">): RecordImage {
+  const { id, imagePath } = record;
+  // undefined while reading; null when this device holds no bytes for it.
+  const [found, setFound] = useState<{ id: string; url: string | null }>();
+  const kept = urls.get(id);
+  const local = kept ?? (found?.id === id ? found.url : undefined);
+  const [remote, setRemote] = useState<{ path: string; src?: string; error?: string }>();
+
+  useEffect(() => {
+    if (urls.has(id)) return;
+    let live = true;
+    void lookUp(id).then((url) => live && setFound({ id, url }));
+    return () => {
+      live = false;
+    };
+  }, [id]);
+
+  const needsRemote = local === null && Boolean(imagePath);
+  useEffect(() => {
+    if (!needsRemote) return;
+    let live = true;
+    void remoteUrl(imagePath, undefined).then((r) => {
+      if (!live) return;
+      setRemote(r.ok ? { path: imagePath, src: r.value } : { path: imagePath, error: r.error.message });
+      if (r.ok) keepThumbnail(id, r.value);
+    });
+    return () => {
+      live = false;
+    };
+  }, [needsRemote, imagePath, id]);
+
+  if (local) return { src: local };
+  if (remote?.path === imagePath) return { src: remote.src, error: remote.error };
+  return {};
+}
