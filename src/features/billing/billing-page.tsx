@@ -7,10 +7,20 @@ import { getLimits } from "../../db/queries";
 import { planNameFor } from "../../lib/tier-names";
 import { useSession } from "../../state/session-store";
 import { showToast } from "../../state/toasts";
+import { Icon } from "../../ui/icons";
 import { PageHeader } from "../../ui/page-header";
-import { PlanCard, type PlanCardData } from "../../ui/plan-card";
 
-export type BillingPlan = PlanCardData & { tier: string };
+export type BillingPlan = {
+  name: string;
+  price: number;
+  period: string;
+  features: readonly string[];
+  cta: string;
+  popular: boolean;
+  tier: string;
+};
+
+const price = (p: number) => (p === 0 ? "$0" : `$${p.toFixed(2)}`);
 
 export default function BillingPage({ plans, notice }: { plans: readonly BillingPlan[]; notice: string }) {
   const userId = useSession().user?.id;
@@ -45,20 +55,41 @@ export default function BillingPage({ plans, notice }: { plans: readonly Billing
         {plans.map((plan) => {
           const current = plan.tier === tier;
           return (
-            <PlanCard
+            <li
               key={plan.name}
-              plan={plan}
-              heading="h3"
-              highlighted={current}
-              badge={
-                current ? (
-                  <span className="badge badge-primary">Your plan</span>
-                ) : (
-                  plan.popular && <span className="badge badge-outline badge-primary">Most popular</span>
-                )
-              }
-              onChoose={showNotice}
-            />
+              className={`card border bg-base-100 ${current ? "border-primary shadow-lg" : "border-base-300"}`}
+            >
+              <div className="card-body gap-4">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <h3 className="card-title">{plan.name}</h3>
+                  {current ? (
+                    <span className="badge badge-primary">Your plan</span>
+                  ) : (
+                    plan.popular && <span className="badge badge-outline badge-primary">Most popular</span>
+                  )}
+                </div>
+                <p>
+                  <span className="text-4xl font-bold">{price(plan.price)}</span>
+                  <span className="text-base-content/80">/{plan.period}</span>
+                </p>
+                <ul className="flex flex-1 flex-col gap-2 text-sm">
+                  {plan.features.map((f) => (
+                    <li key={f} className="flex items-start gap-2">
+                      <Icon name="check" className="mt-0.5 size-4 shrink-0 text-success" />
+                      <span>{f}</span>
+                    </li>
+                  ))}
+                </ul>
+                <button
+                  type="button"
+                  className={`btn ${plan.popular ? "btn-primary" : "btn-outline"}`}
+                  aria-label={`${plan.cta}: ${plan.name} plan, ${price(plan.price)} a ${plan.period}`}
+                  onClick={showNotice}
+                >
+                  {plan.cta}
+                </button>
+              </div>
+            </li>
           );
         })}
       </ul>

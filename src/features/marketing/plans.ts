@@ -45,3 +45,7 @@ export const PLANS: readonly Plan[] = [
     tier: "premium",
   },
 ];
+
+export function formatPrice(price: number): string {
+  return price === 0 ? "$0" : `$${price.toFixed(2)}`;
+}

@@ -7,8 +7,7 @@ import { PageHeader } from "../../ui/page-header";
 import { FAQ } from "./faq-entries";
 import { FaqItem } from "./faq-item";
 import { PlanCards } from "./plan-cards";
-import { formatPlanPrice as formatPrice } from "../../ui/plan-card";
-import { PLANS, SUBSCRIPTION_NOTICE } from "./plans";
+import { PLANS, SUBSCRIPTION_NOTICE, formatPrice } from "./plans";
 
 const QUOTA_NOTE: Partial<Record<Tier, string>> = { pro: " (unlimited prompts)" };
 
