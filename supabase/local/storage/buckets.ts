@@ -3,6 +3,7 @@
 // caller so that only the service role can see or change buckets unless a policy says otherwise.
 import { asRole, type Claims, type Db } from "../db.ts";
 import { json } from "../http.ts";
+import { err, ok, type Result } from "../result.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
 import { checkBucketId } from "./object-key.ts";
 
@@ -36,7 +37,7 @@ export async function listBuckets(db: Db, claims: Claims): Promise<Response> {
   return json(JSON.parse(text));
 }
 
-export async function getBucket(db: Db, claims: Claims, id: string): Promise<Response | StorageError> {
+export async function getBucket(db: Db, claims: Claims, id: string): Promise<Result<Response, StorageError>> {
   const text = await asRole(db, claims, async (tx) => {
     const { rows } = await tx.query<{ b: string }>(
       `select ${BUCKET_JSON}::text as b from storage.buckets b where b.id = $1`,
@@ -44,7 +45,7 @@ export async function getBucket(db: Db, claims: Claims, id: string): Promise<Res
     );
     return rows[0]?.b ?? null;
   });
-  return text ? json(JSON.parse(text)) : storageErrors.noSuchBucket();
+  return text ? ok(json(JSON.parse(text))) : err(storageErrors.noSuchBucket());
 }
 
 interface BucketInput {
@@ -55,12 +56,14 @@ interface BucketInput {
   allowed_mime_types?: unknown;
 }
 
-export async function createBucket(db: Db, claims: Claims, body: BucketInput): Promise<Response | StorageError> {
+export async function createBucket(db: Db, claims: Claims, body: BucketInput): Promise<Result<Response, StorageError>> {
   const name = typeof body.name === "string" ? body.name : typeof body.id === "string" ? body.id : "";
-  const id = checkBucketId(typeof body.id === "string" ? body.id : name);
-  if (typeof id !== "string") return id;
-  const opts = bucketOptions(body);
-  if ("httpStatus" in opts) return opts;
+  const checkedId = checkBucketId(typeof body.id === "string" ? body.id : name);
+  if (!checkedId.ok) return checkedId;
+  const id = checkedId.value;
+  const checked = bucketOptions(body);
+  if (!checked.ok) return checked;
+  const opts = checked.value;
   await asRole(db, claims, (tx) =>
     tx.query(
       `insert into storage.buckets (id, name, owner, public, file_size_limit, allowed_mime_types)
@@ -68,7 +71,7 @@ export async function createBucket(db: Db, claims: Claims, body: BucketInput): P
       [id, name || id, ownerOf(claims), opts.public, opts.fileSizeLimit, opts.allowedMimeTypes],
     ),
   );
-  return json({ name: name || id });
+  return ok(json({ name: name || id }));
 }
 
 export async function updateBucket(
@@ -76,9 +79,10 @@ export async function updateBucket(
   claims: Claims,
   id: string,
   body: BucketInput,
-): Promise<Response | StorageError> {
-  const opts = bucketOptions(body);
-  if ("httpStatus" in opts) return opts;
+): Promise<Result<Response, StorageError>> {
+  const checked = bucketOptions(body);
+  if (!checked.ok) return checked;
+  const opts = checked.value;
   const updated = await asRole(db, claims, async (tx) => {
     const { rows } = await tx.query(
       `update storage.buckets set public = coalesce($2, public), file_size_limit = $3,
@@ -87,35 +91,39 @@ export async function updateBucket(
     );
     return rows.length;
   });
-  return updated ? json({ message: "Successfully updated" }) : storageErrors.noSuchBucket();
+  return updated ? ok(json({ message: "Successfully updated" })) : err(storageErrors.noSuchBucket());
 }
 
-export async function deleteBucket(db: Db, claims: Claims, id: string): Promise<Response | StorageError> {
+export async function deleteBucket(db: Db, claims: Claims, id: string): Promise<Result<Response, StorageError>> {
   const result = await asRole(db, claims, async (tx) => {
     const { rows: objects } = await tx.query("select 1 from storage.objects where bucket_id = $1 limit 1", [id]);
     if (objects.length) return "not_empty" as const;
     const { rows } = await tx.query("delete from storage.buckets where id = $1 returning id", [id]);
     return rows.length ? ("deleted" as const) : ("missing" as const);
   });
-  if (result === "not_empty") return storageErrors.bucketNotEmpty();
-  if (result === "missing") return storageErrors.noSuchBucket();
-  return json({ message: "Successfully deleted" });
+  if (result === "not_empty") return err(storageErrors.bucketNotEmpty());
+  if (result === "missing") return err(storageErrors.noSuchBucket());
+  return ok(json({ message: "Successfully deleted" }));
 }
 
-function bucketOptions(
-  body: BucketInput,
-): { public: boolean | null; fileSizeLimit: number | null; allowedMimeTypes: string[] | null } | StorageError {
+interface BucketOptions {
+  public: boolean | null;
+  fileSizeLimit: number | null;
+  allowedMimeTypes: string[] | null;
+}
+
+function bucketOptions(body: BucketInput): Result<BucketOptions, StorageError> {
   const limit = body.file_size_limit == null ? null : parseSize(body.file_size_limit);
-  if (limit === undefined) return storageErrors.invalidRequest("file_size_limit is not a size");
+  if (limit === undefined) return err(storageErrors.invalidRequest("file_size_limit is not a size"));
   const mimes = body.allowed_mime_types;
   if (mimes != null && !(Array.isArray(mimes) && mimes.every((m) => typeof m === "string"))) {
-    return storageErrors.invalidRequest("allowed_mime_types must be an array of strings");
+    return err(storageErrors.invalidRequest("allowed_mime_types must be an array of strings"));
   }
-  return {
+  return ok({
     public: typeof body.public === "boolean" ? body.public : null,
     fileSizeLimit: limit,
     allowedMimeTypes: mimes && (mimes as string[]).length ? (mimes as string[]) : null,
-  };
+  });
 }
 
 const UNITS: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9 };

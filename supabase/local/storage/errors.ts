@@ -44,10 +44,7 @@ export const storageErrors = {
   internal: () => make(500, "500", "InternalError", "Internal Server Error", "Internal Server Error"),
 } as const;
 
-export function isStorageError(v: unknown): v is StorageError {
-  return typeof v === "object" && v !== null && "httpStatus" in v && "statusCode" in v && "code" in v;
-}
-
+/** The HTTP answer for a StorageError; only storage.ts calls it, at the service's edge. */
 export function errorResponse(e: StorageError): Response {
   return json({ statusCode: e.statusCode, code: e.code, error: e.error, message: e.message }, e.httpStatus);
 }

@@ -3,6 +3,7 @@
 // Only objects the caller may select (storage.objects RLS) are listed or reveal a folder.
 import { asRole, type Claims, type Db } from "../db.ts";
 import { json } from "../http.ts";
+import { err, ok, type Result } from "../result.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
 
 const MAX_LIMIT = 1000;
@@ -22,14 +23,14 @@ export async function listObjects(
   claims: Claims,
   bucket: string,
   body: Record<string, unknown>,
-): Promise<Response | StorageError> {
+): Promise<Result<Response, StorageError>> {
   const prefix = typeof body.prefix === "string" ? body.prefix.replace(/^\/+|\/+$/g, "") : "";
   const limit = Math.min(Math.max(Number(body.limit ?? 100) || 100, 1), MAX_LIMIT);
   const offset = Math.max(Number(body.offset ?? 0) || 0, 0);
   const search = typeof body.search === "string" ? body.search.toLowerCase() : "";
   const sortBy = (body.sortBy ?? {}) as { column?: unknown; order?: unknown };
   const column = typeof sortBy.column === "string" ? sortBy.column : "name";
-  if (!SORT_COLUMNS.has(column)) return storageErrors.invalidRequest(`cannot sort by ${column}`);
+  if (!SORT_COLUMNS.has(column)) return err(storageErrors.invalidRequest(`cannot sort by ${column}`));
   const descending = String(sortBy.order ?? "asc").toLowerCase() === "desc";
 
   const base = prefix ? `${prefix}/` : "";
@@ -70,5 +71,5 @@ export async function listObjects(
   };
   // Folders first, then files, each in the requested order.
   const entries = [...[...folders.values()].sort(order), ...files.sort(order)];
-  return json(entries.slice(offset, offset + limit));
+  return ok(json(entries.slice(offset, offset + limit)));
 }

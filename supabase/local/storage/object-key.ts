@@ -1,6 +1,7 @@
 // Bucket ids and object names as they arrive in URLs and JSON bodies. Both become file paths under
 // DATA_DIR, so anything that could step outside a bucket's folder ('..', absolute paths, NUL, control
 // characters, backslashes) or exceed file-system limits is refused before it reaches the disk or SQL.
+import { err, ok, type Result } from "../result.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
 
 export const MAX_KEY_BYTES = 1024;
@@ -15,28 +16,28 @@ const BUCKET_ID = /^[A-Za-z0-9_ .!*'()&$@=;:+,?-]+$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-export function checkBucketId(id: string): string | StorageError {
+export function checkBucketId(id: string): Result<string, StorageError> {
   if (!id || id.length > MAX_BUCKET_ID_CHARS || !BUCKET_ID.test(id) || id.startsWith(".") || id !== id.trim()) {
-    return storageErrors.invalidBucketName(id);
+    return err(storageErrors.invalidBucketName(id));
   }
-  return id;
+  return ok(id);
 }
 
 /**
  * Normalises an object name the way supabase-js does (no leading/trailing '/', no empty folders) and
  * refuses names that are unsafe as a relative path. The result is what goes in storage.objects.name.
  */
-export function checkObjectName(raw: string): string | StorageError {
+export function checkObjectName(raw: string): Result<string, StorageError> {
   const name = raw.replace(/^\/+|\/+$/g, "").replace(/\/{2,}/g, "/");
   if (!name || CONTROL.test(name) || name.includes("\\") || enc.encode(name).byteLength > MAX_KEY_BYTES) {
-    return storageErrors.invalidKey(printable(raw));
+    return err(storageErrors.invalidKey(printable(raw)));
   }
   for (const segment of name.split("/")) {
     if (segment === "." || segment === ".." || enc.encode(segment).byteLength > MAX_SEGMENT_BYTES) {
-      return storageErrors.invalidKey(printable(raw));
+      return err(storageErrors.invalidKey(printable(raw)));
     }
   }
-  return name;
+  return ok(name);
 }
 
 /** Decodes a percent-encoded URL path piece; a malformed escape is an invalid key, not a crash. */

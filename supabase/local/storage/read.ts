@@ -3,6 +3,7 @@
 // three serve bytes the same way: Content-Type, Content-Length, ETag, Cache-Control, Last-Modified,
 // HEAD without a body, and 304 for a matching If-None-Match.
 import { asRole, type Claims, type Db } from "../db.ts";
+import { err, ok, type Result } from "../result.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { findBucket } from "./buckets.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
@@ -27,11 +28,11 @@ export async function downloadAuthenticated(
   claims: Claims,
   bucket: string,
   name: string,
-): Promise<Response | StorageError> {
+): Promise<Result<Response, StorageError>> {
   const row = await asRole(db, claims, async (tx) =>
     parseRow((await tx.query<{ o: string }>(ROW_SQL, [bucket, name])).rows),
   );
-  return row ? await serve(store, req, bucket, row) : storageErrors.noSuchKey();
+  return row ? await serve(store, req, bucket, row) : err(storageErrors.noSuchKey());
 }
 
 export async function downloadPublic(
@@ -40,11 +41,11 @@ export async function downloadPublic(
   req: Request,
   bucketId: string,
   name: string,
-): Promise<Response | StorageError> {
+): Promise<Result<Response, StorageError>> {
   const bucket = await findBucket(db, bucketId);
-  if (!bucket || !bucket.public) return storageErrors.noSuchBucket();
+  if (!bucket || !bucket.public) return err(storageErrors.noSuchBucket());
   const row = parseRow((await db.query<{ o: string }>(ROW_SQL, [bucketId, name])).rows);
-  return row ? await serve(store, req, bucketId, row) : storageErrors.noSuchKey();
+  return row ? await serve(store, req, bucketId, row) : err(storageErrors.noSuchKey());
 }
 
 /** Serves an object whose access was already granted (signed URL), reading its row with server rights. */
@@ -54,14 +55,19 @@ export async function downloadGranted(
   req: Request,
   bucket: string,
   name: string,
-): Promise<Response | StorageError> {
+): Promise<Result<Response, StorageError>> {
   const row = parseRow((await db.query<{ o: string }>(ROW_SQL, [bucket, name])).rows);
-  return row ? await serve(store, req, bucket, row) : storageErrors.noSuchKey();
+  return row ? await serve(store, req, bucket, row) : err(storageErrors.noSuchKey());
 }
 
-async function serve(store: BlobStore, req: Request, bucket: string, row: ObjectRow): Promise<Response | StorageError> {
+async function serve(
+  store: BlobStore,
+  req: Request,
+  bucket: string,
+  row: ObjectRow,
+): Promise<Result<Response, StorageError>> {
   const opened = await store.open(bucket, row.name);
-  if (!opened) return storageErrors.noSuchKey();
+  if (!opened) return err(storageErrors.noSuchKey());
   const meta = row.metadata ?? {};
   const headers = new Headers({
     "content-type": meta.mimetype || "application/octet-stream",
@@ -80,13 +86,13 @@ async function serve(store: BlobStore, req: Request, bucket: string, row: Object
   if (meta.eTag && etagMatches(req.headers.get("if-none-match"), meta.eTag)) {
     opened.file.close();
     headers.delete("content-length");
-    return new Response(null, { status: 304, headers });
+    return ok(new Response(null, { status: 304, headers }));
   }
   if (req.method === "HEAD") {
     opened.file.close();
-    return new Response(null, { status: 200, headers });
+    return ok(new Response(null, { status: 200, headers }));
   }
-  return new Response(opened.file.readable, { status: 200, headers });
+  return ok(new Response(opened.file.readable, { status: 200, headers }));
 }
 
 function etagMatches(header: string | null, etag: string): boolean {

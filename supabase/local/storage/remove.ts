@@ -3,6 +3,7 @@
 // in Supabase Storage. Files are deleted only after the row deletion has committed.
 import { asRole, type Claims, type Db } from "../db.ts";
 import { json } from "../http.ts";
+import { err, ok, type Result } from "../result.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
 import { checkObjectName } from "./object-key.ts";
@@ -35,13 +36,16 @@ export async function removeMany(
   claims: Claims,
   bucket: string,
   body: Record<string, unknown>,
-): Promise<Response | StorageError> {
+): Promise<Result<Response, StorageError>> {
   const prefixes = body.prefixes;
   if (!Array.isArray(prefixes) || prefixes.length > MAX_PREFIXES || !prefixes.every((p) => typeof p === "string")) {
-    return storageErrors.invalidRequest(`prefixes must be an array of at most ${MAX_PREFIXES} strings`);
+    return err(storageErrors.invalidRequest(`prefixes must be an array of at most ${MAX_PREFIXES} strings`));
   }
   // A name that fails validation cannot exist, so it is simply not deleted.
-  const names = prefixes.map((p) => checkObjectName(p)).filter((n): n is string => typeof n === "string");
+  const names = prefixes.flatMap((p) => {
+    const name = checkObjectName(p);
+    return name.ok ? [name.value] : [];
+  });
   const deleted = names.length
     ? await store.locked(bucket, names, async () => {
         const rows = await deleteRows(db, claims, bucket, names);
@@ -49,7 +53,7 @@ export async function removeMany(
         return rows;
       })
     : [];
-  return json(deleted);
+  return ok(json(deleted));
 }
 
 export async function removeOne(
@@ -58,11 +62,11 @@ export async function removeOne(
   claims: Claims,
   bucket: string,
   name: string,
-): Promise<Response | StorageError> {
+): Promise<Result<Response, StorageError>> {
   const deleted = await store.locked(bucket, [name], async () => {
     const rows = await deleteRows(db, claims, bucket, [name]);
     for (const row of rows) await store.remove(bucket, row.name);
     return rows;
   });
-  return deleted.length ? json({ message: "Successfully deleted" }) : storageErrors.noSuchKey();
+  return deleted.length ? ok(json({ message: "Successfully deleted" })) : err(storageErrors.noSuchKey());
 }

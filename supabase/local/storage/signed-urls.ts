@@ -4,6 +4,7 @@
 import { asRole, type Claims, type Db } from "../db.ts";
 import { json } from "../http.ts";
 import { signJwt, verifyJwt } from "../jwt.ts";
+import { err, ok, type Result } from "../result.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
 import { checkObjectName } from "./object-key.ts";
@@ -13,12 +14,12 @@ import { downloadGranted } from "./read.ts";
 const MAX_EXPIRES_IN_SEC = 365 * 24 * 3600;
 const MAX_PATHS = 1000;
 
-function expiresInOf(body: Record<string, unknown>): number | StorageError {
+function expiresInOf(body: Record<string, unknown>): Result<number, StorageError> {
   const v = Number(body.expiresIn);
   if (!Number.isFinite(v) || v < 1) {
-    return storageErrors.invalidRequest("expiresIn must be a positive number of seconds");
+    return err(storageErrors.invalidRequest("expiresIn must be a positive number of seconds"));
   }
-  return Math.min(Math.floor(v), MAX_EXPIRES_IN_SEC);
+  return ok(Math.min(Math.floor(v), MAX_EXPIRES_IN_SEC));
 }
 
 async function mint(secret: string, bucket: string, name: string, expiresIn: number): Promise<string> {
@@ -34,9 +35,9 @@ export async function signOne(
   bucket: string,
   name: string,
   body: Record<string, unknown>,
-): Promise<Response | StorageError> {
+): Promise<Result<Response, StorageError>> {
   const expiresIn = expiresInOf(body);
-  if (typeof expiresIn !== "number") return expiresIn;
+  if (!expiresIn.ok) return expiresIn;
   const visible = await asRole(
     db,
     claims,
@@ -44,8 +45,8 @@ export async function signOne(
       (await tx.query("select 1 from storage.objects where bucket_id = $1 and name = $2", [bucket, name])).rows.length >
       0,
   );
-  if (!visible) return storageErrors.noSuchKey();
-  return json({ signedURL: await mint(secret, bucket, name, expiresIn) });
+  if (!visible) return err(storageErrors.noSuchKey());
+  return ok(json({ signedURL: await mint(secret, bucket, name, expiresIn.value) }));
 }
 
 export async function signMany(
@@ -54,15 +55,15 @@ export async function signMany(
   claims: Claims,
   bucket: string,
   body: Record<string, unknown>,
-): Promise<Response | StorageError> {
+): Promise<Result<Response, StorageError>> {
   const expiresIn = expiresInOf(body);
-  if (typeof expiresIn !== "number") return expiresIn;
+  if (!expiresIn.ok) return expiresIn;
   const paths = body.paths;
   if (!Array.isArray(paths) || paths.length > MAX_PATHS || !paths.every((p) => typeof p === "string")) {
-    return storageErrors.invalidRequest(`paths must be an array of at most ${MAX_PATHS} strings`);
+    return err(storageErrors.invalidRequest(`paths must be an array of at most ${MAX_PATHS} strings`));
   }
   const names = (paths as string[]).map((p) => checkObjectName(p));
-  const valid = names.filter((n): n is string => typeof n === "string");
+  const valid = names.flatMap((n) => (n.ok ? [n.value] : []));
   const visible = await asRole(db, claims, async (tx) => {
     const { rows } = await tx.query<{ name: string }>(
       "select name from storage.objects where bucket_id = $1 and name = any($2::text[])",
@@ -73,14 +74,14 @@ export async function signMany(
   const out = [];
   for (let i = 0; i < paths.length; i++) {
     const name = names[i];
-    const ok = typeof name === "string" && visible.has(name);
+    const granted = name.ok && visible.has(name.value);
     out.push({
-      error: ok ? null : "Either the object does not exist or you do not have access to it",
+      error: granted ? null : "Either the object does not exist or you do not have access to it",
       path: paths[i],
-      signedURL: ok ? await mint(secret, bucket, name, expiresIn) : null,
+      signedURL: granted ? await mint(secret, bucket, name.value, expiresIn.value) : null,
     });
   }
-  return json(out);
+  return ok(json(out));
 }
 
 /** GET of a signed URL: no Authorization needed, the token is the permission. */
@@ -91,13 +92,13 @@ export async function serveSigned(
   req: Request,
   bucket: string,
   name: string,
-): Promise<Response | StorageError> {
+): Promise<Result<Response, StorageError>> {
   const token = new URL(req.url).searchParams.get("token");
-  if (!token) return storageErrors.invalidRequest("querystring must have required property 'token'");
+  if (!token) return err(storageErrors.invalidRequest("querystring must have required property 'token'"));
   const r = await verifyJwt(token, secret);
-  if (!r.ok) return r.error === "expired" ? storageErrors.signatureExpired() : storageErrors.invalidSignature();
+  if (!r.ok) return err(r.error === "expired" ? storageErrors.signatureExpired() : storageErrors.invalidSignature());
   if (r.value.url !== `${bucket}/${name}` || typeof r.value.exp !== "number") {
-    return storageErrors.invalidSignature();
+    return err(storageErrors.invalidSignature());
   }
   return await downloadGranted(db, store, req, bucket, name);
 }

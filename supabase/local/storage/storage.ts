@@ -4,9 +4,10 @@
 // write. This module only routes; each operation lives in storage/.
 import { type Claims } from "../db.ts";
 import { type Ctx, readBody, resolveClaims, type Service } from "../http.ts";
+import { err, ok, type Result } from "../result.ts";
 import { createBlobStore } from "./blob-store.ts";
 import { createBucket, deleteBucket, getBucket, listBuckets, updateBucket } from "./buckets.ts";
-import { errorResponse, fromDbError, isStorageError, type StorageError, storageErrors } from "./errors.ts";
+import { errorResponse, fromDbError, type StorageError, storageErrors } from "./errors.ts";
 import { listObjects } from "./list.ts";
 import { checkBucketId, checkObjectName, decodePathPiece } from "./object-key.ts";
 import { downloadAuthenticated, downloadPublic } from "./read.ts";
@@ -17,7 +18,7 @@ import { type WriteMode, writeObject } from "./upload.ts";
 /** JSON bodies of the object and bucket routes are small; uploads have their own limit. */
 const MAX_JSON_BODY_BYTES = 256 * 1024;
 
-type Outcome = Response | StorageError;
+type Outcome = Result<Response, StorageError>;
 
 interface Target {
   bucket: string;
@@ -29,34 +30,34 @@ export function createStorage(ctx: Ctx): Service {
   const store = createBlobStore(config.dataDir);
 
   /** Splits "<bucket>/<name...>" (still percent-encoded) into a checked bucket id and object name. */
-  function target(rest: string, needName: boolean): Target | StorageError {
+  function target(rest: string, needName: boolean): Result<Target, StorageError> {
     const slash = rest.indexOf("/");
     const rawBucket = slash < 0 ? rest : rest.slice(0, slash);
     const rawName = slash < 0 ? "" : rest.slice(slash + 1);
     const bucket = decodePathPiece(rawBucket);
-    if (bucket === null) return storageErrors.invalidBucketName(rawBucket);
+    if (bucket === null) return err(storageErrors.invalidBucketName(rawBucket));
     const checkedBucket = checkBucketId(bucket);
-    if (typeof checkedBucket !== "string") return checkedBucket;
+    if (!checkedBucket.ok) return checkedBucket;
     if (!needName) {
       return rawName.replace(/\/+$/, "")
-        ? storageErrors.invalidRequest("unexpected object name")
-        : { bucket, name: null };
+        ? err(storageErrors.invalidRequest("unexpected object name"))
+        : ok({ bucket, name: null });
     }
     const decoded = decodePathPiece(rawName);
-    if (decoded === null) return storageErrors.invalidKey(rawName);
+    if (decoded === null) return err(storageErrors.invalidKey(rawName));
     const name = checkObjectName(decoded);
-    return typeof name === "string" ? { bucket, name } : name;
+    return name.ok ? ok({ bucket, name: name.value }) : name;
   }
 
-  async function jsonBody(req: Request): Promise<Record<string, unknown> | StorageError> {
+  async function jsonBody(req: Request): Promise<Result<Record<string, unknown>, StorageError>> {
     try {
       const text = new TextDecoder().decode(await readBody(req, MAX_JSON_BODY_BYTES));
       const v = text ? JSON.parse(text) : {};
       return typeof v === "object" && v !== null && !Array.isArray(v)
-        ? (v as Record<string, unknown>)
-        : storageErrors.invalidRequest("body must be a JSON object");
+        ? ok(v as Record<string, unknown>)
+        : err(storageErrors.invalidRequest("body must be a JSON object"));
     } catch {
-      return storageErrors.invalidRequest("body must be a JSON object");
+      return err(storageErrors.invalidRequest("body must be a JSON object"));
     }
   }
 
@@ -65,11 +66,11 @@ export function createStorage(ctx: Ctx): Service {
     if (req.method !== "GET" && req.method !== "HEAD") return null;
     if (path.startsWith("/object/public/")) {
       const t = target(path.slice("/object/public/".length), true);
-      return isStorageError(t) ? t : await downloadPublic(db, store, req, t.bucket, t.name!);
+      return t.ok ? await downloadPublic(db, store, req, t.value.bucket, t.value.name!) : t;
     }
     if (path.startsWith("/object/sign/")) {
       const t = target(path.slice("/object/sign/".length), true);
-      return isStorageError(t) ? t : await serveSigned(db, store, config.jwtSecret, req, t.bucket, t.name!);
+      return t.ok ? await serveSigned(db, store, config.jwtSecret, req, t.value.bucket, t.value.name!) : t;
     }
     return null;
   }
@@ -77,18 +78,19 @@ export function createStorage(ctx: Ctx): Service {
   async function bucketRoute(req: Request, path: string, claims: Claims): Promise<Outcome | null> {
     const rest = path.slice("/bucket".length).replace(/^\/+/, "");
     if (!rest) {
-      if (req.method === "GET") return await listBuckets(db, claims);
+      if (req.method === "GET") return ok(await listBuckets(db, claims));
       if (req.method !== "POST") return null;
       const body = await jsonBody(req);
-      return isStorageError(body) ? body : await createBucket(db, claims, body);
+      return body.ok ? await createBucket(db, claims, body.value) : body;
     }
     const t = target(rest, false);
-    if (isStorageError(t)) return t;
-    if (req.method === "GET") return await getBucket(db, claims, t.bucket);
-    if (req.method === "DELETE") return await deleteBucket(db, claims, t.bucket);
+    if (!t.ok) return t;
+    const { bucket } = t.value;
+    if (req.method === "GET") return await getBucket(db, claims, bucket);
+    if (req.method === "DELETE") return await deleteBucket(db, claims, bucket);
     if (req.method !== "PUT") return null;
     const body = await jsonBody(req);
-    return isStorageError(body) ? body : await updateBucket(db, claims, t.bucket, body);
+    return body.ok ? await updateBucket(db, claims, bucket, body.value) : body;
   }
 
   /** POST routes whose JSON body names what to do: sign, sign many, list. */
@@ -99,13 +101,14 @@ export function createStorage(ctx: Ctx): Service {
     const rest = path.slice(sign ? "/object/sign/".length : "/object/list/".length);
     const many = !rest.replace(/\/+$/, "").includes("/");
     const t = target(rest, sign && !many);
-    if (isStorageError(t)) return t;
+    if (!t.ok) return t;
     const body = await jsonBody(req);
-    if (isStorageError(body)) return body;
-    if (!sign) return await listObjects(db, claims, t.bucket, body);
+    if (!body.ok) return body;
+    const { bucket, name } = t.value;
+    if (!sign) return await listObjects(db, claims, bucket, body.value);
     return many
-      ? await signMany(db, config.jwtSecret, claims, t.bucket, body)
-      : await signOne(db, config.jwtSecret, claims, t.bucket, t.name!, body);
+      ? await signMany(db, config.jwtSecret, claims, bucket, body.value)
+      : await signOne(db, config.jwtSecret, claims, bucket, name!, body.value);
   }
 
   /** /object/<bucket>/<name> (and /object/authenticated/…): read, write, remove one object. */
@@ -114,14 +117,14 @@ export function createStorage(ctx: Ctx): Service {
     const rest = path.slice(authenticated ? "/object/authenticated/".length : "/object/".length);
     if (!authenticated && req.method === "DELETE" && !rest.replace(/\/+$/, "").includes("/")) {
       const t = target(rest, false);
-      if (isStorageError(t)) return t;
+      if (!t.ok) return t;
       const body = await jsonBody(req);
-      return isStorageError(body) ? body : await removeMany(db, store, claims, t.bucket, body);
+      return body.ok ? await removeMany(db, store, claims, t.value.bucket, body.value) : body;
     }
     const t = target(rest, true);
-    if (isStorageError(t)) return t;
-    const { bucket } = t;
-    const name = t.name!;
+    if (!t.ok) return t;
+    const { bucket } = t.value;
+    const name = t.value.name!;
     if (req.method === "GET" || req.method === "HEAD") {
       return await downloadAuthenticated(db, store, req, claims, bucket, name);
     }
@@ -143,7 +146,7 @@ export function createStorage(ctx: Ctx): Service {
     const open = await anonymousRoute(req, path);
     if (open) return open;
     const who = await resolveClaims(req, config);
-    if (!who.ok) return storageErrors.invalidJwt(who.error);
+    if (!who.ok) return err(storageErrors.invalidJwt(who.error));
     if (path === "/bucket" || path.startsWith("/bucket/")) return await bucketRoute(req, path, who.value.claims);
     if (!path.startsWith("/object/")) return null;
     return (await objectCommandRoute(req, path, who.value.claims)) ?? (await objectRoute(req, path, who.value.claims));
@@ -151,8 +154,8 @@ export function createStorage(ctx: Ctx): Service {
 
   return async (req, path) => {
     try {
-      const out = (await route(req, path)) ?? storageErrors.routeNotFound(req.method, path);
-      return isStorageError(out) ? errorResponse(out) : out;
+      const out = (await route(req, path)) ?? err(storageErrors.routeNotFound(req.method, path));
+      return out.ok ? out.value : errorResponse(out.error);
     } catch (e) {
       const mapped = fromDbError(e);
       if (mapped) return errorResponse(mapped);

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { asRole, type Claims, type Db, type Sql } from "../db.ts";
 import { BodyTooLarge, json, readBody } from "../http.ts";
+import { err, ok, type Result } from "../result.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { KeyCollision } from "./blob-store.ts";
 import { type Bucket, findBucket, ownerOf } from "./buckets.ts";
@@ -32,14 +33,15 @@ export async function writeObject(
   bucketId: string,
   name: string,
   mode: WriteMode,
-): Promise<Response | StorageError> {
+): Promise<Result<Response, StorageError>> {
   const bucket = await findBucket(db, bucketId);
-  if (!bucket) return storageErrors.noSuchBucket();
+  if (!bucket) return err(storageErrors.noSuchBucket());
   const limit = Math.min(maxUploadBytes, bucket.file_size_limit ?? Infinity);
-  const incoming = await readIncoming(req, limit);
-  if ("httpStatus" in incoming) return incoming;
+  const read = await readIncoming(req, limit);
+  if (!read.ok) return read;
+  const incoming = read.value;
   if (!SINGLE_MIME.test(incoming.mimetype) || !mimeAllowed(bucket, incoming.mimetype)) {
-    return storageErrors.invalidMimeType(incoming.mimetype);
+    return err(storageErrors.invalidMimeType(incoming.mimetype));
   }
 
   const metadata = {
@@ -59,19 +61,19 @@ export async function writeObject(
   const staged = await store.stage(incoming.bytes);
   let committed = false;
   try {
-    const outcome = await store.locked(bucketId, [name], () =>
+    const saved = await store.locked(bucketId, [name], () =>
       asRole(db, claims, async (tx) => {
-        const saved = await saveRow(tx, mode, params);
-        if (typeof saved !== "string") return saved;
+        const row = await saveRow(tx, mode, params);
+        if (!row.ok) return row;
         await store.commit(staged, bucketId, name);
         committed = true;
-        return saved;
+        return row;
       }),
     );
-    if (typeof outcome !== "string") return outcome;
-    return json({ Key: `${bucketId}/${name}`, Id: outcome });
+    if (!saved.ok) return saved;
+    return ok(json({ Key: `${bucketId}/${name}`, Id: saved.value }));
   } catch (e) {
-    if (e instanceof KeyCollision) return storageErrors.keyCollision(`${bucketId}/${name}`);
+    if (e instanceof KeyCollision) return err(storageErrors.keyCollision(`${bucketId}/${name}`));
     throw e;
   } finally {
     if (!committed) await store.discard(staged);
@@ -87,46 +89,46 @@ const UPDATE_SQL = `update storage.objects set owner = $3, owner_id = $4, metada
   updated_at = now(), last_accessed_at = now() where bucket_id = $1 and name = $2`;
 
 /** Writes the object's row as the caller; returns its id, or why the caller may not write it. */
-async function saveRow(tx: Sql, mode: WriteMode, params: unknown[]): Promise<string | StorageError> {
+async function saveRow(tx: Sql, mode: WriteMode, params: unknown[]): Promise<Result<string, StorageError>> {
   const sql = mode === "update" ? UPDATE_SQL : mode === "upsert" ? UPSERT_SQL : INSERT_SQL;
   const { rows } = await tx.query<{ id: string }>(`${sql} returning id::text`, params);
-  if (rows[0]) return rows[0].id;
+  if (rows[0]) return ok(rows[0].id);
   // An update touched nothing: there is no such object, or the caller may see it but not change it.
   const { rows: seen } = await tx.query("select 1 from storage.objects where bucket_id = $1 and name = $2", [
     params[0],
     params[1],
   ]);
-  return seen.length ? storageErrors.accessDenied() : storageErrors.noSuchKey();
+  return err(seen.length ? storageErrors.accessDenied() : storageErrors.noSuchKey());
 }
 
-async function readIncoming(req: Request, limit: number): Promise<Incoming | StorageError> {
+async function readIncoming(req: Request, limit: number): Promise<Result<Incoming, StorageError>> {
   const contentType = req.headers.get("content-type") ?? "";
   try {
     if (/^multipart\/form-data/i.test(contentType)) {
       const boundary = boundaryOf(contentType);
-      if (!boundary) return storageErrors.invalidRequest("multipart body without a boundary");
+      if (!boundary) return err(storageErrors.invalidRequest("multipart body without a boundary"));
       const body = await readBody(req, limit + MULTIPART_OVERHEAD_BYTES);
       const parts = parseMultipart(body, boundary);
-      if (!parts) return storageErrors.invalidRequest("malformed multipart body");
+      if (!parts) return err(storageErrors.invalidRequest("malformed multipart body"));
       // supabase-js names the file part ""; other clients name it "file".
       const file = parts.find((p) => p.name === "") ?? parts.find((p) => p.filename !== null);
-      if (!file) return storageErrors.invalidRequest("no file part in the multipart body");
-      if (file.body.byteLength > limit) return storageErrors.entityTooLarge();
+      if (!file) return err(storageErrors.invalidRequest("no file part in the multipart body"));
+      if (file.body.byteLength > limit) return err(storageErrors.entityTooLarge());
       const cacheField = parts.find((p) => p.name === "cacheControl");
       const seconds = cacheField ? new TextDecoder().decode(cacheField.body).trim() : "";
-      return {
+      return ok({
         bytes: file.body,
         mimetype: file.contentType || DEFAULT_MIME,
         cacheControl: /^\d+$/.test(seconds) ? `max-age=${seconds}` : "no-cache",
-      };
+      });
     }
-    return {
+    return ok({
       bytes: await readBody(req, limit),
       mimetype: contentType || DEFAULT_MIME,
       cacheControl: req.headers.get("cache-control") ?? "no-cache",
-    };
+    });
   } catch (e) {
-    if (e instanceof BodyTooLarge) return storageErrors.entityTooLarge();
+    if (e instanceof BodyTooLarge) return err(storageErrors.entityTooLarge());
     throw e;
   }
 }
