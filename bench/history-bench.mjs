@@ -7,7 +7,7 @@
 // The person's 10,000 rows are written on the server (service role) and reach the device the way any
 // device gets them, by the app's own pull into Dexie. Each then gets a grid thumbnail in the `images`
 // table, as a device that made or has shown them holds (16 distinct 384 px WebP images, one copy per
-// record). Then, in the page:
+// record, as data: URLs like the app's). Then, in the page:
 // - first render: a click on the History link to the count shown and the first tile's image decoded
 //   (5 runs, back to /generate between them);
 // - keystroke: typing prompt words one character at a time into the search box, each keystroke to the
@@ -15,8 +15,8 @@
 // - scroll: the page scrolled 150 px per frame through the grid under a Chromium trace; the figure is
 //   the main thread's work in each frame (see scrollWork).
 // Environment: CHROME_PATH (/usr/bin/chromium), BENCH_HISTORY_PORT (55820), BENCH_HISTORY_API_PORT
-// (55821), BENCH_HISTORY_ROWS (10000).
-/* global document, requestAnimationFrame, indexedDB, OffscreenCanvas, window, HTMLInputElement */
+// (55821), BENCH_HISTORY_ROWS (10000), BENCH_HISTORY_DETAIL (1: also print where scroll time goes).
+/* global document, requestAnimationFrame, indexedDB, OffscreenCanvas, window, HTMLInputElement, FileReader, Image */
 import { randomBytes, randomUUID } from "node:crypto";
 import { chromium } from "playwright-core";
 import { json, percentile, serviceRoleKeyFor, signUpInPage, startApp } from "./support/app.mjs";
@@ -25,6 +25,7 @@ const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const PORT = Number(process.env.BENCH_HISTORY_PORT ?? 55820);
 const API_PORT = Number(process.env.BENCH_HISTORY_API_PORT ?? 55821);
 const ROWS = Number(process.env.BENCH_HISTORY_ROWS ?? 10_000);
+const DETAIL = process.env.BENCH_HISTORY_DETAIL === "1";
 const PASSWORD = "correct-horse-battery";
 const JWT_SECRET = randomBytes(32).toString("hex");
 
@@ -123,7 +124,15 @@ async function seedThumbnails(page) {
         g.arc((c * 97) % 384, (c * 53 + k * 17) % 384, 10 + ((c * 7) % 40), 0, Math.PI * 2);
         g.fill();
       }
-      thumbs.push(await canvas.convertToBlob({ type: "image/webp", quality: 0.8 }));
+      const blob = await canvas.convertToBlob({ type: "image/webp", quality: 0.8 });
+      // Kept as the app keeps them: a data: URL.
+      thumbs.push(
+        await new Promise((resolve) => {
+          const reader = new FileReader();
+          reader.onload = () => resolve(reader.result);
+          reader.readAsDataURL(blob);
+        }),
+      );
     }
     const idb = await new Promise((resolve, reject) => {
       const open = indexedDB.open("promptcanvas");
@@ -142,7 +151,7 @@ async function seedThumbnails(page) {
       tx.onerror = () => reject(tx.error);
     });
     idb.close();
-    return { records: records.length, thumbnailBytes: thumbs.reduce((n, b) => n + b.size, 0) / thumbs.length };
+    return { records: records.length, thumbnailBytes: thumbs.reduce((n, t) => n + t.length, 0) / thumbs.length };
   });
 }
 
@@ -158,9 +167,15 @@ function firstRender(page, rows) {
       for (;;) {
         await new Promise((r) => requestAnimationFrame(r));
         const status = [...document.querySelectorAll("main [role=status]")].map((s) => s.textContent).join(" ");
-        const img = document.querySelector('ul[aria-label="Your generations"] img');
+        const tile = document.querySelector('ul[aria-label="Your generations"] [data-tile-image]');
         if (!listed && status.includes(expected)) listed = performance.now() - start;
-        if (listed && img?.complete && img.naturalWidth > 0) return { listed, shown: performance.now() - start };
+        if (listed && tile) {
+          // The tile's picture is a CSS background: shown once its source is set and decoded.
+          const img = new Image();
+          img.src = /url\("(.*)"\)/.exec(tile.style.backgroundImage)[1];
+          await img.decode();
+          return { listed, shown: performance.now() - start };
+        }
         if (performance.now() - start > 30_000) throw new Error(`History did not show "${expected}" within 30 s`);
       }
     },
@@ -207,7 +222,9 @@ async function scrollWork(page, step, frames) {
   cdp.on("Tracing.dataCollected", ({ value }) => events.push(...value));
   const done = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
   await cdp.send("Tracing.start", {
-    categories: "toplevel,devtools.timeline,disabled-by-default-devtools.timeline",
+    categories: process.env.TRACE_OUT
+      ? "toplevel,devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.invalidationTracking"
+      : "toplevel,devtools.timeline,disabled-by-default-devtools.timeline",
     transferMode: "ReportEvents",
   });
   await page.evaluate(
@@ -246,7 +263,46 @@ async function scrollWork(page, step, frames) {
     for (const t of tasks) busy += Math.max(0, Math.min(to, t.ts + (t.dur ?? 0)) - Math.max(from, t.ts));
     work.push(busy / 1000);
   }
+  if (DETAIL) printBreakdown(onMain, marks.length - 1);
+  if (process.env.TRACE_OUT)
+    (await import("node:fs")).writeFileSync(process.env.TRACE_OUT + step + ".json", JSON.stringify(events));
   return work;
+}
+
+/** With BENCH_HISTORY_DETAIL=1: the page's JavaScript by self time, from a CPU profile. */
+async function startProfile(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+  await cdp.send("Profiler.start");
+  return {
+    print: async () => {
+      const { profile } = await cdp.send("Profiler.stop");
+      await cdp.detach();
+      const self = new Map();
+      const dt = new Map();
+      profile.samples.forEach((id, i) => dt.set(id, (dt.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+      for (const node of profile.nodes) {
+        const f = node.callFrame;
+        const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
+        self.set(key, (self.get(key) ?? 0) + (dt.get(node.id) ?? 0));
+      }
+      const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 16);
+      console.log(
+        `    JavaScript by self time (ms): ${top.map(([k, v]) => `${k} ${(v / 1000).toFixed(0)}`).join("; ")}`,
+      );
+    },
+  };
+}
+
+/** With BENCH_HISTORY_DETAIL=1: where the main thread's time went, per frame, by trace event name. */
+function printBreakdown(events, frames) {
+  const byName = new Map();
+  for (const e of events) byName.set(e.name, (byName.get(e.name) ?? 0) + (e.dur ?? 0));
+  const top = [...byName].sort((a, b) => b[1] - a[1]).slice(0, 14);
+  console.log(
+    `    per frame, by event (nested events counted in each): ${top.map(([n, d]) => `${n} ${(d / 1000 / frames).toFixed(2)}`).join(", ")}`,
+  );
 }
 
 const browser = await chromium.launch({
@@ -287,7 +343,9 @@ try {
   await waitForPull(page);
   console.log(`  pulled into Dexie by the app in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   const thumbs = await seedThumbnails(page);
-  console.log(`  thumbnails: ${thumbs.records} records, ${(thumbs.thumbnailBytes / 1024).toFixed(1)} KB each`);
+  console.log(
+    `  thumbnails: ${thumbs.records} records, ${(thumbs.thumbnailBytes / 1024).toFixed(1)} KB each as data: URLs`,
+  );
 
   const rawRead = await page.evaluate(
     () =>
@@ -313,7 +371,9 @@ try {
     // History's, not the start's.
     await page.waitForLoadState("networkidle");
     await page.waitForTimeout(1000);
+    const profile = DETAIL && i === 4 ? await startProfile(page) : null;
     renders.push(await firstRender(page, ROWS));
+    if (profile) await profile.print();
   }
   const shown = renders.map((r) => r.shown);
   console.log(
@@ -346,7 +406,9 @@ try {
   await scrollWork(page, 150, 60); // warm up: tiles, thumbnails, layout
   const idle = await scrollWork(page, 0, 120);
   console.log(`  main-thread work per frame standing still: ${summary(idle)}`);
+  const profile = DETAIL ? await startProfile(page) : null;
   const work = await scrollWork(page, 150, 400);
+  if (profile) await profile.print();
   const over = work.filter((w) => w > 16).length;
   console.log(
     `  main-thread work per frame scrolling (400 frames at 150 px): ${summary(work)}; ${over} over 16 ms  (goal p95 <= 16 ms)`,

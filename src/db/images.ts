@@ -5,15 +5,23 @@
 import { db as appDb, type AppDb } from "./db";
 import type { ImageRecord } from "./schema";
 
-export type ImageBytes = { image?: Blob; thumbnail?: Blob };
+/** The full image, and the grid thumbnail as a data: URL (see ImageRecord). */
+export type ImageBytes = { image?: Blob; thumbnail?: string };
 
-export function getImage(id: string, db: AppDb = appDb): Promise<ImageRecord | undefined> {
-  return db.images.get(id);
+/** A record as read, without a thumbnail kept as a Blob by an earlier version (it is made again). */
+function current(record: ImageRecord | undefined): ImageRecord | undefined {
+  if (!record || record.thumbnail === undefined || typeof record.thumbnail === "string") return record;
+  const { thumbnail: _old, ...rest } = record;
+  return rest;
+}
+
+export async function getImage(id: string, db: AppDb = appDb): Promise<ImageRecord | undefined> {
+  return current(await db.images.get(id));
 }
 
 /** The bytes held for several generations at once (undefined where none), in the order asked. */
-export function getImages(ids: readonly string[], db: AppDb = appDb): Promise<Array<ImageRecord | undefined>> {
-  return db.images.bulkGet([...ids]);
+export async function getImages(ids: readonly string[], db: AppDb = appDb): Promise<Array<ImageRecord | undefined>> {
+  return (await db.images.bulkGet([...ids])).map(current);
 }
 
 /** The record to put for new bytes, keeping the ones already held that are not replaced. */
@@ -38,7 +46,7 @@ export async function storeImage(id: string, bytes: ImageBytes, db: AppDb = appD
   return db.transaction("rw", [db.generations, db.images], async () => {
     const record = await db.generations.get(id);
     if (!record) return false;
-    await db.images.put(mergedImage(await db.images.get(id), id, record.userId, bytes));
+    await db.images.put(mergedImage(await getImage(id, db), id, record.userId, bytes));
     return true;
   });
 }

@@ -1,7 +1,7 @@
 // The reads views make, each a plain async function for `useLiveQuery` (Dexie is the truth the UI
 // shows). The database is a parameter with the page's singleton as default, so tests pass their own.
 import { db as appDb, type AppDb } from "./db";
-import type { ImageBytes } from "./images";
+import { getImages, type ImageBytes } from "./images";
 import { searchGenerationsIn, type GenerationFilter } from "./search";
 import type {
   GenerationRecord,
@@ -53,7 +53,10 @@ export type GenerationWithImage = GenerationRecord & ImageBytes;
 
 async function withImages(records: GenerationRecord[], db: AppDb): Promise<GenerationWithImage[]> {
   if (!records.length) return [];
-  const images = await db.images.bulkGet(records.map((r) => r.id));
+  const images = await getImages(
+    records.map((r) => r.id),
+    db,
+  );
   return records.map((r, i) => {
     const held = images[i];
     return held ? { ...r, image: held.image, thumbnail: held.thumbnail } : r;

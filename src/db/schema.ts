@@ -35,10 +35,12 @@ export type GenerationRecord = {
 /**
  * The image bytes this device keeps for one generation (schema 4), apart from the records so that
  * reading a list of 10,000 generations never loads a Blob, and caching an image never re-runs the
- * live lists over `generations`. `thumbnail` is a small WebP for grids, made from `image` or from the
- * stored object the first time a tile shows it.
+ * live lists over `generations`. `thumbnail` is a small WebP for grids as a data: URL, made
+ * from `image` or from the stored object the first time a tile shows it: a tile sets it as its picture
+ * as it is, with no object URL to make (a call to the browser process each) and no Blob to read.
+ * Thumbnails kept before were Blobs; reads drop them (see images.ts) and tiles make them again.
  */
-export type ImageRecord = { id: string; userId: string; image?: Blob; thumbnail?: Blob };
+export type ImageRecord = { id: string; userId: string; image?: Blob; thumbnail?: string };
 
 export type TaskStatus = "queued" | "running" | "done" | "error";
 
@@ -201,10 +203,10 @@ export function defineSchema(db: Dexie, upTo: number = SCHEMA_VERSION): void {
 export async function upgradeToV4(tx: Transaction): Promise<void> {
   const generations = tx.table("generations");
   const withBytes = (await generations.toArray()) as Array<GenerationRecord & { image?: Blob; thumbnail?: Blob }>;
-  const images: ImageRecord[] = [];
+  const images: Array<Omit<ImageRecord, "thumbnail"> & { thumbnail?: Blob }> = [];
   for (const { id, userId, image, thumbnail } of withBytes) {
     if (!image && !thumbnail) continue;
-    const moved: ImageRecord = { id, userId };
+    const moved: (typeof images)[number] = { id, userId };
     if (image) moved.image = image;
     if (thumbnail) moved.thumbnail = thumbnail;
     images.push(moved);

@@ -2,7 +2,7 @@
 // its id (the request id) for life, so whoever sends it again (after a reload, from the worker)
 // sends the same id. Transitions that finish a task write everything they touch in one transaction.
 import type { AppDb } from "./db";
-import { mergedImage, type ImageBytes } from "./images";
+import { getImage, mergedImage, type ImageBytes } from "./images";
 import { addPrompt, type PromptEntry } from "./prompt-history";
 import type { GenerationRecord, LimitsRecord, TaskRecord, TaskWait } from "./schema";
 
@@ -83,7 +83,7 @@ export async function markDone(
   await db.transaction("rw", [db.tasks, db.generations, db.images, db.limits], async () => {
     await db.generations.put(generation);
     if (bytes.image || bytes.thumbnail) {
-      await db.images.put(mergedImage(await db.images.get(generation.id), generation.id, generation.userId, bytes));
+      await db.images.put(mergedImage(await getImage(generation.id, db), generation.id, generation.userId, bytes));
     }
     if (limits) await db.limits.put(limits);
     await db.tasks.update(id, {

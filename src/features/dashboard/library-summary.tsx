@@ -9,12 +9,20 @@ import { Icon } from "../../ui/icons";
 
 export const RECENT_COUNT = 6;
 
-/** The cached bytes as an object URL, else a signed URL (which caches the bytes for next time). */
+/**
+ * The cached thumbnail (a data: URL), else the cached image as an object URL, else a signed URL (which
+ * caches the bytes for next time).
+ */
 function useThumbnail(record: GenerationWithImage): string | undefined {
-  const blob = record.thumbnail ?? record.image;
+  const { thumbnail } = record;
+  const blob = record.image;
   const [src, setSrc] = useState<string>();
   useEffect(() => {
     let live = true;
+    if (thumbnail) {
+      setSrc(thumbnail);
+      return;
+    }
     if (blob) {
       const url = URL.createObjectURL(blob);
       setSrc(url);
@@ -26,7 +34,7 @@ function useThumbnail(record: GenerationWithImage): string | undefined {
     return () => {
       live = false;
     };
-  }, [blob, record.imagePath, record.id]);
+  }, [thumbnail, blob, record.imagePath, record.id]);
   return src;
 }
 

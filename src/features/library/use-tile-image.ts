@@ -1,9 +1,11 @@
 // The image of a grid tile. A virtualized grid mounts and unmounts tiles on every scroll frame, so a
 // tile must not open a live query of its own: the tiles mounting together ask in one batch (one
-// IndexedDB read for all of them), and the object URLs made are kept for the next time the same tiles
-// scroll into view (at most THUMBNAILS_KEPT, the oldest revoked first). A tile whose bytes this device
-// does not hold shows the stored object through a signed URL and keeps a thumbnail of it, in idle time,
-// for the next showing (offline too).
+// IndexedDB read for all of them), and the pictures found are kept for the next time the same tiles
+// scroll into view (at most THUMBNAILS_KEPT, the oldest dropped first). A thumbnail is a data: URL and
+// is shown as it is; a full image without one is shown through an object URL (revoked when dropped)
+// and gets its thumbnail in idle time. A tile whose bytes this device does not hold shows the stored
+// object through a signed URL and keeps a thumbnail of it, in idle time, for the next showing (offline
+// too).
 import { useEffect, useState } from "react";
 import { getImages, storeImage } from "../../db/images";
 import type { GenerationRecord } from "../../db/schema";
@@ -12,18 +14,18 @@ import { remoteUrl, type RecordImage } from "./use-record-image";
 
 const THUMBNAILS_KEPT = 1000;
 
-/** id → object URL of the bytes held for it (only ids with bytes: a miss is read again next time). */
+/** id → the picture held for it: a thumbnail's data: URL or an image's object URL (a miss is read again). */
 const urls = new Map<string, string>();
 
-function remember(id: string, blob: Blob): string {
+function remember(id: string, picture: string | Blob): string {
   const known = urls.get(id);
   if (known) return known;
-  const url = URL.createObjectURL(blob);
+  const url = typeof picture === "string" ? picture : URL.createObjectURL(picture);
   urls.set(id, url);
   for (const [oldest, oldUrl] of urls) {
     if (urls.size <= THUMBNAILS_KEPT) break;
     urls.delete(oldest);
-    URL.revokeObjectURL(oldUrl);
+    if (oldUrl.startsWith("blob:")) URL.revokeObjectURL(oldUrl);
   }
   return url;
 }
@@ -35,8 +37,10 @@ async function answer(batch: Map<string, Array<(url: string | null) => void>>): 
   const ids = [...batch.keys()];
   const held = await getImages(ids).catch(() => ids.map(() => undefined));
   ids.forEach((id, i) => {
-    const blob = held[i]?.thumbnail ?? held[i]?.image;
-    const url = blob ? remember(id, blob) : null;
+    const { thumbnail, image } = held[i] ?? {};
+    if (!thumbnail && image) keepThumbnail(id, image);
+    const picture = thumbnail ?? image;
+    const url = picture ? remember(id, picture) : null;
     for (const resolve of batch.get(id) ?? []) resolve(url);
   });
 }
@@ -61,17 +65,24 @@ const making = new Set<string>();
 const whenIdle = (run: () => void) =>
   typeof requestIdleCallback === "function" ? requestIdleCallback(run, { timeout: 2000 }) : setTimeout(run, 50);
 
-/** Fetches the stored image once and keeps its thumbnail; failures only mean no thumbnail yet. */
-function keepThumbnail(id: string, url: string): void {
+/**
+ * Makes and keeps the thumbnail of an image, from its bytes or from the stored object's URL (fetched
+ * once); failures only mean no thumbnail yet.
+ */
+function keepThumbnail(id: string, source: string | Blob): void {
   if (making.has(id)) return;
   making.add(id);
   whenIdle(() => {
     void (async () => {
       try {
-        const response = await fetch(url);
-        if (!response.ok) return;
-        const thumbnail = await makeThumbnail(await response.blob());
-        if (thumbnail && (await storeImage(id, { thumbnail }))) remember(id, thumbnail);
+        let image = source;
+        if (typeof image === "string") {
+          const response = await fetch(image);
+          if (!response.ok) return;
+          image = await response.blob();
+        }
+        const thumbnail = await makeThumbnail(image);
+        if (thumbnail) await storeImage(id, { thumbnail });
       } catch {
         // Offline or not decodable: the tile shows the signed URL, and tries on its next showing.
       } finally {

@@ -1,0 +1,87 @@
+import { act, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { toGenerationRecord } from "#src/db/generation-record.ts";
+import { drawnRows, GenerationGrid, gridGeometry, nextIndex } from "#src/features/library/generation-grid.tsx";
+import { row } from "./seed.ts";
+
+// No backend: a tile without bytes on the device asks for a signed URL and is refused.
+vi.mock("#src/api/library.ts", () => ({
+  SIGNED_URL_SECONDS: 3600,
+  signedImageUrl: vi.fn(async () => ({ ok: false, error: { message: "offline" } })),
+}));
+
+const records = Array.from({ length: 1000 }, (_, i) => toGenerationRecord(row({ prompt: `picture ${i}` })));
+// jsdom lays nothing out: the grid assumes 960 px, so 5 columns of square tiles.
+const { columns, tile } = gridGeometry(0);
+const rowHeight = tile + 12;
+
+function renderGrid() {
+  render(<GenerationGrid items={records} label="Your generations" onOpen={() => undefined} />);
+  return screen.getByRole("list", { name: "Your generations" });
+}
+
+function scrollWindowTo(y: number) {
+  Object.defineProperty(window, "scrollY", { configurable: true, value: y });
+  act(() => {
+    window.dispatchEvent(new Event("scroll"));
+  });
+}
+
+afterEach(() => scrollWindowTo(0));
+
+describe("generation grid", () => {
+  it("keeps its item nodes while scrolling and gives them the records now in view", () => {
+    const list = renderGrid();
+    const before = within(list).getAllByRole("listitem");
+    expect(before[0].getAttribute("aria-posinset")).toBe("1");
+
+    scrollWindowTo(rowHeight * 20);
+    const after = within(list).getAllByRole("listitem");
+    // The same nodes, none inserted or removed: the rows that left took the records of the rows that came.
+    expect(after).toHaveLength(before.length);
+    expect(after.every((li, i) => li === before[i])).toBe(true);
+    const shown = after.map((li) => Number(li.getAttribute("aria-posinset")));
+    expect(shown).toContain(20 * columns + 1);
+    expect(shown).not.toContain(1);
+    const first = after.find((li) => li.getAttribute("aria-posinset") === String(20 * columns + 1))!;
+    expect(within(first).getByRole("button").getAttribute("aria-label")).toBe(`Open: picture ${20 * columns}`);
+  });
+
+  it("is one Tab stop whose arrow keys move the focus in visual order", () => {
+    const list = renderGrid();
+    const tabbable = () => list.querySelectorAll('[tabindex="0"]');
+    expect(tabbable()).toHaveLength(1);
+    const firstButton = tabbable()[0] as HTMLElement;
+    expect(firstButton.getAttribute("aria-label")).toBe("Open: picture 0");
+    firstButton.focus();
+
+    fireEvent.keyDown(firstButton, { key: "ArrowRight" });
+    expect(document.activeElement?.getAttribute("aria-label")).toBe("Open: picture 1");
+    fireEvent.keyDown(document.activeElement!, { key: "ArrowDown" });
+    expect(document.activeElement?.getAttribute("aria-label")).toBe(`Open: picture ${1 + columns}`);
+    fireEvent.keyDown(document.activeElement!, { key: "ArrowLeft" });
+    expect(document.activeElement?.getAttribute("aria-label")).toBe(`Open: picture ${columns}`);
+    expect(tabbable()).toHaveLength(1);
+    expect(tabbable()[0]).toBe(document.activeElement);
+  });
+
+  it("works out the next item for each navigation key, within the list", () => {
+    expect(nextIndex("ArrowRight", 4, 10, 5, 3)).toBe(5);
+    expect(nextIndex("ArrowLeft", 0, 10, 5, 3)).toBe(0);
+    expect(nextIndex("ArrowDown", 7, 10, 5, 3)).toBe(9);
+    expect(nextIndex("ArrowUp", 3, 10, 5, 3)).toBe(0);
+    expect(nextIndex("PageDown", 0, 100, 5, 3)).toBe(15);
+    expect(nextIndex("PageUp", 50, 100, 5, 3)).toBe(35);
+    expect(nextIndex("Home", 50, 100, 5, 3)).toBe(0);
+    expect(nextIndex("End", 0, 100, 5, 3)).toBe(99);
+    expect(nextIndex("a", 0, 100, 5, 3)).toBeNull();
+  });
+
+  it("draws the same number of rows wherever the list is scrolled, so every row has a slot", () => {
+    expect(drawnRows(0, 200, 12)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(drawnRows(50, 200, 12)[0]).toBe(47);
+    expect(drawnRows(50, 200, 12)).toHaveLength(12);
+    expect(drawnRows(198, 200, 12)).toEqual(Array.from({ length: 12 }, (_, i) => 188 + i));
+    expect(drawnRows(0, 5, 12)).toEqual([0, 1, 2, 3, 4]);
+  });
+});
