@@ -1,18 +1,14 @@
 // The generate-image call (architecture §3): sends one request with the client-minted request id
 // and answers the stored row, a signed image URL and the quota after it, or the classified failure.
 // A replay (the same id sent again after a reload) answers the stored row the same way, at no charge.
+import type { GenerationChoice } from "#shared/vocabulary/generation.ts";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { err, ok, type Result } from "../lib/result";
 import { supabase } from "./client";
 import { toAppError, type AppError } from "./errors";
 
-export type GenerateRequest = {
+export type GenerateRequest = GenerationChoice & {
   requestId: string;
-  prompt: string;
-  negativePrompt: string;
-  style: string;
-  quality: string;
-  aspectRatio: string;
   seed: number | null;
   referenceImage?: string;
   provider?: string;

@@ -2,24 +2,20 @@
 // view, the /generate link that makes the same image again (seed included), and the settings file
 // that travels with a zip. One shape serves the device's records (camelCase) and the gallery's
 // server rows (snake_case), so History, Saved and Gallery word a setting the same way.
-import { STYLE_BY_ID } from "#shared/vocabulary/styles.ts";
-import type { AspectRatio, Quality } from "#shared/vocabulary/generation.ts";
+import { STYLES, STYLE_BY_ID } from "#shared/vocabulary/styles.ts";
+import { ASPECT_RATIOS, QUALITIES, type GenerationChoice } from "#shared/vocabulary/generation.ts";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { buildGenerateLink } from "./generate-link";
 
-export type Recipe = {
+export type Recipe = GenerationChoice & {
   id: string;
-  prompt: string;
-  negativePrompt: string;
-  style: string;
-  quality: Quality;
-  aspectRatio: AspectRatio;
+  createdAt: string;
+  /** What the server drew: its pixels, the seed it used (null: the provider takes none) and by whom. */
   width: number;
   height: number;
   seed: number | null;
   provider: string;
   model: string;
-  createdAt: string;
 };
 
 export function recipeFromRow(row: GenerationRow): Recipe {
@@ -48,6 +44,11 @@ const QUALITY_LABELS: Record<Recipe["quality"], string> = { standard: "Standard"
 export function qualityLabel(q: string): string {
   return QUALITY_LABELS[q as Recipe["quality"]] ?? q;
 }
+
+/** Each setting's values as the choices of a list, worded as a recipe words them. */
+export const STYLE_OPTIONS = STYLES.map((s) => ({ value: s.id as string, label: s.label }));
+export const QUALITY_OPTIONS = QUALITIES.map((q) => ({ value: q, label: QUALITY_LABELS[q] }));
+export const ASPECT_RATIO_OPTIONS = ASPECT_RATIOS.map((r) => ({ value: r, label: r }));
 
 /** "22 Nov 2026, 14:05" in the reader's own locale and zone (the record keeps ISO UTC). */
 export function formatCreatedAt(iso: string, locale?: string, timeZone?: string): string {

@@ -5,6 +5,38 @@ import { sendPasswordReset, signInWithPassword, signUp } from "../../api/auth";
 import { ensureSessionRuntime } from "../../state/session-store";
 import { Field, FormError, FormSuccess, MIN_PASSWORD_LENGTH, SubmitButton, passwordProblem } from "./auth-fields";
 
+/** The email and password pair of sign-in and sign-up; the email field takes the focus. */
+function CredentialFields({
+  email,
+  onEmail,
+  password,
+  onPassword,
+  passwordAutoComplete,
+  passwordHint,
+}: {
+  email: string;
+  onEmail: (value: string) => void;
+  password: string;
+  onPassword: (value: string) => void;
+  passwordAutoComplete: "current-password" | "new-password";
+  passwordHint?: string;
+}) {
+  return (
+    <>
+      <Field label="Email" name="email" type="email" value={email} onChange={onEmail} autoComplete="email" autoFocus />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        value={password}
+        onChange={onPassword}
+        autoComplete={passwordAutoComplete}
+        hint={passwordHint}
+      />
+    </>
+  );
+}
+
 /** The session actor must be listening before the call, so SIGNED_IN reaches it. */
 async function withRuntime(): Promise<void> {
   await ensureSessionRuntime().catch(() => undefined);
@@ -29,14 +61,12 @@ export function SignInForm({ onSignedIn, onForgot }: { onSignedIn: () => void; o
 
   return (
     <form onSubmit={submit} className="flex flex-col gap-4" noValidate={false}>
-      <Field label="Email" name="email" type="email" value={email} onChange={setEmail} autoComplete="email" autoFocus />
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        value={password}
-        onChange={setPassword}
-        autoComplete="current-password"
+      <CredentialFields
+        email={email}
+        onEmail={setEmail}
+        password={password}
+        onPassword={setPassword}
+        passwordAutoComplete="current-password"
       />
       <div className="-mt-2 flex justify-end">
         <button type="button" className="link link-primary text-sm" onClick={() => onForgot(email)}>
@@ -83,15 +113,13 @@ export function SignUpForm({ onSignedIn }: { onSignedIn: () => void }) {
 
   return (
     <form onSubmit={submit} className="flex flex-col gap-4">
-      <Field label="Email" name="email" type="email" value={email} onChange={setEmail} autoComplete="email" autoFocus />
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        value={password}
-        onChange={setPassword}
-        autoComplete="new-password"
-        hint={`At least ${MIN_PASSWORD_LENGTH} characters. A longer passphrase is stronger.`}
+      <CredentialFields
+        email={email}
+        onEmail={setEmail}
+        password={password}
+        onPassword={setPassword}
+        passwordAutoComplete="new-password"
+        passwordHint={`At least ${MIN_PASSWORD_LENGTH} characters. A longer passphrase is stronger.`}
       />
       <FormError message={error} />
       <SubmitButton pending={pending} label="Create account" pendingLabel="Creating account…" />

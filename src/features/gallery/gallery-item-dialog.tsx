@@ -6,6 +6,7 @@ import type { PublishedRow } from "../../api/gallery";
 import { authRedirectPath } from "../../lib/auth-redirect";
 import { recipeFromRow, recipeLink, recipeRows } from "../../lib/generation-recipe";
 import { useSession } from "../../state/session-store";
+import { DefinitionList } from "../../ui/definition-list";
 import { Icon } from "../../ui/icons";
 import { Modal } from "../../ui/modal";
 import { usePublishedImage } from "./use-published-image";
@@ -41,14 +42,7 @@ export function GalleryItemDialog({ row, onClose }: { row: PublishedRow; onClose
           )}
         </div>
         <div className="flex min-w-0 flex-col gap-4">
-          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1.5 text-sm">
-            {recipeRows(recipe).map((r) => (
-              <div key={r.label} className="contents">
-                <dt className="text-base-content/70">{r.label}</dt>
-                <dd className="min-w-0 break-words">{r.value}</dd>
-              </div>
-            ))}
-          </dl>
+          <DefinitionList rows={recipeRows(recipe)} />
           <div>
             <Link to={recipeTarget(recipeLink(recipe), signedIn)} className="btn btn-primary btn-sm" data-autofocus>
               <Icon name="sparkles" className="size-4" />

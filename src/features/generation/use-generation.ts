@@ -132,16 +132,3 @@ export function useRunProgress(): Progress {
   const progress = useSelector(child, (s) => s?.context.progress ?? null);
   return newest && progress !== null ? { taskId: newest, progress } : null;
 }
-
-function subscribeOnline(listener: () => void): () => void {
-  window.addEventListener("online", listener);
-  window.addEventListener("offline", listener);
-  return () => {
-    window.removeEventListener("online", listener);
-    window.removeEventListener("offline", listener);
-  };
-}
-
-export function useOnline(): boolean {
-  return useSyncExternalStore(subscribeOnline, isOnline, () => true);
-}

@@ -1,10 +1,7 @@
 // Download PNG, JPG or WebP from the large view, converted in the browser from the cached bytes
 // (or, when this device has none yet, from the signed URL the view already shows).
-import { useState } from "react";
 import type { GenerationRecord } from "../../db/schema";
-import { EXPORT_FORMATS, convertImage, fileNameFor, saveBlob, type ExportFormat } from "../../lib/image-export";
-import { showToast } from "../../state/toasts";
-import { Icon } from "../../ui/icons";
+import { DownloadButtons } from "../../ui/download-buttons";
 
 async function sourceBlob(image: Blob | undefined, src: string | undefined): Promise<Blob> {
   if (image) return image;
@@ -22,41 +19,5 @@ type Props = {
 };
 
 export function DownloadMenu({ record, image, src }: Props) {
-  const [busy, setBusy] = useState<ExportFormat | null>(null);
-  const download = async (format: ExportFormat) => {
-    setBusy(format);
-    try {
-      saveBlob(await convertImage(await sourceBlob(image, src), format), fileNameFor(record.prompt, format));
-    } catch (e) {
-      showToast({
-        tone: "error",
-        title: "Download failed",
-        message: e instanceof Error ? e.message : "The image could not be converted.",
-      });
-    } finally {
-      setBusy(null);
-    }
-  };
-  const ready = Boolean(image || src);
-  return (
-    <div className="flex flex-wrap gap-2">
-      {EXPORT_FORMATS.map((f) => (
-        <button
-          key={f.format}
-          type="button"
-          className="btn btn-outline btn-sm"
-          aria-label={`Download ${f.label}`}
-          disabled={busy !== null || !ready}
-          onClick={() => void download(f.format)}
-        >
-          {busy === f.format ? (
-            <span className="loading loading-spinner loading-xs" aria-hidden="true" />
-          ) : (
-            <Icon name="download" className="size-4" />
-          )}
-          {f.label}
-        </button>
-      ))}
-    </div>
-  );
+  return <DownloadButtons prompt={record.prompt} image={() => sourceBlob(image, src)} disabled={!image && !src} />;
 }

@@ -6,6 +6,7 @@ import { Link } from "wouter";
 import type { GenerationRecord } from "../../db/schema";
 import { recipeLink, recipeRows } from "../../lib/generation-recipe";
 import { showToast } from "../../state/toasts";
+import { DefinitionList } from "../../ui/definition-list";
 import { Icon } from "../../ui/icons";
 import { Modal } from "../../ui/modal";
 import { DownloadMenu } from "./download-menu";
@@ -61,14 +62,7 @@ export function GenerationDialog({ record, userId, onClose }: Props) {
           )}
         </div>
         <div className="flex min-w-0 flex-col gap-4">
-          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1.5 text-sm">
-            {recipeRows(record).map((row) => (
-              <div key={row.label} className="contents">
-                <dt className="text-base-content/70">{row.label}</dt>
-                <dd className="min-w-0 break-words">{row.value}</dd>
-              </div>
-            ))}
-          </dl>
+          <DefinitionList rows={recipeRows(record)} />
           <div className="flex flex-wrap gap-2">
             <Link to={recipeLink(record)} className="btn btn-primary btn-sm" data-autofocus>
               <Icon name="sparkles" className="size-4" />

@@ -1,7 +1,8 @@
 // The History filters as the form holds them (strings, "any" for no filter) and as the device
 // search takes them (searchGenerations options). Dates are calendar days in the reader's zone: a
 // "to" day includes all of that day.
-import { isAspectRatio, isQuality, type AspectRatio, type Quality } from "#shared/vocabulary/generation.ts";
+import { isAspectRatio, isQuality } from "#shared/vocabulary/generation.ts";
+import type { GenerationFilter } from "../../db/search";
 
 export type TriState = "any" | "yes" | "no";
 
@@ -28,17 +29,6 @@ export const EMPTY_FILTERS: HistoryFilters = {
   to: "",
 };
 
-export type SearchOptions = {
-  text?: string;
-  style?: string;
-  quality?: Quality;
-  aspectRatio?: AspectRatio;
-  saved?: boolean;
-  published?: boolean;
-  from?: string;
-  to?: string;
-};
-
 function tri(value: TriState): boolean | undefined {
   return value === "any" ? undefined : value === "yes";
 }
@@ -53,8 +43,8 @@ export function dayBoundary(day: string, endOfDay: boolean): string | undefined 
   return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
 }
 
-export function toSearchOptions(f: HistoryFilters): SearchOptions {
-  const out: SearchOptions = {};
+export function toSearchOptions(f: HistoryFilters): GenerationFilter {
+  const out: GenerationFilter = {};
   const text = f.text.trim();
   if (text) out.text = text;
   if (f.style !== "any") out.style = f.style;

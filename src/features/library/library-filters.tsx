@@ -1,22 +1,14 @@
 // The History search box and filters. The search box is always in view; the other filters fold
 // into a disclosure on narrow screens so the grid starts high on a phone.
-import { useState, type ReactNode } from "react";
-import { ASPECT_RATIOS, QUALITIES } from "#shared/vocabulary/generation.ts";
-import { STYLES } from "#shared/vocabulary/styles.ts";
-import { qualityLabel } from "../../lib/generation-recipe";
+import { useState } from "react";
+import { ASPECT_RATIO_OPTIONS, QUALITY_OPTIONS, STYLE_OPTIONS } from "../../lib/generation-recipe";
 import { Icon } from "../../ui/icons";
+import { LabelledField, SelectField } from "../../ui/labelled-field";
 import { EMPTY_FILTERS, activeFilterCount, type HistoryFilters, type TriState } from "./history-filters";
 
 type Props = { value: HistoryFilters; onChange: (next: HistoryFilters) => void };
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <label className="flex flex-col gap-1">
-      <span className="text-sm font-medium">{label}</span>
-      {children}
-    </label>
-  );
-}
+const ANY = { value: "any", label: "Any" };
 
 function TriSelect(props: {
   label: string;
@@ -26,17 +18,17 @@ function TriSelect(props: {
   onChange: (v: TriState) => void;
 }) {
   return (
-    <Field label={props.label}>
-      <select
-        className="select select-sm w-full"
-        value={props.value}
-        onChange={(e) => props.onChange(e.target.value as TriState)}
-      >
-        <option value="any">Any</option>
-        <option value="yes">{props.yes}</option>
-        <option value="no">{props.no}</option>
-      </select>
-    </Field>
+    <SelectField<TriState>
+      label={props.label}
+      size="sm"
+      value={props.value}
+      options={[
+        { value: "any", label: "Any" },
+        { value: "yes", label: props.yes },
+        { value: "no", label: props.no },
+      ]}
+      onChange={props.onChange}
+    />
   );
 }
 
@@ -62,48 +54,27 @@ export function LibraryFilters({ value, onChange }: Props) {
           Filters{active > 0 ? ` (${active} set)` : ""}
         </summary>
         <div className="grid grid-cols-2 gap-3 px-4 pb-4 sm:grid-cols-4 lg:grid-cols-7">
-          <Field label="Style">
-            <select
-              className="select select-sm w-full"
-              value={value.style}
-              onChange={(e) => set("style", e.target.value)}
-            >
-              <option value="any">Any</option>
-              {STYLES.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.label}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Quality">
-            <select
-              className="select select-sm w-full"
-              value={value.quality}
-              onChange={(e) => set("quality", e.target.value)}
-            >
-              <option value="any">Any</option>
-              {QUALITIES.map((q) => (
-                <option key={q} value={q}>
-                  {qualityLabel(q)}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Aspect ratio">
-            <select
-              className="select select-sm w-full"
-              value={value.aspectRatio}
-              onChange={(e) => set("aspectRatio", e.target.value)}
-            >
-              <option value="any">Any</option>
-              {ASPECT_RATIOS.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-          </Field>
+          <SelectField
+            label="Style"
+            size="sm"
+            value={value.style}
+            options={[ANY, ...STYLE_OPTIONS]}
+            onChange={(v) => set("style", v)}
+          />
+          <SelectField
+            label="Quality"
+            size="sm"
+            value={value.quality}
+            options={[ANY, ...QUALITY_OPTIONS]}
+            onChange={(v) => set("quality", v)}
+          />
+          <SelectField
+            label="Aspect ratio"
+            size="sm"
+            value={value.aspectRatio}
+            options={[ANY, ...ASPECT_RATIO_OPTIONS]}
+            onChange={(v) => set("aspectRatio", v)}
+          />
           <TriSelect label="Saved" value={value.saved} yes="Saved" no="Not saved" onChange={(v) => set("saved", v)} />
           <TriSelect
             label="Published"
@@ -112,7 +83,7 @@ export function LibraryFilters({ value, onChange }: Props) {
             no="Private"
             onChange={(v) => set("published", v)}
           />
-          <Field label="From">
+          <LabelledField label="From">
             <input
               type="date"
               className="input input-sm w-full"
@@ -120,8 +91,8 @@ export function LibraryFilters({ value, onChange }: Props) {
               max={value.to || undefined}
               onChange={(e) => set("from", e.target.value)}
             />
-          </Field>
-          <Field label="To">
+          </LabelledField>
+          <LabelledField label="To">
             <input
               type="date"
               className="input input-sm w-full"
@@ -129,7 +100,7 @@ export function LibraryFilters({ value, onChange }: Props) {
               min={value.from || undefined}
               onChange={(e) => set("to", e.target.value)}
             />
-          </Field>
+          </LabelledField>
           {active > 0 && (
             <div className="col-span-full">
               <button

@@ -5,7 +5,7 @@ import { signedImageUrl } from "../../api/library";
 import { getImage } from "../../db/images";
 import type { GenerationRecord } from "../../db/schema";
 import { saveBlob } from "../../lib/image-export";
-import { showToast } from "../../state/toasts";
+import { showDownloadFailed } from "../../ui/download-buttons";
 import { Icon } from "../../ui/icons";
 import { ConfirmModal } from "../../ui/modal";
 import { removeGenerations } from "./library-actions";
@@ -46,11 +46,7 @@ export function SelectionBar({ userId, items, selected, onSelectAll, onClear }: 
       const bytes = await buildZip(entries);
       saveBlob(new Blob([bytes as BlobPart], { type: "application/zip" }), zipFileName());
     } catch (e) {
-      showToast({
-        tone: "error",
-        title: "Download failed",
-        message: e instanceof Error ? e.message : "The zip could not be made.",
-      });
+      showDownloadFailed(e, "The zip could not be made.");
     } finally {
       setBusy(null);
     }

@@ -3,9 +3,10 @@
 // to the reset.
 import { useActorRef, useSelector } from "@xstate/react";
 import { useLiveQuery } from "dexie-react-hooks";
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect } from "react";
 import type { Tier } from "#shared/vocabulary/tiers.ts";
 import { getLimits } from "../../db/queries";
+import { useOnline } from "../../lib/use-online";
 import { useSession } from "../../state/session-store";
 import { countdownMachine } from "./countdown-machine";
 import { LIMITS_POLL_MS } from "./limits-machine";
@@ -23,22 +24,9 @@ export type LimitsView = {
 /** Older than two polls: the figures may have moved. */
 const STALE_AFTER_MS = 2 * LIMITS_POLL_MS;
 
-function subscribeOnline(listener: () => void): () => void {
-  window.addEventListener("online", listener);
-  window.addEventListener("offline", listener);
-  return () => {
-    window.removeEventListener("online", listener);
-    window.removeEventListener("offline", listener);
-  };
-}
-
 export function useLimits(): LimitsView | null {
   const userId = useSession().user?.id ?? null;
-  const online = useSyncExternalStore(
-    subscribeOnline,
-    () => navigator.onLine,
-    () => true,
-  );
+  const online = useOnline();
   const record = useLiveQuery(() => (userId ? getLimits(userId) : undefined), [userId]);
   if (!record || record.userId !== userId) return null;
   const age = Date.now() - Date.parse(record.checkedAt);

@@ -2,6 +2,7 @@
 // its refusals (too weak, same as before) for the person.
 import { useId, useState, type FormEvent } from "react";
 import { updatePassword } from "../../api/auth";
+import { LabelledField } from "../../ui/labelled-field";
 
 /** The same floor as sign-up and the reset page (auth feature), so no screen accepts a weaker one. */
 export const PASSWORD_MIN_CHARS = 8;
@@ -33,8 +34,7 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
 
   return (
     <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-3 sm:max-w-sm" noValidate>
-      <label className="flex flex-col gap-1">
-        <span className="text-sm font-medium">New password</span>
+      <LabelledField label="New password">
         <input
           type="password"
           className="input w-full"
@@ -44,9 +44,8 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
           aria-describedby={error ? `${id}-error` : undefined}
           aria-invalid={Boolean(error) || undefined}
         />
-      </label>
-      <label className="flex flex-col gap-1">
-        <span className="text-sm font-medium">Confirm new password</span>
+      </LabelledField>
+      <LabelledField label="Confirm new password">
         <input
           type="password"
           className="input w-full"
@@ -54,7 +53,7 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
           value={confirm}
           onChange={(e) => setConfirm(e.target.value)}
         />
-      </label>
+      </LabelledField>
       {error && (
         <p id={`${id}-error`} role="alert" className="alert alert-error alert-soft text-sm text-base-content">
           {error}

@@ -3,13 +3,13 @@
 // Saving applies on this device at once and reaches the server through the outbox, offline too.
 import { useLiveQuery } from "dexie-react-hooks";
 import { useId, useState, type FormEvent } from "react";
-import { ASPECT_RATIOS, PREFERENCE_DEFAULTS, QUALITIES } from "#shared/vocabulary/generation.ts";
-import { STYLES } from "#shared/vocabulary/styles.ts";
+import { PREFERENCE_DEFAULTS } from "#shared/vocabulary/generation.ts";
 import { updatePreferences } from "../../db/library";
 import { getPreferences } from "../../db/queries";
 import type { PreferencesPatch, PreferencesRecord } from "../../db/schema";
-import { qualityLabel } from "../../lib/generation-recipe";
+import { ASPECT_RATIO_OPTIONS, QUALITY_OPTIONS, STYLE_OPTIONS } from "../../lib/generation-recipe";
 import { showToast } from "../../state/toasts";
+import { SelectField } from "../../ui/labelled-field";
 
 export const PREFERENCES_SAVED = "Preferences updated successfully";
 export const PREFERENCES_FAILED = "Failed to update preferences";
@@ -39,6 +39,23 @@ export function valuesOf(record: PreferencesRecord | undefined): Values {
     publicGalleryOptIn: record?.publicGalleryOptIn ?? PREFERENCE_DEFAULTS.publicGalleryOptIn,
     timezone: record?.timezone ?? browserTimeZone(),
   };
+}
+
+function ToggleRow(props: { label: string; description: string; checked: boolean; onChange: (on: boolean) => void }) {
+  return (
+    <label className="flex cursor-pointer items-start gap-3">
+      <input
+        type="checkbox"
+        className="toggle toggle-primary mt-0.5"
+        checked={props.checked}
+        onChange={(e) => props.onChange(e.target.checked)}
+      />
+      <span>
+        <span className="block font-medium">{props.label}</span>
+        <span className="block text-sm text-base-content/80">{props.description}</span>
+      </span>
+    </label>
+  );
 }
 
 export function PreferencesForm({ userId }: { userId: string | undefined }) {
@@ -80,75 +97,37 @@ export function PreferencesForm({ userId }: { userId: string | undefined }) {
       </h2>
       <p className="-mt-2 text-sm text-base-content/80">The generator starts from these settings.</p>
       <div className="grid gap-4 sm:grid-cols-3">
-        <label className="flex flex-col gap-1">
-          <span className="text-sm font-medium">Default style</span>
-          <select
-            className="select w-full"
-            value={values.defaultStyle}
-            onChange={(e) => edit("defaultStyle", e.target.value)}
-          >
-            {STYLES.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className="text-sm font-medium">Default quality</span>
-          <select
-            className="select w-full"
-            value={values.defaultQuality}
-            onChange={(e) => edit("defaultQuality", e.target.value as Values["defaultQuality"])}
-          >
-            {QUALITIES.map((q) => (
-              <option key={q} value={q}>
-                {qualityLabel(q)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          <span className="text-sm font-medium">Default aspect ratio</span>
-          <select
-            className="select w-full"
-            value={values.defaultAspectRatio}
-            onChange={(e) => edit("defaultAspectRatio", e.target.value as Values["defaultAspectRatio"])}
-          >
-            {ASPECT_RATIOS.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="Default style"
+          value={values.defaultStyle}
+          options={STYLE_OPTIONS}
+          onChange={(v) => edit("defaultStyle", v)}
+        />
+        <SelectField
+          label="Default quality"
+          value={values.defaultQuality}
+          options={QUALITY_OPTIONS}
+          onChange={(v) => edit("defaultQuality", v)}
+        />
+        <SelectField
+          label="Default aspect ratio"
+          value={values.defaultAspectRatio}
+          options={ASPECT_RATIO_OPTIONS}
+          onChange={(v) => edit("defaultAspectRatio", v)}
+        />
       </div>
-      <label className="flex cursor-pointer items-start gap-3">
-        <input
-          type="checkbox"
-          className="toggle toggle-primary mt-0.5"
-          checked={values.notificationsEnabled}
-          onChange={(e) => edit("notificationsEnabled", e.target.checked)}
-        />
-        <span>
-          <span className="block font-medium">Notifications</span>
-          <span className="block text-sm text-base-content/80">Tell me when a queued image is ready.</span>
-        </span>
-      </label>
-      <label className="flex cursor-pointer items-start gap-3">
-        <input
-          type="checkbox"
-          className="toggle toggle-primary mt-0.5"
-          checked={values.publicGalleryOptIn}
-          onChange={(e) => edit("publicGalleryOptIn", e.target.checked)}
-        />
-        <span>
-          <span className="block font-medium">Publish new images to the gallery</span>
-          <span className="block text-sm text-base-content/80">
-            Off: new images stay private until you publish one yourself.
-          </span>
-        </span>
-      </label>
+      <ToggleRow
+        label="Notifications"
+        description="Tell me when a queued image is ready."
+        checked={values.notificationsEnabled}
+        onChange={(on) => edit("notificationsEnabled", on)}
+      />
+      <ToggleRow
+        label="Publish new images to the gallery"
+        description="Off: new images stay private until you publish one yourself."
+        checked={values.publicGalleryOptIn}
+        onChange={(on) => edit("publicGalleryOptIn", on)}
+      />
       <label className="flex flex-col gap-1 sm:max-w-sm">
         <span className="text-sm font-medium">Time zone</span>
         <select className="select w-full" value={values.timezone} onChange={(e) => edit("timezone", e.target.value)}>

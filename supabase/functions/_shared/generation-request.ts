@@ -8,25 +8,19 @@ import type { ProviderId, ReferenceImage } from "./providers/types.ts";
 import { VALIDATION_MESSAGES } from "./vocabulary/errors.ts";
 import {
   ASPECT_RATIOS,
-  type AspectRatio,
+  type GenerationChoice,
   GENERATION_DEFAULTS,
   NEGATIVE_PROMPT_MAX_CHARS,
   PROMPT_MAX_CHARS,
   QUALITIES,
-  type Quality,
   REFERENCE_IMAGE_MAX_BYTES,
   REFERENCE_IMAGE_MAX_SIDE,
   SEED_MAX,
 } from "./vocabulary/generation.ts";
 import { STYLE_IDS, type StyleId } from "./vocabulary/styles.ts";
 
-export interface GenerationRequest {
+export interface GenerationRequest extends GenerationChoice<StyleId> {
   requestId: string;
-  prompt: string;
-  negativePrompt: string;
-  style: StyleId;
-  quality: Quality;
-  aspectRatio: AspectRatio;
   /** null when the person left the seed empty (random). */
   seed: number | null;
   reference: ReferenceImage | null;

@@ -4,9 +4,9 @@
 import { answer, type Endpoint } from "./context.ts";
 import { sendMail } from "./mailbox.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
-import { type JsonObject, objectField, readJsonObject, refuse, stringFields, succeed } from "./responses.ts";
+import { type JsonObject, refuse, succeed } from "./responses.ts";
 import { authenticate, endSessions, type LogoutScope } from "./sessions.ts";
-import { checkNewPassword, INVALID_EMAIL } from "./signup.ts";
+import { checkNewPassword, INVALID_EMAIL, readUserBody } from "./signup.ts";
 import { voidLinks } from "./email-links.ts";
 import { findUserByEmail, findUserById, normalizeEmail, toGoTrueUser } from "./users.ts";
 
@@ -32,20 +32,17 @@ export const updateUser: Endpoint = async (actx, req) => {
   const caller = await authenticate(actx, req);
   if (!caller.ok) return answer(caller);
   const { user, sessionId } = caller.value;
-  const body = await readJsonObject(req, actx.config.maxBodyBytes);
-  if (!body.ok) return answer(body);
-  const fields = stringFields(body.value, "email", "password", "phone");
-  if (!fields.ok) return answer(fields);
-  const data = objectField(body.value, "data");
-  if (!data.ok) return answer(data);
-  if (body.value.app_metadata !== undefined && body.value.app_metadata !== null) {
+  const read = await readUserBody(req, actx.config.maxBodyBytes);
+  if (!read.ok) return answer(read);
+  const { body, fields, data } = read.value;
+  if (body.app_metadata !== undefined && body.app_metadata !== null) {
     return answer(refuse(403, "not_admin", "Updating app_metadata requires admin privileges"));
   }
-  if (fields.value.phone) return answer(refuse(422, "phone_provider_disabled", "Phone updates are disabled"));
+  if (fields.phone) return answer(refuse(422, "phone_provider_disabled", "Phone updates are disabled"));
 
   let newEmail: string | null = null;
-  if (fields.value.email) {
-    newEmail = normalizeEmail(fields.value.email);
+  if (fields.email) {
+    newEmail = normalizeEmail(fields.email);
     if (!newEmail) return answer(refuse(400, "validation_failed", INVALID_EMAIL));
     if (newEmail === user.email) newEmail = null;
     else if (await findUserByEmail(actx.db, newEmail)) {
@@ -54,7 +51,7 @@ export const updateUser: Endpoint = async (actx, req) => {
   }
 
   let passwordHash: string | null = null;
-  const password = fields.value.password;
+  const password = fields.password;
   if (password !== undefined) {
     const strong = checkNewPassword(password);
     if (!strong.ok) return answer(strong);
@@ -74,7 +71,7 @@ export const updateUser: Endpoint = async (actx, req) => {
         await endSessions(sql, user.id, sessionId, sessionId ? "others" : "global");
         await voidLinks(sql, user.id);
       }
-      let meta = data.value ? mergeMetadata(user.user_metadata, data.value) : user.user_metadata;
+      let meta = data ? mergeMetadata(user.user_metadata, data) : user.user_metadata;
       if (newEmail) {
         const taken = await sql.query(`select 1 from auth.users where email = $1`, [newEmail]);
         if (taken.rows.length) {
@@ -93,7 +90,7 @@ export const updateUser: Endpoint = async (actx, req) => {
             `If you did not do this, reset your password and contact support.`,
         });
       }
-      if (data.value || newEmail) {
+      if (data || newEmail) {
         await sql.query(`update auth.users set raw_user_meta_data = $2::jsonb, updated_at = now() where id = $1`, [
           user.id,
           JSON.stringify(meta),

@@ -6,7 +6,15 @@ import { answer, type AuthCtx, type Endpoint } from "./context.ts";
 import { sendLink } from "./email-links.ts";
 import { hashPassword, passwordTooLong, passwordWeakness } from "./passwords.ts";
 import { safeRedirect } from "./redirects.ts";
-import { objectField, type Outcome, readJsonObject, refuse, stringFields, succeed } from "./responses.ts";
+import {
+  type JsonObject,
+  objectField,
+  type Outcome,
+  readJsonObject,
+  refuse,
+  stringFields,
+  succeed,
+} from "./responses.ts";
 import { startSession } from "./sessions.ts";
 import { emailIdentityData, findUserByEmail, findUserById, normalizeEmail, toGoTrueUser } from "./users.ts";
 
@@ -22,14 +30,28 @@ export function checkNewPassword(password: string): Outcome<string> {
   return succeed(password);
 }
 
-export const signup: Endpoint = async (actx, req, url) => {
-  const body = await readJsonObject(req, actx.config.maxBodyBytes);
-  if (!body.ok) return answer(body);
+/** What sign-up and a user update read: the body, its email/password/phone strings and `data` (user metadata). */
+interface UserBody {
+  body: JsonObject;
+  fields: Partial<Record<"email" | "password" | "phone", string>>;
+  data: JsonObject | undefined;
+}
+
+export async function readUserBody(req: Request, limit: number): Promise<Outcome<UserBody>> {
+  const body = await readJsonObject(req, limit);
+  if (!body.ok) return body;
   const fields = stringFields(body.value, "email", "password", "phone");
-  if (!fields.ok) return answer(fields);
+  if (!fields.ok) return fields;
   const data = objectField(body.value, "data");
-  if (!data.ok) return answer(data);
-  const { email, password, phone } = fields.value;
+  if (!data.ok) return data;
+  return succeed({ body: body.value, fields: fields.value, data: data.value });
+}
+
+export const signup: Endpoint = async (actx, req, url) => {
+  const read = await readUserBody(req, actx.config.maxBodyBytes);
+  if (!read.ok) return answer(read);
+  const { fields, data } = read.value;
+  const { email, password, phone } = fields;
 
   if (!email && phone) return answer(refuse(422, "phone_provider_disabled", "Phone signups are disabled"));
   if (!password) return answer(refuse(422, "validation_failed", "Signup requires a valid password"));
@@ -49,7 +71,7 @@ export const signup: Endpoint = async (actx, req, url) => {
   }
 
   const hash = await hashPassword(password);
-  return await createAccount(actx, address, hash, data.value ?? {}, redirectTo);
+  return await createAccount(actx, address, hash, data ?? {}, redirectTo);
 };
 
 async function createAccount(

@@ -6,21 +6,27 @@ import { closingQuote, unescapeQuoted } from "./text-scan.ts";
 export type JsonStep = { arrow: "->" | "->>"; key: string | number };
 export type Field = { name: string; path: JsonStep[] };
 
+/**
+ * The name or key `text` starts with: quoted (up to its closing quote) or bare (up to the next arrow);
+ * null when the quote is never closed.
+ */
+function leadingPiece(text: string): { piece: string; rest: string } | null {
+  if (text.startsWith('"')) {
+    const end = closingQuote(text, 0);
+    if (end < 0) return null;
+    return { piece: unescapeQuoted(text.slice(1, end)), rest: text.slice(end + 1) };
+  }
+  const i = text.indexOf("->");
+  return i < 0 ? { piece: text, rest: "" } : { piece: text.slice(0, i), rest: text.slice(i) };
+}
+
 /** `name`, `"quoted name"`, `json_col->key->>0`. */
 export function parseField(raw: string): Result<Field> {
   const s = raw.trim();
-  let name: string;
-  let rest: string;
-  if (s.startsWith('"')) {
-    const end = closingQuote(s, 0);
-    if (end < 0) return err(parseError(`field (${raw})`, "unterminated quoted name"));
-    name = unescapeQuoted(s.slice(1, end));
-    rest = s.slice(end + 1);
-  } else {
-    const i = s.indexOf("->");
-    name = i < 0 ? s : s.slice(0, i);
-    rest = i < 0 ? "" : s.slice(i);
-  }
+  const head = leadingPiece(s);
+  if (!head) return err(parseError(`field (${raw})`, "unterminated quoted name"));
+  const name = head.piece;
+  let rest = head.rest;
   if (name === "" || (/[(),]/.test(name) && !s.startsWith('"'))) {
     return err(parseError(`field (${raw})`, "expected a column name"));
   }
@@ -29,24 +35,16 @@ export function parseField(raw: string): Result<Field> {
     const m = /^(->>|->)/.exec(rest);
     if (!m) return err(parseError(`field (${raw})`, "expected -> or ->>"));
     rest = rest.slice(m[1].length);
-    let key: string;
     const intKey = /^-?\d+(?=->|$)/.exec(rest);
     if (intKey) {
-      key = intKey[0];
-      rest = rest.slice(key.length);
-      path.push({ arrow: m[1] as JsonStep["arrow"], key: Number(key) });
+      rest = rest.slice(intKey[0].length);
+      path.push({ arrow: m[1] as JsonStep["arrow"], key: Number(intKey[0]) });
       continue;
     }
-    if (rest.startsWith('"')) {
-      const end = closingQuote(rest, 0);
-      if (end < 0) return err(parseError(`field (${raw})`, "unterminated quoted key"));
-      key = unescapeQuoted(rest.slice(1, end));
-      rest = rest.slice(end + 1);
-    } else {
-      const next = rest.indexOf("->");
-      key = next < 0 ? rest : rest.slice(0, next);
-      rest = next < 0 ? "" : rest.slice(next);
-    }
+    const step = leadingPiece(rest);
+    if (!step) return err(parseError(`field (${raw})`, "unterminated quoted key"));
+    const key = step.piece;
+    rest = step.rest;
     if (key === "" || /[(),]/.test(key)) return err(parseError(`field (${raw})`, "expected a JSON key"));
     path.push({ arrow: m[1] as JsonStep["arrow"], key });
   }

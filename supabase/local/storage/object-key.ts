@@ -55,3 +55,15 @@ function printable(s: string): string {
   // eslint-disable-next-line no-control-regex
   return s.replace(/[\u0000-\u001f\u007f]/g, "?").slice(0, 200);
 }
+
+/** How many object names one request may list (paths to sign, prefixes to remove). */
+export const MAX_NAMES_PER_REQUEST = 1000;
+
+/** A body field that must be an array of at most MAX_NAMES_PER_REQUEST strings (not yet checked as names). */
+export function nameList(body: Record<string, unknown>, field: string): Result<string[], StorageError> {
+  const v = body[field];
+  if (!Array.isArray(v) || v.length > MAX_NAMES_PER_REQUEST || !v.every((p) => typeof p === "string")) {
+    return err(storageErrors.invalidRequest(`${field} must be an array of at most ${MAX_NAMES_PER_REQUEST} strings`));
+  }
+  return ok(v as string[]);
+}

@@ -6,9 +6,7 @@ import { json } from "../http.ts";
 import { err, ok, type Result } from "../result.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
-import { checkObjectName } from "./object-key.ts";
-
-const MAX_PREFIXES = 1000;
+import { checkObjectName, nameList } from "./object-key.ts";
 
 interface DeletedRow {
   name: string;
@@ -37,12 +35,10 @@ export async function removeMany(
   bucket: string,
   body: Record<string, unknown>,
 ): Promise<Result<Response, StorageError>> {
-  const prefixes = body.prefixes;
-  if (!Array.isArray(prefixes) || prefixes.length > MAX_PREFIXES || !prefixes.every((p) => typeof p === "string")) {
-    return err(storageErrors.invalidRequest(`prefixes must be an array of at most ${MAX_PREFIXES} strings`));
-  }
+  const prefixes = nameList(body, "prefixes");
+  if (!prefixes.ok) return prefixes;
   // A name that fails validation cannot exist, so it is simply not deleted.
-  const names = prefixes.flatMap((p) => {
+  const names = prefixes.value.flatMap((p) => {
     const name = checkObjectName(p);
     return name.ok ? [name.value] : [];
   });

@@ -7,12 +7,11 @@ import { signJwt, verifyJwt } from "../jwt.ts";
 import { err, ok, type Result } from "../result.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
-import { checkObjectName } from "./object-key.ts";
+import { checkObjectName, nameList } from "./object-key.ts";
 import { downloadGranted } from "./read.ts";
 
 /** A year: long enough for any sharing the app does, short enough to bound a leaked link. */
 const MAX_EXPIRES_IN_SEC = 365 * 24 * 3600;
-const MAX_PATHS = 1000;
 
 function expiresInOf(body: Record<string, unknown>): Result<number, StorageError> {
   const v = Number(body.expiresIn);
@@ -58,11 +57,10 @@ export async function signMany(
 ): Promise<Result<Response, StorageError>> {
   const expiresIn = expiresInOf(body);
   if (!expiresIn.ok) return expiresIn;
-  const paths = body.paths;
-  if (!Array.isArray(paths) || paths.length > MAX_PATHS || !paths.every((p) => typeof p === "string")) {
-    return err(storageErrors.invalidRequest(`paths must be an array of at most ${MAX_PATHS} strings`));
-  }
-  const names = (paths as string[]).map((p) => checkObjectName(p));
+  const listed = nameList(body, "paths");
+  if (!listed.ok) return listed;
+  const paths = listed.value;
+  const names = paths.map((p) => checkObjectName(p));
   const valid = names.flatMap((n) => (n.ok ? [n.value] : []));
   const visible = await asRole(db, claims, async (tx) => {
     const { rows } = await tx.query<{ name: string }>(

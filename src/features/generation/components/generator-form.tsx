@@ -3,8 +3,8 @@
 // §5 rules before asking the queue; a blank prompt disables Generate and says why once edited.
 import { useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "wouter";
+import { useOnline } from "../../../lib/use-online";
 import { Icon } from "../../../ui/icons";
-import { useOnline } from "../use-generation";
 import { validateSettings, type GeneratorSettings, type SettingsErrors } from "./generator-settings";
 import PromptEditor from "./prompt-editor";
 import { ReferenceField } from "./reference-field";

@@ -11,19 +11,13 @@ import {
   SEED_MAX,
   isAspectRatio,
   isQuality,
-  type AspectRatio,
-  type Quality,
+  type GenerationChoice,
 } from "#shared/vocabulary/generation.ts";
 import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
 import { isStyleId, type StyleId } from "#shared/vocabulary/styles.ts";
 import type { GenerateLinkParams } from "../../../lib/generate-link";
 
-export type GeneratorSettings = {
-  prompt: string;
-  negativePrompt: string;
-  style: StyleId;
-  quality: Quality;
-  aspectRatio: AspectRatio;
+export type GeneratorSettings = GenerationChoice<StyleId> & {
   /** As typed; empty means a random seed. */
   seed: string;
   referenceImage: { dataUrl: string; name: string } | null;
@@ -106,12 +100,7 @@ export function parseSeed(raw: string): number | null | undefined {
   return n <= SEED_MAX ? n : undefined;
 }
 
-export type GenerateSettings = {
-  prompt: string;
-  negativePrompt: string;
-  style: StyleId;
-  quality: Quality;
-  aspectRatio: AspectRatio;
+export type GenerateSettings = GenerationChoice<StyleId> & {
   seed: number | null;
   referenceImage?: string;
   batchCount?: number;

@@ -5,9 +5,9 @@
 import { useState } from "react";
 import { STYLE_BY_ID, isStyleId } from "#shared/vocabulary/styles.ts";
 import type { GenerationWithImage } from "../../../db/queries";
+import { DownloadButtons } from "../../../ui/download-buttons";
 import { Icon } from "../../../ui/icons";
 import { ProgressBar } from "../../../ui/progress-bar";
-import { DownloadButtons } from "./download-buttons";
 import { useObjectUrl } from "./use-object-url";
 
 /** Spec §9: recent thumbnails are generations 2 to 5. */

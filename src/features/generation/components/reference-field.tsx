@@ -2,6 +2,7 @@
 // read as a data URL, shown as a small preview and removable.
 import { useId, useRef, useState } from "react";
 import { readReference } from "./reference-image";
+import { OptionalLabel } from "./setting-fields";
 
 type Reference = { dataUrl: string; name: string };
 
@@ -25,12 +26,7 @@ export function ReferenceField({ value, onChange, disabled }: Props) {
 
   return (
     <div className="flex flex-col gap-1.5">
-      <div className="flex items-baseline justify-between gap-2">
-        <label htmlFor={id} className="text-sm font-medium">
-          Reference image
-        </label>
-        <span className="text-xs text-base-content/70">Optional</span>
-      </div>
+      <OptionalLabel htmlFor={id} label="Reference image" />
       <input
         ref={input}
         id={id}

@@ -1,6 +1,6 @@
 // The generator's smaller controls (spec §2, §5): negative prompt, quality, aspect ratio, seed and
 // batch mode with its count slider. Each is labelled for assistive technology and the e2e tests.
-import { useId } from "react";
+import { useId, type ReactNode } from "react";
 import {
   ASPECT_RATIOS,
   BATCH_MAX,
@@ -11,9 +11,30 @@ import {
   type AspectRatio,
   type Quality,
 } from "#shared/vocabulary/generation.ts";
+import { qualityLabel } from "../../../lib/generation-recipe";
 
-const QUALITY_LABEL: Record<Quality, string> = { standard: "Standard", high: "High", ultra: "Ultra" };
 const RATIO_LABEL: Record<AspectRatio, string> = { "1:1": "Square", "16:9": "Landscape", "9:16": "Portrait" };
+
+/** A field's label with "Optional" at its end. */
+export function OptionalLabel({ htmlFor, label }: { htmlFor: string; label: string }) {
+  return (
+    <div className="flex items-baseline justify-between gap-2">
+      <label htmlFor={htmlFor} className="text-sm font-medium">
+        {label}
+      </label>
+      <span className="text-xs text-base-content/70">Optional</span>
+    </div>
+  );
+}
+
+/** The line under a field: its error when it has one (stressed), else its help. */
+function FieldHelp({ id, error, children }: { id: string; error?: string; children: ReactNode }) {
+  return (
+    <p id={id} className={`text-xs ${error ? "font-semibold text-base-content" : "text-base-content/70"}`}>
+      {error ?? children}
+    </p>
+  );
+}
 
 export function NegativePromptField(props: {
   value: string;
@@ -24,12 +45,7 @@ export function NegativePromptField(props: {
   const id = useId();
   return (
     <div className="flex flex-col gap-1.5">
-      <div className="flex items-baseline justify-between gap-2">
-        <label htmlFor={id} className="text-sm font-medium">
-          Negative prompt
-        </label>
-        <span className="text-xs text-base-content/70">Optional</span>
-      </div>
+      <OptionalLabel htmlFor={id} label="Negative prompt" />
       <input
         id={id}
         className={`input w-full ${props.error ? "input-error" : ""}`}
@@ -41,12 +57,9 @@ export function NegativePromptField(props: {
         aria-describedby={`${id}-help`}
         onChange={(e) => props.onChange(e.target.value)}
       />
-      <p
-        id={`${id}-help`}
-        className={`text-xs ${props.error ? "font-semibold text-base-content" : "text-base-content/70"}`}
-      >
-        {props.error ?? `${NEGATIVE_PROMPT_MAX_CHARS - props.value.length} characters left`}
-      </p>
+      <FieldHelp id={`${id}-help`} error={props.error}>
+        {`${NEGATIVE_PROMPT_MAX_CHARS - props.value.length} characters left`}
+      </FieldHelp>
     </div>
   );
 }
@@ -97,7 +110,7 @@ export function QualityField(props: { value: Quality; onChange: (q: Quality) => 
     <ChoiceGroup
       label="Quality"
       values={QUALITIES}
-      text={(q) => QUALITY_LABEL[q]}
+      text={qualityLabel}
       hint={(q) => (q === "standard" ? "Fastest" : q === "high" ? "More detail" : "Most detail")}
       {...props}
     />
@@ -124,12 +137,7 @@ export function SeedField(props: { value: string; onChange: (v: string) => void;
   const id = useId();
   return (
     <div className="flex flex-col gap-1.5">
-      <div className="flex items-baseline justify-between gap-2">
-        <label htmlFor={id} className="text-sm font-medium">
-          Seed
-        </label>
-        <span className="text-xs text-base-content/70">Optional</span>
-      </div>
+      <OptionalLabel htmlFor={id} label="Seed" />
       <input
         id={id}
         className={`input w-full ${props.error ? "input-error" : ""}`}
@@ -142,12 +150,9 @@ export function SeedField(props: { value: string; onChange: (v: string) => void;
         aria-describedby={`${id}-help`}
         onChange={(e) => props.onChange(e.target.value.trim())}
       />
-      <p
-        id={`${id}-help`}
-        className={`text-xs ${props.error ? "font-semibold text-base-content" : "text-base-content/70"}`}
-      >
-        {props.error ?? "Same prompt, style, size and seed give the same picture. Empty means random."}
-      </p>
+      <FieldHelp id={`${id}-help`} error={props.error}>
+        Same prompt, style, size and seed give the same picture. Empty means random.
+      </FieldHelp>
     </div>
   );
 }

@@ -4,15 +4,7 @@
 import { appError, fail, ok, type Result } from "../errors.ts";
 import type { AspectRatio } from "../vocabulary/generation.ts";
 import { styledPrompt } from "../generation-options.ts";
-import {
-  classifyHttpError,
-  decodeBase64,
-  downloadOutput,
-  type FetchFn,
-  providerFetch,
-  readJson,
-  trimBase,
-} from "./provider-http.ts";
+import { decodeBase64, downloadOutput, type FetchFn, fetchJson, trimBase } from "./provider-http.ts";
 import type { ImageProvider, ProviderImage } from "./types.ts";
 
 export interface OpenAiConfig {
@@ -40,7 +32,7 @@ export function createOpenAiProvider(config: OpenAiConfig): ImageProvider {
     kind: "ai-model",
     model: () => config.model,
     async generate(input, signal): Promise<Result<ProviderImage>> {
-      const sent = await providerFetch(
+      const body = await fetchJson(
         config.fetch,
         url,
         {
@@ -56,9 +48,6 @@ export function createOpenAiProvider(config: OpenAiConfig): ImageProvider {
         signal,
         "openai",
       );
-      if (!sent.ok) return sent;
-      if (!sent.value.ok) return fail(await classifyHttpError(sent.value, "openai"));
-      const body = await readJson(sent.value, signal, "openai");
       if (!body.ok) return body;
       const first = (body.value as ImagesResponse).data?.[0];
       let bytes: Result<Uint8Array>;

@@ -53,6 +53,20 @@ export async function readJson(res: Response, signal: AbortSignal, provider: str
   }
 }
 
+/** One request whose success answers JSON: a thrown fetch, a non-2xx answer and a non-JSON body are classified. */
+export async function fetchJson(
+  fetchFn: FetchFn,
+  url: string,
+  init: RequestInit,
+  signal: AbortSignal,
+  provider: string,
+): Promise<Result<unknown>> {
+  const sent = await providerFetch(fetchFn, url, init, signal, provider);
+  if (!sent.ok) return sent;
+  if (!sent.value.ok) return fail(await classifyHttpError(sent.value, provider));
+  return readJson(sent.value, signal, provider);
+}
+
 /** Seconds to wait, from Retry-After (seconds or HTTP date), retry-after-ms, or the body's own words. */
 export function retryAfterSeconds(headers: Headers, body: string, nowMs = Date.now()): number {
   const ms = Number(headers.get("retry-after-ms"));

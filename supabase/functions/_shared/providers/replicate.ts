@@ -4,15 +4,7 @@
 // downloads it before Replicate deletes it (1 hour).
 import { appError, fail, ok, type Result } from "../errors.ts";
 import { styledPrompt } from "../generation-options.ts";
-import {
-  classifyFailureText,
-  classifyHttpError,
-  downloadOutput,
-  type FetchFn,
-  providerFetch,
-  readJson,
-  trimBase,
-} from "./provider-http.ts";
+import { classifyFailureText, downloadOutput, type FetchFn, fetchJson, trimBase } from "./provider-http.ts";
 import { sleep } from "./sleep.ts";
 import type { ImageProvider, ProviderImage, ProviderInput } from "./types.ts";
 
@@ -125,10 +117,7 @@ export function createReplicateProvider(config: ReplicateConfig): ImageProvider 
   const cancelAfterS = Math.max(MIN_CANCEL_AFTER_S, Math.ceil(config.timeoutMs / 1000));
 
   async function get(url: string, signal: AbortSignal): Promise<Result<Prediction>> {
-    const got = await providerFetch(config.fetch, url, { headers: auth }, signal, "replicate");
-    if (!got.ok) return got;
-    if (!got.value.ok) return fail(await classifyHttpError(got.value, "replicate"));
-    return (await readJson(got.value, signal, "replicate")) as Result<Prediction>;
+    return (await fetchJson(config.fetch, url, { headers: auth }, signal, "replicate")) as Result<Prediction>;
   }
 
   function cancel(p: Prediction): void {
@@ -142,7 +131,7 @@ export function createReplicateProvider(config: ReplicateConfig): ImageProvider 
   }
 
   async function run(model: string, input: ProviderInput, signal: AbortSignal): Promise<Result<string>> {
-    const created = await providerFetch(
+    const first = await fetchJson(
       config.fetch,
       `${base}/v1/models/${model}/predictions`,
       {
@@ -158,9 +147,6 @@ export function createReplicateProvider(config: ReplicateConfig): ImageProvider 
       signal,
       "replicate",
     );
-    if (!created.ok) return created;
-    if (!created.value.ok) return fail(await classifyHttpError(created.value, "replicate"));
-    const first = await readJson(created.value, signal, "replicate");
     if (!first.ok) return first;
     let prediction = first.value as Prediction;
     for (;;) {

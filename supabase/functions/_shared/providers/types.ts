@@ -2,7 +2,7 @@
 // service drew the picture. An adapter turns a validated request into image bytes, or an AppError
 // already classified into the spec §8 catalogue; it never throws for a provider failure.
 import type { Result } from "../errors.ts";
-import type { AspectRatio, Quality } from "../vocabulary/generation.ts";
+import type { GenerationChoice } from "../vocabulary/generation.ts";
 
 export const PROVIDER_IDS = ["builtin", "replicate", "runware", "openai"] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
@@ -16,13 +16,8 @@ export interface ReferenceImage {
   rgba: Uint8Array;
 }
 
-export interface ProviderInput {
+export interface ProviderInput extends GenerationChoice {
   requestId: string;
-  prompt: string;
-  negativePrompt: string;
-  style: string;
-  quality: Quality;
-  aspectRatio: AspectRatio;
   width: number;
   height: number;
   seed: number;

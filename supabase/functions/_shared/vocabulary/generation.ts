@@ -7,6 +7,19 @@ export type Quality = (typeof QUALITIES)[number];
 export const ASPECT_RATIOS = ["1:1", "16:9", "9:16"] as const;
 export type AspectRatio = (typeof ASPECT_RATIOS)[number];
 
+/**
+ * What a person chooses for one image (spec §5), named as the app, the queue and the edge function
+ * name it. Each place adds its own fields (seed, size, ids); `Style` narrows to the product's style ids
+ * where they are checked.
+ */
+export interface GenerationChoice<Style extends string = string> {
+  prompt: string;
+  negativePrompt: string;
+  style: Style;
+  quality: Quality;
+  aspectRatio: AspectRatio;
+}
+
 export const PROMPT_MAX_CHARS = 500;
 export const NEGATIVE_PROMPT_MAX_CHARS = 300;
 

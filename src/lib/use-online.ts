@@ -1,0 +1,18 @@
+// Whether the browser says it is online, as a React value that follows the online and offline events.
+// Server rendering and non-browser runs count as online.
+import { useSyncExternalStore } from "react";
+
+function subscribeOnline(listener: () => void): () => void {
+  window.addEventListener("online", listener);
+  window.addEventListener("offline", listener);
+  return () => {
+    window.removeEventListener("online", listener);
+    window.removeEventListener("offline", listener);
+  };
+}
+
+const isOnline = () => (typeof navigator === "undefined" ? true : navigator.onLine);
+
+export function useOnline(): boolean {
+  return useSyncExternalStore(subscribeOnline, isOnline, () => true);
+}

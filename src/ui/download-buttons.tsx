@@ -1,0 +1,54 @@
+// One button per export format (PNG, JPG, WebP): the image is converted in the browser and saved under
+// a name made from its prompt. A conversion that fails says so in a toast instead of saving a wrong file.
+import { useState } from "react";
+import { EXPORT_FORMATS, convertImage, fileNameFor, saveBlob, type ExportFormat } from "../lib/image-export";
+import { showToast } from "../state/toasts";
+import { Icon } from "./icons";
+
+type Props = {
+  prompt: string;
+  /** The image to convert: bytes at hand, or a way to get them when a button is pressed. */
+  image: Blob | (() => Promise<Blob>);
+  disabled?: boolean;
+};
+
+/** Says in a toast that a download failed: the error's own words, else `fallback`. */
+export function showDownloadFailed(error: unknown, fallback: string): void {
+  showToast({ tone: "error", title: "Download failed", message: error instanceof Error ? error.message : fallback });
+}
+
+export function DownloadButtons({ prompt, image, disabled = false }: Props) {
+  const [busy, setBusy] = useState<ExportFormat | null>(null);
+  const download = async (format: ExportFormat) => {
+    setBusy(format);
+    try {
+      const source = typeof image === "function" ? await image() : image;
+      saveBlob(await convertImage(source, format), fileNameFor(prompt, format));
+    } catch (e) {
+      showDownloadFailed(e, "The image could not be converted.");
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <div className="flex flex-wrap gap-2">
+      {EXPORT_FORMATS.map((f) => (
+        <button
+          key={f.format}
+          type="button"
+          className="btn btn-outline btn-sm"
+          aria-label={`Download ${f.label}`}
+          disabled={busy !== null || disabled}
+          onClick={() => void download(f.format)}
+        >
+          {busy === f.format ? (
+            <span className="loading loading-spinner loading-xs" aria-hidden="true" />
+          ) : (
+            <Icon name="download" className="size-4" />
+          )}
+          {f.label}
+        </button>
+      ))}
+    </div>
+  );
+}
