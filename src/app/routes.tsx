@@ -1,8 +1,9 @@
 // The router: one <Route> per entry of the route table, each page's code loaded on demand,
 // protected pages behind RequireSession, and the 404 page for every other path.
-import { Suspense, createElement, useEffect, useRef, type ComponentType, type ErrorInfo } from "react";
+import { Suspense, createElement, useEffect, useRef, useState, type ComponentType, type ErrorInfo } from "react";
 import { Route, Switch, useLocation } from "wouter";
 import { RequireSession } from "../features/auth/require-session";
+import { useSession } from "../state/session-store";
 import { Loading } from "../ui/loading";
 import { ErrorBoundary } from "./error-boundary";
 import { lazyPage, type LazyPage, type PageModule } from "./lazy-page";
@@ -174,12 +175,69 @@ function NotFoundView() {
   );
 }
 
+/**
+ * The path whose page is drawn: after a navigation, the new path once its page's code is here. A page
+ * that suspended would show the "Loading…" fallback, and React holds content back for 300 ms after a
+ * fallback appears (its throttle for revealing Suspense content): a click on History took 360 ms to
+ * draw a page whose code had arrived after 20 (bench/history-bench.mjs). Until then the old page
+ * stays, as a link followed in a browser does.
+ */
+function useShownPath(location: string): string {
+  const [shown, setShown] = useState(location);
+  useEffect(() => {
+    if (shown === location) return;
+    let live = true;
+    const show = () => {
+      if (live) setShown(location);
+    };
+    preloadRoute(location).then(show, show);
+    return () => {
+      live = false;
+    };
+  }, [location, shown]);
+  return shown;
+}
+
+/**
+ * Loads a page's code ahead of a likely navigation: a pointer over or a focus on a link to it, and, for
+ * a signed-in person, their own pages (generator, history, saved, dashboard, account) in idle time.
+ */
+function usePreloadAhead(): void {
+  const signedIn = useSession().status === "signed-in";
+  useEffect(() => {
+    const onIntent = (event: Event) => {
+      const link = (event.target as Element | null)?.closest?.("a[href]");
+      if (!(link instanceof HTMLAnchorElement) || link.origin !== window.location.origin) return;
+      void preloadRoute(link.pathname).catch(() => undefined);
+    };
+    const options = { passive: true, capture: true };
+    for (const type of ["pointerover", "focusin", "touchstart"]) document.addEventListener(type, onIntent, options);
+    return () => {
+      for (const type of ["pointerover", "focusin", "touchstart"])
+        document.removeEventListener(type, onIntent, options);
+    };
+  }, []);
+  useEffect(() => {
+    if (!signedIn || typeof requestIdleCallback !== "function") return;
+    const handle = requestIdleCallback(
+      () => {
+        for (const entry of ROUTES)
+          if (entry.access === "protected") void PAGES[entry.page].preload().catch(() => undefined);
+      },
+      { timeout: 5000 },
+    );
+    return () => cancelIdleCallback(handle);
+  }, [signedIn]);
+}
+
 export function AppRoutes({ onError }: { onError: (error: unknown, info: ErrorInfo) => void }) {
   const [location] = useLocation();
+  const shown = useShownPath(location);
+  usePreloadAhead();
   useHeadMeta(location, routeFor(location));
   return (
-    <ErrorBoundary resetKey={location} onError={onError}>
-      <Switch>
+    <ErrorBoundary resetKey={shown} onError={onError}>
+      <Switch location={shown}>
         {ROUTES.map((entry) => (
           <Route key={entry.path} path={entry.path}>
             <RouteView entry={entry} />
