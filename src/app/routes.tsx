@@ -3,7 +3,6 @@
 import { Suspense, createElement, useEffect, useRef, useState, type ComponentType, type ErrorInfo } from "react";
 import { Route, Switch, useLocation } from "wouter";
 import { RequireSession } from "../features/auth/require-session";
-import { useSession } from "../state/session-store";
 import { Loading } from "../ui/loading";
 import { ErrorBoundary } from "./error-boundary";
 import { lazyPage, type LazyPage, type PageModule } from "./lazy-page";
@@ -198,42 +197,9 @@ function useShownPath(location: string): string {
   return shown;
 }
 
-/**
- * Loads a page's code ahead of a likely navigation: a pointer over or a focus on a link to it, and, for
- * a signed-in person, their own pages (generator, history, saved, dashboard, account) in idle time.
- */
-function usePreloadAhead(): void {
-  const signedIn = useSession().status === "signed-in";
-  useEffect(() => {
-    const onIntent = (event: Event) => {
-      const link = (event.target as Element | null)?.closest?.("a[href]");
-      if (!(link instanceof HTMLAnchorElement) || link.origin !== window.location.origin) return;
-      void preloadRoute(link.pathname).catch(() => undefined);
-    };
-    const options = { passive: true, capture: true };
-    for (const type of ["pointerover", "focusin", "touchstart"]) document.addEventListener(type, onIntent, options);
-    return () => {
-      for (const type of ["pointerover", "focusin", "touchstart"])
-        document.removeEventListener(type, onIntent, options);
-    };
-  }, []);
-  useEffect(() => {
-    if (!signedIn || typeof requestIdleCallback !== "function") return;
-    const handle = requestIdleCallback(
-      () => {
-        for (const entry of ROUTES)
-          if (entry.access === "protected") void PAGES[entry.page].preload().catch(() => undefined);
-      },
-      { timeout: 5000 },
-    );
-    return () => cancelIdleCallback(handle);
-  }, [signedIn]);
-}
-
 export function AppRoutes({ onError }: { onError: (error: unknown, info: ErrorInfo) => void }) {
   const [location] = useLocation();
   const shown = useShownPath(location);
-  usePreloadAhead();
   useHeadMeta(location, routeFor(location));
   return (
     <ErrorBoundary resetKey={shown} onError={onError}>
