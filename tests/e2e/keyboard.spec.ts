@@ -29,7 +29,7 @@ test.describe("keyboard only", () => {
     await tabTo(page, "Generate");
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/\/generate$/);
-    await expect(page.getByRole("link", { name: "Generate" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("link", { name: "Generate", exact: true })).toHaveAttribute("aria-current", "page");
 
     const sidebar = page.getByRole("complementary", { name: "Sidebar" });
     const before = (await sidebar.boundingBox())!.width;
