@@ -8,6 +8,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { isAuthApiError, isAuthWeakPasswordError, type Session, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MailMessage } from "../../supabase/local/auth/mailbox-page.ts";
 import { type Backend, startBackend } from "../support/backend.ts";
 import { anonClient, uniqueEmail } from "../support/clients.ts";
 import { createDatabase, postgresAvailable } from "../support/postgres.ts";
@@ -68,15 +69,6 @@ function recordEvents(client: SupabaseClient): string[] {
     events.push(event);
   });
   return events;
-}
-
-interface MailMessage {
-  id: number;
-  to: string;
-  subject: string;
-  text: string;
-  link: string | null;
-  created_at: string;
 }
 
 async function mailTo(b: Backend, email: string): Promise<MailMessage[]> {

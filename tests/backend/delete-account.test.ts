@@ -8,45 +8,23 @@ import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Backend, startBackend } from "../support/backend.ts";
-import { anonClient, newUser, serviceClient } from "../support/clients.ts";
-import { ADMIN_URL, createDatabase, postgresAvailable } from "../support/postgres.ts";
+import { BUILTIN_ONLY, type Backend } from "../support/backend.ts";
+import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
+import { anonClient, newUser, type NewUser, serviceClient } from "../support/clients.ts";
+import { PERSONAL_TABLES } from "../support/personal-tables.ts";
 
 const BUCKET = "generations";
-const BUILTIN_ONLY = { REPLICATE_API_TOKEN: "", RUNWARE_API_KEY: "", OPENAI_API_KEY: "", DEFAULT_PROVIDER: "" };
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 4, 5, 6]);
-/** Every table of the product that holds rows of a person. */
-const PERSONAL_TABLES = [
-  "generations",
-  "user_preferences",
-  "user_daily_limits",
-  "quota_reservations",
-  "app_events",
-  "web_vitals",
-];
-const hasPostgres = await postgresAvailable();
 
-const targets = [
-  { title: "PGlite", postgres: false, skip: false },
-  {
-    title: hasPostgres ? "PostgreSQL" : `PostgreSQL (skipped: no server at ${ADMIN_URL})`,
-    postgres: true,
-    skip: !hasPostgres,
-  },
-];
-
-type User = Awaited<ReturnType<typeof newUser>>;
-
-describe.each(targets)("delete-account on $title", ({ postgres, skip }) => {
+describe.each(BACKEND_TARGETS)("delete-account on $title", ({ postgres, skip }) => {
   let backend: Backend;
-  let dropDb: (() => Promise<void>) | undefined;
   let server: SupabaseClient;
-  let leaving: User;
-  let staying: User;
+  let leaving: NewUser;
+  let staying: NewUser;
   let stayingImage: { id: string; image_path: string };
   let answer: Record<string, unknown>;
 
-  async function generate(user: User, prompt: string) {
+  async function generate(user: NewUser, prompt: string) {
     const { data, error } = await user.client.functions.invoke("generate-image", {
       body: { request_id: randomUUID(), prompt, style: "anime", quality: "standard", aspect_ratio: "1:1" },
     });
@@ -69,13 +47,7 @@ describe.each(targets)("delete-account on $title", ({ postgres, skip }) => {
 
   beforeAll(async () => {
     if (skip) return;
-    let databaseUrl: string | undefined;
-    if (postgres) {
-      const db = await createDatabase("pc_delete_account");
-      databaseUrl = db.url;
-      dropDb = db.drop;
-    }
-    backend = await startBackend({ databaseUrl, env: BUILTIN_ONLY });
+    backend = await startBackendOn(postgres, "pc_delete_account", BUILTIN_ONLY);
     server = serviceClient(backend);
     leaving = await newUser(backend, "leaving");
     staying = await newUser(backend, "staying");
@@ -111,7 +83,6 @@ describe.each(targets)("delete-account on $title", ({ postgres, skip }) => {
 
   afterAll(async () => {
     await backend?.stop();
-    await dropDb?.();
   });
 
   it.skipIf(skip)("answers that the account and its three images are gone", () => {

@@ -7,20 +7,17 @@ import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setBackendClient } from "#src/api/client.ts";
 import { listPublished, loadPublishedImage } from "#src/api/gallery.ts";
-import { type Backend, startBackend } from "../support/backend.ts";
-import { anonClient, newUser } from "../support/clients.ts";
+import { BUILTIN_ONLY, type Backend, startBackend } from "../support/backend.ts";
+import { anonClient, newUser, type NewUser } from "../support/clients.ts";
 
-// The built-in engine serves only when no provider key is configured, whatever the caller's shell has.
-const BUILTIN_ONLY = { REPLICATE_API_TOKEN: "", RUNWARE_API_KEY: "", OPENAI_API_KEY: "", DEFAULT_PROVIDER: "" };
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-type User = Awaited<ReturnType<typeof newUser>>;
 type Made = { id: string; image_path: string; is_public: boolean };
 
 let backend: Backend;
 let visitor: SupabaseClient;
 
-async function setOptIn(user: User, optIn: boolean): Promise<void> {
+async function setOptIn(user: NewUser, optIn: boolean): Promise<void> {
   const { error } = await user.client
     .from("user_preferences")
     .update({ public_gallery_opt_in: optIn })
@@ -29,7 +26,7 @@ async function setOptIn(user: User, optIn: boolean): Promise<void> {
 }
 
 /** A generation made by the generate-image function, as the app asks for one. */
-async function generate(user: User, prompt: string): Promise<Made> {
+async function generate(user: NewUser, prompt: string): Promise<Made> {
   const { data, error } = await user.client.functions.invoke("generate-image", {
     body: { request_id: randomUUID(), prompt, style: "anime", quality: "standard", aspect_ratio: "1:1", seed: 3 },
   });
@@ -78,8 +75,8 @@ describe("publishing follows the gallery opt-in", () => {
 });
 
 describe("gallery images are read through the bucket's policy on every load", () => {
-  let owner: User;
-  let stranger: User;
+  let owner: NewUser;
+  let stranger: NewUser;
   let made: Made;
 
   beforeAll(async () => {

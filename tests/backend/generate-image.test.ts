@@ -4,12 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
 import { randomUUID } from "node:crypto";
-import { type Backend, startBackend } from "../support/backend.ts";
+import { BUILTIN_ONLY, type Backend } from "../support/backend.ts";
+import { startBackendOn } from "../support/backend-targets.ts";
 import { newUser } from "../support/clients.ts";
-import { ADMIN_URL, createDatabase, postgresAvailable } from "../support/postgres.ts";
+import { ADMIN_URL, postgresAvailable } from "../support/postgres.ts";
 
-// The built-in engine serves only when no provider key is configured, whatever the caller's shell has.
-const BUILTIN_ONLY = { REPLICATE_API_TOKEN: "", RUNWARE_API_KEY: "", OPENAI_API_KEY: "", DEFAULT_PROVIDER: "" };
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 function body(overrides: Record<string, unknown> = {}) {
@@ -37,22 +36,14 @@ async function bytesOf(blob: Blob): Promise<number[]> {
 
 function generateImageSuite(database: "pglite" | "postgres") {
   let backend: Backend;
-  let drop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    let databaseUrl: string | undefined;
-    if (database === "postgres") {
-      const db = await createDatabase("pc_generate");
-      databaseUrl = db.url;
-      drop = db.drop;
-    }
-    backend = await startBackend({ databaseUrl, env: BUILTIN_ONLY });
+    backend = await startBackendOn(database === "postgres", "pc_generate", BUILTIN_ONLY);
     expect(backend.database).toBe(database);
   });
 
   afterAll(async () => {
     await backend?.stop();
-    await drop?.();
   });
 
   describe("with the built-in engine", () => {

@@ -7,27 +7,13 @@ import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Backend, startBackend } from "../support/backend.ts";
-import { anonClient, newUser, serviceClient } from "../support/clients.ts";
-import { ADMIN_URL, createDatabase, postgresAvailable } from "../support/postgres.ts";
+import { BUILTIN_ONLY, type Backend } from "../support/backend.ts";
+import { BACKEND_TARGETS, castOn, startBackendOn } from "../support/backend-targets.ts";
+import { newUser, type NewUser } from "../support/clients.ts";
 
 const BUCKET = "generations";
-// The built-in engine serves only when no provider key is configured, whatever the caller's shell has.
-const BUILTIN_ONLY = { REPLICATE_API_TOKEN: "", RUNWARE_API_KEY: "", OPENAI_API_KEY: "", DEFAULT_PROVIDER: "" };
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 const RLS_MESSAGE = "new row violates row-level security policy";
-const hasPostgres = await postgresAvailable();
-
-const targets = [
-  { title: "PGlite", postgres: false, skip: false },
-  {
-    title: hasPostgres ? "PostgreSQL" : `PostgreSQL (skipped: no server at ${ADMIN_URL})`,
-    postgres: true,
-    skip: !hasPostgres,
-  },
-];
-
-type User = Awaited<ReturnType<typeof newUser>>;
 
 /** A published-looking row as an attacker would forge it, pointing at their own upload. */
 function forgedRow(userId: string) {
@@ -43,35 +29,24 @@ function forgedRow(userId: string) {
   };
 }
 
-describe.each(targets)("the library's server side on $title", ({ postgres, skip }) => {
+describe.each(BACKEND_TARGETS)("the library's server side on $title", ({ postgres, skip }) => {
   let backend: Backend;
-  let dropDb: (() => Promise<void>) | undefined;
-  let owner: User;
-  let stranger: User;
+  let owner: NewUser;
+  let stranger: NewUser;
   let anon: SupabaseClient;
   let server: SupabaseClient;
 
   beforeAll(async () => {
     if (skip) return;
-    let databaseUrl: string | undefined;
-    if (postgres) {
-      const db = await createDatabase("pc_library");
-      databaseUrl = db.url;
-      dropDb = db.drop;
-    }
-    backend = await startBackend({ databaseUrl, env: BUILTIN_ONLY });
-    owner = await newUser(backend, "owner");
-    stranger = await newUser(backend, "stranger");
-    anon = anonClient(backend);
-    server = serviceClient(backend);
+    backend = await startBackendOn(postgres, "pc_library", BUILTIN_ONLY);
+    ({ owner, stranger, anon, server } = await castOn(backend));
   });
 
   afterAll(async () => {
     await backend?.stop();
-    await dropDb?.();
   });
 
-  async function generate(user: User, prompt: string): Promise<{ id: string; image_path: string }> {
+  async function generate(user: NewUser, prompt: string): Promise<{ id: string; image_path: string }> {
     const { data, error } = await user.client.functions.invoke("generate-image", {
       body: { request_id: randomUUID(), prompt, style: "watercolor", quality: "standard", aspect_ratio: "1:1" },
     });

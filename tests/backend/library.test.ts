@@ -15,16 +15,15 @@ import { pendingOutboxCount } from "#src/db/queries.ts";
 import { drainOutbox, pushDeps } from "#src/sync/push.ts";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { type Backend, startBackend } from "../support/backend.ts";
-import { anonClient, newUser, serviceClient } from "../support/clients.ts";
+import { anonClient, newUser, type NewUser, serviceClient } from "../support/clients.ts";
 
 const BUCKET = "generations";
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
 
-type User = Awaited<ReturnType<typeof newUser>>;
 let backend: Backend;
 let service: SupabaseClient;
-let owner: User;
-let stranger: User;
+let owner: NewUser;
+let stranger: NewUser;
 
 /** A generation as generate-image makes it: the object in the owner's folder and the row. */
 async function makeGeneration(userId: string, prompt: string, isPublic = false): Promise<GenerationRow> {

@@ -6,25 +6,14 @@ import type { RealtimeChannel, SupabaseClient } from "@supabase/supabase-js";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signJwt } from "../../supabase/local/jwt.ts";
-import { type Backend, startBackend } from "../support/backend.ts";
-import { anonClient, newUser, serviceClient } from "../support/clients.ts";
-import { ADMIN_URL, createDatabase, postgresAvailable } from "../support/postgres.ts";
+import type { Backend } from "../support/backend.ts";
+import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
+import { anonClient, newUser, type NewUser, serviceClient } from "../support/clients.ts";
 
 /** How long "never receives" waits after the rightful subscriber got the change. */
 const SILENCE_MS = 1500;
 const DELIVERY_TIMEOUT_MS = 10_000;
 
-const hasPostgres = await postgresAvailable();
-const targets = [
-  { title: "PGlite", postgres: false, skip: false },
-  {
-    title: hasPostgres ? "PostgreSQL" : `PostgreSQL (skipped: no server at ${ADMIN_URL})`,
-    postgres: true,
-    skip: !hasPostgres,
-  },
-];
-
-type User = Awaited<ReturnType<typeof newUser>>;
 type Change = { eventType: string; new: Record<string, unknown>; old: Record<string, unknown>; table: string };
 type Binding = { event: "*" | "INSERT" | "UPDATE" | "DELETE"; schema: string; table?: string; filter?: string };
 type PhxFrame = [string | null, string | null, string, string, Record<string, unknown>];
@@ -84,23 +73,16 @@ async function rawSocket(backend: Backend, apikey = backend.anonKey) {
   };
 }
 
-describe.each(targets)("realtime on $title", ({ postgres, skip }) => {
+describe.each(BACKEND_TARGETS)("realtime on $title", ({ postgres, skip }) => {
   const secret = randomBytes(32).toString("hex");
   let backend: Backend;
-  let dropDb: (() => Promise<void>) | undefined;
-  let owner: User;
-  let stranger: User;
+  let owner: NewUser;
+  let stranger: NewUser;
   let anon: SupabaseClient;
 
   beforeAll(async () => {
     if (skip) return;
-    let databaseUrl: string | undefined;
-    if (postgres) {
-      const db = await createDatabase("pc_realtime");
-      databaseUrl = db.url;
-      dropDb = db.drop;
-    }
-    backend = await startBackend({ databaseUrl, env: { JWT_SECRET: secret } });
+    backend = await startBackendOn(postgres, "pc_realtime", { JWT_SECRET: secret });
     owner = await newUser(backend, "rt-owner");
     stranger = await newUser(backend, "rt-stranger");
     anon = anonClient(backend);
@@ -109,7 +91,6 @@ describe.each(targets)("realtime on $title", ({ postgres, skip }) => {
   afterAll(async () => {
     for (const c of [owner?.client, stranger?.client, anon]) await c?.removeAllChannels();
     await backend?.stop();
-    await dropDb?.();
   });
 
   async function insertGeneration(isPublic: boolean): Promise<string> {

@@ -6,55 +6,32 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Backend, startBackend } from "../support/backend.ts";
-import { anonClient, newUser, serviceClient } from "../support/clients.ts";
-import { ADMIN_URL, createDatabase, postgresAvailable } from "../support/postgres.ts";
+import type { Backend } from "../support/backend.ts";
+import { BACKEND_TARGETS, castOn, startBackendOn } from "../support/backend-targets.ts";
+import { type NewUser, serviceClient } from "../support/clients.ts";
 
 const BUCKET = "generations";
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 5]);
-const hasPostgres = await postgresAvailable();
-
-const targets = [
-  { title: "PGlite", postgres: false, skip: false },
-  {
-    title: hasPostgres ? "PostgreSQL" : `PostgreSQL (skipped: no server at ${ADMIN_URL})`,
-    postgres: true,
-    skip: !hasPostgres,
-  },
-];
-
-type User = Awaited<ReturnType<typeof newUser>>;
 
 async function bytesOf(blob: Blob | null): Promise<number[]> {
   return blob ? [...new Uint8Array(await blob.arrayBuffer())] : [];
 }
 
-describe.each(targets)("storage on $title", ({ postgres, skip }) => {
+describe.each(BACKEND_TARGETS)("storage on $title", ({ postgres, skip }) => {
   let backend: Backend;
-  let dropDb: (() => Promise<void>) | undefined;
-  let owner: User;
-  let stranger: User;
+  let owner: NewUser;
+  let stranger: NewUser;
   let anon: SupabaseClient;
   let server: SupabaseClient;
 
   beforeAll(async () => {
     if (skip) return;
-    let databaseUrl: string | undefined;
-    if (postgres) {
-      const db = await createDatabase("pc_storage");
-      databaseUrl = db.url;
-      dropDb = db.drop;
-    }
-    backend = await startBackend({ databaseUrl });
-    owner = await newUser(backend, "owner");
-    stranger = await newUser(backend, "stranger");
-    anon = anonClient(backend);
-    server = serviceClient(backend);
+    backend = await startBackendOn(postgres, "pc_storage");
+    ({ owner, stranger, anon, server } = await castOn(backend));
   });
 
   afterAll(async () => {
     await backend?.stop();
-    await dropDb?.();
   });
 
   const authHeaders = (token: string) => ({ apikey: backend.anonKey, Authorization: `Bearer ${token}` });

@@ -1,10 +1,7 @@
 // Rows the db-tier tests insert, built the way the generate function builds them.
 import { randomUUID } from "node:crypto";
-import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import type { Actor, Row, TestDb, TestUser } from "../support/db.ts";
-
-/** A generations row as the generate function inserts it: every column but the database's created_at. */
-export type NewGeneration = Omit<GenerationRow, "created_at">;
+import { newGeneration, type NewGeneration } from "../support/records.ts";
 
 /** Overrides may be values the database must refuse (tests of its checks), so they are loosely typed. */
 export type GenerationOverrides = { [K in keyof NewGeneration]?: NewGeneration[K] | string | number };
@@ -12,21 +9,11 @@ export type GenerationOverrides = { [K in keyof NewGeneration]?: NewGeneration[K
 export function generationFor(user: TestUser, overrides: GenerationOverrides = {}): NewGeneration {
   const id = String(overrides.id ?? randomUUID());
   const row: NewGeneration = {
-    id,
-    user_id: user.id,
+    ...newGeneration(id, user.id),
     prompt: "a lighthouse on a cliff at dawn",
-    negative_prompt: "",
     style: "photorealistic",
-    quality: "standard",
-    aspect_ratio: "1:1",
-    width: 1024,
-    height: 1024,
     seed: 42,
-    provider: "builtin",
     model: "procedural-v1",
-    image_path: `${user.id}/${id}.png`,
-    is_public: false,
-    is_saved: false,
   };
   return { ...row, ...overrides } as NewGeneration;
 }

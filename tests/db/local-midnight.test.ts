@@ -1,29 +1,12 @@
 import { expect, it } from "vitest";
 import { describeDb } from "../support/db.ts";
+import { wallClock } from "../support/wall-clock.ts";
 
 const ZONES = ["UTC", "America/New_York", "Asia/Kolkata", "Pacific/Chatham", "Australia/Lord_Howe"];
 
 /** An independent answer from the JavaScript runtime's own zone database (ICU): the instant of the next local midnight. */
-const formats = new Map<string, Intl.DateTimeFormat>();
 function oracleNextMidnight(from: Date, tz: string): Date {
-  let fmt = formats.get(tz);
-  if (!fmt) {
-    fmt = new Intl.DateTimeFormat("en-CA", {
-      timeZone: tz,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    formats.set(tz, fmt);
-  }
-  const wall = (d: Date) => {
-    const p = Object.fromEntries(fmt!.formatToParts(d).map((x) => [x.type, Number(x.value)]));
-    return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  };
+  const wall = (d: Date) => wallClock(d.getTime(), tz);
   const local = new Date(wall(from));
   const target = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate() + 1);
   let guess = target - (wall(from) - from.getTime());

@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, expect, it } from "vitest";
 import { describeDb, sqlState, type TestUser } from "../support/db.ts";
+import { PERSONAL_TABLES } from "../support/personal-tables.ts";
 import { generationFor, insertAs } from "./fixtures.ts";
 
 describeDb("writes of generations after the server-only migration", (ctx) => {
@@ -109,17 +110,9 @@ describeDb("writes of generations after the server-only migration", (ctx) => {
     await insertAs(ctx.db, "service", "quota_reservations", { request_id: randomUUID(), user_id: leaving.id });
     await insertAs(ctx.db, leaving, "app_events", { user_id: leaving.id, name: "page.viewed" });
     await insertAs(ctx.db, leaving, "web_vitals", { user_id: leaving.id, name: "LCP", value: 1200 });
-    const tables = [
-      "generations",
-      "user_preferences",
-      "user_daily_limits",
-      "quota_reservations",
-      "app_events",
-      "web_vitals",
-    ];
     const countsOf = async (id: string) => {
       const out: Record<string, number> = {};
-      for (const t of tables) {
+      for (const t of PERSONAL_TABLES) {
         const [{ n }] = await ctx.db.query<{ n: number }>(
           `select count(*)::int as n from public.${t} where user_id = $1`,
           [id],
@@ -132,7 +125,7 @@ describeDb("writes of generations after the server-only migration", (ctx) => {
     const strangerBefore = await countsOf(stranger.id);
 
     await ctx.db.query("delete from auth.users where id = $1", [leaving.id]);
-    expect(Object.values(await countsOf(leaving.id))).toEqual(tables.map(() => 0));
+    expect(Object.values(await countsOf(leaving.id))).toEqual(PERSONAL_TABLES.map(() => 0));
     expect(await countsOf(stranger.id)).toEqual(strangerBefore);
   });
 });

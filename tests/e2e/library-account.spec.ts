@@ -6,6 +6,7 @@ import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
 import { STYLES } from "#shared/vocabulary/styles.ts";
+import { PERSONAL_TABLES } from "../support/personal-tables.ts";
 import { PASSWORD, apiUrl, signIn, signUp, uniqueEmail } from "./support/app";
 import {
   anonKey,
@@ -174,17 +175,10 @@ test("delete account: sign-in fails afterwards and no row or stored image of the
   await expect.poll(async () => (await ownGenerations(page.request, server))[0]?.is_public).toBe(true);
   const [row] = await ownGenerations(page.request, server);
   const service = await serviceHeaders(page);
-  const tables = [
-    "generations",
-    "user_preferences",
-    "user_daily_limits",
-    "quota_reservations",
-    "app_events",
-    "web_vitals",
-  ];
   const counts = async () => {
     const out: Record<string, number> = {};
-    for (const t of tables) out[t] = (await rowsOf(page.request, server.api, service, t, server.userId)).length;
+    for (const t of PERSONAL_TABLES)
+      out[t] = (await rowsOf(page.request, server.api, service, t, server.userId)).length;
     return out;
   };
   // The control: the service role sees this person's rows and object before the delete.
@@ -211,7 +205,7 @@ test("delete account: sign-in fails afterwards and no row or stored image of the
   await signIn(page, email);
   await expect(page.getByRole("alert")).toHaveText(/That email and password don't match an account/);
 
-  expect(await counts()).toEqual(Object.fromEntries(tables.map((t) => [t, 0])));
+  expect(await counts()).toEqual(Object.fromEntries(PERSONAL_TABLES.map((t) => [t, 0])));
   expect(await listFolder(page.request, server.api, service, server.userId)).toEqual([]);
   const anon = await visitorHeaders(page);
   expect((await downloadObject(page.request, api, anon, row.image_path)).status).not.toBe(200);

@@ -18,6 +18,9 @@ export interface Backend {
   stop(): Promise<void>;
 }
 
+/** Provider keys blanked: the built-in engine serves only when none is configured, whatever the caller's shell has. */
+export const BUILTIN_ONLY = { REPLICATE_API_TOKEN: "", RUNWARE_API_KEY: "", OPENAI_API_KEY: "", DEFAULT_PROVIDER: "" };
+
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const DENO = denoPath();
 

@@ -22,11 +22,16 @@ export function uniqueEmail(tag = "user"): string {
   return `${tag}-${Date.now().toString(36)}-${n++}@example.test`;
 }
 
+/** A user `newUser` signed up: their signed-in client, id, email and password. */
+export interface NewUser {
+  client: SupabaseClient;
+  id: string;
+  email: string;
+  password: string;
+}
+
 /** A signed-in client for a brand-new user. */
-export async function newUser(
-  b: Backend,
-  tag = "user",
-): Promise<{ client: SupabaseClient; id: string; email: string; password: string }> {
+export async function newUser(b: Backend, tag = "user"): Promise<NewUser> {
   const client = anonClient(b);
   const email = uniqueEmail(tag);
   const password = "correct-horse-42";

@@ -1,6 +1,6 @@
 // What the fake provider servers share: a server on 127.0.0.1 with a free port, a log of the requests
 // it received, PNG files it serves (and can let expire, like provider output URLs), and JSON answers.
-import { deflateSync } from "node:zlib";
+import { crc32, deflateSync } from "node:zlib";
 
 export interface Received {
   method: string;
@@ -49,18 +49,6 @@ export function startFakeServer(
   };
 }
 
-const CRC_TABLE = new Uint32Array(256).map((_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
 function chunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);
   const view = new DataView(out.buffer);
@@ -71,27 +59,26 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   return out;
 }
 
-const pngCache = new Map<string, Uint8Array>();
-
-/** A real PNG of one colour, as a provider would return a drawn image. */
-export function solidPng(width: number, height: number, rgb: [number, number, number] = [40, 90, 200]): Uint8Array {
-  const key = `${width}x${height}:${rgb.join(",")}`;
-  const cached = pngCache.get(key);
-  if (cached) return cached;
-  const ihdr = new Uint8Array(13);
-  const v = new DataView(ihdr.buffer);
-  v.setUint32(0, width);
-  v.setUint32(4, height);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const row = new Uint8Array(1 + width * 3);
-  for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
-  const raw = new Uint8Array(row.length * height);
-  for (let y = 0; y < height; y++) raw.set(row, y * row.length);
+/**
+ * A PNG from raw filtered scanlines (deflated and with CRCs by node:zlib, independently of the image
+ * code under test), with any `extra` chunks between IHDR and IDAT.
+ */
+export function assemblePng(
+  ihdr: { width: number; height: number; depth: number; colorType: number; interlace?: number },
+  raw: Uint8Array,
+  extra: [string, Uint8Array][] = [],
+): Uint8Array {
+  const head = new Uint8Array(13);
+  const hv = new DataView(head.buffer);
+  hv.setUint32(0, ihdr.width);
+  hv.setUint32(4, ihdr.height);
+  head.set([ihdr.depth, ihdr.colorType, 0, 0, ihdr.interlace ?? 0], 8);
   const parts = [
     new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk("IHDR", ihdr),
+    chunk("IHDR", head),
+    ...extra.map(([t, d]) => chunk(t, d)),
     chunk("IDAT", new Uint8Array(deflateSync(raw))),
-    chunk("IEND", new Uint8Array()),
+    chunk("IEND", new Uint8Array(0)),
   ];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -99,6 +86,21 @@ export function solidPng(width: number, height: number, rgb: [number, number, nu
     out.set(p, at);
     at += p.length;
   }
+  return out;
+}
+
+const pngCache = new Map<string, Uint8Array>();
+
+/** A real PNG of one colour, as a provider would return a drawn image. */
+export function solidPng(width: number, height: number, rgb: [number, number, number] = [40, 90, 200]): Uint8Array {
+  const key = `${width}x${height}:${rgb.join(",")}`;
+  const cached = pngCache.get(key);
+  if (cached) return cached;
+  const row = new Uint8Array(1 + width * 3);
+  for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
+  const raw = new Uint8Array(row.length * height);
+  for (let y = 0; y < height; y++) raw.set(row, y * row.length);
+  const out = assemblePng({ width, height, depth: 8, colorType: 2 }, raw);
   pngCache.set(key, out);
   return out;
 }

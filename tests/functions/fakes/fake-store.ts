@@ -12,6 +12,7 @@ import type {
   Reservation,
 } from "../../../supabase/functions/_shared/generation-store.ts";
 import { type Tier, TIER_DAILY_QUOTA } from "../../../supabase/functions/_shared/vocabulary/tiers.ts";
+import { wallClock } from "../../support/wall-clock.ts";
 
 interface Limits {
   used: number;
@@ -22,21 +23,9 @@ interface Limits {
 }
 
 export function nextLocalMidnight(nowMs: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(nowMs);
-  const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
-  const wholeSecond = nowMs - (nowMs % 1000);
-  const offset =
-    Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second")) - wholeSecond;
-  return Date.UTC(get("year"), get("month") - 1, get("day") + 1) - offset;
+  const wall = new Date(wallClock(nowMs, timeZone));
+  const offset = wall.getTime() - (nowMs - (nowMs % 1000));
+  return Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate() + 1) - offset;
 }
 
 export class FakeDb {

@@ -41,6 +41,10 @@ function oaError(
   return json({ error: { message, type, param, code } }, status, headers);
 }
 
+/** The 400 OpenAI answers when a required parameter is absent or empty. */
+const missingParameter = (param: string) =>
+  oaError(400, `Missing required parameter: '${param}'.`, "invalid_request_error", "missing_required_parameter", param);
+
 export function startOpenAiFake(initial: OpenAiMode = "ok"): OpenAiFake {
   const apiKey = "sk-fake-key";
   const files = new FileHost();
@@ -192,15 +196,7 @@ export function startOpenAiFake(initial: OpenAiMode = "ok"): OpenAiFake {
     if (req.method === "POST" && url.pathname === "/v1/images/generations") {
       const b = body as Record<string, unknown> | null;
       if (!b || typeof b.prompt !== "string" || !b.prompt) {
-        return withId(
-          oaError(
-            400,
-            "Missing required parameter: 'prompt'.",
-            "invalid_request_error",
-            "missing_required_parameter",
-            "prompt",
-          ),
-        );
+        return withId(missingParameter("prompt"));
       }
       const model = (b.model as string | undefined) ?? "dall-e-2";
       const n = (b.n as number | undefined) ?? 1;
@@ -228,27 +224,10 @@ export function startOpenAiFake(initial: OpenAiMode = "ok"): OpenAiFake {
         );
       }
       const image = body.getAll("image").concat(body.getAll("image[]"));
-      if (!image.length)
-        return withId(
-          oaError(
-            400,
-            "Missing required parameter: 'image'.",
-            "invalid_request_error",
-            "missing_required_parameter",
-            "image",
-          ),
-        );
+      if (!image.length) return withId(missingParameter("image"));
       const prompt = body.get("prompt");
       if (typeof prompt !== "string" || !prompt) {
-        return withId(
-          oaError(
-            400,
-            "Missing required parameter: 'prompt'.",
-            "invalid_request_error",
-            "missing_required_parameter",
-            "prompt",
-          ),
-        );
+        return withId(missingParameter("prompt"));
       }
       const failed = failure();
       if (failed) return withId(failed);

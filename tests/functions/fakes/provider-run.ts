@@ -2,6 +2,7 @@
 // provider adapter test shares.
 import assert from "node:assert/strict";
 import type { AppError, Result } from "../../../supabase/functions/_shared/errors.ts";
+import { sniffImage } from "../../../supabase/functions/_shared/image/sniff.ts";
 import type {
   ImageProvider,
   ProviderImage,
@@ -29,4 +30,9 @@ export function failureOf(result: Result<unknown>, code: ErrorCode, retryable?: 
   assert.equal(result.error.code, code);
   if (retryable !== undefined) assert.equal(result.error.retryable, retryable);
   return result.error;
+}
+
+/** Asserts that `bytes` are a PNG of `width` by `height`, as its header says. */
+export function assertPng(bytes: Uint8Array, width: number, height: number): void {
+  assert.deepEqual(sniffImage(bytes), { contentType: "image/png", extension: "png", width, height });
 }

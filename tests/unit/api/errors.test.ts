@@ -1,18 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { ERROR_CODES } from "#shared/vocabulary/errors.ts";
 import { CLASSIFICATION_ORDER, sanitizeForLog, toAppError } from "#src/api/errors.ts";
 
 describe("toAppError", () => {
   it("keeps the catalogue in the spec's order", () => {
-    expect(CLASSIFICATION_ORDER.map((e) => e.code)).toEqual([
-      "rate_limit",
-      "daily_limit",
-      "nsfw_content",
-      "insufficient_credits",
-      "network_error",
-      "auth_required",
-      "timeout",
-      "server_error",
-    ]);
+    // Every code the client can show, in the vocabulary's (the spec's) order; invalid_input is the
+    // server's validation answer, passed through rather than classified.
+    expect(CLASSIFICATION_ORDER.map((e) => e.code)).toEqual(ERROR_CODES.filter((code) => code !== "invalid_input"));
   });
 
   it.each([

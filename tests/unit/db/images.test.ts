@@ -1,4 +1,4 @@
-// Image bytes in their own table (schema 4): moved there from version 3 records, kept only for
+// Image bytes in their own table (schema 4; thumbnails are data: URLs): moved there from version 3 records, kept only for
 // records the device holds, removed with their record, and stored without re-running live lists.
 import { Blob as NodeBlob } from "node:buffer";
 import Dexie, { liveQuery } from "dexie";
@@ -11,6 +11,7 @@ import { getImage, storeImage } from "#src/db/images.ts";
 import { applyServerDelete, deleteGeneration, reconcileGenerations } from "#src/db/library.ts";
 import { recentGenerations, searchGenerations } from "#src/db/queries.ts";
 import { clearOtherUsersCache, clearUserData } from "#src/db/user-data.ts";
+import { generationRow } from "../../support/records.ts";
 
 let db: AppDb;
 afterEach(async () => {
@@ -21,25 +22,13 @@ afterEach(async () => {
 const bytes = (...values: number[]) => new NodeBlob([new Uint8Array(values)], { type: "image/png" }) as unknown as Blob;
 const read = async (blob: Blob | undefined) => (blob ? [...new Uint8Array(await blob.arrayBuffer())] : undefined);
 
-const row = (id: string, over: Partial<GenerationRow> = {}): GenerationRow => ({
-  id,
-  user_id: "alice",
-  prompt: "a red fox in the snow",
-  negative_prompt: "",
-  style: "anime",
-  quality: "standard",
-  aspect_ratio: "1:1",
-  width: 1024,
-  height: 1024,
-  seed: 1,
-  provider: "builtin",
-  model: "procedural",
-  image_path: `alice/${id}.png`,
-  is_public: false,
-  is_saved: false,
-  created_at: `2026-11-22T10:00:0${id.slice(-1)}.000Z`,
-  ...over,
-});
+const row = (id: string, over: Partial<GenerationRow> = {}): GenerationRow =>
+  generationRow(id, "alice", {
+    prompt: "a red fox in the snow",
+    model: "procedural",
+    created_at: `2026-11-22T10:00:0${id.slice(-1)}.000Z`,
+    ...over,
+  });
 
 describe("images table", () => {
   it("moves the bytes of version 3 records into images and leaves the records without them", async () => {
@@ -62,12 +51,28 @@ describe("images table", () => {
       ["g2", false, false],
       ["g3", false, false],
     ]);
+    // The Blob thumbnail of version 3 moves too, but reads as none: thumbnails are data: URLs now.
     const g1 = await getImage("g1", db);
-    expect([g1?.userId, await read(g1?.image), await read(g1?.thumbnail)]).toEqual(["alice", [1, 2], [3]]);
+    expect([
+      g1?.userId,
+      await read(g1?.image),
+      await read((await db.images.get("g1"))?.thumbnail as unknown as Blob),
+    ]).toEqual(["alice", [1, 2], [3]]);
+    expect(g1 && "thumbnail" in g1).toBe(false);
     expect(await read((await getImage("g2", db))?.image)).toEqual([4]);
     expect(await getImage("g3", db)).toBeUndefined();
     // The records are still found by their words after the move.
     expect((await searchGenerations("alice", { text: "fox" }, db)).map((r) => r.id)).toEqual(["g3", "g2", "g1"]);
+  });
+
+  it("reads a thumbnail kept as a Blob by an earlier version as none, and replaces it with a data: URL", async () => {
+    db = openAppDb("images-old-thumbnail");
+    await db.generations.put(toGenerationRecord(row("g1")));
+    await db.images.put({ id: "g1", userId: "alice", image: bytes(1), thumbnail: bytes(2) as unknown as string });
+    const held = await getImage("g1", db);
+    expect([await read(held?.image), held && "thumbnail" in held]).toEqual([[1], false]);
+    expect(await storeImage("g1", { thumbnail: "data:image/webp;base64,Ag==" }, db)).toBe(true);
+    expect((await getImage("g1", db))?.thumbnail).toBe("data:image/webp;base64,Ag==");
   });
 
   it("keeps bytes only for records the device holds, merging a thumbnail into a held image", async () => {
@@ -76,12 +81,12 @@ describe("images table", () => {
     expect(await storeImage("missing", { image: bytes(9) }, db)).toBe(false);
     expect(await db.images.count()).toBe(0);
     expect(await storeImage("g1", { image: bytes(1) }, db)).toBe(true);
-    expect(await storeImage("g1", { thumbnail: bytes(2) }, db)).toBe(true);
+    expect(await storeImage("g1", { thumbnail: "data:image/webp;base64,Ag==" }, db)).toBe(true);
     const held = await getImage("g1", db);
-    expect([await read(held?.image), await read(held?.thumbnail)]).toEqual([[1], [2]]);
+    expect([await read(held?.image), held?.thumbnail]).toEqual([[1], "data:image/webp;base64,Ag=="]);
     // The few-item views get records with their bytes joined.
     const [recent] = await recentGenerations("alice", 1, db);
-    expect(await read(recent.thumbnail)).toEqual([2]);
+    expect(recent.thumbnail).toBe("data:image/webp;base64,Ag==");
   });
 
   it("removes the bytes with the record: a delete here, a delete elsewhere, a reconcile, a sign-out", async () => {
@@ -118,7 +123,7 @@ describe("images table", () => {
     const settle = () => new Promise((r) => setTimeout(r, 50));
     await settle();
     expect(runs).toBe(1);
-    await storeImage("g1", { thumbnail: bytes(1) }, db);
+    await storeImage("g1", { thumbnail: "data:image/webp;base64,AQ==" }, db);
     await settle();
     expect(runs).toBe(1);
     // A change to the records themselves does re-run it (the control for the line above).

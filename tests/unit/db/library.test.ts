@@ -16,31 +16,15 @@ import {
 } from "#src/db/library.ts";
 import { listConflicts, pendingOutboxCount, unsyncedWork } from "#src/db/queries.ts";
 import { pendingEntries } from "#src/db/outbox.ts";
+import { generationRow } from "../../support/records.ts";
 
 let db: AppDb;
 afterEach(async () => {
   await db?.delete();
 });
 
-const row = (id: string, over: Partial<GenerationRow> = {}): GenerationRow => ({
-  id,
-  user_id: "alice",
-  prompt: "A red fox in the snow",
-  negative_prompt: "",
-  style: "anime",
-  quality: "standard",
-  aspect_ratio: "1:1",
-  width: 1024,
-  height: 1024,
-  seed: 7,
-  provider: "builtin",
-  model: "builtin-procedural-v1",
-  image_path: `alice/${id}.png`,
-  is_public: false,
-  is_saved: false,
-  created_at: "2026-11-22T10:00:00.000Z",
-  ...over,
-});
+const row = (id: string, over: Partial<GenerationRow> = {}): GenerationRow =>
+  generationRow(id, "alice", { prompt: "A red fox in the snow", seed: 7, ...over });
 
 describe("library writes", () => {
   it("apply to Dexie and add their outbox entry together", async () => {

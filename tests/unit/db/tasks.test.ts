@@ -12,25 +12,15 @@ import {
   recoverInterrupted,
   releaseWaits,
   retryTask,
-  type NewTask,
 } from "#src/db/tasks.ts";
+import { newTask } from "../../support/records.ts";
 
 let db: AppDb;
 afterEach(async () => {
   await db?.delete();
 });
 
-const task = (id: string, userId = "alice"): NewTask => ({
-  id,
-  userId,
-  type: "image-generation",
-  prompt: "a red fox",
-  negativePrompt: "",
-  style: "anime",
-  quality: "standard",
-  aspectRatio: "1:1",
-  seed: null,
-});
+const task = (id: string, userId = "alice") => newTask(id, userId);
 
 const generation = (id: string): GenerationRecord => ({
   id,

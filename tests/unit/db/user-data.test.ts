@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { clearOtherUsersCache, clearUserData } from "#src/db/user-data.ts";
 import type { GenerationRecord } from "#src/db/schema.ts";
+import { newTask } from "../../support/records.ts";
 
 let db: AppDb;
 afterEach(async () => {
@@ -33,15 +34,7 @@ async function seed(name: string) {
   db = openAppDb(name);
   await db.generations.bulkAdd([generation("g1", "alice"), generation("g2", "bob")]);
   await db.tasks.add({
-    id: "t1",
-    userId: "alice",
-    type: "image-generation",
-    prompt: "queued",
-    negativePrompt: "",
-    style: "anime",
-    quality: "standard",
-    aspectRatio: "1:1",
-    seed: null,
+    ...newTask("t1", "alice", { prompt: "queued" }),
     status: "queued",
     attempts: 0,
     createdAt: "2026-01-01T00:00:00Z",

@@ -11,6 +11,7 @@ import { claimUnnotifiedConflicts, pendingEntries, releaseWaits } from "#src/db/
 import { listConflicts, pendingOutboxCount } from "#src/db/queries.ts";
 import { err, ok } from "#src/lib/result.ts";
 import { drainOutbox, drainWithLock, type PushDeps } from "#src/sync/push.ts";
+import { generationRow } from "../../support/records.ts";
 
 const NOW = Date.parse("2026-11-22T10:00:00.000Z");
 let db: AppDb;
@@ -18,24 +19,7 @@ afterEach(async () => {
   await db?.delete();
 });
 
-const row = (id: string): GenerationRow => ({
-  id,
-  user_id: "alice",
-  prompt: "a red fox",
-  negative_prompt: "",
-  style: "anime",
-  quality: "standard",
-  aspect_ratio: "1:1",
-  width: 1024,
-  height: 1024,
-  seed: 1,
-  provider: "builtin",
-  model: "builtin-procedural-v1",
-  image_path: `alice/${id}.png`,
-  is_public: false,
-  is_saved: false,
-  created_at: "2026-11-22T09:00:00.000Z",
-});
+const row = (id: string): GenerationRow => generationRow(id, "alice", { created_at: "2026-11-22T09:00:00.000Z" });
 
 type Failure = WriteFailure["kind"] | "lost-response" | "none";
 

@@ -8,31 +8,19 @@ import { cacheImage, setSaved } from "#src/db/library.ts";
 import { ok } from "#src/lib/result.ts";
 import { catchUp } from "#src/sync/pull.ts";
 import { followGenerations } from "#src/sync/realtime.ts";
+import { generationRow } from "../../support/records.ts";
 
 let db: AppDb;
 afterEach(async () => {
   await db?.delete();
 });
 
-const row = (id: string, second: number, over: Partial<GenerationRow> = {}): GenerationRow => ({
-  id,
-  user_id: "alice",
-  prompt: `a lighthouse number ${id}`,
-  negative_prompt: "",
-  style: "anime",
-  quality: "standard",
-  aspect_ratio: "1:1",
-  width: 1024,
-  height: 1024,
-  seed: 1,
-  provider: "builtin",
-  model: "builtin-procedural-v1",
-  image_path: `alice/${id}.png`,
-  is_public: false,
-  is_saved: false,
-  created_at: `2026-11-22T10:00:${String(second).padStart(2, "0")}.000Z`,
-  ...over,
-});
+const row = (id: string, second: number, over: Partial<GenerationRow> = {}): GenerationRow =>
+  generationRow(id, "alice", {
+    prompt: `a lighthouse number ${id}`,
+    created_at: `2026-11-22T10:00:${String(second).padStart(2, "0")}.000Z`,
+    ...over,
+  });
 
 /** The user's rows on the server, answering the two catch-up reads as PostgREST would. */
 function serverOf(rows: GenerationRow[]) {

@@ -2,8 +2,9 @@ import { Blob as NodeBlob } from "node:buffer";
 import { afterEach, describe, expect, it } from "vitest";
 import { generateImage, type InvokeFn } from "#src/api/generate.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
-import { enqueueTasks, type NewTask } from "#src/db/tasks.ts";
+import { enqueueTasks } from "#src/db/tasks.ts";
 import { MAX_ATTEMPTS, runTask, type RunTaskDeps } from "#src/sync/run-task.ts";
+import { generationRow, newTask } from "../../support/records.ts";
 
 const NOW = Date.parse("2026-11-22T10:00:00.000Z");
 let db: AppDb;
@@ -12,22 +13,7 @@ afterEach(async () => {
 });
 
 const row = (id: string) => ({
-  id,
-  user_id: "alice",
-  prompt: "a red fox",
-  negative_prompt: "",
-  style: "anime",
-  quality: "standard",
-  aspect_ratio: "1:1",
-  width: 1024,
-  height: 1024,
-  seed: 42,
-  provider: "builtin",
-  model: "procedural-v1",
-  image_path: `alice/${id}.png`,
-  is_public: false,
-  is_saved: false,
-  created_at: "2026-11-22T10:00:01.000Z",
+  ...generationRow(id, "alice", { seed: 42, model: "procedural-v1", created_at: "2026-11-22T10:00:01.000Z" }),
   image_url: `https://backend.test/storage/v1/object/sign/generations/alice/${id}.png?token=x`,
 });
 
@@ -49,21 +35,9 @@ const failure = (status: number, body: Record<string, unknown>) => ({
   }),
 });
 
-const task = (id: string): NewTask => ({
-  id,
-  userId: "alice",
-  type: "image-generation",
-  prompt: "a red fox",
-  negativePrompt: "",
-  style: "anime",
-  quality: "standard",
-  aspectRatio: "1:1",
-  seed: null,
-});
-
 async function setup(name: string, invoke: InvokeFn, overrides: Partial<RunTaskDeps> = {}) {
   db = openAppDb(name);
-  await enqueueTasks(db, [task("t1")], null, NOW - 1000);
+  await enqueueTasks(db, [newTask("t1", "alice")], null, NOW - 1000);
   const sent: Record<string, unknown>[] = [];
   const events: { name: string; metadata: Record<string, unknown> }[] = [];
   const deps: RunTaskDeps = {

@@ -2,14 +2,14 @@
 // GIF (omggif), data URLs, and the limits on uploads. Fixtures: chromium-halves.{png,jpeg,webp} and
 // chromium-alpha.png were written by Chromium's own encoders (canvas.toDataURL in /usr/bin/chromium): a
 // 12x8 image, left half #ff0000, right half #0000ff; a 4x2 image whose columns 0-1 are opaque green and
-// column 2 is 50% yellow. Other PNG variants are assembled here with node:zlib, independently of any
-// encoder under test.
+// column 2 is 50% yellow. Other PNG variants are assembled with node:zlib (assemblePng), independently of
+// any encoder under test.
 import assert from "node:assert/strict";
-import { crc32 as zlibCrc32, deflateSync } from "node:zlib";
 // deno-lint-ignore no-import-prefix -- the same specifier the decoder under test uses
 import { encode as encodeJpeg } from "npm:jpeg-js@0.4.4";
 import { decodeImage, parseDataUrl } from "../../../../supabase/functions/_shared/image/decode.ts";
 import { encodePng } from "../../../../supabase/functions/_shared/image/png.ts";
+import { assemblePng } from "../../fakes/fake-server.ts";
 
 const fixture = (name: string) => Deno.readFileSync(new URL(`../../fixtures/${name}`, import.meta.url));
 
@@ -23,42 +23,6 @@ function near(actual: number[], expected: number[], tolerance: number, what: str
     actual.every((v, i) => Math.abs(v - expected[i]) <= tolerance),
     `${what}: got ${actual}, expected ~${expected}`,
   );
-}
-
-/** A PNG from raw filtered scanlines, with CRCs from node:zlib. */
-function assemblePng(
-  ihdr: { width: number; height: number; depth: number; colorType: number; interlace?: number },
-  raw: Uint8Array,
-  extra: [string, Uint8Array][] = [],
-): Uint8Array {
-  const chunk = (type: string, data: Uint8Array) => {
-    const out = new Uint8Array(12 + data.length);
-    const view = new DataView(out.buffer);
-    view.setUint32(0, data.length);
-    out.set(new TextEncoder().encode(type), 4);
-    out.set(data, 8);
-    view.setUint32(8 + data.length, zlibCrc32(out.subarray(4, 8 + data.length)));
-    return out;
-  };
-  const head = new Uint8Array(13);
-  const hv = new DataView(head.buffer);
-  hv.setUint32(0, ihdr.width);
-  hv.setUint32(4, ihdr.height);
-  head.set([ihdr.depth, ihdr.colorType, 0, 0, ihdr.interlace ?? 0], 8);
-  const parts = [
-    new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk("IHDR", head),
-    ...extra.map(([t, d]) => chunk(t, d)),
-    chunk("IDAT", deflateSync(raw)),
-    chunk("IEND", new Uint8Array(0)),
-  ];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /** A 2-bit GIF palette: index 0 red, 1 blue. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { BUILTIN_MODEL, createBuiltinProvider } from "../../../../supabase/functions/_shared/providers/builtin.ts";
-import { sniffImage } from "../../../../supabase/functions/_shared/image/sniff.ts";
 import { noDeadline, providerInput } from "../../fakes/provider-input.ts";
+import { assertPng } from "../../fakes/provider-run.ts";
 
 Deno.test("the built-in engine draws a PNG of the requested size, labelled as a procedural renderer", async () => {
   const provider = createBuiltinProvider();
@@ -11,12 +11,7 @@ Deno.test("the built-in engine draws a PNG of the requested size, labelled as a 
     noDeadline,
   );
   assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
-  assert.deepEqual(sniffImage(r.value.bytes), {
-    contentType: "image/png",
-    extension: "png",
-    width: 1536,
-    height: 1024,
-  });
+  assertPng(r.value.bytes, 1536, 1024);
   assert.equal(r.value.model, BUILTIN_MODEL);
   assert.equal(r.value.seed, 5);
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createOpenAiProvider } from "../../../../supabase/functions/_shared/providers/openai.ts";
 import { sniffImage } from "../../../../supabase/functions/_shared/image/sniff.ts";
 import { startOpenAiFake, type OpenAiMode } from "../../fakes/openai-fake.ts";
-import { failureOf, generateAndClose } from "../../fakes/provider-run.ts";
+import { assertPng, failureOf, generateAndClose } from "../../fakes/provider-run.ts";
 import { noDeadline, providerInput } from "../../fakes/provider-input.ts";
 import { ASPECT_RATIOS } from "../../../../supabase/functions/_shared/vocabulary/generation.ts";
 
@@ -52,12 +52,7 @@ Deno.test("a GPT image model answers b64_json and gets its own landscape size", 
   try {
     const r = await provider.generate(providerInput({ aspectRatio: "16:9" }), noDeadline);
     assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
-    assert.deepEqual(sniffImage(r.value.bytes), {
-      contentType: "image/png",
-      extension: "png",
-      width: 1536,
-      height: 1024,
-    });
+    assertPng(r.value.bytes, 1536, 1024);
     assert.equal((fake.received[0].body as { size: string }).size, "1536x1024");
   } finally {
     await fake.close();

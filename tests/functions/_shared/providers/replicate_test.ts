@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { createReplicateProvider } from "../../../../supabase/functions/_shared/providers/replicate.ts";
-import { sniffImage } from "../../../../supabase/functions/_shared/image/sniff.ts";
 import { startReplicateFake, type ReplicateModes } from "../../fakes/replicate-fake.ts";
 import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
-import { failureOf, generateAndClose } from "../../fakes/provider-run.ts";
+import { assertPng, failureOf, generateAndClose } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<ReplicateModes> = {}, opts: { timeoutMs?: number; token?: string } = {}) {
   const fake = startReplicateFake(modes);
@@ -40,12 +39,7 @@ Deno.test("standard quality runs flux-schnell with Prefer: wait and stores the f
     });
     assert.equal(r.value.model, "black-forest-labs/flux-schnell");
     assert.equal(r.value.seed, 42);
-    assert.deepEqual(sniffImage(r.value.bytes), {
-      contentType: "image/png",
-      extension: "png",
-      width: 1344,
-      height: 768,
-    });
+    assertPng(r.value.bytes, 1344, 768);
   } finally {
     await fake.close();
   }

@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { createRunwareProvider } from "../../../../supabase/functions/_shared/providers/runware.ts";
-import { sniffImage } from "../../../../supabase/functions/_shared/image/sniff.ts";
 import { startRunwareFake, type RunwareMode } from "../../fakes/runware-fake.ts";
 import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
-import { failureOf, generateAndClose } from "../../fakes/provider-run.ts";
+import { assertPng, failureOf, generateAndClose } from "../../fakes/provider-run.ts";
 
 function setup(mode: RunwareMode = "ok", apiKey?: string) {
   const fake = startRunwareFake(mode);
@@ -44,12 +43,7 @@ Deno.test("sends one imageInference task in an array and stores the image its UR
     );
     assert.equal(r.value.seed, 7);
     assert.equal(r.value.model, "runware:100@1");
-    assert.deepEqual(sniffImage(r.value.bytes), {
-      contentType: "image/png",
-      extension: "png",
-      width: 1024,
-      height: 1536,
-    });
+    assertPng(r.value.bytes, 1024, 1536);
   } finally {
     await fake.close();
   }

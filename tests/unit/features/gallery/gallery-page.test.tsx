@@ -1,10 +1,9 @@
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { Router } from "wouter";
-import { memoryLocation } from "wouter/memory-location";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { setSessionView } from "#src/state/session-store.ts";
+import { renderAt } from "../../../support/render-at.tsx";
 
 const listPublished = vi.fn();
 const loadPublishedImage = vi.fn();
@@ -34,30 +33,7 @@ function published(n: number, patch: Partial<GenerationRow> = {}) {
   };
 }
 
-function renderPage(path: string) {
-  const [pathname, search = ""] = path.split("?");
-  const location = memoryLocation({ path: pathname, searchPath: search, record: true } as Parameters<
-    typeof memoryLocation
-  >[0]);
-  return render(
-    <Router hook={location.hook} searchHook={location.searchHook}>
-      <GalleryPage />
-    </Router>,
-  );
-}
-
-function renderAt(path: string) {
-  const [pathname, search = ""] = path.split("?");
-  const location = memoryLocation({ path: pathname, searchPath: search, record: true } as Parameters<
-    typeof memoryLocation
-  >[0]);
-  render(
-    <Router hook={location.hook} searchHook={location.searchHook}>
-      <GalleryPage />
-    </Router>,
-  );
-  return location;
-}
+const renderPage = (path: string) => renderAt(path, <GalleryPage />);
 
 const created: Blob[] = [];
 const revoked: string[] = [];
@@ -89,7 +65,7 @@ describe("gallery page", () => {
     listPublished
       .mockResolvedValueOnce({ ok: true, value: { rows: [published(1), published(2)], next: "cursor-2" } })
       .mockResolvedValueOnce({ ok: true, value: { rows: [published(3)] } });
-    renderAt("/gallery?q=fox");
+    renderPage("/gallery?q=fox");
     const list = await screen.findByRole("list", { name: "Published images" });
     expect(listPublished).toHaveBeenLastCalledWith({ q: "fox", before: undefined, limit: 24 });
     expect(within(list).getAllByRole("button")).toHaveLength(2);
@@ -103,7 +79,7 @@ describe("gallery page", () => {
 
   it("sends a visitor's 'Use this recipe' through sign-in back to the filled generator", async () => {
     listPublished.mockResolvedValue({ ok: true, value: { rows: [published(1, { prompt: "a red fox", seed: 5 })] } });
-    renderAt("/gallery");
+    renderPage("/gallery");
     await userEvent.click(await screen.findByRole("button", { name: "Open: a red fox" }));
     const dialog = screen.getByRole("dialog", { name: "Published image" });
     expect(dialog.textContent).toContain("Anime");
@@ -117,7 +93,7 @@ describe("gallery page", () => {
   it("opens the filled generator directly when signed in", async () => {
     setSessionView({ status: "signed-in", user: { id: "u1", email: "a@example.com" }, verified: true });
     listPublished.mockResolvedValue({ ok: true, value: { rows: [published(1, { prompt: "a red fox", seed: 5 })] } });
-    renderAt("/gallery");
+    renderPage("/gallery");
     await userEvent.click(await screen.findByRole("button", { name: "Open: a red fox" }));
     expect(screen.getByRole("link", { name: "Use this recipe" }).getAttribute("href")).toBe(
       "/generate?prompt=a+red+fox&style=anime&quality=high&aspect_ratio=1%3A1&seed=5",
@@ -128,7 +104,7 @@ describe("gallery page", () => {
     listPublished
       .mockResolvedValueOnce({ ok: false, error: { message: "Check your internet connection and try again" } })
       .mockResolvedValueOnce({ ok: true, value: { rows: [published(1)] } });
-    renderAt("/gallery");
+    renderPage("/gallery");
     expect((await screen.findByRole("alert")).textContent).toContain("Check your internet connection");
     await userEvent.click(screen.getByRole("button", { name: "Try again" }));
     expect(await screen.findByRole("list", { name: "Published images" })).toBeTruthy();
@@ -150,7 +126,7 @@ describe("gallery page", () => {
   it("shows no image for a refused read, and the large view says it is not available", async () => {
     loadPublishedImage.mockResolvedValue({ ok: false, error: { message: "Object not found" } });
     listPublished.mockResolvedValue({ ok: true, value: { rows: [published(1, { prompt: "a withdrawn fox" })] } });
-    renderAt("/gallery");
+    renderPage("/gallery");
     const open = await screen.findByRole("button", { name: "Open: a withdrawn fox" });
     await waitFor(() => expect(loadPublishedImage).toHaveBeenCalled());
     expect(open.querySelector("img")).toBeNull();

@@ -3,31 +3,21 @@
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { db } from "#src/db/db.ts";
 import { toGenerationRecord } from "#src/db/generation-record.ts";
+import { generationRow } from "../../../support/records.ts";
 
 let n = 0;
 
 export function row(patch: Partial<GenerationRow> = {}): GenerationRow {
   n += 1;
   const id = patch.id ?? `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
-  return {
-    id,
-    user_id: "u1",
+  return generationRow(id, "u1", {
     prompt: `prompt number ${n}`,
-    negative_prompt: "",
     style: "photorealistic",
-    quality: "standard",
-    aspect_ratio: "1:1",
-    width: 1024,
-    height: 1024,
     seed: 42,
-    provider: "builtin",
     model: "procedural-v1",
-    image_path: `u1/${id}.png`,
-    is_public: false,
-    is_saved: false,
     created_at: new Date(Date.UTC(2026, 10, 1) + n * 60_000).toISOString(),
     ...patch,
-  };
+  });
 }
 
 export async function seed(rows: GenerationRow[], images?: Map<string, Blob>): Promise<void> {

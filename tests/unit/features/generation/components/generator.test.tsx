@@ -1,11 +1,10 @@
-import { act, render, screen } from "@testing-library/react";
+import { act, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { Router } from "wouter";
-import { memoryLocation } from "wouter/memory-location";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
 import { setSessionView } from "#src/state/session-store.ts";
 import { dismissToast, toasts } from "#src/state/toasts.ts";
+import { renderAt } from "../../../../support/render-at.tsx";
 
 const generate = vi.fn();
 vi.mock("#src/features/generation/use-generation.ts", () => ({
@@ -26,18 +25,7 @@ vi.mock("#src/features/generation/use-generation.ts", () => ({
 
 const { Generator } = await import("#src/features/generation/components/generator.tsx");
 
-function renderAt(path: string) {
-  const [pathname, search = ""] = path.split("?");
-  const location = memoryLocation({ path: pathname, searchPath: search, record: true } as Parameters<
-    typeof memoryLocation
-  >[0]);
-  render(
-    <Router hook={location.hook} searchHook={location.searchHook}>
-      <Generator />
-    </Router>,
-  );
-  return location;
-}
+const renderPage = (path: string) => renderAt(path, <Generator />);
 
 beforeEach(() => {
   generate.mockReset();
@@ -51,7 +39,7 @@ afterEach(() => {
 describe("generator", () => {
   it("queues N tasks in batch mode and says so", async () => {
     generate.mockResolvedValue({ ok: true, taskIds: ["a", "b", "c", "d"] });
-    renderAt("/generate");
+    renderPage("/generate");
     await userEvent.type(screen.getByLabelText("Prompt"), "a red fox in snow");
     await userEvent.click(screen.getByRole("checkbox", { name: "Batch mode" }));
     await userEvent.click(screen.getByRole("button", { name: "Queue 4 tasks" }));
@@ -61,7 +49,7 @@ describe("generator", () => {
 
   it("generates one image without a batch count when batch mode is off", async () => {
     generate.mockResolvedValue({ ok: true, taskIds: ["a"] });
-    renderAt("/generate");
+    renderPage("/generate");
     await userEvent.type(screen.getByLabelText("Prompt"), "a lighthouse");
     await userEvent.click(screen.getByRole("button", { name: "Generate" }));
     expect(generate.mock.calls[0][0].batchCount).toBeUndefined();
@@ -70,7 +58,7 @@ describe("generator", () => {
 
   it("asks a signed-out visitor to sign in and comes back with the same settings", async () => {
     setSessionView({ status: "signed-out", user: null, verified: true });
-    renderAt("/generate");
+    renderPage("/generate");
     await userEvent.type(screen.getByLabelText("Prompt"), "a cat");
     await userEvent.click(screen.getByRole("button", { name: "Generate" }));
     expect(generate).not.toHaveBeenCalled();
@@ -84,7 +72,7 @@ describe("generator", () => {
 
   it("shows the queue's refusal with an Upgrade link for the daily limit", async () => {
     generate.mockResolvedValue({ ok: false, message: VALIDATION_MESSAGES.dailyLimit });
-    renderAt("/generate");
+    renderPage("/generate");
     await userEvent.type(screen.getByLabelText("Prompt"), "a cat");
     await userEvent.click(screen.getByRole("button", { name: "Generate" }));
     expect(screen.getByRole("alert").textContent).toContain(VALIDATION_MESSAGES.dailyLimit);
@@ -93,7 +81,7 @@ describe("generator", () => {
 
   it("opens filled in from a generator link", async () => {
     sessionStorage.setItem("promptcanvas.reference_image", "data:image/jpeg;base64,AAAA");
-    renderAt(
+    renderPage(
       "/generate?prompt=A+lighthouse+at+dusk&negative_prompt=people&style=watercolor&quality=ultra&aspect_ratio=16%3A9&seed=1234&batch=7&reference=session",
     );
     await act(async () => undefined);

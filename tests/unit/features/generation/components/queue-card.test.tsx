@@ -3,19 +3,12 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { TaskRecord } from "#src/db/schema.ts";
 import { QueueCard, type QueueCardProps } from "#src/features/generation/components/queue-card.tsx";
+import { newTask } from "../../../../support/records.ts";
 
 function task(n: number, patch: Partial<TaskRecord> = {}): TaskRecord {
   const at = new Date(Date.UTC(2026, 10, 22, 10, 0, n)).toISOString();
   return {
-    id: `task-${n}`,
-    userId: "u1",
-    type: "image-generation",
-    prompt: `prompt ${n}`,
-    negativePrompt: "",
-    style: "anime",
-    quality: "standard",
-    aspectRatio: "1:1",
-    seed: null,
+    ...newTask(`task-${n}`, "u1", { prompt: `prompt ${n}` }),
     status: "queued",
     attempts: 0,
     createdAt: at,

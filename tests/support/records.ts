@@ -1,0 +1,50 @@
+// Generations rows (the server's shape, as the shared vocabulary names it) and queued tasks (the device's)
+// with every field filled, for tests that build them by hand: each test sets what it is about and takes
+// the rest.
+import type { GenerationRow } from "#shared/vocabulary/rows.ts";
+import type { NewTask } from "#src/db/tasks.ts";
+
+/** A row as generate-image inserts it: every column but the database's created_at. */
+export type NewGeneration = Omit<GenerationRow, "created_at">;
+
+/** A row of `userId`'s with the built-in engine's columns; its image in the owner's folder, as generate-image stores it. */
+export function newGeneration(id: string, userId: string): NewGeneration {
+  return {
+    id,
+    user_id: userId,
+    prompt: "a red fox",
+    negative_prompt: "",
+    style: "anime",
+    quality: "standard",
+    aspect_ratio: "1:1",
+    width: 1024,
+    height: 1024,
+    seed: 1,
+    provider: "builtin",
+    model: "builtin-procedural-v1",
+    image_path: `${userId}/${id}.png`,
+    is_public: false,
+    is_saved: false,
+  };
+}
+
+/** A stored row of `userId`'s, as the client reads it back; `over` sets any column. */
+export function generationRow(id: string, userId: string, over: Partial<GenerationRow> = {}): GenerationRow {
+  return { ...newGeneration(id, userId), created_at: "2026-11-22T10:00:00.000Z", ...over };
+}
+
+/** A task as the generator queues it for `userId` (enqueueTasks adds its status and times); `over` sets any field. */
+export function newTask(id: string, userId: string, over: Partial<NewTask> = {}): NewTask {
+  return {
+    id,
+    userId,
+    type: "image-generation",
+    prompt: "a red fox",
+    negativePrompt: "",
+    style: "anime",
+    quality: "standard",
+    aspectRatio: "1:1",
+    seed: null,
+    ...over,
+  };
+}
