@@ -214,11 +214,20 @@ test("prompts, templates, styles and the advanced form open the generator filled
     ),
   });
   await expect(page.getByRole("img", { name: "Reference image: ref.png" })).toBeVisible();
+  // The generator takes the stashed image out of sessionStorage as soon as it draws, which can be before
+  // the test looks: what the click stores is recorded as it is stored.
+  await page.evaluate(() => {
+    const setItem = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key: string, value: string) {
+      if (key === "promptcanvas.reference_image") document.documentElement.dataset.stashedReference = value;
+      return setItem.call(this, key, value);
+    };
+  });
   await page.getByRole("link", { name: "Open in generator", exact: true }).click();
   await expect(page).toHaveURL(
     "/generate?prompt=A+lighthouse+at+dusk&negative_prompt=people&style=watercolor&quality=ultra&aspect_ratio=16%3A9&seed=1234&batch=7&reference=session",
   );
-  expect(await page.evaluate(() => sessionStorage.getItem("promptcanvas.reference_image"))).toMatch(
+  expect(await page.evaluate(() => document.documentElement.dataset.stashedReference ?? null)).toMatch(
     /^data:image\/jpeg;base64,/,
   );
 });
