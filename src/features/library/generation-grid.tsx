@@ -91,12 +91,14 @@ export type Selection = { selected: ReadonlySet<string>; toggle: (id: string) =>
 
 type Props = {
   items: readonly GenerationRecord[];
+  /** How many the whole list holds, when `items` is only its start (History's first screen). */
+  total?: number;
   label: string;
   onOpen: (id: string) => void;
   selection?: Selection;
 };
 
-export function GenerationGrid({ items, label, onOpen, selection }: Props) {
+export function GenerationGrid({ items, total, label, onOpen, selection }: Props) {
   const ref = useRef<HTMLUListElement>(null);
   const hintId = useId();
   const width = useWidth(ref);
@@ -161,7 +163,7 @@ export function GenerationGrid({ items, label, onOpen, selection }: Props) {
         <li
           key={slot}
           data-index={index}
-          aria-setsize={items.length}
+          aria-setsize={total ?? items.length}
           aria-posinset={index + 1}
           className="absolute"
           style={{

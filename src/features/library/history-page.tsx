@@ -79,7 +79,7 @@ export default function HistoryPage() {
               {filtered ? " match" : ""}
             </p>
             {loaded.items.length > 0 ? (
-              <GenerationGrid items={loaded.items} label="Your generations" onOpen={setOpenId} />
+              <GenerationGrid items={loaded.items} total={shown} label="Your generations" onOpen={setOpenId} />
             ) : (
               <div className="rounded-box border border-dashed border-base-300 p-10 text-center">
                 <p className="font-medium">{filtered ? "No generations match." : "Nothing here yet."}</p>
