@@ -1,16 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { ROUTES } from "#src/app/route-table.ts";
-import { signUp, uniqueEmail } from "./support/app";
-
-type Finding = { where: string; rule: string; impact: string | null | undefined; targets: string[] };
-
-async function audit(page: Page, where: string, findings: Finding[]) {
-  const result = await new AxeBuilder({ page }).analyze();
-  for (const v of result.violations) {
-    findings.push({ where, rule: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) });
-  }
-}
+import { audit, signUp, uniqueEmail, type Finding } from "./support/app";
 
 async function visit(page: Page, path: string) {
   await page.goto(path);

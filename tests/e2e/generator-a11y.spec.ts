@@ -1,18 +1,8 @@
 // axe on /generate signed in, idle and with a result (image, downloads, queue card, toast), in the
 // light and the dark theme: the generator adds no accessibility violations.
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
-import { signUp, uniqueEmail } from "./support/app";
+import { expect, test } from "@playwright/test";
+import { audit, signUp, uniqueEmail, type Finding } from "./support/app";
 import { generateOne, openGenerator, previewImage } from "./support/generator";
-
-type Finding = { where: string; rule: string; impact: string | null | undefined; targets: string[] };
-
-async function audit(page: Page, where: string, findings: Finding[]) {
-  const result = await new AxeBuilder({ page }).analyze();
-  for (const v of result.violations) {
-    findings.push({ where, rule: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) });
-  }
-}
 
 for (const theme of ["light", "dark"] as const) {
   test(`axe finds no violations on /generate, idle and with a result, in the ${theme} theme`, async ({ page }) => {

@@ -7,7 +7,7 @@ import { expect, test } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
 import { STYLES } from "#shared/vocabulary/styles.ts";
 import { PERSONAL_TABLES } from "../support/personal-tables.ts";
-import { PASSWORD, apiUrl, signIn, signUp, uniqueEmail } from "./support/app";
+import { PASSWORD, apiUrl, audit, signIn, signUp, uniqueEmail, type Finding } from "./support/app";
 import {
   anonKey,
   ensureControlled,
@@ -108,6 +108,9 @@ test("the Saved zip holds the selected images as valid PNG files and their setti
   await page.goto("/my-generations");
   for (const prompt of [square, wide]) await page.getByRole("checkbox", { name: `Select: ${prompt}` }).check();
   await expect(page.getByRole("toolbar", { name: "Selection" }).getByRole("status")).toHaveText("2 selected");
+  const findings: Finding[] = [];
+  await audit(page, "/my-generations with a selection", findings);
+  expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
   const [download] = await Promise.all([
     page.waitForEvent("download"),
     page.getByRole("button", { name: "Download zip" }).click(),

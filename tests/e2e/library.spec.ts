@@ -3,7 +3,7 @@
 // and removing the stored image; two people's private items kept apart in the UI and by direct URL.
 // Images are made through the generator (built-in engine); no account makes more than two.
 import { expect, test } from "@playwright/test";
-import { signIn, signUp, uniqueEmail } from "./support/app";
+import { audit, signIn, signUp, uniqueEmail, type Finding } from "./support/app";
 import { ensureControlled, serverSession, toasts } from "./support/generator";
 import {
   downloadObject,
@@ -36,6 +36,10 @@ test("History search works offline over this device's items, and a found item's 
   await ensureControlled(page);
   await expect(historyTile(page, found)).toBeVisible();
   await expect(historyTile(page, other)).toBeVisible();
+  // The grid with items (its rows, tiles and badges) adds no accessibility violation.
+  const findings: Finding[] = [];
+  await audit(page, "/history with items", findings);
+  expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
 
   await context.setOffline(true);
   // Offline, the page comes from the service worker and the items from Dexie.

@@ -3,26 +3,32 @@
 // and sized from the grid's width, so every row has the same known height and nothing is measured
 // while scrolling.
 //
-// Tiles are recycled: each sits in a slot (its row's index modulo the rows drawn, and its column) that
-// keeps its DOM node while the grid scrolls, and takes the record now at its place. Scrolling then
-// changes a few attributes (position, image, label) and never inserts or removes nodes: an inserted
-// or removed node makes Chromium re-style and re-lay-out around it, which cost more than a frame's
-// budget at a fast flick (bench/history-bench.mjs). The DOM order of the slots is therefore not the
-// visual order, so the grid is one Tab stop with arrow-key navigation (a roving tabindex) in visual
-// order, and each item carries its position in the whole list.
-import { useWindowVirtualizer } from "@tanstack/react-virtual";
+// Rows are recycled: each drawn row sits in a slot (its index modulo the rows drawn) that keeps its
+// DOM node while the grid scrolls, and takes the records now at its place. Scrolling then changes a
+// few attributes (position, images, labels) and never inserts or removes nodes: an inserted or
+// removed node makes Chromium re-style and re-lay-out around it. The grid renders only when a row
+// enters or leaves, and then only the row taking the slot renders; each row is its own compositor
+// layer, so moving it costs no paint and filling it repaints that row alone; the thumbnails of the
+// rows about to enter are read ahead, a dozen rows in one read (bench/history-bench.mjs has the
+// figures). The DOM order of the slots is therefore not the visual order, so the grid is one Tab
+// stop with arrow-key navigation (a roving tabindex) in visual order, and each item carries its
+// position in the whole list.
 import {
+  memo,
   useEffect,
   useId,
   useLayoutEffect,
   useRef,
   useState,
+  type Dispatch,
   type KeyboardEvent,
   type ReactElement,
   type RefObject,
+  type SetStateAction,
 } from "react";
 import type { GenerationRecord } from "../../db/schema";
 import { GenerationTile } from "./generation-tile";
+import { prefetchTileImages } from "./use-tile-image";
 
 export const GRID_GAP_PX = 12;
 export const TILE_MIN_PX = 160;
@@ -30,14 +36,23 @@ export const TILE_MIN_PX = 160;
 const OVERSCAN_ROWS = 3;
 /** Until the grid is laid out (or where nothing lays out, as in tests) it assumes this width. */
 const FALLBACK_WIDTH_PX = 960;
+/** Rows whose thumbnails are read ahead of the drawn ones on each side, in one read... */
+const PREFETCH_ROWS = 12;
+/** ...once an unread row comes this close to the drawn ones. */
+const PREFETCH_NEAR_ROWS = 4;
 
 /**
- * The rows drawn for a visible range: always `size` of them (fewer only when the list is shorter), so
- * that a row entering takes the slot of the row leaving. Its first row is OVERSCAN_ROWS above the
- * first visible one, or as far up as the end of the list needs.
+ * The first row drawn when `startIndex` is the first visible one: OVERSCAN_ROWS above it, or as far up
+ * as the end of the list needs so that `size` rows are always drawn (fewer only when the list is
+ * shorter), and a row entering takes the slot of the row leaving.
  */
+export function firstDrawnRow(startIndex: number, count: number, size: number): number {
+  return Math.max(0, Math.min(startIndex - OVERSCAN_ROWS, count - size));
+}
+
+/** The rows drawn for a visible range. */
 export function drawnRows(startIndex: number, count: number, size: number): number[] {
-  const first = Math.max(0, Math.min(startIndex - OVERSCAN_ROWS, count - size));
+  const first = firstDrawnRow(startIndex, count, size);
   return Array.from({ length: Math.min(size, count) }, (_, i) => first + i);
 }
 
@@ -87,6 +102,42 @@ function useWidth(ref: RefObject<HTMLElement | null>): number {
   return width;
 }
 
+/**
+ * The first drawn row of a grid of `rows` rows of `rowHeight` px that starts `top` px down the page,
+ * following the window's scroll. It changes only when a row enters or leaves, so a scroll that moves
+ * within a row renders nothing: the rows have one known height, so nothing is measured, and the grid
+ * renders about once per row scrolled (a general virtualizer re-rendered on every scroll event).
+ */
+function useFirstDrawnRow(rows: number, rowHeight: number, top: number, size: number): number {
+  const [first, setFirst] = useState(0);
+  const shown = useRef(first);
+  useLayoutEffect(() => {
+    const update = () => {
+      const visible = Math.floor(Math.max(0, window.scrollY - top) / rowHeight);
+      const next = firstDrawnRow(visible, rows, size);
+      if (next === shown.current) return;
+      shown.current = next;
+      setFirst(next);
+    };
+    update();
+    window.addEventListener("scroll", update, { passive: true });
+    window.addEventListener("resize", update);
+    return () => {
+      window.removeEventListener("scroll", update);
+      window.removeEventListener("resize", update);
+    };
+  }, [rows, rowHeight, top, size]);
+  return first;
+}
+
+/** Scrolls the window just enough to show a row (no scroll when it is in view already). */
+function scrollRowIntoView(row: number, rowHeight: number, top: number): void {
+  const from = top + row * rowHeight;
+  const to = from + rowHeight - GRID_GAP_PX;
+  if (from < window.scrollY) window.scrollTo({ top: from });
+  else if (to > window.scrollY + window.innerHeight) window.scrollTo({ top: to - window.innerHeight });
+}
+
 export type Selection = { selected: ReadonlySet<string>; toggle: (id: string) => void };
 
 type Props = {
@@ -98,14 +149,77 @@ type Props = {
   selection?: Selection;
 };
 
+type RowProps = {
+  items: readonly GenerationRecord[];
+  row: number;
+  columns: number;
+  tile: number;
+  /** The row's distance from the top of the grid. */
+  y: number;
+  setsize: number;
+  /** The column of the item holding the Tab stop when it is in this row, else -1. */
+  activeColumn: number;
+  setActive: Dispatch<SetStateAction<number>>;
+  onOpen: (id: string) => void;
+  selection?: Selection;
+};
+
+/**
+ * One drawn row. Memoized: when a row enters, only the row taking its slot renders; the others keep
+ * their props (same records, same place) and are skipped.
+ */
+const GridRow = memo(function GridRow(props: RowProps) {
+  const { items, row, columns, tile, y, setsize, activeColumn, setActive, onOpen, selection } = props;
+  const cells: ReactElement[] = [];
+  for (let col = 0; col < columns; col++) {
+    const index = row * columns + col;
+    const record = items[index];
+    if (!record) break;
+    cells.push(
+      <div
+        key={col}
+        role="listitem"
+        data-index={index}
+        aria-setsize={setsize}
+        aria-posinset={index + 1}
+        onFocus={() => setActive(index)}
+      >
+        <GenerationTile
+          record={record}
+          onOpen={onOpen}
+          tabbable={col === activeColumn}
+          selected={selection ? selection.selected.has(record.id) : undefined}
+          onToggle={selection?.toggle}
+        />
+      </div>,
+    );
+  }
+  // Its own compositor layer (will-change): moving the row is the compositor's work alone, and a row
+  // taking new records repaints itself only, not the rows around it (bench/history-bench.mjs).
+  return (
+    <div
+      role="none"
+      className="absolute top-0 left-0 grid w-full will-change-transform"
+      style={{
+        transform: `translateY(${y}px)`,
+        height: tile,
+        gap: GRID_GAP_PX,
+        gridTemplateColumns: `repeat(${columns}, ${tile}px)`,
+      }}
+    >
+      {cells}
+    </div>
+  );
+});
+
 export function GenerationGrid({ items, total, label, onOpen, selection }: Props) {
-  const ref = useRef<HTMLUListElement>(null);
+  const ref = useRef<HTMLDivElement>(null);
   const hintId = useId();
   const width = useWidth(ref);
   const { columns, tile } = gridGeometry(width);
   const rowHeight = tile + GRID_GAP_PX;
   const rows = Math.ceil(items.length / columns);
-  const [scrollMargin, setScrollMargin] = useState(0);
+  const [top, setTop] = useState(0);
   // The item that holds the grid's one Tab stop; `focusActive` asks for it to be focused once drawn.
   const [active, setActive] = useState(0);
   const focusActive = useRef(false);
@@ -114,34 +228,37 @@ export function GenerationGrid({ items, total, label, onOpen, selection }: Props
   useLayoutEffect(() => {
     // The grid's distance from the top of the page, re-read when the filters above it change size.
     const el = ref.current;
-    if (el) setScrollMargin(el.getBoundingClientRect().top + window.scrollY);
+    if (el) setTop(el.getBoundingClientRect().top + window.scrollY);
   }, [width, items.length]);
 
   // The visible rows, one more for a partly shown one at each edge, and the overscan on both sides.
   const slotRows =
     Math.ceil((typeof window === "undefined" ? 900 : window.innerHeight) / rowHeight) + 2 + 2 * OVERSCAN_ROWS;
-  const virtualizer = useWindowVirtualizer({
-    count: rows,
-    estimateSize: () => rowHeight,
-    overscan: OVERSCAN_ROWS,
-    scrollMargin,
-    rangeExtractor: (range) => drawnRows(range.startIndex, range.count, slotRows),
-  });
+  const first = useFirstDrawnRow(rows, rowHeight, top, slotRows);
+  const drawn = Math.min(slotRows, rows - first);
 
   useEffect(() => {
-    virtualizer.measure();
-  }, [virtualizer, rowHeight]);
+    // The thumbnails of the rows about to enter, read ahead in one go so that an entering tile shows its
+    // picture in its first render.
+    const ids = (from: number, to: number) =>
+      items.slice(Math.max(0, from) * columns, Math.max(0, to) * columns).map((r) => r.id);
+    const end = first + drawn;
+    prefetchTileImages(
+      [...ids(first - PREFETCH_NEAR_ROWS, first), ...ids(end, end + PREFETCH_NEAR_ROWS)],
+      [...ids(first - PREFETCH_ROWS, first), ...ids(first, end), ...ids(end, end + PREFETCH_ROWS)],
+    );
+  }, [items, columns, first, drawn]);
 
   useEffect(() => {
     if (!focusActive.current) return;
-    const button = ref.current?.querySelector<HTMLElement>(`li[data-index="${activeIndex}"] button`);
+    const button = ref.current?.querySelector<HTMLElement>(`[data-index="${activeIndex}"] button`);
     if (button) {
       focusActive.current = false;
       button.focus({ preventScroll: true });
     }
   });
 
-  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if ((event.target as HTMLElement).tagName === "INPUT") return; // a selection checkbox keeps its keys
     const pageRows = Math.max(1, Math.floor(window.innerHeight / rowHeight));
     const next = nextIndex(event.key, activeIndex, items.length, columns, pageRows);
@@ -149,40 +266,29 @@ export function GenerationGrid({ items, total, label, onOpen, selection }: Props
     event.preventDefault();
     setActive(next);
     focusActive.current = true;
-    virtualizer.scrollToIndex(Math.floor(next / columns), { align: "auto" });
+    scrollRowIntoView(Math.floor(next / columns), rowHeight, top);
   };
 
+  // Each drawn row in its slot (its index modulo the rows drawn), in slot order: the slots keep their
+  // DOM nodes and their order while the rows move through them.
   const slots: ReactElement[] = [];
-  for (const row of virtualizer.getVirtualItems()) {
-    for (let col = 0; col < columns; col++) {
-      const index = row.index * columns + col;
-      const record = items[index];
-      if (!record) break;
-      const slot = (row.index % slotRows) * columns + col;
-      slots[slot] = (
-        <li
-          key={slot}
-          data-index={index}
-          aria-setsize={total ?? items.length}
-          aria-posinset={index + 1}
-          className="absolute"
-          style={{
-            transform: `translate(${col * (tile + GRID_GAP_PX)}px, ${row.start - scrollMargin}px)`,
-            width: tile,
-            height: tile,
-          }}
-          onFocus={() => setActive(index)}
-        >
-          <GenerationTile
-            record={record}
-            onOpen={onOpen}
-            tabbable={index === activeIndex}
-            selected={selection ? selection.selected.has(record.id) : undefined}
-            onToggle={selection?.toggle}
-          />
-        </li>
-      );
-    }
+  for (let row = first; row < first + drawn; row++) {
+    const activeColumn = Math.floor(activeIndex / columns) === row ? activeIndex % columns : -1;
+    slots[row % slotRows] = (
+      <GridRow
+        key={row % slotRows}
+        items={items}
+        row={row}
+        columns={columns}
+        tile={tile}
+        y={row * rowHeight}
+        setsize={total ?? items.length}
+        activeColumn={activeColumn}
+        setActive={setActive}
+        onOpen={onOpen}
+        selection={selection}
+      />
+    );
   }
 
   return (
@@ -190,8 +296,9 @@ export function GenerationGrid({ items, total, label, onOpen, selection }: Props
       <p id={hintId} className="sr-only">
         The arrow keys, Home, End, Page Up and Page Down move between the images.
       </p>
-      <ul
+      <div
         ref={ref}
+        role="list"
         aria-label={label}
         aria-describedby={hintId}
         className="relative w-full"
@@ -199,7 +306,7 @@ export function GenerationGrid({ items, total, label, onOpen, selection }: Props
         onKeyDown={onKeyDown}
       >
         {slots.filter(Boolean)}
-      </ul>
+      </div>
     </>
   );
 }

@@ -30,33 +30,61 @@ function remember(id: string, picture: string | Blob): string {
   return url;
 }
 
+/** Ids being read, with what each read will answer. */
+const pending = new Map<string, Promise<string | null>>();
+/** Ids read and found without bytes on this device: not read ahead again (a tile showing one still asks). */
+const absent = new Set<string>();
 /** Ids asked for in this task, answered together by one read. */
-let asked: Map<string, Array<(url: string | null) => void>> | null = null;
+let queued: Array<[string, (url: string | null) => void]> | null = null;
 
-async function answer(batch: Map<string, Array<(url: string | null) => void>>): Promise<void> {
-  const ids = [...batch.keys()];
+async function answer(batch: Array<[string, (url: string | null) => void]>): Promise<void> {
+  const ids = batch.map(([id]) => id);
   const held = await getImages(ids).catch(() => ids.map(() => undefined));
-  ids.forEach((id, i) => {
+  batch.forEach(([id, resolve], i) => {
     const { thumbnail, image } = held[i] ?? {};
     if (!thumbnail && image) keepThumbnail(id, image);
     const picture = thumbnail ?? image;
     const url = picture ? remember(id, picture) : null;
-    for (const resolve of batch.get(id) ?? []) resolve(url);
+    if (url) absent.delete(id);
+    else absent.add(id);
+    pending.delete(id);
+    resolve(url);
   });
 }
 
-function lookUp(id: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    if (!asked) {
-      const batch = new Map<string, Array<(url: string | null) => void>>();
-      asked = batch;
+/** Reads the pictures of `ids` not held or being read, all in one read at the end of this task. */
+function ask(ids: readonly string[]): void {
+  for (const id of ids) {
+    if (urls.has(id) || pending.has(id)) continue;
+    if (!queued) {
+      const batch: Array<[string, (url: string | null) => void]> = [];
+      queued = batch;
       queueMicrotask(() => {
-        asked = null;
+        queued = null;
         void answer(batch);
       });
     }
-    asked.set(id, [...(asked.get(id) ?? []), resolve]);
-  });
+    const batch = queued;
+    pending.set(id, new Promise((resolve) => batch.push([id, resolve])));
+  }
+}
+
+function lookUp(id: string): Promise<string | null> {
+  ask([id]);
+  return pending.get(id) ?? Promise.resolve(urls.get(id) ?? null);
+}
+
+/**
+ * Reads ahead the pictures of the tiles about to be drawn: when any of `near` is neither held nor
+ * known to be absent, all of `ahead` not held are read in one go. A grid calls it as it
+ * scrolls, so its reads come a dozen rows at a time, before the tiles draw, instead of a row at a time
+ * after they did.
+ */
+export function prefetchTileImages(near: readonly string[], ahead: readonly string[]): void {
+  // While a read is under way (the drawn tiles' own, on a first screen), reading ahead waits for the
+  // next call: a first screen's pictures come before anything read ahead.
+  if (pending.size > 0) return;
+  if (near.some((id) => !urls.has(id) && !absent.has(id))) ask(ahead.filter((id) => !absent.has(id)));
 }
 
 /** Ids whose thumbnail is being made, so two tiles of one record (or a re-render) make it once. */
@@ -82,7 +110,7 @@ function keepThumbnail(id: string, source: string | Blob): void {
           image = await response.blob();
         }
         const thumbnail = await makeThumbnail(image);
-        if (thumbnail) await storeImage(id, { thumbnail });
+        if (thumbnail && (await storeImage(id, { thumbnail }))) absent.delete(id);
       } catch {
         // Offline or not decodable: the tile shows the signed URL, and tries on its next showing.
       } finally {

@@ -1,6 +1,17 @@
 // Shared steps for the journeys: unique accounts, the local backend's address (read from the
-// app's own runtime config) and its development mailbox.
+// app's own runtime config), its development mailbox, and axe's findings on a page.
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
+
+export type Finding = { where: string; rule: string; impact: string | null | undefined; targets: string[] };
+
+/** Runs axe on the page as it is and adds what it finds, labelled `where`, to `findings`. */
+export async function audit(page: Page, where: string, findings: Finding[]): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  for (const v of result.violations) {
+    findings.push({ where, rule: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) });
+  }
+}
 
 export const PASSWORD = "correct-horse-battery";
 

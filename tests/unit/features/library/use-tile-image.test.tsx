@@ -15,7 +15,7 @@ vi.mock("#src/api/library.ts", () => ({
   signedImageUrl: vi.fn(async (path: string) => ({ ok: true, value: `https://storage.test/${path}` })),
 }));
 
-const { useTileImage } = await import("#src/features/library/use-tile-image.ts");
+const { prefetchTileImages, useTileImage } = await import("#src/features/library/use-tile-image.ts");
 
 function Tiles({ ids }: { ids: string[] }) {
   return (
@@ -63,6 +63,35 @@ describe("tile images", () => {
     render(<Tiles ids={ids.slice(0, 3)} />);
     expect(ids.slice(0, 3).map((id) => screen.getByTestId(id).textContent)).toEqual(urls);
     expect(made).toBe(before);
+    expect(bulkGet).toHaveBeenCalledTimes(1);
+    bulkGet.mockRestore();
+  });
+
+  it("reads ahead the rows about to enter in one read, so their tiles show a picture in their first render", async () => {
+    const rows = Array.from({ length: 12 }, () => row());
+    const held = new Map(rows.slice(0, 10).map((r) => [r.id, new Blob([new Uint8Array([2])], { type: "image/webp" })]));
+    await seed(rows, held);
+    const ids = rows.map((r) => r.id);
+    const bulkGet = vi.spyOn(db.images, "bulkGet");
+
+    // Nothing near is unread: no read.
+    prefetchTileImages([], ids);
+    await Promise.resolve();
+    expect(bulkGet).not.toHaveBeenCalled();
+
+    // One near tile is unread: everything ahead is read at once.
+    prefetchTileImages(ids.slice(0, 2), ids);
+    await waitFor(() => expect(bulkGet).toHaveBeenCalledTimes(1));
+    expect(bulkGet.mock.calls[0][0]).toEqual(ids);
+    await bulkGet.mock.results[0].value;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Drawn at once with their pictures: no tile waits for a read of its own.
+    render(<Tiles ids={ids.slice(0, 10)} />);
+    for (const id of ids.slice(0, 10)) expect(screen.getByTestId(id).textContent).toMatch(/^blob:tile\//);
+
+    // The two without bytes here are known absent: asking near them again reads nothing.
+    prefetchTileImages(ids.slice(10), ids.slice(10));
+    await Promise.resolve();
     expect(bulkGet).toHaveBeenCalledTimes(1);
     bulkGet.mockRestore();
   });
