@@ -11,6 +11,7 @@ import { sessionMachine, type AuthEventName, type ClearReason } from "../feature
 import { setSessionView, type SessionRuntime } from "../state/session-store";
 import { pullUserData } from "../sync/pull";
 import { followLibraryUser } from "./library-runtime";
+import { preloadOwnPages } from "./page-preload";
 import { followSignedInUser, sessionRenewed } from "./queue-runtime";
 
 async function reloadUserData(userId: string): Promise<void> {
@@ -46,6 +47,7 @@ function mirror(snapshot: Snapshot): void {
   setSessionView({ status, user: snapshot.context.user, verified: status !== "checking" });
   followSignedInUser(status === "signed-in" ? (snapshot.context.user?.id ?? null) : null);
   followLibraryUser(status === "signed-in" ? (snapshot.context.user?.id ?? null) : null);
+  preloadOwnPages(status === "signed-in");
 }
 
 export function startSessionActor(): SessionRuntime {

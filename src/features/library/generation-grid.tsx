@@ -28,13 +28,13 @@ import {
 } from "react";
 import type { GenerationRecord } from "../../db/schema";
 import { GenerationTile } from "./generation-tile";
-import { prefetchTileImages } from "./use-tile-image";
+import { afterTileImagesPainted, prefetchTileImages } from "./use-tile-image";
 
 export const GRID_GAP_PX = 12;
 export const TILE_MIN_PX = 160;
 /** Rows drawn beyond the viewport on each side, so a fast flick does not show blanks. */
 const OVERSCAN_ROWS = 3;
-/** Until the grid is laid out (or where nothing lays out, as in tests) it assumes this width. */
+/** Where nothing lays out (as in tests) the grid's width reads 0, and it assumes this one. */
 const FALLBACK_WIDTH_PX = 960;
 /** Rows whose thumbnails are read ahead of the drawn ones on each side, in one read... */
 const PREFETCH_ROWS = 12;
@@ -88,8 +88,9 @@ export function nextIndex(key: string, index: number, count: number, columns: nu
   }
 }
 
-function useWidth(ref: RefObject<HTMLElement | null>): number {
-  const [width, setWidth] = useState(0);
+/** The element's width, or null until it is first measured (before the first paint). */
+function useWidth(ref: RefObject<HTMLElement | null>): number | null {
+  const [width, setWidth] = useState<number | null>(null);
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
@@ -216,7 +217,7 @@ export function GenerationGrid({ items, total, label, onOpen, selection }: Props
   const ref = useRef<HTMLDivElement>(null);
   const hintId = useId();
   const width = useWidth(ref);
-  const { columns, tile } = gridGeometry(width);
+  const { columns, tile } = gridGeometry(width ?? 0);
   const rowHeight = tile + GRID_GAP_PX;
   const rows = Math.ceil(items.length / columns);
   const [top, setTop] = useState(0);
@@ -235,7 +236,20 @@ export function GenerationGrid({ items, total, label, onOpen, selection }: Props
   const slotRows =
     Math.ceil((typeof window === "undefined" ? 900 : window.innerHeight) / rowHeight) + 2 + 2 * OVERSCAN_ROWS;
   const first = useFirstDrawnRow(rows, rowHeight, top, slotRows);
-  const drawn = Math.min(slotRows, rows - first);
+  // The first paint draws the rows in view alone (the grid starts `top` px down the page, so a few);
+  // the overscan rows join once their pictures are on screen too, each in its own slot, so no drawn
+  // row is redrawn. (The drawn tiles' effects have asked for their pictures before this one runs.)
+  const [settled, setSettled] = useState(false);
+  const measured = width !== null;
+  useEffect(() => (measured ? afterTileImagesPainted(() => setSettled(true)) : undefined), [measured]);
+  const inView =
+    typeof window === "undefined"
+      ? slotRows
+      : Math.ceil((window.scrollY + window.innerHeight - top) / rowHeight) - first;
+  // Nothing is drawn before the grid's width is known: tiles laid out at a guessed size would be laid
+  // out again at the real one before the first paint, while measuring the empty grid costs next to nothing.
+  const drawn =
+    width === null ? 0 : Math.max(0, Math.min(slotRows, rows - first, settled ? slotRows : Math.max(1, inView)));
 
   useEffect(() => {
     // The thumbnails of the rows about to enter, read ahead in one go so that an entering tile shows its

@@ -33,11 +33,10 @@ export const GenerationTile = memo(function GenerationTile({ record, onOpen, tab
         aria-label={`Open: ${record.prompt}`}
         onClick={() => onOpen(record.id)}
       >
-        <span className="grid size-full place-items-center text-base-content/50">
+        {/* Hidden under a picture: a hidden subtree is not styled, which a grid restyling its tiles feels. */}
+        <span className="grid size-full place-items-center text-base-content/50" hidden={Boolean(image.src)}>
           <Icon name={image.error ? "alert" : "image"} className="size-8" />
-          <span className="sr-only" hidden={Boolean(image.src)}>
-            {image.error ? "Image unavailable" : "Loading image"}
-          </span>
+          <span className="sr-only">{image.error ? "Image unavailable" : "Loading image"}</span>
         </span>
         {/* A background, not an <img>: a recycled tile changes it without the fallback content an image
             element shows while its new source loads (bench/history-bench.mjs counted it). The button

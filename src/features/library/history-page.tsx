@@ -14,6 +14,7 @@ import { GenerationGrid } from "./generation-grid";
 import { EMPTY_FILTERS, toSearchOptions, type HistoryFilters } from "./history-filters";
 import { LibraryFilters } from "./library-filters";
 import { OpenGeneration } from "./open-generation";
+import { afterTileImagesPainted, readTileImagesAhead } from "./use-tile-image";
 import { loadSafely, type Loaded } from "./load-safely";
 
 /** How many of the newest are drawn first, from a small read, while the whole list is read. */
@@ -27,21 +28,31 @@ export default function HistoryPage() {
   const options = useMemo(() => toSearchOptions(deferred), [deferred]);
   const key = JSON.stringify(options);
   const filtered = key !== "{}";
-  // The first screen comes from the newest few and an index count, read before the whole list: IndexedDB
-  // answers one read after another, so a small read queued behind the big one would wait for it.
-  // Search and filters run over the whole list once it is in.
+  // The first screen comes from the newest few and an index count, read in one query (so they draw
+  // together) before the whole list: IndexedDB answers one read after another, so a small read queued
+  // behind the big one would wait for it. The head's thumbnails are asked for as soon as it is read, so
+  // that read runs while the head renders. The whole list is read once the first screen and its
+  // pictures are painted: its result is a long task to take in, which the first paint need not wait
+  // for. Search and filters run over the whole list once it is in.
   const head = useLiveQuery(
-    () => (userId ? loadSafely(() => newestGenerations(userId, FIRST_SCREENS)) : undefined),
+    () =>
+      userId
+        ? Promise.all([
+            loadSafely(() =>
+              newestGenerations(userId, FIRST_SCREENS).then((items) => {
+                readTileImagesAhead(items.map((r) => r.id));
+                return items;
+              }),
+            ),
+            // Without a count the head waits for the whole list, which counts itself.
+            countGenerations(userId).catch(() => undefined),
+          ]).then(([loaded, total]): Loaded & { total?: number } => ({ ...loaded, total }))
+        : undefined,
     [userId],
   );
-  const total = useLiveQuery(() => (userId ? countGenerations(userId) : undefined), [userId]);
-  const headRead = head !== undefined && total !== undefined;
-  // Set in an effect, so it happens after the first screen's tiles (whose effects run first) have asked
-  // for their thumbnails: those reads go ahead of the big one too.
+  const headRead = head !== undefined;
   const [readAll, setReadAll] = useState(false);
-  useEffect(() => {
-    if (headRead) setReadAll(true);
-  }, [headRead]);
+  useEffect(() => (headRead ? afterTileImagesPainted(() => setReadAll(true)) : undefined), [headRead]);
   const all = useLiveQuery(
     () => (userId && readAll ? loadSafely(() => listGenerations(userId)) : undefined),
     [userId, readAll],
@@ -49,9 +60,9 @@ export default function HistoryPage() {
   const loaded = useMemo((): (Loaded & { total?: number }) | undefined => {
     if (all?.items && userId) return { items: filterGenerations(all.items, userId, options) };
     if (all) return all;
-    if (filtered || !head || (head.items && total === undefined)) return undefined;
-    return head.items ? { items: head.items, total } : head;
-  }, [all, userId, options, filtered, head, total]);
+    if (filtered || !head || (head.items && head.total === undefined)) return undefined;
+    return head;
+  }, [all, userId, options, filtered, head]);
   const shown = loaded?.total ?? loaded?.items?.length ?? 0;
   const [openId, setOpenId] = useState<string | null>(null);
 

@@ -9,6 +9,7 @@
 import { useEffect, useState } from "react";
 import { getImages, storeImage } from "../../db/images";
 import type { GenerationRecord } from "../../db/schema";
+import { afterPaint } from "../../lib/after-paint";
 import { makeThumbnail } from "../../lib/thumbnail";
 import { remoteUrl, type RecordImage } from "./use-record-image";
 
@@ -85,6 +86,27 @@ export function prefetchTileImages(near: readonly string[], ahead: readonly stri
   // next call: a first screen's pictures come before anything read ahead.
   if (pending.size > 0) return;
   if (near.some((id) => !urls.has(id) && !absent.has(id))) ask(ahead.filter((id) => !absent.has(id)));
+}
+
+/** Reads the pictures of `ids` not held, read or known to be absent, in one read (a first screen's). */
+export function readTileImagesAhead(ids: readonly string[]): void {
+  ask(ids.filter((id) => !absent.has(id)));
+}
+
+/**
+ * Calls `fn` once the reads under way now have answered and the pictures they brought are painted (a
+ * first screen's pictures, before the work that can wait); the answer cancels it.
+ */
+export function afterTileImagesPainted(fn: () => void): () => void {
+  let cancel: (() => void) | undefined;
+  let live = true;
+  void Promise.all(pending.values()).then(() => {
+    if (live) cancel = afterPaint(fn);
+  });
+  return () => {
+    live = false;
+    cancel?.();
+  };
 }
 
 /** Ids whose thumbnail is being made, so two tiles of one record (or a re-render) make it once. */

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, within } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { toGenerationRecord } from "#src/db/generation-record.ts";
 import { drawnRows, GenerationGrid, gridGeometry, nextIndex } from "#src/features/library/generation-grid.tsx";
@@ -27,11 +27,29 @@ function scrollWindowTo(y: number) {
   });
 }
 
+/** Waits for the overscan rows, which join after the first paint. */
+async function settle(list: HTMLElement) {
+  const inView = within(list).getAllByRole("listitem").length;
+  await waitFor(() => expect(within(list).getAllByRole("listitem").length).toBeGreaterThan(inView));
+}
+
 afterEach(() => scrollWindowTo(0));
 
 describe("generation grid", () => {
-  it("keeps its item nodes while scrolling and gives them the records now in view", () => {
+  it("draws the rows in view first and the overscan rows once that is on screen, keeping the first ones", async () => {
     const list = renderGrid();
+    const first = within(list).getAllByRole("listitem");
+    expect(first).toHaveLength(Math.ceil(window.innerHeight / rowHeight) * columns);
+    await waitFor(() => expect(within(list).getAllByRole("listitem").length).toBeGreaterThan(first.length));
+    const settled = within(list).getAllByRole("listitem");
+    // The overscan rows below joined; the rows of the first paint are the same nodes.
+    expect(settled).toHaveLength((Math.ceil(window.innerHeight / rowHeight) + 2 + 2 * 3) * columns);
+    expect(first.every((li, i) => li === settled[i])).toBe(true);
+  });
+
+  it("keeps its item nodes while scrolling and gives them the records now in view", async () => {
+    const list = renderGrid();
+    await settle(list);
     const before = within(list).getAllByRole("listitem");
     expect(before[0].getAttribute("aria-posinset")).toBe("1");
 

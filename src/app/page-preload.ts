@@ -1,0 +1,55 @@
+// A signed-in person's own pages load their code ahead, one page per idle period, so a first click on
+// History or Saved draws the page without waiting for its code (bench/history-bench.mjs). It lives in
+// the session runtime's chunk, started by the session actor: visitors load nothing ahead, and the home
+// page's initial JavaScript carries none of it. It asks for the same chunks the router loads (the
+// route table says which files a page needs), through loaders of its own: importing the router from
+// this chunk would change how the main one is split.
+import { PAGE_MODULES, ROUTES } from "./route-table";
+
+const LOADERS = import.meta.glob([
+  "../features/*/*-page.tsx",
+  "../features/quota/components/rate-limit-alert.tsx",
+  "../features/quota/use-quota.ts",
+  "../features/marketing/plans.ts",
+]);
+
+/** A person's own pages and the two they go to most. */
+const OWN_PAGES = ROUTES.filter((r) => r.access === "protected" || r.path === "/generate" || r.path === "/gallery");
+
+const whenIdle = (run: () => void): (() => void) => {
+  if (typeof requestIdleCallback === "function") {
+    const handle = requestIdleCallback(run);
+    return () => cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(run, 200);
+  return () => clearTimeout(timer);
+};
+
+let next = 0;
+let cancel: (() => void) | null = null;
+
+function loadFrom(i: number): void {
+  next = i;
+  if (i >= OWN_PAGES.length) {
+    cancel = null;
+    return;
+  }
+  cancel = whenIdle(() => {
+    const files = PAGE_MODULES[OWN_PAGES[i].page];
+    void Promise.all(files.map((file) => LOADERS[`../${file}`]?.()))
+      .catch(() => undefined)
+      .then(() => {
+        if (cancel) loadFrom(i + 1);
+      });
+  });
+}
+
+/** Starts loading the pages' code while someone is signed in, and stops when no one is. */
+export function preloadOwnPages(signedIn: boolean): void {
+  if (!signedIn) {
+    cancel?.();
+    cancel = null;
+  } else if (!cancel && next < OWN_PAGES.length) {
+    loadFrom(next);
+  }
+}
