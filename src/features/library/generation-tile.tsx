@@ -15,10 +15,10 @@ type Props = {
   onToggle?: (id: string) => void;
 };
 
-// Memoized: the virtualized grid re-renders on every scroll frame, and a tile whose record and
-// selection did not change has nothing to redo. A recycled tile takes another record while it stays in
-// the DOM, so its parts are always there and only shown or hidden: changing a record changes
-// attributes and text, never the tile's nodes.
+// Memoized: a grid row renders again when a row takes new records or the list changes, and a tile whose
+// record and selection did not change has nothing to redo. A recycled tile takes another record while
+// it stays in the DOM, so its parts are always there and only shown or hidden: changing a record
+// changes attributes and text, never the tile's nodes.
 export const GenerationTile = memo(function GenerationTile({ record, onOpen, tabbable, selected, onToggle }: Props) {
   const image = useTileImage(record);
   const selecting = selected !== undefined && onToggle;

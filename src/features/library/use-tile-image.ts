@@ -1,11 +1,11 @@
-// The image of a grid tile. A virtualized grid mounts and unmounts tiles on every scroll frame, so a
-// tile must not open a live query of its own: the tiles mounting together ask in one batch (one
-// IndexedDB read for all of them), and the pictures found are kept for the next time the same tiles
-// scroll into view (at most THUMBNAILS_KEPT, the oldest dropped first). A thumbnail is a data: URL and
-// is shown as it is; a full image without one is shown through an object URL (revoked when dropped)
-// and gets its thumbnail in idle time. A tile whose bytes this device does not hold shows the stored
-// object through a signed URL and keeps a thumbnail of it, in idle time, for the next showing (offline
-// too).
+// The image of a grid tile. A virtualized grid gives its tiles new records as it scrolls, so a tile
+// must not open a live query of its own: the tiles asking together ask in one batch (one IndexedDB
+// read for all of them), the rows about to be drawn are read ahead a dozen at a time, and the pictures
+// found are kept for the next time the same tiles scroll into view (at most THUMBNAILS_KEPT, the
+// oldest dropped first). A thumbnail is a data: URL and is shown as it is; a full image without one is
+// shown through an object URL (revoked when dropped) and gets its thumbnail in idle time. A tile whose
+// bytes this device does not hold shows the stored object through a signed URL and keeps a thumbnail
+// of it, in idle time, for the next showing (offline too).
 import { useEffect, useState } from "react";
 import { getImages, storeImage } from "../../db/images";
 import type { GenerationRecord } from "../../db/schema";
