@@ -236,12 +236,15 @@ export function GenerationGrid({ items, total, label, onOpen, selection }: Props
   const slotRows =
     Math.ceil((typeof window === "undefined" ? 900 : window.innerHeight) / rowHeight) + 2 + 2 * OVERSCAN_ROWS;
   const first = useFirstDrawnRow(rows, rowHeight, top, slotRows);
-  // The first paint draws the rows in view alone (the grid starts `top` px down the page, so a few);
-  // the overscan rows join once their pictures are on screen too, each in its own slot, so no drawn
-  // row is redrawn. (The drawn tiles' effects have asked for their pictures before this one runs.)
-  const [settled, setSettled] = useState(false);
+  // The first paint of a list draws the rows in view alone (the grid starts `top` px down the page, so
+  // a few); the overscan rows join once their pictures are on screen too, each in its own slot, so no
+  // drawn row is redrawn. A new list (a search keystroke, a live update) starts over the same way: a
+  // keystroke's results then restyle a third of the tiles. (The drawn tiles' effects have asked for
+  // their pictures before this one runs.)
+  const [settledFor, setSettledFor] = useState<readonly GenerationRecord[] | null>(null);
+  const settled = settledFor === items;
   const measured = width !== null;
-  useEffect(() => (measured ? afterTileImagesPainted(() => setSettled(true)) : undefined), [measured]);
+  useEffect(() => (measured ? afterTileImagesPainted(() => setSettledFor(items)) : undefined), [measured, items]);
   const inView =
     typeof window === "undefined"
       ? slotRows

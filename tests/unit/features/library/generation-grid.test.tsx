@@ -47,6 +47,20 @@ describe("generation grid", () => {
     expect(first.every((li, i) => li === settled[i])).toBe(true);
   });
 
+  it("draws a new list's rows in view first too, in the nodes it had, then its overscan rows", async () => {
+    const { rerender } = render(<GenerationGrid items={records} label="Your generations" onOpen={() => undefined} />);
+    const list = screen.getByRole("list", { name: "Your generations" });
+    await settle(list);
+    const before = within(list).getAllByRole("listitem");
+    const found = records.slice(500);
+    rerender(<GenerationGrid items={found} label="Your generations" onOpen={() => undefined} />);
+    const inView = within(list).getAllByRole("listitem");
+    expect(inView).toHaveLength(Math.ceil(window.innerHeight / rowHeight) * columns);
+    expect(inView.every((li, i) => li === before[i])).toBe(true);
+    expect(within(inView[0]).getByRole("button").getAttribute("aria-label")).toBe("Open: picture 500");
+    await waitFor(() => expect(within(list).getAllByRole("listitem")).toHaveLength(before.length));
+  });
+
   it("keeps its item nodes while scrolling and gives them the records now in view", async () => {
     const list = renderGrid();
     await settle(list);
