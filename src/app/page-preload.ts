@@ -4,6 +4,7 @@
 // page's initial JavaScript carries none of it. It asks for the same chunks the router loads (the
 // route table says which files a page needs), through loaders of its own: importing the router from
 // this chunk would change how the main one is split.
+import { whenIdle } from "../lib/schedule";
 import { PAGE_MODULES, ROUTES } from "./route-table";
 
 const LOADERS = import.meta.glob([
@@ -15,15 +16,6 @@ const LOADERS = import.meta.glob([
 
 /** A person's own pages and the two they go to most. */
 const OWN_PAGES = ROUTES.filter((r) => r.access === "protected" || r.path === "/generate" || r.path === "/gallery");
-
-const whenIdle = (run: () => void): (() => void) => {
-  if (typeof requestIdleCallback === "function") {
-    const handle = requestIdleCallback(run);
-    return () => cancelIdleCallback(handle);
-  }
-  const timer = setTimeout(run, 200);
-  return () => clearTimeout(timer);
-};
 
 let next = 0;
 let cancel: (() => void) | null = null;

@@ -9,7 +9,7 @@
 import { useEffect, useState } from "react";
 import { getImages, storeImage } from "../../db/images";
 import type { GenerationRecord } from "../../db/schema";
-import { afterPaint } from "../../lib/after-paint";
+import { afterPaint, whenIdle } from "../../lib/schedule";
 import { makeThumbnail } from "../../lib/thumbnail";
 import { remoteUrl, type RecordImage } from "./use-record-image";
 
@@ -112,9 +112,6 @@ export function afterTileImagesPainted(fn: () => void): () => void {
 /** Ids whose thumbnail is being made, so two tiles of one record (or a re-render) make it once. */
 const making = new Set<string>();
 
-const whenIdle = (run: () => void) =>
-  typeof requestIdleCallback === "function" ? requestIdleCallback(run, { timeout: 2000 }) : setTimeout(run, 50);
-
 /**
  * Makes and keeps the thumbnail of an image, from its bytes or from the stored object's URL (fetched
  * once); failures only mean no thumbnail yet.
@@ -122,24 +119,27 @@ const whenIdle = (run: () => void) =>
 function keepThumbnail(id: string, source: string | Blob): void {
   if (making.has(id)) return;
   making.add(id);
-  whenIdle(() => {
-    void (async () => {
-      try {
-        let image = source;
-        if (typeof image === "string") {
-          const response = await fetch(image);
-          if (!response.ok) return;
-          image = await response.blob();
+  whenIdle(
+    () => {
+      void (async () => {
+        try {
+          let image = source;
+          if (typeof image === "string") {
+            const response = await fetch(image);
+            if (!response.ok) return;
+            image = await response.blob();
+          }
+          const thumbnail = await makeThumbnail(image);
+          if (thumbnail && (await storeImage(id, { thumbnail }))) absent.delete(id);
+        } catch {
+          // Offline or not decodable: the tile shows the signed URL, and tries on its next showing.
+        } finally {
+          making.delete(id);
         }
-        const thumbnail = await makeThumbnail(image);
-        if (thumbnail && (await storeImage(id, { thumbnail }))) absent.delete(id);
-      } catch {
-        // Offline or not decodable: the tile shows the signed URL, and tries on its next showing.
-      } finally {
-        making.delete(id);
-      }
-    })();
-  });
+      })();
+    },
+    { timeoutMs: 2000, fallbackMs: 50 },
+  );
 }
 
 export function useTileImage(record: Pick<GenerationRecord, "id" | "imagePath">): RecordImage {
