@@ -34,10 +34,20 @@ const quoted = (value: string) => `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"
  * The bytes of a published image, read through the Storage API as the current role (a visitor's anon
  * key or a person's session), so the bucket's policy decides on each load: once its row is unpublished
  * or deleted the read is refused, and nobody reads another person's private image by its path.
+ * With `thumbnail`, the Storage API's image transformation scales it to a square of that side (a tile
+ * then fetches tens of kilobytes, not the full picture); where the project has no transformation
+ * (hosted Supabase offers it on paid plans only) the full image is read instead.
  */
-export async function loadPublishedImage(path: string): Promise<Result<Blob, AppError>> {
+export async function loadPublishedImage(path: string, thumbnail?: number): Promise<Result<Blob, AppError>> {
   try {
-    const { data, error } = await supabase().storage.from(GENERATIONS_BUCKET).download(path);
+    const bucket = supabase().storage.from(GENERATIONS_BUCKET);
+    if (thumbnail) {
+      const small = await bucket.download(path, {
+        transform: { width: thumbnail, height: thumbnail, resize: "cover", quality: 75 },
+      });
+      if (small.data && !small.error) return ok(small.data);
+    }
+    const { data, error } = await bucket.download(path);
     if (error || !data) return err(toAppError(error ?? new Error(`no image at ${path}`)));
     return ok(data);
   } catch (e) {

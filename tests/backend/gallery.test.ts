@@ -116,3 +116,55 @@ describe("gallery images are read through the bucket's policy on every load", ()
     expect((await loadPublishedImage(secret.image_path)).ok).toBe(true);
   });
 });
+
+describe("gallery tiles read a thumbnail the Storage API scales, under the same policy", () => {
+  let owner: NewUser;
+  let stranger: NewUser;
+  let made: Made;
+  const JPEG_SIGNATURE = [0xff, 0xd8, 0xff];
+
+  beforeAll(async () => {
+    owner = await newUser(backend, "thumb-owner");
+    stranger = await newUser(backend, "thumb-stranger");
+    await setOptIn(owner, true);
+    made = await generate(owner, "an amber tram in the fog");
+  });
+
+  it("a visitor gets a small JPEG, far lighter than the full image; after unpublishing it is refused", async () => {
+    setBackendClient(visitor);
+    const full = await loadPublishedImage(made.image_path);
+    const thumb = await loadPublishedImage(made.image_path, 256);
+    if (!full.ok || !thumb.ok) throw new Error("a published image did not load");
+    const bytes = new Uint8Array(await thumb.value.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual(JPEG_SIGNATURE);
+    expect(thumb.value.size).toBeLessThan(full.value.size / 5);
+    // The same transformation straight through supabase-js, as the real client sends it.
+    const direct = await visitor.storage
+      .from("generations")
+      .download(made.image_path, { transform: { width: 256, height: 256, resize: "cover", quality: 75 } });
+    expect(direct.error).toBeNull();
+    expect(direct.data?.size).toBe(thumb.value.size);
+
+    const { error } = await owner.client.from("generations").update({ is_public: false }).eq("id", made.id);
+    expect(error).toBeNull();
+    setBackendClient(visitor);
+    expect((await loadPublishedImage(made.image_path, 256)).ok).toBe(false);
+    const refused = await visitor.storage
+      .from("generations")
+      .download(made.image_path, { transform: { width: 256, height: 256 } });
+    expect(refused.data).toBeNull();
+    setBackendClient(stranger.client);
+    expect((await loadPublishedImage(made.image_path, 256)).ok).toBe(false);
+    setBackendClient(owner.client);
+    expect((await loadPublishedImage(made.image_path, 256)).ok).toBe(true);
+  });
+
+  it("a bad transformation is a 400 with Supabase's error shape", async () => {
+    const { data, error } = await owner.client.storage
+      .from("generations")
+      .download(made.image_path, { transform: { width: 99999 } });
+    expect(data).toBeNull();
+    expect(error).not.toBeNull();
+    expect(error).toMatchObject({ statusCode: "400", message: "width must be an integer from 1 to 2500" });
+  });
+});

@@ -1,7 +1,8 @@
 // One published image for display: its bytes are read through the Storage API as the current role
 // (never a signed URL, which would outlive an unpublish) and shown through an object URL that is
-// revoked when the view goes away. A tile far below the fold loads once it nears the viewport, as
-// `loading="lazy"` would for a plain URL; eager tiles (the first screenful) load at once.
+// revoked when the view goes away. Tiles ask for a small square that the Storage API scales on the
+// server. A tile far below the fold loads once it nears the viewport, as `loading="lazy"` would for a
+// plain URL; eager tiles (the first screenful) load at once.
 import { useEffect, useState } from "react";
 
 export type PublishedImage = { status: "loading" } | { status: "ready"; url: string } | { status: "error" };
@@ -22,7 +23,8 @@ function canObserve(): boolean {
   return typeof IntersectionObserver !== "undefined";
 }
 
-export function usePublishedImage(path: string, eager: boolean) {
+/** `thumbnail`: a square of that side, scaled on the server (gallery tiles); without it, the full image. */
+export function usePublishedImage(path: string, eager: boolean, thumbnail?: number) {
   const [element, setElement] = useState<Element | null>(null);
   // Without IntersectionObserver (old browsers, tests) every image loads at once.
   const [near, setNear] = useState(eager || !canObserve());
@@ -46,7 +48,7 @@ export function usePublishedImage(path: string, eager: boolean) {
       let image: PublishedImage;
       try {
         const { loadPublishedImage } = await galleryApi();
-        const bytes = await loadPublishedImage(path);
+        const bytes = await loadPublishedImage(path, thumbnail);
         if (!live) return;
         if (bytes.ok) {
           url = URL.createObjectURL(bytes.value);
@@ -63,7 +65,7 @@ export function usePublishedImage(path: string, eager: boolean) {
       live = false;
       if (url) URL.revokeObjectURL(url);
     };
-  }, [path, near]);
+  }, [path, near, thumbnail]);
 
   const image: PublishedImage = loaded?.path === path ? loaded.image : { status: "loading" };
   return { ref: setElement, image };

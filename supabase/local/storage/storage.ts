@@ -1,5 +1,5 @@
 // The Storage API at /storage/v1, as supabase-js calls it: objects (upload, update, download, public
-// and signed URLs, remove, list) and buckets. Bytes live under DATA_DIR/storage; metadata and access
+// and signed URLs, remove, list), image transformation (render/image) and buckets. Bytes live under DATA_DIR/storage; metadata and access
 // live in storage.objects, whose RLS policies (from the migrations) decide every user-facing read and
 // write. This module only routes; each operation lives in storage/.
 import { type Claims } from "../db.ts";
@@ -11,6 +11,7 @@ import { errorResponse, fromDbError, type StorageError, storageErrors } from "./
 import { listObjects } from "./list.ts";
 import { checkBucketId, checkObjectName, decodePathPiece } from "./object-key.ts";
 import { downloadAuthenticated, downloadPublic } from "./read.ts";
+import { createVariantRenderer, renderAuthenticated, VariantCache } from "./render-image.ts";
 import { removeMany, removeOne } from "./remove.ts";
 import { serveSigned, signMany, signOne } from "./signed-urls.ts";
 import { type WriteMode, writeObject } from "./upload.ts";
@@ -20,6 +21,9 @@ const MAX_JSON_BODY_BYTES = 256 * 1024;
 
 type Outcome = Result<Response, StorageError>;
 
+/** Image transformation of an object the caller may read (render-image.ts). */
+const RENDER_PREFIX = "/render/image/authenticated/";
+
 interface Target {
   bucket: string;
   name: string | null;
@@ -28,6 +32,8 @@ interface Target {
 export function createStorage(ctx: Ctx): Service {
   const { db, config } = ctx;
   const store = createBlobStore(config.dataDir);
+  const variants = new VariantCache();
+  const renderer = createVariantRenderer();
 
   /** Splits "<bucket>/<name...>" (still percent-encoded) into a checked bucket id and object name. */
   function target(rest: string, needName: boolean): Result<Target, StorageError> {
@@ -148,11 +154,17 @@ export function createStorage(ctx: Ctx): Service {
     const who = await resolveClaims(req, config);
     if (!who.ok) return err(storageErrors.invalidJwt(who.error));
     if (path === "/bucket" || path.startsWith("/bucket/")) return await bucketRoute(req, path, who.value.claims);
+    if (path.startsWith(RENDER_PREFIX) && (req.method === "GET" || req.method === "HEAD")) {
+      const t = target(path.slice(RENDER_PREFIX.length), true);
+      return t.ok
+        ? await renderAuthenticated(db, store, renderer, variants, req, who.value.claims, t.value.bucket, t.value.name!)
+        : t;
+    }
     if (!path.startsWith("/object/")) return null;
     return (await objectCommandRoute(req, path, who.value.claims)) ?? (await objectRoute(req, path, who.value.claims));
   }
 
-  return async (req, path) => {
+  const service: Service = async (req, path) => {
     try {
       const out = (await route(req, path)) ?? err(storageErrors.routeNotFound(req.method, path));
       return out.ok ? out.value : errorResponse(out.error);
@@ -163,4 +175,9 @@ export function createStorage(ctx: Ctx): Service {
       return errorResponse(storageErrors.internal());
     }
   };
+  service.close = () => {
+    renderer.close();
+    return Promise.resolve();
+  };
+  return service;
 }
