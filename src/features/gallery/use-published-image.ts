@@ -3,7 +3,7 @@
 // revoked when the view goes away. Tiles ask for a small square that the Storage API scales on the
 // server. A tile far below the fold loads once it nears the viewport, as `loading="lazy"` would for a
 // plain URL; eager tiles (the first screenful) load at once.
-import { useEffect, useState } from "react";
+import { startTransition, useEffect, useState } from "react";
 
 export type PublishedImage = { status: "loading" } | { status: "ready"; url: string } | { status: "error" };
 
@@ -59,7 +59,8 @@ export function usePublishedImage(path: string, eager: boolean, thumbnail?: numb
       } catch {
         image = { status: "error" };
       }
-      if (live) setLoaded({ path, image });
+      // As a transition, a screenful of arriving pictures is drawn in short slices, not one long task each.
+      if (live) startTransition(() => setLoaded({ path, image }));
     })();
     return () => {
       live = false;

@@ -1,0 +1,10 @@
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { writeFileSync } from "node:fs";
+const url = process.argv[2]; const out = process.argv[3];
+const chrome = await chromeLauncher.launch({ chromePath: "/usr/bin/chromium", chromeFlags: ["--headless=new","--no-sandbox","--disable-gpu","--disable-background-networking","--disable-component-update","--disable-sync","--no-first-run"] });
+const { lhr } = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"] });
+await chrome.kill();
+writeFileSync(out, JSON.stringify(lhr));
+const a = lhr.audits;
+console.log("perf", lhr.categories.performance.score*100, "FCP", a["first-contentful-paint"].numericValue|0, "LCP", a["largest-contentful-paint"].numericValue|0, "TBT", a["total-blocking-time"].numericValue|0, "SI", a["speed-index"].numericValue|0);
