@@ -7,6 +7,7 @@ import { audit, signIn, signUp, uniqueEmail, type Finding } from "./support/app"
 import { ensureControlled, serverSession, toasts } from "./support/generator";
 import {
   downloadObject,
+  renderThumbnail,
   expectImageLoaded,
   generateImages,
   generationDialog,
@@ -86,13 +87,15 @@ test("a published image is found by a visitor in /gallery and loads; unpublished
     .getByRole("list", { name: "Published images" })
     .getByRole("button", { name: `Open: ${prompt}`, exact: true });
   await expect(tile).toBeVisible();
-  // The tile's image is decorative (alt=""), so it is found as an element, not by role.
-  await expectImageLoaded(tile.locator("img"), [1024, 1024]);
+  // The tile's image is decorative (alt=""), so it is found as an element, not by role. A tile shows the
+  // 512 px thumbnail the Storage API scales; the large view shows the stored picture.
+  await expectImageLoaded(tile.locator("img"), [512, 512]);
   await tile.click();
   const shown = visitor.page.getByRole("dialog", { name: "Published image" });
   await expectImageLoaded(shown.getByRole("img", { name: prompt, exact: true }), [1024, 1024]);
   // The visitor may fetch a published image through the Storage API too (the control for the check below).
   expect((await downloadObject(visitor.page.request, owner.api, anon, row.image_path)).status).toBe(200);
+  expect(await renderThumbnail(visitor.page.request, owner.api, anon, row.image_path)).toBe(200);
 
   await dialog.getByRole("button", { name: "Unpublish", exact: true }).click();
   await expect(toasts(page).getByText("Removed from the gallery")).toBeVisible();
@@ -103,6 +106,7 @@ test("a published image is found by a visitor in /gallery and loads; unpublished
   await expect(tile).toHaveCount(0);
   const after = await downloadObject(visitor.page.request, owner.api, anon, row.image_path);
   expect(after.status, "a visitor's download of an unpublished image").not.toBe(200);
+  expect(await renderThumbnail(visitor.page.request, owner.api, anon, row.image_path), "its thumbnail").not.toBe(200);
   expect(await signObject(visitor.page.request, owner.api, anon, row.image_path), "a visitor's signed URL").not.toBe(
     200,
   );

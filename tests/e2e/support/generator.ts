@@ -106,7 +106,10 @@ export async function serverSession(page: Page, email: string, password = PASSWO
 const authHeaders = (s: ServerSession) => ({ apikey: s.anonKey, Authorization: `Bearer ${s.token}` });
 
 export async function serverRows(request: APIRequestContext, s: ServerSession): Promise<{ id: string }[]> {
-  const res = await request.get(`${s.api}/rest/v1/generations?select=id`, { headers: authHeaders(s) });
+  // Only the person's own rows: published rows of other tests' people are readable too.
+  const res = await request.get(`${s.api}/rest/v1/generations?select=id&user_id=eq.${s.userId}`, {
+    headers: authHeaders(s),
+  });
   expect(res.status(), await res.text()).toBe(200);
   return (await res.json()) as { id: string }[];
 }

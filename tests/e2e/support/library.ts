@@ -164,6 +164,15 @@ export async function downloadObject(request: APIRequestContext, api: string, he
   return { status: res.status(), body: res.ok() ? await res.body() : Buffer.alloc(0) };
 }
 
+/** Reads an object's 512 px thumbnail through the Storage API's image transformation; the status. */
+export async function renderThumbnail(request: APIRequestContext, api: string, headers: Headers, path: string) {
+  const res = await request.get(
+    `${api}/storage/v1/render/image/authenticated/${GENERATIONS_BUCKET}/${path}?width=512&height=512`,
+    { headers },
+  );
+  return res.status();
+}
+
 /** Asks for a signed URL of an object; the status (a refused caller gets no URL). */
 export async function signObject(request: APIRequestContext, api: string, headers: Headers, path: string) {
   const res = await request.post(`${api}/storage/v1/object/sign/${GENERATIONS_BUCKET}/${path}`, {
