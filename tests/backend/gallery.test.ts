@@ -41,6 +41,14 @@ async function visitorFinds(word: string): Promise<string[]> {
   return page.value.rows.map((r) => r.id);
 }
 
+/** An opted-in owner with one published generation of `prompt`, and a second signed-in person. */
+async function ownerWithPublished(label: string, prompt: string) {
+  const owner = await newUser(backend, `${label}owner`);
+  const stranger = await newUser(backend, `${label}stranger`);
+  await setOptIn(owner, true);
+  return { owner, stranger, made: await generate(owner, prompt) };
+}
+
 beforeAll(async () => {
   backend = await startBackend({ env: BUILTIN_ONLY });
   visitor = anonClient(backend);
@@ -80,10 +88,7 @@ describe("gallery images are read through the bucket's policy on every load", ()
   let made: Made;
 
   beforeAll(async () => {
-    owner = await newUser(backend, "owner");
-    stranger = await newUser(backend, "stranger");
-    await setOptIn(owner, true);
-    made = await generate(owner, "a vermilion lantern festival at night");
+    ({ owner, stranger, made } = await ownerWithPublished("", "a vermilion lantern festival at night"));
   });
 
   it("a visitor loads a published image, and after unpublishing the same load is refused", async () => {
@@ -124,10 +129,7 @@ describe("gallery tiles read a thumbnail the Storage API scales, under the same 
   const JPEG_SIGNATURE = [0xff, 0xd8, 0xff];
 
   beforeAll(async () => {
-    owner = await newUser(backend, "thumb-owner");
-    stranger = await newUser(backend, "thumb-stranger");
-    await setOptIn(owner, true);
-    made = await generate(owner, "an amber tram in the fog");
+    ({ owner, stranger, made } = await ownerWithPublished("thumb-", "an amber tram in the fog"));
   });
 
   it("a visitor gets a small JPEG, far lighter than the full image; after unpublishing it is refused", async () => {

@@ -8,16 +8,17 @@ import type { BlobStore } from "./blob-store.ts";
 import { findBucket } from "./buckets.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
 
-interface ObjectRow {
+export interface ObjectRow {
   name: string;
   updated_at: string | null;
   metadata: { eTag?: string; mimetype?: string; cacheControl?: string } | null;
 }
 
-const ROW_SQL = `select json_build_object('name', name, 'updated_at', updated_at, 'metadata', metadata)::text as o
+/** One object's row (name, time, metadata) as JSON text; run as the caller for an RLS-checked read. */
+export const ROW_SQL = `select json_build_object('name', name, 'updated_at', updated_at, 'metadata', metadata)::text as o
   from storage.objects where bucket_id = $1 and name = $2`;
 
-function parseRow(rows: { o: string }[]): ObjectRow | null {
+export function parseRow(rows: { o: string }[]): ObjectRow | null {
   return rows[0] ? (JSON.parse(rows[0].o) as ObjectRow) : null;
 }
 
@@ -95,7 +96,7 @@ async function serve(
   return ok(new Response(opened.file.readable, { status: 200, headers }));
 }
 
-function etagMatches(header: string | null, etag: string): boolean {
+export function etagMatches(header: string | null, etag: string): boolean {
   if (!header) return false;
   const bare = (t: string) => t.trim().replace(/^W\//, "");
   return header.split(",").some((t) => t.trim() === "*" || bare(t) === bare(etag));

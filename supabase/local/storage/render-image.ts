@@ -19,6 +19,7 @@ import { asRole, type Claims, type Db } from "../db.ts";
 import { err, ok, type Result } from "../result.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
+import { etagMatches, parseRow, ROW_SQL } from "./read.ts";
 
 export type ResizeMode = "cover" | "contain" | "fill";
 
@@ -219,15 +220,6 @@ export async function renderVariant(source: Uint8Array, t: Transform): Promise<R
   return ok({ bytes: new Uint8Array(jpeg.data), type: "image/jpeg" });
 }
 
-interface ObjectRow {
-  name: string;
-  updated_at: string | null;
-  metadata: { eTag?: string; cacheControl?: string } | null;
-}
-
-const ROW_SQL = `select json_build_object('name', name, 'updated_at', updated_at, 'metadata', metadata)::text as o
-  from storage.objects where bucket_id = $1 and name = $2`;
-
 /** A least-recently-used map of rendered variants. */
 export class VariantCache {
   #entries = new Map<string, Rendered>();
@@ -266,10 +258,9 @@ export async function renderAuthenticated(
 ): Promise<Result<Response, StorageError>> {
   const t = parseTransform(new URL(req.url).searchParams);
   if (!t.ok) return t;
-  const row = await asRole(db, claims, async (tx) => {
-    const found = (await tx.query<{ o: string }>(ROW_SQL, [bucket, name])).rows[0];
-    return found ? (JSON.parse(found.o) as ObjectRow) : null;
-  });
+  const row = await asRole(db, claims, async (tx) =>
+    parseRow((await tx.query<{ o: string }>(ROW_SQL, [bucket, name])).rows),
+  );
   if (!row) return err(storageErrors.noSuchKey());
   const meta = row.metadata ?? {};
   // The variant's tag changes with the stored bytes (their ETag or time) and with the transformation.
@@ -281,7 +272,7 @@ export async function renderAuthenticated(
     etag,
   });
   if (row.updated_at) headers.set("last-modified", new Date(row.updated_at).toUTCString());
-  if ((req.headers.get("if-none-match") ?? "").split(",").some((v) => v.trim().replace(/^W\//, "") === etag)) {
+  if (etagMatches(req.headers.get("if-none-match"), etag)) {
     return ok(new Response(null, { status: 304, headers }));
   }
   const key = `${bucket}/${name}@${etag}`;
