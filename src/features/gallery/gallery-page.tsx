@@ -73,12 +73,11 @@ function GalleryTile({ row, onOpen, eager }: { row: PublishedRow; onOpen: () => 
             className="size-full object-cover"
           />
         ) : (
+          // A still placeholder, not a spinner: daisyUI's spinner is an animated SVG mask, which the browser
+          // repaints on the main thread every frame, and a screenful of them slowed the page's load
+          // (README decision 55). The button's name says what the tile is.
           <span className="grid size-full place-items-center text-base-content/50">
-            {image.status === "loading" ? (
-              <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-            ) : (
-              <Icon name="image" className="size-8" />
-            )}
+            <Icon name={image.status === "error" ? "alert" : "image"} className="size-8" />
           </span>
         )}
       </button>

@@ -1,0 +1,58 @@
+import { Dexie } from "dexie";
+import { describe, expect, it } from "vitest";
+import { openAuthStorage } from "#src/db/auth-storage.ts";
+
+const fresh = () => `auth-storage-${crypto.randomUUID()}`;
+
+describe("the auth key-value store", () => {
+  it("keeps, replaces and removes values, and answers null for a missing key", async () => {
+    const store = openAuthStorage(fresh());
+    expect(await store.getItem("session")).toBeNull();
+    await store.setItem("session", "one");
+    await store.setItem("config", "{}");
+    expect(await store.getItem("session")).toBe("one");
+    await store.setItem("session", "two");
+    expect(await store.getItem("session")).toBe("two");
+    await store.removeItem("session");
+    expect(await store.getItem("session")).toBeNull();
+    expect(await store.getItem("config")).toBe("{}");
+  });
+
+  it("shares what it holds with another store of the same database (page and service worker)", async () => {
+    const name = fresh();
+    await openAuthStorage(name).setItem("session", "written by the page");
+    expect(await openAuthStorage(name).getItem("session")).toBe("written by the page");
+  });
+
+  it("reads a store an earlier build wrote with Dexie, and Dexie reads what it writes", async () => {
+    const name = fresh();
+    const earlier = new Dexie(name) as Dexie & { kv: Dexie.Table<{ key: string; value: string }, string> };
+    earlier.version(1).stores({ kv: "key" });
+    await earlier.kv.put({ key: "session", value: "from before" });
+    earlier.close();
+
+    const store = openAuthStorage(name);
+    expect(await store.getItem("session")).toBe("from before");
+    await store.setItem("config", "now");
+
+    const again = new Dexie(name) as Dexie & { kv: Dexie.Table<{ key: string; value: string }, string> };
+    again.version(1).stores({ kv: "key" });
+    expect((await again.kv.get("config"))?.value).toBe("now");
+    again.close();
+  });
+
+  it("gives way when the database is deleted and opens it again on the next request", async () => {
+    const name = fresh();
+    const store = openAuthStorage(name);
+    await store.setItem("session", "x");
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.deleteDatabase(name);
+      request.onsuccess = () => resolve();
+      request.onerror = () => reject(request.error);
+      request.onblocked = () => reject(new Error("the open connection blocked the delete"));
+    });
+    expect(await store.getItem("session")).toBeNull();
+    await store.setItem("session", "y");
+    expect(await store.getItem("session")).toBe("y");
+  });
+});
