@@ -222,14 +222,9 @@ async function scrollWork(page, step, frames) {
   cdp.on("Tracing.dataCollected", ({ value }) => events.push(...value));
   const done = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
   await cdp.send("Tracing.start", {
-    // Task durations need "toplevel" alone and the frame marks "devtools.timeline"; the detailed
-    // categories record every paint and layer and slow the page they measure, so only DETAIL and
-    // TRACE_OUT (which print or keep those details) ask for them.
     categories: process.env.TRACE_OUT
       ? "toplevel,devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.invalidationTracking"
-      : DETAIL
-        ? "toplevel,devtools.timeline,disabled-by-default-devtools.timeline"
-        : "toplevel,devtools.timeline",
+      : "toplevel,devtools.timeline,disabled-by-default-devtools.timeline",
     transferMode: "ReportEvents",
   });
   await page.evaluate(

@@ -200,7 +200,7 @@ const GridRow = memo(function GridRow(props: RowProps) {
   return (
     <div
       role="none"
-      className="absolute top-0 left-0 grid w-full will-change-transform"
+      className="absolute top-0 left-0 grid w-full bg-base-100 will-change-transform"
       style={{
         transform: `translateY(${y}px)`,
         height: tile,

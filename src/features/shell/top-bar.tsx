@@ -10,7 +10,9 @@ import { ThemeToggle } from "./theme-toggle";
 export function TopBar({ account, actions }: { account: ReactNode; actions?: ReactNode }) {
   const { mobileNavOpen } = useSnapshot(ui);
   return (
-    <header className="sticky top-0 z-40 border-b border-base-300 bg-base-100/90 backdrop-blur supports-[backdrop-filter]:bg-base-100/75">
+    // Opaque, with no backdrop blur: a blurred see-through bar makes the compositor blur what scrolls
+    // under it on every frame of a scroll, which without a GPU took most of a core (README decision 55).
+    <header className="sticky top-0 z-40 border-b border-base-300 bg-base-100">
       <div className="flex h-16 items-center gap-2 px-3 sm:px-4">
         <button
           type="button"
