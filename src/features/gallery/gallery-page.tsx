@@ -85,6 +85,11 @@ function GalleryTile({ row, onOpen, eager }: { row: PublishedRow; onOpen: () => 
   );
 }
 
+/** "1 result", "2 results", "24+ results" (more pages exist): a count of what is shown. */
+function countOf(shown: number, next: string | undefined, noun: string): string {
+  return `${shown}${next ? "+" : ""} ${noun}${shown === 1 && !next ? "" : "s"}`;
+}
+
 /** Tiles in the first screenful load at once (they are the page's largest paint); the rest lazily. */
 const EAGER_TILES = 8;
 
@@ -107,8 +112,8 @@ export default function GalleryPage() {
           : gallery.status === "error"
             ? ""
             : q
-              ? `${gallery.rows.length}${gallery.next ? "+" : ""} results for “${q}”`
-              : `${gallery.rows.length}${gallery.next ? "+" : ""} published images`}
+              ? `${countOf(gallery.rows.length, gallery.next, "result")} for “${q}”`
+              : countOf(gallery.rows.length, gallery.next, "published image")}
       </p>
       {gallery.rows.length > 0 && (
         <ul aria-label="Published images" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">

@@ -69,18 +69,22 @@ describe("gallery page", () => {
     const list = await screen.findByRole("list", { name: "Published images" });
     expect(listPublished).toHaveBeenLastCalledWith({ q: "fox", before: undefined, limit: 24 });
     expect(within(list).getAllByRole("button")).toHaveLength(2);
+    expect(screen.getByRole("status").textContent).toBe("2+ results for “fox”");
     expect(screen.getByRole("searchbox", { name: "Search published images" })).toHaveProperty("value", "fox");
 
     await userEvent.click(screen.getByRole("button", { name: "Load more" }));
     await waitFor(() => expect(within(list).getAllByRole("button")).toHaveLength(3));
     expect(listPublished).toHaveBeenLastCalledWith({ q: "fox", before: "cursor-2", limit: 24 });
     expect(screen.queryByRole("button", { name: "Load more" })).toBeNull();
+    expect(screen.getByRole("status").textContent).toBe("3 results for “fox”");
   });
 
   it("sends a visitor's 'Use this recipe' through sign-in back to the filled generator", async () => {
     listPublished.mockResolvedValue({ ok: true, value: { rows: [published(1, { prompt: "a red fox", seed: 5 })] } });
     renderPage("/gallery");
-    await userEvent.click(await screen.findByRole("button", { name: "Open: a red fox" }));
+    const open = await screen.findByRole("button", { name: "Open: a red fox" });
+    expect(screen.getByRole("status").textContent).toBe("1 published image");
+    await userEvent.click(open);
     const dialog = screen.getByRole("dialog", { name: "Published image" });
     expect(dialog.textContent).toContain("Anime");
     const href = within(dialog).getByRole("link", { name: "Use this recipe" }).getAttribute("href")!;
