@@ -65,7 +65,7 @@ await build({
 const app = await import(pathToFileURL(join(ssrOut, "prerender-entry.mjs")).href);
 
 // 2. Which built chunks each page needs, to preload them beside the entry script: the route table
-// names each page's modules (PAGE_MODULES), and Vite's manifest maps them to chunks.
+// names each page's modules (PAGE_MODULES, and PAGE_DATA_MODULES for its data), and Vite's manifest maps them to chunks.
 const manifestPath = join(dist, ".vite/manifest.json");
 const manifest = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, "utf8")) : {};
 const entryChunk = Object.values(manifest).find((c) => c.isEntry);

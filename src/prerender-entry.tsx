@@ -6,7 +6,7 @@ import { prerenderToNodeStream } from "react-dom/static";
 import { Router } from "wouter";
 import { App } from "./app/app";
 import { isIndexable, isPrerendered, routeHead } from "./app/route-meta";
-import { PAGE_MODULES, ROUTES } from "./app/route-table";
+import { PAGE_DATA_MODULES, PAGE_MODULES, ROUTES } from "./app/route-table";
 import { preloadRoute } from "./app/routes";
 import { renderHeadTags } from "./features/site/head-tags";
 import { setSessionView } from "./state/session-store";
@@ -15,9 +15,9 @@ import type { RouteEntry } from "./app/route-table";
 /** The route table and how each route is built, as the prerender script reads them. */
 export const site = { routes: ROUTES, isIndexable, isPrerendered };
 
-/** The source files (as Vite's manifest names them) of the modules that draw `entry`'s page. */
+/** The source files (as Vite's manifest names them) of the modules that draw `entry`'s page and fetch its data. */
 export function pageSources(entry: RouteEntry): string[] {
-  return PAGE_MODULES[entry.page].map((file) => `src/${file}`);
+  return [...PAGE_MODULES[entry.page], ...(PAGE_DATA_MODULES[entry.page] ?? [])].map((file) => `src/${file}`);
 }
 
 /** The head tags of `path` for a site served from `origin`. */

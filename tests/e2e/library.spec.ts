@@ -3,6 +3,7 @@
 // and removing the stored image; two people's private items kept apart in the UI and by direct URL.
 // Images are made through the generator (built-in engine); no account makes more than two.
 import { expect, test } from "@playwright/test";
+import { tileSide } from "#src/features/gallery/use-published-image.ts";
 import { audit, signIn, signUp, uniqueEmail, type Finding } from "./support/app";
 import { ensureControlled, serverSession, toasts } from "./support/generator";
 import {
@@ -87,9 +88,13 @@ test("a published image is found by a visitor in /gallery and loads; unpublished
     .getByRole("list", { name: "Published images" })
     .getByRole("button", { name: `Open: ${prompt}`, exact: true });
   await expect(tile).toBeVisible();
-  // The tile's image is decorative (alt=""), so it is found as an element, not by role. A tile shows the
-  // 512 px thumbnail the Storage API scales; the large view shows the stored picture.
-  await expectImageLoaded(tile.locator("img"), [512, 512]);
+  // The tile's image is decorative (alt=""), so it is found as an element, not by role. A tile shows a
+  // thumbnail the Storage API scales to the tile's drawn size on this screen; the large view shows the
+  // stored picture.
+  const [tileWidth, pixelRatio] = await tile.evaluate((el) => [el.clientWidth, window.devicePixelRatio]);
+  const side = tileSide(tileWidth, pixelRatio);
+  expect(side, "a desktop tile at 1x asks for less than the stored 1024 px").toBeLessThan(1024);
+  await expectImageLoaded(tile.locator("img"), [side, side]);
   await tile.click();
   const shown = visitor.page.getByRole("dialog", { name: "Published image" });
   await expectImageLoaded(shown.getByRole("img", { name: prompt, exact: true }), [1024, 1024]);

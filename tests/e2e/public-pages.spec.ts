@@ -115,6 +115,21 @@ test("each public page is served as prerendered HTML with its own head", async (
   }
 });
 
+test("/gallery preloads its data code with the page; the home page does not", async ({ request }) => {
+  // The chunks each page names in <link rel="modulepreload">, and whether one of them is supabase-js.
+  const preloadsBackendClient = async (path: string) => {
+    const html = await (await request.get(path)).text();
+    const files = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
+    expect(files.length, path).toBeGreaterThan(0);
+    for (const file of files) {
+      if ((await (await request.get(file)).text()).includes("supabase-js")) return true;
+    }
+    return false;
+  };
+  expect(await preloadsBackendClient("/gallery")).toBe(true);
+  expect(await preloadsBackendClient("/")).toBe(false);
+});
+
 test("structured data: the free offer at 0 USD, the FAQ, blog posts and breadcrumbs", async ({ request }) => {
   const jsonLd = async (path: string) =>
     [...(await (await request.get(path)).text()).matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map(

@@ -22,7 +22,7 @@ export function GalleryItemDialog({ row, onClose }: { row: PublishedRow; onClose
   const signedIn = Boolean(useSession().user);
   const recipe = recipeFromRow(row);
   // Read again through the bucket's policy: an image unpublished since the page loaded no longer opens.
-  const { image } = usePublishedImage(row.image_path, true);
+  const { image } = usePublishedImage(row.image_path, "view");
   return (
     <Modal title="Published image" onClose={onClose} size="lg">
       <div className="grid gap-5 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">

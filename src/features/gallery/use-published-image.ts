@@ -1,14 +1,28 @@
 // One published image for display: its bytes are read through the Storage API as the current role
 // (never a signed URL, which would outlive an unpublish) and shown through an object URL that is
-// revoked when the view goes away. Tiles ask for a small square that the Storage API scales on the
-// server. A tile far below the fold loads once it nears the viewport, as `loading="lazy"` would for a
-// plain URL; eager tiles (the first screenful) load at once.
-import { startTransition, useEffect, useState } from "react";
+// revoked when the view goes away.
+//
+// A gallery tile asks for a square the Storage API scales on the server, as large as the tile is drawn
+// on this screen (one of a few fixed sides, so the server keeps few variants per picture). Tiles in view
+// load first; a tile below the fold starts once it nears the viewport, as `loading="lazy"` would for a
+// plain URL, and not before the tiles in view have their pictures, so on a slow line the first screen
+// does not share its bandwidth with pictures nobody sees yet.
+import { startTransition, useCallback, useEffect, useRef, useState } from "react";
 
 export type PublishedImage = { status: "loading" } | { status: "ready"; url: string } | { status: "error" };
 
 /** How far below the viewport a tile starts loading, so it is usually drawn before it scrolls in. */
 const AHEAD = "400px";
+/** The longest a tile below the fold waits for the tiles in view (a stalled request must not hold it). */
+const FIRST_SCREEN_WAIT_MS = 3000;
+/** The sides a tile's picture is scaled to on the server. */
+export const TILE_SIDES = [256, 384, 512, 768] as const;
+
+/** The smallest side that is sharp in a tile `cssWidth` wide on a screen of `pixelRatio` (the largest if none is). */
+export function tileSide(cssWidth: number, pixelRatio: number): number {
+  const needed = Math.ceil(cssWidth * Math.max(1, pixelRatio || 1));
+  return TILE_SIDES.find((side) => side >= needed) ?? TILE_SIDES[TILE_SIDES.length - 1];
+}
 
 // The API client loads after the page has drawn, keeping it out of the prerendered page's first
 // load; every tile shares the one import.
@@ -19,36 +33,83 @@ const galleryApi = () =>
     throw e;
   }));
 
+// The tiles in view whose pictures are still loading, and what waits for them all to be done. A tile
+// that goes away (a new search) counts as done, so it never holds back the tiles that replaced it.
+const firstScreen = new Set<object>();
+let waiting: (() => void)[] = [];
+
+function firstScreenLoad(): () => void {
+  const token = {};
+  firstScreen.add(token);
+  return () => {
+    if (!firstScreen.delete(token) || firstScreen.size > 0) return;
+    const done = waiting;
+    waiting = [];
+    for (const resolve of done) resolve();
+  };
+}
+
+/** Resolves once the tiles in view have their pictures (or failed, or went away), or after FIRST_SCREEN_WAIT_MS. */
+export function afterFirstScreen(): Promise<void> {
+  if (firstScreen.size === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    setTimeout(resolve, FIRST_SCREEN_WAIT_MS);
+  });
+}
+
 function canObserve(): boolean {
   return typeof IntersectionObserver !== "undefined";
 }
 
-/** `thumbnail`: a square of that side, scaled on the server (gallery tiles); without it, the full image. */
-export function usePublishedImage(path: string, eager: boolean, thumbnail?: number) {
-  const [element, setElement] = useState<Element | null>(null);
+/** When a tile's picture may load: not yet, now (in view, or nothing to observe with), or after the first screen. */
+type Start = "not-yet" | "now" | "after-first-screen";
+
+/**
+ * `view`: the full picture, at once (an opened item). `tile`: a scaled square, in view first.
+ * `ref` goes on the element whose width the picture fills.
+ */
+export function usePublishedImage(path: string, kind: "view" | "tile") {
+  const [element, setElement] = useState<HTMLElement | null>(null);
+  // Also kept in a ref: the load reads the element's width when it starts, even in the first render's effect.
+  const elementRef = useRef<HTMLElement | null>(null);
+  const ref = useCallback((node: HTMLElement | null) => {
+    elementRef.current = node;
+    setElement(node);
+  }, []);
   // Without IntersectionObserver (old browsers, tests) every image loads at once.
-  const [near, setNear] = useState(eager || !canObserve());
+  const [start, setStart] = useState<Start>(kind === "view" || !canObserve() ? "now" : "not-yet");
   // Keyed by path, so a view reused for another row never shows the previous row's image.
   const [loaded, setLoaded] = useState<{ path: string; image: PublishedImage } | null>(null);
 
   useEffect(() => {
-    if (near || !element) return;
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), {
-      rootMargin: AHEAD,
-    });
+    if (start !== "not-yet" || !element) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        const entry = entries.find((e) => e.isIntersecting);
+        if (!entry) return;
+        const { top, bottom } = entry.boundingClientRect;
+        setStart(top < window.innerHeight && bottom > 0 ? "now" : "after-first-screen");
+      },
+      { rootMargin: AHEAD },
+    );
     observer.observe(element);
     return () => observer.disconnect();
-  }, [element, near]);
+  }, [element, start]);
 
   useEffect(() => {
-    if (!near) return;
+    if (start === "not-yet") return;
     let live = true;
     let url: string | null = null;
+    const side = kind === "tile" ? tileSide(elementRef.current?.clientWidth ?? 0, window.devicePixelRatio) : undefined;
+    const done = kind === "tile" && start === "now" ? firstScreenLoad() : () => undefined;
     void (async () => {
       let image: PublishedImage;
       try {
+        if (start === "after-first-screen") await afterFirstScreen();
+        if (!live) return;
         const { loadPublishedImage } = await galleryApi();
-        const bytes = await loadPublishedImage(path, thumbnail);
+        const bytes = await loadPublishedImage(path, side);
         if (!live) return;
         if (bytes.ok) {
           url = URL.createObjectURL(bytes.value);
@@ -61,13 +122,15 @@ export function usePublishedImage(path: string, eager: boolean, thumbnail?: numb
       }
       // As a transition, a screenful of arriving pictures is drawn in short slices, not one long task each.
       if (live) startTransition(() => setLoaded({ path, image }));
+      done();
     })();
     return () => {
       live = false;
+      done();
       if (url) URL.revokeObjectURL(url);
     };
-  }, [path, near, thumbnail]);
+  }, [path, start, kind]);
 
   const image: PublishedImage = loaded?.path === path ? loaded.image : { status: "loading" };
-  return { ref: setElement, image };
+  return { ref, image };
 }
