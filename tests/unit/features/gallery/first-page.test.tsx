@@ -2,30 +2,17 @@
 // has drawn, and the page then shows that answer instead of asking again.
 import { screen, within } from "@testing-library/react";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { generationRow } from "../../../support/records.ts";
 import { renderAt } from "../../../support/render-at.tsx";
 
 const listPublished = vi.fn();
 const loadPublishedImage = vi.fn(async () => ({ ok: false, error: { message: "no" } }));
 vi.mock("#src/api/gallery.ts", () => ({ listPublished, loadPublishedImage }));
 
-const row = {
-  id: "00000000-0000-4000-8000-000000000001",
-  user_id: "someone",
+const row = generationRow("00000000-0000-4000-8000-000000000001", "someone", {
   prompt: "a fox in the snow",
-  negative_prompt: "",
-  style: "anime",
-  quality: "high",
-  aspect_ratio: "1:1",
-  width: 1024,
-  height: 1024,
-  seed: 1,
-  provider: "builtin",
-  model: "procedural-v1",
-  image_path: "someone/1.png",
   is_public: true,
-  is_saved: false,
-  created_at: "2026-11-20T10:00:00.000Z",
-};
+});
 
 const before = window.location.href;
 window.history.replaceState(null, "", "/gallery?q=fox");
