@@ -55,8 +55,8 @@ export function useGallery(q: string, enabled: boolean) {
         error: undefined,
         ...(before ? {} : { rows: [], next: undefined }),
       }));
-      // The API client loads after the page's own code, keeping it out of the prerendered page's first load.
-      // Its chunk failing to load (offline before it was cached) reads as the network error it is.
+      // The API client is a chunk of its own, kept out of the home page's first load (the prerendered
+      // /gallery preloads it). Its failing to load (offline before it was cached) reads as a network error.
       const result = await (
         (!before && takeEarly(q)) ||
         import("../../api/gallery").then(({ listPublished }) =>

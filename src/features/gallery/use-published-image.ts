@@ -24,8 +24,8 @@ export function tileSide(cssWidth: number, pixelRatio: number): number {
   return TILE_SIDES.find((side) => side >= needed) ?? TILE_SIDES[TILE_SIDES.length - 1];
 }
 
-// The API client loads after the page has drawn, keeping it out of the prerendered page's first
-// load; every tile shares the one import.
+// The API client is a chunk of its own (the prerendered /gallery preloads it); every tile shares the
+// one import.
 let api: Promise<typeof import("../../api/gallery")> | null = null;
 const galleryApi = () =>
   (api ??= import("../../api/gallery").catch((e: unknown) => {
