@@ -84,6 +84,9 @@ function countOf(shown: number, next: string | undefined, noun: string): string 
   return `${shown}${next ? "+" : ""} ${noun}${shown === 1 && !next ? "" : "s"}`;
 }
 
+/** The tiles' grid, shared by the placeholders and the results so one takes the other's places. */
+const GRID = "grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4";
+
 /** Empty tiles shown while the first page loads: more than a phone's first screen holds. */
 const PLACEHOLDER_TILES = 8;
 
@@ -113,14 +116,14 @@ export default function GalleryPage() {
       </p>
       {loadingFirst && (
         // The shape of the page to come, in the grid's own layout, so the tiles take these places.
-        <ul aria-hidden="true" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
+        <ul aria-hidden="true" className={GRID}>
           {Array.from({ length: PLACEHOLDER_TILES }, (_, i) => (
             <li key={i} className="aspect-square rounded-box border border-base-300 bg-base-200" />
           ))}
         </ul>
       )}
       {gallery.rows.length > 0 && (
-        <ul aria-label="Published images" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
+        <ul aria-label="Published images" className={GRID}>
           {gallery.rows.map((row) => (
             <GalleryTile key={row.id} row={row} onOpen={() => setOpen(row)} />
           ))}

@@ -50,7 +50,7 @@ function firstScreenLoad(): () => void {
 }
 
 /** Resolves once the tiles in view have their pictures (or failed, or went away), or after FIRST_SCREEN_WAIT_MS. */
-export function afterFirstScreen(): Promise<void> {
+function afterFirstScreen(): Promise<void> {
   if (firstScreen.size === 0) return Promise.resolve();
   return new Promise((resolve) => {
     waiting.push(resolve);
