@@ -32,6 +32,8 @@ if (viteHtml.includes("data-prerendered="))
   fail("dist/index.html is already prerendered: run `vite build` again first.");
 // The stylesheet goes inline: one request fewer before the first paint, which on a slow mobile link
 // is the largest part of it. The file stays in dist/ (and the precache) for anything that links it.
+if (!viteHtml.includes('<script defer src="/app-config.js"></script>'))
+  fail("dist/index.html has no /app-config.js script: the pages' own inline scripts follow it.");
 const template = viteHtml.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, file) => {
   const css = readFileSync(join(dist, file), "utf8");
   // The disabled link is never fetched, but it tells Vite's loader of lazy chunks (which lists this
@@ -65,7 +67,7 @@ await build({
 const app = await import(pathToFileURL(join(ssrOut, "prerender-entry.mjs")).href);
 
 // 2. Which built chunks each page needs, to preload them beside the entry script: the route table
-// names each page's modules (PAGE_MODULES, and PAGE_DATA_MODULES for its data), and Vite's manifest maps them to chunks.
+// names each page's modules (PAGE_MODULES), and Vite's manifest maps them to chunks.
 const manifestPath = join(dist, ".vite/manifest.json");
 const manifest = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, "utf8")) : {};
 const entryChunk = Object.values(manifest).find((c) => c.isEntry);
@@ -100,10 +102,12 @@ function preloadsFor(entry) {
 const GUARD = `<script>(function(){var d=document.documentElement,p=d.getAttribute("data-prerendered"),h=location.pathname.replace(/\\/+$/,"")||"/";if(p&&p!==h)d.setAttribute("data-route-mismatch","")})();</script>
     <style>html[data-route-mismatch] #root[data-ssr]{display:none!important}</style>`;
 
-function page({ path, head, body, preloads }) {
+function page({ path, head, body, preloads, scripts }) {
   let html = template
     .replace(/<meta\s+name="description"[\s\S]*?\/>\s*/, "")
     .replace(/<title>[\s\S]*?<\/title>/, `${head}\n    ${GUARD}`)
+    // A page's own inline scripts follow /app-config.js, whose element they may wait for.
+    .replace(/<script defer src="\/app-config\.js"><\/script>/, (tag) => (scripts ? `${tag}\n    ${scripts}` : tag))
     .replace("</head>", `${preloads ? `  ${preloads}\n` : ""}  </head>`);
   if (body !== null) {
     html = html
@@ -130,7 +134,13 @@ for (const entry of app.site.routes) {
       failures.push(`${entry.path}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-  const html = page({ path: entry.path, head, body, preloads: body !== null ? preloadsFor(entry) : "" });
+  const html = page({
+    path: entry.path,
+    head,
+    body,
+    preloads: body !== null ? preloadsFor(entry) : "",
+    scripts: body !== null ? app.headScripts(entry) : "",
+  });
   const file = outFile(entry.path);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, html);

@@ -6,8 +6,13 @@ import { prerenderToNodeStream } from "react-dom/static";
 import { Router } from "wouter";
 import { App } from "./app/app";
 import { isIndexable, isPrerendered, routeHead } from "./app/route-meta";
-import { PAGE_DATA_MODULES, PAGE_MODULES, ROUTES } from "./app/route-table";
+import { PAGE_MODULES, ROUTES } from "./app/route-table";
 import { preloadRoute } from "./app/routes";
+import { GENERATION_COLUMNS, GENERATIONS_BUCKET } from "#shared/vocabulary/rows.ts";
+import { readConfig } from "./api/config";
+import { FIRST_SCREEN_PLACEHOLDERS, startFirstScreen, type FirstScreenOptions } from "./features/gallery/first-screen";
+import { GALLERY_PAGE_SIZE } from "./features/gallery/use-gallery";
+import { TILE_SIDES } from "./features/gallery/use-published-image";
 import { renderHeadTags } from "./features/site/head-tags";
 import { setSessionView } from "./state/session-store";
 import type { RouteEntry } from "./app/route-table";
@@ -15,9 +20,31 @@ import type { RouteEntry } from "./app/route-table";
 /** The route table and how each route is built, as the prerender script reads them. */
 export const site = { routes: ROUTES, isIndexable, isPrerendered };
 
-/** The source files (as Vite's manifest names them) of the modules that draw `entry`'s page and fetch its data. */
+/** The source files (as Vite's manifest names them) of the modules that draw `entry`'s page. */
 export function pageSources(entry: RouteEntry): string[] {
-  return [...PAGE_MODULES[entry.page], ...(PAGE_DATA_MODULES[entry.page] ?? [])].map((file) => `src/${file}`);
+  return PAGE_MODULES[entry.page].map((file) => `src/${file}`);
+}
+
+/**
+ * Inline scripts for `entry`'s head: /gallery's first screen (features/gallery/first-screen.ts), which
+ * fetches the first page and the thumbnails in view while the app's code downloads. The backend is the
+ * one this build was configured with; /app-config.js, when it names another, wins in the browser.
+ */
+export function headScripts(entry: RouteEntry): string {
+  if (entry.page !== "gallery") return "";
+  const built = readConfig(undefined, import.meta.env);
+  const options: FirstScreenOptions = {
+    supabaseUrl: built.supabaseUrl,
+    supabaseAnonKey: built.supabaseAnonKey,
+    columns: GENERATION_COLUMNS,
+    bucket: GENERATIONS_BUCKET,
+    limit: GALLERY_PAGE_SIZE + 1,
+    sides: TILE_SIDES,
+    placeholders: FIRST_SCREEN_PLACEHOLDERS,
+  };
+  // JSON in a script: "<" is escaped so no value can close the element.
+  const args = JSON.stringify(options).replace(/</g, "\\u003c");
+  return `<script>(${startFirstScreen.toString()})(${args});</script>`;
 }
 
 /** The head tags of `path` for a site served from `origin`. */

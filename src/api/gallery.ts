@@ -6,26 +6,19 @@
 // through the Storage API as the current role (loadPublishedImage) and the policy decides every time.
 import { GENERATION_COLUMNS, GENERATIONS_BUCKET, type GenerationRow } from "#shared/vocabulary/rows.ts";
 import { err, ok, type Result } from "../lib/result";
+import {
+  GALLERY_PAGE_DEFAULT,
+  GALLERY_PAGE_MAX,
+  pageOf,
+  parseCursor,
+  type GalleryPage,
+  type PublishedRow,
+} from "./gallery-pages";
 import { supabase } from "./client";
 import { toAppError, type AppError } from "./errors";
 
-export type PublishedRow = GenerationRow;
-export type GalleryPage = { rows: PublishedRow[]; next?: string };
-
-export const GALLERY_PAGE_DEFAULT = 24;
-export const GALLERY_PAGE_MAX = 100;
-/**
- * A page cursor is the last row's created_at followed by "~" and its id: rows created at the same
- * instant are told apart by id, so paging never skips or repeats one. A bare created_at works too.
- */
-export function cursorOf(row: Pick<GenerationRow, "created_at" | "id">): string {
-  return `${row.created_at}~${row.id}`;
-}
-
-function parseCursor(cursor: string): { createdAt: string; id?: string } {
-  const at = cursor.lastIndexOf("~");
-  return at < 0 ? { createdAt: cursor } : { createdAt: cursor.slice(0, at), id: cursor.slice(at + 1) };
-}
+export type { GalleryPage, PublishedRow } from "./gallery-pages";
+export { GALLERY_PAGE_DEFAULT } from "./gallery-pages";
 
 /** PostgREST needs values holding `,.:()` double-quoted inside or=(…). */
 const quoted = (value: string) => `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"`;
@@ -53,13 +46,6 @@ export async function loadPublishedImage(path: string, thumbnail?: number): Prom
   } catch (e) {
     return err(toAppError(e));
   }
-}
-
-/** The first `limit` rows, and a cursor when one more was found. */
-function pageOf(found: GenerationRow[], limit: number): GalleryPage {
-  const rows = found.slice(0, limit);
-  const last = rows[rows.length - 1];
-  return found.length > limit && last ? { rows, next: cursorOf(last) } : { rows };
 }
 
 export async function listPublished(options: {

@@ -179,17 +179,6 @@ export const ROUTES: readonly RouteEntry[] = [
 ];
 
 /**
- * Modules (paths under src/) a prerendered page imports on demand to fetch its data, which the
- * prerenderer preloads with the page so they download beside the app's own code rather than after
- * it: /gallery's API client (supabase-js), whose download stood between a visitor and the first
- * page of images (README decision 56). Only pages whose data a visitor reads are listed here; the
- * home page's initial JavaScript has its own budget.
- */
-export const PAGE_DATA_MODULES: Readonly<Partial<Record<PageKey, readonly string[]>>> = {
-  gallery: ["api/gallery.ts"],
-};
-
-/**
  * The modules (paths under src/) each page loads: the page first, then what the router composes into
  * it (features do not import each other). The router loads pages only through this table, and the
  * prerenderer preloads these modules' chunks with each prerendered page.

@@ -115,19 +115,24 @@ test("each public page is served as prerendered HTML with its own head", async (
   }
 });
 
-test("/gallery preloads its data code with the page; the home page does not", async ({ request }) => {
+test("/gallery asks for its first screen from an inline script and preloads no API client; the home page does neither", async ({
+  request,
+}) => {
   // The chunks each page names in <link rel="modulepreload">, and whether one of them is supabase-js.
-  const preloadsBackendClient = async (path: string) => {
-    const html = await (await request.get(path)).text();
+  const preloadsBackendClient = async (html: string) => {
     const files = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
-    expect(files.length, path).toBeGreaterThan(0);
+    expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       if ((await (await request.get(file)).text()).includes("supabase-js")) return true;
     }
     return false;
   };
-  expect(await preloadsBackendClient("/gallery")).toBe(true);
-  expect(await preloadsBackendClient("/")).toBe(false);
+  const gallery = await (await request.get("/gallery")).text();
+  const home = await (await request.get("/")).text();
+  expect(gallery).toContain("__GALLERY_FIRST_SCREEN__");
+  expect(home).not.toContain("__GALLERY_FIRST_SCREEN__");
+  expect(await preloadsBackendClient(gallery)).toBe(false);
+  expect(await preloadsBackendClient(home)).toBe(false);
 });
 
 test("structured data: the free offer at 0 USD, the FAQ, blog posts and breadcrumbs", async ({ request }) => {

@@ -118,7 +118,11 @@ export default function GalleryPage() {
         // The shape of the page to come, in the grid's own layout, so the tiles take these places.
         <ul aria-hidden="true" className={GRID}>
           {Array.from({ length: PLACEHOLDER_TILES }, (_, i) => (
-            <li key={i} className="aspect-square rounded-box border border-base-300 bg-base-200" />
+            <li
+              key={i}
+              data-gallery-placeholder=""
+              className="aspect-square rounded-box border border-base-300 bg-base-200"
+            />
           ))}
         </ul>
       )}

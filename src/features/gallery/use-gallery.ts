@@ -4,35 +4,24 @@
 import { startTransition, useCallback, useEffect, useRef, useState } from "react";
 import { ERROR_CATALOGUE } from "#shared/vocabulary/errors.ts";
 import type { PublishedRow } from "../../api/gallery";
+import { pageOf } from "../../api/gallery-pages";
+import { ok } from "../../lib/result";
+import { firstPage, firstPageUsed } from "./first-screen";
 
 export const GALLERY_PAGE_SIZE = 24;
 
-type FirstPage = ReturnType<typeof import("../../api/gallery").listPublished>;
+type PageResult = Awaited<ReturnType<typeof import("../../api/gallery").listPublished>>;
 
-// The first page is asked for as soon as this module runs, which is while a prerendered /gallery
-// hydrates (the page waits for its code first), not once the page has drawn and its effect runs: on a
-// slow line that is the API client's download and a round trip earlier. The page takes it if it asks
-// for the same search within a few seconds; otherwise it asks again.
-const EARLY_PAGE_MAX_AGE_MS = 10_000;
-let early: { q: string; at: number; page: FirstPage } | null = null;
-
-function askEarly() {
-  if (typeof window === "undefined" || window.location.pathname.replace(/\/+$/, "") !== "/gallery") return;
-  const q = new URLSearchParams(window.location.search).get("q")?.trim() ?? "";
-  const page = import("../../api/gallery").then(({ listPublished }) =>
-    listPublished({ q: q || undefined, limit: GALLERY_PAGE_SIZE }),
-  );
-  // A failure here (offline, the chunk missing) is the page's to report when it takes this answer.
-  page.catch(() => undefined);
-  early = { q, at: Date.now(), page };
+/** The first page as the prerendered page's inline script fetched it, when it did (see first-screen.ts). */
+function firstScreenPage(q: string): Promise<PageResult> | null {
+  const rows = firstPage(q);
+  return rows && rows.then((found) => (found ? ok(pageOf(found, GALLERY_PAGE_SIZE)) : askFor(q, undefined)));
 }
-askEarly();
 
-/** The early answer for the first page of `q`, once. */
-function takeEarly(q: string): FirstPage | null {
-  const found = early;
-  early = null;
-  return found && found.q === q && Date.now() - found.at < EARLY_PAGE_MAX_AGE_MS ? found.page : null;
+function askFor(q: string, before: string | undefined): Promise<PageResult> {
+  return import("../../api/gallery").then(({ listPublished }) =>
+    listPublished({ q: q || undefined, before, limit: GALLERY_PAGE_SIZE }),
+  );
 }
 
 export type GalleryState = {
@@ -55,15 +44,15 @@ export function useGallery(q: string, enabled: boolean) {
         error: undefined,
         ...(before ? {} : { rows: [], next: undefined }),
       }));
-      // The API client is a chunk of its own, kept out of the home page's first load (the prerendered
-      // /gallery preloads it). Its failing to load (offline before it was cached) reads as a network error.
-      const result = await (
-        (!before && takeEarly(q)) ||
-        import("../../api/gallery").then(({ listPublished }) =>
-          listPublished({ q: q || undefined, before, limit: GALLERY_PAGE_SIZE }),
-        )
-      ).catch(() => ({ ok: false as const, error: { message: ERROR_CATALOGUE.network_error.message } }));
+      // The API client is a chunk of its own, kept out of the home page's first load (a prerendered
+      // /gallery's first page comes from its inline script instead). Its failing to load (offline before it
+      // was cached) reads as a network error.
+      const result = await ((!before && firstScreenPage(q)) || askFor(q, before)).catch(() => ({
+        ok: false as const,
+        error: { message: ERROR_CATALOGUE.network_error.message },
+      }));
       if (id !== request.current) return;
+      if (!before) firstPageUsed();
       if (!result.ok) {
         setState((s) => ({ ...s, status: "error", error: result.error.message }));
         return;

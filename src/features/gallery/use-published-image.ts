@@ -8,6 +8,8 @@
 // plain URL, and not before the tiles in view have their pictures, so on a slow line the first screen
 // does not share its bandwidth with pictures nobody sees yet.
 import { startTransition, useCallback, useEffect, useRef, useState } from "react";
+import { ok } from "../../lib/result";
+import { firstImage, firstImageUsed, hasFirstImage } from "./first-screen";
 
 export type PublishedImage = { status: "loading" } | { status: "ready"; url: string } | { status: "error" };
 
@@ -24,7 +26,7 @@ export function tileSide(cssWidth: number, pixelRatio: number): number {
   return TILE_SIDES.find((side) => side >= needed) ?? TILE_SIDES[TILE_SIDES.length - 1];
 }
 
-// The API client is a chunk of its own (the prerendered /gallery preloads it); every tile shares the
+// The API client is a chunk of its own, loaded when a tile first needs it; every tile shares the
 // one import.
 let api: Promise<typeof import("../../api/gallery")> | null = null;
 const galleryApi = () =>
@@ -78,7 +80,10 @@ export function usePublishedImage(path: string, kind: "view" | "tile") {
     setElement(node);
   }, []);
   // Without IntersectionObserver (old browsers, tests) every image loads at once.
-  const [start, setStart] = useState<Start>(kind === "view" || !canObserve() ? "now" : "not-yet");
+  // A tile whose thumbnail the first screen already asked for (first-screen.ts) is in view: no need to wait and see.
+  const [start, setStart] = useState<Start>(
+    kind === "view" || !canObserve() || hasFirstImage(path) ? "now" : "not-yet",
+  );
   // Keyed by path, so a view reused for another row never shows the previous row's image.
   const [loaded, setLoaded] = useState<{ path: string; image: PublishedImage } | null>(null);
 
@@ -108,8 +113,12 @@ export function usePublishedImage(path: string, kind: "view" | "tile") {
       try {
         if (start === "after-first-screen") await afterFirstScreen();
         if (!live) return;
-        const { loadPublishedImage } = await galleryApi();
-        const bytes = await loadPublishedImage(path, side);
+        const early = side ? await firstImage(path, side) : null;
+        if (!live) return;
+        if (side) firstImageUsed(path);
+        const bytes = early
+          ? ok(early)
+          : await galleryApi().then(({ loadPublishedImage }) => loadPublishedImage(path, side));
         if (!live) return;
         if (bytes.ok) {
           url = URL.createObjectURL(bytes.value);
