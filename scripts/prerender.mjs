@@ -30,10 +30,10 @@ if (!existsSync(templatePath)) fail("dist/index.html is missing: run `vite build
 const viteHtml = readFileSync(templatePath, "utf8");
 if (viteHtml.includes("data-prerendered="))
   fail("dist/index.html is already prerendered: run `vite build` again first.");
-// The stylesheet goes inline: one request fewer before the first paint, which on a slow mobile link
-// is the largest part of it. The file stays in dist/ (and the precache) for anything that links it.
 if (!viteHtml.includes('<script defer src="/app-config.js"></script>'))
   fail("dist/index.html has no /app-config.js script: the pages' own inline scripts follow it.");
+// The stylesheet goes inline: one request fewer before the first paint, which on a slow mobile link
+// is the largest part of it. The file stays in dist/ (and the precache) for anything that links it.
 const template = viteHtml.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, file) => {
   const css = readFileSync(join(dist, file), "utf8");
   // The disabled link is never fetched, but it tells Vite's loader of lazy chunks (which lists this

@@ -2,7 +2,7 @@
 // `startFirstScreen` as an inline script (scripts/prerender.mjs writes it in): as soon as the runtime
 // configuration is in, it asks the backend for the first page of published rows, and when they come it
 // asks for the thumbnails of the tiles that fit on this screen, at the size the prerendered placeholder
-// tiles are drawn. The page then takes these answers once (takeFirstPage, takeFirstImage) instead of
+// tiles are drawn. The page then takes these answers once (firstPage, firstImage) instead of
 // asking again, so the largest paint waits for two round trips, not for the app's code and then two.
 //
 // The requests are the ones supabase-js makes (see listPublished and loadPublishedImage), as a visitor:
@@ -81,6 +81,7 @@ export function startFirstScreen(options: FirstScreenOptions): void {
         for (let i = 0; i < found.length && i < tiles.length; i++) {
           const box = tiles[i].getBoundingClientRect();
           if (box.width <= 0 || box.top >= w.innerHeight || box.bottom <= 0) continue;
+          // tileSide (use-published-image.ts), written out here: this script can import nothing.
           const needed = Math.ceil(box.width * ratio);
           let side = options.sides[options.sides.length - 1];
           for (const s of options.sides) {
