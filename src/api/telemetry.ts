@@ -3,6 +3,8 @@
 // never waits on the network and never fails its caller: with no signed-in person it is skipped
 // (spec §5); items wait in memory and in Dexie (src/db/telemetry-buffer.ts) until the person is online
 // and signed in; a failed send is only a warning (spec §8). Client-minted ids make a resend harmless.
+// A send carries the access token of the session it was started for, so a sign-out that begins
+// while it is on the wire cannot turn it into an anonymous request that row-level security refuses.
 import type { SupabaseClient } from "@supabase/supabase-js";
 import type { WebVitalName } from "#shared/vocabulary/web-vitals.ts";
 import { db } from "../db/db";
@@ -35,21 +37,27 @@ type Written = { error: unknown; status: number };
 // The tables are insert-only for clients (no SELECT, so no ON CONFLICT on the id either): a row
 // already stored answers 409 (unique violation), which here means "done". A batch that meets one is
 // written again row by row so the rest still land.
-async function insertOnce(client: SupabaseClient, table: string, rows: Row[]): Promise<Written> {
-  const written = await client.from(table).insert(rows);
+async function insertOnce(client: SupabaseClient, table: string, rows: Row[], token?: string): Promise<Written> {
+  const insert = client.from(table).insert(rows);
+  // supabase-js adds the client's current token only where no Authorization header is set.
+  const written = await (token ? insert.setHeader("Authorization", `Bearer ${token}`) : insert);
   if (written.status !== 409) return written;
   if (rows.length === 1) return { error: null, status: 409 };
   for (const row of rows) {
-    const one = await insertOnce(client, table, [row]);
+    const one = await insertOnce(client, table, [row], token);
     if (one.error) return one;
   }
   return { error: null, status: 201 };
 }
 
-/** Inserts the items; one already stored (same id) counts as sent, so a replay stores nothing twice. */
+/**
+ * Inserts the items; one already stored (same id) counts as sent, so a replay stores nothing twice.
+ * With `accessToken` the requests carry it instead of whatever session the client holds by then.
+ */
 export async function sendTelemetry(
   items: readonly TelemetryItem[],
   client: () => SupabaseClient = supabase,
+  accessToken?: string,
 ): Promise<Result<void, SendFailure>> {
   const events = items.flatMap((i) =>
     i.kind === "event" ? [{ id: i.id, user_id: i.userId, name: i.name, metadata: i.metadata }] : [],
@@ -62,7 +70,7 @@ export async function sendTelemetry(
   const writes = [["app_events", events] as const, ["web_vitals", vitals] as const].filter(([, r]) => r.length > 0);
   for (const [table, rows] of writes) {
     try {
-      const { error, status } = await insertOnce(client(), table, rows);
+      const { error, status } = await insertOnce(client(), table, rows, accessToken);
       if (error) return err({ retryable: retryableStatus(status), message: `${table}: ${sanitizeForLog(error)}` });
     } catch (e) {
       return err({ retryable: true, message: `${table}: ${sanitizeForLog(e)}` });
@@ -77,12 +85,16 @@ export type TelemetryBuffer = {
   drop(userId: string, ids: readonly string[]): Promise<void>;
 };
 
+/** Who the backend client is signed in as, and the token that proves it. */
+export type TelemetrySession = { userId: string; accessToken: string };
+
 export type TelemetryDeps = {
-  send: (items: readonly TelemetryItem[]) => Promise<Result<void, SendFailure>>;
+  /** Sends with the token of the session the flush began under. */
+  send: (items: readonly TelemetryItem[], accessToken: string) => Promise<Result<void, SendFailure>>;
   /** Absent where IndexedDB is not available: items then wait in memory only. */
   buffer?: TelemetryBuffer;
   /** The person the backend client is signed in as: only their items can be sent (row-level security). */
-  sessionUserId: () => Promise<string | null>;
+  session: () => Promise<TelemetrySession | null>;
   isOnline: () => boolean;
   warn: (message: string) => void;
   newId?: () => string;
@@ -122,8 +134,8 @@ export function createTelemetry(deps: TelemetryDeps): Telemetry {
   }
 
   /** One batch: the ids settled (stored, or refused for good), or null to stop until the next flush. */
-  async function settle(batch: TelemetryItem[]): Promise<string[] | null> {
-    const sent = await deps.send(batch);
+  async function settle(batch: TelemetryItem[], accessToken: string): Promise<string[] | null> {
+    const sent = await deps.send(batch, accessToken);
     if (sent.ok) return batch.map((i) => i.id);
     deps.warn(`[telemetry] ${batch.length} item(s) not sent: ${sent.error.message}`);
     if (sent.error.retryable) return null;
@@ -131,7 +143,7 @@ export function createTelemetry(deps: TelemetryDeps): Telemetry {
     // One bad item must not cost the others: send them one by one and drop only what is refused.
     const settled: string[] = [];
     for (const item of batch) {
-      const one = await settle([item]);
+      const one = await settle([item], accessToken);
       if (!one) break;
       settled.push(...one);
     }
@@ -141,8 +153,9 @@ export function createTelemetry(deps: TelemetryDeps): Telemetry {
   async function send(): Promise<void> {
     await persist();
     if (!deps.isOnline()) return;
-    const userId = await deps.sessionUserId().catch(() => null);
-    if (!userId) return;
+    const session = await deps.session().catch(() => null);
+    if (!session) return;
+    const { userId, accessToken } = session;
     const done = new Set<string>(); // never send an item twice in one flush, whatever the buffer says
     for (;;) {
       const stored = deps.buffer ? await deps.buffer.list(userId, TELEMETRY_BATCH_SIZE).catch(() => []) : [];
@@ -150,7 +163,7 @@ export function createTelemetry(deps: TelemetryDeps): Telemetry {
       const waiting = [...stored, ...memory.filter((i) => i.userId === userId && !held.has(i.id))];
       const batch = waiting.filter((i) => !done.has(i.id)).slice(0, TELEMETRY_BATCH_SIZE);
       if (batch.length === 0) return;
-      const settled = await settle(batch);
+      const settled = await settle(batch, accessToken);
       if (!settled) return;
       settled.forEach((id) => done.add(id));
       forget(settled);
@@ -201,9 +214,12 @@ let shared: Telemetry | undefined;
 /** The page's (or the service worker's) one recorder. */
 export function telemetry(): Telemetry {
   return (shared ??= createTelemetry({
-    send: (items) => sendTelemetry(items),
+    send: (items, accessToken) => sendTelemetry(items, supabase, accessToken),
     buffer: typeof indexedDB === "undefined" ? undefined : dexieTelemetryBuffer(),
-    sessionUserId: async () => (await supabase().auth.getSession()).data.session?.user.id ?? null,
+    session: async () => {
+      const session = (await supabase().auth.getSession()).data.session;
+      return session ? { userId: session.user.id, accessToken: session.access_token } : null;
+    },
     isOnline: () => typeof navigator === "undefined" || navigator.onLine,
     warn: (message) => console.warn(message),
   }));

@@ -81,6 +81,22 @@ describe("sending telemetry", () => {
     expect(count).toBe(0);
   });
 
+  it("a send started under a session keeps its token when the client signs out meanwhile", async () => {
+    const carol = await newUser(b, "telemetry-carol");
+    const token = (await carol.client.auth.getSession()).data.session!.access_token;
+    await carol.client.auth.signOut();
+    // Without the token the client's requests are anonymous by now, and row-level security refuses them.
+    const anonymous = await sendTelemetry([event(carol.id)], () => carol.client);
+    expect(anonymous).toMatchObject({ ok: false, error: { retryable: true } });
+    const items = [event(carol.id), vital(carol.id, "INP", 88)];
+    expect(await sendTelemetry(items, () => carol.client, token)).toEqual({ ok: true, value: undefined });
+    const { count } = await service
+      .from("app_events")
+      .select("id", { count: "exact", head: true })
+      .eq("user_id", carol.id);
+    expect(count).toBe(1);
+  });
+
   it("calls an unreachable server retryable", async () => {
     const { createClient } = await import("@supabase/supabase-js");
     const gone = createClient("http://127.0.0.1:9", b.anonKey, {

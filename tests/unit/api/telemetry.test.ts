@@ -22,6 +22,7 @@ let db: AppDb;
 let online: boolean;
 let sessionUser: string | null;
 let sent: TelemetryItem[][];
+let tokens: string[];
 let answer: (items: readonly TelemetryItem[]) => Result<void, SendFailure>;
 let warnings: string[];
 let n: number;
@@ -31,6 +32,7 @@ beforeEach(() => {
   online = true;
   sessionUser = ALICE;
   sent = [];
+  tokens = [];
   answer = () => ok(undefined);
   warnings = [];
   n = 0;
@@ -41,12 +43,13 @@ afterEach(async () => {
 
 function recorder(overrides: { buffer?: boolean } = {}): Telemetry {
   return createTelemetry({
-    send: async (items) => {
+    send: async (items, accessToken) => {
       sent.push([...items]);
+      tokens.push(accessToken);
       return answer(items);
     },
     buffer: overrides.buffer === false ? undefined : dexieTelemetryBuffer(db),
-    sessionUserId: async () => sessionUser,
+    session: async () => (sessionUser ? { userId: sessionUser, accessToken: `token-of-${sessionUser}` } : null),
     isOnline: () => online,
     warn: (m) => warnings.push(m),
     newId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}`,
@@ -144,6 +147,21 @@ describe("offline", () => {
     expect(sent.map(names)).toEqual([["error"]]);
   });
 
+  it("sends a whole flush with the token of the session it began under, even if that session ends meanwhile", async () => {
+    online = false;
+    const t = recorder();
+    for (let i = 0; i < TELEMETRY_BATCH_SIZE + 1; i++) t.recordEvent(ALICE, `e${i}`, {});
+    await t.flush();
+    online = true;
+    answer = () => {
+      sessionUser = null; // signed out while the first batch was on the wire
+      return ok(undefined);
+    };
+    await t.flush();
+    expect(sent.map((b) => b.length)).toEqual([TELEMETRY_BATCH_SIZE, 1]);
+    expect(tokens).toEqual([`token-of-${ALICE}`, `token-of-${ALICE}`]);
+  });
+
   it("keeps items in memory when IndexedDB is not available", async () => {
     online = false;
     const t = recorder({ buffer: false });
@@ -212,19 +230,30 @@ describe("sendTelemetry", () => {
   /** A client whose inserts answer `status`, or 409 for an id in `stored` (a row already there). */
   function fakeClient(status = 201, stored = new Set<string>()) {
     const calls: { table: string; rows: { id: string }[] }[] = [];
+    const headers: Record<string, string>[] = [];
+    const answerFor = (rows: { id: string }[]) => {
+      if (rows.some((r) => stored.has(r.id))) return { error: { message: "duplicate", code: "23505" }, status: 409 };
+      return status >= 200 && status < 300
+        ? { error: null, status }
+        : { error: { message: "boom", code: "23514" }, status };
+    };
     const client = {
       from: (table: string) => ({
-        insert: async (rows: { id: string }[]) => {
+        // Like postgrest-js: a thenable request whose headers can be set before it is awaited.
+        insert: (rows: { id: string }[]) => {
           calls.push({ table, rows });
-          if (rows.some((r) => stored.has(r.id)))
-            return { error: { message: "duplicate", code: "23505" }, status: 409 };
-          return status >= 200 && status < 300
-            ? { error: null, status }
-            : { error: { message: "boom", code: "23514" }, status };
+          const set: Record<string, string> = {};
+          headers.push(set);
+          const request = {
+            setHeader: (name: string, value: string) => ((set[name] = value), request),
+            then: <T>(resolve: (value: ReturnType<typeof answerFor>) => T) =>
+              Promise.resolve(answerFor(rows)).then(resolve),
+          };
+          return request;
         },
       }),
     } as unknown as SupabaseClient;
-    return { calls, client: () => client };
+    return { calls, headers, client: () => client };
   }
   const items: TelemetryItem[] = [
     { kind: "event", id: "e1", userId: ALICE, name: "error", metadata: { type: "error" }, createdAt: "x" },
@@ -248,6 +277,18 @@ describe("sendTelemetry", () => {
     const e2: TelemetryItem = { ...items[0], id: "e2" };
     expect(await sendTelemetry([items[0], e2], fake.client)).toEqual({ ok: true, value: undefined });
     expect(fake.calls.map((c) => c.rows.map((r) => r.id))).toEqual([["e1", "e2"], ["e1"], ["e2"]]);
+  });
+
+  it("sends every insert with the given token, or leaves the header to the client without one", async () => {
+    const fake = fakeClient(201, new Set(["e1"]));
+    const e2: TelemetryItem = { ...items[0], id: "e2" };
+    await sendTelemetry([items[0], e2, items[1]], fake.client, "jwt-1");
+    expect(fake.headers).toEqual(fake.calls.map(() => ({ Authorization: "Bearer jwt-1" })));
+    expect(fake.headers).toHaveLength(4); // the batch, its two rows one by one, the vitals
+
+    const plain = fakeClient();
+    await sendTelemetry(items, plain.client);
+    expect(plain.headers).toEqual([{}, {}]);
   });
 
   it("calls a check violation final and a server error retryable, with a sanitised message", async () => {

@@ -39,7 +39,7 @@ beforeEach(() => {
       return ok(undefined);
     },
     buffer: dexieTelemetryBuffer(db),
-    sessionUserId: async () => view.user?.id ?? null,
+    session: async () => (view.user ? { userId: view.user.id, accessToken: "token" } : null),
     isOnline: () => online,
     warn: () => undefined,
     flushDelayMs: 60_000,
@@ -197,7 +197,7 @@ describe("a page that closes", () => {
         return ok(undefined);
       },
       buffer: dexieTelemetryBuffer(db),
-      sessionUserId: async () => ALICE.id,
+      session: async () => ({ userId: ALICE.id, accessToken: "token" }),
       isOnline: () => true,
       warn: () => undefined,
       flushDelayMs: 60_000,
