@@ -8,48 +8,61 @@ async function visit(page: Page, path: string) {
   await expect(page.getByRole("status").filter({ hasText: /^Loading…$|Checking/ })).toHaveCount(0);
 }
 
+// Each theme's walk is split in three, so no single test carries every page's audit (about 50 of them).
 for (const theme of ["light", "dark"] as const) {
-  test(`axe finds no violations on any route in the ${theme} theme`, async ({ page }) => {
-    test.setTimeout(240_000);
-    await page.addInitScript((t) => localStorage.setItem("promptcanvas.theme", t), theme);
-    const findings: Finding[] = [];
+  test.describe(`in the ${theme} theme`, () => {
+    test.beforeEach(async ({ page }) => {
+      await page.addInitScript((t) => localStorage.setItem("promptcanvas.theme", t), theme);
+    });
 
-    for (const route of ROUTES.filter((r) => r.access === "public")) {
-      await visit(page, route.path);
-      await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-      await audit(page, route.path, findings);
-    }
-    await visit(page, "/no-such-page");
-    await audit(page, "404", findings);
+    test("axe finds no violations on any public route or the 404 page", async ({ page }) => {
+      test.setTimeout(240_000);
+      const findings: Finding[] = [];
+      for (const route of ROUTES.filter((r) => r.access === "public")) {
+        await visit(page, route.path);
+        await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+        await audit(page, route.path, findings);
+      }
+      await visit(page, "/no-such-page");
+      await audit(page, "404", findings);
+      expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+    });
 
-    // Worded failures on the sign-in form.
-    await visit(page, "/auth");
-    await page.getByLabel("Email").fill("nobody@example.com");
-    await page.getByLabel("Password", { exact: true }).fill("wrong-password");
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await expect(page.getByRole("alert")).toBeVisible();
-    await audit(page, "/auth with an error", findings);
+    test("axe finds no violations in worded failures and open menus", async ({ page }) => {
+      test.setTimeout(120_000);
+      const findings: Finding[] = [];
+      // Worded failures on the sign-in form.
+      await visit(page, "/auth");
+      await page.getByLabel("Email").fill("nobody@example.com");
+      await page.getByLabel("Password", { exact: true }).fill("wrong-password");
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await expect(page.getByRole("alert")).toBeVisible();
+      await audit(page, "/auth with an error", findings);
 
-    // Open states: the notifications panel and, on a phone, the navigation drawer.
-    await visit(page, "/");
-    await page.getByRole("button", { name: /^Notifications/ }).click();
-    await audit(page, "notifications open", findings);
-    await page.keyboard.press("Escape");
-    await page.setViewportSize({ width: 375, height: 812 });
-    await page.getByRole("button", { name: "Open navigation" }).click();
-    await audit(page, "drawer open (375 px)", findings);
-    await page.keyboard.press("Escape");
-    await page.setViewportSize({ width: 1280, height: 800 });
+      // Open states: the notifications panel and, on a phone, the navigation drawer.
+      await visit(page, "/");
+      await page.getByRole("button", { name: /^Notifications/ }).click();
+      await audit(page, "notifications open", findings);
+      await page.keyboard.press("Escape");
+      await page.setViewportSize({ width: 375, height: 812 });
+      await page.getByRole("button", { name: "Open navigation" }).click();
+      await audit(page, "drawer open (375 px)", findings);
+      expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+    });
 
-    const email = uniqueEmail(`axe-${theme}`);
-    await signUp(page, email);
-    for (const route of ROUTES.filter((r) => r.access === "protected")) {
-      await visit(page, route.path);
-      await audit(page, `${route.path} (signed in)`, findings);
-    }
-    await page.getByRole("button", { name: `Account menu for ${email}` }).click();
-    await audit(page, "account menu open", findings);
-
-    expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+    test("axe finds no violations on any signed-in route or the account menu", async ({ page }) => {
+      test.setTimeout(120_000);
+      const findings: Finding[] = [];
+      const email = uniqueEmail(`axe-${theme}`);
+      await signUp(page, email);
+      for (const route of ROUTES.filter((r) => r.access === "protected")) {
+        await visit(page, route.path);
+        await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+        await audit(page, `${route.path} (signed in)`, findings);
+      }
+      await page.getByRole("button", { name: `Account menu for ${email}` }).click();
+      await audit(page, "account menu open", findings);
+      expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+    });
   });
 }

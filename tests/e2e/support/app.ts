@@ -5,9 +5,13 @@ import { expect, type Page } from "@playwright/test";
 
 export type Finding = { where: string; rule: string; impact: string | null | undefined; targets: string[] };
 
-/** Runs axe on the page as it is and adds what it finds, labelled `where`, to `findings`. */
+/**
+ * Runs axe on the page as it is and adds what it finds, labelled `where`, to `findings`. Legacy mode runs
+ * axe in the page itself rather than finishing each run in a new page (the app has no cross-origin
+ * frames, the one thing the newer mode adds), which makes an audit about a third quicker.
+ */
 export async function audit(page: Page, where: string, findings: Finding[]): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await new AxeBuilder({ page }).setLegacyMode(true).analyze();
   for (const v of result.violations) {
     findings.push({ where, rule: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) });
   }
