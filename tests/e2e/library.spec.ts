@@ -102,6 +102,24 @@ test("a published image is found by a visitor in /gallery and loads; unpublished
   expect((await downloadObject(visitor.page.request, owner.api, anon, row.image_path)).status).toBe(200);
   expect(await renderThumbnail(visitor.page.request, owner.api, anon, row.image_path)).toBe(200);
 
+  // A visitor whose copy of the app's code is still on its way already sees the pictures: the
+  // prerendered /gallery's inline script draws the first screen's thumbnails into its placeholder tiles.
+  const slow = await newDevice(browser, testInfo);
+  await slow.page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+  await slow.page.goto("/gallery");
+  await expect(slow.page.locator("[data-gallery-placeholder]").first()).toHaveCSS("background-image", /^url\("blob:/);
+  await slow.context.close();
+  // With the code, the page goes live over that markup (no redraw) and its tiles show the same object URLs.
+  const live = await newDevice(browser, testInfo);
+  const warnings: string[] = [];
+  live.page.on("console", (m) => void (m.type() === "warning" && warnings.push(m.text())));
+  await live.page.goto("/gallery");
+  const first = live.page.getByRole("list", { name: "Published images" }).locator("img").first();
+  await expect(first).toHaveAttribute("src", /^blob:/);
+  await expect(live.page.locator("[data-gallery-placeholder]")).toHaveCount(0);
+  expect(warnings.filter((w) => w.includes("[hydrate]"))).toEqual([]);
+  await live.context.close();
+
   await dialog.getByRole("button", { name: "Unpublish", exact: true }).click();
   await expect(toasts(page).getByText("Removed from the gallery")).toBeVisible();
   await expect.poll(async () => (await ownGenerations(page.request, owner))[0].is_public).toBe(false);

@@ -2,8 +2,11 @@
 // `startFirstScreen` as an inline script (scripts/prerender.mjs writes it in): as soon as the runtime
 // configuration is in, it asks the backend for the first page of published rows, and when they come it
 // asks for the thumbnails of the tiles that fit on this screen, at the size the prerendered placeholder
-// tiles are drawn. The page then takes these answers once (firstPage, firstImage) instead of
-// asking again, so the largest paint waits for two round trips, not for the app's code and then two.
+// tiles are drawn. Each thumbnail is drawn into its placeholder tile as soon as it arrives, so the
+// visitor sees the pictures while the app's code is still on its way; the page then takes these answers
+// once (firstPage, firstImageUrl, firstImage) instead of asking again, and its tiles show the same object
+// URLs, so the pictures stay where they are when the page goes live. The largest paint waits for two
+// round trips, not for the app's code and hydration as well.
 //
 // The requests are the ones supabase-js makes (see listPublished and loadPublishedImage), as a visitor:
 // the anon key, so the same policies decide (published rows and their images only; an unpublished image
@@ -20,9 +23,11 @@ export type FirstScreen = {
   at: number;
   /** The first `limit` rows (one more than a page, to tell whether another exists); null on any failure. */
   rows: Promise<PublishedRow[] | null>;
-  /** Thumbnails by image path: the side asked for and the bytes (null on failure). */
-  images: Record<string, { side: number; blob: Promise<Blob | null> }>;
+  /** Thumbnails by image path: the side asked for, the bytes (null on failure) and, once they are in, their object URL. */
+  images: Record<string, FirstImage>;
 };
+
+export type FirstImage = { side: number; blob: Promise<Blob | null>; url?: string };
 
 declare global {
   interface Window {
@@ -90,17 +95,31 @@ export function startFirstScreen(options: FirstScreenOptions): void {
               break;
             }
           }
+          const tile = tiles[i] as HTMLElement;
           const path = found[i].image_path;
           const target = `${url}/storage/v1/render/image/authenticated/${options.bucket}/${path
             .split("/")
             .map(encodeURIComponent)
             .join("/")}?width=${side}&height=${side}&resize=cover&quality=75`;
-          images[path] = {
+          const image: FirstImage = {
             side,
             blob: fetch(target, { headers })
               .then((res) => (res.ok ? res.blob() : null))
               .catch(() => null),
           };
+          images[path] = image;
+          void image.blob.then((blob) => {
+            if (!blob) return;
+            image.url = URL.createObjectURL(blob);
+            // Drawn into the placeholder when React will hydrate this markup (an address with a query
+            // string is drawn afresh instead, which would only wipe the picture); React leaves the
+            // style attribute alone and removes the placeholder when the tiles take its place.
+            if (location.search || !tile.isConnected) return;
+            tile.style.backgroundImage = `url("${image.url}")`;
+            tile.style.backgroundSize = "cover";
+            tile.style.backgroundPosition = "center";
+            tile.style.backgroundOrigin = "border-box";
+          });
         }
         return found;
       })
@@ -145,6 +164,15 @@ export function firstPageUsed(): void {
 export function hasFirstImage(path: string): boolean {
   const found = current();
   return Boolean(found?.images[path] && Date.now() - found.at <= MAX_AGE_MS);
+}
+
+/**
+ * The object URL of the first screen's thumbnail of `path` once its bytes are in (and still fresh), so a
+ * tile can show it from its first render. The URL lives as long as the page: its placeholder may still
+ * be on screen, and there are at most a screenful of them.
+ */
+export function firstImageUrl(path: string): string | null {
+  return (hasFirstImage(path) && current()?.images[path]?.url) || null;
 }
 
 /** The first screen's thumbnail of `path`, if it was asked for at least `side` pixels and is still fresh. */

@@ -9,7 +9,7 @@
 // does not share its bandwidth with pictures nobody sees yet.
 import { startTransition, useCallback, useEffect, useRef, useState } from "react";
 import { ok } from "../../lib/result";
-import { firstImage, firstImageUsed, hasFirstImage } from "./first-screen";
+import { firstImage, firstImageUrl, firstImageUsed, hasFirstImage } from "./first-screen";
 
 export type PublishedImage = { status: "loading" } | { status: "ready"; url: string } | { status: "error" };
 
@@ -84,8 +84,14 @@ export function usePublishedImage(path: string, kind: "view" | "tile") {
   const [start, setStart] = useState<Start>(
     kind === "view" || !canObserve() || hasFirstImage(path) ? "now" : "not-yet",
   );
-  // Keyed by path, so a view reused for another row never shows the previous row's image.
-  const [loaded, setLoaded] = useState<{ path: string; image: PublishedImage } | null>(null);
+  // Keyed by path, so a view reused for another row never shows the previous row's image. A tile whose
+  // thumbnail the first screen already holds shows it from its first render (no flash of an empty tile
+  // where the placeholder showed the picture); that URL belongs to the first screen and is not revoked.
+  const [early] = useState(() => {
+    const url = kind === "tile" ? firstImageUrl(path) : null;
+    return url ? { path, image: { status: "ready", url } as PublishedImage } : null;
+  });
+  const [loaded, setLoaded] = useState<{ path: string; image: PublishedImage } | null>(early);
 
   useEffect(() => {
     if (start !== "not-yet" || !element) return;
@@ -104,6 +110,10 @@ export function usePublishedImage(path: string, kind: "view" | "tile") {
 
   useEffect(() => {
     if (start === "not-yet") return;
+    if (early?.path === path) {
+      firstImageUsed(path);
+      return;
+    }
     let live = true;
     let url: string | null = null;
     const side = kind === "tile" ? tileSide(elementRef.current?.clientWidth ?? 0, window.devicePixelRatio) : undefined;
@@ -138,7 +148,7 @@ export function usePublishedImage(path: string, kind: "view" | "tile") {
       done();
       if (url) URL.revokeObjectURL(url);
     };
-  }, [path, start, kind]);
+  }, [path, start, kind, early]);
 
   const image: PublishedImage = loaded?.path === path ? loaded.image : { status: "loading" };
   return { ref, image };

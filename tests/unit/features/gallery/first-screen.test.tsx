@@ -123,6 +123,37 @@ describe("the gallery's first screen (inline script)", () => {
     expect(fetched.slice(1).map((f) => f.url.split("/").pop()?.split("?")[0])).toEqual(["image-1.png", "image-2.png"]);
   });
 
+  it("draws each thumbnail into its placeholder as it arrives, before the app's code is here", async () => {
+    window.history.replaceState(null, "", "/gallery");
+    const root = drawPlaceholders();
+    vi.stubGlobal("innerHeight", 150);
+    runInlineScript();
+    await window.__GALLERY_FIRST_SCREEN__?.rows;
+    await Promise.all(Object.values(window.__GALLERY_FIRST_SCREEN__?.images ?? {}).map((i) => i.blob));
+    await Promise.resolve();
+    const tiles = Array.from(root.querySelectorAll<HTMLElement>("li"));
+    // The two tiles on the screen show their pictures; the third row's tile was never asked for.
+    expect(tiles.map((t) => t.style.backgroundImage)).toEqual(['url("blob:test")', 'url("blob:test")', "", "", "", ""]);
+    expect(tiles[0].style.backgroundSize).toBe("cover");
+    expect(Object.values(window.__GALLERY_FIRST_SCREEN__?.images ?? {}).map((i) => i.url)).toEqual([
+      "blob:test",
+      "blob:test",
+    ]);
+  });
+
+  it("draws nothing into a page that will be drawn afresh (an address with a query)", async () => {
+    window.history.replaceState(null, "", "/gallery?q=fox");
+    const root = drawPlaceholders();
+    runInlineScript();
+    await window.__GALLERY_FIRST_SCREEN__?.rows;
+    await Promise.all(Object.values(window.__GALLERY_FIRST_SCREEN__?.images ?? {}).map((i) => i.blob));
+    await Promise.resolve();
+    expect(Object.keys(window.__GALLERY_FIRST_SCREEN__?.images ?? {})).toHaveLength(3);
+    expect(Array.from(root.querySelectorAll<HTMLElement>("li")).map((t) => t.style.backgroundImage)).toEqual(
+      Array(6).fill(""),
+    );
+  });
+
   it("searches through search_gallery when the address has ?q=", async () => {
     window.history.replaceState(null, "", "/gallery?q=%20fox%20");
     runInlineScript();
@@ -182,6 +213,26 @@ describe("the gallery page with a first screen", () => {
     await screen.findByRole("list", { name: "Published images" });
     expect(listPublished).toHaveBeenCalledTimes(1);
     await vi.waitFor(() => expect(loadPublishedImage).toHaveBeenCalledTimes(3));
+  });
+
+  it("shows a thumbnail already in from the tile's first render, and keeps its URL for the placeholder", async () => {
+    window.history.replaceState(null, "", "/gallery");
+    drawPlaceholders();
+    runInlineScript();
+    await window.__GALLERY_FIRST_SCREEN__?.rows;
+    await Promise.all(Object.values(window.__GALLERY_FIRST_SCREEN__?.images ?? {}).map((i) => i.blob));
+    await Promise.resolve();
+    document.getElementById("root")?.remove();
+
+    renderAt("/gallery", <GalleryPage />);
+    const list = await screen.findByRole("list", { name: "Published images" });
+    // No tile is ever drawn empty: each shows its picture in the same render that puts it on the page.
+    expect(list.querySelectorAll('img[src="blob:test"]')).toHaveLength(3);
+    expect(list.querySelectorAll("svg")).toHaveLength(0);
+    expect(loadPublishedImage).not.toHaveBeenCalled();
+    cleanup();
+    expect(URL.revokeObjectURL).not.toHaveBeenCalled();
+    expect(window.__GALLERY_FIRST_SCREEN__?.images).toEqual({});
   });
 
   it("asks through the API client when the first screen's answer failed", async () => {
