@@ -60,6 +60,16 @@ function recorder(overrides: { buffer?: boolean } = {}): Telemetry {
 
 const names = (items: TelemetryItem[]) => items.map((i) => i.name);
 
+/** A recorder holding `count` of Alice's events stored while offline; the device is online again. */
+async function offlineBacklog(count: number): Promise<Telemetry> {
+  online = false;
+  const t = recorder();
+  for (let i = 0; i < count; i++) t.recordEvent(ALICE, `e${i}`, {});
+  await t.flush();
+  online = true;
+  return t;
+}
+
 describe("recording", () => {
   it("skips everything silently with no signed-in person", async () => {
     const t = recorder();
@@ -148,11 +158,7 @@ describe("offline", () => {
   });
 
   it("sends a whole flush with the token of the session it began under, even if that session ends meanwhile", async () => {
-    online = false;
-    const t = recorder();
-    for (let i = 0; i < TELEMETRY_BATCH_SIZE + 1; i++) t.recordEvent(ALICE, `e${i}`, {});
-    await t.flush();
-    online = true;
+    const t = await offlineBacklog(TELEMETRY_BATCH_SIZE + 1);
     answer = () => {
       sessionUser = null; // signed out while the first batch was on the wire
       return ok(undefined);
@@ -175,11 +181,7 @@ describe("offline", () => {
   });
 
   it("sends a long backlog in batches", async () => {
-    online = false;
-    const t = recorder();
-    for (let i = 0; i < TELEMETRY_BATCH_SIZE + 5; i++) t.recordEvent(ALICE, `e${i}`, {});
-    await t.flush();
-    online = true;
+    const t = await offlineBacklog(TELEMETRY_BATCH_SIZE + 5);
     await t.flush();
     expect(sent.map((b) => b.length)).toEqual([TELEMETRY_BATCH_SIZE, 5]);
   });
