@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 import { GATES, findDeno, runGate } from "../scripts/gates.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -47,6 +48,42 @@ function testFiles(dir, pattern) {
     .map((e) => relative(root, join(e.parentPath ?? e.path, e.name)))
     .filter((f) => !/(^|\/)(fakes|fixtures)\//.test(f))
     .sort();
+}
+
+/** The first line of a failure message, without colour codes, kept short for the summary. */
+function firstLine(text = "") {
+  const line = stripVTControlCharacters(String(text))
+    .split("\n")
+    .map((l) => l.trim())
+    .find(Boolean);
+  return (line ?? "").slice(0, 200);
+}
+
+/** Failed tests named in a vitest JSON report: `file › test: first line of the message`. */
+function vitestFailures(report) {
+  const names = [];
+  for (const file of report.testResults ?? []) {
+    const path = relative(root, file.name ?? "");
+    const failed = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+    if (file.status === "failed" && !failed.length) names.push(`${path}: ${firstLine(file.message) || "file failed"}`);
+    for (const t of failed) names.push(`${path} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+  }
+  return names;
+}
+
+/** Failed tests named in a Playwright JSON report. */
+function playwrightFailures(report) {
+  const names = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      if (spec.ok) continue;
+      const error = spec.tests?.flatMap((t) => t.results ?? []).find((r) => r.error)?.error;
+      names.push(`${spec.file}:${spec.line} › ${spec.title}: ${firstLine(error?.message)}`);
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of report.suites ?? []) walk(suite);
+  return names;
 }
 
 function postgresAvailable() {
@@ -96,6 +133,7 @@ function vitestTier(project, { needsPostgres = false } = {}) {
     passed: j.numPassedTests,
     failed: j.numFailedTests + brokenFiles,
     skipped: j.numPendingTests + (j.numTodoTests ?? 0),
+    failures: vitestFailures(j),
   };
   if (r.status !== 0 && res.failed === 0) res.failed = 1;
   if (noPostgres && CI) {
@@ -124,7 +162,9 @@ function denoTier(dir) {
     /(ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed(?: \(\d+ steps?\))?(?: \| (\d+) ignored)?/,
   );
   if (!m) return { passed: 0, failed: 1, skipped: 0, note: "deno test printed no summary" };
-  const res = { passed: +m[2], failed: +m[3], skipped: +(m[4] ?? 0) };
+  // Deno lists each failed test as `name => file:line:col` under its ERRORS/FAILURES headings.
+  const failures = [...new Set(r.stdout.match(/^.+ => \S+:\d+:\d+$/gm) ?? [])];
+  const res = { passed: +m[2], failed: +m[3], skipped: +(m[4] ?? 0), failures };
   if (r.status !== 0 && res.failed === 0) res.failed = 1;
   return res;
 }
@@ -142,8 +182,14 @@ function e2eTier() {
   const file = join(out, "e2e.json");
   const r = run(node, [pw, "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
   if (!existsSync(file)) return { passed: 0, failed: 1, skipped: 0, note: "playwright produced no report" };
-  const s = JSON.parse(readFileSync(file, "utf8")).stats;
-  const res = { passed: s.expected + s.flaky, failed: s.unexpected, skipped: s.skipped };
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  const s = report.stats;
+  const res = {
+    passed: s.expected + s.flaky,
+    failed: s.unexpected,
+    skipped: s.skipped,
+    failures: playwrightFailures(report),
+  };
   if (r.status !== 0 && res.failed === 0) res.failed = 1;
   return res;
 }
@@ -169,6 +215,7 @@ mkdirSync(out, { recursive: true });
 
 const total = { passed: 0, failed: 0, skipped: 0 };
 const rows = [];
+const failures = [];
 for (const name of chosen) {
   console.log(`\n=== tier: ${name} ===`);
   const started = Date.now();
@@ -186,7 +233,13 @@ for (const name of chosen) {
   rows.push(
     `${name.padEnd(10)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(4)} failed ${String(r.skipped).padStart(4)} skipped  ${((Date.now() - started) / 1000).toFixed(1)} s${r.note ? "  (" + r.note + ")" : ""}`,
   );
+  for (const f of r.failures ?? []) failures.push(`${name}: ${f}`);
   for (const k of Object.keys(total)) total[k] += r[k];
+}
+// Named just above the summary, so that a log cut to its last lines still says what failed.
+if (failures.length) {
+  console.log("\n=== failed ===");
+  for (const f of failures) console.log(f);
 }
 console.log("\n=== summary ===");
 for (const row of rows) console.log(row);
