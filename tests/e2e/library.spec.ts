@@ -119,6 +119,34 @@ test("a published image is found by a visitor in /gallery and loads; unpublished
   await expect(live.page.locator("[data-gallery-placeholder]")).toHaveCount(0);
   expect(warnings.filter((w) => w.includes("[hydrate]"))).toEqual([]);
   await live.context.close();
+  // A visitor who only looks never loads the API client: a tile below the fold, which the first screen
+  // leaves alone (on a screen this low every tile is there), reads its thumbnail with plain fetch too.
+  const low = await newDevice(browser, testInfo);
+  await low.page.setViewportSize({ width: 1280, height: 240 });
+  const scripts: Promise<{ url: string; text: string }>[] = [];
+  low.page.on("response", (res) => {
+    if (res.request().resourceType() !== "script") return;
+    scripts.push(
+      res.text().then(
+        (text) => ({ url: res.url(), text }),
+        () => ({ url: res.url(), text: "" }),
+      ),
+    );
+  });
+  await low.page.goto("/gallery");
+  const tiles = low.page.getByRole("list", { name: "Published images" }).getByRole("button", { name: /^Open: / });
+  await expect(tiles.first()).toBeAttached();
+  expect(
+    await tiles.first().evaluate((el) => el.getBoundingClientRect().top >= window.innerHeight),
+    "below the fold",
+  ).toBe(true);
+  for (const tile of await tiles.all()) {
+    await tile.scrollIntoViewIfNeeded();
+    await expect(tile.locator("img")).toHaveAttribute("src", /^blob:/);
+  }
+  const client = (await Promise.all(scripts)).filter((s) => s.text.includes("supabase-js")).map((s) => s.url);
+  expect(client, "scripts holding supabase-js").toEqual([]);
+  await low.context.close();
 
   await dialog.getByRole("button", { name: "Unpublish", exact: true }).click();
   await expect(toasts(page).getByText("Removed from the gallery")).toBeVisible();

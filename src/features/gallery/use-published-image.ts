@@ -1,6 +1,8 @@
-// One published image for display: its bytes are read through the Storage API as the current role
-// (never a signed URL, which would outlive an unpublish) and shown through an object URL that is
-// revoked when the view goes away.
+// One published image for display: its bytes are read through the Storage API (never a signed URL,
+// which would outlive an unpublish) and shown through an object URL that is revoked when the view goes
+// away. An opened item reads the full picture as the current role through the API client; a tile reads
+// its thumbnail as the anon role with plain fetch, which any published picture allows, and through the
+// API client only when that fails.
 //
 // A gallery tile asks for a square the Storage API scales on the server, as large as the tile is drawn
 // on this screen (one of a few fixed sides, so the server keeps few variants per picture). Tiles in view
@@ -8,6 +10,7 @@
 // plain URL, and not before the tiles in view have their pictures, so on a slow line the first screen
 // does not share its bandwidth with pictures nobody sees yet.
 import { startTransition, useCallback, useEffect, useRef, useState } from "react";
+import { loadPublicThumbnail } from "../../api/public-thumbnail";
 import { ok } from "../../lib/result";
 import { firstImage, firstImageUrl, firstImageUsed, hasFirstImage } from "./first-screen";
 
@@ -26,8 +29,9 @@ export function tileSide(cssWidth: number, pixelRatio: number): number {
   return TILE_SIDES.find((side) => side >= needed) ?? TILE_SIDES[TILE_SIDES.length - 1];
 }
 
-// The API client is a chunk of its own, loaded when a tile first needs it; every tile shares the
-// one import.
+// The API client is a chunk of its own, loaded only when a picture cannot be read without it: a tile
+// reads its thumbnail with plain fetch first (api/public-thumbnail.ts), so a visitor looking at the
+// gallery never loads it. Every caller shares the one import.
 let api: Promise<typeof import("../../api/gallery")> | null = null;
 const galleryApi = () =>
   (api ??= import("../../api/gallery").catch((e: unknown) => {
@@ -123,11 +127,12 @@ export function usePublishedImage(path: string, kind: "view" | "tile") {
       try {
         if (start === "after-first-screen") await afterFirstScreen();
         if (!live) return;
-        const early = side ? await firstImage(path, side) : null;
+        // A tile's thumbnail: the first screen's, else read as the anon role without the API client.
+        const thumbnail = side ? ((await firstImage(path, side)) ?? (await loadPublicThumbnail(path, side))) : null;
         if (!live) return;
         if (side) firstImageUsed(path);
-        const bytes = early
-          ? ok(early)
+        const bytes = thumbnail
+          ? ok(thumbnail)
           : await galleryApi().then(({ loadPublishedImage }) => loadPublishedImage(path, side));
         if (!live) return;
         if (bytes.ok) {

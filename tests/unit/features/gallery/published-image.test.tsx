@@ -1,12 +1,15 @@
-// How gallery tiles load their pictures: the side asked for follows the tile's drawn size, and tiles
-// below the fold wait until the tiles in view have theirs. jsdom has no IntersectionObserver and no
-// layout, so the test gives it an observer that reports each tile where the test places it.
-import { act, render } from "@testing-library/react";
+// How gallery tiles load their pictures: the side asked for follows the tile's drawn size, tiles below
+// the fold wait until the tiles in view have theirs, and a thumbnail is read with plain fetch as the
+// anon role before the API client is loaded for it. jsdom has no IntersectionObserver and no layout,
+// so the test gives it an observer that reports each tile where the test places it; the backend's
+// Storage API is a fetch that answers each thumbnail as the test says (refused unless told).
+import { act, render, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 const loadPublishedImage = vi.fn();
 vi.mock("#src/api/gallery.ts", () => ({ loadPublishedImage }));
 
+window.__APP_CONFIG__ = { supabaseUrl: "http://api.test", supabaseAnonKey: "anon-key" };
 const { TILE_SIDES, tileSide, usePublishedImage } = await import("#src/features/gallery/use-published-image.ts");
 
 /** Where each tile (by its data-path) sits on the page, in CSS pixels from the viewport's top. */
@@ -51,12 +54,24 @@ function Tile({ path }: { path: string }) {
 }
 
 const pending = new Map<string, (value: unknown) => void>();
+/** Thumbnails the Storage API gives the anon role, by path; every other read is refused. */
+let published: Set<string>;
+const thumbnailRequests: { url: string; headers: Record<string, string> }[] = [];
 
 beforeEach(() => {
   tops = {};
   observers.length = 0;
   pending.clear();
+  published = new Set();
+  thumbnailRequests.length = 0;
   vi.stubGlobal("IntersectionObserver", PlacedObserver);
+  vi.stubGlobal("fetch", async (url: string, init?: RequestInit) => {
+    thumbnailRequests.push({ url, headers: { ...(init?.headers as Record<string, string>) } });
+    const path = decodeURIComponent(new URL(url).pathname.split("/generations/")[1] ?? "");
+    return published.has(path)
+      ? new Response(new Uint8Array([0xff, 0xd8, 0xff, 0xd9]), { headers: { "content-type": "image/jpeg" } })
+      : new Response('{"statusCode":"404","error":"not_found"}', { status: 400 });
+  });
   vi.spyOn(URL, "createObjectURL").mockImplementation(() => "blob:test");
   vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => undefined);
   // Each load waits until the test answers it.
@@ -144,5 +159,30 @@ describe("gallery tile pictures", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("reads a tile's thumbnail as the anon role without loading the API client", async () => {
+    tops = { "u/a.png": 300 };
+    published.add("u/a.png");
+    const view = render(<Tile path="u/a.png" />);
+    act(reportPositions);
+    await waitFor(() => expect(view.container.querySelector("[data-path]")?.getAttribute("data-status")).toBe("ready"));
+    expect(thumbnailRequests).toEqual([
+      {
+        url: "http://api.test/storage/v1/render/image/authenticated/generations/u/a.png?width=256&height=256&resize=cover&quality=75",
+        headers: { apikey: "anon-key", Authorization: "Bearer anon-key" },
+      },
+    ]);
+    expect(requested()).toEqual([]);
+  });
+
+  it("reads through the API client (as the current role) when the anon read is refused", async () => {
+    tops = { "u/b.png": 300 };
+    const view = render(<Tile path="u/b.png" />);
+    act(reportPositions);
+    await waitFor(() => expect(requested()).toEqual(["u/b.png"]));
+    expect(thumbnailRequests).toHaveLength(1);
+    await act(async () => pending.get("u/b.png")?.({ ok: true, value: new Blob(["b"]) }));
+    await waitFor(() => expect(view.container.querySelector("[data-path]")?.getAttribute("data-status")).toBe("ready"));
   });
 });
