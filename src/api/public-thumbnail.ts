@@ -1,5 +1,5 @@
 // A published image's thumbnail, read with plain fetch as the anon role, so a visitor's gallery tiles
-// never load supabase-js (about 55 KB gzip, and its start-up on the main thread) just to show pictures.
+// never load supabase-js (about 50 KB gzip, and its start-up on the main thread) just to show pictures.
 // It is the request supabase-js makes for `storage.from(bucket).download(path, { transform })` as a
 // visitor (and the one the gallery's first screen makes, see features/gallery/first-screen.ts): the
 // Storage API's image transformation, with the anon key. The bucket's policy decides as on every read:
