@@ -25,6 +25,7 @@ export default {
     // Imported by the Deno code as npm: specifiers, which Deno resolves from node_modules.
     "fast-png",
     "jpeg-js",
+    "@jsquash/webp",
     "omggif",
     "@types/omggif",
     // Knip reads a Deno `npm:pkg@version` specifier as a package named "npm".

@@ -1,7 +1,8 @@
 // The only side-effecting entry: sends stray hosts to the production domain, restores the theme
 // and sidebar, prepares the session, starts listening for the browser's install offer and for errors
 // (analytics; the rest of it loads once the page is idle), loads the current page's code, mounts the
-// app (hydrating the page's prerendered markup, or drawing it afresh) and registers the service worker.
+// app (hydrating the page's prerendered markup, or drawing it afresh) and registers the service worker
+// once the page has settled (lib/page-settled.ts).
 import "./index.css";
 import { StrictMode, startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
@@ -12,6 +13,7 @@ import { bootSession } from "./app/session-boot";
 import { startAnalytics } from "./features/analytics/start-analytics";
 import { listenForInstallPrompt } from "./features/pwa/install-prompt";
 import { hostRedirectTarget } from "./lib/host-policy";
+import { markLive, whenSettled } from "./lib/page-settled";
 import { registerServiceWorker } from "./lib/service-worker";
 import { setSessionView } from "./state/session-store";
 import { initUi } from "./state/ui-store";
@@ -55,6 +57,11 @@ if (redirect) {
         error instanceof Error ? error.message : String(error),
       ),
   };
+  // After the first commit: the page is live, and a hydrated page starts its browser state now.
+  const onReady = () => {
+    if (hydrate) startBrowserState();
+    markLive();
+  };
   // With the page's code already here, the first render draws the page itself rather than a
   // "Loading…" fallback over the prerendered one. A failed load is left to the error boundary.
   void preloadRoute(path)
@@ -62,7 +69,7 @@ if (redirect) {
     .then(() => {
       const app = (
         <StrictMode>
-          <App onReady={hydrate ? startBrowserState : undefined} />
+          <App onReady={onReady} />
         </StrictMode>
       );
       // In a transition React hydrates in small slices, so the page stays responsive while it
@@ -70,8 +77,7 @@ if (redirect) {
       if (hydrate) startTransition(() => void hydrateRoot(root, app, options));
       else createRoot(root, options).render(app);
     });
-  if (import.meta.env.PROD) {
-    if (document.readyState === "complete") void registerServiceWorker();
-    else window.addEventListener("load", () => void registerServiceWorker(), { once: true });
-  }
+  // The service worker's install downloads the whole precache: it waits until the page has what the
+  // visitor came to see (loaded, live, the gallery's pictures in view) and the browser is idle.
+  if (import.meta.env.PROD) void whenSettled().then(() => registerServiceWorker());
 }

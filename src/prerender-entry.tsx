@@ -10,6 +10,7 @@ import { PAGE_MODULES, ROUTES } from "./app/route-table";
 import { preloadRoute } from "./app/routes";
 import { GENERATION_COLUMNS, GENERATIONS_BUCKET } from "#shared/vocabulary/rows.ts";
 import { readConfig } from "./api/config";
+import { THUMBNAIL_ACCEPT } from "./api/public-thumbnail";
 import { FIRST_SCREEN_PLACEHOLDERS, startFirstScreen, type FirstScreenOptions } from "./features/gallery/first-screen";
 import { GALLERY_PAGE_SIZE } from "./features/gallery/use-gallery";
 import { TILE_SIDES } from "./features/gallery/use-published-image";
@@ -39,6 +40,7 @@ export function headScripts(entry: RouteEntry): string {
     columns: GENERATION_COLUMNS,
     bucket: GENERATIONS_BUCKET,
     limit: GALLERY_PAGE_SIZE + 1,
+    accept: THUMBNAIL_ACCEPT,
     sides: TILE_SIDES,
     placeholders: FIRST_SCREEN_PLACEHOLDERS,
   };

@@ -101,7 +101,8 @@ const server = Deno.serve(
     if (res.status === 101 || !shared) return res; // websocket upgrade, or the mailbox
     const cors = corsHeaders(req);
     const headers = new Headers(res.headers);
-    cors.forEach((v, k) => headers.set(k, v));
+    // Vary adds to what the route said (an image transformation varies by Accept as well).
+    cors.forEach((v, k) => (k === "vary" && headers.has(k) ? headers.append(k, v) : headers.set(k, v)));
     return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   },
 );

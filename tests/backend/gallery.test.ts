@@ -7,6 +7,7 @@ import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setBackendClient } from "#src/api/client.ts";
 import { listPublished, loadPublishedImage } from "#src/api/gallery.ts";
+import { loadPublicThumbnail, THUMBNAIL_ACCEPT, thumbnailUrl } from "#src/api/public-thumbnail.ts";
 import { BUILTIN_ONLY, type Backend, startBackend } from "../support/backend.ts";
 import { anonClient, newUser, type NewUser } from "../support/clients.ts";
 
@@ -159,6 +160,32 @@ describe("gallery tiles read a thumbnail the Storage API scales, under the same 
     expect((await loadPublishedImage(made.image_path, 256)).ok).toBe(false);
     setBackendClient(owner.client);
     expect((await loadPublishedImage(made.image_path, 256)).ok).toBe(true);
+  });
+
+  it("a tile's own read gets WebP, half the bytes or less of the JPEG answered to fetch()'s default", async () => {
+    const config = { supabaseUrl: backend.url, supabaseAnonKey: backend.anonKey, productionHost: "" };
+    // Published again: the test before this one withdrew it.
+    expect((await owner.client.from("generations").update({ is_public: true }).eq("id", made.id)).error).toBeNull();
+    const webp = await loadPublicThumbnail(made.image_path, 384, { config });
+    expect(webp?.type).toBe("image/webp");
+    const bytes = new Uint8Array(await webp!.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.slice(0, 4))).toBe("RIFF");
+    expect(new TextDecoder().decode(bytes.slice(8, 12))).toBe("WEBP");
+    const headers = { apikey: backend.anonKey, Authorization: `Bearer ${backend.anonKey}` };
+    const url = thumbnailUrl(backend.url, made.image_path, 384);
+    const jpeg = await fetch(url, { headers: { ...headers, Accept: "*/*" } });
+    expect(jpeg.headers.get("content-type")).toBe("image/jpeg");
+    // One address, two answers: caches must tell them apart by the Accept header, and so must the tag.
+    expect(jpeg.headers.get("vary")).toBe("Accept, Origin");
+    const jpegBytes = (await jpeg.arrayBuffer()).byteLength;
+    expect(webp!.size).toBeLessThanOrEqual(jpegBytes / 2 + 1024);
+    const again = await fetch(url, { headers: { ...headers, Accept: THUMBNAIL_ACCEPT } });
+    expect(again.headers.get("etag")).not.toBe(jpeg.headers.get("etag"));
+    expect((await again.arrayBuffer()).byteLength).toBe(webp!.size);
+
+    const { error } = await owner.client.from("generations").update({ is_public: false }).eq("id", made.id);
+    expect(error).toBeNull();
+    expect(await loadPublicThumbnail(made.image_path, 384, { config })).toBeNull();
   });
 
   it("a bad transformation is a 400 with Supabase's error shape", async () => {

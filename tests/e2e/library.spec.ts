@@ -113,11 +113,40 @@ test("a published image is found by a visitor in /gallery and loads; unpublished
   const live = await newDevice(browser, testInfo);
   const warnings: string[] = [];
   live.page.on("console", (m) => void (m.type() === "warning" && warnings.push(m.text())));
+  // What the page shows when the service worker registers (its install downloads the whole precache).
+  await live.page.addInitScript(() => {
+    const register = ServiceWorkerContainer.prototype.register;
+    ServiceWorkerContainer.prototype.register = function (...args) {
+      const tiles = document.querySelectorAll('[aria-label="Published images"] li');
+      (window as { atRegistration?: object }).atRegistration = {
+        tiles: tiles.length,
+        drawn: document.querySelectorAll('[aria-label="Published images"] img[src^="blob:"]').length,
+        placeholders: document.querySelectorAll("[data-gallery-placeholder]").length,
+      };
+      return register.apply(this, args);
+    };
+  });
+  // Slow thumbnails, as on a phone's line: the document's load event comes long before the pictures.
+  await live.page.route(/\/render\/image\//, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
+  const thumbnailTypes: string[] = [];
+  live.page.on("response", (res) => {
+    if (res.url().includes("/render/image/")) thumbnailTypes.push(res.headers()["content-type"] ?? "");
+  });
   await live.page.goto("/gallery");
   const first = live.page.getByRole("list", { name: "Published images" }).locator("img").first();
   await expect(first).toHaveAttribute("src", /^blob:/);
   await expect(live.page.locator("[data-gallery-placeholder]")).toHaveCount(0);
   expect(warnings.filter((w) => w.includes("[hydrate]"))).toEqual([]);
+  // Thumbnails come as WebP, and the service worker registers only once every tile shows its picture.
+  expect(thumbnailTypes.length).toBeGreaterThan(0);
+  expect(new Set(thumbnailTypes)).toEqual(new Set(["image/webp"]));
+  await live.page.evaluate(() => navigator.serviceWorker.ready);
+  const atRegistration = await live.page.evaluate(() => (window as { atRegistration?: object }).atRegistration);
+  const tileCount = await live.page.getByRole("list", { name: "Published images" }).locator("li").count();
+  expect(atRegistration).toEqual({ tiles: tileCount, drawn: tileCount, placeholders: 0 });
   await live.context.close();
   // A visitor who only looks never loads the API client: a tile below the fold, which the first screen
   // leaves alone (on a screen this low every tile is there), reads its thumbnail with plain fetch too.

@@ -43,6 +43,8 @@ export type FirstScreenOptions = {
   bucket: string;
   /** Rows to ask for: a page and one more. */
   limit: number;
+  /** The Accept header of a thumbnail request (THUMBNAIL_ACCEPT: WebP where the Storage API can). */
+  accept: string;
   /** The thumbnail sides the Storage API is asked for (TILE_SIDES), smallest first. */
   sides: readonly number[];
   /** Selects the prerendered placeholder tiles, in order. */
@@ -103,7 +105,7 @@ export function startFirstScreen(options: FirstScreenOptions): void {
             .join("/")}?width=${side}&height=${side}&resize=cover&quality=75`;
           const image: FirstImage = {
             side,
-            blob: fetch(target, { headers })
+            blob: fetch(target, { headers: { ...headers, Accept: options.accept } })
               .then((res) => (res.ok ? res.blob() : null))
               .catch(() => null),
           };

@@ -5,6 +5,7 @@ import { startTransition, useCallback, useEffect, useRef, useState } from "react
 import { ERROR_CATALOGUE } from "#shared/vocabulary/errors.ts";
 import type { PublishedRow } from "../../api/gallery";
 import { pageOf } from "../../api/gallery-pages";
+import { holdSettled } from "../../lib/page-settled";
 import { ok } from "../../lib/result";
 import { firstPage, firstPageUsed } from "./first-screen";
 
@@ -47,10 +48,13 @@ export function useGallery(q: string, enabled: boolean) {
       // The API client is a chunk of its own, kept out of the home page's first load (a prerendered
       // /gallery's first page comes from its inline script instead). Its failing to load (offline before it
       // was cached) reads as a network error.
-      const result = await ((!before && firstScreenPage(q)) || askFor(q, before)).catch(() => ({
+      const asked = ((!before && firstScreenPage(q)) || askFor(q, before)).catch(() => ({
         ok: false as const,
         error: { message: ERROR_CATALOGUE.network_error.message },
       }));
+      // The first page is what the visitor came for: the page has not settled until it is in.
+      if (!before) holdSettled(asked);
+      const result = await asked;
       if (id !== request.current) return;
       if (!before) firstPageUsed();
       if (!result.ok) {

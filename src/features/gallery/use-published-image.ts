@@ -11,6 +11,7 @@
 // does not share its bandwidth with pictures nobody sees yet.
 import { startTransition, useCallback, useEffect, useRef, useState } from "react";
 import { loadPublicThumbnail } from "../../api/public-thumbnail";
+import { holdSettled } from "../../lib/page-settled";
 import { ok } from "../../lib/result";
 import { firstImage, firstImageUrl, firstImageUsed, hasFirstImage } from "./first-screen";
 
@@ -40,7 +41,8 @@ const galleryApi = () =>
   }));
 
 // The tiles in view whose pictures are still loading, and what waits for them all to be done. A tile
-// that goes away (a new search) counts as done, so it never holds back the tiles that replaced it.
+// is done once its picture (or its failure) is drawn, and a tile that goes away (a new search) counts
+// as done, so it never holds back the tiles that replaced it.
 const firstScreen = new Set<object>();
 let waiting: (() => void)[] = [];
 
@@ -96,6 +98,8 @@ export function usePublishedImage(path: string, kind: "view" | "tile") {
     return url ? { path, image: { status: "ready", url } as PublishedImage } : null;
   });
   const [loaded, setLoaded] = useState<{ path: string; image: PublishedImage } | null>(early);
+  /** Marks this tile's load done (firstScreenLoad, holdSettled) once its result is drawn. */
+  const drawn = useRef<(() => void) | null>(null);
 
   useEffect(() => {
     if (start !== "not-yet" || !element) return;
@@ -121,7 +125,16 @@ export function usePublishedImage(path: string, kind: "view" | "tile") {
     let live = true;
     let url: string | null = null;
     const side = kind === "tile" ? tileSide(elementRef.current?.clientWidth ?? 0, window.devicePixelRatio) : undefined;
-    const done = kind === "tile" && start === "now" ? firstScreenLoad() : () => undefined;
+    const inView = kind === "tile" && start === "now" ? firstScreenLoad() : () => undefined;
+    // Until this tile's picture is drawn the page has not settled (lib/page-settled.ts): the service
+    // worker's precache must not share the line with the pictures on and near the screen.
+    let settle: () => void = () => undefined;
+    if (kind === "tile") holdSettled(new Promise<void>((resolve) => (settle = resolve)));
+    const done = () => {
+      inView();
+      settle();
+    };
+    drawn.current = done;
     void (async () => {
       let image: PublishedImage;
       try {
@@ -144,9 +157,9 @@ export function usePublishedImage(path: string, kind: "view" | "tile") {
       } catch {
         image = { status: "error" };
       }
-      // As a transition, a screenful of arriving pictures is drawn in short slices, not one long task each.
+      // As a transition, a screenful of arriving pictures is drawn in short slices, not one long task
+      // each. The tile counts as done once that is committed (the effect below), not when it is asked.
       if (live) startTransition(() => setLoaded({ path, image }));
-      done();
     })();
     return () => {
       live = false;
@@ -154,6 +167,13 @@ export function usePublishedImage(path: string, kind: "view" | "tile") {
       if (url) URL.revokeObjectURL(url);
     };
   }, [path, start, kind, early]);
+
+  // The picture (or its failure) for this path is on the screen: the tiles waiting on it may go on.
+  useEffect(() => {
+    if (loaded?.path !== path) return;
+    drawn.current?.();
+    drawn.current = null;
+  }, [loaded, path]);
 
   const image: PublishedImage = loaded?.path === path ? loaded.image : { status: "loading" };
   return { ref, image };

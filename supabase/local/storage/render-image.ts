@@ -4,11 +4,14 @@
 // the stored image is then decoded, scaled down and encoded again, so a gallery tile fetches tens of
 // kilobytes instead of the full picture.
 //
-// Where it differs from hosted Supabase (README decision 53): the answer is JPEG, or the stored
-// format with format=origin, where Supabase answers WebP to browsers that accept it; pictures are
-// never enlarged beyond their stored size; PNG, JPEG and GIF are read (anything else answers
-// InvalidRequest). Rendered variants are kept in a small in-memory LRU, keyed by the object's ETag,
-// so a gallery's tiles are decoded once, not on every view.
+// The answer's format follows Supabase (its imgproxy with WebP detection): WebP when the request's
+// Accept header names image/webp, the stored format with format=origin. Where it differs from hosted
+// Supabase (README decisions 53 and 61): other requests get JPEG rather than the stored format;
+// pictures are never enlarged beyond their stored size; PNG, JPEG and GIF are read (anything else
+// answers InvalidRequest). Rendered variants are kept in a small in-memory LRU, keyed by the object's
+// ETag and the output format, so a gallery's tiles are decoded once, not on every view.
+// deno-lint-ignore no-import-prefix -- a kept WebP encoder (Squoosh's libwebp build, WebAssembly)
+import encodeWebpPixels, { init as initWebpEncoder } from "npm:@jsquash/webp@1.5.0/encode.js";
 // deno-lint-ignore no-import-prefix -- the same kept encoder the image decoders use (npm:jpeg-js)
 import { encode as encodeJpeg } from "npm:jpeg-js@0.4.4";
 import { decodeImage } from "../../functions/_shared/image/decode.ts";
@@ -29,8 +32,10 @@ export interface Transform {
   resize: ResizeMode;
   /** JPEG quality, 20-100 (Supabase's range); 80 when not given. */
   quality: number;
-  /** Keep the stored format instead of JPEG. */
+  /** Keep the stored format (format=origin). */
   origin: boolean;
+  /** Answer WebP: the request accepts it (its Accept header) and did not ask for the stored format. */
+  webp: boolean;
 }
 
 /** Supabase's limits for a transformation's width and height. */
@@ -50,8 +55,19 @@ function intParam(params: URLSearchParams, key: string, lo: number, hi: number):
   return ok(n);
 }
 
-/** Reads the transformation from the query string, with Supabase's names and ranges. */
-export function parseTransform(params: URLSearchParams): Result<Transform, StorageError> {
+/** Whether an Accept header names WebP, as imgproxy's WebP detection reads it. */
+export function acceptsWebp(accept: string | null): boolean {
+  return (accept ?? "").split(",").some((part) => {
+    const [type, ...params] = part.split(";").map((x) => x.trim().toLowerCase());
+    return type === "image/webp" && !params.some((p) => /^q=0(\.0*)?$/.test(p));
+  });
+}
+
+/**
+ * Reads the transformation from the query string, with Supabase's names and ranges, and the output
+ * format from the request's Accept header.
+ */
+export function parseTransform(params: URLSearchParams, accept: string | null = null): Result<Transform, StorageError> {
   const width = intParam(params, "width", 1, MAX_SIDE);
   if (!width.ok) return width;
   const height = intParam(params, "height", 1, MAX_SIDE);
@@ -72,6 +88,7 @@ export function parseTransform(params: URLSearchParams): Result<Transform, Stora
     resize,
     quality: quality.value ?? 80,
     origin: format === "origin",
+    webp: format !== "origin" && acceptsWebp(accept),
   });
 }
 
@@ -216,8 +233,36 @@ export async function renderVariant(source: Uint8Array, t: Transform): Promise<R
   const p = plan(img.width, img.height, t);
   const pixels = downscale(img, p.crop, p.w, p.h);
   if (t.origin && img.format === "png") return ok({ bytes: await encodePng(pixels, p.w, p.h), type: "image/png" });
+  if (t.webp) {
+    const webp = await encodeWebp(pixels, p.w, p.h, t.quality);
+    if (webp) return ok({ bytes: webp, type: "image/webp" });
+  }
   const jpeg = encodeJpeg({ data: overWhite(pixels), width: p.w, height: p.h }, t.quality);
   return ok({ bytes: new Uint8Array(jpeg.data), type: "image/jpeg" });
+}
+
+let webpEncoder: Promise<unknown> | null = null;
+
+/**
+ * Lossy WebP at `quality`, alpha kept; null when the encoder cannot start here, and the caller answers
+ * JPEG, which every client accepts. The WebAssembly is compiled once per worker, from the installed
+ * package (Deno's V8 has the SIMD build's instructions).
+ */
+export async function encodeWebp(rgba: Uint8Array, w: number, h: number, quality: number): Promise<Uint8Array | null> {
+  webpEncoder ??= (async () => {
+    const wasm = new URL(import.meta.resolve("npm:@jsquash/webp@1.5.0/codec/enc/webp_enc_simd.wasm"));
+    return initWebpEncoder(await WebAssembly.compile(await Deno.readFile(wasm)));
+  })();
+  try {
+    await webpEncoder;
+  } catch (e) {
+    webpEncoder = null;
+    console.warn(`[storage] the WebP encoder did not start, answering JPEG: ${e instanceof Error ? e.message : e}`);
+    return null;
+  }
+  const data = new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength);
+  const image = { data, width: w, height: h, colorSpace: "srgb" } as ImageData;
+  return new Uint8Array(await encodeWebpPixels(image, { quality }));
 }
 
 /** A least-recently-used map of rendered variants. */
@@ -243,7 +288,7 @@ export class VariantCache {
 }
 
 const variantKey = (t: Transform) =>
-  `w${t.width ?? ""}h${t.height ?? ""}${t.resize}q${t.quality}${t.origin ? "o" : ""}`;
+  `w${t.width ?? ""}h${t.height ?? ""}${t.resize}q${t.quality}${t.origin ? "o" : ""}${t.webp ? "webp" : ""}`;
 
 /** GET/HEAD /render/image/authenticated/<bucket>/<name>: the caller's read right, then the variant. */
 export async function renderAuthenticated(
@@ -256,7 +301,7 @@ export async function renderAuthenticated(
   bucket: string,
   name: string,
 ): Promise<Result<Response, StorageError>> {
-  const t = parseTransform(new URL(req.url).searchParams);
+  const t = parseTransform(new URL(req.url).searchParams, req.headers.get("accept"));
   if (!t.ok) return t;
   const row = await asRole(db, claims, async (tx) =>
     parseRow((await tx.query<{ o: string }>(ROW_SQL, [bucket, name])).rows),
@@ -269,6 +314,8 @@ export async function renderAuthenticated(
   const headers = new Headers({
     "cache-control": meta.cacheControl || "no-cache",
     "x-content-type-options": "nosniff",
+    // The format follows the Accept header, so caches must keep one copy per kind of request.
+    vary: "Accept",
     etag,
   });
   if (row.updated_at) headers.set("last-modified", new Date(row.updated_at).toUTCString());

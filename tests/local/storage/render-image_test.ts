@@ -1,14 +1,18 @@
 // Image transformation of the local Storage API: the query is read with Supabase's names and ranges,
 // the crop and output size follow cover / contain / fill without enlarging, the box filter averages
-// what it covers, variants are JPEG (or the stored format with format=origin), a non-image is a
+// what it covers, variants are WebP when the request accepts it, JPEG otherwise (or the stored format
+// with format=origin), a non-image is a
 // value and not an exception, the variant cache forgets the least recently used, and the worker
 // answers what rendering in-process answers.
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix -- the decoder the image module itself uses
 import { decode as decodeJpeg } from "npm:jpeg-js@0.4.4";
+// deno-lint-ignore no-import-prefix -- a WebP decoder, to read back what the encoder wrote
+import decodeWebp, { init as initWebpDecoder } from "npm:@jsquash/webp@1.5.0/decode.js";
 import { decodeImage } from "../../../supabase/functions/_shared/image/decode.ts";
 import { encodePng } from "../../../supabase/functions/_shared/image/png.ts";
 import {
+  acceptsWebp,
   createVariantRenderer,
   downscale,
   parseTransform,
@@ -19,7 +23,7 @@ import {
 } from "../../../supabase/local/storage/render-image.ts";
 
 const q = (s: string) => new URLSearchParams(s);
-const tile: Transform = { width: 64, height: 64, resize: "cover", quality: 75, origin: false };
+const tile: Transform = { width: 64, height: 64, resize: "cover", quality: 75, origin: false, webp: false };
 
 /** A w x h opaque image: left half red, right half blue. */
 function halves(w: number, h: number): Uint8Array {
@@ -32,10 +36,13 @@ function halves(w: number, h: number): Uint8Array {
 
 Deno.test("the query reads width, height, resize, quality and format with Supabase's ranges", () => {
   const t = parseTransform(q("width=512&height=256&resize=contain&quality=60&format=origin"));
-  assert.deepEqual(t, { ok: true, value: { width: 512, height: 256, resize: "contain", quality: 60, origin: true } });
+  assert.deepEqual(t, {
+    ok: true,
+    value: { width: 512, height: 256, resize: "contain", quality: 60, origin: true, webp: false },
+  });
   assert.deepEqual(parseTransform(q("")), {
     ok: true,
-    value: { width: null, height: null, resize: "cover", quality: 80, origin: false },
+    value: { width: null, height: null, resize: "cover", quality: 80, origin: false, webp: false },
   });
   for (const bad of [
     "width=0",
@@ -50,6 +57,24 @@ Deno.test("the query reads width, height, resize, quality and format with Supaba
     assert.equal(r.ok, false, bad);
     if (!r.ok) assert.equal(r.error.code, "InvalidRequest");
   }
+});
+
+Deno.test("the output is WebP when the Accept header names it, and the stored format with format=origin", () => {
+  const browserImage = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
+  const webp = (query: string, accept: string | null) => {
+    const t = parseTransform(q(query), accept);
+    assert.ok(t.ok);
+    return t.value.webp;
+  };
+  assert.equal(webp("width=64", browserImage), true);
+  assert.equal(webp("width=64", "image/webp,*/*;q=0.8"), true);
+  assert.equal(webp("width=64", "IMAGE/WEBP"), true);
+  assert.equal(webp("width=64", "*/*"), false); // fetch()'s default
+  assert.equal(webp("width=64", null), false);
+  assert.equal(webp("width=64&format=origin", browserImage), false);
+  assert.equal(acceptsWebp("image/webp;q=0, */*"), false);
+  assert.equal(acceptsWebp("image/webp;q=0.5"), true);
+  assert.equal(acceptsWebp("image/webpx"), false);
 });
 
 Deno.test("cover crops the overflow evenly and never enlarges; contain and fill keep inside the box", () => {
@@ -104,6 +129,33 @@ Deno.test("a variant is a JPEG of the planned size; format=origin keeps a PNG a 
   assert.deepEqual([back.value.width, back.value.height], [64, 64]);
 });
 
+Deno.test("a WebP variant has the planned size and keeps colours and transparency", async () => {
+  const wasm = new URL(import.meta.resolve("npm:@jsquash/webp@1.5.0/codec/dec/webp_dec.wasm"));
+  await initWebpDecoder(await WebAssembly.compile(await Deno.readFile(wasm)));
+  const px = halves(200, 100);
+  // The bottom row of the left half is transparent: WebP keeps alpha, where JPEG lays it over white.
+  for (let x = 0; x < 100; x++) px[(99 * 200 + x) * 4 + 3] = 0;
+  const png = await encodePng(px, 200, 100);
+  const webp = await renderVariant(png, { ...tile, webp: true });
+  assert.ok(webp.ok);
+  assert.equal(webp.value.type, "image/webp");
+  const bytes = webp.value.bytes;
+  assert.equal(new TextDecoder().decode(bytes.slice(0, 4)), "RIFF");
+  assert.equal(new TextDecoder().decode(bytes.slice(8, 12)), "WEBP");
+  const jpeg = await renderVariant(png, tile);
+  assert.ok(jpeg.ok);
+  assert.ok(bytes.length < jpeg.value.bytes.length, `WebP ${bytes.length} B, JPEG ${jpeg.value.bytes.length} B`);
+  const image = await decodeWebp(bytes.slice().buffer);
+  assert.deepEqual([image.width, image.height], [64, 64]);
+  const at = (x: number, y: number) => [...image.data.slice((y * 64 + x) * 4, (y * 64 + x) * 4 + 4)];
+  const [r, , b, a] = at(4, 32);
+  assert.ok(r > 200 && b < 60 && a === 255, `left ${at(4, 32)}`);
+  const right = at(60, 32);
+  assert.ok(right[2] > 200 && right[0] < 60, `right ${right}`);
+  // 64 output rows from 100 source rows: the last one averages a transparent and an opaque row.
+  assert.ok(at(4, 63)[3] < 255, `bottom-left ${at(4, 63)}`);
+});
+
 Deno.test("bytes that are no image answer InvalidRequest instead of throwing", async () => {
   const r = await renderVariant(new TextEncoder().encode("<html>not a picture</html>"), tile);
   assert.equal(r.ok, false);
@@ -131,6 +183,11 @@ Deno.test("the render worker answers the same bytes as rendering in-process, and
     const there = await renderer.render(png.slice(), tile);
     assert.ok(here.ok && there.ok);
     assert.deepEqual(there.value, here.value);
+    const webpHere = await renderVariant(png.slice(), { ...tile, webp: true });
+    const webpThere = await renderer.render(png.slice(), { ...tile, webp: true });
+    assert.ok(webpHere.ok && webpThere.ok);
+    assert.equal(webpThere.value.type, "image/webp");
+    assert.deepEqual(webpThere.value, webpHere.value);
     const bad = await renderer.render(new Uint8Array([1, 2, 3]), tile);
     assert.equal(bad.ok, false);
   } finally {

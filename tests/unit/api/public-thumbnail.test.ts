@@ -26,7 +26,8 @@ describe("loadPublicThumbnail", () => {
     expect(calls).toEqual([
       {
         url: "http://api.test/storage/v1/render/image/authenticated/generations/user-1/a%20b%231.png?width=384&height=384&resize=cover&quality=75",
-        headers: { apikey: "anon-key", Authorization: "Bearer anon-key" },
+        // WebP where the Storage API can make it: fetch()'s default */* would get the stored PNG.
+        headers: { apikey: "anon-key", Authorization: "Bearer anon-key", Accept: "image/webp,*/*;q=0.8" },
       },
     ]);
     expect(thumbnailUrl("http://api.test", "u/x.png", 256)).toContain("/generations/u/x.png?width=256&height=256&");

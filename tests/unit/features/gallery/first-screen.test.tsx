@@ -33,6 +33,7 @@ function runInlineScript(
     columns: GENERATION_COLUMNS,
     bucket: "generations",
     limit: 25,
+    accept: "image/webp,*/*;q=0.8",
     sides: [256, 384, 512, 768],
     placeholders: FIRST_SCREEN_PLACEHOLDERS,
   };
@@ -110,6 +111,10 @@ describe("the gallery's first screen (inline script)", () => {
           `${URL_}/storage/v1/render/image/authenticated/generations/${r.image_path}?width=384&height=384&resize=cover&quality=75`,
       ),
     );
+    // Thumbnails ask for WebP: the Storage API answers fetch()'s default */* with the stored PNG.
+    for (const f of fetched.slice(1)) {
+      expect(f.init?.headers).toEqual({ apikey: KEY, Authorization: `Bearer ${KEY}`, Accept: "image/webp,*/*;q=0.8" });
+    }
     expect(Object.keys(first?.images ?? {})).toEqual(rows.map((r) => r.image_path));
   });
 

@@ -8,6 +8,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 const loadPublishedImage = vi.fn();
 vi.mock("#src/api/gallery.ts", () => ({ loadPublishedImage }));
+/** What the tiles hold the page's settling with (the service worker registers once it has settled). */
+const holdSettled = vi.fn();
+vi.mock("#src/lib/page-settled.ts", () => ({ holdSettled }));
 
 window.__APP_CONFIG__ = { supabaseUrl: "http://api.test", supabaseAnonKey: "anon-key" };
 const { TILE_SIDES, tileSide, usePublishedImage } = await import("#src/features/gallery/use-published-image.ts");
@@ -76,6 +79,7 @@ beforeEach(() => {
   vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => undefined);
   // Each load waits until the test answers it.
   loadPublishedImage.mockReset();
+  holdSettled.mockReset();
   loadPublishedImage.mockImplementation((path: string) => new Promise((resolve) => pending.set(path, resolve)));
 });
 afterEach(() => {
@@ -124,6 +128,33 @@ describe("gallery tile pictures", () => {
     expect(view.container.querySelector('[data-path="b.png"]')?.getAttribute("data-status")).toBe("error");
   });
 
+  it("holds the page from settling until each tile near the screen has drawn its picture or its failure", async () => {
+    tops = { "a.png": 300, "b.png": 500, "c.png": 900 };
+    render(
+      <>
+        {Object.keys(tops).map((p) => (
+          <Tile key={p} path={p} />
+        ))}
+      </>,
+    );
+    act(reportPositions);
+    await flush();
+    // a and b are in view and load; c, near the screen, waits for them but holds the page already.
+    expect(holdSettled).toHaveBeenCalledTimes(3);
+    const released = [false, false, false];
+    holdSettled.mock.calls.forEach(([hold], i) => void (hold as Promise<void>).then(() => (released[i] = true)));
+    await act(async () => pending.get("a.png")?.({ ok: true, value: new Blob(["a"]) }));
+    await flush();
+    expect(released).toEqual([true, false, false]);
+    await act(async () => pending.get("b.png")?.({ ok: false, error: { message: "refused" } }));
+    await flush();
+    expect(released).toEqual([true, true, false]);
+    expect(requested()).toEqual(["a.png", "b.png", "c.png"]);
+    await act(async () => pending.get("c.png")?.({ ok: true, value: new Blob(["c"]) }));
+    await flush();
+    expect(released).toEqual([true, true, true]);
+  });
+
   it("lets the tiles below the fold go on when a tile in view goes away before its picture came", async () => {
     tops = { "a.png": 300, "c.png": 900 };
     const view = render(<Tile key="a" path="a.png" />);
@@ -170,7 +201,7 @@ describe("gallery tile pictures", () => {
     expect(thumbnailRequests).toEqual([
       {
         url: "http://api.test/storage/v1/render/image/authenticated/generations/u/a.png?width=256&height=256&resize=cover&quality=75",
-        headers: { apikey: "anon-key", Authorization: "Bearer anon-key" },
+        headers: { apikey: "anon-key", Authorization: "Bearer anon-key", Accept: "image/webp,*/*;q=0.8" },
       },
     ]);
     expect(requested()).toEqual([]);
