@@ -23,7 +23,7 @@ const DIST_DIR = resolve(root, process.env.DIST_DIR ?? "dist");
 
 if (process.env.SKIP_BUILD !== "1" || !existsSync(join(DIST_DIR, "index.html"))) {
   console.log("Building the app…");
-  // The same steps as `npm run build`: Vite, then the prerendered public pages.
+  // The same steps as `npm run build`: Vite, the prerendered public pages, then their Brotli copies.
   const vite = join(root, "node_modules/vite/bin/vite.js");
   const r = spawnSync(
     process.execPath,
@@ -39,6 +39,11 @@ if (process.env.SKIP_BUILD !== "1" || !existsSync(join(DIST_DIR, "index.html")))
     stdio: "inherit",
   });
   if (p.status !== 0) process.exit(p.status ?? 1);
+  const c = spawnSync(process.execPath, [join(root, "scripts/precompress.mjs"), DIST_DIR], {
+    cwd: root,
+    stdio: "inherit",
+  });
+  if (c.status !== 0) process.exit(c.status ?? 1);
 }
 
 const backend = spawn(denoPath(), ["run", "-A", "supabase/local/main.ts"], {

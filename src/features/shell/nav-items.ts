@@ -1,7 +1,7 @@
 // The sidebar's two groups, in the order spec §2 lists them.
-import type { IconName } from "../../ui/icons";
+import type { ShellIconName } from "../../ui/shell-icons";
 
-export type NavItem = { label: string; to: string; icon: IconName };
+export type NavItem = { label: string; to: string; icon: ShellIconName };
 export type NavGroup = { label: string; items: NavItem[] };
 
 export const NAV_GROUPS: NavGroup[] = [

@@ -1,0 +1,3 @@
+export const PRECOMPRESSED: Set<string>;
+export const MIN_BYTES: number;
+export function precompress(dist: string): Promise<{ files: number; raw: number; br: number }>;

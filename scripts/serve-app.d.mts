@@ -1,0 +1,2 @@
+import type { Server } from "node:http";
+export function createAppServer(options: { distDir: string; appConfig: Record<string, unknown> }): Server;
