@@ -2,7 +2,7 @@
 // deploy) gets the router error screen: retrying in place cannot help, so it offers a reload. Any
 // other render error gets 'Something went wrong' with Try Again (re-render) and Refresh Page.
 import { Component, type ErrorInfo, type ReactNode } from "react";
-import { Icon } from "../ui/shell-icons";
+import { Icon } from "../ui/icons";
 
 export function isChunkLoadError(error: unknown): boolean {
   const text = error instanceof Error ? `${error.name} ${error.message}` : String(error);

@@ -8,11 +8,11 @@
 
 /** The longest one hold keeps the page from settling. */
 export const MAX_HOLD_MS = 5000;
-/** The longest the idle moment is waited for once everything else is done. */
-const IDLE_TIMEOUT_MS = 1000;
+/** The longest an idle moment is waited for. */
+const IDLE_TIMEOUT_MS = 5000;
 
 /** What the gate uses of the window. */
-type SettledWindow = {
+export type SettledWindow = {
   document: { readyState: DocumentReadyState };
   addEventListener(type: "load", listener: () => void, options: { once: boolean }): void;
   setTimeout(handler: () => void, ms: number): unknown;
@@ -28,55 +28,52 @@ export type SettledGate = {
   settled(): Promise<void>;
 };
 
+/** After the document's load event (at once when it has loaded). */
+export function afterLoad(win: Pick<SettledWindow, "document" | "addEventListener">): Promise<void> {
+  return win.document.readyState === "complete"
+    ? Promise.resolve()
+    : new Promise((resolve) => win.addEventListener("load", () => resolve(), { once: true }));
+}
+
+/** At the browser's next idle moment, IDLE_TIMEOUT_MS at most (a second's wait without the API). */
+export function whenIdle(win: Pick<SettledWindow, "requestIdleCallback" | "setTimeout">): Promise<void> {
+  return new Promise((resolve) => {
+    if (win.requestIdleCallback) win.requestIdleCallback(() => resolve(), { timeout: IDLE_TIMEOUT_MS });
+    else win.setTimeout(resolve, 1000);
+  });
+}
+
 export function createSettledGate(win: SettledWindow): SettledGate {
-  let live = false;
-  let waiters: (() => void)[] = [];
-  const holds = new Set<Promise<void>>();
-
-  const loaded = (): Promise<void> =>
-    win.document.readyState === "complete"
-      ? Promise.resolve()
-      : new Promise((resolve) => win.addEventListener("load", () => resolve(), { once: true }));
-  const idle = (): Promise<void> =>
-    new Promise((resolve) => {
-      if (win.requestIdleCallback) win.requestIdleCallback(() => resolve(), { timeout: IDLE_TIMEOUT_MS });
-      else win.setTimeout(resolve, 0);
-    });
-
+  let markLive!: () => void;
+  const live = new Promise<void>((resolve) => (markLive = resolve));
+  const holds = new Set<Promise<unknown>>();
   return {
-    markLive() {
-      live = true;
-      const ready = waiters;
-      waiters = [];
-      for (const resolve of ready) resolve();
-    },
+    markLive,
     hold(work) {
-      const hold: Promise<void> = Promise.race([
-        work.then(
-          () => undefined,
-          () => undefined,
-        ),
+      const hold: Promise<unknown> = Promise.race([
+        work.catch(() => undefined),
         new Promise<void>((resolve) => win.setTimeout(resolve, MAX_HOLD_MS)),
       ]).finally(() => holds.delete(hold));
       holds.add(hold);
     },
     async settled() {
-      await loaded();
-      if (!live) await new Promise<void>((resolve) => waiters.push(resolve));
+      await afterLoad(win);
+      await live;
       // Holds placed while others are waited for (a tile whose picture starts later) are waited for
       // too, and so are any placed while the idle moment is awaited.
       for (;;) {
         while (holds.size > 0) await Promise.all([...holds]);
-        await idle();
+        await whenIdle(win);
         if (holds.size === 0) return;
       }
     },
   };
 }
 
-/** This page's gate. */
-const gate: SettledGate | null = typeof window === "undefined" ? null : createSettledGate(window);
-
-export const markLive = (): void => gate?.markLive();
-export const holdSettled = (work: Promise<unknown>): void => gate?.hold(work);
-export const whenSettled = (): Promise<void> => gate?.settled() ?? Promise.resolve();
+// This page's gate. Its methods touch the window only when called, which never happens while a page is
+// prerendered in Node.
+export const {
+  markLive,
+  hold: holdSettled,
+  settled: whenSettled,
+} = createSettledGate(globalThis as unknown as SettledWindow);

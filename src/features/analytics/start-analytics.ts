@@ -2,12 +2,12 @@
 // it catches uncaught errors and unhandled rejections from the start and keeps them in memory, then
 // loads the rest (analytics-runtime.ts, with web-vitals) once the page has loaded and is idle, and
 // only for a session: a signed-out visitor records nothing (spec §5), so never downloads it.
+import { afterLoad, whenIdle } from "../../lib/page-settled";
 import { getSessionView, subscribeSession } from "../../state/session-store";
 import type { ErrorCapture } from "./error-payload";
 
 /** Errors caught before the runtime is here; more than this in that moment are not worth keeping. */
 const EARLY_MAX = 20;
-const IDLE_TIMEOUT_MS = 5_000;
 
 let forward: ((capture: ErrorCapture) => void) | null = null;
 const early: ErrorCapture[] = [];
@@ -51,14 +51,10 @@ export function startAnalytics(win: Window): void {
       .catch(() => undefined); // offline with a stale deploy: analytics is not worth an error screen
   };
   const unsubscribe = subscribeSession(load);
-  const whenIdle = () => {
-    const ready = () => {
+  void afterLoad(win)
+    .then(() => whenIdle(win))
+    .then(() => {
       idle = true;
       load();
-    };
-    if (typeof win.requestIdleCallback === "function") win.requestIdleCallback(ready, { timeout: IDLE_TIMEOUT_MS });
-    else win.setTimeout(ready, 1_000);
-  };
-  if (win.document.readyState === "complete") whenIdle();
-  else win.addEventListener("load", whenIdle, { once: true });
+    });
 }

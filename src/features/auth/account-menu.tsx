@@ -5,7 +5,7 @@ import { Suspense, lazy, useState } from "react";
 import { Link, useLocation } from "wouter";
 import type { UnsyncedWork } from "../../db/queries";
 import { hasUnsyncedWork, unsyncedWarning } from "../../lib/unsynced-warning";
-import { Icon } from "../../ui/shell-icons";
+import { Icon } from "../../ui/icons";
 import { Menu } from "../../ui/menu";
 import { ensureSessionRuntime, useSession } from "../../state/session-store";
 import { showToast } from "../../state/toasts";

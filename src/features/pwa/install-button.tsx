@@ -1,5 +1,5 @@
 // "Install app" in the top bar, shown only while the browser offers installation.
-import { Icon } from "../../ui/shell-icons";
+import { Icon } from "../../ui/icons";
 import { promptInstall, useCanInstall } from "./install-prompt";
 
 export function InstallButton() {

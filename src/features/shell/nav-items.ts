@@ -1,7 +1,7 @@
 // The sidebar's two groups, in the order spec §2 lists them.
-import type { ShellIconName } from "../../ui/shell-icons";
+import type { IconName } from "../../ui/icons";
 
-export type NavItem = { label: string; to: string; icon: ShellIconName };
+export type NavItem = { label: string; to: string; icon: IconName };
 export type NavGroup = { label: string; items: NavItem[] };
 
 export const NAV_GROUPS: NavGroup[] = [

@@ -1,6 +1,6 @@
 // Any path that is not in spec §2: say which path, and offer Go Home, Browse Gallery and Go Back.
 import { Link, useLocation, useSearch } from "wouter";
-import { Icon } from "../../ui/shell-icons";
+import { Icon } from "../../ui/icons";
 
 export default function NotFoundPage() {
   const [location, navigate] = useLocation();

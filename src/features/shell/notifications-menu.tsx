@@ -1,7 +1,7 @@
 // The bell: a disclosure panel listing the sample notifications, with Mark all as read.
 import { useCallback, useId, useMemo, useRef, useState } from "react";
 import { useSnapshot } from "valtio";
-import { Icon } from "../../ui/shell-icons";
+import { Icon } from "../../ui/icons";
 import { useDismiss } from "../../ui/use-dismiss";
 import { markNotificationsRead, ui } from "../../state/ui-store";
 import { SAMPLE_NOTIFICATIONS } from "./sample-notifications";

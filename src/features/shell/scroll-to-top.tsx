@@ -1,6 +1,6 @@
 // The home page's scroll-to-top button, shown after 400 px of scroll (spec §9).
 import { useEffect, useState } from "react";
-import { Icon } from "../../ui/shell-icons";
+import { Icon } from "../../ui/icons";
 
 export const SCROLL_TO_TOP_AFTER_PX = 400;
 

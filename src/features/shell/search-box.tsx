@@ -1,7 +1,7 @@
 // The desktop gallery search: a non-empty query goes to /gallery?q=<text>.
 import { useState, type FormEvent } from "react";
 import { useLocation, useSearch } from "wouter";
-import { Icon } from "../../ui/shell-icons";
+import { Icon } from "../../ui/icons";
 
 export function gallerySearchPath(text: string): string | null {
   const q = text.trim();

@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef } from "react";
 import { useSnapshot } from "valtio";
 import { Link, useLocation } from "wouter";
-import { Icon, Logo } from "../../ui/shell-icons";
+import { Icon, Logo } from "../../ui/icons";
 import { setMobileNavOpen, toggleSidebar, ui } from "../../state/ui-store";
 import { NAV_GROUPS, isActive } from "./nav-items";
 import { useIsMobile } from "./use-is-mobile";

@@ -1,5 +1,5 @@
 import { useSnapshot } from "valtio";
-import { Icon } from "../../ui/shell-icons";
+import { Icon } from "../../ui/icons";
 import { toggleTheme, ui } from "../../state/ui-store";
 
 export function ThemeToggle() {

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useSnapshot } from "valtio";
 import { Link } from "wouter";
-import { Icon, Logo } from "../../ui/shell-icons";
+import { Icon, Logo } from "../../ui/icons";
 import { setMobileNavOpen, ui } from "../../state/ui-store";
 import { NotificationsMenu } from "./notifications-menu";
 import { SearchBox } from "./search-box";
