@@ -34,7 +34,7 @@ function runInlineScript(
     bucket: "generations",
     limit: 25,
     accept: "image/webp,*/*;q=0.8",
-    sides: [256, 384, 512, 768],
+    sides: [256, 320, 384, 512, 640, 768],
     placeholders: FIRST_SCREEN_PLACEHOLDERS,
   };
   // A new function from the text alone: the script works without anything around it.

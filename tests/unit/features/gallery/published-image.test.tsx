@@ -92,9 +92,11 @@ const requested = () => loadPublishedImage.mock.calls.map(([path]) => path as st
 
 describe("gallery tile pictures", () => {
   it("asks for the smallest side that is sharp at the tile's drawn size", () => {
-    expect(tileSide(182, 1.75)).toBe(384); // a phone: 319 device pixels
+    expect(tileSide(182, 1.75)).toBe(320); // a phone: 319 device pixels
+    expect(tileSide(171, 3)).toBe(640); // a phone at 3x: 513 device pixels
+    expect(tileSide(182, 2)).toBe(384);
     expect(tileSide(182, 1)).toBe(256);
-    expect(tileSide(280, 2)).toBe(768); // the widest desktop column on a 2x screen
+    expect(tileSide(280, 2)).toBe(640); // the widest desktop column on a 2x screen
     expect(tileSide(250, 2)).toBe(512);
     expect(tileSide(600, 3)).toBe(TILE_SIDES[TILE_SIDES.length - 1]); // never more than the largest step
     expect(tileSide(0, 0)).toBe(256);
