@@ -110,17 +110,24 @@ test("a published image is found by a visitor in /gallery and loads; unpublished
   await expect(slow.page.locator("[data-gallery-placeholder]").first()).toHaveCSS("background-image", /^url\("blob:/);
   await slow.context.close();
   // With the code, the page goes live over that markup (no redraw) and its tiles show the same object URLs.
-  const live = await newDevice(browser, testInfo);
+  // A phone's screen (a pixel ratio of 1.75: a tile's picture needs 319 px, its bordered box 322).
+  const live = await newDevice(browser, testInfo, {
+    viewport: { width: 412, height: 823 },
+    deviceScaleFactor: 1.75,
+    isMobile: true,
+  });
   const warnings: string[] = [];
   live.page.on("console", (m) => void (m.type() === "warning" && warnings.push(m.text())));
   // What the page shows when the service worker registers (its install downloads the whole precache).
   await live.page.addInitScript(() => {
     const register = ServiceWorkerContainer.prototype.register;
     ServiceWorkerContainer.prototype.register = function (...args) {
-      const tiles = document.querySelectorAll('[aria-label="Published images"] li');
+      const inView = [...document.querySelectorAll('[aria-label="Published images"] li')].filter(
+        (tile) => tile.getBoundingClientRect().top < window.innerHeight,
+      );
       (window as { atRegistration?: object }).atRegistration = {
-        tiles: tiles.length,
-        drawn: document.querySelectorAll('[aria-label="Published images"] img[src^="blob:"]').length,
+        inView: inView.length,
+        drawn: inView.filter((tile) => tile.querySelector('img[src^="blob:"]')).length,
         placeholders: document.querySelectorAll("[data-gallery-placeholder]").length,
       };
       return register.apply(this, args);
@@ -132,21 +139,28 @@ test("a published image is found by a visitor in /gallery and loads; unpublished
     await route.continue();
   });
   const thumbnailTypes: string[] = [];
+  const thumbnailPaths: string[] = [];
   live.page.on("response", (res) => {
-    if (res.url().includes("/render/image/")) thumbnailTypes.push(res.headers()["content-type"] ?? "");
+    if (!res.url().includes("/render/image/")) return;
+    thumbnailTypes.push(res.headers()["content-type"] ?? "");
+    thumbnailPaths.push(new URL(res.url()).pathname);
   });
   await live.page.goto("/gallery");
   const first = live.page.getByRole("list", { name: "Published images" }).locator("img").first();
   await expect(first).toHaveAttribute("src", /^blob:/);
   await expect(live.page.locator("[data-gallery-placeholder]")).toHaveCount(0);
   expect(warnings.filter((w) => w.includes("[hydrate]"))).toEqual([]);
-  // Thumbnails come as WebP, and the service worker registers only once every tile shows its picture.
+  // Thumbnails come as WebP, and the service worker registers only once every tile in view shows its picture.
   expect(thumbnailTypes.length).toBeGreaterThan(0);
   expect(new Set(thumbnailTypes)).toEqual(new Set(["image/webp"]));
+  // The page takes the first screen's thumbnail instead of asking again: both size it alike.
+  expect(thumbnailPaths.length, `thumbnails read: ${thumbnailPaths.join(", ")}`).toBe(new Set(thumbnailPaths).size);
   await live.page.evaluate(() => navigator.serviceWorker.ready);
-  const atRegistration = await live.page.evaluate(() => (window as { atRegistration?: object }).atRegistration);
-  const tileCount = await live.page.getByRole("list", { name: "Published images" }).locator("li").count();
-  expect(atRegistration).toEqual({ tiles: tileCount, drawn: tileCount, placeholders: 0 });
+  const atRegistration = await live.page.evaluate(
+    () => (window as { atRegistration?: { inView: number; drawn: number; placeholders: number } }).atRegistration,
+  );
+  expect(atRegistration?.inView).toBeGreaterThan(0);
+  expect(atRegistration).toEqual({ inView: atRegistration?.inView, drawn: atRegistration?.inView, placeholders: 0 });
   await live.context.close();
   // A visitor who only looks never loads the API client: a tile below the fold, which the first screen
   // leaves alone (on a screen this low every tile is there), reads its thumbnail with plain fetch too.

@@ -255,6 +255,8 @@ test("prompts, templates, styles and the advanced form open the generator filled
 test("a plan button shows the subscription notice and sends nothing", async ({ page }) => {
   await page.goto("/pricing");
   await expect(page.locator("#root[data-ssr]")).toHaveCount(0);
+  // The page has settled: the service worker (registered then, with its script) is not the click's doing.
+  await page.evaluate(() => navigator.serviceWorker.ready);
   const requests: string[] = [];
   page.on("request", (r) => requests.push(r.url()));
   await page.getByRole("button", { name: /^Choose Creator/ }).click();

@@ -88,8 +88,10 @@ export function startFirstScreen(options: FirstScreenOptions): void {
         for (let i = 0; i < found.length && i < tiles.length; i++) {
           const box = tiles[i].getBoundingClientRect();
           if (box.width <= 0 || box.top >= w.innerHeight || box.bottom <= 0) continue;
-          // tileSide (use-published-image.ts), written out here: this script can import nothing.
-          const needed = Math.ceil(box.width * ratio);
+          // tileSide (use-published-image.ts), written out here: this script can import nothing. The
+          // width is the one the picture fills (inside the tile's border), as the page's tile measures it,
+          // so both ask for the same side and the page can use this answer.
+          const needed = Math.ceil((tiles[i] as HTMLElement).clientWidth * ratio);
           let side = options.sides[options.sides.length - 1];
           for (const s of options.sides) {
             if (s >= needed) {

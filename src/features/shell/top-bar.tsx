@@ -26,7 +26,8 @@ export function TopBar({ account, actions }: { account: ReactNode; actions?: Rea
         </button>
         <Link to="/" className="flex items-center gap-2 font-bold md:hidden" aria-label="PromptCanvas home">
           <Logo className="size-7" />
-          <span className="hidden tracking-tight min-[400px]:inline">PromptCanvas</span>
+          {/* The wordmark only where the bar has room for it: at 412 px the buttons pushed "Sign in" off the screen. */}
+          <span className="hidden tracking-tight min-[440px]:inline">PromptCanvas</span>
         </Link>
         <SearchBox />
         <div className="ml-auto flex items-center gap-0.5 sm:gap-1">

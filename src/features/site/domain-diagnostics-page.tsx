@@ -87,10 +87,20 @@ export default function DomainDiagnosticsPage() {
       setSwState("Not supported by this browser");
       return;
     }
+    let live = true;
+    const show = () => {
+      if (live) setSwState(navigator.serviceWorker.controller ? "Active and controlling this page" : "Registered");
+    };
     navigator.serviceWorker.getRegistration().then((reg) => {
-      if (!reg) setSwState("Not registered");
-      else setSwState(navigator.serviceWorker.controller ? "Active and controlling this page" : "Registered");
+      if (!live) return;
+      if (reg) return show();
+      // The app registers its worker once the page has settled (lib/page-settled.ts): say so when it does.
+      setSwState("Not registered yet");
+      void navigator.serviceWorker.ready.then(show);
     });
+    return () => {
+      live = false;
+    };
   }, []);
 
   const rows: [string, string][] = (

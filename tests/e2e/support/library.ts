@@ -7,7 +7,15 @@ import { createHmac } from "node:crypto";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, type APIRequestContext, type Browser, type Locator, type Page, type TestInfo } from "@playwright/test";
+import {
+  expect,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+  type TestInfo,
+} from "@playwright/test";
 import { GENERATIONS_BUCKET } from "#shared/vocabulary/rows.ts";
 import { apiUrl } from "./app";
 import { anonKey, generateOne, openGenerator, previewImage, type ServerSession } from "./generator";
@@ -61,9 +69,9 @@ export async function expectImageLoaded(img: Locator, size?: [number, number]): 
 }
 
 /** A second device: a new browser context with the project's address and returning-visitor storage. */
-export async function newDevice(browser: Browser, testInfo: TestInfo) {
+export async function newDevice(browser: Browser, testInfo: TestInfo, options: BrowserContextOptions = {}) {
   const { baseURL, storageState } = testInfo.project.use;
-  const context = await browser.newContext({ baseURL, storageState });
+  const context = await browser.newContext({ baseURL, storageState, ...options });
   return { context, page: await context.newPage() };
 }
 

@@ -41,7 +41,7 @@ function runInlineScript(
   new Function(`(${startFirstScreen.toString()})(${JSON.stringify(options)});`)();
 }
 
-/** The prerendered placeholders: two columns of 180 px tiles, three rows; the third row below a 400 px screen. */
+/** The prerendered placeholders: two columns of 194 px tiles, three rows; the third row below a 400 px screen. */
 function drawPlaceholders() {
   const root = document.createElement("div");
   root.id = "root";
@@ -50,7 +50,9 @@ function drawPlaceholders() {
     const li = document.createElement("li");
     li.setAttribute("data-gallery-placeholder", "");
     const top = Math.floor(i / 2) * 200;
-    li.getBoundingClientRect = () => ({ top, bottom: top + 180, width: 180, height: 180 }) as DOMRect;
+    // 194 px with its border; the picture fills the 192 px inside it.
+    li.getBoundingClientRect = () => ({ top, bottom: top + 194, width: 194, height: 194 }) as DOMRect;
+    Object.defineProperty(li, "clientWidth", { value: 192 });
     list.append(li);
   }
   root.append(list);
@@ -104,7 +106,8 @@ describe("the gallery's first screen (inline script)", () => {
     );
     expect(list.init?.headers).toEqual({ apikey: KEY, Authorization: `Bearer ${KEY}` });
     // Three rows, and all three placeholders they fill are in view (the fourth row slot has no row).
-    // 180 CSS px at a pixel ratio of 2 needs 360 px: the 384 px side.
+    // The 192 CSS px the picture fills, at a pixel ratio of 2, need 384 px: the 384 px side (with the
+    // border it would be 388 px and the 512 px side, which the page's tile, measuring inside, never asks for).
     expect(fetched.slice(1).map((f) => f.url)).toEqual(
       rows.map(
         (r) =>
