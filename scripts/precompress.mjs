@@ -5,16 +5,12 @@
 // quality a server can afford on the fly (README decision 62).
 //
 //   node scripts/precompress.mjs [dist]
-import { readdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, extname, join, resolve } from "node:path";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zc } from "node:zlib";
-
-/** The extensions of files served compressed (scripts/serve-app.mjs compresses the same types). */
-export const PRECOMPRESSED = new Set([".html", ".js", ".mjs", ".css", ".json", ".webmanifest", ".svg", ".txt", ".xml"]);
-/** Smaller files are sent as they are. */
-export const MIN_BYTES = 512;
+import { isCompressible } from "./serve-app.mjs";
 
 const compress = promisify(brotliCompress);
 
@@ -30,11 +26,12 @@ async function* files(dir) {
 export async function precompress(dist) {
   const jobs = [];
   for await (const file of files(dist)) {
-    if (!PRECOMPRESSED.has(extname(file))) continue;
+    if (file.endsWith(".br")) continue;
     jobs.push(
       (async () => {
+        // The files the app server sends compressed, by the same rule.
+        if (!isCompressible(file, (await stat(file)).size)) return null;
         const body = await readFile(file);
-        if (body.length < MIN_BYTES) return null;
         const br = await compress(body, {
           params: {
             [zc.BROTLI_PARAM_QUALITY]: zc.BROTLI_MAX_QUALITY,

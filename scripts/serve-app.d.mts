@@ -1,2 +1,3 @@
 import type { Server } from "node:http";
 export function createAppServer(options: { distDir: string; appConfig: Record<string, unknown> }): Server;
+export function isCompressible(file: string, bytes: number): boolean;

@@ -23,6 +23,13 @@ const TYPES = {
   ".woff2": "font/woff2",
 };
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|manifest\+json|xml)|image\/svg)/;
+/** Smaller files are sent as they are. */
+const MIN_COMPRESSED_BYTES = 512;
+
+/** Whether a file of `bytes` at `file` is sent compressed (scripts/precompress.mjs writes copies of these). */
+export function isCompressible(file, bytes) {
+  return COMPRESSIBLE.test(TYPES[extname(file)] ?? "") && bytes > MIN_COMPRESSED_BYTES;
+}
 
 export function createAppServer({ distDir, appConfig }) {
   const root = resolve(distDir);
@@ -34,7 +41,7 @@ export function createAppServer({ distDir, appConfig }) {
     const body = await readFile(file);
     const type = TYPES[extname(file)] ?? "application/octet-stream";
     entry = { body, type };
-    if (COMPRESSIBLE.test(type) && body.length > 512) {
+    if (isCompressible(file, body.length)) {
       // The build's Brotli copy (scripts/precompress.mjs, quality 11) when it is as new as the file;
       // otherwise compressed here, once, at a quality fast enough for a request.
       entry.br = (await precompressed(file)) ?? brotliCompressSync(body, { params: { [zc.BROTLI_PARAM_QUALITY]: 9 } });
