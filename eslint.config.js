@@ -64,14 +64,42 @@ const WORKBOX = {
 };
 const WORKBOX_BUT_WINDOW = { ...WORKBOX, group: ["workbox-*", "!workbox-window"] };
 
-/** no-restricted-imports for one area: flat config replaces (not merges) a rule's options per block. */
-const restrict = (paths, patterns) => ["error", { paths, patterns }];
+// Relative (or #src/) specifiers of src areas, checked by text: `../features/x` from src/sync,
+// `../../app/x` from src/sync/queue, `../src/ui/x` from sw/.
+const SRC_PREFIX = String.raw`^(?:(?:\.\./)+(?:src/)?|#src/)`;
+const SW_PREFIX = String.raw`^(?:(?:\.\./)+src/|#src/)`;
+
+/** The src areas an area may not import (`forbid`), or the only ones it may (`onlyFrom`, for sw/). */
+function layerPatterns({ forbid = [], onlyFrom = null } = {}) {
+  const patterns = [];
+  if (forbid.length) {
+    patterns.push({
+      regex: `${SRC_PREFIX}(?:${forbid.join("|")})(?:/|$)`,
+      message: `This layer never imports ${forbid.map((a) => `src/${a}`).join(", ")}: imports flow app -> features -> {db, sync, api, lib}.`,
+    });
+  }
+  if (onlyFrom) {
+    patterns.push({
+      regex: `${SW_PREFIX}(?!(?:${onlyFrom.join("|")})/)`,
+      message: `The service worker imports from src only under ${onlyFrom.map((a) => `src/${a}`).join(", ")}: what it runs (the queue, the outbox drain) lives in src/sync.`,
+    });
+  }
+  return patterns;
+}
+
+/**
+ * no-restricted-imports for one area: flat config replaces (not merges) a rule's options per block, so
+ * each area's one block carries all its restrictions: named packages, package patterns and src layers.
+ */
+const restrict = (paths, patterns, layers) => ["error", { paths, patterns: [...patterns, ...layerPatterns(layers)] }];
 
 export default defineConfig(
   {
     ignores: [
       "node_modules/",
       "dist/",
+      // Build folders of parallel runs (DIST_DIR=dist-*).
+      "dist-*/",
       "tests/.output/",
       "test-results/",
       "playwright-report/",
@@ -128,8 +156,24 @@ export default defineConfig(
     },
   },
   { files: ["src/api/**"], rules: { "no-restricted-imports": restrict([DEXIE], [WORKBOX]) } },
-  { files: ["src/sync/**"], rules: { "no-restricted-imports": restrict([], [WORKBOX]) } },
+  // Sync runs in the page and in the service worker: it owns delivery and knows nothing of the views.
+  {
+    files: ["src/sync/**"],
+    rules: { "no-restricted-imports": restrict([], [WORKBOX], { forbid: ["features", "app", "state", "ui"] }) },
+  },
+  // Exception: the image hooks (use-record-image, use-tile-image) are view glue over Dexie's cached
+  // images kept beside the image sync; they use src/ui's object-URL hook. The service worker never
+  // imports them (they need React), so they may reach src/ui, and nothing else above sync.
+  {
+    files: ["src/sync/use-*.ts"],
+    rules: { "no-restricted-imports": restrict([], [WORKBOX], { forbid: ["features", "app", "state"] }) },
+  },
   { files: ["src/db/**"], rules: { "no-restricted-imports": restrict([SUPABASE], [WORKBOX]) } },
   { files: ["src/lib/**"], rules: { "no-restricted-imports": restrict([SUPABASE, DEXIE], [WORKBOX_BUT_WINDOW]) } },
-  { files: ["sw/**"], rules: { "no-restricted-imports": restrict([SUPABASE, DEXIE], []) } },
+  {
+    files: ["sw/**"],
+    rules: {
+      "no-restricted-imports": restrict([SUPABASE, DEXIE], [], { onlyFrom: ["sync", "db", "api", "lib"] }),
+    },
+  },
 );

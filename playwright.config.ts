@@ -4,6 +4,7 @@ import { defineConfig } from "@playwright/test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { chromiumPath } from "./scripts/chromium.mjs";
 
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 const API_PORT = Number(process.env.E2E_API_PORT ?? 54331);
@@ -29,7 +30,7 @@ export default defineConfig({
     },
     trace: "retain-on-failure",
     launchOptions: {
-      executablePath: "/usr/bin/chromium",
+      executablePath: chromiumPath(),
       args: [
         "--no-sandbox",
         "--disable-gpu",
@@ -53,6 +54,13 @@ export default defineConfig({
       PORT: String(PORT),
       API_PORT: String(API_PORT),
       DATA_DIR: mkdtempSync(join(tmpdir(), "promptcanvas-e2e-")),
+      // Every spec signs people up and in from 127.0.0.1: the hosted per-IP auth limits (30 sign-ins
+      // and sign-ups per 5 minutes, 2 e-mails an hour) would refuse the run part-way.
+      AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: "1000000",
+      AUTH_RATE_LIMIT_TOKEN_REFRESH: "1000000",
+      AUTH_RATE_LIMIT_TOKEN_VERIFICATIONS: "1000000",
+      AUTH_RATE_LIMIT_EMAIL_SENT: "1000000",
+      AUTH_RATE_LIMIT_BURST: "1000000",
     },
   },
 });

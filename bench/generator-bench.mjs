@@ -8,14 +8,15 @@
 // It starts its own app (BENCH_GEN_PORT 55810, BENCH_GEN_API_PORT 55811) on a temporary data directory
 // with a JWT secret of its own, so it can move the bench account to the pro tier (the free tier's 5 a
 // day would cut the runs short) with a service-role token, as an operator would.
-// Environment: CHROME_PATH (/usr/bin/chromium), BENCH_GEN_RUNS (click-to-image runs, 10).
+// Environment: CHROMIUM_PATH (/usr/bin/chromium), BENCH_GEN_RUNS (click-to-image runs, 10).
 // The functions handed to page.evaluate run in the browser, where these exist.
 /* global document, requestAnimationFrame */
 import { randomBytes } from "node:crypto";
 import { chromium } from "playwright-core";
+import { chromiumPath } from "../scripts/chromium.mjs";
 import { json, percentile, serviceRoleKeyFor, signUpInPage, startApp } from "./support/app.mjs";
 
-const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+const CHROME_PATH = chromiumPath();
 const PORT = Number(process.env.BENCH_GEN_PORT ?? 55810);
 const API_PORT = Number(process.env.BENCH_GEN_API_PORT ?? 55811);
 const RUNS = Number(process.env.BENCH_GEN_RUNS ?? 10);

@@ -14,14 +14,15 @@
 //   count of its results shown (the expected count is worked out here, from the same rows);
 // - scroll: the page scrolled 150 px per frame through the grid under a Chromium trace; the figure is
 //   the main thread's work in each frame (see scrollWork).
-// Environment: CHROME_PATH (/usr/bin/chromium), BENCH_HISTORY_PORT (55820), BENCH_HISTORY_API_PORT
+// Environment: CHROMIUM_PATH (/usr/bin/chromium), BENCH_HISTORY_PORT (55820), BENCH_HISTORY_API_PORT
 // (55821), BENCH_HISTORY_ROWS (10000), BENCH_HISTORY_DETAIL (1: also print where scroll time goes).
 /* global document, requestAnimationFrame, indexedDB, OffscreenCanvas, window, HTMLInputElement, FileReader, Image */
 import { randomBytes, randomUUID } from "node:crypto";
 import { chromium } from "playwright-core";
+import { chromiumPath } from "../scripts/chromium.mjs";
 import { json, percentile, serviceRoleKeyFor, signUpInPage, startApp } from "./support/app.mjs";
 
-const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+const CHROME_PATH = chromiumPath();
 const PORT = Number(process.env.BENCH_HISTORY_PORT ?? 55820);
 const API_PORT = Number(process.env.BENCH_HISTORY_API_PORT ?? 55821);
 const ROWS = Number(process.env.BENCH_HISTORY_ROWS ?? 10_000);

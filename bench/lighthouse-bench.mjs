@@ -9,16 +9,17 @@
 //
 // The app it starts treats 127.0.0.1 as the production domain (PRODUCTION_HOST, overridable), so the
 // pages are measured without the development banner that every other host shows.
-// Environment: CHROME_PATH (default /usr/bin/chromium), BENCH_PORT (4180), BENCH_API_PORT (54380),
+// Environment: CHROMIUM_PATH (default /usr/bin/chromium), BENCH_PORT (4180), BENCH_API_PORT (54380),
 // BENCH_PATHS (default "/,/generate,/gallery,/pricing"), BENCH_RUNS (runs per page, median reported; default 1).
 import { randomBytes, randomUUID } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
+import { chromiumPath } from "../scripts/chromium.mjs";
 import { json, serviceRoleKeyFor, startApp } from "./support/app.mjs";
 
-const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+const CHROME_PATH = chromiumPath();
 const CHROME_FLAGS = [
   "--headless=new",
   "--no-sandbox",

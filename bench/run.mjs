@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark in turn; each prints its own figures. Nothing here is a gate.
+// `faults` (the seeded fault harness, hours at its default 1,000 schedules) runs only when named.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -14,11 +15,13 @@ const benches = [
   ["generate", denoPath(), ["run", "-A", "bench/generate-bench.ts"]],
   ["generator", process.execPath, ["bench/generator-bench.mjs"]],
   ["history", process.execPath, ["bench/history-bench.mjs"]],
+  ["library-fill", process.execPath, ["bench/library-fill-bench.mjs"]],
   ["gallery", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/gallery-bench.ts"]],
   ["lighthouse", process.execPath, ["bench/lighthouse-bench.mjs"]],
+  ["faults", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/faults.ts"]],
 ];
 for (const [name, cmd, args] of benches) {
-  if (only.length && !only.includes(name)) continue;
+  if (only.length ? !only.includes(name) : name === "faults") continue;
   const script = args.find((a) => a.startsWith("bench/"));
   if (script && !existsSync(join(root, script))) continue;
   console.log(`\n### ${name}`);

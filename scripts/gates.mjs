@@ -12,7 +12,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (p) => join(root, "node_modules", p);
 
 // Everything Deno runs. The Deno programs that live beside Node code (scripts, bench) are listed by name;
-// the Node ones are type-checked by tsc through tsconfig.json.
+// the Node ones are type-checked by tsc through tsconfig.json. deno.json's lint.include repeats this list,
+// and its fmt.include the directories (the single files beside Node code are Prettier's).
 const DENO_ROOTS = [
   "supabase/functions",
   "supabase/local",
@@ -35,7 +36,8 @@ export function findDeno() {
 }
 
 /**
- * Each gate: `command()` answers [executable, args], or null when its tool is missing (the reason in `needs`).
+ * Each gate: `command()` answers [executable, args] (or a list of them, run in turn, all of which must pass), or
+ * null when its tool is missing (the reason in `needs`).
  * TypeScript 7 (native) is installed under the alias `typescript-native`; the `typescript` package is 6.0,
  * kept for typescript-eslint, which needs the JavaScript compiler API (see README Decisions).
  */
@@ -56,19 +58,41 @@ export const GATES = [
     },
   },
   {
+    name: "deno-lint",
+    what: "deno lint (recommended rules, deno.json) over everything Deno runs",
+    needs: "deno",
+    command: () => {
+      const deno = findDeno();
+      const roots = DENO_ROOTS.filter((p) => existsSync(join(root, p)));
+      return deno ? [deno, ["lint", "--quiet", ...roots]] : null;
+    },
+  },
+  {
+    name: "deno-fmt",
+    what: "deno fmt --check over the Deno directories (deno.json fmt.include; fix with deno fmt)",
+    needs: "deno",
+    command: () => {
+      const deno = findDeno();
+      return deno ? [deno, ["fmt", "--check", "--quiet"]] : null;
+    },
+  },
+  {
     name: "eslint",
     what: "ESLint (eslint.config.js): correctness, React hooks and the import rules",
     command: () => [process.execPath, [bin("eslint/bin/eslint.js"), ".", "--max-warnings=0"]],
   },
   {
     name: "prettier",
-    what: "prettier --check . (fix with npm run format)",
+    what: "prettier --check . (fix with npm run format); .prettierignore leaves deno fmt's directories to it",
     command: () => [process.execPath, [bin("prettier/bin/prettier.cjs"), "--check", ".", "--log-level", "warn"]],
   },
   {
     name: "knip",
-    what: "Knip (knip.config.js): unused files, exports and dependencies",
-    command: () => [process.execPath, [bin("knip/bin/knip.js"), "--no-progress"]],
+    what: "Knip (knip.config.js): unused files, exports and dependencies; then with --production, where tests do not count as users",
+    command: () => [
+      [process.execPath, [bin("knip/bin/knip.js"), "--no-progress"]],
+      [process.execPath, [bin("knip/bin/knip.js"), "--no-progress", "--production"]],
+    ],
   },
 ];
 
@@ -79,10 +103,13 @@ export function runGate(gate) {
   const started = Date.now();
   const cmd = gate.command();
   if (!cmd) return { status: "unavailable", seconds: 0, note: `${gate.needs} is not installed` };
-  const r = spawnSync(cmd[0], cmd[1], { cwd: root, stdio: "inherit", env: { ...process.env, NO_COLOR: "1" } });
-  const seconds = (Date.now() - started) / 1000;
-  if (r.error) return { status: "failed", seconds, note: r.error.message };
-  return { status: r.status === 0 ? "passed" : "failed", seconds };
+  let failed = false;
+  for (const [exe, args] of Array.isArray(cmd[0]) ? cmd : [cmd]) {
+    const r = spawnSync(exe, args, { cwd: root, stdio: "inherit", env: { ...process.env, NO_COLOR: "1" } });
+    if (r.error) return { status: "failed", seconds: (Date.now() - started) / 1000, note: r.error.message };
+    if (r.status !== 0) failed = true;
+  }
+  return { status: failed ? "failed" : "passed", seconds: (Date.now() - started) / 1000 };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -1,1 +1,4 @@
-export function precompress(dist: string): Promise<{ files: number; raw: number; br: number }>;
+export function precompress(
+  dist: string,
+  options?: { cacheDir?: string },
+): Promise<{ files: number; reused: number; raw: number; br: number }>;

@@ -2,10 +2,16 @@
 // file in the build that is worth compressing, as a static host that serves precompressed files would
 // have them. scripts/serve-app.mjs sends it to browsers that accept Brotli; compressing at quality 11
 // takes about half a second for the app's entry, too slow to do per request, and saves 7% against the
-// quality a server can afford on the fly (README decision 62).
+// quality a server can afford on the fly (docs/decisions/062-build-leaves-brotli-copies.md).
+//
+// Each copy is also kept in a cache keyed by the SHA-256 of the file's content
+// (node_modules/.cache/precompress/), so a rebuild compresses only the files whose content changed: Vite's
+// chunks are named by their content, and most of them are the same after a small change. Entries not
+// used for a week are removed.
 //
 //   node scripts/precompress.mjs [dist]
-import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -22,8 +28,14 @@ async function* files(dir) {
   }
 }
 
-/** Writes `<file>.br` for each file of `dist` worth compressing; resolves to the counts. */
-export async function precompress(dist) {
+const CACHE_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * Writes `<file>.br` for each file of `dist` worth compressing; resolves to the counts (`reused`: copies
+ * taken from `cacheDir` instead of compressed again).
+ */
+export async function precompress(dist, { cacheDir } = {}) {
+  if (cacheDir) await mkdir(cacheDir, { recursive: true });
   const jobs = [];
   for await (const file of files(dist)) {
     if (file.endsWith(".br")) continue;
@@ -32,33 +44,65 @@ export async function precompress(dist) {
         // The files the app server sends compressed, by the same rule.
         if (!isCompressible(file, (await stat(file)).size)) return null;
         const body = await readFile(file);
-        const br = await compress(body, {
-          params: {
-            [zc.BROTLI_PARAM_QUALITY]: zc.BROTLI_MAX_QUALITY,
-            [zc.BROTLI_PARAM_SIZE_HINT]: body.length,
-            [zc.BROTLI_PARAM_MODE]: zc.BROTLI_MODE_TEXT,
-          },
-        });
+        const cached = cacheDir ? join(cacheDir, `${createHash("sha256").update(body).digest("hex")}.br`) : null;
+        let br = cached ? await readFile(cached).catch(() => null) : null;
+        const reused = br !== null;
+        if (br) {
+          const now = new Date();
+          await utimes(cached, now, now).catch(() => undefined);
+        } else {
+          br = await compress(body, {
+            params: {
+              [zc.BROTLI_PARAM_QUALITY]: zc.BROTLI_MAX_QUALITY,
+              [zc.BROTLI_PARAM_SIZE_HINT]: body.length,
+              [zc.BROTLI_PARAM_MODE]: zc.BROTLI_MODE_TEXT,
+            },
+          });
+          // Written under a temporary name and renamed, so a parallel build never reads half a copy.
+          if (cached) {
+            const partial = `${cached}.${process.pid}.tmp`;
+            await writeFile(partial, br);
+            await rename(partial, cached);
+          }
+        }
         await writeFile(`${file}.br`, br);
-        return { raw: body.length, br: br.length };
+        return { raw: body.length, br: br.length, reused };
       })(),
     );
   }
   const done = (await Promise.all(jobs)).filter((x) => x !== null);
+  if (cacheDir) await pruneCache(cacheDir);
   return {
     files: done.length,
+    reused: done.filter((x) => x.reused).length,
     raw: done.reduce((sum, x) => sum + x.raw, 0),
     br: done.reduce((sum, x) => sum + x.br, 0),
   };
+}
+
+async function pruneCache(cacheDir) {
+  const now = Date.now();
+  for (const name of await readdir(cacheDir)) {
+    const path = join(cacheDir, name);
+    const info = await stat(path).catch(() => null);
+    if (info && now - info.mtimeMs > CACHE_MAX_AGE_MS) await rm(path, { force: true });
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = join(dirname(fileURLToPath(import.meta.url)), "..");
   const dist = resolve(root, process.argv[2] ?? "dist");
   const started = performance.now();
-  const { files: count, raw, br } = await precompress(dist);
+  const {
+    files: count,
+    reused,
+    raw,
+    br,
+  } = await precompress(dist, {
+    cacheDir: join(root, "node_modules/.cache/precompress"),
+  });
   const mb = (n) => (n / 1024 / 1024).toFixed(1);
   console.log(
-    `precompress: ${count} files, ${mb(raw)} MB to ${mb(br)} MB of Brotli, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    `precompress: ${count} files (${count - reused} compressed, ${reused} from the cache), ${mb(raw)} MB to ${mb(br)} MB of Brotli, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
 }

@@ -147,6 +147,14 @@ for (const entry of app.site.routes) {
   (body !== null ? written : shells).push(entry.path);
 }
 
+// The not-found page's head over the empty app shell: scripts/serve-app.mjs and static hosts that
+// honour a root 404.html (Netlify, Cloudflare Pages, GitHub Pages, Vercel) answer unknown paths with
+// it and status 404, and the app draws its not-found page there.
+writeFileSync(
+  join(dist, "404.html"),
+  page({ path: "/404", head: app.renderHead("/404", undefined, origin), body: null, preloads: "", scripts: "" }),
+);
+
 // 4. sitemap.xml and robots.txt for the canonical origin.
 const indexable = app.site.routes.filter((r) => app.site.isIndexable(r));
 const today = new Date().toISOString().slice(0, 10);
@@ -161,10 +169,11 @@ ${indexable.map((r) => `  <url><loc>${origin}${r.path}</loc><lastmod>${today}</l
 writeFileSync(join(dist, "robots.txt"), `User-agent: *\nAllow: /\n\nSitemap: ${origin}/sitemap.xml\n`);
 
 // 5. The service worker's precache list (injected by vite-plugin-pwa): index.html gets the prerendered
-// file's revision, so installed copies fetch it instead of keeping Vite's; the style previews and the
-// link-preview image leave the list, as they are cached at run time when a page shows them instead of
-// being downloaded by every install.
-const RUNTIME_CACHED = /^(previews|og)\//;
+// file's revision, so installed copies fetch it instead of keeping Vite's. The link-preview image leaves
+// the list: no page shows it, only other sites' link cards. The style previews stay in it (about 0.6 MB
+// of WebP), so every page that shows them opens offline with its pictures, and a redrawn preview
+// reaches installed copies through its revision.
+const RUNTIME_CACHED = /^og\//;
 const swPath = join(dist, "sw.js");
 if (existsSync(swPath)) {
   const sw = readFileSync(swPath, "utf8");

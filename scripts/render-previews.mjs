@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { chromiumPath } from "./chromium.mjs";
 import { denoPath } from "./deno-path.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -123,7 +124,7 @@ const filter = process.argv[2];
 const chosen = filter ? jobs.filter((j) => j.file.includes(filter)) : jobs;
 const tmp = mkdtempSync(join(tmpdir(), "previews-"));
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  executablePath: chromiumPath(),
   args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
 });
 const page = await browser.newPage();

@@ -1,6 +1,8 @@
-// Serves the built app (dist/) the way a static host would: prerendered pages when present, the SPA
-// shell for other app routes, long-lived caching for hashed assets, compression for text, and
-// /app-config.js telling the app where its backend is (so one build runs against any backend).
+// Serves the built app (dist/) the way a static host would: prerendered pages when present (every
+// route of the route table has its own <path>/index.html), the not-found shell with status 404 for
+// any other path (dist/404.html, which the app draws as its not-found page), long-lived caching for
+// hashed assets, compression for text, and /app-config.js telling the app where its backend is (so
+// one build runs against any backend).
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
@@ -102,12 +104,18 @@ export function createAppServer({ distDir, appConfig }) {
       let file = await resolveFile(url.pathname);
       let status = 200;
       if (!file) {
-        // An asset-like path that does not exist is a real 404; an app route gets the SPA shell.
+        // An asset-like path that does not exist is a plain 404.
         if (/\.[a-z0-9]{2,5}$/i.test(url.pathname)) {
           res.writeHead(404, { "Content-Type": TYPES[".txt"] }).end("Not found");
           return;
         }
-        file = join(root, "index.html");
+        // The router matches paths without regard to case (/Pricing draws /pricing): so does this.
+        file = await resolveFile(url.pathname.toLowerCase());
+        if (!file) {
+          // No route: the app's not-found page, with the status that says so.
+          status = 404;
+          file = (await resolveFile("/404.html")) ?? join(root, "index.html");
+        }
       }
       const entry = await load(file);
       const headers = {

@@ -1,14 +1,17 @@
-// `npm start`: builds the app, starts the local backend (Deno, PGlite in DATA_DIR or DATABASE_URL) and
-// serves the built app, then prints where everything is. Ctrl-C stops both; data stays in DATA_DIR.
+// `npm start`: builds the app (only when a build input changed since the last build in DIST_DIR, see
+// scripts/build.mjs), starts the local backend (Deno, PGlite in DATA_DIR or DATABASE_URL) and serves the
+// built app, then prints where everything is. Ctrl-C stops both; data stays in DATA_DIR.
 //
 // Environment: PORT (app, 8080), API_PORT (backend, 54321), HOST (127.0.0.1), DATA_DIR (.data),
-// DATABASE_URL (use a real Postgres instead of PGlite), PRODUCTION_HOST, SKIP_BUILD=1 (reuse the build),
+// DATABASE_URL (use a real Postgres instead of PGlite), PRODUCTION_HOST, SKIP_BUILD=1 (serve the build
+// in DIST_DIR as it is, without checking it against the sources; built only if there is none),
 // DIST_DIR (where the app is built and served from, dist/; parallel runs each take their own).
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { dirname, join, resolve } from "node:path";
+import { buildApp, describeBuild } from "./build.mjs";
 import { denoPath } from "./deno-path.mjs";
 import { createAppServer } from "./serve-app.mjs";
 
@@ -21,35 +24,23 @@ const shownHost = HOST === "0.0.0.0" ? "127.0.0.1" : HOST;
 const appUrl = `http://${shownHost}:${PORT}`;
 const DIST_DIR = resolve(root, process.env.DIST_DIR ?? "dist");
 
-if (process.env.SKIP_BUILD !== "1" || !existsSync(join(DIST_DIR, "index.html"))) {
-  console.log("Building the app…");
-  // The same steps as `npm run build`: Vite, the prerendered public pages, then their Brotli copies.
-  const vite = join(root, "node_modules/vite/bin/vite.js");
-  const r = spawnSync(
-    process.execPath,
-    [vite, "build", "--manifest", "--logLevel", "warn", "--outDir", DIST_DIR, "--emptyOutDir"],
-    {
-      cwd: root,
-      stdio: "inherit",
-    },
-  );
-  if (r.status !== 0) process.exit(r.status ?? 1);
-  const p = spawnSync(process.execPath, [join(root, "scripts/prerender.mjs"), DIST_DIR], {
-    cwd: root,
-    stdio: "inherit",
-  });
-  if (p.status !== 0) process.exit(p.status ?? 1);
-  const c = spawnSync(process.execPath, [join(root, "scripts/precompress.mjs"), DIST_DIR], {
-    cwd: root,
-    stdio: "inherit",
-  });
-  if (c.status !== 0) process.exit(c.status ?? 1);
+const skipBuild = process.env.SKIP_BUILD === "1" && existsSync(join(DIST_DIR, "index.html"));
+if (skipBuild) console.log(`Serving the build in ${DIST_DIR} as it is (SKIP_BUILD=1).`);
+else {
+  console.log("Checking the build…");
+  try {
+    console.log(describeBuild(await buildApp({ root, dist: DIST_DIR }), DIST_DIR, root));
+  } catch (e) {
+    if (e.output) process.stderr.write(e.output);
+    console.error(`The build failed: ${e.message}`);
+    process.exit(1);
+  }
 }
 
 const backend = spawn(denoPath(), ["run", "-A", "supabase/local/main.ts"], {
   cwd: root,
   env: { ...process.env, DATA_DIR, API_PORT: String(API_PORT), HOST, SITE_URL: process.env.SITE_URL ?? appUrl },
-  stdio: ["ignore", "pipe", "inherit"],
+  stdio: ["ignore", "pipe", "pipe"],
 });
 
 let server;
@@ -74,6 +65,13 @@ backend.on("exit", (code) => {
     console.error(`The backend stopped (exit ${code}).`);
     stop(code || 1);
   }
+});
+
+// The backend logs to stderr. It names every migration it applies; a count is enough here.
+createInterface({ input: backend.stderr }).on("line", (line) => {
+  const applied = /^\[local\] applied migrations: (.*)$/.exec(line);
+  if (applied) console.log(`Database: applied ${applied[1].split(", ").length} new migrations.`);
+  else console.error(line);
 });
 
 createInterface({ input: backend.stdout }).on("line", (line) => {

@@ -15,6 +15,7 @@ import { listenForInstallPrompt } from "./features/pwa/install-prompt";
 import { hostRedirectTarget } from "./lib/host-policy";
 import { markLive, whenSettled } from "./lib/page-settled";
 import { registerServiceWorker } from "./lib/service-worker";
+import { keepTypedBeforeLive, stopKeepingTyped } from "./lib/typed-before-live";
 import { setSessionView } from "./state/session-store";
 import { initUi } from "./state/ui-store";
 
@@ -45,6 +46,8 @@ if (redirect) {
   } else {
     startBrowserState();
   }
+  // What is typed into the prerendered page before it is live survives a redraw (lib/typed-before-live.ts).
+  keepTypedBeforeLive(document);
   listenForInstallPrompt(window);
   startAnalytics(window);
   const options = {
@@ -60,6 +63,7 @@ if (redirect) {
   // After the first commit: the page is live, and a hydrated page starts its browser state now.
   const onReady = () => {
     if (hydrate) startBrowserState();
+    stopKeepingTyped();
     markLive();
   };
   // With the page's code already here, the first render draws the page itself rather than a

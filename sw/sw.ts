@@ -4,7 +4,8 @@
 //   2. Answer page navigations network-first, keeping each page it served (the prerendered public
 //      pages), so a page visited once opens offline as it was; a page never visited falls back to
 //      the precached index.html and the app draws it.
-//   3. Keep the runtime config (/app-config.js) for offline starts, and style previews once shown.
+//   3. Keep the runtime config (/app-config.js) for offline starts. The style previews are in the
+//      precache (1.), so a page shows them offline even if it never showed them online.
 //   4. Drain the generation queue on Background Sync when no page is open (sw/sync.ts).
 //   5. Wait as a new version until the page asks it to take over (workbox-window's SKIP_WAITING).
 // It never touches backend traffic in its fetch handling: auth, rest, storage, functions and
@@ -13,7 +14,7 @@ import { clientsClaim } from "workbox-core";
 import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
-import { CacheFirst, NetworkFirst } from "workbox-strategies";
+import { NetworkFirst } from "workbox-strategies";
 import { listenForQueueSync } from "./sync";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
@@ -29,8 +30,8 @@ const PAGES_CACHE = "promptcanvas-pages";
 const PAGES_MAX_ENTRIES = 60;
 /** A slow network should not hold a page hostage when a copy is at hand. */
 const PAGE_NETWORK_TIMEOUT_S = 4;
-const PREVIEWS_CACHE = "promptcanvas-previews";
-const PREVIEWS_MAX_ENTRIES = 120;
+/** Earlier versions kept style previews here once shown; they are precached now. */
+const RETIRED_CACHES = ["promptcanvas-previews"];
 
 const pages = new NetworkFirst({
   cacheName: PAGES_CACHE,
@@ -54,12 +55,6 @@ registerRoute(
   ),
 );
 
-// Style previews and the link-preview image are kept once shown, not precached by every install.
-registerRoute(
-  ({ url, sameOrigin }) => sameOrigin && /^\/(previews|og)\//.test(url.pathname),
-  new CacheFirst({ cacheName: PREVIEWS_CACHE, plugins: [new ExpirationPlugin({ maxEntries: PREVIEWS_MAX_ENTRIES })] }),
-);
-
 // The runtime config differs per deployment, so it is not precached; fresh when online, the last
 // copy when not.
 registerRoute(
@@ -70,6 +65,7 @@ registerRoute(
 // The page that installed this worker was loaded before it existed: keep a copy of it now, so the
 // very first page a person opened also opens offline.
 self.addEventListener("activate", (event) => {
+  event.waitUntil(Promise.all(RETIRED_CACHES.map((name) => caches.delete(name))).catch(() => undefined));
   event.waitUntil(
     self.clients
       .matchAll({ type: "window", includeUncontrolled: true })

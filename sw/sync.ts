@@ -8,9 +8,16 @@
 import { createBackendClient, setBackendClient, storedBackendConfig } from "../src/api/client";
 import { storedUser } from "../src/api/auth";
 import { db } from "../src/db/db";
-import { readConcurrency } from "../src/features/generation/concurrency-store";
-import { QUEUE_LOCK_PREFIX, QUEUE_SYNC_TAG, startQueueRunner } from "../src/features/generation/queue-runner";
+import { readConcurrency } from "../src/sync/queue/concurrency-store";
+import { QUEUE_LOCK_PREFIX, QUEUE_SYNC_TAG, startQueueRunner } from "../src/sync/queue/queue-runner";
 import { waitFor } from "xstate";
+import {
+  FINISHED_MESSAGE,
+  finishedUnit,
+  notificationsWanted,
+  oncePerUnit,
+  type FinishedMessage,
+} from "../src/sync/queue/finished-work";
 import { OUTBOX_SYNC_TAG, drainWithLock, pushDeps } from "../src/sync/push";
 
 declare const self: ServiceWorkerGlobalScope;
@@ -20,6 +27,25 @@ const QUEUE_LOCK_WAIT_MS = 60_000;
 
 type SyncEvent = ExtendableEvent & { tag: string; lastChance?: boolean };
 
+/** Where a click on a finished-work notification leads. */
+const FINISHED_URL = "/history";
+
+/** Shows a finished-work notification unless a page of the app (other than `except`) is visible. */
+export async function notifyFinished(note: Omit<FinishedMessage, "type">, except?: string): Promise<void> {
+  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  if (windows.some((c) => c.id !== except && c.visibilityState === "visible")) return;
+  type Badging = { setAppBadge?: () => Promise<void> };
+  await (self.navigator as Badging).setAppBadge?.().catch(() => undefined);
+  if (Notification.permission !== "granted") return;
+  await self.registration.showNotification(note.title, {
+    body: note.body,
+    tag: note.tag,
+    icon: "/icons/icon-192.png",
+    badge: "/icons/maskable-192.png",
+    data: { url: FINISHED_URL },
+  });
+}
+
 /** Drains the queue once; resolves when nothing more is due (or there is nothing to do). */
 export async function drainQueue(): Promise<void> {
   const config = await storedBackendConfig();
@@ -27,6 +53,7 @@ export async function drainQueue(): Promise<void> {
   setBackendClient(createBackendClient(config, { onPage: false }));
   const user = await storedUser();
   if (!user) return;
+  const firstTime = oncePerUnit();
   const drain = async () => {
     const runner = await startQueueRunner({
       db,
@@ -34,6 +61,15 @@ export async function drainQueue(): Promise<void> {
       concurrency: readConcurrency(),
       online: navigator.onLine,
       drain: true,
+      // With no page open, a finished batch or task is told by a system notification (if wanted).
+      onOutcome: (outcome) => {
+        if (outcome.status !== "done" && outcome.status !== "error") return;
+        void (async () => {
+          const unit = await finishedUnit(db, outcome.taskId);
+          if (!unit || !firstTime(unit) || !(await notificationsWanted(db, user.id))) return;
+          await notifyFinished({ title: unit.title, body: unit.body, tag: unit.key });
+        })().catch((e: unknown) => console.warn("[sw] notifying failed:", e instanceof Error ? e.message : String(e)));
+      },
     });
     try {
       await waitFor(runner.actor, (s) => s.status === "done");
@@ -67,6 +103,30 @@ export async function drainOutboxInWorker(): Promise<void> {
 }
 
 export function listenForQueueSync(): void {
+  // A page whose work finished while it was hidden asks for the notification here: only the worker
+  // knows whether any page of the app is visible.
+  self.addEventListener("message", (event) => {
+    const data = event.data as Partial<FinishedMessage> | null;
+    if (data?.type !== FINISHED_MESSAGE || typeof data.title !== "string" || typeof data.body !== "string") return;
+    const source = event.source && "id" in event.source ? event.source.id : undefined;
+    const note = { title: data.title.slice(0, 200), body: data.body.slice(0, 300), tag: String(data.tag ?? "") };
+    event.waitUntil(notifyFinished(note, source).catch(() => undefined));
+  });
+  self.addEventListener("notificationclick", (event) => {
+    event.notification.close();
+    const url = (event.notification.data as { url?: string } | null)?.url ?? FINISHED_URL;
+    event.waitUntil(
+      (async () => {
+        const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+        const open = windows[0];
+        if (open) {
+          await open.focus();
+          await open.navigate(url).catch(() => undefined);
+        } else await self.clients.openWindow(url);
+      })(),
+    );
+  });
+
   self.addEventListener("sync", (event) => {
     const sync = event as SyncEvent;
     if (sync.tag === OUTBOX_SYNC_TAG) {

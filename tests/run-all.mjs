@@ -9,13 +9,14 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:f
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
+import { chromiumPath } from "../scripts/chromium.mjs";
 import { GATES, findDeno, runGate } from "../scripts/gates.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "tests/.output");
 const node = process.execPath;
 const bin = (p) => join(root, "node_modules", p);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM = chromiumPath();
 const CI = /^(1|true|yes)$/i.test(process.env.CI ?? "");
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 

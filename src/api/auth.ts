@@ -69,6 +69,32 @@ export function updatePassword(password: string): Promise<Result<void, AuthFailu
   });
 }
 
+/** The sentence for a current password that does not sign the person in. */
+const WRONG_CURRENT_PASSWORD = "Your current password is not correct.";
+
+/**
+ * Changes the signed-in person's password after proving they know the current one: it signs in again
+ * with their e-mail and `current` (the plain password grant every Supabase project has; a wrong one
+ * leaves the session as it was), and only then sends `next` to updateUser. The re-authentication is
+ * a sign-in, so it counts against the sign-in rate limit like any other.
+ */
+export function changePassword(current: string, next: string): Promise<Result<void, AuthFailure>> {
+  return attempt(async () => {
+    const { data: own, error: sessionError } = await supabase().auth.getSession();
+    if (sessionError) return err(toAuthFailure(sessionError));
+    const user = own.session?.user;
+    if (!user?.email) return err(toAuthFailure(new Error("Auth session or user missing")));
+    const { data, error } = await supabase().auth.signInWithPassword({ email: user.email, password: current });
+    if (error) {
+      const failure = toAuthFailure(error);
+      return err(failure.code === "invalid_credentials" ? { ...failure, message: WRONG_CURRENT_PASSWORD } : failure);
+    }
+    if (data.user?.id !== user.id) return err(toAuthFailure(new Error("Auth session or user missing")));
+    const { error: updateError } = await supabase().auth.updateUser({ password: next });
+    return updateError ? err(toAuthFailure(updateError)) : ok(undefined);
+  });
+}
+
 /** Ends the session on the server and in this browser (the client then emits SIGNED_OUT). */
 export function signOut(): Promise<Result<void, AuthFailure>> {
   return attempt(async () => {

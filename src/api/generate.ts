@@ -1,8 +1,8 @@
 // The generate-image call (architecture §3): sends one request with the client-minted request id
 // and answers the stored row, a signed image URL and the quota after it, or the classified failure.
 // A replay (the same id sent again after a reload) answers the stored row the same way, at no charge.
+import type { GenerateImageAnswer, GenerateImageBody } from "#shared/vocabulary/generate-image.ts";
 import type { GenerationChoice } from "#shared/vocabulary/generation.ts";
-import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { err, ok, type Result } from "../lib/result";
 import { supabase } from "./client";
 import { toAppError, type AppError } from "./errors";
@@ -14,13 +14,8 @@ export type GenerateRequest = GenerationChoice & {
   provider?: string;
 };
 
-export type QuotaAfter = { remaining: number; daily_limit: number; reset_at: string };
-
-export type GenerateAnswer = {
-  generation: GenerationRow & { image_url: string };
-  quota: QuotaAfter;
-  replayed: boolean;
-};
+/** The function's answer, typed once for both sides (#shared/vocabulary/generate-image.ts). */
+export type GenerateAnswer = GenerateImageAnswer;
 
 /** The shape of supabase-js `functions.invoke`, so tests can pass their own. */
 export type InvokeFn = (
@@ -59,7 +54,7 @@ export async function generateImage(
   request: GenerateRequest,
   invoke: InvokeFn = defaultInvoke,
 ): Promise<Result<GenerateAnswer, AppError>> {
-  const body: Record<string, unknown> = {
+  const body: GenerateImageBody = {
     request_id: request.requestId,
     prompt: request.prompt,
     negative_prompt: request.negativePrompt,
@@ -72,7 +67,10 @@ export async function generateImage(
   if (request.provider) body.provider = request.provider;
   const tz = timezone();
   try {
-    const { data, error } = await invoke("generate-image", { body, headers: tz ? { "x-timezone": tz } : undefined });
+    const { data, error } = await invoke("generate-image", {
+      body: { ...body },
+      headers: tz ? { "x-timezone": tz } : undefined,
+    });
     if (error) return err(toAppError(await readFailure(error)));
     if (!isAnswer(data)) return err(toAppError({ message: "server error: unexpected answer", status: 502 }));
     return ok(data);

@@ -116,8 +116,13 @@ export type ChangeFeedStatus = "SUBSCRIBED" | "CLOSED" | "CHANNEL_ERROR" | "TIME
 
 /**
  * Live changes of the user's rows. `onStatus` hears SUBSCRIBED on the first join and on every
- * rejoin after a lost connection (the moment to catch up on what was missed). A DELETE carries the
- * primary key only. Returns the unsubscribe.
+ * rejoin after a lost connection (the moment to catch up on what was missed). Returns the unsubscribe.
+ *
+ * Inserts and updates are asked for with the user_id filter (Realtime re-checks RLS for each). Deletes
+ * cannot be filtered: Realtime matches a filter against the old values the log carries, which for this
+ * table (default replica identity) are only the primary key, so a filtered DELETE never arrives. They
+ * are asked for unfiltered and arrive for every deleted generation, anyone's, as the id alone; the
+ * caller applies one only to a record of this user's that it holds (applyServerDelete checks).
  */
 export function subscribeGenerationChanges(
   userId: string,
@@ -125,18 +130,20 @@ export function subscribeGenerationChanges(
   onStatus: (status: ChangeFeedStatus) => void,
 ): () => void {
   const client = supabase();
+  const table = { schema: "public", table: "generations" } as const;
+  const mine = { ...table, filter: `user_id=eq.${userId}` };
+  const upsert = (payload: RealtimePostgresChangesPayload<Record<string, unknown>>) =>
+    onChange({ type: "upsert", row: payload.new as unknown as GenerationRow });
   const channel = client
     .channel(`library:${userId}`)
+    .on("postgres_changes", { ...mine, event: "INSERT" }, upsert)
+    .on("postgres_changes", { ...mine, event: "UPDATE" }, upsert)
     .on(
       "postgres_changes",
-      { event: "*", schema: "public", table: "generations", filter: `user_id=eq.${userId}` },
+      { ...table, event: "DELETE" },
       (payload: RealtimePostgresChangesPayload<Record<string, unknown>>) => {
-        if (payload.eventType === "DELETE") {
-          const id = (payload.old as { id?: unknown }).id;
-          if (typeof id === "string") onChange({ type: "delete", id });
-        } else {
-          onChange({ type: "upsert", row: payload.new as unknown as GenerationRow });
-        }
+        const id = (payload.old as { id?: unknown }).id;
+        if (typeof id === "string") onChange({ type: "delete", id });
       },
     )
     .subscribe((status) => onStatus(status as ChangeFeedStatus));
@@ -151,15 +158,39 @@ export const SIGNED_URL_SECONDS = 3600;
  * and kept with the record, so the image opens offline from then on.
  */
 export async function signedImageUrl(path: string, cacheFor?: string): Promise<Result<string, AppError>> {
+  const url = await signUrl(path);
+  if (!url.ok || !cacheFor) return url;
+  try {
+    const response = await fetch(url.value);
+    if (response.ok) await cacheImage(cacheFor, await response.blob());
+  } catch {
+    // The signed URL is still good to show; the bytes are kept on a later showing.
+  }
+  return url;
+}
+
+async function signUrl(path: string): Promise<Result<string, AppError>> {
   try {
     const { data, error } = await supabase().storage.from(GENERATIONS_BUCKET).createSignedUrl(path, SIGNED_URL_SECONDS);
     if (error || !data) return err(toAppError(error ?? "server error: no signed URL"));
-    if (cacheFor) {
-      const response = await fetch(data.signedUrl);
-      if (response.ok) await cacheImage(cacheFor, await response.blob());
-    }
     return ok(data.signedUrl);
   } catch (e) {
     return err(toAppError(e));
+  }
+}
+
+/** Why a stored image could not be fetched: `offline` when the request never reached the server. */
+export type ImageFetchFailure = { offline: boolean; error: AppError };
+
+/** The bytes of a stored image (through a signed URL), for the offline library's background fill. */
+export async function fetchStoredImage(path: string): Promise<Result<Blob, ImageFetchFailure>> {
+  const url = await signUrl(path);
+  if (!url.ok) return err({ offline: url.error.code === "network_error" || !navigator.onLine, error: url.error });
+  try {
+    const response = await fetch(url.value);
+    if (!response.ok) return err({ offline: false, error: toAppError(`HTTP ${response.status}`) });
+    return ok(await response.blob());
+  } catch (e) {
+    return err({ offline: true, error: toAppError(e) });
   }
 }

@@ -1,7 +1,7 @@
 // supabase-js's session storage: IndexedDB (src/db/auth-storage.ts), so the service worker can read
 // the session too. On the page it also keeps, under the key supabase-js used to fill in
 // localStorage, a token-free hint ({ user, refresh_token: "" }) that the shell reads synchronously
-// to know whether anyone may be signed in without loading this client (README decision 16). A full
+// to know whether anyone may be signed in without loading this client (docs/decisions/016-backend-client-loads-only-when-needed.md). A full
 // session found in localStorage (written before the session moved) is moved over once.
 import type { KeyValueStore } from "../db/auth-storage";
 

@@ -7,6 +7,7 @@ import { onAuthChange, signOut } from "../api/auth";
 import { sanitizeForLog } from "../api/errors";
 import { db } from "../db/db";
 import { clearOtherUsersCache, clearUserData } from "../db/user-data";
+import { untilOnline } from "../lib/online";
 import { sessionMachine, type AuthEventName, type ClearReason } from "../features/auth/session-machine";
 import { setSessionView, type SessionRuntime } from "../state/session-store";
 import { pullUserData } from "../sync/pull";
@@ -14,8 +15,10 @@ import { followLibraryUser } from "./library-runtime";
 import { preloadOwnPages } from "./page-preload";
 import { followSignedInUser, sessionRenewed } from "./queue-runtime";
 
-async function reloadUserData(userId: string): Promise<void> {
+/** Offline, the pull waits for the connection (the views show what Dexie holds meanwhile). */
+async function reloadUserData(userId: string, signal: AbortSignal): Promise<void> {
   await clearOtherUsersCache(db, userId);
+  await untilOnline(signal);
   const report = await pullUserData(db, userId);
   for (const { part, error } of report.errors) {
     console.warn(`[sync] pull of ${part} failed: ${error.title} (${sanitizeForLog(error.detail)})`);
@@ -29,7 +32,9 @@ async function clearLocalData(reason: ClearReason, keepUserId: string | null): P
 
 const machine = sessionMachine.provide({
   actors: {
-    reloadUserData: fromPromise(({ input }: { input: { userId: string } }) => reloadUserData(input.userId)),
+    reloadUserData: fromPromise(({ input, signal }: { input: { userId: string }; signal: AbortSignal }) =>
+      reloadUserData(input.userId, signal),
+    ),
     clearUserData: fromPromise(({ input }: { input: { reason: ClearReason; keepUserId: string | null } }) =>
       clearLocalData(input.reason, input.keepUserId),
     ),

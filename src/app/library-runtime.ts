@@ -10,10 +10,13 @@ import { sanitizeForLog } from "../api/errors";
 import { subscribeGenerationChanges } from "../api/library";
 import { db } from "../db/db";
 import { claimUnnotifiedConflicts, releaseWaits, watchPending } from "../db/outbox";
+import { onlineTrigger } from "../lib/online";
 import { showToast } from "../state/toasts";
 import { catchUp } from "../sync/pull";
 import { OUTBOX_SYNC_TAG, drainWithLock, pushDeps, type DrainReport } from "../sync/push";
 import { followGenerations } from "../sync/realtime";
+import { browserSources, subscribe, type Fired, type TriggerSources } from "../sync/triggers";
+import { fillDeps, keepLibraryOffline } from "../sync/pull-images";
 
 /** A page that was hidden longer than this catches up when it is shown again. */
 const VISIBLE_CATCH_UP_AFTER_MS = 30_000;
@@ -47,12 +50,16 @@ function startLibrary(userId: string): () => void {
   let running = false;
   let again = false;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
-  let hiddenAt = 0;
 
+  // The offline library: thumbnails of everything, full images within the budget (src/sync/pull-images.ts).
+  const offline = keepLibraryOffline(fillDeps(db), userId, warn("keeping the library offline failed"));
   const live = followGenerations(
     { db, subscribe: subscribeGenerationChanges, catchUp: (uid) => catchUp(db, uid), onError: (w, e) => warn(w)(e) },
     userId,
   );
+  // Offline, a catch-up is certain to fail: it waits for the connection, and runs once however often
+  // it was asked for meanwhile (the `online` handler asks too).
+  const catchUpSoon = onlineTrigger(() => void live.catchUp());
 
   const schedule = (report: DrainReport) => {
     clearTimeout(retryTimer);
@@ -78,7 +85,7 @@ function startLibrary(userId: string): () => void {
         if (stopped) return;
         schedule(report);
         // A conflict means this device was wrong about the server: take its truth for the rest too.
-        if (report.conflicts) void live.catchUp();
+        if (report.conflicts) catchUpSoon.request();
       } while (again && !stopped);
       await announceConflicts(userId);
     } catch (e) {
@@ -90,21 +97,35 @@ function startLibrary(userId: string): () => void {
 
   // Back online: a backoff that a lost connection caused has no reason to last longer.
   const onOnline = () => {
+    offline.kick();
     void releaseWaits(db, userId, "backoff")
       .then(() => drain())
       .catch(warn("releasing waiting writes failed"));
-    void live.catchUp();
+    catchUpSoon.request();
   };
-  const onVisibility = () => {
-    if (document.visibilityState === "hidden") {
-      hiddenAt = Date.now();
-      return;
-    }
+  const onVisible = ({ hiddenForMs = 0 }: Fired) => {
     void drain();
-    if (hiddenAt && Date.now() - hiddenAt > VISIBLE_CATCH_UP_AFTER_MS) void live.catchUp();
+    if (hiddenForMs > VISIBLE_CATCH_UP_AFTER_MS) catchUpSoon.request();
   };
-  window.addEventListener("online", onOnline);
-  document.addEventListener("visibilitychange", onVisibility);
+  // A renewed session lifts the entries parked for one.
+  const onSession = () =>
+    void releaseWaits(db, userId, "auth")
+      .then(() => drain())
+      .catch(warn("releasing parked writes failed"));
+  const sources: TriggerSources = {
+    ...browserSources(),
+    session: (listener) => {
+      const auth = onAuthChange(({ event, user }) => {
+        if (user?.id === userId && (event === "SIGNED_IN" || event === "TOKEN_REFRESHED")) listener();
+      });
+      return auth.ok ? auth.value : () => undefined;
+    },
+  };
+  const untrigger = [
+    subscribe({ on: "online" }, onOnline, sources),
+    subscribe({ on: "visible" }, onVisible, sources),
+    subscribe({ on: "session" }, onSession, sources),
+  ];
   const unwatch = watchPending(
     db,
     userId,
@@ -115,23 +136,16 @@ function startLibrary(userId: string): () => void {
     },
     warn("reading the outbox failed"),
   );
-  // A renewed session lifts the entries parked for one.
-  const auth = onAuthChange(({ event, user }) => {
-    if (user?.id !== userId || (event !== "SIGNED_IN" && event !== "TOKEN_REFRESHED")) return;
-    void releaseWaits(db, userId, "auth")
-      .then(() => drain())
-      .catch(warn("releasing parked writes failed"));
-  });
   void drain();
 
   return () => {
     stopped = true;
     clearTimeout(retryTimer);
-    window.removeEventListener("online", onOnline);
-    document.removeEventListener("visibilitychange", onVisibility);
+    untrigger.forEach((off) => off());
     unwatch();
-    if (auth.ok) auth.value();
+    catchUpSoon.cancel();
     live.stop();
+    offline.stop();
   };
 }
 

@@ -7,13 +7,23 @@
 import { createActor, fromPromise } from "xstate";
 import { fetchMyLimits } from "../api/user-rows";
 import { db } from "../db/db";
+import { untilOnline } from "../lib/online";
 import { retryTask } from "../db/tasks";
-import { readConcurrency, subscribeConcurrency, writeConcurrency } from "../features/generation/concurrency-store";
+import { readConcurrency, subscribeConcurrency, writeConcurrency } from "../sync/queue/concurrency-store";
 import { publishGenerationRuntime, type GenerationRuntime } from "../features/generation/generation-runtime";
+import {
+  FINISHED_MESSAGE,
+  finishedUnit,
+  notificationsWanted,
+  oncePerUnit,
+  type FinishedMessage,
+  type FinishedUnit,
+} from "../sync/queue/finished-work";
 import { announceOutcome } from "../features/generation/outcome-toasts";
-import type { QueueActor } from "../features/generation/queue-machine";
-import { QUEUE_LOCK_PREFIX, QUEUE_SYNC_TAG, startQueueRunner } from "../features/generation/queue-runner";
+import type { QueueActor } from "../sync/queue/queue-machine";
+import { QUEUE_LOCK_PREFIX, QUEUE_SYNC_TAG, startQueueRunner } from "../sync/queue/queue-runner";
 import { limitsMachine } from "../features/quota/limits-machine";
+import { addUnseenFinished, showToast } from "../state/toasts";
 import { toLimitsRecord } from "../sync/pull";
 import type { RunOutcome } from "../sync/run-task";
 
@@ -36,11 +46,26 @@ function retry(taskId: string): void {
   void retryTask(db, taskId).catch(warn("retry failed"));
 }
 
+/** A unit of work is over: a toast for a batch, and when the page is hidden (and the person wants to
+ * hear) the unseen count and, through the service worker, a system notification if no page of the
+ * app is visible. */
+async function finished(userId: string, unit: FinishedUnit): Promise<void> {
+  if (unit.batch) showToast({ tone: unit.failed ? "warning" : "success", title: unit.title, message: unit.body });
+  if (document.visibilityState === "visible" || !(await notificationsWanted(db, userId))) return;
+  addUnseenFinished();
+  if (!("serviceWorker" in navigator) || typeof Notification === "undefined" || Notification.permission !== "granted")
+    return;
+  const registration = await navigator.serviceWorker.ready;
+  const message: FinishedMessage = { type: FINISHED_MESSAGE, title: unit.title, body: unit.body, tag: unit.key };
+  registration.active?.postMessage(message);
+}
+
 function startLimits(userId: string) {
   const machine = limitsMachine.provide({
     actors: {
-      readLimits: fromPromise<void, void>(async () => {
-        if (!navigator.onLine) return;
+      // Offline, the read waits for the connection and then runs once (hiding the page stops it).
+      readLimits: fromPromise<void, void>(async ({ signal }) => {
+        await untilOnline(signal);
         const limits = await fetchMyLimits();
         if (limits.ok) await db.limits.put(toLimitsRecord(userId, limits.value, new Date()));
       }),
@@ -110,9 +135,20 @@ function startPageRunner(userId: string): PageRunner {
     if (current?.userId === userId) current.runtime = runtime;
     publishGenerationRuntime(runtime);
   };
+  const firstTime = oncePerUnit();
   const onOutcome = (outcome: RunOutcome) => {
-    announceOutcome(outcome, retry);
-    if (outcome.status === "done" || outcome.status === "error") limits.generationFinished();
+    if (outcome.status !== "done" && outcome.status !== "error") {
+      announceOutcome(outcome, retry);
+      return;
+    }
+    limits.generationFinished();
+    void (async () => {
+      const task = await db.tasks.get(outcome.taskId);
+      // A batch's images are announced together when its last task settles; failures at once.
+      announceOutcome(outcome, retry, { quietSuccess: Boolean(task?.batchId) });
+      const unit = await finishedUnit(db, outcome.taskId);
+      if (unit && firstTime(unit)) await finished(userId, unit);
+    })().catch(warn("announcing a finished task failed"));
   };
   const run = () =>
     holdQueue(

@@ -23,9 +23,14 @@ const MODULES = import.meta.glob<AnyModule>([
   "../ui/coming-next.tsx",
 ]);
 
+/** A page module, once what it names as its `preload` (code its first screen draws) is here too. */
 function loadModule(file: string): Promise<AnyModule> {
   const load = MODULES[`../${file}`];
-  return load ? load() : Promise.reject(new Error(`routes: src/${file} is not among the page modules`));
+  if (!load) return Promise.reject(new Error(`routes: src/${file} is not among the page modules`));
+  return load().then(async (m) => {
+    if (typeof m.preload === "function") await (m.preload as () => Promise<void>)();
+    return m;
+  });
 }
 
 /** The modules of a page, in the route table's order (the page first). */

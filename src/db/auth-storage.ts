@@ -5,7 +5,7 @@
 //
 // Plain IndexedDB, not Dexie: a visitor's page (the public gallery) creates the backend client, and
 // so opens this store, without ever opening the app's database; Dexie would be loaded and evaluated
-// for three one-key requests (README decision 55). The layout is the one Dexie gave it (database
+// for three one-key requests (docs/decisions/055-nothing-repaints-or-loads-that-is-not-needed.md). The layout is the one Dexie gave it (database
 // version 10, which is Dexie's version 1, one object store `kv` keyed by `key`), so a store written
 // by an earlier build opens unchanged.
 export type KeyValueStore = {

@@ -6,6 +6,7 @@ import {
   defineSchema,
   type GenerationRecord,
   type ImageRecord,
+  type ImageUseRecord,
   type LimitsRecord,
   type MetaRecord,
   type OutboxEntry,
@@ -17,6 +18,7 @@ import {
 export type AppDb = Dexie & {
   generations: EntityTable<GenerationRecord, "id">;
   images: EntityTable<ImageRecord, "id">;
+  imageUse: EntityTable<ImageUseRecord, "id">;
   tasks: EntityTable<TaskRecord, "id">;
   outbox: EntityTable<OutboxEntry, "seq">;
   promptHistory: EntityTable<PromptHistoryRecord, "id">;

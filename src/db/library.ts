@@ -41,7 +41,7 @@ export function setPublished(userId: string, id: string, published: boolean, db:
  * the row they would change is going.
  */
 export async function deleteGeneration(userId: string, id: string, db: AppDb = appDb): Promise<boolean> {
-  return db.transaction("rw", [db.generations, db.images, db.outbox], async () => {
+  return db.transaction("rw", [db.generations, db.images, db.imageUse, db.outbox], async () => {
     const record = await db.generations.get(id);
     if (!record || record.userId !== userId) return false;
     await db.generations.delete(id);
@@ -148,7 +148,7 @@ export async function applyServerRows(db: AppDb, userId: string, rows: Generatio
 
 /** A row deleted on the server (another tab or device): gone here too. */
 export async function applyServerDelete(db: AppDb, userId: string, id: string): Promise<boolean> {
-  return db.transaction("rw", [db.generations, db.images], async () => {
+  return db.transaction("rw", [db.generations, db.images, db.imageUse], async () => {
     const record = await db.generations.get(id);
     if (!record || record.userId !== userId) return false;
     await db.generations.delete(id);
@@ -169,7 +169,7 @@ export async function reconcileGenerations(
   server: ReadonlyMap<string, ServerFlags>,
   upTo: string,
 ): Promise<{ removed: number; updated: number }> {
-  return db.transaction("rw", [db.generations, db.images, db.outbox], async () => {
+  return db.transaction("rw", [db.generations, db.images, db.imageUse, db.outbox], async () => {
     const overlay = await pendingOverlay(db, userId);
     const local = await db.generations
       .where("[userId+createdAt]")

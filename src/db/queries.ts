@@ -2,6 +2,7 @@
 // shows). The database is a parameter with the page's singleton as default, so tests pass their own.
 import { db as appDb, type AppDb } from "./db";
 import { getImages, type ImageBytes } from "./images";
+import { promptsOf } from "./prompt-history";
 import { searchGenerationsIn, type GenerationFilter } from "./search";
 import type {
   GenerationRecord,
@@ -86,8 +87,9 @@ export function getGeneration(id: string, db: AppDb = appDb): Promise<Generation
   return db.generations.get(id);
 }
 
-export function listPromptHistory(db: AppDb = appDb): Promise<PromptHistoryRecord[]> {
-  return db.promptHistory.orderBy("timestamp").reverse().toArray();
+/** The signed-in account's prompt history, newest first (other accounts' on this browser are not listed). */
+export function listPromptHistory(userId: string, db: AppDb = appDb): Promise<PromptHistoryRecord[]> {
+  return promptsOf(db, userId);
 }
 
 export function getLimits(userId: string, db: AppDb = appDb): Promise<LimitsRecord | undefined> {

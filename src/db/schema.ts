@@ -42,6 +42,14 @@ export type GenerationRecord = {
  */
 export type ImageRecord = { id: string; userId: string; image?: Blob; thumbnail?: string };
 
+/**
+ * What this device keeps of one generation's image, without its bytes (schema 5): the offline library
+ * (src/db/offline-library.ts) plans from these small rows which images to fetch and which to let go,
+ * without reading a thumbnail or a Blob. `size` is the full image's bytes (0 when only the thumbnail
+ * is kept); `viewedAt` the last time (epoch ms) the large view showed it, 0 when never.
+ */
+export type ImageUseRecord = { id: string; userId: string; size: number; thumbnail: 0 | 1; viewedAt: number };
+
 export type TaskStatus = "queued" | "running" | "done" | "error";
 
 /** Why a queued task is not being sent now, and until when (ISO) if that is known. */
@@ -119,6 +127,8 @@ export type OutboxEntry = {
 
 export type PromptHistoryRecord = {
   id: string;
+  /** The account that typed it (absent on entries from before prompts had an owner: shown to no one). */
+  userId?: string;
   prompt: string;
   timestamp: number;
   style: string;
@@ -164,7 +174,7 @@ export type MetaRecord = { key: string; value: unknown };
 export const DB_NAME = "promptcanvas";
 
 /** The newest schema version. */
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 
 /**
  * Declares the schema's versions on `db`, up to `upTo` (the newest by default; tests open a database
@@ -197,6 +207,28 @@ export function defineSchema(db: Dexie, upTo: number = SCHEMA_VERSION): void {
   if (upTo < 4) return;
   // 4: image bytes move to their own table (see ImageRecord).
   db.version(4).stores({ images: "id, userId" }).upgrade(upgradeToV4);
+  if (upTo < 5) return;
+  // 5: what is kept of each image, apart from its bytes (see ImageUseRecord).
+  db.version(5).stores({ imageUse: "id, userId" }).upgrade(upgradeToV5);
+}
+
+/** Every image record held gets its row in `imageUse` (nothing viewed yet). */
+export async function upgradeToV5(tx: Transaction): Promise<void> {
+  const images = (await tx.table("images").toArray()) as Array<{
+    id: string;
+    userId: string;
+    image?: Blob;
+    thumbnail?: unknown;
+  }>;
+  await tx.table("imageUse").bulkPut(
+    images.map(({ id, userId, image, thumbnail }): ImageUseRecord => ({
+      id,
+      userId,
+      size: image?.size ?? 0,
+      thumbnail: typeof thumbnail === "string" ? 1 : 0,
+      viewedAt: 0,
+    })),
+  );
 }
 
 /** Bytes cached inside version 3 records move to `images`; the records keep everything else. */

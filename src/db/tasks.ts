@@ -2,7 +2,7 @@
 // its id (the request id) for life, so whoever sends it again (after a reload, from the worker)
 // sends the same id. Transitions that finish a task write everything they touch in one transaction.
 import type { AppDb } from "./db";
-import { getImage, mergedImage, type ImageBytes } from "./images";
+import { putImage, type ImageBytes } from "./images";
 import { addPrompt, type PromptEntry } from "./prompt-history";
 import type { GenerationRecord, LimitsRecord, TaskRecord, TaskWait } from "./schema";
 
@@ -30,7 +30,7 @@ export async function enqueueTasks(
         updatedAt: iso(now + i),
       })),
     );
-    if (prompt) await addPrompt(db, prompt, now);
+    if (prompt && tasks.length) await addPrompt(db, tasks[0].userId, prompt, now);
     return tasks.map((t) => t.id);
   });
 }
@@ -80,11 +80,9 @@ export async function markDone(
   now: number = Date.now(),
   bytes: ImageBytes = {},
 ): Promise<void> {
-  await db.transaction("rw", [db.tasks, db.generations, db.images, db.limits], async () => {
+  await db.transaction("rw", [db.tasks, db.generations, db.images, db.imageUse, db.limits], async () => {
     await db.generations.put(generation);
-    if (bytes.image || bytes.thumbnail) {
-      await db.images.put(mergedImage(await getImage(generation.id, db), generation.id, generation.userId, bytes));
-    }
+    if (bytes.image || bytes.thumbnail) await putImage(db, generation.id, generation.userId, bytes);
     if (limits) await db.limits.put(limits);
     await db.tasks.update(id, {
       status: "done",

@@ -2,7 +2,8 @@
 // open the generator pre-filled through query parameters, and the generator reads them back with
 // parseGenerateLink. A reference image is too large for a URL, so it waits in sessionStorage.
 //   /generate?prompt=…&negative_prompt=…&style=…&quality=…&aspect_ratio=…&seed=…&batch=…&reference=session
-// Every limit and value list is the shared vocabulary's, so a link never asks for what the generator refuses.
+// Every limit and value list is the shared vocabulary's, so a link never asks for what the generator refuses;
+// a longer prompt is clipped by code points (#shared/vocabulary/prompt.ts), never inside an emoji.
 import {
   BATCH_MAX,
   BATCH_MIN,
@@ -14,6 +15,7 @@ import {
   type AspectRatio,
   type Quality,
 } from "#shared/vocabulary/generation.ts";
+import { clipChars } from "#shared/vocabulary/prompt.ts";
 import { isStyleId, type StyleId } from "#shared/vocabulary/styles.ts";
 
 /** Where a reference image picked on a public page waits for the generator. */
@@ -41,9 +43,9 @@ export type GenerateLinkInput = Omit<GenerateLinkParams, "style"> & { style?: st
 export function buildGenerateLink(p: GenerateLinkInput): string {
   const q = new URLSearchParams();
   const prompt = p.prompt?.trim();
-  if (prompt) q.set("prompt", prompt.slice(0, PROMPT_MAX_CHARS));
+  if (prompt) q.set("prompt", clipChars(prompt, PROMPT_MAX_CHARS));
   const negative = p.negativePrompt?.trim();
-  if (negative) q.set("negative_prompt", negative.slice(0, NEGATIVE_PROMPT_MAX_CHARS));
+  if (negative) q.set("negative_prompt", clipChars(negative, NEGATIVE_PROMPT_MAX_CHARS));
   if (isStyleId(p.style)) q.set("style", p.style);
   if (p.quality) q.set("quality", p.quality);
   if (p.aspectRatio) q.set("aspect_ratio", p.aspectRatio);
@@ -60,9 +62,9 @@ export function parseGenerateLink(search: string): GenerateLinkParams {
   const q = new URLSearchParams(search.startsWith("?") ? search.slice(1) : search);
   const out: GenerateLinkParams = {};
   const prompt = q.get("prompt")?.trim();
-  if (prompt) out.prompt = prompt.slice(0, PROMPT_MAX_CHARS);
+  if (prompt) out.prompt = clipChars(prompt, PROMPT_MAX_CHARS);
   const negative = q.get("negative_prompt")?.trim();
-  if (negative) out.negativePrompt = negative.slice(0, NEGATIVE_PROMPT_MAX_CHARS);
+  if (negative) out.negativePrompt = clipChars(negative, NEGATIVE_PROMPT_MAX_CHARS);
   const style = q.get("style");
   if (isStyleId(style)) out.style = style;
   const quality = q.get("quality");

@@ -6,6 +6,7 @@ import { STYLES, STYLE_BY_ID } from "#shared/vocabulary/styles.ts";
 import { ASPECT_RATIOS, QUALITIES, type GenerationChoice } from "#shared/vocabulary/generation.ts";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { buildGenerateLink } from "./generate-link";
+import { engineName } from "./model-names";
 
 export type Recipe = GenerationChoice & {
   id: string;
@@ -67,7 +68,7 @@ export function recipeRows(r: Recipe, timeZone?: string): { label: string; value
     { label: "Aspect ratio", value: r.aspectRatio },
     { label: "Size", value: `${r.width} × ${r.height}` },
     { label: "Seed", value: r.seed === null ? "Random" : String(r.seed) },
-    { label: "Model", value: r.model ? `${r.provider} · ${r.model}` : r.provider },
+    { label: "Model", value: engineName(r.provider, r.model) },
     { label: "Created", value: formatCreatedAt(r.createdAt, undefined, timeZone) },
   ];
 }

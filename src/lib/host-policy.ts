@@ -1,7 +1,9 @@
 // Which host the product runs on (spec §7 and §2): any host other than the configured production
 // domain shows the development banner; a public host that is not the production domain is sent
 // there with the same path. Loopback names and bare IP addresses are never redirected: they are
-// a developer's machine or a local-network preview, never a public mirror.
+// a developer's machine or a local-network preview, never a public mirror. Nor are the preview hosts
+// of app-builder platforms (spec §7: "not a builder-platform host"), where the app is built and
+// reviewed before it is published.
 
 import { LOOPBACK_HOSTNAMES } from "#shared/vocabulary/hosts.ts";
 
@@ -9,6 +11,33 @@ const LOOPBACK_NAMES = new Set<string>(LOOPBACK_HOSTNAMES);
 
 function normalize(host: string): string {
   return host.trim().toLowerCase().replace(/\.$/, "");
+}
+
+/**
+ * Preview domains of app-builder platforms (Lovable, Bolt and StackBlitz's WebContainers, Replit, v0,
+ * CodeSandbox): a host equal to one of them or under it is spared from the host redirect.
+ */
+const BUILDER_PREVIEW_DOMAINS: readonly string[] = [
+  "lovable.app",
+  "lovableproject.com",
+  "webcontainer.io",
+  "webcontainer-api.io",
+  "stackblitz.io",
+  "replit.dev",
+  "repl.co",
+  "vusercontent.net",
+  "csb.app",
+];
+
+/** Whether `hostname` is `domain` or a subdomain of it (label by label: "evil-lovable.app" is not). */
+function isUnder(hostname: string, domain: string): boolean {
+  const d = normalize(domain).replace(/^\./, "");
+  return d !== "" && (hostname === d || hostname.endsWith(`.${d}`));
+}
+
+export function isBuilderPreviewHost(hostname: string, domains: readonly string[] = BUILDER_PREVIEW_DOMAINS): boolean {
+  const h = normalize(hostname);
+  return domains.some((d) => isUnder(h, d));
 }
 
 export function isLocalHost(hostname: string): boolean {
@@ -28,8 +57,8 @@ export function showsDevelopmentBanner(hostname: string, productionHost: string)
 }
 
 /**
- * The URL to send this page to, or null to stay. `previewSuffixes` lists hosting-platform preview
- * domains (for example ".pages.dev") that must stay reachable for review.
+ * The URL to send this page to, or null to stay. `previewSuffixes` lists more preview domains (for
+ * example ".pages.dev") that must stay reachable for review, on top of the builder platforms'.
  */
 export function hostRedirectTarget(
   location: Pick<Location, "hostname" | "pathname" | "search" | "hash">,
@@ -39,6 +68,6 @@ export function hostRedirectTarget(
   const host = normalize(location.hostname);
   if (!normalize(productionHost)) return null;
   if (isProductionHost(host, productionHost) || isLocalHost(host)) return null;
-  if (previewSuffixes.some((suffix) => host.endsWith(normalize(suffix)))) return null;
+  if (isBuilderPreviewHost(host) || isBuilderPreviewHost(host, previewSuffixes)) return null;
   return `https://${normalize(productionHost)}${location.pathname}${location.search}${location.hash}`;
 }

@@ -1,5 +1,3 @@
-/** Errors as values: every call that can fail for an expected reason returns one of these. */
-export type Result<T, E> = { ok: true; value: T } | { ok: false; error: E };
-
-export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
-export const err = <E>(error: E): Result<never, E> => ({ ok: false, error });
+// Errors as values: every call that can fail for an expected reason returns one of these. The shape is
+// the shared vocabulary's, the same the edge functions and the local backend use.
+export { err, ok, type Result } from "#shared/vocabulary/result.ts";

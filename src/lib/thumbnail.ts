@@ -4,10 +4,16 @@
 // service worker (both have createImageBitmap and OffscreenCanvas); where either is missing, or the
 // bytes are not an image, there is no thumbnail and grids show the full image. It is kept as a data:
 // URL (a few kilobytes of text): a tile shows it as it is, with no object URL to make and no Blob to read.
+// In the page, makeThumbnail hands the work to a worker (thumbnail-worker.ts, the same code) so the
+// decode, scaling and encoding leave the main thread: a tile scrolled into view and the background fill
+// both make thumbnails while the person scrolls (docs/decisions/091-background-fill-costs-history-scroll.md).
+import ThumbnailWorker from "./thumbnail-worker?worker";
+import type { ThumbnailAnswer, ThumbnailRequest } from "./thumbnail-worker";
 export const THUMBNAIL_PX = 384;
 const QUALITY = 0.8;
 
-export async function makeThumbnail(image: Blob): Promise<string | undefined> {
+/** A thumbnail made in this thread (the worker's, the service worker's, or the page's without a worker). */
+export async function makeThumbnailHere(image: Blob): Promise<string | undefined> {
   if (typeof createImageBitmap !== "function" || typeof OffscreenCanvas !== "function") return undefined;
   try {
     const bitmap = await createImageBitmap(image);
@@ -32,4 +38,49 @@ export async function toDataUrl(blob: Blob): Promise<string> {
   let binary = "";
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return `data:${blob.type || "application/octet-stream"};base64,${btoa(binary)}`;
+}
+
+type Waiting = { image: Blob; resolve: (url: string | undefined) => void };
+let worker: Worker | null | undefined;
+let nextId = 0;
+const waiting = new Map<number, Waiting>();
+
+/** The page's thumbnail worker, started on first use; null where workers are missing or fail. */
+function thumbnailWorker(): Worker | null {
+  if (worker !== undefined) return worker;
+  try {
+    worker = typeof Worker === "function" && typeof window !== "undefined" ? new ThumbnailWorker() : null;
+  } catch {
+    worker = null;
+  }
+  worker?.addEventListener("message", (event: MessageEvent<ThumbnailAnswer>) => {
+    const entry = waiting.get(event.data.id);
+    waiting.delete(event.data.id);
+    entry?.resolve(event.data.url);
+  });
+  // A worker that cannot start (or dies) answers nothing: what waits is made here instead, and so is
+  // everything after.
+  worker?.addEventListener("error", () => {
+    worker?.terminate();
+    worker = null;
+    const left = [...waiting.values()];
+    waiting.clear();
+    for (const { image, resolve } of left) void makeThumbnailHere(image).then(resolve);
+  });
+  return worker;
+}
+
+/**
+ * The thumbnail of `image`, or undefined where it cannot be made. In the page it is made in a worker,
+ * so the decode, the scaling and the encoding leave the main thread; where there is no worker (the
+ * service worker, a worker that fails to start), in this thread. Same thumbnail either way.
+ */
+export async function makeThumbnail(image: Blob): Promise<string | undefined> {
+  const running = thumbnailWorker();
+  if (!running) return makeThumbnailHere(image);
+  const id = nextId++;
+  return new Promise((resolve) => {
+    waiting.set(id, { image, resolve });
+    running.postMessage({ id, image } satisfies ThumbnailRequest);
+  });
 }

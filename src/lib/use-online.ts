@@ -1,6 +1,7 @@
 // Whether the browser says it is online, as a React value that follows the online and offline events.
 // Server rendering and non-browser runs count as online.
 import { useSyncExternalStore } from "react";
+import { isOnline } from "./online";
 
 function subscribeOnline(listener: () => void): () => void {
   window.addEventListener("online", listener);
@@ -10,8 +11,6 @@ function subscribeOnline(listener: () => void): () => void {
     window.removeEventListener("offline", listener);
   };
 }
-
-const isOnline = () => (typeof navigator === "undefined" ? true : navigator.onLine);
 
 export function useOnline(): boolean {
   return useSyncExternalStore(subscribeOnline, isOnline, () => true);

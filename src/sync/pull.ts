@@ -3,7 +3,8 @@
 // is missed or doubled); preferences and limits are read whole. Each part fails on its own. Server
 // data goes under the writes still waiting in the outbox (src/db/library.ts), so a pending change
 // is not undone by an older server copy. The catch-up after a reconnect adds a reconciliation of
-// deletions and flag changes made elsewhere.
+// deletions and flag changes made elsewhere. A failed pull of generations is recorded for the views
+// (src/db/pull-status.ts) and cleared by the next pull that completes.
 import type { AppError } from "../api/errors";
 import type { MyLimits, PreferencesRow } from "#shared/vocabulary/rows.ts";
 import { fetchGenerationFlags } from "../api/library";
@@ -15,6 +16,7 @@ import {
   reconcileGenerations as reconcileLocal,
   type ServerFlags,
 } from "../db/library";
+import { recordPullFailure } from "../db/pull-status";
 import type { LimitsRecord, PreferencesRecord } from "../db/schema";
 
 export const PULL_PAGE_SIZE = 200;
@@ -56,6 +58,12 @@ export async function pullCursor(db: AppDb, userId: string): Promise<string | nu
   return ((await db.meta.get(cursorKey(userId)))?.value as string | undefined) ?? null;
 }
 
+/** A pull that completed clears the failure an earlier one left for the views. */
+async function pulled(db: AppDb, userId: string, count: number): Promise<{ count: number }> {
+  await recordPullFailure(userId, null, db);
+  return { count };
+}
+
 /** Rows created since the cursor, page by page, upserted by id (rows at the cursor's instant come again). */
 export async function pullGenerations(
   db: AppDb,
@@ -66,9 +74,12 @@ export async function pullGenerations(
   let since = await pullCursor(db, userId);
   for (;;) {
     const page = await fetchPage(userId, since, PULL_PAGE_SIZE);
-    if (!page.ok) return { count, error: page.error };
+    if (!page.ok) {
+      await recordPullFailure(userId, page.error.message, db);
+      return { count, error: page.error };
+    }
     const rows = page.value;
-    if (!rows.length) return { count };
+    if (!rows.length) return pulled(db, userId, count);
     const last = rows[rows.length - 1].created_at;
     await db.transaction("rw", [db.generations, db.outbox, db.meta], async () => {
       await applyServerRows(db, userId, rows);
@@ -76,7 +87,7 @@ export async function pullGenerations(
     });
     count += rows.length;
     // A full page that ends where it began cannot advance: stop rather than loop.
-    if (rows.length < PULL_PAGE_SIZE || last === since) return { count };
+    if (rows.length < PULL_PAGE_SIZE || last === since) return pulled(db, userId, count);
     since = last;
   }
 }
@@ -98,7 +109,10 @@ export async function reconcileGenerations(
   let afterId: string | null = null;
   for (;;) {
     const page = await fetchFlags(userId, upTo, afterId, RECONCILE_PAGE_SIZE);
-    if (!page.ok) return { removed: 0, updated: 0, error: page.error };
+    if (!page.ok) {
+      await recordPullFailure(userId, page.error.message, db);
+      return { removed: 0, updated: 0, error: page.error };
+    }
     for (const r of page.value) server.set(r.id, { isSaved: r.is_saved, isPublic: r.is_public });
     if (page.value.length < RECONCILE_PAGE_SIZE) break;
     afterId = page.value[page.value.length - 1].id;

@@ -24,7 +24,7 @@ import type { AppDb } from "../db/db";
 import { removeImages } from "../db/images";
 import { completeEntry, deferEntry, headEntry, markConflict, parkEntry } from "../db/outbox";
 import type { OutboxEntry, OutboxOp, PreferencesPatch } from "../db/schema";
-import { backoffMs } from "./run-task";
+import { createLane, type DeliveryOutcome, type Settled } from "./delivery";
 
 export const OUTBOX_LOCK_PREFIX = "promptcanvas-outbox:";
 export const OUTBOX_SYNC_TAG = "promptcanvas-outbox";
@@ -110,7 +110,7 @@ async function send(deps: PushDeps, entry: OutboxEntry): Promise<Sent> {
 /** The server's truth after a conflict: a row gone there is gone here too. */
 async function settleConflict(deps: PushDeps, entry: OutboxEntry, reason: "gone" | "rejected", message: string) {
   const { db } = deps;
-  await db.transaction("rw", [db.outbox, db.generations, db.images], async () => {
+  await db.transaction("rw", [db.outbox, db.generations, db.images, db.imageUse], async () => {
     await markConflict(db, entry.seq!, { reason, message }, deps.now());
     const generationId = (entry.payload as { generationId?: unknown } | null)?.generationId;
     if (reason === "gone" && typeof generationId === "string") {
@@ -122,48 +122,90 @@ async function settleConflict(deps: PushDeps, entry: OutboxEntry, reason: "gone"
 
 const GONE_MESSAGE = "This generation no longer exists on the server (it was deleted elsewhere).";
 
-/** Sends the user's pending entries in order until none is left or one must wait. */
+/** What became of a sent entry beyond delivered or retried, for the report and the outbox. */
+type Detail = { conflict: "gone" | "rejected"; message: string } | { park: "auth" };
+
+/**
+ * Sends the user's pending entries in order until none is left or one must wait, on an ordered
+ * delivery lane (src/sync/delivery.ts): the head entry's backoff (kept in the outbox) holds the rest.
+ * A drain never sleeps: it ends where the lane would wait, and says why.
+ */
 export async function drainOutbox(deps: PushDeps, userId: string): Promise<DrainReport> {
   const report: DrainReport = { sent: 0, conflicts: 0, stopped: { reason: "empty" } };
+  const details = new Map<number, Detail>();
   let renewed = false;
-  for (;;) {
-    const entry = await headEntry(deps.db, userId);
-    if (!entry) return report;
-    if (entry.parkedReason === "auth") return { ...report, stopped: { reason: "auth" } };
-    const due = entry.nextAttemptAt ? Date.parse(entry.nextAttemptAt) : 0;
-    if (due > deps.now()) return { ...report, stopped: { reason: "backoff", until: due } };
-    if (!deps.isOnline()) return { ...report, stopped: { reason: "offline" } };
+  let error: unknown;
 
-    const sent = await send(deps, entry);
-    if (sent.outcome === "applied") {
-      await completeEntry(deps.db, entry.seq!);
-      report.sent++;
-      continue;
+  async function deliver(entry: OutboxEntry): Promise<DeliveryOutcome> {
+    if (entry.parkedReason === "auth") return { outcome: "wait", for: "session" };
+    if (!deps.isOnline()) return { outcome: "wait", for: "online" };
+    let sent = await send(deps, entry);
+    if (sent.outcome === "failed" && sent.failure.kind === "auth" && !renewed && (await deps.refreshSession())) {
+      renewed = true;
+      sent = await send(deps, entry); // the same entry again, with the fresh session
     }
+    if (sent.outcome === "applied") return { outcome: "delivered" };
     if (sent.outcome === "gone") {
-      await settleConflict(deps, entry, "gone", GONE_MESSAGE);
-      report.conflicts++;
-      continue;
+      details.set(entry.seq!, { conflict: "gone", message: GONE_MESSAGE });
+      return { outcome: "failed" };
     }
     const { failure } = sent;
     if (failure.kind === "rejected") {
-      await settleConflict(deps, entry, "rejected", failure.error.message);
-      report.conflicts++;
-      continue;
+      details.set(entry.seq!, { conflict: "rejected", message: failure.error.message });
+      return { outcome: "failed" };
     }
     if (failure.kind === "auth") {
-      if (!renewed && (await deps.refreshSession())) {
-        renewed = true;
-        continue; // the same entry again, with the fresh session
-      }
-      await parkEntry(deps.db, entry.seq!, "auth");
-      return { ...report, stopped: { reason: "auth" } };
+      details.set(entry.seq!, { park: "auth" });
+      return { outcome: "wait", for: "session" };
     }
-    if (failure.kind === "offline" && !deps.isOnline()) return { ...report, stopped: { reason: "offline" } };
-    const until = deps.now() + backoffMs(entry.attempts + 1, deps.random, failure.error.retryAfterMs);
-    await deferEntry(deps.db, entry.seq!, until);
-    return { ...report, stopped: { reason: "backoff", until } };
+    if (failure.kind === "offline" && !deps.isOnline()) return { outcome: "wait", for: "online" };
+    return { outcome: "retry", retryAfterMs: failure.error.retryAfterMs };
   }
+
+  async function settled(entry: OutboxEntry, result: Settled): Promise<void> {
+    const detail = details.get(entry.seq!);
+    details.delete(entry.seq!);
+    if (result.outcome === "delivered") {
+      await completeEntry(deps.db, entry.seq!);
+      report.sent++;
+    } else if (result.outcome === "failed" && detail && "conflict" in detail) {
+      await settleConflict(deps, entry, detail.conflict, detail.message);
+      report.conflicts++;
+    } else if (result.outcome === "retry") {
+      await deferEntry(deps.db, entry.seq!, result.at);
+    } else if (result.outcome === "wait" && detail && "park" in detail) {
+      await parkEntry(deps.db, entry.seq!, detail.park);
+    }
+  }
+
+  const lane = createLane<OutboxEntry>({
+    key: OUTBOX_LOCK_PREFIX + userId,
+    mode: "ordered",
+    next: async () => {
+      const head = await headEntry(deps.db, userId);
+      return head ? [head] : [];
+    },
+    idOf: (entry) => String(entry.seq),
+    attemptsOf: (entry) => entry.attempts,
+    dueAt: (entry) => (entry.nextAttemptAt ? Date.parse(entry.nextAttemptAt) : 0),
+    deliver,
+    settled,
+    // A drain ends where the lane would sleep: its timers never fire.
+    clock: { now: deps.now, setTimeout: () => undefined, clearTimeout: () => undefined },
+    random: deps.random,
+    onError: (e) => {
+      error ??= e;
+      lane.stop();
+    },
+  });
+  lane.wake();
+  const status = await lane.idle();
+  lane.stop();
+  if (error) throw error;
+  if (status.waiting === "online") report.stopped = { reason: "offline" };
+  else if (status.waiting === "session") report.stopped = { reason: "auth" };
+  else if (status.until !== null) report.stopped = { reason: "backoff", until: status.until };
+  return report;
 }
 
 type LockManagerLike = {

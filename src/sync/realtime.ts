@@ -2,7 +2,9 @@
 // realtime changes are applied to Dexie by id (an upsert, so a row that also arrives by pull or by
 // the queue's own success is kept once), and every (re)subscription runs the catch-up, because
 // realtime is a hint: what happened while the socket was down is fetched, never assumed.
-// Changes and catch-ups run one at a time, in arrival order.
+// Changes and catch-ups run one at a time, in arrival order. Deletes arrive as Supabase Realtime sends
+// them, unfiltered: the id of every deleted generation, anyone's; one is applied only to a record of
+// this user's (applyServerDelete checks), so the others change nothing.
 import type { ChangeFeedStatus, GenerationChange } from "../api/library";
 import type { AppDb } from "../db/db";
 import { applyServerDelete, applyServerRows } from "../db/library";

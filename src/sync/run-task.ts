@@ -4,7 +4,7 @@
 // what trying again cannot fix, an error. Nothing queued is dropped: only the person removes tasks.
 import type { ErrorCode } from "#shared/vocabulary/errors.ts";
 import type { GenerateAnswer, GenerateRequest } from "../api/generate";
-import type { AppError } from "../api/errors";
+import { appErrorOf, type AppError } from "../api/errors";
 import type { AppDb } from "../db/db";
 import type { LimitsRecord, TaskRecord, TaskWait } from "../db/schema";
 import { toGenerationRecord } from "../db/generation-record";
@@ -32,7 +32,14 @@ export type RunTaskDeps = {
 };
 
 export type RunOutcome =
-  | { status: "done"; taskId: string; generationId: string; replayed: boolean }
+  | {
+      status: "done";
+      taskId: string;
+      generationId: string;
+      replayed: boolean;
+      /** The image was made but its bytes could not be stored on this device (spec §8's save failure). */
+      saveFailed?: true;
+    }
   | { status: "waiting"; taskId: string; wait: TaskWait; error?: AppError }
   | { status: "error"; taskId: string; error: AppError }
   /** Not sent: the task was removed, taken by another runner, or is not due (its wait is kept). */
@@ -74,12 +81,15 @@ function limitsAfter(previous: LimitsRecord | undefined, userId: string, answer:
   } satisfies LimitsRecord;
 }
 
-/** Today's known quota is used up and its reset is still ahead: hold the task until then. */
-async function quotaHold(deps: RunTaskDeps, userId: string): Promise<TaskWait | null> {
+/** Today's known quota is used up and its reset is still ahead: the reset moment, else null. */
+async function quotaSpent(deps: RunTaskDeps, userId: string): Promise<string | null> {
   const limits = await deps.db.limits.get(userId);
   if (!limits || limits.remaining > 0) return null;
-  return Date.parse(limits.resetAt) > deps.now() ? { reason: "quota", until: limits.resetAt } : null;
+  return Date.parse(limits.resetAt) > deps.now() ? limits.resetAt : null;
 }
+
+/** The person chose to hold this task for after the daily reset (only they can: never by itself). */
+export const heldForReset = (task: Pick<TaskRecord, "wait">): boolean => task.wait?.reason === "quota";
 
 async function succeed(deps: RunTaskDeps, task: TaskRecord, answer: GenerateAnswer): Promise<RunOutcome> {
   const { db } = deps;
@@ -95,9 +105,20 @@ async function succeed(deps: RunTaskDeps, task: TaskRecord, answer: GenerateAnsw
   const previous = await db.limits.get(task.userId);
   const record = toGenerationRecord(answer.generation);
   const limits = limitsAfter(previous, task.userId, answer, deps.now());
-  await markDone(db, task.id, record, limits, deps.now(), { image, thumbnail });
+  let saveFailed = false;
+  try {
+    await markDone(db, task.id, record, limits, deps.now(), { image, thumbnail });
+  } catch (e) {
+    // The device refused the bytes (storage full, a broken database): keep the row and settle the
+    // task without them (the image is fetched again when shown online), and say so. Should even
+    // that fail, the task stays running and is re-sent with its request id, which replays the row.
+    console.warn("[queue] storing the image failed:", e instanceof Error ? e.message : String(e));
+    await markDone(db, task.id, record, limits, deps.now());
+    saveFailed = true;
+  }
   void deps.track(task.userId, "queue_task_success", { provider: answer.generation.provider, taskId: task.id });
-  return { status: "done", taskId: task.id, generationId: record.id, replayed: answer.replayed };
+  const done = { status: "done", taskId: task.id, generationId: record.id, replayed: answer.replayed } as const;
+  return saveFailed ? { ...done, saveFailed: true } : done;
 }
 
 async function wait(deps: RunTaskDeps, task: TaskRecord, wait: TaskWait, error?: AppError): Promise<RunOutcome> {
@@ -111,14 +132,17 @@ async function fail(deps: RunTaskDeps, task: TaskRecord, error: AppError): Promi
   return { status: "error", taskId: task.id, error };
 }
 
-async function settleFailure(deps: RunTaskDeps, task: TaskRecord, error: AppError): Promise<RunOutcome> {
+async function settleFailure(deps: RunTaskDeps, task: TaskRecord, error: AppError, held: boolean): Promise<RunOutcome> {
   const at = (ms: number) => new Date(deps.now() + ms).toISOString();
   if (error.code === "network_error" && !deps.isOnline()) return wait(deps, task, { reason: "offline" }, error);
   if (error.code === "daily_limit") {
     const limits = await deps.db.limits.get(task.userId);
     const until = error.retryAfterMs !== undefined ? at(error.retryAfterMs) : limits?.resetAt;
     if (limits) await deps.db.limits.put({ ...limits, remaining: 0, checkedAt: at(0) });
-    return wait(deps, task, until ? { reason: "quota", until } : { reason: "quota" }, error);
+    // Only a task the person chose to hold for the reset waits for it; any other is refused now (it
+    // stays in the list as failed, with Retry), so tomorrow's quota is never spent behind their back.
+    if (held) return wait(deps, task, until ? { reason: "quota", until } : { reason: "quota" }, error);
+    return fail(deps, task, error);
   }
   if (error.code === "auth_required") {
     // A lapsed token is renewed once and the task re-sent; if that fails it waits for a sign-in.
@@ -144,14 +168,20 @@ export async function runTask(deps: RunTaskDeps, taskId: string): Promise<RunOut
   if (!queued || queued.status !== "queued") return { status: "skipped", taskId };
   // The scheduler chose from what it last saw; the record may have moved on since.
   if (queued.wait && !isDue(queued.wait, deps.now(), true)) return { status: "skipped", taskId, wait: queued.wait };
-  const hold = await quotaHold(deps, queued.userId);
-  if (hold) return wait(deps, queued, hold);
-  if (!deps.isOnline()) return wait(deps, queued, { reason: "offline" });
+  const held = heldForReset(queued);
+  // With today's quota known to be spent nothing is sent: a held task waits for the reset, any other
+  // fails at once with the daily-limit error.
+  const spentUntil = await quotaSpent(deps, queued.userId);
+  if (spentUntil) {
+    if (held) return wait(deps, queued, { reason: "quota", until: spentUntil });
+    return fail(deps, queued, appErrorOf("daily_limit", "quota spent (known before sending)"));
+  }
+  if (!deps.isOnline()) return wait(deps, queued, held && queued.wait ? queued.wait : { reason: "offline" });
 
   const task = await markRunning(db, taskId, deps.now());
   if (!task) return { status: "skipped", taskId };
   const answer = await deps.generate(requestOf(task));
   // A replay (the request reached the server before a reload) answers the stored row: a success.
   if (answer.ok) return succeed(deps, task, answer.value);
-  return settleFailure(deps, task, answer.error);
+  return settleFailure(deps, task, answer.error, held);
 }

@@ -44,9 +44,94 @@ export interface Config {
   renderWorkers: number | null;
   /** The environment edge functions see besides the platform's variables (provider keys and the like). */
   functionEnv: Env;
+  /** GoTrue's rate limits: supabase/config.toml's [auth.rate_limit], AUTH_RATE_LIMIT_* overriding. */
+  authRateLimits: AuthRateLimits;
+  /** GoTrue's minimum password length: supabase/config.toml's [auth] minimum_password_length (at least 6). */
+  authMinPasswordLength: number;
 }
 
-/** Every variable loadConfig reads: name, default, meaning (the README's table is made from this). */
+/** `[auth.rate_limit]` as hosted Supabase reads it (see auth/rate-limits.ts for where each applies). */
+export interface AuthRateLimits {
+  /** Sign-ups and password sign-ins per 5 minutes per IP (also /recover, /resend, PUT /user each). */
+  signInSignUps: number;
+  /** /token requests per 5 minutes per IP. */
+  tokenRefresh: number;
+  /** /verify requests per 5 minutes per IP. */
+  tokenVerifications: number;
+  /** E-mails the whole project sends per hour. */
+  emailSent: number;
+  /** Most requests a full per-IP bucket lets through at once (GoTrue fixes it at 30). */
+  burst: number;
+}
+
+/** The Supabase CLI's (hosted) defaults, used for whatever config.toml and the environment leave unset. */
+export const HOSTED_AUTH_RATE_LIMITS: AuthRateLimits = {
+  signInSignUps: 30,
+  tokenRefresh: 150,
+  tokenVerifications: 30,
+  emailSent: 2,
+  burst: 30,
+};
+
+/**
+ * The positive integer settings of one `[section]` of a config.toml (`key = 123` lines; anything
+ * else is ignored). Enough TOML for the settings the local backend takes from that file.
+ */
+export function tomlIntegers(text: string, section: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  let inSection = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/#.*$/, "").trim();
+    const header = /^\[\s*([^\]]+?)\s*\]$/.exec(line);
+    if (header) {
+      inSection = header[1] === section;
+      continue;
+    }
+    const setting = inSection ? /^([A-Za-z0-9_]+)\s*=\s*(\d+)$/.exec(line) : null;
+    if (setting) out[setting[1]] = Number(setting[2]);
+  }
+  return out;
+}
+
+async function loadAuthRateLimits(env: Env): Promise<AuthRateLimits> {
+  const file = env("SUPABASE_CONFIG") ?? "supabase/config.toml";
+  let toml: Record<string, number> = {};
+  try {
+    toml = tomlIntegers(await Deno.readTextFile(file), "auth.rate_limit");
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  const d = HOSTED_AUTH_RATE_LIMITS;
+  const fromFile = (key: string, fallback: number) =>
+    positiveInt(toml[key] === undefined ? undefined : String(toml[key]), fallback);
+  return {
+    signInSignUps: positiveInt(env("AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS"), fromFile("sign_in_sign_ups", d.signInSignUps)),
+    tokenRefresh: positiveInt(env("AUTH_RATE_LIMIT_TOKEN_REFRESH"), fromFile("token_refresh", d.tokenRefresh)),
+    tokenVerifications: positiveInt(
+      env("AUTH_RATE_LIMIT_TOKEN_VERIFICATIONS"),
+      fromFile("token_verifications", d.tokenVerifications),
+    ),
+    emailSent: positiveInt(env("AUTH_RATE_LIMIT_EMAIL_SENT"), fromFile("email_sent", d.emailSent)),
+    burst: positiveInt(env("AUTH_RATE_LIMIT_BURST"), d.burst),
+  };
+}
+
+/** GoTrue's default minimum password length, and the least it takes (a smaller setting is raised to it). */
+export const HOSTED_MIN_PASSWORD_LENGTH = 6;
+
+/** `[auth] minimum_password_length` of the project's config.toml, as GoTrue applies it. */
+async function loadMinPasswordLength(env: Env): Promise<number> {
+  const file = env("SUPABASE_CONFIG") ?? "supabase/config.toml";
+  let set: number | undefined;
+  try {
+    set = tomlIntegers(await Deno.readTextFile(file), "auth").minimum_password_length;
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  return Math.max(set ?? HOSTED_MIN_PASSWORD_LENGTH, HOSTED_MIN_PASSWORD_LENGTH);
+}
+
+/** Every variable loadConfig reads: name, default, meaning (docs/configuration.md lists them). */
 export const ENV_VARS: readonly [name: string, fallback: string, meaning: string][] = [
   ["HOST", "127.0.0.1", "Interface the API listens on"],
   ["API_PORT", "54321", "Port of the API (0: any free port)"],
@@ -71,6 +156,16 @@ export const ENV_VARS: readonly [name: string, fallback: string, meaning: string
   ["MAX_BODY_BYTES", "1000000", "Largest JSON request body"],
   ["MAX_UPLOAD_BYTES", "20000000", "Largest stored object"],
   ["QUIET", "0", "1: no logs (tests)"],
+  [
+    "SUPABASE_CONFIG",
+    "supabase/config.toml",
+    "Where [auth] minimum_password_length and [auth.rate_limit] are read from",
+  ],
+  ["AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS", "(config.toml: 30)", "Sign-ups and sign-ins per 5 minutes per IP"],
+  ["AUTH_RATE_LIMIT_TOKEN_REFRESH", "(config.toml: 150)", "/auth/v1/token requests per 5 minutes per IP"],
+  ["AUTH_RATE_LIMIT_TOKEN_VERIFICATIONS", "(config.toml: 30)", "/auth/v1/verify requests per 5 minutes per IP"],
+  ["AUTH_RATE_LIMIT_EMAIL_SENT", "(config.toml: 2)", "E-mails the auth service sends per hour"],
+  ["AUTH_RATE_LIMIT_BURST", "30", "Most requests a full per-IP bucket lets through at once"],
 ];
 
 /** Reads one variable; absent or empty is undefined. */
@@ -145,5 +240,7 @@ export async function loadConfig(env: Env = denoEnv): Promise<Config> {
     restMaxRows: positiveInt(env("REST_MAX_ROWS"), 1000),
     renderWorkers: env("RENDER_WORKERS") ? positiveInt(env("RENDER_WORKERS"), 1) : null,
     functionEnv: env,
+    authRateLimits: await loadAuthRateLimits(env),
+    authMinPasswordLength: await loadMinPasswordLength(env),
   };
 }

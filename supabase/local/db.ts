@@ -26,7 +26,8 @@ export interface Db extends Sql {
 /** Claims of a verified JWT (or the implied anon claims when there is none). */
 export type Claims = { role: string; sub?: string; [key: string]: unknown };
 
-const ROLES = new Set(["anon", "authenticated", "service_role"]);
+/** The roles a request may act as; any other role in a verified token is refused before SQL. */
+export const DB_ROLES: ReadonlySet<string> = new Set(["anon", "authenticated", "service_role"]);
 
 // Supabase's per-role statement timeouts, so one expensive anonymous query cannot hold the database.
 const STATEMENT_TIMEOUT: Record<string, string> = { anon: "3s", authenticated: "8s", service_role: "0" };
@@ -36,7 +37,7 @@ const STATEMENT_TIMEOUT: Record<string, string> = { anon: "3s", authenticated: "
  * PostgREST does before each request. Unknown roles are refused before any SQL runs.
  */
 export function asRole<T>(db: Db, claims: Claims, fn: (tx: Sql) => Promise<T>): Promise<T> {
-  if (!ROLES.has(claims.role)) return Promise.reject(new Error(`unknown role ${claims.role}`));
+  if (!DB_ROLES.has(claims.role)) return Promise.reject(new Error(`unknown role ${claims.role}`));
   return db.transaction(async (tx) => {
     await tx.query(
       `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
@@ -58,32 +59,159 @@ export interface DbOptions {
 
 export async function openDb(opts: DbOptions): Promise<Db> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, { poolSize: opts.poolSize });
-  const pgl = opts.dataDir ? new PGlite(opts.dataDir) : new PGlite();
-  await pgl.waitReady;
-  return wrapPglite(pgl);
+  const dataDir = opts.dataDir;
+  const open = async () => {
+    const pgl = dataDir ? new PGlite(dataDir) : new PGlite();
+    await pgl.waitReady;
+    return pgl;
+  };
+  // In memory there is nothing to re-open from: a broken instance then fails fast instead.
+  return wrapPglite(await open(), dataDir ? open : undefined);
 }
 
-/** The Db interface over an open PGlite instance (the caller may have loaded it from a snapshot). */
-export function wrapPglite(pgl: PGlite): Db {
-  const wrap = (q: { query: PGlite["query"]; exec: PGlite["exec"] }): Sql => ({
+/**
+ * Thrown instead of running SQL on a PGlite instance found broken. 57P01 is what Postgres says when an
+ * administrator ends a session, and PostgREST answers it 503: the caller may retry.
+ */
+export class DatabaseUnavailable extends Error {
+  readonly code = "57P01";
+  constructor(message = "The embedded database stopped after an internal error and is being re-opened") {
+    super(message);
+  }
+}
+
+/**
+ * Whether PGlite answered a statement in a way that means its WebAssembly instance is no longer sound:
+ * a result with no command tag (Postgres neither completed nor reported an error: its stack overflowed
+ * into memory it does not own), an internal error, or a WebAssembly trap. See docs/decisions/064-broken-pglite-instance-is-reopened.md.
+ */
+function brokenResult(r: { command?: string }): boolean {
+  return typeof r.command !== "string";
+}
+function brokenError(e: unknown): boolean {
+  if (e instanceof WebAssembly.RuntimeError) return true;
+  const x = e as { code?: unknown; name?: unknown; message?: unknown };
+  if (x?.name === "RuntimeError") return true;
+  // XX000 is Postgres' internal_error ("bad buffer ID", "unexpected ... state"): never caller-caused.
+  return x?.code === "XX000";
+}
+
+/**
+ * Statement parameters reach PGlite as text, as node-postgres sends them, so that Postgres parses
+ * them and reports a bad value with its own SQLSTATE (PGlite's own serializers throw plain Errors,
+ * e.g. for a boolean column compared to "maybe").
+ */
+function textSerializers(pgl: PGlite): Record<number, (v: unknown) => string> {
+  const own = pgl.serializers as Record<number, (v: unknown) => string>;
+  return new Proxy({} as Record<number, (v: unknown) => string>, {
+    get: (_t, key) => {
+      const base = own[Number(key)];
+      return (v: unknown) => (typeof v === "string" ? v : base ? base(v) : String(v));
+    },
+  });
+}
+
+/**
+ * The Db interface over an open PGlite instance (the caller may have loaded it from a snapshot).
+ * `reopen`, when given, opens the same database again: used when the instance is found broken.
+ */
+export function wrapPglite(first: PGlite, reopen?: () => Promise<PGlite>): Db {
+  let pgl = first;
+  let serializers = textSerializers(pgl);
+  // Every statement and transaction takes this lock, so a broken instance is never used again once
+  // found and nothing runs while it is replaced.
+  let lock: Promise<unknown> = Promise.resolve();
+  let broken = false;
+  let reopening: Promise<void> | null = null;
+  const listeners = new Set<{ channel: string; onPayload: (p: string) => void; unsub: () => Promise<void> }>();
+
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = lock.then(async () => {
+      if (reopening) await reopening.catch(() => {});
+      if (broken) throw new DatabaseUnavailable();
+      return await fn();
+    });
+    lock = run.catch(() => {});
+    return run;
+  };
+
+  /** Marks the instance broken and replaces it (from its data directory) in the background. */
+  const fail = (cause: unknown): never => {
+    if (!broken) {
+      broken = true;
+      console.error(`[local] PGlite instance broken (${String((cause as Error)?.message ?? cause)}); re-opening`);
+      if (reopen) {
+        const old = pgl;
+        reopening = (async () => {
+          // close() of a broken instance might never settle; it is abandoned after a second.
+          await Promise.race([old.close().catch(() => {}), new Promise((r) => setTimeout(r, 1000))]);
+          pgl = await reopen();
+          serializers = textSerializers(pgl);
+          for (const l of listeners) l.unsub = await pgl.listen(l.channel, l.onPayload);
+          broken = false;
+        })()
+          .catch((e) => console.error(`[local] PGlite could not be re-opened: ${String(e)}`))
+          .finally(() => (reopening = null));
+      }
+    }
+    throw new DatabaseUnavailable();
+  };
+
+  type Runner = { query: PGlite["query"]; exec: PGlite["exec"] };
+  const wrap = (q: () => Runner): Sql => ({
     async query<T extends Row>(text: string, params: unknown[] = []) {
-      const r = await q.query<T>(text, params);
+      let r;
+      try {
+        r = await q().query<T>(text, params, { serializers });
+      } catch (e) {
+        if (brokenError(e)) fail(e);
+        throw e;
+      }
+      if (brokenResult(r as { command?: string })) fail("a statement ended with neither a result nor an error");
       return { rows: r.rows };
     },
     async exec(text: string) {
-      await q.exec(text);
+      let rs;
+      try {
+        rs = await q().exec(text);
+      } catch (e) {
+        if (brokenError(e)) fail(e);
+        throw e;
+      }
+      if (rs.some((r) => brokenResult(r as { command?: string }))) fail("a script ended without a result");
     },
   });
-  const base = wrap(pgl);
+  const direct = wrap(() => pgl);
   return {
     kind: "pglite",
-    ...base,
-    transaction: <T>(fn: (tx: Sql) => Promise<T>) => pgl.transaction((tx) => fn(wrap(tx))) as Promise<T>,
+    query: (text, params) => exclusive(() => direct.query(text, params)),
+    exec: (text) => exclusive(() => direct.exec(text)),
+    // Begin, commit and rollback are run here rather than by pgl.transaction so that nothing more runs
+    // on an instance found broken in the middle of a transaction (not even its rollback).
+    transaction: <T>(fn: (tx: Sql) => Promise<T>) =>
+      exclusive(async () => {
+        await direct.exec("begin");
+        try {
+          const out = await fn(direct);
+          await direct.exec("commit");
+          return out;
+        } catch (e) {
+          if (!broken) await direct.exec("rollback").catch(() => {});
+          throw e;
+        }
+      }),
     async listen(channel, onPayload) {
-      const unsub = await pgl.listen(channel, onPayload);
-      return async () => await unsub();
+      const l = { channel, onPayload, unsub: await pgl.listen(channel, onPayload) };
+      listeners.add(l);
+      return async () => {
+        listeners.delete(l);
+        await l.unsub();
+      };
     },
-    close: () => pgl.close(),
+    close: async () => {
+      await reopening?.catch(() => {});
+      await pgl.close();
+    },
   };
 }
 

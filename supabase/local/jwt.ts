@@ -1,6 +1,7 @@
 // HS256 JSON Web Tokens, the format Supabase's GoTrue issues and PostgREST, Storage and Realtime verify.
 // Runtime-neutral (Web Crypto only): the server signs with it under Deno, and the tests under Node
 // mint their tokens with this same module.
+import { parseBoundedJson } from "../functions/_shared/bounded-json.ts";
 import type { Result } from "./result.ts";
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -39,12 +40,19 @@ export async function signJwt(payload: Record<string, unknown>, secret: string):
 
 export type JwtResult = Result<Record<string, unknown>, "malformed" | "bad_signature" | "expired">;
 
+/** A token's header or claims: JSON within the depth limit (the caller's catch makes it "malformed"). */
+function boundedJson(text: string): Record<string, unknown> {
+  const r = parseBoundedJson(text);
+  if (!r.ok) throw new Error(r.reason);
+  return r.value as Record<string, unknown>;
+}
+
 /** Verifies signature, algorithm and expiry. Never throws. */
 export async function verifyJwt(token: string, secret: string, nowSec = Date.now() / 1000): Promise<JwtResult> {
   const parts = token.split(".");
   if (parts.length !== 3) return { ok: false, error: "malformed" };
   try {
-    const header = JSON.parse(dec.decode(fromB64url(parts[0])));
+    const header = boundedJson(dec.decode(fromB64url(parts[0])));
     if (header.alg !== "HS256") return { ok: false, error: "malformed" };
     const valid = await crypto.subtle.verify(
       "HMAC",
@@ -53,7 +61,7 @@ export async function verifyJwt(token: string, secret: string, nowSec = Date.now
       enc.encode(`${parts[0]}.${parts[1]}`),
     );
     if (!valid) return { ok: false, error: "bad_signature" };
-    const claims = JSON.parse(dec.decode(fromB64url(parts[1])));
+    const claims = boundedJson(dec.decode(fromB64url(parts[1])));
     if (typeof claims !== "object" || claims === null) return { ok: false, error: "malformed" };
     if (typeof claims.exp === "number" && claims.exp <= nowSec) return { ok: false, error: "expired" };
     return { ok: true, value: claims };

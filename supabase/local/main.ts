@@ -2,9 +2,9 @@
 // product uses (/auth/v1, /rest/v1, /storage/v1, /functions/v1, /realtime/v1/websocket) over embedded
 // PGlite or a real Postgres, after applying the same migrations a hosted project gets.
 import { loadConfig } from "./config.ts";
-import { openDb } from "./db.ts";
+import { DatabaseUnavailable, openDb } from "./db.ts";
 import { bootstrap, migrate, type SqlFile } from "./migrate.ts";
-import { type Ctx, corsHeaders, json, type Service } from "./http.ts";
+import { corsHeaders, type Ctx, json, type Service } from "./http.ts";
 import { createRenderPool, defaultPoolSize } from "./render-pool.ts";
 import { createAuth } from "./auth/auth.ts";
 import { createMailbox } from "./auth/mailbox.ts";
@@ -21,8 +21,9 @@ const log: Ctx["log"] = (msg, extra) => {
 async function readMigrations(dir: string): Promise<SqlFile[]> {
   const files: SqlFile[] = [];
   for await (const e of Deno.readDir(dir)) {
-    if (e.isFile && e.name.endsWith(".sql"))
+    if (e.isFile && e.name.endsWith(".sql")) {
       files.push({ name: e.name, sql: await Deno.readTextFile(`${dir}/${e.name}`) });
+    }
   }
   return files;
 }
@@ -48,9 +49,40 @@ const services: [string, Service][] = [
   [MAILBOX, createMailbox(ctx)],
 ];
 
+/**
+ * Hosted Supabase's API gateway (Kong's key-auth) refuses a request that carries no API key, in the
+ * `apikey` header or the `apikey` query parameter, before any service sees it. These are the routes it
+ * leaves open: what a browser opens from an e-mail link or an <img>, and what checks its own token.
+ */
+function apiKeyOptional(path: string, method: string): boolean {
+  const read = method === "GET" || method === "HEAD";
+  if (path === "/health" || path === MAILBOX || path.startsWith(MAILBOX + "/")) return true;
+  // Edge functions: the gateway passes them through; a function verifies the caller's JWT itself.
+  if (path === "/functions/v1" || path.startsWith("/functions/v1/")) return true;
+  if (["/auth/v1/verify", "/auth/v1/callback", "/auth/v1/authorize"].includes(path)) return true;
+  return (
+    read &&
+    [
+      "/storage/v1/object/public/",
+      "/storage/v1/object/sign/",
+      "/storage/v1/render/image/public/",
+      "/storage/v1/render/image/sign/",
+    ].some((prefix) => path.startsWith(prefix))
+  );
+}
+
+/** The gateway's answer to a request with no API key, as hosted Supabase sends it. */
+const NO_API_KEY = {
+  message: "No API key found in request",
+  hint: "No `apikey` request header or url param was found.",
+};
+
 async function route(req: Request, info: { remoteAddr: string }): Promise<Response> {
   const url = new URL(req.url);
   if (url.pathname === "/health") return json({ status: "ok", database: db.kind });
+  if (!req.headers.get("apikey")?.trim() && !url.searchParams.get("apikey")?.trim()) {
+    if (!apiKeyOptional(url.pathname, req.method)) return json(NO_API_KEY, 401);
+  }
   for (const [prefix, service] of services) {
     if (url.pathname === prefix || url.pathname.startsWith(prefix + "/")) {
       return await service(req, url.pathname.slice(prefix.length), info);
@@ -95,8 +127,13 @@ const server = Deno.serve(
     try {
       res = await route(req, { remoteAddr });
     } catch (e) {
-      log("unhandled error", { error: String(e), stack: (e as Error)?.stack });
-      res = json({ message: "Internal server error" }, 500);
+      if (e instanceof DatabaseUnavailable) {
+        // The embedded database is being re-opened (db.ts): a retry shortly after will be served.
+        res = json({ message: e.message, code: e.code }, 503, { "Retry-After": "1" });
+      } else {
+        log("unhandled error", { error: String(e), stack: (e as Error)?.stack });
+        res = json({ message: "Internal server error" }, 500);
+      }
     }
     if (res.status === 101 || !shared) return res; // websocket upgrade, or the mailbox
     const cors = corsHeaders(req);

@@ -1,5 +1,5 @@
-// Built-in engine renders off the server's event loop: a pool of Deno Workers, one per core unless
-// RENDER_WORKERS says otherwise, each running renderPng (render-worker.ts). A render takes hundreds of
+// Built-in engine renders off the server's event loop: a pool of Deno Workers, one per core but one
+// unless RENDER_WORKERS says otherwise, each running renderPng (render-worker.ts). A render takes hundreds of
 // milliseconds of pure computation; on the event loop it would stall every REST, auth and realtime
 // request meanwhile. Work beyond the pool's size waits in a queue, first come first served. A worker
 // that dies is replaced; its render is rejected and the pool carries on.
@@ -40,9 +40,14 @@ interface Slot {
 
 export const DEFAULT_WORKER_URL = new URL("./render-worker.ts", import.meta.url);
 
-/** One worker per core, leaving none idle and never fewer than one. */
+/**
+ * One worker per core but one: that core is left to the event loop (REST, auth, realtime) and the
+ * database. A worker per core made the workers take the server's CPU during a batch: on 2 cores REST p99
+ * at 8 clients was 52 ms with 2 workers and 27 ms with 1 (bench/backend-bench.ts, PostgreSQL). Never
+ * fewer than one; RENDER_WORKERS overrides.
+ */
 export function defaultPoolSize(): number {
-  return Math.max(1, navigator.hardwareConcurrency || 1);
+  return Math.max(1, (navigator.hardwareConcurrency || 1) - 1);
 }
 
 export function createRenderPool(opts: RenderPoolOptions): RenderPool {

@@ -1,15 +1,17 @@
 // The local auth service through the real supabase-js client (and raw HTTP where the client hides the
 // wire): accounts, sessions, refresh-token rotation, sign-out, password change and reset through the
-// development mailbox, the sign-in slow-down, token claims, CORS and the error format.
+// development mailbox, GoTrue's per-IP rate limits (and no per-account lockout), text Postgres cannot
+// store, token claims, CORS and the error format.
 import { createHmac } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isAuthApiError, isAuthWeakPasswordError, type Session, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MailMessage } from "../../supabase/local/auth/mailbox-page.ts";
-import { type Backend, startBackend } from "../support/backend.ts";
+import { type Backend, DEFAULT_AUTH_RATE_LIMITS, startBackend } from "../support/backend.ts";
 import { anonClient, uniqueEmail } from "../support/clients.ts";
 import { createDatabase, postgresAvailable } from "../support/postgres.ts";
 
@@ -151,6 +153,38 @@ describe("auth on the embedded database", () => {
       expect((error as unknown as { reasons: string[] }).reasons).toEqual(["length"]);
     });
 
+    it("takes the project's minimum from config.toml, counted in bytes of UTF-8 as GoTrue counts", async () => {
+      const seven = await anonClient(b).auth.signUp({ email: uniqueEmail("seven"), password: "horse42" });
+      expect(isAuthWeakPasswordError(seven.error)).toBe(true);
+      expect(seven.error!.message).toBe("Password should be at least 8 characters.");
+      expect((await anonClient(b).auth.signUp({ email: uniqueEmail("eight"), password: "horse-42" })).error).toBeNull();
+      // Four characters, eight bytes: GoTrue takes it (the app's forms, counting characters, do not).
+      expect((await anonClient(b).auth.signUp({ email: uniqueEmail("bytes"), password: "éééé" })).error).toBeNull();
+    });
+
+    it("checks the password before the address, in GoTrue's sign-up order", async () => {
+      const signUpRaw = (body: unknown) => call("/auth/v1/signup", { method: "POST", body: JSON.stringify(body) });
+      const weak = await signUpRaw({ email: "not-an-address", password: "short" });
+      expect([weak.status, (await weak.json()).code]).toEqual([422, "weak_password"]);
+      const none = await signUpRaw({ email: "not-an-address" });
+      expect([none.status, await none.json()]).toEqual([
+        400,
+        expect.objectContaining({ code: "validation_failed", message: "Signup requires a valid password" }),
+      ]);
+      const long = await signUpRaw({ email: uniqueEmail("long"), password: "x".repeat(73) });
+      expect([long.status, await long.json()]).toEqual([
+        400,
+        expect.objectContaining({
+          code: "validation_failed",
+          message: "Password cannot be longer than 72 characters",
+        }),
+      ]);
+      const both = await signUpRaw({ email: uniqueEmail("both"), phone: "+15555550123", password: PASSWORD });
+      expect(both.status).toBe(400);
+      const phone = await signUpRaw({ phone: "+15555550123", password: PASSWORD });
+      expect([phone.status, (await phone.json()).code]).toEqual([400, "phone_provider_disabled"]);
+    });
+
     it("refuses an address that is not one with validation_failed", async () => {
       const { error } = await anonClient(b).auth.signUp({ email: "not-an-address", password: PASSWORD });
       expect(error).toMatchObject({ status: 400, code: "validation_failed" });
@@ -252,15 +286,24 @@ describe("auth on the embedded database", () => {
       // The replay suggests a stolen token, so even the newest token of that session stops working.
       const newest = await anonClient(b).auth.refreshSession({ refresh_token: second.data.session!.refresh_token });
       expect(newest.error).toMatchObject({ status: 400, code: "refresh_token_already_used" });
+      // The session is over: endpoints that check it refuse its access tokens, as GoTrue answers.
+      const token = second.data.session!.access_token;
+      const me = await call("/auth/v1/user", { token });
+      expect(me.status).toBe(403);
+      expect(await me.json()).toMatchObject({ code: "session_not_found" });
+      const out = await call("/auth/v1/logout", { method: "POST", token });
+      expect(out.status).toBe(403);
+      expect(await out.json()).toMatchObject({ code: "session_not_found" });
     });
 
-    it("honours the parent of the live token, as GoTrue does when a client lost the refresh answer", async () => {
+    it("refuses the live token's parent once the reuse interval (0 s here) has passed", async () => {
       const { session } = await signedUp(b, "lost");
-      const client = anonClient(b);
-      const first = await client.auth.refreshSession({ refresh_token: session.refresh_token });
+      const first = await anonClient(b).auth.refreshSession({ refresh_token: session.refresh_token });
+      expect(first.error).toBeNull();
       const again = await anonClient(b).auth.refreshSession({ refresh_token: session.refresh_token });
-      expect(again.error).toBeNull();
-      expect(again.data.session!.refresh_token).not.toBe(first.data.session!.refresh_token);
+      expect(again.error).toMatchObject({ status: 400, code: "refresh_token_already_used" });
+      const live = await anonClient(b).auth.refreshSession({ refresh_token: first.data.session!.refresh_token });
+      expect(live.error).toMatchObject({ status: 400, code: "refresh_token_already_used" });
     });
 
     it("refuses an unknown refresh token with refresh_token_not_found", async () => {
@@ -367,6 +410,21 @@ describe("auth on the embedded database", () => {
       expect((await mailTo(b, email))[0].subject).toBe("Your email address has been changed");
       expect((await anonClient(b).auth.signInWithPassword({ email: next, password: PASSWORD })).error).toBeNull();
     });
+    it("checks a new address before a new password, in GoTrue's user-update order", async () => {
+      const { session } = await signedUp(b, "order");
+      const res = await call("/auth/v1/user", {
+        method: "PUT",
+        token: session.access_token,
+        body: JSON.stringify({ email: "not-an-address", password: "1" }),
+      });
+      expect([res.status, await res.json()]).toEqual([
+        400,
+        expect.objectContaining({
+          code: "validation_failed",
+          message: "Unable to validate email address: invalid format",
+        }),
+      ]);
+    });
   });
 
   describe("password reset through the mailbox", () => {
@@ -463,47 +521,95 @@ describe("auth on the embedded database", () => {
     });
   });
 
-  describe("slowing down password guessing", () => {
-    it("answers the sixth failure within the window with 429 and Retry-After, even for a right password", async () => {
+  describe("no per-account lockout", () => {
+    it("signs the owner in with the right password after many wrong ones from someone else", async () => {
       const { email } = await signedUp(b, "guess");
-      const attempt = (password: string) =>
-        call("/auth/v1/token?grant_type=password", { method: "POST", body: JSON.stringify({ email, password }) });
-      for (let i = 0; i < 5; i++) {
-        const res = await attempt(`wrong-guess-${i}`);
+      for (let i = 0; i < 12; i++) {
+        const res = await call("/auth/v1/token?grant_type=password", {
+          method: "POST",
+          body: JSON.stringify({ email, password: `wrong-guess-${i}` }),
+        });
         expect(res.status).toBe(400);
         expect((await res.json()).code).toBe("invalid_credentials");
       }
-      const locked = await attempt(PASSWORD);
-      expect(locked.status).toBe(429);
-      const retryAfter = Number(locked.headers.get("retry-after"));
-      expect(retryAfter).toBeGreaterThan(0);
-      expect(retryAfter).toBeLessThanOrEqual(30);
-      expect(await locked.json()).toEqual({ code: "over_request_rate_limit", message: "Request rate limit reached" });
-
-      const viaClient = await anonClient(b).auth.signInWithPassword({ email, password: PASSWORD });
-      expect(viaClient.error).toMatchObject({ status: 429, code: "over_request_rate_limit" });
+      const owner = await anonClient(b).auth.signInWithPassword({ email, password: PASSWORD });
+      expect(owner.error).toBeNull();
+      expect(owner.data.session).not.toBeNull();
     });
+  });
 
-    it("treats unknown addresses the same way, so the limit does not reveal accounts", async () => {
-      const email = uniqueEmail("unknown-guess");
-      const attempt = () =>
-        call("/auth/v1/token?grant_type=password", {
-          method: "POST",
-          body: JSON.stringify({ email, password: "whatever-1" }),
-        });
-      for (let i = 0; i < 5; i++) expect((await attempt()).status).toBe(400);
-      expect((await attempt()).status).toBe(429);
-    });
+  describe("text Postgres cannot store, and bounded bodies", () => {
+    const signUpRaw = (body: unknown) =>
+      call("/auth/v1/signup", { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
+    const expectValidationFailed = async (res: Response, mentions: RegExp) => {
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(body.code).toBe("validation_failed");
+      expect(body.message).toMatch(mentions);
+    };
 
-    it("forgets earlier failures after a successful sign-in", async () => {
-      const { email } = await signedUp(b, "forgive");
-      const client = anonClient(b);
-      for (let round = 0; round < 2; round++) {
-        for (let i = 0; i < 4; i++) {
-          expect((await client.auth.signInWithPassword({ email, password: "nope-nope-1" })).error?.status).toBe(400);
-        }
-        expect((await client.auth.signInWithPassword({ email, password: PASSWORD })).error).toBeNull();
+    it("refuses sign-up metadata holding a NUL or a lone surrogate, in values and keys, with 400", async () => {
+      for (const data of [
+        { name: "Ada\u0000" },
+        { name: "\ud800" },
+        { "bad\udfff": 1 },
+        { list: [{ deep: "x\u0000" }] },
+      ]) {
+        const email = uniqueEmail("nul-meta");
+        await expectValidationFailed(await signUpRaw({ email, password: PASSWORD, data }), /user metadata/);
+        // Nothing was created: the address is still free.
+        const ok = await anonClient(b).auth.signUp({ email, password: PASSWORD });
+        expect(ok.error).toBeNull();
       }
+      const viaClient = await anonClient(b).auth.signUp({
+        email: uniqueEmail("nul-client"),
+        password: PASSWORD,
+        options: { data: { name: "a\u0000b" } },
+      });
+      expect(viaClient.error).toMatchObject({ status: 400, code: "validation_failed" });
+    });
+
+    it("refuses a NUL or lone surrogate in the e-mail address or password", async () => {
+      await expectValidationFailed(
+        await signUpRaw({ email: `${uniqueEmail("x")}\u0000`, password: PASSWORD }),
+        /email/,
+      );
+      await expectValidationFailed(
+        await signUpRaw({ email: uniqueEmail("x"), password: "long-enough\ud834" }),
+        /password/,
+      );
+      const res = await call("/auth/v1/token?grant_type=password", {
+        method: "POST",
+        body: JSON.stringify({ email: "a\u0000@example.com", password: PASSWORD }),
+      });
+      await expectValidationFailed(res, /email/);
+    });
+
+    it("refuses such text in PUT /user metadata, leaving the account as it was", async () => {
+      const { session } = await signedUp(b, "nul-update", { kept: "yes" });
+      const res = await call("/auth/v1/user", {
+        method: "PUT",
+        token: session.access_token,
+        body: JSON.stringify({ data: { name: "x\u0000" }, password: "another-pass-99" }),
+      });
+      await expectValidationFailed(res, /user metadata/);
+      const me = await (await call("/auth/v1/user", { token: session.access_token })).json();
+      expect(me.user_metadata.kept).toBe("yes");
+      expect(me.user_metadata.name).toBeUndefined();
+    });
+
+    it("refuses a body nested deeper than the JSON limit before parsing it, and oversized metadata", async () => {
+      const deep = `{"email":"${uniqueEmail("deep")}","password":"${PASSWORD}","data":${"[".repeat(5000)}${"]".repeat(5000)}}`;
+      await expectValidationFailed(await signUpRaw(deep), /nest/);
+      const big = { email: uniqueEmail("big"), password: PASSWORD, data: { blob: "x".repeat(20_000) } };
+      await expectValidationFailed(await signUpRaw(big), /metadata/i);
+      const { session } = await signedUp(b, "big-update");
+      const res = await call("/auth/v1/user", {
+        method: "PUT",
+        token: session.access_token,
+        body: JSON.stringify({ data: { blob: "y".repeat(20_000) } }),
+      });
+      await expectValidationFailed(res, /metadata/i);
     });
   });
 
@@ -641,6 +747,196 @@ describe("auth on the embedded database", () => {
       const link = (await mailTo(b, email))[0].link!;
       expect(html).toContain(`href="${link.replaceAll("&", "&amp;")}"`);
     });
+  });
+});
+
+/** POSTs JSON to the backend from the local address `ip` (any 127.x.y.z reaches it on Linux). */
+function postFrom(
+  b: Backend,
+  ip: string,
+  path: string,
+  body: unknown,
+): Promise<{
+  status: number;
+  json: Record<string, unknown> & { code?: string; access_token?: string };
+  retryAfter: string | undefined;
+}> {
+  const url = new URL(path, b.url);
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: "POST",
+        localAddress: ip,
+        headers: { apikey: b.anonKey, authorization: `Bearer ${b.anonKey}`, "content-type": "application/json" },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => (text += d));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode!,
+            json: text ? JSON.parse(text) : null,
+            retryAfter: res.headers["retry-after"] as string | undefined,
+          }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+describe("auth with the hosted rate limits (supabase/config.toml's [auth.rate_limit])", () => {
+  let b: Backend;
+  beforeAll(async () => {
+    b = await startAuthBackend({ env: DEFAULT_AUTH_RATE_LIMITS });
+  });
+  afterAll(async () => {
+    await b?.stop();
+  });
+
+  it("lets one IP make 30 sign-up and sign-in requests, then answers 429 over_request_rate_limit", async () => {
+    const ip = "127.0.0.11";
+    // Refused requests count too, as in GoTrue (the limit is applied before the request is read).
+    for (let i = 0; i < 30; i++) {
+      const res = await postFrom(b, ip, "/auth/v1/signup", { email: uniqueEmail("flood"), password: "short" });
+      expect(res.status).toBe(422);
+    }
+    const email = uniqueEmail("flood-real");
+    const blocked = await postFrom(b, ip, "/auth/v1/signup", { email, password: PASSWORD });
+    expect(blocked.status).toBe(429);
+    expect(blocked.json).toEqual({ code: "over_request_rate_limit", message: "Request rate limit reached" });
+    expect(Number(blocked.retryAfter)).toBeGreaterThan(0);
+    const signIn = await postFrom(b, ip, "/auth/v1/token?grant_type=password", { email, password: PASSWORD });
+    expect(signIn.status).toBe(429);
+
+    // Another address is not affected, and the account the flood asked for was never made.
+    const other = await postFrom(b, "127.0.0.12", "/auth/v1/token?grant_type=password", { email, password: PASSWORD });
+    expect(other.status).toBe(400);
+    expect(other.json.code).toBe("invalid_credentials");
+  });
+
+  it("cannot lock a person out: wrong passwords from one IP leave the owner's sign-in from another working", async () => {
+    const owner = "127.0.0.13";
+    const attacker = "127.0.0.14";
+    const email = uniqueEmail("victim");
+    expect((await postFrom(b, owner, "/auth/v1/signup", { email, password: PASSWORD })).status).toBe(200);
+    // The limit is 30 per 5 minutes, refilled as time passes (one every 10 s): on a slow machine the
+    // 31st guess may find a refilled slot, so the guesses go on until the first refusal, which must come
+    // after 30 at the earliest and before 30 plus what the elapsed time refilled.
+    const started = Date.now();
+    let firstRefused = 0;
+    for (let i = 1; i <= 60 && !firstRefused; i++) {
+      const res = await postFrom(b, attacker, "/auth/v1/token?grant_type=password", {
+        email,
+        password: `guess-${i}-xx`,
+      });
+      if (res.status === 429) firstRefused = i;
+      else expect(res.json.code).toBe("invalid_credentials");
+    }
+    expect(firstRefused).toBeGreaterThan(30);
+    expect(firstRefused).toBeLessThanOrEqual(31 + Math.ceil((Date.now() - started) / 10_000));
+    const signIn = await postFrom(b, owner, "/auth/v1/token?grant_type=password", { email, password: PASSWORD });
+    expect(signIn.status).toBe(200);
+    expect(signIn.json.access_token).toBeTruthy();
+  });
+
+  it("sends at most 2 e-mails an hour over the whole project, then answers 429 over_email_send_rate_limit", async () => {
+    const ip = "127.0.0.15";
+    const emails = [uniqueEmail("mail-a"), uniqueEmail("mail-b"), uniqueEmail("mail-c")];
+    for (const email of emails) {
+      expect((await postFrom(b, ip, "/auth/v1/signup", { email, password: PASSWORD })).status).toBe(200);
+    }
+    expect((await postFrom(b, ip, "/auth/v1/recover", { email: emails[0] })).status).toBe(200);
+    expect((await postFrom(b, ip, "/auth/v1/recover", { email: emails[1] })).status).toBe(200);
+    const third = await postFrom(b, ip, "/auth/v1/recover", { email: emails[2] });
+    expect(third.status).toBe(429);
+    expect(third.json.code).toBe("over_email_send_rate_limit");
+    expect(await mailTo(b, emails[2])).toEqual([]);
+  });
+
+  it("limits link verifications to 30 per IP", async () => {
+    const ip = "127.0.0.16";
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      statuses.push((await postFrom(b, ip, "/auth/v1/verify", { type: "recovery", token_hash: `nope-${i}` })).status);
+    }
+    expect(statuses.slice(0, 30).every((s) => s === 403)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
+});
+
+describe("auth with no minimum_password_length in config.toml", () => {
+  let b: Backend;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "pc-auth-config-"));
+    writeFileSync(join(dir, "config.toml"), "[auth]\nenabled = true\n");
+    b = await startAuthBackend({ env: { SUPABASE_CONFIG: join(dir, "config.toml") } });
+  });
+  afterAll(async () => {
+    await b?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("takes GoTrue's default minimum of 6", async () => {
+    expect((await anonClient(b).auth.signUp({ email: uniqueEmail("six"), password: "horse4" })).error).toBeNull();
+    const five = await anonClient(b).auth.signUp({ email: uniqueEmail("five"), password: "hors4" });
+    expect(isAuthWeakPasswordError(five.error)).toBe(true);
+    expect(five.error!.message).toBe("Password should be at least 6 characters.");
+  });
+});
+
+describe("refresh-token reuse within GoTrue's interval", () => {
+  const INTERVAL_SEC = 2;
+  let b: Backend;
+  let call: ReturnType<typeof api>;
+  beforeAll(async () => {
+    b = await startAuthBackend({ env: { REFRESH_TOKEN_REUSE_INTERVAL: String(INTERVAL_SEC) } });
+    call = api(b);
+  });
+  afterAll(async () => {
+    await b?.stop();
+  });
+
+  it("answers a just-rotated token with the session's current token, not a new branch", async () => {
+    const { session } = await signedUp(b, "within");
+    const t1 = await anonClient(b).auth.refreshSession({ refresh_token: session.refresh_token });
+    const t2 = await anonClient(b).auth.refreshSession({ refresh_token: t1.data.session!.refresh_token });
+    expect(t2.error).toBeNull();
+    // Both earlier tokens lead to the live one (t2), each with a fresh access token of the same session.
+    for (const old of [session.refresh_token, t1.data.session!.refresh_token]) {
+      const again = await anonClient(b).auth.refreshSession({ refresh_token: old });
+      expect(again.error).toBeNull();
+      expect(again.data.session!.refresh_token).toBe(t2.data.session!.refresh_token);
+      expect(decodeJwt(again.data.session!.access_token).session_id).toBe(decodeJwt(session.access_token).session_id);
+    }
+    // The live token is still the live one and rotates normally.
+    const t3 = await anonClient(b).auth.refreshSession({ refresh_token: t2.data.session!.refresh_token });
+    expect(t3.error).toBeNull();
+    expect(t3.data.session!.refresh_token).not.toBe(t2.data.session!.refresh_token);
+  });
+
+  it("ends the whole session when a rotated token comes back after the interval", async () => {
+    const { session } = await signedUp(b, "after");
+    const t1 = await anonClient(b).auth.refreshSession({ refresh_token: session.refresh_token });
+    expect(t1.error).toBeNull();
+    await new Promise((r) => setTimeout(r, INTERVAL_SEC * 1000 + 300));
+    const replay = await anonClient(b).auth.refreshSession({ refresh_token: session.refresh_token });
+    expect(replay.error).toMatchObject({ status: 400, code: "refresh_token_already_used" });
+    // At once, every token of the session refuses, the live one included, and keeps refusing.
+    for (const token of [t1.data.session!.refresh_token, session.refresh_token, t1.data.session!.refresh_token]) {
+      const res = await anonClient(b).auth.refreshSession({ refresh_token: token });
+      expect(res.error).toMatchObject({ status: 400, code: "refresh_token_already_used" });
+    }
+    const me = await call("/auth/v1/user", { token: t1.data.session!.access_token });
+    expect(me.status).toBe(403);
+    expect(await me.json()).toMatchObject({ code: "session_not_found" });
   });
 });
 

@@ -449,11 +449,13 @@ describe("requests PostgREST refuses", () => {
     expect(error?.code).toBe("PGRST106");
   });
 
-  it("resource embedding is 400 PGRST100", async () => {
+  it("embedding a table with no foreign key between them is 400 PGRST200", async () => {
     const { error, status } = await owner.client.from("generations").select("id, user_preferences(*)");
     expect(status).toBe(400);
-    expect(error?.code).toBe("PGRST100");
-    expect(error?.message).toMatch(/embedding is not supported/);
+    expect(error?.code).toBe("PGRST200");
+    expect(error?.message).toBe(
+      "Could not find a relationship between 'generations' and 'user_preferences' in the schema cache",
+    );
   });
 });
 

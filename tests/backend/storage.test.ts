@@ -37,12 +37,45 @@ describe.each(BACKEND_TARGETS)("storage on $title", ({ postgres, skip }) => {
   const authHeaders = (token: string) => ({ apikey: backend.anonKey, Authorization: `Bearer ${token}` });
   const ownerToken = async () => (await owner.client.auth.getSession()).data.session!.access_token;
 
+  /**
+   * The owner's generation row for the image at `path`, stored by the server as generate-image does: the
+   * owner downloads and signs an image only while it has its row.
+   */
+  async function rowFor(path: string, isPublic = false): Promise<string> {
+    const id = crypto.randomUUID();
+    const { error } = await server.from("generations").insert({
+      id,
+      user_id: owner.id,
+      prompt: "a lighthouse at dusk",
+      provider: "builtin",
+      model: "procedural-v1",
+      image_path: path,
+      is_public: isPublic,
+    });
+    expect(error).toBeNull();
+    return id;
+  }
+
+  /** An image stored by the server in the owner's folder, with its row. */
+  async function storedWithRow(name: string, isPublic = false): Promise<{ path: string; id: string }> {
+    const path = `${owner.id}/${name}`;
+    expect((await server.storage.from(BUCKET).upload(path, new Blob([PNG], { type: "image/png" }))).error).toBeNull();
+    return { path, id: await rowFor(path, isPublic) };
+  }
+
+  /** The claims of a signed URL's token, to read its expiry. */
+  function tokenClaims(signedUrl: string): { exp: number; iat: number; url: string } {
+    const token = new URL(signedUrl).searchParams.get("token")!;
+    return JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8"));
+  }
+
   it.skipIf(skip)("uploads a Blob as multipart and downloads the same bytes with its type", async () => {
     const path = `${owner.id}/blob.png`;
     const up = await server.storage.from(BUCKET).upload(path, new Blob([PNG], { type: "image/png" }));
     expect(up.error).toBeNull();
     expect(up.data).toMatchObject({ path, fullPath: `${BUCKET}/${path}` });
     expect(up.data!.id).toMatch(/^[0-9a-f-]{36}$/);
+    await rowFor(path);
 
     const down = await owner.client.storage.from(BUCKET).download(path);
     expect(down.error).toBeNull();
@@ -56,6 +89,7 @@ describe.each(BACKEND_TARGETS)("storage on $title", ({ postgres, skip }) => {
       .from(BUCKET)
       .upload(path, Buffer.from(PNG), { contentType: "image/webp", cacheControl: "120" });
     expect(up.error).toBeNull();
+    await rowFor(path);
 
     const url = `${backend.url}/storage/v1/object/${BUCKET}/${path}`;
     const res = await fetch(url, { headers: authHeaders(await ownerToken()) });
@@ -84,8 +118,7 @@ describe.each(BACKEND_TARGETS)("storage on $title", ({ postgres, skip }) => {
   it.skipIf(skip)(
     "serves a signed URL to a request with no credentials, until the token is tampered with",
     async () => {
-      const path = `${owner.id}/signed.png`;
-      await server.storage.from(BUCKET).upload(path, new Blob([PNG], { type: "image/png" }));
+      const { path } = await storedWithRow("signed.png");
       const signed = await owner.client.storage.from(BUCKET).createSignedUrl(path, 60);
       expect(signed.error).toBeNull();
       expect(signed.data!.signedUrl).toContain(`/storage/v1/object/sign/${BUCKET}/${path}?token=`);
@@ -110,8 +143,7 @@ describe.each(BACKEND_TARGETS)("storage on $title", ({ postgres, skip }) => {
   );
 
   it.skipIf(skip)("refuses an expired signed URL", async () => {
-    const path = `${owner.id}/short-lived.png`;
-    await server.storage.from(BUCKET).upload(path, new Blob([PNG], { type: "image/png" }));
+    const { path } = await storedWithRow("short-lived.png");
     const signed = await owner.client.storage.from(BUCKET).createSignedUrl(path, 1);
     await new Promise((r) => setTimeout(r, 2100));
     const res = await fetch(signed.data!.signedUrl);
@@ -120,8 +152,7 @@ describe.each(BACKEND_TARGETS)("storage on $title", ({ postgres, skip }) => {
   });
 
   it.skipIf(skip)("signs several paths at once, with an error for the ones the caller cannot read", async () => {
-    const mine = `${owner.id}/many.png`;
-    await server.storage.from(BUCKET).upload(mine, new Blob([PNG], { type: "image/png" }));
+    const { path: mine } = await storedWithRow("many.png");
     const { data, error } = await owner.client.storage
       .from(BUCKET)
       .createSignedUrls([mine, `${stranger.id}/nothing.png`], 60);
@@ -175,8 +206,7 @@ describe.each(BACKEND_TARGETS)("storage on $title", ({ postgres, skip }) => {
   );
 
   it.skipIf(skip)("keeps a stranger from reading, removing or overwriting the owner's object", async () => {
-    const path = `${owner.id}/guarded.png`;
-    await server.storage.from(BUCKET).upload(path, new Blob([PNG], { type: "image/png" }));
+    const { path } = await storedWithRow("guarded.png");
     const theirs = stranger.client.storage.from(BUCKET);
 
     const read = await theirs.download(path);
@@ -363,5 +393,130 @@ describe.each(BACKEND_TARGETS)("storage on $title", ({ postgres, skip }) => {
     const one = await service.storage.getBucket(BUCKET);
     expect(one.data).toMatchObject({ id: BUCKET, public: false });
     expect((await anon.storage.listBuckets()).data).toEqual([]);
+  });
+  it.skipIf(skip)("lets a visitor view a published image but sign it never; only its owner signs it", async () => {
+    const { path, id } = await storedWithRow(`${crypto.randomUUID()}.png`, true);
+    expect((await anon.storage.from(BUCKET).download(path)).error).toBeNull();
+    expect((await stranger.client.storage.from(BUCKET).download(path)).error).toBeNull();
+
+    // The attack as reported: a year-long signed URL minted with the anon key, one by one and in bulk.
+    for (const who of [anon, stranger.client]) {
+      const one = await who.storage.from(BUCKET).createSignedUrl(path, 31536000);
+      expect(one.data).toBeNull();
+      expect(one.error).toMatchObject({ statusCode: "404", message: "Object not found" });
+      const many = await who.storage.from(BUCKET).createSignedUrls([path], 31536000);
+      expect(many.error).toBeNull();
+      expect(many.data![0]).toMatchObject({ path, signedUrl: null });
+      expect(many.data![0].error).toBeTruthy();
+    }
+    const raw = await fetch(`${backend.url}/storage/v1/object/sign/${BUCKET}/${path}`, {
+      method: "POST",
+      headers: { ...authHeaders(backend.anonKey), "content-type": "application/json" },
+      body: JSON.stringify({ expiresIn: 31536000 }),
+    });
+    expect(raw.status).toBe(400);
+    expect(await raw.json()).toMatchObject({ statusCode: "404", code: "NoSuchKey" });
+    // Nor does listing the owner's folder show a visitor the published name.
+    expect((await anon.storage.from(BUCKET).list(owner.id)).data).toEqual([]);
+
+    // The owner may sign their own image; unpublishing withdraws the visitor's view at once.
+    const own = await owner.client.storage.from(BUCKET).createSignedUrl(path, 60);
+    expect(own.error).toBeNull();
+    expect((await fetch(own.data!.signedUrl)).status).toBe(200);
+    expect((await owner.client.from("generations").update({ is_public: false }).eq("id", id)).error).toBeNull();
+    expect((await anon.storage.from(BUCKET).download(path)).error).toMatchObject({ statusCode: "404" });
+    const thumb = await fetch(
+      `${backend.url}/storage/v1/render/image/authenticated/${BUCKET}/${path}?width=64&height=64`,
+      { headers: authHeaders(backend.anonKey) },
+    );
+    expect(thumb.status).toBe(400);
+    expect(await thumb.json()).toMatchObject({ statusCode: "404" });
+  });
+
+  it.skipIf(skip)("hands an image whose row is gone to nobody, and leaves it for its owner to remove", async () => {
+    const { path, id } = await storedWithRow(`${crypto.randomUUID()}.png`, true);
+    expect((await owner.client.from("generations").delete().eq("id", id)).error).toBeNull();
+
+    const store = owner.client.storage.from(BUCKET);
+    expect((await store.download(path)).error).toMatchObject({ statusCode: "404" });
+    expect((await store.createSignedUrl(path, 60)).error).toMatchObject({ statusCode: "404" });
+    expect((await anon.storage.from(BUCKET).download(path)).error).toMatchObject({ statusCode: "404" });
+    const head = await fetch(`${backend.url}/storage/v1/object/authenticated/${BUCKET}/${path}`, {
+      method: "HEAD",
+      headers: authHeaders(await ownerToken()),
+    });
+    expect(head.status).toBe(400);
+    // Listing and removing go by the folder, so the owner (and the account sweep) can still clear it.
+    const listed = await store.list(owner.id, { limit: 1000, search: path.split("/")[1] });
+    expect(listed.data!.map((o) => o.name)).toEqual([path.split("/")[1]]);
+    const removed = await store.remove([path]);
+    expect(removed.data!.map((o) => o.name)).toEqual([path]);
+    expect(existsSync(join(backend.dataDir, "storage", BUCKET, path))).toBe(false);
+  });
+
+  it.skipIf(skip)("takes expiresIn as a whole number of seconds and caps it at a year", async () => {
+    const { path } = await storedWithRow(`${crypto.randomUUID()}.png`);
+    const sign = (body: unknown) =>
+      ownerToken().then((token) =>
+        fetch(`${backend.url}/storage/v1/object/sign/${BUCKET}/${path}`, {
+          method: "POST",
+          headers: { ...authHeaders(token), "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+      );
+    // Refused as hosted refuses them (its limit: the expiry in milliseconds must be a safe integer).
+    for (const expiresIn of [0, -5, 1.5, "soon", "", null, true, [60], 1e300, Number.MAX_SAFE_INTEGER]) {
+      const res = await sign({ expiresIn });
+      expect(res.status, String(expiresIn)).toBe(400);
+      expect(await res.json()).toMatchObject({ statusCode: "400", code: "InvalidRequest" });
+    }
+    expect((await sign({})).status).toBe(400);
+    const year = 365 * 24 * 3600;
+    for (const expiresIn of [31536000 * 1000, Math.floor(Number.MAX_SAFE_INTEGER / 1000) - 1e10, "120"]) {
+      const res = await sign({ expiresIn });
+      expect(res.status, String(expiresIn)).toBe(200);
+      const claims = tokenClaims(`${backend.url}/storage/v1${(await res.json()).signedURL}`);
+      expect(claims.exp - claims.iat).toBe(expiresIn === "120" ? 120 : year);
+    }
+  });
+
+  it.skipIf(skip)("answers a deep JSON body or a NUL or broken character in a name with a 400", async () => {
+    const token = await ownerToken();
+    const post = (route: string, body: string) =>
+      fetch(`${backend.url}/storage/v1/${route}`, {
+        method: "POST",
+        headers: { ...authHeaders(token), "content-type": "application/json" },
+        body,
+      });
+    const deep = `{"expiresIn":60,"paths":${"[".repeat(5000)}${"]".repeat(5000)}}`;
+    const tooDeep = await post(`object/sign/${BUCKET}`, deep);
+    expect(tooDeep.status).toBe(400);
+    expect(await tooDeep.json()).toMatchObject({ statusCode: "400", message: "JSON may nest at most 64 levels deep" });
+    for (const bad of ["\\u0000", "\\ud800", "\\udfff"]) {
+      for (const [route, body] of [
+        [`object/sign/${BUCKET}`, `{"expiresIn":60,"paths":["${owner.id}/a${bad}.png"]}`],
+        [`object/list/${BUCKET}`, `{"prefix":"${owner.id}${bad}","limit":10}`],
+        [`object/list/${BUCKET}`, `{"prefix":"${owner.id}","search":"x${bad}"}`],
+        [`object/sign/${BUCKET}/${owner.id}/a.png`, `{"expiresIn":60,"k${bad}":1}`],
+      ]) {
+        const res = await post(route, body);
+        expect(res.status, `${route} ${body}`).toBe(400);
+        expect(await res.json()).toMatchObject({ statusCode: "400", code: "InvalidRequest" });
+      }
+      const removed = await fetch(`${backend.url}/storage/v1/object/${BUCKET}`, {
+        method: "DELETE",
+        headers: { ...authHeaders(token), "content-type": "application/json" },
+        body: `{"prefixes":["${owner.id}/a${bad}.png"]}`,
+      });
+      expect(removed.status).toBe(400);
+      await removed.body?.cancel();
+    }
+    const bucket = await fetch(`${backend.url}/storage/v1/bucket`, {
+      method: "POST",
+      headers: { ...authHeaders(backend.serviceRoleKey), "content-type": "application/json" },
+      body: `{"name":"types","allowed_mime_types":["image/png\\u0000"]}`,
+    });
+    expect(bucket.status).toBe(400);
+    await bucket.body?.cancel();
   });
 });

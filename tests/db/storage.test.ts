@@ -18,9 +18,18 @@ describeDb("storage of generated images", (ctx) => {
       'insert into storage.objects (bucket_id, name, metadata) values ($1, $2, \'{"mimetype":"image/png"}\')',
       [bucket, name],
     );
-  const readable = async (actor: Actor, name: string) =>
-    (await ctx.db.run(actor, "select name from storage.objects where bucket_id = 'generations' and name = $1", [name]))
-      .length === 1;
+  /**
+   * Whether `actor` sees the object, with `storage.operation` set as the Storage API sets it for a request
+   * (hosted storage-api and the local one alike); null runs plain SQL, with no operation set.
+   */
+  const readable = async (actor: Actor, name: string, operation: string | null = "storage.object.get_authenticated") =>
+    ctx.db.as(actor, async (tx) => {
+      if (operation !== null) await tx.query("select set_config('storage.operation', $1, true)", [operation]);
+      const rows = await tx.query("select name from storage.objects where bucket_id = 'generations' and name = $1", [
+        name,
+      ]);
+      return rows.length === 1;
+    });
 
   it("is a private bucket", async () => {
     const [bucket] = await ctx.db.query("select public from storage.buckets where id = 'generations'");
@@ -35,12 +44,14 @@ describeDb("storage of generated images", (ctx) => {
     expect(await sqlState(upload("anon", `${owner.id}/${randomUUID()}.png`))).toBe("42501");
     expect(await ctx.db.query("select 1 from storage.objects where name = $1", [own])).toEqual([]);
     await upload("service", own);
-    expect(await readable(owner, own)).toBe(true);
+    expect(await readable(owner, own, null)).toBe(true);
   });
 
   it("shows an unpublished image to its owner only", async () => {
-    const name = `${owner.id}/${randomUUID()}.png`;
+    const row = generationFor(owner);
+    const name = row.image_path;
     await upload("service", name);
+    await insertAs(ctx.db, "service", "generations", row);
     expect(await readable(owner, name)).toBe(true);
     expect(await readable(stranger, name)).toBe(false);
     expect(await readable("anon", name)).toBe(false);
@@ -101,6 +112,65 @@ describeDb("storage of generated images", (ctx) => {
     expect(replaced).toHaveLength(0);
     const deleted = await ctx.db.run(owner, "delete from storage.objects where name = $1 returning id", [name]);
     expect(deleted).toHaveLength(1);
+  });
+
+  it("lets a visitor view a published image but never sign or list it; the owner signs it", async () => {
+    const row = generationFor(owner, { is_public: true });
+    await upload("service", row.image_path);
+    await insertAs(ctx.db, "service", "generations", row);
+    const viewing = [
+      "storage.object.get_authenticated",
+      "object.head_authenticated_info",
+      "object.get_authenticated_info",
+      "storage.object.info_authenticated",
+      "storage.render.image_authenticated",
+    ];
+    for (const visitor of ["anon", stranger] as const) {
+      for (const op of viewing) expect(await readable(visitor, row.image_path, op), op).toBe(true);
+      for (const op of [
+        "storage.object.sign",
+        "storage.object.sign_many",
+        "storage.object.list",
+        "storage.object.copy",
+        "storage.object.move",
+        "storage.render.image_sign",
+        "storage.object.get_signed",
+        "some.future.operation",
+        "",
+        null,
+      ]) {
+        expect(await readable(visitor, row.image_path, op), String(op)).toBe(false);
+      }
+    }
+    for (const op of [...viewing, "storage.object.sign", "storage.object.sign_many", "storage.object.list", null]) {
+      expect(await readable(owner, row.image_path, op), String(op)).toBe(true);
+    }
+  });
+
+  it("hands an image whose row is gone to nobody, but leaves listing and removing it to the owner", async () => {
+    const row = generationFor(owner, { is_public: true });
+    await upload("service", row.image_path);
+    await insertAs(ctx.db, "service", "generations", row);
+    await ctx.db.run(owner, "delete from public.generations where id = $1", [row.id]);
+    for (const op of [
+      "storage.object.get_authenticated",
+      "object.head_authenticated_info",
+      "storage.render.image_authenticated",
+      "storage.object.sign",
+      "storage.object.sign_many",
+      "storage.object.copy",
+    ]) {
+      expect(await readable(owner, row.image_path, op), op).toBe(false);
+      expect(await readable("anon", row.image_path, op), op).toBe(false);
+    }
+    for (const op of ["storage.object.list", "storage.object.delete", "storage.object.delete_many", null]) {
+      expect(await readable(owner, row.image_path, op), String(op)).toBe(true);
+    }
+    const removed = await ctx.db.as(owner, async (tx) => {
+      await tx.query("select set_config('storage.operation', 'storage.object.delete', true)");
+      return await tx.query("delete from storage.objects where name = $1 returning id", [row.image_path]);
+    });
+    expect(removed).toHaveLength(1);
   });
 
   it("grants nothing in other buckets", async () => {

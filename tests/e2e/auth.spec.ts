@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { PASSWORD, accountButton, signIn, signOut, signUp, uniqueEmail } from "./support/app";
 
 test("sign up, sign out and sign in again", async ({ page }) => {
@@ -41,7 +41,19 @@ test("a reload while signed in keeps the session", async ({ page }) => {
 test("clear messages for wrong credentials, an existing account, a weak password and no network", async ({
   page,
   context,
+  allowConsole,
+  allowFailedRequest,
 }) => {
+  allowFailedRequest(
+    /^POST \S+\/auth\/v1\/token\?grant_type=password 400$/,
+    "a wrong password on purpose: refused with 400",
+  );
+  allowFailedRequest(
+    /^POST \S+\/auth\/v1\/signup\S* 422$/,
+    "signing up an existing account on purpose: refused with 422",
+  );
+  allowFailedRequest(/\/auth\/v1\/\S+ net::ERR_INTERNET_DISCONNECTED$/, "the auth routes are aborted as if offline");
+  allowConsole(/^TypeError: Failed to fetch/, "supabase auth-js logs the failed fetch of the sign-in made offline");
   const email = uniqueEmail("errors");
   await signUp(page, email);
   await signOut(page, email);

@@ -1,6 +1,6 @@
 // axe on /generate signed in, idle and with a result (image, downloads, queue card, toast), in the
 // light and the dark theme: the generator adds no accessibility violations.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { audit, signUp, uniqueEmail, type Finding } from "./support/app";
 import { generateOne, openGenerator, previewImage } from "./support/generator";
 

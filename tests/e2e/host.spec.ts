@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 
 test("a foreign host is sent to the production domain with the same path", async ({ page, baseURL }) => {
   // mirror.test is served by the local app (requests are answered from 127.0.0.1); the production
@@ -20,4 +20,19 @@ test("127.0.0.1 stays put and shows the development banner", async ({ page }) =>
   await page.goto("/styles/anime");
   await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/styles\/anime$/);
   await expect(page.getByRole("region", { name: "Development mode" })).toContainText("promptcanvas.app");
+});
+
+test("a builder-platform preview host stays put and shows the development banner", async ({ page, baseURL }) => {
+  await page.route("http://id-preview--e2e.lovable.app/**", async (route) => {
+    const url = new URL(route.request().url());
+    const response = await route.fetch({ url: `${baseURL}${url.pathname}${url.search}` });
+    await route.fulfill({ response });
+  });
+  await page.route("https://promptcanvas.app/**", (route) =>
+    route.fulfill({ status: 200, contentType: "text/html", body: "<title>production</title><h1>production</h1>" }),
+  );
+
+  await page.goto("http://id-preview--e2e.lovable.app/styles/anime");
+  await expect(page.getByRole("region", { name: "Development mode" })).toContainText("promptcanvas.app");
+  await expect(page).toHaveURL("http://id-preview--e2e.lovable.app/styles/anime");
 });

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./support/test";
 import { signUp, uniqueEmail } from "./support/app";
 
 async function tabTo(page: Page, name: RegExp | string, max = 40) {

@@ -1,6 +1,7 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 
-test("the app shell opens offline after one visit", async ({ page, context }) => {
+test("the app shell opens offline after one visit", async ({ page, context, allowOffline }) => {
+  allowOffline("the journey goes offline on purpose");
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1, name: "AI Text to Image Generator" })).toBeVisible();
   // The worker is registered at load and precaches the build.
@@ -27,7 +28,11 @@ test("the app shell opens offline after one visit", async ({ page, context }) =>
   await context.setOffline(false);
 });
 
-test("the service worker leaves backend traffic alone", async ({ page }) => {
+test("the service worker leaves backend traffic alone", async ({ page, allowFailedRequest }) => {
+  allowFailedRequest(
+    /^POST \S+\/auth\/v1\/token\?grant_type=password 400$/,
+    "a wrong password on purpose: refused with 400",
+  );
   await page.goto("/");
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
@@ -54,7 +59,17 @@ test("the service worker leaves backend traffic alone", async ({ page }) => {
 // be answered or cached as app pages: an e-mail link to /auth/v1/verify has to reach the server.
 // Without the worker's backend-path denylist, these navigations would be served from the worker
 // (network-first page cache, then the precached shell) and kept in the page cache.
-test("the service worker never serves or caches a same-origin backend path", async ({ page, context }) => {
+test("the service worker never serves or caches a same-origin backend path", async ({
+  page,
+  context,
+  allowOffline,
+  allowFailedRequest,
+}) => {
+  allowFailedRequest(
+    /^GET http:\/\/127\.0\.0\.1:\d+\/(auth|rest|storage)\/v1\/\S* 404$/,
+    "backend paths asked of the app's own server on purpose: no backend shares its origin here, so they answer 404",
+  );
+  allowOffline("the journey goes offline on purpose");
   await page.goto("/");
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { accountButton, signIn, signOut, signUp, uniqueEmail } from "./support/app";
 
 test("a protected page sends a visitor to /auth and returns there after sign-in", async ({ page }) => {

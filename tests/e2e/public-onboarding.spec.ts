@@ -1,7 +1,7 @@
 // The onboarding dialog for a first-time visitor: it opens about a second after the first load,
 // passes axe, and once skipped or finished it never opens again.
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 
 // A first visit: nothing remembered in this browser.
 test.use({ storageState: { cookies: [], origins: [] } });

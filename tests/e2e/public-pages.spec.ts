@@ -2,7 +2,7 @@
 // and no axe violation in both themes, fits a phone's width, and arrives prerendered (head tags,
 // structured data and content in the HTML itself, readable with JavaScript off).
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./support/test";
 import { ROUTES } from "#src/app/route-table.ts";
 
 const PUBLIC = ROUTES.filter((r) => r.access === "public");
@@ -170,7 +170,12 @@ test("robots.txt and sitemap.xml list the public site", async ({ request }) => {
   );
 });
 
-test("the home page reads and navigates with JavaScript turned off", async ({ browser, baseURL }) => {
+test("the home page reads and navigates with JavaScript turned off", async ({
+  browser,
+  baseURL,
+  allowFailedRequest,
+}) => {
+  allowFailedRequest(/^GET \S+\/assets\/\S+\.js csp$/, "with JavaScript off, Chromium blocks the page's script loads");
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
   const page = await context.newPage();
   await page.goto("/");
@@ -300,4 +305,36 @@ test("domain diagnostics reports the host, backend, service worker and storage",
   await expect(row("Backend")).toContainText("Reachable (/auth/v1/health answered HTTP 200)");
   await expect(row("Storage on this device")).toContainText(/used of .* available/);
   await expect(row("Service worker")).toContainText(/Registered|Active/);
+});
+
+test("public copy claims only what the product does", async ({ page }) => {
+  await page.goto("/");
+  const home = (await page.locator("main").textContent()) ?? "";
+  for (const claim of [
+    /ultra-high/i,
+    /custom dimensions/i,
+    /under 30 seconds/i,
+    /FLUX via Replicate/i,
+    /10M\+/,
+    /99\.9%/,
+  ]) {
+    expect(home).not.toMatch(claim);
+  }
+  await expect(page.getByRole("heading", { name: "Up to 1536 pixels" })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath("home.png"), fullPage: false });
+
+  // A visitor's free plan button leads to sign-up, which is what it offers.
+  await page.goto("/pricing");
+  await expect(page.locator("#root[data-ssr]")).toHaveCount(0);
+  await page.getByRole("link", { name: /^Start for free/ }).click();
+  await expect(page).toHaveURL(/\/auth\?mode=sign-up$/);
+  await expect(page.getByRole("heading", { name: "Create your account" })).toBeVisible();
+
+  // Sample notifications carry no invented ages.
+  await page.goto("/");
+  await page.getByRole("button", { name: /^Notifications/ }).click();
+  const panel = page.getByRole("region", { name: "Notifications" });
+  await expect(panel).toBeVisible();
+  await expect(panel).not.toContainText(/ago|Yesterday|Just now/);
+  await page.screenshot({ path: test.info().outputPath("notifications.png") });
 });

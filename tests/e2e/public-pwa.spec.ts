@@ -1,6 +1,6 @@
 // The installable app: a valid manifest whose icons load, a service worker in control, Chromium's own
 // installability check passing, and public pages that open offline once visited.
-import { chromium, expect, test, type APIRequestContext } from "@playwright/test";
+import { chromium, expect, test, type APIRequestContext } from "./support/test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,10 +55,12 @@ test("the manifest describes an installable app whose icons load", async ({ page
 test("Chromium finds the app installable once the service worker controls the page", async ({
   baseURL,
   launchOptions,
+  watchContext,
 }) => {
   // Installability is never granted to incognito-like contexts, so this one gets a real profile.
   const profile = mkdtempSync(join(tmpdir(), "promptcanvas-install-"));
   const context = await chromium.launchPersistentContext(profile, { ...launchOptions, baseURL });
+  watchContext(context);
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto("/");
@@ -81,7 +83,8 @@ test("Chromium finds the app installable once the service worker controls the pa
   }
 });
 
-test("public pages visited once open offline with their content", async ({ page, context }) => {
+test("public pages visited once open offline with their content", async ({ page, context, allowOffline }) => {
+  allowOffline("the journey goes offline on purpose");
   // The first page is loaded before the worker exists; the worker keeps a copy when it activates.
   await page.goto("/pricing");
   await page.evaluate(async () => {

@@ -2,7 +2,7 @@
 // survive a reload and run once on reconnect; a replayed request id is stored and charged once; with
 // no page open the service worker's Background Sync sends what was queued. The server is asked over
 // REST with the account's own session, so only what really reached it counts.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { signUp, uniqueEmail } from "./support/app";
 import {
   dexieTasks,
@@ -78,7 +78,12 @@ test("a batch of 4 at concurrency 2 never runs more than 2 at once and all 4 fin
   expect((await serverRows(page.request, server)).length).toBe(4);
 });
 
-test("offline: 3 queued prompts wait, survive a reload and run once on reconnect", async ({ page, context }) => {
+test("offline: 3 queued prompts wait, survive a reload and run once on reconnect", async ({
+  page,
+  context,
+  allowOffline,
+}) => {
+  allowOffline("the journey goes offline on purpose");
   test.setTimeout(120_000);
   const email = uniqueEmail("queue-offline");
   await signUp(page, email);
@@ -137,7 +142,12 @@ test("the same request id sent twice is stored once and charged once", async ({ 
   expect((await serverLimits(page.request, server)).generations_today).toBe(1);
 });
 
-test("with no page open, the service worker's sync sends what was queued offline", async ({ page, context }) => {
+test("with no page open, the service worker's sync sends what was queued offline", async ({
+  page,
+  context,
+  allowOffline,
+}) => {
+  allowOffline("the journey goes offline on purpose");
   test.setTimeout(120_000);
   const email = uniqueEmail("queue-sync");
   await signUp(page, email);

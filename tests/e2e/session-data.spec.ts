@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./support/test";
 import { signOut, signUp, uniqueEmail } from "./support/app";
 
 /** Row counts of the app's IndexedDB tables, read with the raw browser API. */

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test";
 
 test("the first visit follows the system theme", async ({ browser }) => {
   const context = await browser.newContext({ colorScheme: "dark" });

@@ -32,8 +32,7 @@ Deno.test("defaults when nothing is set, and the keys verify with the generated 
     assert.deepEqual(anon.ok && anon.value.role, "anon");
     const again = await loadConfig(envOf({ DATA_DIR: dir }));
     assert.equal(again.jwtSecret, c.jwtSecret, "a restart must keep the secret");
-  }),
-);
+  }));
 
 Deno.test("reads each variable, and ignores numbers that are not positive integers", () =>
   withDataDir(async (dir) => {
@@ -58,14 +57,12 @@ Deno.test("reads each variable, and ignores numbers that are not positive intege
     assert.equal(c.mailerAutoconfirm, false);
     assert.equal(c.migrationsDir, "/tmp/migrations");
     assert.equal(c.functionEnv("SOME_PROVIDER_KEY"), "k", "functions see the rest of the environment");
-  }),
-);
+  }));
 
 Deno.test("refuses a JWT secret shorter than 32 characters", () =>
   withDataDir(async (dir) => {
     await assert.rejects(loadConfig(envOf({ DATA_DIR: dir, JWT_SECRET: "short" })), /at least 32 characters/);
-  }),
-);
+  }));
 
 Deno.test("the README's list names every variable the module reads", async () => {
   const source = await Deno.readTextFile(new URL("../../supabase/local/config.ts", import.meta.url));

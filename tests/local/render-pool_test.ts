@@ -29,8 +29,7 @@ Deno.test("two renders overlap in time on two workers", () =>
   withPool(2, async (pool) => {
     const [a, b] = await Promise.all([timed(pool, 300), timed(pool, 300)]);
     assert.ok(a.start < b.end && b.start < a.end, `expected overlap: ${JSON.stringify({ a, b })}`);
-  }),
-);
+  }));
 
 Deno.test("renders beyond the pool's size wait for a free worker", () =>
   withPool(2, async (pool) => {
@@ -39,23 +38,20 @@ Deno.test("renders beyond the pool's size wait for a free worker", () =>
     const [a, b, c] = await Promise.all(runs);
     assert.ok(c.start >= Math.min(a.end, b.end), `the third started before a worker was free: ${c.start}`);
     assert.deepEqual(pool.load(), { running: 0, queued: 0 });
-  }),
-);
+  }));
 
 Deno.test("a single worker runs renders one after another", () =>
   withPool(1, async (pool) => {
     const [a, b] = await Promise.all([timed(pool, 150), timed(pool, 150)]);
     assert.ok(b.start >= a.end, "the second render overlapped the first on one worker");
-  }),
-);
+  }));
 
 Deno.test("a render that fails is a rejected promise and the pool goes on", () =>
   withPool(1, async (pool) => {
     await assert.rejects(pool.render(job("fail")), { message: "render failed on purpose" });
     const after = await timed(pool, 10);
     assert.ok(after.end >= after.start);
-  }),
-);
+  }));
 
 Deno.test("a crashed worker rejects its render and is replaced", () =>
   withPool(1, async (pool) => {
@@ -66,8 +62,7 @@ Deno.test("a crashed worker rejects its render and is replaced", () =>
     await assert.rejects(crashed, /render worker failed: .*worker crashed on purpose/);
     await alsoQueued;
     assert.deepEqual(pool.load(), { running: 0, queued: 0 });
-  }),
-);
+  }));
 
 Deno.test("a closed pool refuses work and rejects what was waiting", async () => {
   const pool = createRenderPool({ size: 1, workerUrl: SCRIPTED });

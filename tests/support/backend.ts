@@ -21,6 +21,22 @@ export interface Backend {
 /** Provider keys blanked: the built-in engine serves only when none is configured, whatever the caller's shell has. */
 export const BUILTIN_ONLY = { REPLICATE_API_TOKEN: "", RUNWARE_API_KEY: "", OPENAI_API_KEY: "", DEFAULT_PROVIDER: "" };
 
+/**
+ * Auth rate limits raised for tests, which sign many people up and in from 127.0.0.1 (the hosted
+ * defaults from supabase/config.toml would refuse the 31st). A test of the limits themselves passes
+ * its own values (or DEFAULT_AUTH_RATE_LIMITS) in `env`.
+ */
+export const TEST_AUTH_RATE_LIMITS = {
+  AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: "1000000",
+  AUTH_RATE_LIMIT_TOKEN_REFRESH: "1000000",
+  AUTH_RATE_LIMIT_TOKEN_VERIFICATIONS: "1000000",
+  AUTH_RATE_LIMIT_EMAIL_SENT: "1000000",
+  AUTH_RATE_LIMIT_BURST: "1000000",
+};
+
+/** Empty values: the backend falls back to supabase/config.toml, as `npm start` does. */
+export const DEFAULT_AUTH_RATE_LIMITS = Object.fromEntries(Object.keys(TEST_AUTH_RATE_LIMITS).map((k) => [k, ""]));
+
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const DENO = denoPath();
 
@@ -35,6 +51,7 @@ export async function startBackend(
       DATA_DIR: dataDir,
       API_PORT: "0",
       QUIET: process.env.BACKEND_LOGS ? "0" : "1",
+      ...TEST_AUTH_RATE_LIMITS,
       ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
       ...opts.env,
     },

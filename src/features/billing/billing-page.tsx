@@ -3,31 +3,18 @@
 // notice (§8) and makes no call. The plan list is handed in by the app (it belongs to marketing).
 import { useLiveQuery } from "dexie-react-hooks";
 import { Link } from "wouter";
+import { DEFAULT_TIER, planNameFor } from "#shared/vocabulary/tiers.ts";
 import { getLimits } from "../../db/queries";
-import { planNameFor } from "../../lib/tier-names";
 import { useSession } from "../../state/session-store";
-import { showToast } from "../../state/toasts";
-import { Icon } from "../../ui/icons";
 import { PageHeader } from "../../ui/page-header";
+import { PlanCard, PlanNoticeButton, type PlanCardPlan } from "../../ui/plan-card";
 
-export type BillingPlan = {
-  name: string;
-  price: number;
-  period: string;
-  features: readonly string[];
-  cta: string;
-  popular: boolean;
-  tier: string;
-};
-
-const price = (p: number) => (p === 0 ? "$0" : `$${p.toFixed(2)}`);
+export type BillingPlan = PlanCardPlan & { tier: string };
 
 export default function BillingPage({ plans, notice }: { plans: readonly BillingPlan[]; notice: string }) {
   const userId = useSession().user?.id;
   const limits = useLiveQuery(() => (userId ? getLimits(userId) : undefined), [userId]);
-  const tier = limits?.tier ?? "free";
-  const showNotice = () =>
-    showToast({ tone: "info", title: notice, message: "No card was charged and your plan did not change." });
+  const tier = limits?.tier ?? DEFAULT_TIER;
 
   return (
     <div className="mx-auto w-full max-w-5xl">
@@ -55,41 +42,20 @@ export default function BillingPage({ plans, notice }: { plans: readonly Billing
         {plans.map((plan) => {
           const current = plan.tier === tier;
           return (
-            <li
+            <PlanCard
               key={plan.name}
-              className={`card border bg-base-100 ${current ? "border-primary shadow-lg" : "border-base-300"}`}
+              plan={plan}
+              highlighted={current}
+              badge={
+                current ? (
+                  <span className="badge badge-primary">Your plan</span>
+                ) : (
+                  plan.popular && <span className="badge badge-outline badge-primary">Most popular</span>
+                )
+              }
             >
-              <div className="card-body gap-4">
-                <div className="flex flex-wrap items-center justify-between gap-2">
-                  <h3 className="card-title">{plan.name}</h3>
-                  {current ? (
-                    <span className="badge badge-primary">Your plan</span>
-                  ) : (
-                    plan.popular && <span className="badge badge-outline badge-primary">Most popular</span>
-                  )}
-                </div>
-                <p>
-                  <span className="text-4xl font-bold">{price(plan.price)}</span>
-                  <span className="text-base-content/80">/{plan.period}</span>
-                </p>
-                <ul className="flex flex-1 flex-col gap-2 text-sm">
-                  {plan.features.map((f) => (
-                    <li key={f} className="flex items-start gap-2">
-                      <Icon name="check" className="mt-0.5 size-4 shrink-0 text-success" />
-                      <span>{f}</span>
-                    </li>
-                  ))}
-                </ul>
-                <button
-                  type="button"
-                  className={`btn ${plan.popular ? "btn-primary" : "btn-outline"}`}
-                  aria-label={`${plan.cta}: ${plan.name} plan, ${price(plan.price)} a ${plan.period}`}
-                  onClick={showNotice}
-                >
-                  {plan.cta}
-                </button>
-              </div>
-            </li>
+              <PlanNoticeButton plan={plan} notice={notice} />
+            </PlanCard>
           );
         })}
       </ul>

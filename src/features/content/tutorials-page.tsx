@@ -72,7 +72,7 @@ const TUTORIALS: Tutorial[] = [
     intro: "Borrow the colours and layout of a picture you already have.",
     steps: [
       "In the generator (or on the Advanced page), choose a reference image. Only image files are accepted.",
-      "Write a prompt as usual. The built-in renderer takes the reference's palette and layout; remote models start from it.",
+      "Write a prompt as usual. The built-in renderer takes the reference's palette and layout. Of the AI models (when the operator connects one), Runware and Replicate's FLUX Dev, FLUX 1.1 Pro and Nano Banana start from it; Replicate's FLUX Schnell (Standard quality) and OpenAI-style image APIs ignore it.",
       "Remove the reference any time before generating to go back to prompt-only.",
     ],
     action: { label: "Advanced options", to: "/advanced" },
@@ -85,7 +85,7 @@ const TUTORIALS: Tutorial[] = [
     steps: [
       "In Chrome or Edge, press Install app in the top bar, or choose Install in the browser menu. On iPhone, use Share, then Add to Home Screen.",
       "Open the installed app: it has its own window and shortcuts to Generate and History.",
-      "Pages you have visited and your loaded history open offline.",
+      "Pages you have visited open offline, and so does your history: every thumbnail, your saved images and your newest images up to the budget on the account page.",
       "Prompts submitted offline wait in the queue on your device and run when the connection returns.",
     ],
     action: { label: "Read the offline FAQ", to: "/faq" },

@@ -1,45 +1,17 @@
 // The person's library at a glance: totals (made, saved, published) and the newest images, read
 // live from this device.
 import { useLiveQuery } from "dexie-react-hooks";
-import { useEffect, useState } from "react";
 import { Link } from "wouter";
-import { signedImageUrl } from "../../api/library";
-import { generationCounts, recentGenerations, type GenerationWithImage } from "../../db/queries";
+import { generationCounts, newestGenerations } from "../../db/queries";
+import type { GenerationRecord } from "../../db/schema";
+import { useTileImage } from "../../sync/use-tile-image";
 import { Icon } from "../../ui/icons";
 
 export const RECENT_COUNT = 6;
 
-/**
- * The cached thumbnail (a data: URL), else the cached image as an object URL, else a signed URL (which
- * caches the bytes for next time).
- */
-function useThumbnail(record: GenerationWithImage): string | undefined {
-  const { thumbnail } = record;
-  const blob = record.image;
-  const [src, setSrc] = useState<string>();
-  useEffect(() => {
-    let live = true;
-    if (thumbnail) {
-      setSrc(thumbnail);
-      return;
-    }
-    if (blob) {
-      const url = URL.createObjectURL(blob);
-      setSrc(url);
-      return () => URL.revokeObjectURL(url);
-    }
-    void signedImageUrl(record.imagePath, record.id).then((r) => {
-      if (live && r.ok) setSrc(r.value);
-    });
-    return () => {
-      live = false;
-    };
-  }, [thumbnail, blob, record.imagePath, record.id]);
-  return src;
-}
-
-function RecentTile({ record }: { record: GenerationWithImage }) {
-  const src = useThumbnail(record);
+function RecentTile({ record }: { record: GenerationRecord }) {
+  // The kept thumbnail, else (online) the stored image, whose thumbnail is then kept: use-tile-image.ts.
+  const src = useTileImage(record).src;
   return (
     <li className="aspect-square overflow-hidden rounded-box border border-base-300 bg-base-200">
       {src ? (
@@ -62,7 +34,7 @@ function RecentTile({ record }: { record: GenerationWithImage }) {
 
 export function LibrarySummary({ userId }: { userId: string }) {
   const counts = useLiveQuery(() => generationCounts(userId), [userId]);
-  const recent = useLiveQuery(() => recentGenerations(userId, RECENT_COUNT), [userId]);
+  const recent = useLiveQuery(() => newestGenerations(userId, RECENT_COUNT), [userId]);
   const totals = [
     { label: "Made", value: counts?.total },
     { label: "Saved", value: counts?.saved },

@@ -1,7 +1,7 @@
 // Today's usage against the tier's daily limit, the countdown to this person's reset, and the plan.
 // The quota hooks are handed in by the app (they belong to the quota feature).
 import { Link } from "wouter";
-import { planNameFor } from "../../lib/tier-names";
+import { planNameFor } from "#shared/vocabulary/tiers.ts";
 
 export type LimitsView = {
   remaining: number;

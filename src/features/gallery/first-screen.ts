@@ -57,7 +57,9 @@ export type FirstScreenOptions = {
  */
 export function startFirstScreen(options: FirstScreenOptions): void {
   const w = window;
-  if (!w.fetch || !w.Promise || !document.querySelector) return;
+  // Offline the request is certain to fail: the page asks once the connection is back (use-gallery.ts).
+  // This script can import nothing, so it reads navigator.onLine itself rather than src/lib/online.ts.
+  if (!w.fetch || !w.Promise || !document.querySelector || !navigator.onLine) return;
   const q = (new URLSearchParams(location.search).get("q") || "").trim();
 
   function run() {

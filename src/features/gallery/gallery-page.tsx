@@ -69,7 +69,7 @@ function GalleryTile({ row, onOpen }: { row: PublishedRow; onOpen: () => void })
         ) : (
           // A still placeholder, not a spinner: daisyUI's spinner is an animated SVG mask, which the browser
           // repaints on the main thread every frame, and a screenful of them slowed the page's load
-          // (README decision 55). The button's name says what the tile is.
+          // (docs/decisions/055-nothing-repaints-or-loads-that-is-not-needed.md). The button's name says what the tile is.
           <span className="grid size-full place-items-center text-base-content/50">
             <Icon name={image.status === "error" ? "alert" : "image"} className="size-8" />
           </span>
@@ -108,11 +108,13 @@ export default function GalleryPage() {
       <p role="status" className="mb-3 text-sm text-base-content/80">
         {loadingFirst
           ? "Loading published images…"
-          : gallery.status === "error"
-            ? ""
-            : q
-              ? `${countOf(gallery.rows.length, gallery.next, "result")} for “${q}”`
-              : countOf(gallery.rows.length, gallery.next, "published image")}
+          : gallery.status === "offline"
+            ? "The gallery needs a connection: it loads when you are back online."
+            : gallery.status === "error"
+              ? ""
+              : q
+                ? `${countOf(gallery.rows.length, gallery.next, "result")} for “${q}”`
+                : countOf(gallery.rows.length, gallery.next, "published image")}
       </p>
       {loadingFirst && (
         // The shape of the page to come, in the grid's own layout, so the tiles take these places.
@@ -146,12 +148,12 @@ export default function GalleryPage() {
           </button>
         </div>
       )}
-      {gallery.next && gallery.status !== "error" && (
+      {gallery.next && gallery.status !== "error" && gallery.status !== "offline" && (
         <div className="mt-6 flex justify-center">
           <button
             type="button"
             className="btn btn-outline"
-            disabled={gallery.status === "loading"}
+            disabled={gallery.status === "loading" || !gallery.online}
             onClick={gallery.loadMore}
           >
             {gallery.status === "loading" && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}

@@ -5,7 +5,9 @@ import { startTransition, useCallback, useEffect, useRef, useState } from "react
 import { ERROR_CATALOGUE } from "#shared/vocabulary/errors.ts";
 import type { PublishedRow } from "../../api/gallery";
 import { pageOf } from "../../api/gallery-pages";
+import { isOnline } from "../../lib/online";
 import { holdSettled } from "../../lib/page-settled";
+import { useOnline } from "../../lib/use-online";
 import { ok } from "../../lib/result";
 import { firstPage, firstPageUsed } from "./first-screen";
 
@@ -31,6 +33,9 @@ export type GalleryState = {
   status: "loading" | "ready" | "error";
   error?: string;
 };
+
+/** What the page shows: "offline" while there is no connection to ask the backend with. */
+export type GalleryStatus = GalleryState["status"] | "offline";
 
 export function useGallery(q: string, enabled: boolean) {
   const [state, setState] = useState<GalleryState>({ rows: [], status: "loading" });
@@ -74,19 +79,27 @@ export function useGallery(q: string, enabled: boolean) {
     [q],
   );
 
+  // Published rows are not kept on the device: offline, the first page waits for the connection (a
+  // request then is certain to fail) and is asked for once it is back; pages already shown stay.
+  const online = useOnline();
+  const asked = useRef<typeof load | null>(null);
   useEffect(() => {
-    if (enabled) void load(undefined);
-  }, [enabled, load]);
+    // The hook's first value during hydration is the server's (online): ask the browser itself too.
+    if (!enabled || !online || !isOnline() || asked.current === load) return;
+    asked.current = load;
+    void load(undefined);
+  }, [enabled, online, load]);
 
   const loadMore = useCallback(() => {
-    if (state.next && state.status !== "loading") void load(state.next);
-  }, [load, state.next, state.status]);
+    if (online && state.next && state.status !== "loading") void load(state.next);
+  }, [load, online, state.next, state.status]);
 
   /** Tries again from where it failed: the next page when some rows are in, else the first. */
-  const retry = useCallback(
-    () => void load(state.rows.length ? state.next : undefined),
-    [load, state.rows.length, state.next],
-  );
+  const retry = useCallback(() => {
+    if (online) void load(state.rows.length ? state.next : undefined);
+  }, [load, online, state.rows.length, state.next]);
 
-  return { ...state, loadMore, retry };
+  // Nothing asked for yet (or the last ask failed) and no connection: the page says it needs one.
+  const status: GalleryStatus = !online && state.status !== "ready" ? "offline" : state.status;
+  return { ...state, status, online, loadMore, retry };
 }

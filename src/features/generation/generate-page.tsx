@@ -2,6 +2,10 @@
 import type { ReactNode } from "react";
 import { PageHeader } from "../../ui/page-header";
 import { Generator } from "./components/generator";
+import { preloadPromptEditor } from "./components/lazy-prompt-editor";
+
+/** The router waits for this before drawing the page: the editor is part of its first screen. */
+export const preload = preloadPromptEditor;
 
 export default function GeneratePage({ limitAlert }: { limitAlert?: ReactNode }) {
   return (

@@ -3,7 +3,7 @@
 // useGenerationRuntime. Only types of the machine are imported, so this module costs the first page
 // load nothing but React.
 import { createContext, createElement, useContext, useSyncExternalStore, type ReactNode } from "react";
-import type { QueueActor } from "./queue-machine";
+import type { QueueActor } from "../../sync/queue/queue-machine";
 
 export type GenerationRuntime = {
   userId: string;

@@ -3,22 +3,16 @@
 import { useSelector } from "@xstate/react";
 import { useCallback, useMemo, useSyncExternalStore } from "react";
 import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
-import {
-  BATCH_MAX,
-  BATCH_MIN,
-  isAspectRatio,
-  isQuality,
-  NEGATIVE_PROMPT_MAX_CHARS,
-  PROMPT_MAX_CHARS,
-  SEED_MAX,
-} from "#shared/vocabulary/generation.ts";
+import { validateNegativePrompt, validatePrompt } from "#shared/vocabulary/prompt.ts";
+import { BATCH_MAX, BATCH_MIN, isAspectRatio, isQuality, SEED_MAX } from "#shared/vocabulary/generation.ts";
 import { isStyleId } from "#shared/vocabulary/styles.ts";
 import { db } from "../../db/db";
+import { getLimits } from "../../db/queries";
 import { addPrompt, clearPrompts, removePrompt, type PromptEntry } from "../../db/prompt-history";
 import { clearTasks, enqueueTasks, removeTask, retryTask, type NewTask } from "../../db/tasks";
-import { readConcurrency, subscribeConcurrency } from "./concurrency-store";
+import { readConcurrency, subscribeConcurrency } from "../../sync/queue/concurrency-store";
 import { useGenerationRuntime } from "./generation-runtime";
-import { runChildId, type RunActor } from "./queue-machine";
+import { runChildId, type RunActor } from "../../sync/queue/queue-machine";
 
 export type GenerationSettings = {
   prompt: string;
@@ -29,18 +23,21 @@ export type GenerationSettings = {
   seed: number | null;
   referenceImage?: string;
   batchCount?: number;
+  /** The person chose to hold the request until the daily reset (today's quota is spent). */
+  holdUntilReset?: boolean;
 };
 
-export type GenerateResult = { ok: true; taskIds: string[] } | { ok: false; message: string };
-
-const chars = (s: string) => [...s].length;
+export type GenerateResult =
+  | { ok: true; taskIds: string[]; heldUntil?: string }
+  /** `resetAt`: refused because today's quota is spent; holding the request until then is possible. */
+  | { ok: false; message: string; resetAt?: string };
 
 /** Spec §5, checked again here so no caller can queue what the server would refuse. */
 export function validateSettings(s: GenerationSettings): string | null {
-  const prompt = s.prompt.trim();
-  if (!prompt) return VALIDATION_MESSAGES.promptRequired;
-  if (chars(prompt) > PROMPT_MAX_CHARS) return VALIDATION_MESSAGES.promptTooLong;
-  if (chars(s.negativePrompt.trim()) > NEGATIVE_PROMPT_MAX_CHARS) return VALIDATION_MESSAGES.negativePromptTooLong;
+  // The one prompt check of the form and the function (vocabulary/prompt.ts): text the database cannot
+  // store would be drawn, then refused, so it is never queued.
+  const textError = validatePrompt(s.prompt) ?? validateNegativePrompt(s.negativePrompt);
+  if (textError) return textError;
   if (s.referenceImage && !/^data:image\/[a-z0-9.+-]+;base64,/i.test(s.referenceImage)) {
     return VALIDATION_MESSAGES.notAnImage;
   }
@@ -52,7 +49,7 @@ export function validateSettings(s: GenerationSettings): string | null {
   return null;
 }
 
-function tasksFor(s: GenerationSettings, userId: string, online: boolean): NewTask[] {
+function tasksFor(s: GenerationSettings, userId: string, online: boolean, holdUntil?: string): NewTask[] {
   const count = Math.min(BATCH_MAX, Math.max(BATCH_MIN, Math.round(s.batchCount ?? 1)));
   const batchId = count > 1 ? crypto.randomUUID() : undefined;
   return Array.from({ length: count }, (): NewTask => ({
@@ -67,8 +64,12 @@ function tasksFor(s: GenerationSettings, userId: string, online: boolean): NewTa
     aspectRatio: s.aspectRatio as NewTask["aspectRatio"],
     seed: s.seed,
     ...(s.referenceImage ? { referenceImage: s.referenceImage } : {}),
-    // Written offline, it says "Waiting for connection" from the start.
-    ...(online ? {} : { wait: { reason: "offline" as const } }),
+    // Held by choice, it waits for the reset; written offline, it says "Waiting for connection".
+    ...(holdUntil
+      ? { wait: { reason: "quota" as const, until: holdUntil } }
+      : online
+        ? {}
+        : { wait: { reason: "offline" as const } }),
   }));
 }
 
@@ -83,12 +84,20 @@ export function useGenerationActions() {
       if (!runtime) return { ok: false, message: VALIDATION_MESSAGES.signInToGenerate };
       const invalid = validateSettings(settings);
       if (invalid) return { ok: false, message: invalid };
-      const tasks = tasksFor(settings, runtime.userId, isOnline());
+      // Spec §5: generating requires remaining quota. With today's known to be spent nothing is queued
+      // to be sent; the person may choose to hold the request for the reset instead.
+      const limits = await getLimits(runtime.userId).catch(() => undefined);
+      const spentUntil =
+        limits && limits.remaining <= 0 && Date.parse(limits.resetAt) > Date.now() ? limits.resetAt : undefined;
+      if (spentUntil && !settings.holdUntilReset) {
+        return { ok: false, message: VALIDATION_MESSAGES.dailyLimit, resetAt: spentUntil };
+      }
+      const tasks = tasksFor(settings, runtime.userId, isOnline(), spentUntil);
       const prompt: PromptEntry = { prompt: settings.prompt, style: settings.style, quality: tasks[0].quality };
       try {
         const taskIds = await enqueueTasks(db, tasks, prompt);
         runtime.enqueued(taskIds);
-        return { ok: true, taskIds };
+        return spentUntil ? { ok: true, taskIds, heldUntil: spentUntil } : { ok: true, taskIds };
       } catch (e) {
         report("queueing")(e);
         return { ok: false, message: "Could not save the task on this device" };
@@ -109,9 +118,15 @@ export function useGenerationActions() {
         if (runtime) void clearTasks(db, runtime.userId).catch(report("clearing the queue"));
       },
       setConcurrency: (n: number) => runtime?.setConcurrency(n),
-      addPrompt: (entry: PromptEntry) => void addPrompt(db, entry).catch(report("saving the prompt")),
-      removePrompt: (id: string) => void removePrompt(db, id).catch(report("removing the prompt")),
-      clearPrompts: () => void clearPrompts(db).catch(report("clearing prompts")),
+      addPrompt: (entry: PromptEntry) => {
+        if (runtime) void addPrompt(db, runtime.userId, entry).catch(report("saving the prompt"));
+      },
+      removePrompt: (id: string) => {
+        if (runtime) void removePrompt(db, runtime.userId, id).catch(report("removing the prompt"));
+      },
+      clearPrompts: () => {
+        if (runtime) void clearPrompts(db, runtime.userId).catch(report("clearing prompts"));
+      },
     }),
     [generate, runtime],
   );

@@ -9,9 +9,9 @@ import { showToast } from "../../state/toasts";
 import { DefinitionList } from "../../ui/definition-list";
 import { Icon } from "../../ui/icons";
 import { Modal } from "../../ui/modal";
-import { DownloadMenu } from "./download-menu";
+import { DownloadMenu } from "../../ui/download-menu";
 import { removeGenerations, toggleSaved, togglePublished } from "./library-actions";
-import { useRecordImage } from "./use-record-image";
+import { useRecordImage } from "../../sync/use-record-image";
 
 type Props = { record: GenerationRecord; userId: string | undefined; onClose: () => void };
 
@@ -73,7 +73,7 @@ export function GenerationDialog({ record, userId, onClose }: Props) {
               Copy prompt
             </button>
           </div>
-          <DownloadMenu record={record} image={image.blob} src={image.src} />
+          <DownloadMenu prompt={record.prompt} image={image.blob} src={image.src} />
           <div className="flex flex-wrap gap-2">
             <button
               type="button"

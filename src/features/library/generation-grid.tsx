@@ -28,7 +28,7 @@ import {
 } from "react";
 import type { GenerationRecord } from "../../db/schema";
 import { GenerationTile } from "./generation-tile";
-import { afterTileImagesPainted, prefetchTileImages } from "./use-tile-image";
+import { afterTileImagesPainted, prefetchTileImages } from "../../sync/use-tile-image";
 
 export const GRID_GAP_PX = 12;
 export const TILE_MIN_PX = 160;

@@ -3,7 +3,7 @@
 import { memo } from "react";
 import type { GenerationRecord } from "../../db/schema";
 import { Icon } from "../../ui/icons";
-import { useTileImage } from "./use-tile-image";
+import { useTileImage } from "../../sync/use-tile-image";
 
 type Props = {
   record: GenerationRecord;

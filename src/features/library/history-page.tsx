@@ -5,16 +5,18 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import { useDeferredValue, useEffect, useMemo, useState } from "react";
 import { Link } from "wouter";
+import { getPullFailure } from "../../db/pull-status";
 import { countGenerations, listGenerations, newestGenerations } from "../../db/queries";
 import { filterGenerations } from "../../db/search";
 import { useSession } from "../../state/session-store";
+import { clearUnseenFinished } from "../../state/toasts";
 import { PageHeader } from "../../ui/page-header";
 import { ConflictList } from "./conflict-list";
 import { GenerationGrid } from "./generation-grid";
 import { EMPTY_FILTERS, toSearchOptions, type HistoryFilters } from "./history-filters";
 import { LibraryFilters } from "./library-filters";
 import { OpenGeneration } from "./open-generation";
-import { afterTileImagesPainted, readTileImagesAhead } from "./use-tile-image";
+import { afterTileImagesPainted, readTileImagesAhead } from "../../sync/use-tile-image";
 import { loadSafely, type Loaded } from "./load-safely";
 
 /** How many of the newest are drawn first, from a small read, while the whole list is read. */
@@ -22,6 +24,7 @@ const FIRST_SCREENS = 60;
 
 export default function HistoryPage() {
   const userId = useSession().user?.id;
+  useEffect(clearUnseenFinished, []); // finished work is seen here: the tab count and app badge go
   const [filters, setFilters] = useState<HistoryFilters>(EMPTY_FILTERS);
   // Typing stays responsive: the search re-runs on the deferred value, never blocking a keystroke.
   const deferred = useDeferredValue(filters);
@@ -65,14 +68,22 @@ export default function HistoryPage() {
   }, [all, userId, options, filtered, head]);
   const shown = loaded?.total ?? loaded?.items?.length ?? 0;
   const [openId, setOpenId] = useState<string | null>(null);
+  // The server's copy could not be read (spec §8: a history load failure is shown): said above the
+  // list, which still shows everything this device holds.
+  const pullFailure = useLiveQuery(() => (userId ? getPullFailure(userId) : null), [userId]);
 
   return (
     <div className="mx-auto w-full max-w-6xl">
       <PageHeader
         title="History"
-        lead="Everything you generated, newest first. It stays on this device for offline use."
+        lead="Everything you generated, newest first, on every device you sign in on. Thumbnails, saved images and your newest images stay on this device for offline use."
       />
       {userId && <ConflictList userId={userId} />}
+      {pullFailure && (
+        <div role="alert" className="alert alert-warning alert-soft mb-4 text-base-content">
+          {pullFailure.message}
+        </div>
+      )}
       <LibraryFilters value={filters} onChange={setFilters} />
       <div className="mt-4">
         {loaded === undefined ? (

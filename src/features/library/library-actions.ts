@@ -2,6 +2,7 @@
 // the outbox (src/db/library.ts), with the spec's toasts (§8): 'Generation deleted' / 'Failed to
 // delete generation', and 'User not authenticated' when nobody is signed in.
 import { deleteGeneration, setPublished, setSaved } from "../../db/library";
+import { askPersistentStorage } from "../../db/offline-library";
 import { showToast } from "../../state/toasts";
 
 export const NOT_SIGNED_IN = "User not authenticated";
@@ -17,6 +18,8 @@ export async function toggleSaved(userId: string | undefined, id: string, saved:
   if (!userId) return failure(NOT_SIGNED_IN, undefined);
   try {
     if (!(await setSaved(userId, id, saved))) throw new Error(GONE);
+    // A saved image is kept for offline viewing: the moment to ask the browser to keep this site's data.
+    if (saved) void askPersistentStorage();
     showToast({ tone: "success", title: saved ? "Saved" : "Removed from Saved" });
     return true;
   } catch (e) {

@@ -52,7 +52,7 @@ export const FAQ: readonly FaqEntry[] = [
     group: "Plans and limits",
     question: "Can I buy the Creator or Pro plan?",
     answer:
-      "Not yet. Card payments are not connected, so pressing a plan button only shows a notice and nothing is charged: Connect Supabase + Stripe to enable subscriptions.",
+      "Not yet. Card payments are not connected, so pressing a paid plan's button only shows a notice and nothing is charged: Connect Supabase + Stripe to enable subscriptions.",
     link: { label: "See pricing", to: "/pricing" },
   },
   TEASER_ENTRIES.offline,
@@ -76,7 +76,7 @@ export const FAQ: readonly FaqEntry[] = [
     group: "Privacy and offline",
     question: "Where are my images and prompts stored?",
     answer:
-      "Your generated images are kept in private storage under your account, and only you can open them unless you publish one to the public gallery. Your prompt history stays on your device, and the device keeps a copy of your generations for offline use until you sign out or clear it on the account page. No advertising or third-party tracking scripts are used.",
+      "Your generated images are kept in private storage under your account, and only you can open them unless you publish one to the public gallery. Your prompt history stays on the device where you typed it, under your account. Each device you sign in on keeps every image's thumbnail, the full images you saved and your newest full images up to a budget you set on the account page, for offline use, until you sign out or clear it there. No advertising or third-party tracking scripts are used.",
     link: { label: "Privacy policy", to: "/privacy" },
   },
 ];

@@ -18,7 +18,7 @@ import { Testimonials } from "./testimonials";
 
 // Figures measured from the product, not the spec's marketing ones (it claims 10M+ images and 99.9%
 // uptime, which nothing here measures): the style and quota figures come from the vocabulary, the render
-// time from bench/engine-bench.ts (median of a 1024×1024 built-in render, README decision 15).
+// time from bench/engine-bench.ts (median of a 1024×1024 built-in render, docs/decisions/044-home-page-figures-are-measured.md).
 const BUILTIN_MEDIAN_RENDER = "0.6 s";
 const STATS = [
   { value: String(STYLE_IDS.length), label: "style options" },
@@ -29,15 +29,19 @@ const STATS = [
 const FEATURES: { icon: IconName; title: string; body: string }[] = [
   {
     icon: "clock",
-    title: "Under 30 seconds",
-    body: "Most images are ready in seconds; the built-in renderer answers in under one.",
+    title: "Quick results",
+    body: `The built-in renderer draws a 1024×1024 image in ${BUILTIN_MEDIAN_RENDER} (median, measured); AI models, where connected, take longer.`,
   },
   {
     icon: "palette",
     title: `${STYLE_IDS.length} styles`,
     body: "Photorealistic, artistic, cartoon, abstract and more, each with a preview.",
   },
-  { icon: "image", title: "Up to 1024×1024", body: "Square 1024×1024 pixels, or 1536×1024 for 16:9 and 9:16." },
+  {
+    icon: "image",
+    title: "Up to 1536 pixels",
+    body: "Square images are 1024×1024; 16:9 is 1536×1024 and 9:16 is 1024×1536.",
+  },
   { icon: "download", title: "Instant downloads", body: "Save what you make as PNG, JPG or WebP." },
   { icon: "shield", title: "Commercial use", body: "Use your images in paid work too, within the content policy." },
   {
@@ -47,7 +51,9 @@ const FEATURES: { icon: IconName; title: string; body: string }[] = [
   },
 ];
 
-const TRUSTED = ["Supabase", "PostgreSQL", "React", "FLUX via Replicate", "Workbox"];
+// The technology the product runs on in every installation. An image provider is not listed: none
+// is connected unless the operator configures one, and the built-in renderer needs none.
+const TRUSTED = ["Supabase", "PostgreSQL", "React", "IndexedDB", "Workbox"];
 
 const GeneratorSection = lazy(() => import("./generator-section"));
 
@@ -72,8 +78,8 @@ export default function HomePage({ loadGenerator }: { loadGenerator?: GeneratorL
           AI Text to Image Generator
         </h1>
         <p className="mx-auto mt-5 max-w-2xl text-lg leading-relaxed text-base-content/80 text-pretty">
-          Turn ideas into visuals in seconds. Choose from multiple styles, pick custom dimensions and download in
-          ultra-high resolution.
+          Turn ideas into visuals in seconds. Choose from {STYLE_IDS.length} styles and three aspect ratios, then
+          download up to 1536 pixels wide as PNG, JPG or WebP.
         </p>
         <div className="mt-8 flex flex-wrap justify-center gap-3">
           <a href="#generator" className="btn btn-primary btn-lg">

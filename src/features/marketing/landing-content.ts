@@ -110,7 +110,7 @@ export const LANDINGS: Record<LandingContent["slug"], LandingContent> = {
     title: "Free AI Image Generator",
     eyebrow: "5 free images every day",
     lead: "PromptCanvas is free to use: every account gets five images a day with no card and no trial that runs out. The count resets at midnight where you live.",
-    primary: { label: "Start for free", to: "/auth" },
+    primary: { label: "Start for free", to: "/auth?mode=sign-up" },
     secondary: { label: "Compare plans", to: "/pricing" },
     sections: [
       {
@@ -165,7 +165,7 @@ export const LANDINGS: Record<LandingContent["slug"], LandingContent> = {
     ],
     closing: {
       title: "Five free images are waiting",
-      body: "Sign up with an e-mail address and start generating in under a minute.",
+      body: "Sign up with an e-mail address and a password, then start generating.",
     },
   },
   "ai-art-generator": {

@@ -1,7 +1,8 @@
 // /pricing: the three plans (spec §9), what each includes, how the daily quota works, and the plain
 // fact that subscriptions cannot be bought yet (every plan button shows the spec's notice).
 import { Link } from "wouter";
-import { LIMIT_ALERT_AT, TIER_DAILY_QUOTA, type Tier } from "#shared/vocabulary/tiers.ts";
+import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
+import { LIMIT_ALERT_AT, TIER_DAILY_QUOTA } from "#shared/vocabulary/tiers.ts";
 import { Icon } from "../../ui/icons";
 import { PageHeader } from "../../ui/page-header";
 import { FAQ } from "./faq-entries";
@@ -9,23 +10,13 @@ import { FaqItem } from "./faq-item";
 import { PlanCards } from "./plan-cards";
 import { PLANS, SUBSCRIPTION_NOTICE, formatPrice } from "./plans";
 
-const QUOTA_NOTE: Partial<Record<Tier, string>> = { pro: " (unlimited prompts)" };
-
 // Prices are the plans'; daily images are the real tier quotas (the vocabulary's, which
 // public.tier_quotas repeats). Columns follow PLANS: Free, Creator, Pro.
 const COMPARISON: string[][] = [
   ["Price", ...PLANS.map((p) => `${formatPrice(p.price)}/${p.period}`)],
-  [
-    "Images per day",
-    ...PLANS.map((p) => `${TIER_DAILY_QUOTA[p.tier].toLocaleString("en-US")}${QUOTA_NOTE[p.tier] ?? ""}`),
-  ],
+  ["Images per day", ...PLANS.map((p) => TIER_DAILY_QUOTA[p.tier].toLocaleString("en-US"))],
   ["Daily reset", "Your local midnight", "Your local midnight", "Your local midnight"],
-  [
-    "Plan extras",
-    "Basic styles, community gallery",
-    "High-res downloads, priority queue",
-    "Batch generation, custom styles, fastest speeds",
-  ],
+  ["Styles and tools", ...PLANS.map(() => `All ${STYLE_IDS.length} styles, batch generation, community gallery`)],
   ["Available", "Now, no card", "Not yet", "Not yet"],
 ];
 
@@ -36,7 +27,7 @@ export default function PricingPage() {
     <div className="mx-auto w-full max-w-5xl">
       <PageHeader
         title="Pricing"
-        lead="Start free with five images a day. Creator and Pro raise the daily limit and add faster, bigger work."
+        lead="Start free with five images a day. Creator and Pro raise the daily limit; everything else is the same on every plan."
       />
 
       <section aria-label="Plans">
@@ -46,8 +37,8 @@ export default function PricingPage() {
       <div role="note" className="alert alert-info alert-soft mt-6 text-base-content">
         <Icon name="alert" className="size-5 shrink-0" />
         <p>
-          <span className="font-semibold">Paid plans are not on sale yet.</span> Card payments are not connected, so
-          every plan button only shows this notice and nothing is charged: <q>{SUBSCRIPTION_NOTICE}</q>
+          <span className="font-semibold">Paid plans are not on sale yet.</span> Card payments are not connected, so the
+          Creator and Pro buttons only show this notice and nothing is charged: <q>{SUBSCRIPTION_NOTICE}</q>
         </p>
       </div>
 
@@ -105,7 +96,7 @@ export default function PricingPage() {
             styles and settings.
           </p>
           <div className="mt-4 flex flex-wrap gap-2">
-            <Link to="/auth" className="btn btn-primary btn-sm">
+            <Link to="/auth?mode=sign-up" className="btn btn-primary btn-sm">
               Create a free account
             </Link>
             <Link to="/free-ai-image-generator" className="btn btn-outline btn-sm">

@@ -62,7 +62,7 @@ export default function AccountPage() {
       </section>
       <section aria-label="This device" className={CARD}>
         <div className="card-body">
-          <DeviceStorage />
+          <DeviceStorage userId={user?.id} />
         </div>
       </section>
       <section aria-label="Delete account" className={`${CARD} border-error/40`}>

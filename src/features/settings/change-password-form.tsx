@@ -1,7 +1,8 @@
-// Change password while signed in: the new password twice, sent to the auth service, which words
-// its refusals (too weak, same as before) for the person.
+// Change password while signed in: the current password (checked by signing in again with it, so a
+// borrowed unlocked device cannot take the account over) and the new one twice; the auth service
+// words its refusals (wrong current password, too weak, same as before, too many attempts).
 import { useId, useState, type FormEvent } from "react";
-import { updatePassword } from "../../api/auth";
+import { changePassword } from "../../api/auth";
 import { LabelledField } from "../../ui/labelled-field";
 
 /** The same floor as sign-up and the reset page (auth feature), so no screen accepts a weaker one. */
@@ -9,6 +10,7 @@ export const PASSWORD_MIN_CHARS = 8;
 
 export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   const id = useId();
+  const [current, setCurrent] = useState("");
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -17,6 +19,10 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
+    if (!current) {
+      setError("Enter your current password.");
+      return;
+    }
     if (password.length < PASSWORD_MIN_CHARS) {
       setError(`That password is too weak: use at least ${PASSWORD_MIN_CHARS} characters.`);
       return;
@@ -25,8 +31,12 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
       setError("The two passwords are not the same.");
       return;
     }
+    if (password === current) {
+      setError("Choose a password that is different from your current one.");
+      return;
+    }
     setPending(true);
-    const result = await updatePassword(password);
+    const result = await changePassword(current, password);
     setPending(false);
     if (result.ok) onDone();
     else setError(result.error.message);
@@ -34,6 +44,17 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
 
   return (
     <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-3 sm:max-w-sm" noValidate>
+      <LabelledField label="Current password">
+        <input
+          type="password"
+          className="input w-full"
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+          aria-describedby={error ? `${id}-error` : undefined}
+          aria-invalid={Boolean(error) || undefined}
+        />
+      </LabelledField>
       <LabelledField label="New password">
         <input
           type="password"

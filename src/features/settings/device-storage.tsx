@@ -1,9 +1,12 @@
 // This device's copy of the library: how much storage the app uses (navigator.storage.estimate),
-// asking the browser to keep it (persist(), so it is not evicted under storage pressure), and
-// clearing the cached copy. Clearing keeps unsent work (queued requests, pending changes): that
+// what the offline library keeps (every thumbnail, the full images of saved items and of the newest
+// within the budget set here: src/db/offline-library.ts), asking the browser to keep it (persist(),
+// so it is not evicted under storage pressure), and clearing the cached copy. Clearing keeps unsent work (queued requests, pending changes): that
 // is the only copy of it, and the images themselves stay in the account and download again.
-import { useCallback, useEffect, useState } from "react";
+import { useLiveQuery } from "dexie-react-hooks";
+import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
 import { db } from "../../db/db";
+import { askPersistentStorage, getOfflineBudget, offlineSummary, setOfflineBudget } from "../../db/offline-library";
 import { clearUserData } from "../../db/user-data";
 import { showToast } from "../../state/toasts";
 import { ConfirmModal } from "../../ui/modal";
@@ -27,7 +30,95 @@ function storageApi(): StorageManager | undefined {
   return typeof navigator !== "undefined" ? navigator.storage : undefined;
 }
 
-export function DeviceStorage() {
+const MB = 1_000_000;
+
+/** What the offline library keeps, and its budget (a setting of this device). */
+function OfflineLibrary({ userId, onChanged }: { userId: string; onChanged: () => void }) {
+  const summary = useLiveQuery(() => offlineSummary(userId), [userId]);
+  const budget = useLiveQuery(() => getOfflineBudget(userId), [userId]);
+  const [draft, setDraft] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const inputId = useId();
+  const hintId = useId();
+  const errorId = useId();
+  const value = draft ?? (budget ? String(Math.round((budget.bytes / MB) * 10) / 10) : "");
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const megabytes = Number(value.trim());
+    if (value.trim() === "" || !Number.isFinite(megabytes) || megabytes < 0) {
+      setError("Enter a number of megabytes, 0 or more.");
+      return;
+    }
+    try {
+      await setOfflineBudget(userId, megabytes * MB);
+      setError(null);
+      setDraft(null);
+      void askPersistentStorage().then(onChanged);
+      showToast({
+        tone: "success",
+        title: "Offline budget set",
+        message: `${formatBytes(megabytes * MB)} for images not saved.`,
+      });
+    } catch (e) {
+      setError(e instanceof Error ? e.message : "The budget could not be set.");
+    }
+  };
+
+  return (
+    <>
+      <dl className="grid gap-1 sm:grid-cols-[12rem_1fr]">
+        <dt className="text-sm text-base-content/80">Kept for offline</dt>
+        <dd className="font-medium" data-testid="offline-kept">
+          {summary === undefined
+            ? "Checking…"
+            : `${summary.thumbnails.toLocaleString()} of ${summary.generations.toLocaleString()} thumbnails; ` +
+              `${summary.fullImages.toLocaleString()} full images (${formatBytes(summary.bytes)}), ` +
+              `${summary.savedFullImages.toLocaleString()} of ${summary.savedTotal.toLocaleString()} saved`}
+        </dd>
+      </dl>
+      <form className="flex flex-col gap-1" noValidate onSubmit={(e) => void submit(e)}>
+        <label htmlFor={inputId} className="text-sm font-medium">
+          Offline budget for images not saved (MB)
+        </label>
+        <div className="flex flex-wrap gap-2">
+          <input
+            id={inputId}
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step="any"
+            className={`input input-sm w-36 ${error ? "input-error" : ""}`}
+            value={value}
+            aria-describedby={error ? `${hintId} ${errorId}` : hintId}
+            aria-invalid={error ? true : undefined}
+            onChange={(e) => {
+              setDraft(e.target.value);
+              setError(null);
+            }}
+          />
+          <button type="submit" className="btn btn-outline btn-sm">
+            Set budget
+          </button>
+        </div>
+        <p id={hintId} className="text-xs text-base-content/80">
+          Saved images and every thumbnail are always kept. The newest images (and those you opened lately) are kept in
+          full up to this size; the least recently viewed go first.
+          {budget && !budget.chosen
+            ? " This is the default: a tenth of the space this browser grants, up to 1 GB."
+            : ""}
+        </p>
+        {error && (
+          <p id={errorId} role="alert" className="text-sm text-error">
+            {error}
+          </p>
+        )}
+      </form>
+    </>
+  );
+}
+
+export function DeviceStorage({ userId }: { userId?: string }) {
   const [estimate, setEstimate] = useState<Estimate | undefined>();
   const [persisted, setPersisted] = useState<boolean | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -104,6 +195,7 @@ export function DeviceStorage() {
               : "Off: the browser may clear it when space runs low"}
         </dd>
       </dl>
+      {userId && <OfflineLibrary userId={userId} onChanged={() => void refresh()} />}
       <div className="flex flex-wrap gap-2">
         {persisted === false && (
           <button type="button" className="btn btn-outline btn-sm" onClick={() => void persist()}>

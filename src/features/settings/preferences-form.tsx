@@ -118,9 +118,15 @@ export function PreferencesForm({ userId }: { userId: string | undefined }) {
       </div>
       <ToggleRow
         label="Notifications"
-        description="Tell me when a queued image is ready."
+        description="When a batch or a queued image finishes while this app is in the background: a count on the tab and app icon, and a system notification if you allow it."
         checked={values.notificationsEnabled}
-        onChange={(on) => edit("notificationsEnabled", on)}
+        onChange={(on) => {
+          edit("notificationsEnabled", on);
+          // Turned on: ask now, while the person is here to answer (a system notification needs it).
+          if (on && typeof Notification !== "undefined" && Notification.permission === "default") {
+            void Notification.requestPermission().catch(() => undefined);
+          }
+        }}
       />
       <ToggleRow
         label="Publish new images to the gallery"

@@ -1,7 +1,9 @@
 // The frame around every page (spec §2): skip link, development banner, sidebar or drawer, top bar,
 // main region, footer and notices. The account control comes from the auth feature via `account`.
 import { useEffect, useRef, type ReactNode } from "react";
+import { useSnapshot } from "valtio";
 import { useLocation } from "wouter";
+import { loadUnseenFinished, unseenFinished } from "../../state/toasts";
 import { Toaster } from "../../ui/toaster";
 import { DevBanner } from "./dev-banner";
 import { ScrollToTop } from "./scroll-to-top";
@@ -23,6 +25,31 @@ function useFocusOnNavigate(): void {
   }, [location]);
 }
 
+/** "(3) Generate · PromptCanvas": finished work not yet seen, in front of whatever title a page sets. */
+function useUnseenTitleCount(): void {
+  const { count } = useSnapshot(unseenFinished);
+  useEffect(() => {
+    loadUnseenFinished();
+    const onStorage = () => loadUnseenFinished(); // another tab counted or cleared
+    window.addEventListener("storage", onStorage);
+    return () => window.removeEventListener("storage", onStorage);
+  }, []);
+  useEffect(() => {
+    const apply = () => {
+      const base = document.title.replace(/^\(\d+\) /, "");
+      const next = count > 0 ? `(${count}) ${base}` : base;
+      if (document.title !== next) document.title = next;
+    };
+    apply();
+    // Pages set their own titles after navigating: put the count back in front.
+    const title = document.querySelector("title");
+    if (!title) return;
+    const observer = new MutationObserver(apply);
+    observer.observe(title, { childList: true, characterData: true, subtree: true });
+    return () => observer.disconnect();
+  }, [count]);
+}
+
 export function AppShell({
   account,
   actions,
@@ -36,6 +63,7 @@ export function AppShell({
   const [location] = useLocation();
   useSidebarShortcut();
   useFocusOnNavigate();
+  useUnseenTitleCount();
   return (
     <>
       <a href="#main" className="btn btn-primary btn-sm fixed top-2 left-2 z-[70] -translate-y-20 focus:translate-y-0">

@@ -1,4 +1,5 @@
-// The bell: a disclosure panel listing the sample notifications, with Mark all as read.
+// The bell: a disclosure panel listing the sample notifications (true notes about the product, each
+// labelled with its kind rather than an invented age), with Mark all as read.
 import { useCallback, useId, useMemo, useRef, useState } from "react";
 import { useSnapshot } from "valtio";
 import { Icon } from "../../ui/icons";

@@ -11,7 +11,7 @@ export function TopBar({ account, actions }: { account: ReactNode; actions?: Rea
   const { mobileNavOpen } = useSnapshot(ui);
   return (
     // Opaque, with no backdrop blur: a blurred see-through bar makes the compositor blur what scrolls
-    // under it on every frame of a scroll, which without a GPU took most of a core (README decision 55).
+    // under it on every frame of a scroll, which without a GPU took most of a core (docs/decisions/055-nothing-repaints-or-loads-that-is-not-needed.md).
     <header className="sticky top-0 z-40 border-b border-base-300 bg-base-100">
       <div className="flex h-16 items-center gap-2 px-3 sm:px-4">
         <button

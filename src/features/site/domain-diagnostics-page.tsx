@@ -3,21 +3,35 @@
 import { useEffect, useState } from "react";
 import { appConfig } from "../../api/config";
 import { hostRedirectTarget, isLocalHost, showsDevelopmentBanner } from "../../lib/host-policy";
+import { isOnline } from "../../lib/online";
 import { useHydrated } from "../../lib/use-hydrated";
+import { useOnline } from "../../lib/use-online";
 import { PageHeader } from "../../ui/page-header";
 
 type Probe = { state: "checking" } | { state: "done"; text: string };
 
 /**
  * Asks the backend whether it is up: GET /auth/v1/health, then /rest/v1/ if that fails, both with
- * the public anon key (hosted Supabase answers 401 without it).
+ * the public anon key (hosted Supabase answers 401 without it). Offline it asks nothing (the answer
+ * is certain) and asks once the connection is back.
  */
 function useBackendProbe(url: string, anonKey: string): Probe {
+  const online = useOnline();
   const [probe, setProbe] = useState<Probe>(
     url ? { state: "checking" } : { state: "done", text: "No backend configured" },
   );
   useEffect(() => {
     if (!url) return;
+    // The hook's first value during hydration is the server's (online): ask the browser itself.
+    if (!online || !isOnline()) {
+      setProbe({ state: "done", text: "Not checked while offline" });
+      return;
+    }
+    setProbe({ state: "checking" });
+    let left = false;
+    const show = (next: Probe) => {
+      if (!left) setProbe(next);
+    };
     const controller = new AbortController();
     const timer = window.setTimeout(() => controller.abort(), 5_000);
     const headers: Record<string, string> = anonKey ? { apikey: anonKey, Authorization: `Bearer ${anonKey}` } : {};
@@ -26,7 +40,7 @@ function useBackendProbe(url: string, anonKey: string): Probe {
       .then((res) => (res.ok ? res : get("/rest/v1/").then((rest) => (rest.ok ? rest : res))))
       .then((res) => {
         const where = new URL(res.url).pathname;
-        setProbe({
+        show({
           state: "done",
           text: res.ok
             ? `Reachable (${where} answered HTTP ${res.status})`
@@ -34,14 +48,17 @@ function useBackendProbe(url: string, anonKey: string): Probe {
         });
       })
       .catch(() =>
-        setProbe({
+        show({
           state: "done",
           text: controller.signal.aborted ? "No answer within 5 seconds" : "Not reachable from this browser",
         }),
       )
       .finally(() => window.clearTimeout(timer));
-    return () => controller.abort();
-  }, [url, anonKey]);
+    return () => {
+      left = true;
+      controller.abort();
+    };
+  }, [url, anonKey, online]);
   return probe;
 }
 

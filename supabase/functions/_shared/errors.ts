@@ -2,6 +2,7 @@
 // spec §8 classes (or invalid_input for validation); its HTTP status is chosen once, in http.ts.
 // `detail` is for the server log only and never reaches a response.
 import { ERROR_CATALOGUE, type ErrorCode, VALIDATION_MESSAGES } from "./vocabulary/errors.ts";
+import type { Result as Outcome } from "./vocabulary/result.ts";
 
 export interface AppError {
   code: ErrorCode;
@@ -14,7 +15,8 @@ export interface AppError {
   detail?: string;
 }
 
-export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
+/** The shared Result (vocabulary/result.ts) with the functions' error. */
+export type Result<T> = Outcome<T, AppError>;
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 export const fail = <T = never>(error: AppError): Result<T> => ({ ok: false, error });

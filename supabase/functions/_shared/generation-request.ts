@@ -1,20 +1,21 @@
 // Server-side validation of a generate-image request (spec §5), so no client can skip it: returns the
-// normalised request or the first invalid_input with the spec's message. The reference image is
-// decoded here, so its declared type is never trusted.
+// normalised request or the first invalid_input with the spec's message. Everything here is cheap: the
+// reference image's format and header size are read from its bytes (so its declared type is never
+// trusted), but it is decoded only by decodeReference, after the caller's identity is verified.
 import { type AppError, invalidInput, type Result } from "./errors.ts";
-import { decodeImage, parseDataUrl } from "./image/decode.ts";
+import { decodeImage, inspectImage, parseDataUrl } from "./image/decode.ts";
+import type { ImageErrorCode } from "./image/result.ts";
 import { isProviderId } from "./providers/select.ts";
 import type { ProviderId, ReferenceImage } from "./providers/types.ts";
 import { VALIDATION_MESSAGES } from "./vocabulary/errors.ts";
+import type { GenerateImageBody } from "./vocabulary/generate-image.ts";
+import { validateNegativePrompt, validatePrompt } from "./vocabulary/prompt.ts";
 import {
   ASPECT_RATIOS,
-  type GenerationChoice,
   GENERATION_DEFAULTS,
-  NEGATIVE_PROMPT_MAX_CHARS,
-  PROMPT_MAX_CHARS,
+  type GenerationChoice,
   QUALITIES,
   REFERENCE_IMAGE_MAX_BYTES,
-  REFERENCE_IMAGE_MAX_SIDE,
   SEED_MAX,
 } from "./vocabulary/generation.ts";
 import { STYLE_IDS, type StyleId } from "./vocabulary/styles.ts";
@@ -23,14 +24,14 @@ export interface GenerationRequest extends GenerationChoice<StyleId> {
   requestId: string;
   /** null when the person left the seed empty (random). */
   seed: number | null;
-  reference: ReferenceImage | null;
+  /** Checked but not yet decoded (decodeReference). */
+  reference: ReferenceUpload | null;
   provider: ProviderId | null;
   timezone: string | null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const chars = (s: string) => [...s].length;
 const absent = (v: unknown) => v === undefined || v === null;
 
 function oneOf<T extends string>(v: unknown, values: readonly T[], fallback: T, message: string): Result<T> {
@@ -55,7 +56,35 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
-function referenceOf(v: unknown): Result<ReferenceImage | null> {
+/**
+ * A reference image as validated before the caller is known: a well-formed data URL within the byte
+ * limit, whose bytes are a PNG, JPEG or GIF whose header declares a size within the limits, in a file
+ * large enough to hold it. Nothing has been decoded yet: decodeReference does that, once the caller's
+ * identity is verified (the decode is the one expensive step of validation).
+ */
+export interface ReferenceUpload {
+  bytes: Uint8Array;
+  /** The data URL re-labelled with the type the bytes really are. */
+  dataUrl: string;
+  mimeType: string;
+  width: number;
+  height: number;
+}
+
+const tooManyPixels = (): AppError => invalidInput(VALIDATION_MESSAGES.referenceTooLarge, 413);
+
+function imageError(code: ImageErrorCode): AppError {
+  switch (code) {
+    case "image_too_large":
+      return tooManyPixels();
+    case "image_unsupported_format":
+      return invalidInput("Please select a PNG, JPEG or GIF image");
+    default:
+      return invalidInput(VALIDATION_MESSAGES.notAnImage);
+  }
+}
+
+function referenceOf(v: unknown): Result<ReferenceUpload | null> {
   if (absent(v) || v === "") return { ok: true, value: null };
   const notImage: AppError = invalidInput(VALIDATION_MESSAGES.notAnImage);
   if (typeof v !== "string") return { ok: false, error: notImage };
@@ -69,25 +98,21 @@ function referenceOf(v: unknown): Result<ReferenceImage | null> {
     }
     return { ok: false, error: notImage };
   }
-  const decoded = decodeImage(parsed.value.bytes);
-  if (!decoded.ok) {
-    switch (decoded.error.code) {
-      case "image_too_large":
-        return {
-          ok: false,
-          error: invalidInput(`The reference image must be at most ${REFERENCE_IMAGE_MAX_SIDE} pixels on a side`, 413),
-        };
-      case "image_unsupported_format":
-        return { ok: false, error: invalidInput("Please select a PNG, JPEG or GIF image") };
-      default:
-        return { ok: false, error: notImage };
-    }
-  }
-  const { width, height, rgba, format } = decoded.value;
+  const inspected = inspectImage(parsed.value.bytes);
+  if (!inspected.ok) return { ok: false, error: imageError(inspected.error.code) };
+  const { width, height, format } = inspected.value;
   // Providers get the type the bytes really are, not the one the client declared.
   const mimeType = `image/${format}`;
   const dataUrl = `data:${mimeType};base64,${v.slice(v.indexOf(",") + 1).replace(/[\t\n\f\r ]+/g, "")}`;
-  return { ok: true, value: { dataUrl, mimeType, width, height, rgba } };
+  return { ok: true, value: { bytes: parsed.value.bytes, dataUrl, mimeType, width, height } };
+}
+
+/** Decodes a reference image that passed referenceOf's cheap checks; call it only for a verified caller. */
+export function decodeReference(upload: ReferenceUpload): Result<ReferenceImage> {
+  const decoded = decodeImage(upload.bytes);
+  if (!decoded.ok) return { ok: false, error: imageError(decoded.error.code) };
+  const { width, height, rgba } = decoded.value;
+  return { ok: true, value: { dataUrl: upload.dataUrl, mimeType: upload.mimeType, width, height, rgba } };
 }
 
 /** `headerTimezone` is the X-Timezone header, used when the body carries no `timezone`. */
@@ -95,22 +120,20 @@ export function parseGenerationRequest(body: unknown, headerTimezone: string | n
   if (!body || typeof body !== "object" || Array.isArray(body)) {
     return { ok: false, error: invalidInput("The request body must be a JSON object") };
   }
-  const b = body as Record<string, unknown>;
+  // The field names are the wire type's (vocabulary/generate-image.ts); their values are not trusted yet.
+  const b = body as { [K in keyof GenerateImageBody]?: unknown };
   if (typeof b.request_id !== "string" || !UUID.test(b.request_id)) {
     return { ok: false, error: invalidInput("request_id must be a UUID") };
   }
   const prompt = typeof b.prompt === "string" ? b.prompt.trim() : "";
-  if (!prompt) return { ok: false, error: invalidInput(VALIDATION_MESSAGES.promptRequired) };
-  if (chars(prompt) > PROMPT_MAX_CHARS) {
-    return { ok: false, error: invalidInput(VALIDATION_MESSAGES.promptTooLong) };
-  }
+  const promptError = validatePrompt(prompt);
+  if (promptError) return { ok: false, error: invalidInput(promptError) };
   if (!absent(b.negative_prompt) && typeof b.negative_prompt !== "string") {
     return { ok: false, error: invalidInput("The negative prompt must be text") };
   }
   const negativePrompt = ((b.negative_prompt as string | undefined) ?? "").trim();
-  if (chars(negativePrompt) > NEGATIVE_PROMPT_MAX_CHARS) {
-    return { ok: false, error: invalidInput(VALIDATION_MESSAGES.negativePromptTooLong) };
-  }
+  const negativeError = validateNegativePrompt(negativePrompt);
+  if (negativeError) return { ok: false, error: invalidInput(negativeError) };
   const style = oneOf(b.style, STYLE_IDS, GENERATION_DEFAULTS.style, "Please choose one of the listed styles");
   if (!style.ok) return style;
   const quality = oneOf(

@@ -1,14 +1,11 @@
 // The data the generate function reads and writes, as one interface: who the caller is, the quota
-// (reserve before a provider call, commit once stored, release on failure), the image object and the
-// history row. Production uses Supabase (supabase-store.ts); tests pass a fake with the same semantics.
+// (reserve before a provider call, charged as the history row is stored, release on failure), the
+// image object and the history row. Production uses Supabase (supabase-store.ts); tests pass a fake with the same semantics.
 import type { Result } from "./errors.ts";
+import type { QuotaState } from "./vocabulary/generate-image.ts";
 import type { GenerationRow } from "./vocabulary/rows.ts";
 
-export interface QuotaState {
-  remaining: number;
-  daily_limit: number;
-  reset_at: string;
-}
+export type { QuotaState };
 
 export interface Reservation extends QuotaState {
   allowed: boolean;
@@ -18,7 +15,8 @@ export interface Reservation extends QuotaState {
 /** is_public is the owner's gallery opt-in at the time of the generation (publishDefault). */
 export type NewGeneration = Omit<GenerationRow, "is_saved" | "created_at">;
 
-export type InsertOutcome = { created: true; row: GenerationRow } | { created: false };
+/** `quota` is the caller's quota after the charge, when the database reports it. */
+export type RecordOutcome = { created: true; row: GenerationRow; quota: QuotaState | null } | { created: false };
 
 export interface GenerationStore {
   /** The user a JWT belongs to; auth_required when it is not a valid, current user session. */
@@ -32,13 +30,21 @@ export interface GenerationStore {
   publishDefault(userId: string): Promise<Result<boolean>>;
   /** Idempotent per request id: a repeated id returns the same reservation and charges nothing more. */
   reserve(userId: string, requestId: string): Promise<Result<Reservation>>;
-  /** Returns the quota after the charge, when the database reports it. */
+  /**
+   * Charges the request's reservation if one is still held (a no-op otherwise), returning the quota
+   * after it when the database reports it. recordGeneration charges a new row; this settles a row
+   * stored without its charge (a replay of a request whose function stopped in between).
+   */
   commit(userId: string, requestId: string): Promise<Result<QuotaState | null>>;
   release(userId: string, requestId: string): Promise<Result<void>>;
   putImage(path: string, bytes: Uint8Array, contentType: string): Promise<Result<void>>;
   removeImage(path: string): Promise<Result<void>>;
-  /** `created: false` when a row with this id already exists (a concurrent duplicate won). */
-  insertGeneration(row: NewGeneration): Promise<Result<InsertOutcome>>;
+  /**
+   * Inserts the history row and commits its reservation in one transaction (record_generation): both
+   * happen or neither does. `created: false` (and no charge) when a row with this id already exists.
+   * auth_required when the user no longer exists (the account was deleted meanwhile).
+   */
+  recordGeneration(row: NewGeneration): Promise<Result<RecordOutcome>>;
   signedUrl(path: string, expiresInSec: number): Promise<Result<string>>;
 }
 

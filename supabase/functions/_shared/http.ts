@@ -1,6 +1,7 @@
 // HTTP helpers every edge function shares: CORS (browsers call functions directly), JSON answers, and
 // the one place an AppError becomes a response: { error: { code, message, retryable, retry_after? } }
 // with the status its code maps to.
+import { parseBoundedJson, TOO_DEEP_MESSAGE } from "./bounded-json.ts";
 import { type AppError, invalidInput, type Result } from "./errors.ts";
 import type { ErrorCode } from "./vocabulary/errors.ts";
 
@@ -80,9 +81,9 @@ export async function readJsonBody(req: Request, limitBytes: number): Promise<Re
     bytes.set(c, offset);
     offset += c.byteLength;
   }
-  try {
-    return { ok: true, value: JSON.parse(new TextDecoder().decode(bytes)) };
-  } catch {
-    return { ok: false, error: invalidInput("The request body must be a JSON object") };
-  }
+  // The depth is checked before anything parses the text (bounded-json.ts).
+  const parsed = parseBoundedJson(new TextDecoder().decode(bytes));
+  if (parsed.ok) return { ok: true, value: parsed.value };
+  if (parsed.reason === "too_deep") return { ok: false, error: invalidInput(TOO_DEEP_MESSAGE) };
+  return { ok: false, error: invalidInput("The request body must be a JSON object") };
 }

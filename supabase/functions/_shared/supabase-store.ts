@@ -6,6 +6,7 @@ import { createClient, type SupabaseClient } from "npm:@supabase/supabase-js@2";
 import { appError, fail, invalidInput, ok } from "./errors.ts";
 import { type GenerationStore, quotaFrom, type Reservation } from "./generation-store.ts";
 import { GENERATION_COLUMNS, type GenerationRow, GENERATIONS_BUCKET } from "./vocabulary/rows.ts";
+import { DEFAULT_TIER } from "./vocabulary/tiers.ts";
 
 export interface SupabaseStoreConfig {
   url: string;
@@ -15,11 +16,16 @@ export interface SupabaseStoreConfig {
 }
 
 const UNIQUE_VIOLATION = "23505";
+/** The user a row points at is gone: the account was deleted while the generation was in flight. */
+const FOREIGN_KEY_VIOLATION = "23503";
 
 const noSession = { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false };
 
 function dbError(what: string, e: { code?: string; message?: string } | null): ReturnType<typeof appError> {
-  return appError("server_error", { detail: `${what}: ${e?.code ?? ""} ${e?.message ?? ""}`.slice(0, 240) });
+  const detail = `${what}: ${e?.code ?? ""} ${e?.message ?? ""}`.slice(0, 240);
+  // Retrying cannot help a deleted account: the person must sign in (again) to an existing one.
+  if (e?.code === FOREIGN_KEY_VIOLATION) return appError("auth_required", { detail });
+  return appError("server_error", { detail });
 }
 
 export function createSupabaseStore(config: SupabaseStoreConfig): GenerationStore {
@@ -80,9 +86,10 @@ export function createSupabaseStore(config: SupabaseStoreConfig): GenerationStor
       if (error) return fail(dbError("quota_reserve", error));
       const quota = quotaFrom(data);
       const d = data as { allowed?: unknown; tier?: unknown };
-      if (!quota || typeof d.allowed !== "boolean")
+      if (!quota || typeof d.allowed !== "boolean") {
         return fail(dbError("quota_reserve", { message: "unexpected shape" }));
-      return ok<Reservation>({ ...quota, allowed: d.allowed, tier: String(d.tier ?? "free") });
+      }
+      return ok<Reservation>({ ...quota, allowed: d.allowed, tier: String(d.tier ?? DEFAULT_TIER) });
     },
 
     async commit(userId, requestId) {
@@ -110,11 +117,16 @@ export function createSupabaseStore(config: SupabaseStoreConfig): GenerationStor
       return error ? fail(dbError("storage remove", { message: error.message })) : ok(undefined);
     },
 
-    async insertGeneration(row) {
-      const { data, error } = await service.from("generations").insert(row).select(GENERATION_COLUMNS).single();
+    async recordGeneration(row) {
+      const { data, error } = await service.rpc("record_generation", { p_generation: row });
       if (error?.code === UNIQUE_VIOLATION) return ok({ created: false });
-      if (error) return fail(dbError("insert generation", error));
-      return ok({ created: true, row: data as GenerationRow });
+      if (error) return fail(dbError("record_generation", error));
+      const d = data as { created?: unknown; row?: unknown; quota?: unknown } | null;
+      if (d?.created === false) return ok({ created: false });
+      if (d?.created !== true || !d.row || typeof d.row !== "object") {
+        return fail(dbError("record_generation", { message: "unexpected shape" }));
+      }
+      return ok({ created: true, row: d.row as GenerationRow, quota: quotaFrom(d.quota) });
     },
 
     async signedUrl(path, expiresInSec) {

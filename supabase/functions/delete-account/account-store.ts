@@ -5,7 +5,7 @@
 // with the service role, which only this server holds.
 // deno-lint-ignore no-import-prefix -- the edge runtime deploys this file without an import map
 import { createClient } from "npm:@supabase/supabase-js@2";
-import { appError, type AppError, fail, ok, type Result } from "../_shared/errors.ts";
+import { type AppError, appError, fail, ok, type Result } from "../_shared/errors.ts";
 import { GENERATIONS_BUCKET } from "../_shared/vocabulary/rows.ts";
 
 export interface Caller {

@@ -40,9 +40,9 @@ export async function handler(req: Request, d: Deps): Promise<Response> {
   const caller = await d.store.identify(jwt);
   if (!caller.ok) {
     const e = caller.error;
-    return e.code === "auth_required"
-      ? errorResponse(appError("auth_required", { message: SIGN_IN_TO_DELETE }))
-      : failed(d, "identify", null, e);
+    return e.code === "auth_required" ?
+      errorResponse(appError("auth_required", { message: SIGN_IN_TO_DELETE })) :
+      failed(d, "identify", null, e);
   }
   const { id, exists } = caller.value;
 

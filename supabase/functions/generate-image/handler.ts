@@ -1,15 +1,18 @@
 // generate-image: turns a request into a stored image, a history row and a quota decision, whatever
 // provider draws it. Exactly once per request id: a replay returns the stored row and charges nothing;
-// the quota is reserved before the provider call, committed once the image and row are stored, and
-// released on any failure. Everything it touches arrives as Deps (deps.ts builds them from the
-// environment), so tests pass fakes. A new generation is published when its owner opted in to the
+// the quota is reserved before the provider call, charged in the same transaction that stores the row
+// (record_generation), and released on any failure. Nothing expensive happens before the caller is
+// known: the body is validated cheaply (the reference image by its header alone), the user is verified,
+// a quota slot is held, and only then is the reference image decoded. Everything it touches arrives as
+// Deps (deps.ts builds them from the environment), so tests pass fakes. A new generation is published when its owner opted in to the
 // public gallery (user_preferences.public_gallery_opt_in); changing that later affects new ones only.
 import { type AppError, appError, invalidInput, type Result } from "../_shared/errors.ts";
 import { seedFromRequestId } from "../_shared/generation-options.ts";
 import { DIMENSIONS } from "../_shared/vocabulary/generation.ts";
 import type { GenerationRow } from "../_shared/vocabulary/rows.ts";
-import { type GenerationRequest, parseGenerationRequest } from "../_shared/generation-request.ts";
-import type { GenerationStore, QuotaState } from "../_shared/generation-store.ts";
+import { decodeReference, type GenerationRequest, parseGenerationRequest } from "../_shared/generation-request.ts";
+import type { GenerationStore } from "../_shared/generation-store.ts";
+import type { GenerateImageAnswer } from "../_shared/vocabulary/generate-image.ts";
 import { bearerToken, errorResponse, handleOptions, jsonResponse, readJsonBody } from "../_shared/http.ts";
 import { sniffImage } from "../_shared/image/sniff.ts";
 import type { ProviderRegistry } from "../_shared/providers/select.ts";
@@ -35,13 +38,7 @@ export interface Deps {
 
 export const DEFAULT_CONFIG: HandlerConfig = { signedUrlTtlSec: 3600, maxBodyBytes: 6_000_000 };
 
-export interface GenerationAnswer {
-  generation: GenerationRow & { image_url: string };
-  quota: QuotaState;
-  replayed: boolean;
-}
-
-type Outcome = { ok: true; answer: GenerationAnswer; providerMs: number } | { ok: false; error: AppError };
+type Outcome = { ok: true; answer: GenerateImageAnswer; providerMs: number } | { ok: false; error: AppError };
 
 // Concurrent duplicates reaching the same isolate share one run; across isolates the database's
 // idempotent reservation and the row's primary key decide.
@@ -51,7 +48,7 @@ const knownTimezones = new WeakMap<GenerationStore, Map<string, string>>();
 
 function once(store: GenerationStore, key: string, run: () => Promise<Outcome>): Promise<Outcome> {
   let runs = inFlight.get(store);
-  if (!runs) inFlight.set(store, (runs = new Map()));
+  if (!runs) inFlight.set(store, runs = new Map());
   const existing = runs.get(key);
   if (existing) return existing;
   const started = run().finally(() => runs!.delete(key));
@@ -68,8 +65,9 @@ export async function handler(req: Request, d: Deps): Promise<Response> {
 
   const jwt = bearerToken(req);
   if (!jwt) return errorResponse(appError("auth_required"));
-  // Validation comes first, as on the client (spec §5), so the session check and the replay lookup
-  // can share one round trip.
+  // Cheap validation comes first, as on the client (spec §5), so the session check and the replay lookup
+  // can share one round trip. It decodes nothing: the reference image is decoded for a verified caller
+  // once a quota slot is held for the request.
   const body = await readJsonBody(req, d.config.maxBodyBytes);
   if (!body.ok) return errorResponse(body.error);
   const parsed = parseGenerationRequest(body.value, req.headers.get("x-timezone"));
@@ -78,10 +76,10 @@ export async function handler(req: Request, d: Deps): Promise<Response> {
 
   const [user, existing] = await Promise.all([d.store.userFromJwt(jwt), d.store.findGeneration(request.requestId)]);
   if (!user.ok) return failed(d, user.error, null);
-  const outcome =
-    existing.ok && existing.value
-      ? await replay(d, jwt, user.value.id, existing.value)
-      : await once(d.store, `${user.value.id}:${request.requestId}`, () => generate(d, jwt, user.value.id, request));
+  const userId = user.value.id;
+  const outcome = existing.ok && existing.value ?
+    await replay(d, jwt, userId, existing.value) :
+    await once(d.store, `${userId}:${request.requestId}`, () => generate(d, jwt, userId, request));
   if (!outcome.ok) return failed(d, outcome.error, request.requestId);
   const total = Math.round((performance.now() - started) * 10) / 10;
   return jsonResponse(outcome.answer, 200, {
@@ -103,7 +101,7 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
   // The gallery opt-in is read beside the reservation (one round trip's time); a failed read keeps the
   // image private, since publishing must never happen without the person's choice.
   const [reservation, optIn] = await Promise.all([store.reserve(userId, req.requestId), store.publishDefault(userId)]);
-  if (!reservation.ok) return reservation;
+  if (!reservation.ok) return { ok: false, error: await unlessGone(d, jwt, reservation.error) };
   if (!optIn.ok) d.log("gallery_opt_in.read_failed", { request_id: req.requestId, detail: optIn.error.detail });
   const isPublic = optIn.ok && optIn.value;
   if (!reservation.value.allowed) {
@@ -118,8 +116,14 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
     if (stored.ok && stored.value?.user_id === userId) return replay(d, jwt, userId, stored.value);
     const released = await store.release(userId, req.requestId);
     if (!released.ok) d.log("quota.release_failed", { request_id: req.requestId, detail: released.error.detail });
-    return { ok: false, error };
+    return { ok: false, error: await unlessGone(d, jwt, error) };
   };
+
+  // The reference image is decoded only now: for a verified caller with quota left, whose slot is
+  // held (a person at 0 left, or a visitor, costs the backend no decode at all).
+  const decoded = req.reference ? decodeReference(req.reference) : null;
+  if (decoded && !decoded.ok) return giveBack(decoded.error);
+  const reference = decoded?.value ?? null;
 
   const provider = d.providers.select(req.provider);
   const { width, height } = DIMENSIONS[req.aspectRatio];
@@ -133,7 +137,7 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
     width,
     height,
     seed: req.seed ?? seedFromRequestId(req.requestId),
-    reference: req.reference,
+    reference,
   };
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), d.providers.timeoutMs);
@@ -155,7 +159,8 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
   const put = await store.putImage(path, drawn.value.bytes, image.contentType);
   if (!put.ok) return giveBack(put.error);
 
-  const inserted = await store.insertGeneration({
+  // The row and its charge are one transaction: no crash can leave a stored image uncharged.
+  const recorded = await store.recordGeneration({
     id: req.requestId,
     user_id: userId,
     prompt: req.prompt,
@@ -171,14 +176,14 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
     image_path: path,
     is_public: isPublic,
   });
-  if (!inserted.ok) {
+  if (!recorded.ok) {
     const stored = await store.findGeneration(req.requestId);
     if (stored.ok && stored.value?.user_id === userId) return replay(d, jwt, userId, stored.value);
     await store.removeImage(path);
-    return giveBack(inserted.error);
+    return giveBack(recorded.error);
   }
-  if (!inserted.value.created) {
-    // A concurrent duplicate inserted first; it commits the one shared reservation.
+  if (!recorded.value.created) {
+    // A concurrent duplicate stored the row first, and was charged with it.
     const stored = await store.findGeneration(req.requestId);
     if (!stored.ok) return stored;
     if (!stored.value || stored.value.user_id !== userId) {
@@ -187,28 +192,29 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
     return replay(d, jwt, userId, stored.value);
   }
 
-  const [committed, url] = await Promise.all([
-    commitWithRetry(d, userId, req.requestId),
-    store.signedUrl(path, d.config.signedUrlTtlSec),
-  ]);
+  const url = await store.signedUrl(path, d.config.signedUrlTtlSec);
   const { allowed: _allowed, tier: _tier, ...reserved } = reservation.value;
-  const quota = committed ?? reserved;
+  const quota = recorded.value.quota ?? reserved;
   // The row is stored and charged: a retry with the same request id replays it and signs again.
   if (!url.ok) return url;
   return {
     ok: true,
     providerMs,
-    answer: { generation: { ...inserted.value.row, image_url: url.value }, quota, replayed: false },
+    answer: { generation: { ...recorded.value.row, image_url: url.value }, quota, replayed: false },
   };
 }
 
-async function commitWithRetry(d: Deps, userId: string, requestId: string): Promise<QuotaState | null> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const r = await d.store.commit(userId, requestId);
-    if (r.ok) return r.value;
-    d.log("quota.commit_failed", { request_id: requestId, attempt, detail: r.error.detail });
-  }
-  return null;
+/**
+ * A failure of the data layer for a user deleted while the request was in flight (the foreign key of a
+ * row, a refused upload, a reservation with no limits row) is not the server's fault and retrying
+ * cannot help: it answers auth_required, as a request from a deleted account does. Asked only for
+ * server-side failures, so the ordinary path costs nothing more.
+ */
+async function unlessGone(d: Deps, jwt: string, error: AppError): Promise<AppError> {
+  if (error.code !== "server_error") return error;
+  const still = await d.store.userFromJwt(jwt);
+  if (still.ok || still.error.code !== "auth_required") return error;
+  return { ...still.error, detail: `user gone; was: ${error.detail ?? error.code}` };
 }
 
 async function replay(d: Deps, jwt: string, userId: string, row: GenerationRow): Promise<Outcome> {
@@ -216,11 +222,18 @@ async function replay(d: Deps, jwt: string, userId: string, row: GenerationRow):
   if (row.user_id !== userId) {
     return { ok: false, error: invalidInput("This request id is already in use", 409) };
   }
-  const [url, quota] = await Promise.all([
+  // A row stored without its charge (by a function that stopped between two steps before the row and
+  // the charge became one transaction) is charged now; otherwise the commit is a no-op that reports
+  // the quota. The reservation is the original request's, so a replay never charges a second time.
+  const [url, settled] = await Promise.all([
     d.store.signedUrl(row.image_path, d.config.signedUrlTtlSec),
-    d.store.readLimits(jwt),
+    d.store.commit(userId, row.id),
   ]);
   if (!url.ok) return url;
+  if (!settled.ok) d.log("quota.commit_failed", { request_id: row.id, detail: settled.error.detail });
+  const quota = settled.ok && settled.value ?
+    { ok: true as const, value: settled.value } :
+    await d.store.readLimits(jwt);
   if (!quota.ok) return quota;
   return {
     ok: true,
@@ -231,7 +244,7 @@ async function replay(d: Deps, jwt: string, userId: string, row: GenerationRow):
 
 async function rememberTimezone(d: Deps, jwt: string, userId: string, timezone: string): Promise<void> {
   let known = knownTimezones.get(d.store);
-  if (!known) knownTimezones.set(d.store, (known = new Map()));
+  if (!known) knownTimezones.set(d.store, known = new Map());
   if (known.get(userId) === timezone) return;
   const r: Result<void> = await d.store.setTimezone(jwt, timezone);
   // The time zone only moves the next reset; a failure to store it must not cost the image.

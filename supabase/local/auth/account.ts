@@ -6,8 +6,9 @@ import { sendMail } from "./mailbox.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { type JsonObject, refuse, succeed } from "./responses.ts";
 import { authenticate, endSessions, type LogoutScope } from "./sessions.ts";
-import { checkNewPassword, INVALID_EMAIL, readUserBody } from "./signup.ts";
+import { checkMetadataSize, checkNewPassword, INVALID_EMAIL, readUserBody } from "./signup.ts";
 import { voidLinks } from "./email-links.ts";
+import { EmailRateLimited } from "./rate-limits.ts";
 import { findUserByEmail, findUserById, normalizeEmail, toGoTrueUser } from "./users.ts";
 
 const EMAIL_TAKEN = "A user with this email address has already been registered";
@@ -53,12 +54,17 @@ export const updateUser: Endpoint = async (actx, req) => {
   let passwordHash: string | null = null;
   const password = fields.password;
   if (password !== undefined) {
-    const strong = checkNewPassword(password);
+    const strong = checkNewPassword(password, actx.config.authMinPasswordLength);
     if (!strong.ok) return answer(strong);
     if (await verifyPassword(password, user.encrypted_password)) {
       return answer(refuse(422, "same_password", "New password should be different from the old password."));
     }
     passwordHash = await hashPassword(password);
+  }
+
+  if (data) {
+    const small = checkMetadataSize(mergeMetadata(user.user_metadata, data));
+    if (!small.ok) return answer(small);
   }
 
   const change = () =>
@@ -82,11 +88,12 @@ export const updateUser: Endpoint = async (actx, req) => {
         // told, so a stolen session cannot quietly move the account to another mailbox.
         await sql.query(`update auth.users set email = $2, updated_at = now() where id = $1`, [user.id, newEmail]);
         await voidLinks(sql, user.id);
+        const over = actx.limits.sendEmail();
+        if (over) throw new EmailRateLimited(over);
         await sendMail(actx, sql, {
           to: user.email ?? newEmail,
           subject: "Your email address has been changed",
-          text:
-            `The e-mail address of your account was changed from ${user.email} to ${newEmail}.\n\n` +
+          text: `The e-mail address of your account was changed from ${user.email} to ${newEmail}.\n\n` +
             `If you did not do this, reset your password and contact support.`,
         });
       }

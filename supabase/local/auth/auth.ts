@@ -4,8 +4,10 @@
 import type { Ctx, Service } from "../http.ts";
 import { json } from "../http.ts";
 import { getUser, logout, updateUser } from "./account.ts";
-import { deleteUser } from "./admin.ts";
-import type { AuthCtx, Endpoint } from "./context.ts";
+import { createUser, deleteUser, generateLink, getUserById, invite, listUsers, updateUserById } from "./admin.ts";
+import { answer, type AuthCtx, type Endpoint } from "./context.ts";
+import { EmailRateLimited, type IpLimit, RateLimiter } from "./rate-limits.ts";
+import { otp } from "./otp.ts";
 import { recover, verifyGet, verifyPost } from "./recovery.ts";
 import { failureResponse, withApiVersion } from "./responses.ts";
 import { resend, signup } from "./signup.ts";
@@ -62,20 +64,36 @@ const health: Endpoint = () =>
 // Tokens are HS256 (a shared secret), so there is no public key to publish, as on GoTrue.
 const jwks: Endpoint = () => Promise.resolve(json({ keys: [] }));
 
+/**
+ * The endpoint behind GoTrue's per-IP limit `limit`: the request is counted before anything else is
+ * done with it, as GoTrue's middleware counts it.
+ */
+function limited(limit: IpLimit, endpoint: Endpoint): Endpoint {
+  return (actx, req, url, client) => {
+    const allowed = actx.limits.hit(limit, client.ip);
+    return allowed.ok ? endpoint(actx, req, url, client) : Promise.resolve(answer(allowed));
+  };
+}
+
+// /token's own limits (every grant, then sign-in's for passwords) are counted in token.ts.
 const ROUTES: Record<string, Partial<Record<string, Endpoint>>> = {
-  "/signup": { POST: signup },
+  "/signup": { POST: limited("sign_in_sign_ups", signup) },
   "/token": { POST: token },
-  "/user": { GET: getUser, PUT: updateUser },
+  "/user": { GET: getUser, PUT: limited("user_update", updateUser) },
   "/logout": { POST: logout },
-  "/recover": { POST: recover },
-  "/resend": { POST: resend },
-  "/verify": { GET: verifyGet, POST: verifyPost },
+  "/recover": { POST: limited("recover", recover) },
+  "/resend": { POST: limited("resend", resend) },
+  "/otp": { POST: limited("otp", otp) },
+  "/invite": { POST: invite },
+  "/admin/users": { GET: listUsers, POST: createUser },
+  "/admin/generate_link": { POST: generateLink },
+  "/verify": { GET: limited("verify", verifyGet), POST: limited("verify", verifyPost) },
   "/settings": { GET: settings },
   "/health": { GET: health },
   "/.well-known/jwks.json": { GET: jwks },
 };
 
-/** /admin/users/{id}: the one admin route with a parameter in its path. */
+/** /admin/users/{id}: the admin routes with a parameter in their path. */
 const ADMIN_USER = /^\/admin\/users\/([^/]+)$/;
 
 function adminUserRoute(raw: string): Partial<Record<string, Endpoint>> {
@@ -83,14 +101,22 @@ function adminUserRoute(raw: string): Partial<Record<string, Endpoint>> {
   try {
     id = decodeURIComponent(raw);
   } catch {
-    // A malformed escape is not a uuid either; deleteUser refuses it.
+    // A malformed escape is not a uuid either; the endpoints refuse it.
   }
-  return { DELETE: (actx, req) => deleteUser(actx, req, id) };
+  return {
+    GET: (actx, req) => getUserById(actx, req, id),
+    PUT: (actx, req) => updateUserById(actx, req, id),
+    DELETE: (actx, req) => deleteUser(actx, req, id),
+  };
 }
 
 export function createAuth(ctx: Ctx): Service {
-  const actx: AuthCtx = { ...ctx, autoconfirm: ctx.config.mailerAutoconfirm };
-  return async (req, path) => {
+  const actx: AuthCtx = {
+    ...ctx,
+    autoconfirm: ctx.config.mailerAutoconfirm,
+    limits: new RateLimiter(ctx.config.authRateLimits),
+  };
+  return async (req, path, info) => {
     const url = new URL(req.url);
     const clean = path.replace(/\/+$/, "") || "/";
     const admin = ADMIN_USER.exec(clean);
@@ -101,9 +127,15 @@ export function createAuth(ctx: Ctx): Service {
     } else {
       // No HEAD-as-GET: a link checker's HEAD on /verify must not use up the link.
       const endpoint = route[req.method];
-      res = endpoint
-        ? await endpoint(actx, req, url)
-        : failureResponse({ status: 405, code: "method_not_allowed", message: `${req.method} is not allowed here` });
+      try {
+        res = endpoint ?
+          await endpoint(actx, req, url, { ip: info.remoteAddr }) :
+          failureResponse({ status: 405, code: "method_not_allowed", message: `${req.method} is not allowed here` });
+      } catch (e) {
+        // The e-mail budget ran out inside a transaction, which the throw has undone.
+        if (!(e instanceof EmailRateLimited)) throw e;
+        res = failureResponse(e.failure);
+      }
     }
     return withApiVersion(res);
   };

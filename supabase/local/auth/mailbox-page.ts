@@ -33,9 +33,9 @@ function renderMessage(m: MailMessage): string {
 }
 
 export function renderMailboxPage(messages: MailMessage[]): string {
-  const body = messages.length
-    ? messages.map(renderMessage).join("\n")
-    : "<p>No messages yet. Password-reset and confirmation e-mails appear here.</p>";
+  const body = messages.length ?
+    messages.map(renderMessage).join("\n") :
+    "<p>No messages yet. Password-reset and confirmation e-mails appear here.</p>";
   return `<!doctype html>
 <html lang="en">
 <head>

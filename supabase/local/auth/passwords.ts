@@ -3,7 +3,6 @@
 // `pbkdf2-sha256$i=<iterations>$<salt>$<hash>` so the cost can be raised later without a migration.
 import { b64url, fromB64url } from "../jwt.ts";
 
-export const MIN_PASSWORD_CHARS = 8;
 /** GoTrue's limit (inherited from bcrypt); kept so the same passwords are accepted in both places. */
 export const MAX_PASSWORD_BYTES = 72;
 const ITERATIONS = 600_000;
@@ -66,10 +65,13 @@ export async function burnDummyHash(password: string): Promise<void> {
   await derive(password, fromB64url(m[2]), ITERATIONS);
 }
 
-/** The reasons GoTrue gives in `weak_password.reasons` ('length'), with its message. */
-export function passwordWeakness(password: string): { reasons: string[]; message: string } | null {
-  if ([...password].length < MIN_PASSWORD_CHARS) {
-    return { reasons: ["length"], message: `Password should be at least ${MIN_PASSWORD_CHARS} characters.` };
+/**
+ * The reasons GoTrue gives in `weak_password.reasons` ('length'), with its message. Like GoTrue (Go's
+ * len), the length is counted in bytes of UTF-8; `minLength` is [auth] minimum_password_length.
+ */
+export function passwordWeakness(password: string, minLength: number): { reasons: string[]; message: string } | null {
+  if (enc.encode(password).length < minLength) {
+    return { reasons: ["length"], message: `Password should be at least ${minLength} characters.` };
   }
   return null;
 }

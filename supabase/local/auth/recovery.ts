@@ -1,10 +1,12 @@
 // POST /recover (mail a password-reset link; always `{}`, so the answer does not reveal accounts) and
-// /verify, which turns a link token into a session: GET answers 303 to the app with the session in the
-// URL fragment (implicit flow) or the error there; POST (verifyOtp with token_hash) answers JSON.
+// /verify, which turns a link token or an e-mailed code into a session: GET answers 303 to the app with
+// the session in the URL fragment (implicit flow) or the error there; POST (verifyOtp with token_hash,
+// or with email and the six-digit token) answers JSON. The verification types are GoTrue's e-mail ones:
+// signup and invite redeem confirmation tokens, recovery and magiclink recovery tokens, email either.
 import type { Sql } from "../db.ts";
 import { json } from "../http.ts";
 import { answer, type AuthCtx, type Endpoint } from "./context.ts";
-import { consumeLink, type LinkType, sendLink } from "./email-links.ts";
+import { codeLinkToken, consumeLink, type LinkType, sendLink } from "./email-links.ts";
 import { type JsonObject, type Outcome, readJsonObject, refuse, stringFields, succeed } from "./responses.ts";
 import { safeRedirect } from "./redirects.ts";
 import { startSession } from "./sessions.ts";
@@ -26,12 +28,19 @@ export const recover: Endpoint = async (actx, req, url) => {
   return json({});
 };
 
-const LINK_TYPES = new Set<string>(["recovery", "signup"]);
+/** The stored token types each e-mail verification type may redeem (GoTrue's verifyTokenHash). */
+const REDEEMS: Record<string, LinkType[]> = {
+  signup: ["signup"],
+  invite: ["signup"],
+  recovery: ["recovery"],
+  magiclink: ["recovery"],
+  email: ["signup", "recovery"],
+};
 const EXPIRED_LINK = "Email link is invalid or has expired";
 
 /** Consumes the token and signs its user in; confirms the address, since the link reached it. */
-async function redeem(actx: AuthCtx, sql: Sql, token: string, type: LinkType): Promise<Outcome<JsonObject>> {
-  const userId = await consumeLink(sql, token, type);
+async function redeem(actx: AuthCtx, sql: Sql, token: string, type: string): Promise<Outcome<JsonObject>> {
+  const userId = await consumeLink(sql, token, REDEEMS[type]);
   if (!userId) return refuse(403, "otp_expired", EXPIRED_LINK);
   const user = await findUserById(sql, userId);
   if (!user) return refuse(403, "otp_expired", EXPIRED_LINK);
@@ -64,10 +73,10 @@ export const verifyGet: Endpoint = async (actx, _req, url) => {
   if (!token) return answer(refuse(400, "validation_failed", "Verify requires a token"));
   if (!type) return answer(refuse(400, "validation_failed", "Verify requires a verification type"));
   const redirectTo = safeRedirect(actx.config, url.searchParams.get("redirect_to"));
-  if (!LINK_TYPES.has(type)) {
+  if (!Object.hasOwn(REDEEMS, type)) {
     return errorRedirect(redirectTo, "invalid_request", "validation_failed", "Invalid email verification type");
   }
-  const outcome = await actx.db.transaction((sql) => redeem(actx, sql, token, type as LinkType));
+  const outcome = await actx.db.transaction((sql) => redeem(actx, sql, token, type));
   if (!outcome.ok) {
     const f = outcome.error;
     return errorRedirect(
@@ -93,16 +102,35 @@ export const verifyGet: Endpoint = async (actx, _req, url) => {
 export const verifyPost: Endpoint = async (actx, req) => {
   const body = await readJsonObject(req, actx.config.maxBodyBytes);
   if (!body.ok) return answer(body);
-  const fields = stringFields(body.value, "type", "token_hash", "token");
+  const fields = stringFields(body.value, "type", "token_hash", "token", "email", "phone", "redirect_to");
   if (!fields.ok) return answer(fields);
-  const { type, token_hash: tokenHash } = fields.value;
+  const { type, token_hash: tokenHash, token: code, email, phone } = fields.value;
+  // GoTrue's VerifyParams.Validate, in its order.
   if (!type) return answer(refuse(400, "validation_failed", "Verify requires a verification type"));
-  if (!LINK_TYPES.has(type)) return answer(refuse(400, "validation_failed", "Invalid email verification type"));
-  // Six-digit e-mail codes are never sent here, only links, so a code (`token`) cannot match anything.
-  if (!tokenHash) return answer(refuse(403, "otp_expired", "Token has expired or is invalid"));
-  const outcome = await actx.db.transaction((sql) => redeem(actx, sql, tokenHash, type as LinkType));
+  if ((!code && !tokenHash) || (code && tokenHash)) {
+    return answer(refuse(400, "validation_failed", "Verify requires either a token or a token hash"));
+  }
+  let linkToken: string;
+  if (code) {
+    if (phone && !email) return answer(refuse(400, "phone_provider_disabled", "Unsupported phone provider"));
+    if (!email || phone) {
+      return answer(
+        refuse(400, "validation_failed", "Only an email address or phone number should be provided on verify"),
+      );
+    }
+    const address = normalizeEmail(email);
+    if (!address) return answer(refuse(422, "validation_failed", "Invalid email format"));
+    linkToken = await codeLinkToken(address, code);
+  } else {
+    if (email || phone || fields.value.redirect_to) {
+      return answer(refuse(400, "validation_failed", "Only the token_hash and type should be provided"));
+    }
+    linkToken = tokenHash!;
+  }
+  if (!Object.hasOwn(REDEEMS, type)) return answer(refuse(400, "validation_failed", "Invalid email verification type"));
+  const outcome = await actx.db.transaction((sql) => redeem(actx, sql, linkToken, type));
   if (!outcome.ok && outcome.error.code === "otp_expired") {
-    return answer(refuse(403, "otp_expired", "Token has expired or is invalid"));
+    return answer(refuse(403, "otp_expired", code ? "Token has expired or is invalid" : EXPIRED_LINK));
   }
   return answer(outcome);
 };

@@ -8,8 +8,7 @@ export function safeRedirect(config: Config, raw: string | null | undefined): st
   if (raw) {
     try {
       const url = new URL(raw);
-      const allowed =
-        (url.protocol === "http:" || url.protocol === "https:") &&
+      const allowed = (url.protocol === "http:" || url.protocol === "https:") &&
         !url.username &&
         !url.password &&
         (url.origin === new URL(config.siteUrl).origin || isLoopbackHostname(url.hostname));

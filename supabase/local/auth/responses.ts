@@ -1,8 +1,12 @@
 // How the auth service answers: GoTrue's API version header on every response, its error body in the
 // 2024-01-01 format ({code, message}), and request bodies read with a size bound and parsed as a JSON
-// object, each client mistake mapped to a 4xx value rather than an exception.
+// object, each client mistake mapped to a 4xx value rather than an exception. A body is refused before
+// parsing when it nests too deep, and after parsing when any of its text (keys included) could not be
+// stored by Postgres, so no auth endpoint ever meets such text.
 import { BodyTooLarge, json, readBody } from "../http.ts";
 import type { Result } from "../result.ts";
+import { parseBoundedJson, TOO_DEEP_MESSAGE } from "../../functions/_shared/bounded-json.ts";
+import { unstorableInValue, unstorableMessage, unstorableText } from "../../functions/_shared/vocabulary/text.ts";
 
 export const API_VERSION_HEADER = "X-Supabase-Api-Version";
 export const API_VERSION = "2024-01-01";
@@ -52,17 +56,38 @@ export async function readJsonObject(req: Request, limit: number): Promise<Outco
   }
   const text = decoder.decode(bytes).trim();
   if (text === "") return succeed({});
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (e) {
-    return refuse(400, "bad_json", `Could not parse request body as JSON: ${(e as Error).message}`);
+  const parsed = parseBoundedJson(text);
+  if (!parsed.ok) {
+    return parsed.reason === "too_deep" ?
+      refuse(400, "validation_failed", TOO_DEEP_MESSAGE) :
+      refuse(400, "bad_json", "Could not parse request body as JSON");
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+  const value = parsed.value;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return refuse(400, "bad_json", "Could not parse request body as JSON: expected an object");
   }
-  return succeed(parsed as JsonObject);
+  for (const [key, field] of Object.entries(value)) {
+    if (unstorableText(key) || unstorableInValue(field)) {
+      return refuse(
+        400,
+        "validation_failed",
+        unstorableMessage(`The ${Object.hasOwn(FIELD_NAMES, key) ? FIELD_NAMES[key] : "request"}`),
+      );
+    }
+  }
+  return succeed(value as JsonObject);
 }
+
+/** How an unstorable field is named in the message (the rest are "the request"). */
+const FIELD_NAMES: Record<string, string> = {
+  email: "email address",
+  password: "password",
+  data: "user metadata",
+  phone: "phone number",
+  token: "token",
+  token_hash: "token",
+  refresh_token: "refresh token",
+};
 
 /** Fields that must be strings when present; anything else is the client's mistake. */
 export function stringFields<K extends string>(body: JsonObject, ...keys: K[]): Outcome<Partial<Record<K, string>>> {

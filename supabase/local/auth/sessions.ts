@@ -1,10 +1,11 @@
 // Sessions: starting one (a session row, a refresh token and an access token), refreshing it with
 // GoTrue's rotation rules, ending it, and finding the session and user behind a bearer token. Refresh
-// tokens are stored as digests; deleting a session deletes its refresh tokens (foreign key cascade).
+// tokens are stored as digests; deleting a session deletes its refresh tokens (foreign key cascade). A
+// session ended for refresh-token reuse is kept (not_after set), so its tokens can say "Already Used".
 import type { Ctx } from "../http.ts";
 import { bearer } from "../http.ts";
 import type { Sql } from "../db.ts";
-import { signJwt, verifyJwt } from "../jwt.ts";
+import { b64url, signJwt, verifyJwt } from "../jwt.ts";
 import { type JsonObject, type Outcome, refuse, succeed } from "./responses.ts";
 import { randomSecret, sha256Hex } from "./secrets.ts";
 import { findUserById, toGoTrueUser, type UserRow, UUID } from "./users.ts";
@@ -54,8 +55,39 @@ async function sessionBody(ctx: Ctx, user: UserRow, sessionId: string, refreshTo
   };
 }
 
-async function insertRefreshToken(sql: Sql, userId: string, sessionId: string, parentHash: string | null) {
-  const token = randomSecret();
+let chainKey: { secret: string; key: Promise<CryptoKey> } | null = null;
+
+/** The HMAC key refresh tokens are derived with (from the JWT secret, for this one purpose). */
+function refreshChainKey(secret: string): Promise<CryptoKey> {
+  if (chainKey?.secret !== secret) {
+    const raw = new TextEncoder().encode(`refresh-token-chain\u0000${secret}`);
+    const key = crypto.subtle
+      .digest("SHA-256", raw)
+      .then((bytes) => crypto.subtle.importKey("raw", bytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]));
+    chainKey = { secret, key };
+  }
+  return chainKey.key;
+}
+
+/**
+ * The refresh token that rotation issues after `parent`. Derived rather than random, so the server can
+ * hand the session's current token back to a client that presents an earlier one within the reuse
+ * interval (as GoTrue does) while the database keeps only digests of tokens.
+ */
+async function childToken(ctx: Ctx, parent: string): Promise<string> {
+  const mac = await crypto.subtle.sign("HMAC", await refreshChainKey(ctx.config.jwtSecret), enc.encode(parent));
+  return b64url(new Uint8Array(mac));
+}
+
+const enc = new TextEncoder();
+
+async function insertRefreshToken(
+  sql: Sql,
+  token: string,
+  userId: string,
+  sessionId: string,
+  parentHash: string | null,
+) {
   await sql.query(`insert into auth.refresh_tokens (token, user_id, session_id, parent) values ($1, $2, $3, $4)`, [
     await sha256Hex(token),
     userId,
@@ -70,34 +102,43 @@ export async function startSession(ctx: Ctx, sql: Sql, userId: string, method: A
   const sessionId = crypto.randomUUID();
   await sql.query(`update auth.users set last_sign_in_at = now() where id = $1`, [userId]);
   await sql.query(`insert into auth.sessions (id, user_id) values ($1, $2)`, [sessionId, userId]);
-  const refresh = await insertRefreshToken(sql, userId, sessionId, null);
+  const refresh = await insertRefreshToken(sql, randomSecret(), userId, sessionId, null);
   const user = (await findUserById(sql, userId))!;
   return await sessionBody(ctx, user, sessionId, refresh, { method, timestamp: Math.floor(Date.now() / 1000) });
 }
 
 type TokenRow = {
   id: string;
-  token: string;
   user_id: string;
   session_id: string;
   revoked: boolean;
   revoked_for_sec: number;
   session_started: number;
+  session_ended: boolean;
 };
 
+/** Most rotations walked to find the session's current token (more cannot happen within the interval). */
+const MAX_CHAIN_WALK = 1000;
+
+const ALREADY_USED = "Invalid Refresh Token: Already Used";
+
 /**
- * grant_type=refresh_token, following GoTrue: each use revokes the token and issues a child. A revoked
- * token that is the parent of the session's live token (the client lost the answer to its last
- * refresh) is honoured. Any other revoked token, once older than the reuse interval, is treated as
- * stolen: every token of its session is revoked and the answer is refresh_token_already_used.
+ * grant_type=refresh_token with GoTrue's rotation. The session's live token is revoked and its child
+ * issued. A revoked token presented again within the reuse interval (counted from its own rotation:
+ * a lost answer, or two tabs refreshing at once) gets the session's current token back, not a new
+ * branch. Presented later, it is treated as stolen: the session is ended, so every refresh token of it
+ * answers refresh_token_already_used from then on and its access tokens get session_not_found from
+ * the endpoints that check sessions. GoTrue additionally honours the live token's parent at any age;
+ * the local backend does not, so a copy of a token one rotation old cannot keep a second holder in.
  */
 export function refreshSession(ctx: Ctx, raw: string): Promise<Outcome<JsonObject>> {
   return ctx.db.transaction(async (sql) => {
     const hash = await sha256Hex(raw);
     const { rows } = await sql.query<TokenRow>(
-      `select rt.id::text as id, rt.token, rt.user_id::text as user_id, rt.session_id::text as session_id,
+      `select rt.id::text as id, rt.user_id::text as user_id, rt.session_id::text as session_id,
               rt.revoked, extract(epoch from now() - rt.updated_at)::float8 as revoked_for_sec,
-              extract(epoch from s.created_at)::float8 as session_started
+              extract(epoch from s.created_at)::float8 as session_started,
+              (s.not_after is not null and s.not_after <= now()) as session_ended
          from auth.refresh_tokens rt join auth.sessions s on s.id = rt.session_id
         where rt.token = $1 for update of rt, s`,
       [hash],
@@ -107,36 +148,49 @@ export function refreshSession(ctx: Ctx, raw: string): Promise<Outcome<JsonObjec
     const user = await findUserById(sql, row.user_id);
     if (!user) return refuse(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found");
     if (user.banned) return refuse(400, "user_banned", "Invalid Refresh Token: User Banned");
+    if (row.session_ended) return refuse(400, "refresh_token_already_used", ALREADY_USED);
 
-    let parentHash = hash;
-    if (row.revoked) {
-      const live = await sql.query<{ id: string; token: string; parent: string | null }>(
-        `select id::text as id, token, parent from auth.refresh_tokens
-          where session_id = $1 and not revoked order by id desc limit 1`,
+    let issued: string | null = null;
+    if (!row.revoked) {
+      await sql.query(`update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1`, [row.id]);
+      issued = await insertRefreshToken(sql, await childToken(ctx, raw), row.user_id, row.session_id, hash);
+    } else if (row.revoked_for_sec <= ctx.config.refreshTokenReuseIntervalSec) {
+      issued = await currentToken(ctx, sql, row, raw);
+    }
+    if (issued === null) {
+      await sql.query(`update auth.sessions set not_after = now(), updated_at = now() where id = $1`, [row.session_id]);
+      await sql.query(
+        `update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and not revoked`,
         [row.session_id],
       );
-      const active = live.rows[0];
-      if (active && active.parent === hash) {
-        // The stored digest cannot be handed back, so the live token is rotated in its place.
-        await sql.query(`update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1`, [active.id]);
-        parentHash = active.token;
-      } else if (row.revoked_for_sec > ctx.config.refreshTokenReuseIntervalSec) {
-        await sql.query(
-          `update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and not revoked`,
-          [row.session_id],
-        );
-        ctx.log("refresh token reused after rotation; the session's tokens are revoked", { session: row.session_id });
-        return refuse(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used");
-      }
-    } else {
-      await sql.query(`update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1`, [row.id]);
+      ctx.log("refresh token reused after rotation; the session is ended", { session: row.session_id });
+      return refuse(400, "refresh_token_already_used", ALREADY_USED);
     }
-    const next = await insertRefreshToken(sql, row.user_id, row.session_id, parentHash);
     await sql.query(`update auth.sessions set updated_at = now() where id = $1`, [row.session_id]);
     // The method of the original sign-in is not stored with the session; refreshed tokens say password.
     const amr: Amr = { method: "password", timestamp: Math.floor(row.session_started) };
-    return succeed(await sessionBody(ctx, user, row.session_id, next, amr));
+    return succeed(await sessionBody(ctx, user, row.session_id, issued, amr));
   });
+}
+
+/**
+ * The session's live refresh token, recomputed from the revoked token `raw` by following the rotations
+ * issued since it; null when the chain does not lead there (no live token, or one issued otherwise).
+ */
+async function currentToken(ctx: Ctx, sql: Sql, row: TokenRow, raw: string): Promise<string | null> {
+  const { rows } = await sql.query<{ token: string; later: number }>(
+    `select token, (select count(*) from auth.refresh_tokens where session_id = $1 and id > $2::bigint)::int as later
+       from auth.refresh_tokens where session_id = $1 and not revoked order by id desc limit 1`,
+    [row.session_id, row.id],
+  );
+  const live = rows[0];
+  if (!live) return null;
+  let token = raw;
+  for (let i = 0; i < Math.min(Number(live.later), MAX_CHAIN_WALK); i++) {
+    token = await childToken(ctx, token);
+    if ((await sha256Hex(token)) === live.token) return token;
+  }
+  return null;
 }
 
 export type LogoutScope = "global" | "local" | "others";
@@ -177,9 +231,14 @@ export async function authenticate(ctx: Ctx, req: Request): Promise<Outcome<Call
   let sessionId: string | null = null;
   if (claims.session_id !== undefined) {
     const sid = String(claims.session_id);
-    const found = UUID.test(sid)
-      ? (await ctx.db.query(`select 1 from auth.sessions where id = $1 and user_id = $2`, [sid, user.id])).rows
-      : [];
+    const found = UUID.test(sid) ?
+      (
+        await ctx.db.query(
+          `select 1 from auth.sessions where id = $1 and user_id = $2 and (not_after is null or not_after > now())`,
+          [sid, user.id],
+        )
+      ).rows :
+      [];
     if (found.length === 0) {
       return refuse(403, "session_not_found", "Session from session_id claim in JWT does not exist");
     }

@@ -20,12 +20,26 @@ import { emailIdentityData, findUserByEmail, findUserById, normalizeEmail, toGoT
 
 export const INVALID_EMAIL = "Unable to validate email address: invalid format";
 
-/** GoTrue's password checks, shared by sign-up and password change. */
-export function checkNewPassword(password: string): Outcome<string> {
-  if (passwordTooLong(password)) {
-    return refuse(422, "validation_failed", "Password cannot be longer than 72 characters");
+/**
+ * Largest user_metadata (as JSON) an account may hold. GoTrue sets no limit, but the metadata rides in
+ * every access token, and a token past a few kilobytes no longer fits the headers proxies accept.
+ */
+export const MAX_USER_METADATA_BYTES = 16 * 1024;
+
+/** A refusal when `meta` is larger than MAX_USER_METADATA_BYTES. */
+export function checkMetadataSize(meta: JsonObject): Outcome<JsonObject> {
+  if (new TextEncoder().encode(JSON.stringify(meta)).length > MAX_USER_METADATA_BYTES) {
+    return refuse(400, "validation_failed", `User metadata may be at most ${MAX_USER_METADATA_BYTES} bytes of JSON`);
   }
-  const weak = passwordWeakness(password);
+  return succeed(meta);
+}
+
+/** GoTrue's password checks (checkPasswordStrength), shared by sign-up and password change. */
+export function checkNewPassword(password: string, minLength: number): Outcome<string> {
+  if (passwordTooLong(password)) {
+    return refuse(400, "validation_failed", "Password cannot be longer than 72 characters");
+  }
+  const weak = passwordWeakness(password, minLength);
   if (weak) return refuse(422, "weak_password", weak.message, { extra: { weak_password: { reasons: weak.reasons } } });
   return succeed(password);
 }
@@ -44,6 +58,10 @@ export async function readUserBody(req: Request, limit: number): Promise<Outcome
   if (!fields.ok) return fields;
   const data = objectField(body.value, "data");
   if (!data.ok) return data;
+  if (data.value) {
+    const small = checkMetadataSize(data.value);
+    if (!small.ok) return small;
+  }
   return succeed({ body: body.value, fields: fields.value, data: data.value });
 }
 
@@ -53,11 +71,19 @@ export const signup: Endpoint = async (actx, req, url) => {
   const { fields, data } = read.value;
   const { email, password, phone } = fields;
 
-  if (!email && phone) return answer(refuse(422, "phone_provider_disabled", "Phone signups are disabled"));
-  if (!password) return answer(refuse(422, "validation_failed", "Signup requires a valid password"));
-  const strong = checkNewPassword(password);
+  // GoTrue's order (Signup, validateSignupParams): the password, then the fields, then the provider,
+  // and the e-mail address last.
+  if (!password) return answer(refuse(400, "validation_failed", "Signup requires a valid password"));
+  const strong = checkNewPassword(password, actx.config.authMinPasswordLength);
   if (!strong.ok) return answer(strong);
-  const address = normalizeEmail(email ?? "");
+  if (email && phone) {
+    return answer(
+      refuse(400, "validation_failed", "Only an email address or phone number should be provided on signup."),
+    );
+  }
+  if (!email && phone) return answer(refuse(400, "phone_provider_disabled", "Phone signups are disabled"));
+  if (!email) return answer(refuse(400, "validation_failed", "Sign up only available with email provider"));
+  const address = normalizeEmail(email);
   if (!address) return answer(refuse(400, "validation_failed", INVALID_EMAIL));
   const redirectTo = safeRedirect(actx.config, url.searchParams.get("redirect_to"));
 

@@ -82,21 +82,21 @@ export function emailIdentityData(userId: string, email: string, verified: boole
 /** The user object exactly as GoTrue serialises it (unset timestamps are left out). */
 export async function toGoTrueUser(u: UserRow): Promise<JsonObject> {
   const optional = (key: keyof UserRow) => (u[key] ? { [key]: u[key] } : {});
-  const identities = u.email
-    ? [
-        {
-          identity_id: await identityId(u.id),
-          id: u.id,
-          user_id: u.id,
-          identity_data: emailIdentityData(u.id, u.email, Boolean(u.email_confirmed_at)),
-          provider: "email",
-          ...(u.last_sign_in_at ? { last_sign_in_at: u.last_sign_in_at } : {}),
-          created_at: u.created_at,
-          updated_at: u.updated_at,
-          email: u.email,
-        },
-      ]
-    : [];
+  const identities = u.email ?
+    [
+      {
+        identity_id: await identityId(u.id),
+        id: u.id,
+        user_id: u.id,
+        identity_data: emailIdentityData(u.id, u.email, Boolean(u.email_confirmed_at)),
+        provider: "email",
+        ...(u.last_sign_in_at ? { last_sign_in_at: u.last_sign_in_at } : {}),
+        created_at: u.created_at,
+        updated_at: u.updated_at,
+        email: u.email,
+      },
+    ] :
+    [];
   return {
     id: u.id,
     aud: u.aud,

@@ -1,8 +1,9 @@
 // Row changes of published tables, from NOTIFY 'local_realtime' (sent by the local.notify_change()
-// trigger) to each subscribed channel that may see them. Supabase Realtime's rule is kept: a change is
-// delivered only if the subscriber could select the row, checked by re-reading it by primary key as
-// the subscriber (asRole, so the table's RLS and column grants decide). Changes are handled one at a
-// time, in commit order, so a subscriber never sees an UPDATE before the INSERT it follows.
+// trigger) to each subscribed channel that may see them, by Supabase Realtime's rules: an INSERT or
+// UPDATE is delivered only if the subscriber could select the row, checked by re-reading it by primary
+// key as the subscriber (asRole, so the table's RLS and column grants decide); a DELETE by the rule of
+// deliverDelete. Changes are handled one at a time, in commit order, so a subscriber never sees an
+// UPDATE before the INSERT it follows. commit_timestamp is the moment the commit was announced.
 import { asRole, type Claims, type Db, quoteIdent } from "../db.ts";
 import { type Binding, bindingWants, type ChangeType, filterMatches } from "./bindings.ts";
 import type { Catalog, Column, TableInfo } from "./catalog.ts";
@@ -25,6 +26,9 @@ interface Change {
   truncated?: boolean;
 }
 
+/** Notifications further apart than this are never taken for one transaction's. */
+const SAME_COMMIT_MS = 50;
+
 export interface ChangeFeed {
   /** Handles one NOTIFY payload (queued behind the ones before it). */
   push(payload: string): void;
@@ -39,6 +43,12 @@ export function createChangeFeed(
   log: (msg: string, extra?: Record<string, unknown>) => void,
 ): ChangeFeed {
   let queue: Promise<void> = Promise.resolve();
+  // The trigger can only stamp a change with its transaction's start (now()); hosted stamps it with
+  // the commit. A transaction's notifications arrive together once it commits, so the first one's
+  // arrival time is taken for it and for those that follow with the same start stamp.
+  let lastStarted = "";
+  let lastCommitted = "";
+  let lastArrival = 0;
 
   async function handle(change: Change): Promise<void> {
     if (!subscribers.size) return;
@@ -55,26 +65,23 @@ export function createChangeFeed(
   }
 
   /**
-   * The deleted row can no longer be re-read, so RLS cannot be asked. Rule: a DELETE goes to the
-   * service role, and to a subscriber whose JWT `sub` equals the old row's user_id when the table has
-   * that column (the owner learns their row is gone). Nobody else gets it, and what is sent is only
-   * the primary key, as Supabase Realtime sends without REPLICA IDENTITY FULL.
+   * Supabase Realtime's rule for a DELETE (its SQL realtime.apply_rls): the row is gone, so RLS cannot
+   * be asked and is not. The change is matched against the old values the write-ahead log carries, its
+   * replica identity (with DEFAULT only the primary key, so a filter on any other column never matches:
+   * "delete events are not filterable"), and sent to every subscriber of the table whose bindings match,
+   * whatever their role. Each gets the old values their role may select; with RLS on, only the primary key.
    */
   function deliverDelete(change: Change, info: TableInfo, interested: { sub: Subscriber; bindings: Binding[] }[]) {
-    const old = change.old_record ?? {};
-    const oldKey = pick(old, info.primaryKey);
+    const identity = pick(change.old_record ?? {}, info.identity);
     for (const { sub, bindings } of interested) {
-      const claims = sub.claims();
-      const owner =
-        info.hasUserId &&
-        typeof claims.sub === "string" &&
-        claims.sub !== "" &&
-        old.user_id !== undefined &&
-        String(old.user_id) === claims.sub;
-      if (claims.role !== "service_role" && !owner) continue;
-      const ids = matchingIds(bindings, old, info);
+      const ids = matchingIds(bindings, identity, info);
       if (!ids.length) continue;
-      sub.deliver(frame(change, columnsFor(info, claims), ids, { old_record: oldKey }));
+      const columns = columnsFor(info, sub.claims());
+      const shown = columns
+        .map((c) => c.name)
+        .filter((n) => n in identity && (!info.rls || info.primaryKey.includes(n)));
+      // Nothing the role may see leaves old_record null, as hosted sends it (supabase-js reads it as {}).
+      sub.deliver(frame(change, columns, ids, { old_record: shown.length ? pick(identity, shown) : null }));
     }
   }
 
@@ -99,28 +106,24 @@ export function createChangeFeed(
       const trusted = claims.role === "service_role" && !change.truncated;
       if (!columns.length || (!trusted && !info.primaryKey.length)) continue; // nothing to show, or no key to check by
       // Filters are tried on the notified row first so that uninterested identities cost no query.
-      const hopeful = change.truncated
-        ? members
-        : members.filter((m) => matchingIds(m.bindings, newRecord, info).length);
+      const hopeful = change.truncated ?
+        members :
+        members.filter((m) => matchingIds(m.bindings, newRecord, info).length);
       if (!hopeful.length) continue;
       const row = trusted ? newRecord : await readAs(claims, info, columns, newRecord);
       if (!row) continue;
-      const record = change.truncated
-        ? row
-        : pick(
-            newRecord,
-            columns.map((c) => c.name),
-          );
+      const record = change.truncated ? row : pick(
+        newRecord,
+        columns.map((c) => c.name),
+      );
       const extra: Record<string, unknown> = { record };
       if (change.type === "UPDATE") {
-        const old = change.old_record ?? {};
-        extra.old_record =
-          info.replicaFull && !change.truncated
-            ? pick(
-                old,
-                columns.map((c) => c.name),
-              )
-            : pick(old, info.primaryKey);
+        // The old values the log carries (the replica identity), as far as the role may select them.
+        const identity = pick(change.old_record ?? {}, change.truncated ? info.primaryKey : info.identity);
+        extra.old_record = pick(
+          identity,
+          columns.map((c) => c.name).filter((n) => n in identity),
+        );
       }
       for (const { sub, bindings } of hopeful) {
         const ids = matchingIds(bindings, record, info);
@@ -140,9 +143,11 @@ export function createChangeFeed(
     if (keys.some((v) => v === undefined || v === null)) return null;
     const cols = columns.map((c) => quoteIdent(c.name)).join(", ");
     const where = info.primaryKey.map((k, i) => `${quoteIdent(k)} = $${i + 1}`).join(" and ");
-    const sql = `select row_to_json(t)::text as row from (select ${cols} from ${quoteIdent(info.schema)}.${quoteIdent(
-      info.table,
-    )} where ${where}) t`;
+    const sql = `select row_to_json(t)::text as row from (select ${cols} from ${quoteIdent(info.schema)}.${
+      quoteIdent(
+        info.table,
+      )
+    } where ${where}) t`;
     try {
       const text = await asRole(
         db,
@@ -166,6 +171,13 @@ export function createChangeFeed(
         log("realtime: unreadable change notification", { payload: payload.slice(0, 200) });
         return;
       }
+      const now = Date.now();
+      if (change.commit_timestamp !== lastStarted || now - lastArrival > SAME_COMMIT_MS) {
+        lastStarted = change.commit_timestamp;
+        lastCommitted = new Date(now).toISOString();
+      }
+      lastArrival = now;
+      change.commit_timestamp = lastCommitted;
       queue = queue
         .then(() => handle(change))
         .catch((e) => log("realtime: change delivery failed", { error: String(e) }));

@@ -1,4 +1,6 @@
-// Supabase Realtime's postgres_changes at /realtime/v1/websocket (Phoenix protocol, vsn 2.0.0). At
+// Supabase Realtime at /realtime/v1: the WebSocket (Phoenix protocol, vsn 2.0.0) serving
+// postgres_changes, broadcast and presence on public and private channels, and the REST broadcast
+// API (rest-broadcast.ts). For postgres_changes, at
 // start it puts a row trigger (local.notify_change, from bootstrap.sql) on every table of the
 // supabase_realtime publication and listens for its NOTIFYs: in-process on PGlite, on a dedicated
 // connection on Postgres. Sessions live in realtime/socket-session.ts, delivery and its RLS rule in
@@ -8,10 +10,15 @@ import type { Ctx, Service } from "../http.ts";
 import { json } from "../http.ts";
 import { createCatalog } from "./catalog.ts";
 import { createChangeFeed, type Subscriber } from "./change-feed.ts";
+import { createHub, createRateWindow } from "./hub.ts";
+import { restBroadcast } from "./rest-broadcast.ts";
 import { vsnOf } from "./phoenix.ts";
 import { attachSession } from "./socket-session.ts";
 
 const TRIGGER = "local_realtime_changes";
+/** The Free plan's messages per second, and presence messages per second, of a project. */
+export const MESSAGES_PER_SECOND = 100;
+export const PRESENCE_MESSAGES_PER_SECOND = 20;
 /** Binding ids start high enough to never look like a client ref. */
 const FIRST_BINDING_ID = 1000;
 
@@ -21,9 +28,11 @@ export async function createRealtime(ctx: Ctx): Promise<Service> {
   const published = new Set<string>();
   for (const { schema, table } of await catalog.published()) {
     await db.exec(
-      `create or replace trigger ${TRIGGER} after insert or update or delete on ${quoteIdent(schema)}.${quoteIdent(
-        table,
-      )} for each row execute function local.notify_change()`,
+      `create or replace trigger ${TRIGGER} after insert or update or delete on ${quoteIdent(schema)}.${
+        quoteIdent(
+          table,
+        )
+      } for each row execute function local.notify_change()`,
     );
     published.add(`${schema}.${table}`);
   }
@@ -45,8 +54,13 @@ export async function createRealtime(ctx: Ctx): Promise<Service> {
   const unlisten = await db.listen("local_realtime", (payload) => feed.push(payload));
   const sessions = new Set<{ close(): void }>();
   let nextId = FIRST_BINDING_ID;
+  const hub = createHub();
+  const messages = createRateWindow(MESSAGES_PER_SECOND);
+  const presenceMessages = createRateWindow(PRESENCE_MESSAGES_PER_SECOND);
 
   const handle: Service = async (req, path) => {
+    const rest = await restBroadcast(req, path, { config, db, hub, messages, log: ctx.log });
+    if (rest) return rest;
     if (path !== "/websocket") return json({ message: "no route for /realtime/v1" + path }, 404);
     if ((req.headers.get("upgrade") ?? "").toLowerCase() !== "websocket") {
       return json({ message: "expected a WebSocket upgrade" }, 426);
@@ -65,6 +79,11 @@ export async function createRealtime(ctx: Ctx): Promise<Service> {
       published,
       subscribers,
       nextBindingId: () => nextId++,
+      db,
+      hub,
+      messages,
+      presenceMessages,
+      maxFrameBytes: config.maxBodyBytes,
       log: ctx.log,
     });
     sessions.add(session);

@@ -4,15 +4,18 @@
 // response JSON is built by Postgres itself (json_agg), so PGlite and PostgreSQL answer byte for byte
 // the same.
 import { quoteIdent } from "../db.ts";
-import type { Column, Table } from "./catalog.ts";
+import type { Catalog, Column, Table } from "./catalog.ts";
 import { closest, err, ok, parseError, type RestError, restError, RestFailure, type Result } from "./errors.ts";
 import type { Field } from "./parse-field.ts";
 import type { Condition, Filter } from "./parse-filter.ts";
-import type { OrderTerm, ParsedQuery, SelectItem } from "./parse-query.ts";
+import type { Embed, EmbedParams, OrderTerm, ParsedQuery, SelectItem } from "./parse-query.ts";
+import { findRelationship, type Relationship, toOne } from "./relationships.ts";
 
 export interface Statement {
   text: string;
   params: unknown[];
+  /** EXPLAIN of the rows a count counts, for count=planned and count=estimated. */
+  plan?: Statement;
 }
 
 /** What a query reads from: its display name (for errors) and its columns. */
@@ -20,6 +23,8 @@ export interface Source {
   name: string;
   columns: Column[];
   byName: Map<string, Column>;
+  /** The SQL alias its rows are read under; `_t` when absent. */
+  alias?: string;
 }
 
 export class Params {
@@ -63,7 +68,7 @@ export function column(src: Source, name: string): Column {
 
 export function operand(p: Params, src: Source, field: Field): Operand {
   const col = column(src, field.name);
-  let sql = `_t.${quoteIdent(col.name)}`;
+  let sql = `${src.alias ?? "_t"}.${quoteIdent(col.name)}`;
   if (!field.path.length) return { sql, kind: "column", column: col };
   if (col.base !== "json" && col.base !== "jsonb") {
     fail(
@@ -127,8 +132,9 @@ function filterSql(p: Params, src: Source, f: Filter): string {
     sql = `${lhs.sql} = any(${p.add(arrayLiteral(f.values ?? []))})`;
   } else if (f.op in FTS_FUNCTION) {
     const config = f.config === undefined ? "" : `${p.add(f.config)}::regconfig, `;
-    const vector =
-      lhs.kind === "column" && lhs.column.base === "tsvector" ? lhs.sql : `to_tsvector(${config}${lhs.sql})`;
+    const vector = lhs.kind === "column" && lhs.column.base === "tsvector" ?
+      lhs.sql :
+      `to_tsvector(${config}${lhs.sql})`;
     sql = `${vector} @@ ${FTS_FUNCTION[f.op]}(${config}${p.add(f.value)})`;
   } else {
     const op = COMPARISON[f.op];
@@ -156,34 +162,212 @@ export function whereSql(p: Params, src: Source, conditions: Condition[]): strin
   return ` where ${conditions.map((c) => conditionSql(p, src, c)).join(" and ")}`;
 }
 
-/** The select list; null (no select parameter) means every column. */
+/** The select list; null (no select parameter) means every column. Without a catalog, no embedding. */
 export function selectListSql(p: Params, src: Source, items: SelectItem[] | null): string {
-  if (items === null) return "_t.*";
-  return items
-    .map((item) => {
-      if (item.kind === "star") return "_t.*";
+  return selectSql(p, src, items, null).list;
+}
+
+/**
+ * Resource embedding: what a request's select list needs besides its own columns. Each embedded table
+ * is read in a correlated subquery (json_agg for to-many, row_to_json for to-one, a lateral join for
+ * spreads), so it is read as the caller's role and row-level security applies to it too.
+ */
+export interface EmbedScope {
+  catalog: Catalog;
+  embedded: Map<string, EmbedParams>;
+  /** Paths of embedded resources present in the select list, to refuse parameters of absent ones. */
+  seen: Set<string>;
+  /** To-one embeds of the top level by name or alias, for `order=relation(col)`. */
+  toOneAtTop: Map<string, { rel: Relationship; embed: Embed }>;
+  counter: { n: number };
+}
+
+const NO_CATALOG: Catalog = { tables: new Map(), functions: new Map(), foreignKeys: [], fingerprint: "" };
+
+export function embedScope(catalog: Catalog, q: ParsedQuery): EmbedScope {
+  return { catalog, embedded: q.embedded, seen: new Set(), toOneAtTop: new Map(), counter: { n: 0 } };
+}
+
+interface SelectParts {
+  list: string;
+  /** Lateral joins of spreads, appended to the FROM item. */
+  joins: string;
+  /** Conditions of `!inner` embeds on this level's rows. */
+  conds: string[];
+}
+
+function selectSql(
+  p: Params,
+  src: Source,
+  items: SelectItem[] | null,
+  scope: EmbedScope | null,
+  path: string[] = [],
+): SelectParts {
+  const me = src.alias ?? "_t";
+  if (items === null) return { list: `${me}.*`, joins: "", conds: [] };
+  const list: string[] = [];
+  let joins = "";
+  const conds: string[] = [];
+  for (const item of items) {
+    if (item.kind === "star") {
+      list.push(`${me}.*`);
+      continue;
+    }
+    if (item.kind === "field") {
       const o = operand(p, src, item.field);
       const last = item.field.path[item.field.path.length - 1];
       const name = item.alias ?? (last ? String(last.key) : item.field.name);
-      return `${o.sql}${item.cast ? `::${item.cast}` : ""} as ${quoteIdent(name)}`;
-    })
-    .join(", ");
+      list.push(`${o.sql}${item.cast ? `::${item.cast}` : ""} as ${quoteIdent(name)}`);
+      continue;
+    }
+    const e = embedSql(p, src, item, scope, path);
+    if (e.column) list.push(e.column);
+    joins += e.join;
+    if (e.cond) conds.push(e.cond);
+  }
+  return { list: list.join(", "), joins, conds };
+}
+
+function embedSql(
+  p: Params,
+  src: Source,
+  item: Embed,
+  scope: EmbedScope | null,
+  path: string[],
+): { column: string; join: string; cond: string } {
+  // Only tables have relationships: a function's rows (rpc) have none.
+  const isTable = (src as Source & Partial<Table>).primaryKey !== undefined;
+  const found = findRelationship(scope && isTable ? scope.catalog : NO_CATALOG, src.name, item.target, item.hint);
+  if (!("cardinality" in found)) fail(found);
+  const rel = found as Relationship;
+  const s = scope!;
+  const table = s.catalog.tables.get(rel.target)!;
+  const alias = `_e${++s.counter.n}`;
+  const key = item.alias ?? item.target;
+  const childPath = [...path, key];
+  const pathKey = childPath.join(".");
+  s.seen.add(pathKey);
+  if (!path.length && toOne(rel)) s.toOneAtTop.set(key, { rel, embed: item });
+  const params = s.embedded.get(pathKey) ?? { where: [], order: [] };
+  const child: Source = { ...table, alias };
+  const inner = selectSql(p, child, item.select, s, childPath);
+  const me = src.alias ?? "_t";
+  const joinOn = rel.columns.map(([o, t]) => `${alias}.${quoteIdent(t)} = ${me}.${quoteIdent(o)}`);
+  const where = ` where ${
+    [...joinOn, ...params.where.map((c) => conditionSql(p, child, c)), ...inner.conds].join(" and ")
+  }`;
+  const from = `public.${quoteIdent(table.name)} as ${alias}`;
+  const cond = item.join === "inner" ? `exists (select 1 from ${from}${where})` : "";
+  const order = orderSql(p, child, params.order);
+  if (item.spread) {
+    if (!toOne(rel)) {
+      fail(
+        restError(
+          400,
+          "PGRST119",
+          "A spread operation on a to-many relationship is not supported",
+          `'${rel.origin}' and '${rel.target}' do not form a many-to-one or one-to-one relationship`,
+        ),
+      );
+    }
+    if (!inner.list) return { column: "", join: "", cond };
+    const lateral = `_l${s.counter.n}`;
+    return {
+      column: `${lateral}.*`,
+      join:
+        ` left join lateral (select ${inner.list} from ${from}${inner.joins}${where} limit 1) as ${lateral} on true`,
+      cond,
+    };
+  }
+  if (!inner.list) return { column: "", join: "", cond };
+  const rows = `select ${inner.list} from ${from}${inner.joins}${where}${order}`;
+  if (toOne(rel)) {
+    return { column: `(select row_to_json(_r) from (${rows} limit 1) as _r) as ${quoteIdent(key)}`, join: "", cond };
+  }
+  const page = `${params.limit === undefined ? "" : ` limit ${p.add(String(params.limit))}`}${
+    params.offset ? ` offset ${p.add(String(params.offset))}` : ""
+  }`;
+  return {
+    column: `coalesce((select json_agg(_r) from (${rows}${page}) as _r), '[]') as ${quoteIdent(key)}`,
+    join: "",
+    cond,
+  };
+}
+
+/** Refuses parameters (`x.col=eq.1`) of embedded resources the select list does not have. */
+function checkEmbeddedParams(scope: EmbedScope): void {
+  for (const key of scope.embedded.keys()) {
+    if (scope.seen.has(key)) continue;
+    const name = key.split(".").pop()!;
+    fail(
+      restError(
+        400,
+        "PGRST108",
+        `'${name}' is not an embedded resource in this request`,
+        null,
+        `Verify that '${name}' is included in the 'select' query parameter.`,
+      ),
+    );
+  }
+}
+
+/** ORDER BY of the top level; `relation(col)` terms read a to-one embedded resource's column. */
+function topOrderSql(p: Params, src: Source, terms: OrderTerm[], scope: EmbedScope | null): string {
+  if (!terms.length) return "";
+  const me = src.alias ?? "_t";
+  return ` order by ${
+    terms
+      .map((t) => {
+        let sql: string;
+        if (t.relation) {
+          const found = scope?.toOneAtTop.get(t.relation);
+          if (!found) {
+            fail(
+              restError(
+                400,
+                "PGRST108",
+                `'${t.relation}' is not an embedded resource in this request`,
+                null,
+                `Verify that '${t.relation}' is included in the 'select' query parameter.`,
+              ),
+            );
+          }
+          const { rel } = found!;
+          const table = scope!.catalog.tables.get(rel.target)!;
+          const o = operand(p, { ...table, alias: "_o" }, t.field);
+          const on = rel.columns.map(([a, b]) => `_o.${quoteIdent(b)} = ${me}.${quoteIdent(a)}`).join(" and ");
+          sql = `(select ${o.sql} from public.${quoteIdent(table.name)} as _o where ${on} limit 1)`;
+        } else sql = operand(p, src, t.field).sql;
+        return `${sql}${t.dir ? ` ${t.dir}` : ""}${t.nulls ? ` nulls ${t.nulls}` : ""}`;
+      })
+      .join(", ")
+  }`;
+}
+
+/** WHERE of a level: its filters and the conditions of its `!inner` embeds. */
+function whereWith(p: Params, src: Source, conditions: Condition[], extra: string[]): string {
+  const parts = [...conditions.map((c) => conditionSql(p, src, c)), ...extra];
+  return parts.length ? ` where ${parts.join(" and ")}` : "";
 }
 
 export function orderSql(p: Params, src: Source, terms: OrderTerm[]): string {
   if (!terms.length) return "";
-  return ` order by ${terms
-    .map((t) => {
-      const o = operand(p, src, t.field);
-      return `${o.sql}${t.dir ? ` ${t.dir}` : ""}${t.nulls ? ` nulls ${t.nulls}` : ""}`;
-    })
-    .join(", ")}`;
+  return ` order by ${
+    terms
+      .map((t) => {
+        const o = operand(p, src, t.field);
+        return `${o.sql}${t.dir ? ` ${t.dir}` : ""}${t.nulls ? ` nulls ${t.nulls}` : ""}`;
+      })
+      .join(", ")
+  }`;
 }
 
 export interface Shape {
   stripNulls: boolean;
   /** The single-object media type was asked for: also answer the first row on its own. */
   single: boolean;
+  /** Accept: text/csv: the body is CSV, built as PostgREST builds it (Query/SqlFragment.hs, asCsvF). */
+  csv?: boolean;
 }
 
 /**
@@ -193,15 +377,22 @@ export interface Shape {
 export function shapeSql(inner: string, shape: Shape, extraColumns = "", rowOf = "_s"): string {
   const row = shape.stripNulls ? `json_strip_nulls(to_json(${rowOf}))` : rowOf;
   const first = shape.single ? `(json_agg(${row}) -> 0)::text` : "null::text";
-  return (
-    `select coalesce(json_agg(${row}), '[]')::text as body, ${first} as first, ` +
-    `count(*) as n${extraColumns} from (${inner}) as _s`
-  );
+  // CSV: a header of the first row's column names, then each row's record text without its parentheses.
+  const body = shape.csv ?
+    `(select coalesce(string_agg(_k.k, ','), '') from (select json_object_keys(row_to_json(_h)) as k ` +
+    `from (select * from (${inner}) as _h0 limit 1) as _h) as _k) || chr(10) || ` +
+    `coalesce(string_agg(substring(_s::text, 2, length(_s::text) - 2), chr(10)), '')` :
+    `coalesce(json_agg(${row}), '[]')::text`;
+  return `select ${body} as body, ${first} as first, count(*) as n${extraColumns} from (${inner}) as _s`;
 }
 
 export interface ReadOptions extends Shape {
   count: boolean;
   maxRows: number | null;
+  /** The schema cache, for resource embedding; without it an embedded resource is PGRST200. */
+  catalog?: Catalog;
+  /** Also build the EXPLAIN whose row estimate answers count=planned (and large count=estimated). */
+  planned?: boolean;
 }
 
 /** GET on a source. `from` is the FROM item, aliased `_t`; `prefix` an optional WITH clause. */
@@ -214,17 +405,39 @@ export function buildRead(
   p = new Params(),
 ): Result<Statement> {
   return building(() => {
-    const list = selectListSql(p, src, q.select);
-    const where = whereSql(p, src, q.where);
-    const order = orderSql(p, src, q.order);
+    const scope = opts.catalog ? embedScope(opts.catalog, q) : null;
+    const sel = selectSql(p, src, q.select, scope);
+    if (scope) checkEmbeddedParams(scope);
+    else checkEmbeddedParams(embedScope(NO_CATALOG, q));
+    const where = whereWith(p, src, q.where, sel.conds);
+    const order = topOrderSql(p, src, q.order, scope);
     const limit = q.limit === undefined ? opts.maxRows : Math.min(q.limit, opts.maxRows ?? Infinity);
     const page = `${limit === null ? "" : ` limit ${p.add(String(limit))}`}${
       q.offset ? ` offset ${p.add(String(q.offset))}` : ""
     }`;
     const total = opts.count ? `, (select count(*) from ${from}${where}) as total` : "";
-    const inner = `select ${list} from ${from}${where}${order}${page}`;
-    return { text: `${prefix}${shapeSql(inner, opts, total)}`, params: p.list };
+    const inner = `select ${sel.list} from ${from}${sel.joins}${where}${order}${page}`;
+    const plan = opts.planned ? explainOf(`${prefix}select 1 from ${from}${where}`, p.list) : undefined;
+    return { text: `${prefix}${shapeSql(inner, opts, total)}`, params: p.list, plan };
   });
+}
+
+/**
+ * `explain (format json)` of `text`, keeping only the parameters it refers to (renumbered), since
+ * Postgres cannot type a parameter a statement never uses. EXPLAIN plans and does not run the query.
+ */
+function explainOf(text: string, params: unknown[]): Statement {
+  const used = new Map<number, number>();
+  const out: unknown[] = [];
+  const renumbered = text.replace(/(?<![\w"$])\$(\d+)/g, (_, n: string) => {
+    const i = Number(n);
+    if (!used.has(i)) {
+      out.push(params[i - 1]);
+      used.set(i, out.length);
+    }
+    return `$${used.get(i)}`;
+  });
+  return { text: `explain (format json) ${renumbered}`, params: out };
 }
 
 export function tableFrom(table: Table): string {
@@ -236,17 +449,34 @@ export function tableFrom(table: Table): string {
 export interface WriteOptions extends Shape {
   /** return=representation: build the response rows (needs SELECT rights); else only count them. */
   representation: boolean;
+  catalog?: Catalog;
 }
 
 /** Wraps a data-modifying statement that can end in `returning …` into the response query. */
-function mutationSql(p: Params, src: Source, mutation: string, q: ParsedQuery, opts: WriteOptions): string {
+function mutationSql(
+  p: Params,
+  src: Source,
+  mutation: string,
+  q: ParsedQuery,
+  opts: WriteOptions,
+  extraColumns = "",
+): string {
   if (!opts.representation) {
     // RETURNING 1 reads no column, so a role that may insert but not select (write-only tables) can.
-    return `with _mut as (${mutation} returning 1) select null::text as body, null::text as first, count(*) as n from _mut`;
+    return `with _mut as (${mutation} returning 1) select null::text as body, null::text as first, count(*) as n${extraColumns} from _mut`;
   }
-  const list = selectListSql(p, src, q.select);
-  const order = orderSql(p, src, q.order);
-  return `with _mut as (${mutation} returning _t.*) ${shapeSql(`select ${list} from _mut as _t${order}`, opts)}`;
+  const scope = opts.catalog ? embedScope(opts.catalog, q) : null;
+  const sel = selectSql(p, src, q.select, scope);
+  if (scope) checkEmbeddedParams(scope);
+  const where = sel.conds.length ? ` where ${sel.conds.join(" and ")}` : "";
+  const order = topOrderSql(p, src, q.order, scope);
+  return `with _mut as (${mutation} returning _t.*) ${
+    shapeSql(
+      `select ${sel.list} from _mut as _t${sel.joins}${where}${order}`,
+      opts,
+      extraColumns,
+    )
+  }`;
 }
 
 export interface InsertBody {
@@ -265,18 +495,20 @@ export function buildInsert(table: Table, q: ParsedQuery, body: InsertBody, opts
     const p = new Params();
     const cols = body.columns.map((name) => insertableColumn(table, name));
     const rows = p.add(body.rowsJson);
+    const merging = opts.conflict?.mode === "merge" && cols.length > 0;
     const values = cols.map((c) => {
       const value = `_r.${quoteIdent(c.name)}`;
       if (!opts.missingDefault || c.default === null) return value;
       return `case when _e.obj ? ${p.add(c.name)}::text then ${value} else ${c.default} end`;
     });
     const target = cols.length ? ` (${cols.map((c) => quoteIdent(c.name)).join(", ")})` : "";
-    let mutation =
-      `insert into public.${quoteIdent(table.name)} as _t${target} select ${values.join(", ")} ` +
+    let mutation = `insert into public.${quoteIdent(table.name)} as _t${target} select ${values.join(", ")} ` +
       `from jsonb_array_elements(${rows}::jsonb) with ordinality as _e(obj, ord) ` +
-      `cross join lateral jsonb_populate_record(null::public.${quoteIdent(table.name)}, _e.obj) as _r order by _e.ord`;
+      `cross join lateral jsonb_populate_record(null::public.${quoteIdent(table.name)}, _e.obj) as _r` +
+      `${merging ? ` where ${countInserted("+")} <> '0'` : ""} order by _e.ord`;
     if (opts.conflict) mutation += conflictSql(table, cols, opts.conflict);
-    return { text: mutationSql(p, table, mutation, q, opts), params: p.list };
+    const inserted = merging ? `, nullif(current_setting('pgrst.inserted', true), '')::int as inserted` : "";
+    return { text: mutationSql(p, table, mutation, q, opts, inserted), params: p.list };
   });
 }
 
@@ -297,7 +529,17 @@ function conflictSql(table: Table, cols: Column[], conflict: NonNullable<InsertO
     fail(restError(400, "PGRST100", "on_conflict is required: the table has no primary key to merge duplicates on"));
   }
   const set = cols.map((c) => `${quoteIdent(c.name)} = excluded.${quoteIdent(c.name)}`).join(", ");
-  return ` on conflict${target} do update set ${set}`;
+  return ` on conflict${target} do update set ${set} where ${countInserted("-")} <> '-1'`;
+}
+
+/**
+ * PostgREST's count of the rows an upsert inserted (Query/SqlFragment.hs, addConfigPgrstInserted):
+ * every candidate row adds one to a transaction-local setting, every conflict that updates instead
+ * takes one away, so the response knows whether anything was inserted (201) or only updated (200).
+ * A setting rather than RETURNING xmax, so that a role without SELECT rights can still upsert.
+ */
+function countInserted(sign: "+" | "-"): string {
+  return `set_config('pgrst.inserted', (coalesce(nullif(current_setting('pgrst.inserted', true), '')::int, 0) ${sign} 1)::text, true)`;
 }
 
 export function buildUpdate(
@@ -313,8 +555,7 @@ export function buildUpdate(
     const payload = p.add(objectJson);
     const where = whereSql(p, table, q.where);
     const set = cols.map((c) => `${quoteIdent(c.name)} = _r.${quoteIdent(c.name)}`).join(", ");
-    const mutation =
-      `update public.${quoteIdent(table.name)} as _t set ${set} ` +
+    const mutation = `update public.${quoteIdent(table.name)} as _t set ${set} ` +
       `from jsonb_populate_record(null::public.${quoteIdent(table.name)}, ${payload}::jsonb) as _r${where}`;
     return { text: mutationSql(p, table, mutation, q, opts), params: p.list };
   });

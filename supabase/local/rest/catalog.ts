@@ -24,6 +24,17 @@ export interface Table {
   columns: Column[];
   byName: Map<string, Column>;
   primaryKey: string[];
+  /** Column sets of the primary key and of every unique index without a predicate. */
+  uniques?: string[][];
+}
+
+/** A foreign key between two tables of schema public: `table(columns)` references `refTable(refColumns)`. */
+export interface ForeignKey {
+  name: string;
+  table: string;
+  columns: string[];
+  refTable: string;
+  refColumns: string[];
 }
 
 export interface FunctionArg {
@@ -50,6 +61,7 @@ export interface RpcFunction {
 export interface Catalog {
   tables: Map<string, Table>;
   functions: Map<string, RpcFunction[]>;
+  foreignKeys: ForeignKey[];
   /** Changes whenever a table, column or function of schema public is created, altered or dropped. */
   fingerprint: string;
 }
@@ -80,7 +92,15 @@ select c.relname as name,
     select json_agg(a.attname order by array_position(i.indkey::int2[], a.attnum))
     from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey::int2[])
     where i.indrelid = c.oid and i.indisprimary
-  ), '[]')::text as primary_key
+  ), '[]')::text as primary_key,
+  coalesce((
+    select json_agg((
+      select json_agg(a.attname order by a.attnum)
+      from pg_attribute a where a.attrelid = i.indrelid and a.attnum = any(i.indkey::int2[])
+    ))
+    from pg_index i
+    where i.indrelid = c.oid and i.indisunique and i.indpred is null and not (0 = any(i.indkey::int2[]))
+  ), '[]')::text as uniques
 from pg_class c
 join pg_namespace n on n.oid = c.relnamespace
 where n.nspname = 'public' and c.relkind in ('r', 'v', 'm', 'f', 'p')
@@ -117,13 +137,28 @@ where pn.nspname = 'public' and p.prokind = 'f'
   and rt.typname not in ('trigger', 'event_trigger')
   and not exists (select 1 from pg_depend e where e.classid = 'pg_proc'::regclass and e.objid = p.oid and e.deptype = 'e')`;
 
+const FOREIGN_KEYS_SQL = `
+select con.conname as name, c.relname as table, rc.relname as ref_table,
+  (select json_agg(a.attname order by k.ord)
+     from unnest(con.conkey) with ordinality as k(num, ord)
+     join pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.num)::text as columns,
+  (select json_agg(a.attname order by k.ord)
+     from unnest(con.confkey) with ordinality as k(num, ord)
+     join pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.num)::text as ref_columns
+from pg_constraint con
+join pg_class c on c.oid = con.conrelid
+join pg_class rc on rc.oid = con.confrelid
+where con.contype = 'f' and c.relnamespace = 'public'::regnamespace and rc.relnamespace = 'public'::regnamespace
+order by con.conname`;
+
 // xmin of a catalog row changes with every DDL statement that touches it.
 const FINGERPRINT_SQL = `
 select concat_ws('/',
   (select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from pg_class where relnamespace = 'public'::regnamespace),
   (select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from pg_proc where pronamespace = 'public'::regnamespace),
   (select count(*) || ':' || coalesce(sum(a.xmin::text::bigint), 0)
-     from pg_attribute a join pg_class c on c.oid = a.attrelid where c.relnamespace = 'public'::regnamespace)
+     from pg_attribute a join pg_class c on c.oid = a.attrelid where c.relnamespace = 'public'::regnamespace),
+  (select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from pg_constraint where connamespace = 'public'::regnamespace)
 ) as fingerprint`;
 
 type RawArg = { name: string; mode: FunctionArg["mode"]; type: string; base: string; category: string };
@@ -133,11 +168,29 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
   return await db.transaction(async (tx) => {
     const fingerprint = (await tx.query<{ fingerprint: string }>(FINGERPRINT_SQL)).rows[0].fingerprint;
     const tables = new Map<string, Table>();
-    const rows = (await tx.query<{ name: string; columns: string; primary_key: string }>(TABLES_SQL)).rows;
+    const rows = (await tx.query<{ name: string; columns: string; primary_key: string; uniques: string }>(TABLES_SQL))
+      .rows;
     for (const r of rows) {
       const columns = JSON.parse(r.columns) as Column[];
-      tables.set(r.name, { name: r.name, columns, byName: byName(columns), primaryKey: JSON.parse(r.primary_key) });
+      tables.set(r.name, {
+        name: r.name,
+        columns,
+        byName: byName(columns),
+        primaryKey: JSON.parse(r.primary_key),
+        uniques: JSON.parse(r.uniques),
+      });
     }
+    const foreignKeys = (
+      await tx.query<{ name: string; table: string; ref_table: string; columns: string; ref_columns: string }>(
+        FOREIGN_KEYS_SQL,
+      )
+    ).rows.map((f) => ({
+      name: f.name,
+      table: f.table,
+      columns: JSON.parse(f.columns) as string[],
+      refTable: f.ref_table,
+      refColumns: JSON.parse(f.ref_columns) as string[],
+    }));
     const functions = new Map<string, RpcFunction[]>();
     const fns = (
       await tx.query<{
@@ -187,7 +240,7 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
       list.push(fn);
       functions.set(f.name, list);
     }
-    return { tables, functions, fingerprint };
+    return { tables, functions, foreignKeys, fingerprint };
   });
 }
 

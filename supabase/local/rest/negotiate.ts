@@ -68,8 +68,8 @@ export function parsePrefer(header: string | null): Result<Preferences> {
 }
 
 export interface MediaType {
-  /** "array": a JSON array of rows; "object": exactly one row as a bare object. */
-  kind: "array" | "object";
+  /** "array": a JSON array of rows; "object": exactly one row as a bare object; "csv": rows as CSV. */
+  kind: "array" | "object" | "csv";
   stripNulls: boolean;
   contentType: string;
 }
@@ -98,6 +98,7 @@ export function negotiate(accept: string | null): Result<MediaType> {
     if (r.type === "application/vnd.pgrst.object+json" || r.type === "application/vnd.pgrst.object") {
       return ok({ kind: "object", stripNulls, contentType: "application/vnd.pgrst.object+json; charset=utf-8" });
     }
+    if (r.type === "text/csv") return ok({ kind: "csv", stripNulls: false, contentType: "text/csv; charset=utf-8" });
   }
   return err(restError(406, "PGRST107", `None of these media types are available: ${accept}`));
 }

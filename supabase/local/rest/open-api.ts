@@ -5,18 +5,15 @@ import type { Catalog, Column } from "./catalog.ts";
 const NUMERIC = new Set(["int2", "int4", "int8", "float4", "float8", "numeric", "oid"]);
 
 function property(c: Column): Record<string, unknown> {
-  const type =
-    c.base === "bool"
-      ? "boolean"
-      : NUMERIC.has(c.base)
-        ? c.base.startsWith("int")
-          ? "integer"
-          : "number"
-        : c.category === "A"
-          ? "array"
-          : c.base === "json" || c.base === "jsonb"
-            ? "object"
-            : "string";
+  const type = c.base === "bool" ?
+    "boolean" :
+    NUMERIC.has(c.base) ?
+    c.base.startsWith("int") ? "integer" : "number" :
+    c.category === "A" ?
+    "array" :
+    c.base === "json" || c.base === "jsonb" ?
+    "object" :
+    "string";
   return { type, format: c.type, ...(c.default !== null ? { default: c.default } : {}) };
 }
 

@@ -1,5 +1,6 @@
 // Request bodies of the REST service: JSON only, within the size limit, valid UTF-8, and for inserts
 // one object or an array of objects whose keys are columns of the table.
+import { parseBoundedJson, TOO_DEEP_MESSAGE } from "../../functions/_shared/bounded-json.ts";
 import { readBody } from "../http.ts";
 import { missingColumn } from "./build-sql.ts";
 import type { Table } from "./catalog.ts";
@@ -26,11 +27,18 @@ export async function jsonBody(req: Request, limit: number, empty?: string): Pro
     throw new RestFailure(invalidBody("Empty or invalid json", "The body is not valid UTF-8"));
   }
   if (!text.trim() && empty !== undefined) text = empty;
+  // Depth before parsing: a few kilobytes nested thousands of levels deep would otherwise reach
+  // Postgres' json parser, which on PGlite overflows the WebAssembly stack (see db.ts).
+  const parsed = parseBoundedJson(text);
+  if (parsed.ok) return { text, value: parsed.value };
+  if (parsed.reason === "too_deep") throw new RestFailure(invalidBody("Invalid body", TOO_DEEP_MESSAGE));
+  let why = "not JSON";
   try {
-    return { text, value: JSON.parse(text) };
+    JSON.parse(text);
   } catch (e) {
-    throw new RestFailure(invalidBody("Empty or invalid json", (e as Error).message));
+    why = (e as Error).message;
   }
+  throw new RestFailure(invalidBody("Empty or invalid json", why));
 }
 
 /** The rows of an insert body and the columns they fill, checked against the table. */

@@ -14,7 +14,14 @@ export interface RestRequest {
 }
 
 /** The single row every statement answers: the JSON array, its first element and the row counts. */
-export type ResultRow = { body: string | null; first: string | null; n: number | string; total?: number | string };
+export type ResultRow = {
+  body: string | null;
+  first: string | null;
+  n: number | string;
+  total?: number | string;
+  /** Rows an upsert with resolution=merge-duplicates inserted (rather than updated). */
+  inserted?: number | string | null;
+};
 
 /** The answer to a read: Content-Range, 206 for a partial page of a counted set, 416 past the end. */
 export function rowsResponse(r: RestRequest, row: ResultRow, offset: number): Response {
@@ -49,6 +56,11 @@ export function checkWrite(r: RestRequest, row: ResultRow): void {
   if (r.media.kind === "object" && r.prefer.return === "representation" && n !== 1) {
     throw new RestFailure(singleObjectError(n));
   }
+  checkMaxAffected(r, n);
+}
+
+/** PGRST124 when handling=strict and more rows were affected than max-affected allows (rolls back). */
+export function checkMaxAffected(r: RestRequest, n: number): void {
   if (r.prefer.handling === "strict" && r.prefer.maxAffected !== null && n > r.prefer.maxAffected) {
     throw new RestFailure(
       restError(
@@ -67,9 +79,12 @@ export function writeResponse(r: RestRequest, row: ResultRow): Response {
   const isInsert = r.req.method === "POST";
   const range = isInsert ? `*/${counted}` : n > 0 ? `0-${n - 1}/${counted}` : `*/${counted}`;
   const headers = { "content-range": range };
-  if (r.prefer.return !== "representation") return respond(r, isInsert ? 201 : 204, null, headers);
+  // As PostgREST (Response.hs): an upsert that merged duplicates and inserted nothing is 200, not 201.
+  const created = isInsert &&
+    !(r.prefer.resolution === "merge-duplicates" && row.inserted !== undefined && Number(row.inserted ?? 0) <= 0);
+  if (r.prefer.return !== "representation") return respond(r, created ? 201 : isInsert ? 200 : 204, null, headers);
   const body = r.media.kind === "object" ? (row.first ?? "null") : (row.body ?? "[]");
-  return respond(r, isInsert ? 201 : 200, body, headers);
+  return respond(r, created ? 201 : 200, body, headers);
 }
 
 export function respond(r: RestRequest, status: number, body: string | null, extra: Record<string, string>): Response {
@@ -104,5 +119,6 @@ function appliedPreferences(r: RestRequest): string {
   if (p.resolution && r.req.method === "POST") out.push(`resolution=${p.resolution}`);
   if (p.missing && r.req.method === "POST") out.push(`missing=${p.missing}`);
   if (p.handling) out.push(`handling=${p.handling}`);
+  if (p.handling === "strict" && p.maxAffected !== null) out.push(`max-affected=${p.maxAffected}`);
   return out.join(", ");
 }

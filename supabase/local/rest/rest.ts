@@ -2,7 +2,7 @@
 // counts; inserts, upserts, updates and deletes; rpc calls. Each request is checked (JWT, schema,
 // media type, names against the catalog) before any SQL exists, then runs as the JWT's role inside
 // one transaction so that row-level security decides what it sees and changes.
-import { asRole, type Claims, type Sql } from "../db.ts";
+import { asRole, type Claims, DB_ROLES, type Sql } from "../db.ts";
 import { BodyTooLarge, type Ctx, resolveClaims, type Service } from "../http.ts";
 import {
   buildDelete,
@@ -13,7 +13,7 @@ import {
   type Statement,
   tableFrom,
 } from "./build-sql.ts";
-import { createCatalogCache, type Table } from "./catalog.ts";
+import { type Catalog, createCatalogCache, type Table } from "./catalog.ts";
 import {
   closest,
   errorResponse,
@@ -28,10 +28,17 @@ import { checkProfile, negotiate, parsePrefer } from "./negotiate.ts";
 import { openApi } from "./open-api.ts";
 import { type ParsedQuery, parseQuery } from "./parse-query.ts";
 import { jsonBody, rowsOf } from "./request-body.ts";
-import { checkWrite, respond, type RestRequest, type ResultRow, rowsResponse, writeResponse } from "./responses.ts";
+import {
+  checkMaxAffected,
+  checkWrite,
+  respond,
+  type RestRequest,
+  type ResultRow,
+  rowsResponse,
+  writeResponse,
+} from "./responses.ts";
 import { buildCall, chooseFunction } from "./rpc.ts";
 
-const ROLES = new Set(["anon", "authenticated", "service_role"]);
 const METHODS = new Set(["GET", "HEAD", "POST", "PATCH", "DELETE"]);
 export function createRest(ctx: Ctx): Service {
   const catalog = createCatalogCache(ctx.db);
@@ -62,7 +69,7 @@ export function createRest(ctx: Ctx): Service {
         headers: { "WWW-Authenticate": `Bearer error="invalid_token", error_description="${auth.error}"` },
       });
     }
-    if (!ROLES.has(auth.value.claims.role)) {
+    if (!DB_ROLES.has(auth.value.claims.role)) {
       return errorResponse(restError(400, "22023", `role "${auth.value.claims.role}" does not exist`));
     }
     const media = negotiate(req.headers.get("accept"));
@@ -120,15 +127,17 @@ export function createRest(ctx: Ctx): Service {
    * Builds a statement for table `name`. An unknown column may be one added since the catalog was
    * read, so on that error the catalog is checked for changes and the build tried once more.
    */
-  async function prepare(name: string, build: (t: Table) => Statement): Promise<Statement> {
+  async function prepare(name: string, build: (t: Table, c: Catalog) => Statement): Promise<Statement> {
     const t = await findTable(name);
+    const known = await catalog.current();
     try {
-      return build(t);
+      return build(t, known);
     } catch (e) {
-      if (!(e instanceof RestFailure) || !["42703", "PGRST204"].includes(e.error.code)) throw e;
-      const again = (await catalog.refreshIfChanged()).tables.get(name);
-      if (!again || again === t) throw e;
-      return build(again);
+      if (!(e instanceof RestFailure) || !["42703", "PGRST204", "PGRST200"].includes(e.error.code)) throw e;
+      const c = await catalog.refreshIfChanged();
+      const again = c.tables.get(name);
+      if (!again || c === known) throw e;
+      return build(again, c);
     }
   }
 
@@ -136,11 +145,27 @@ export function createRest(ctx: Ctx): Service {
     await findTable(name);
     const q = unwrap(parseQuery(r.url.searchParams));
     const method = r.req.method;
-    const count = r.prefer.count !== null;
     const shape = shapeOf(r);
     if (method === "GET" || method === "HEAD") {
-      const s = await prepare(name, (t) => unwrap(buildRead(t, tableFrom(t), q, { ...shape, count, maxRows })));
-      const row = await run(r.claims, true, (tx) => query1(tx, s));
+      // count=planned answers the planner's estimate; count=estimated the exact count, or the estimate
+      // when that is larger and the exact count is over max rows (PostgREST's MainTx.hs).
+      const mode = r.prefer.count;
+      const exact = mode === "exact" || mode === "estimated";
+      const planned = mode === "planned" || mode === "estimated";
+      const s = await prepare(
+        name,
+        (t, c) => unwrap(buildRead(t, tableFrom(t), q, { ...shape, count: exact, planned, maxRows, catalog: c })),
+      );
+      const row = await run(r.claims, true, async (tx) => {
+        const result = await query1(tx, s);
+        if (s.plan && (mode === "planned" || (maxRows !== null && Number(result.total) > maxRows))) {
+          const estimate = await plannedRows(tx, s.plan);
+          if (estimate !== null) {
+            result.total = mode === "planned" ? estimate : Math.max(Number(result.total), estimate);
+          }
+        }
+        return result;
+      });
       return rowsResponse(r, row, q.offset ?? 0);
     }
     if ((method === "PATCH" || method === "DELETE") && (q.limit !== undefined || q.offset !== undefined)) {
@@ -150,15 +175,16 @@ export function createRest(ctx: Ctx): Service {
     let s: Statement;
     if (method === "POST") {
       const raw = await jsonBody(r.req, ctx.config.maxBodyBytes);
-      const conflict = r.prefer.resolution
-        ? {
-            mode: r.prefer.resolution === "merge-duplicates" ? ("merge" as const) : ("ignore" as const),
-            columns: q.onConflict ?? null,
-          }
-        : undefined;
+      const conflict = r.prefer.resolution ?
+        {
+          mode: r.prefer.resolution === "merge-duplicates" ? ("merge" as const) : ("ignore" as const),
+          columns: q.onConflict ?? null,
+        } :
+        undefined;
       const missingDefault = r.prefer.missing === "default";
-      s = await prepare(name, (t) =>
-        unwrap(buildInsert(t, q, rowsOf(t, raw, q), { ...opts, missingDefault, conflict })),
+      s = await prepare(
+        name,
+        (t, c) => unwrap(buildInsert(t, q, rowsOf(t, raw, q), { ...opts, catalog: c, missingDefault, conflict })),
       );
     } else if (method === "PATCH") {
       const raw = await jsonBody(r.req, ctx.config.maxBodyBytes);
@@ -168,9 +194,9 @@ export function createRest(ctx: Ctx): Service {
       }
       const keys = q.columns ?? Object.keys(value);
       if (!keys.length) return writeResponse(r, { body: "[]", first: null, n: 0 });
-      s = await prepare(name, (t) => unwrap(buildUpdate(t, q, raw.text, keys, opts)));
+      s = await prepare(name, (t, c) => unwrap(buildUpdate(t, q, raw.text, keys, { ...opts, catalog: c })));
     } else {
-      s = await prepare(name, (t) => unwrap(buildDelete(t, q, opts)));
+      s = await prepare(name, (t, c) => unwrap(buildDelete(t, q, { ...opts, catalog: c })));
     }
     const row = await run(r.claims, false, async (tx) => {
       const result = await query1(tx, s);
@@ -206,14 +232,24 @@ export function createRest(ctx: Ctx): Service {
       argsJson = JSON.stringify(q.args);
     }
     const choice = unwrap(chooseFunction(name, functions, argNames));
+    if (r.media.kind === "csv" && choice.fn.returns !== "composite") {
+      // Stricter than PostgREST: CSV is offered for rows with named columns only.
+      throw new RestFailure(restError(406, "PGRST107", "None of these media types are available: text/csv"));
+    }
     const count = r.prefer.count !== null;
     const s = unwrap(buildCall(choice, argsJson, argNames, q, { ...shapeOf(r), count, maxRows: null }));
     const readOnly = method !== "POST" || choice.fn.volatility !== "v";
-    const row = await run(r.claims, readOnly, (tx) => query1(tx, s));
+    const row = await run(r.claims, readOnly, async (tx) => {
+      const result = await query1(tx, s);
+      // As PostgREST's CallReadPlan: the rows the call answered, checked before the commit.
+      checkMaxAffected(r, s.kind === "rows" ? Number(result.n) : 1);
+      return result;
+    });
     if (s.kind === "void") return new Response(null, { status: 204 });
     if (s.kind === "rows") return rowsResponse(r, row, q.offset ?? 0);
-    const body = s.kind === "value" ? row.body : row.first;
-    return respond(r, 200, body ?? "null", { "content-range": "0-0/*" });
+    const body = s.kind === "value" || r.media.kind === "csv" ? row.body : row.first;
+    // One value or one row: counted, that is one (PostgREST counts the call's single row), never "*".
+    return respond(r, 200, body ?? "null", { "content-range": `0-0/${r.prefer.count !== null ? 1 : "*"}` });
   }
 
   return async (req, path) => {
@@ -226,8 +262,17 @@ export function createRest(ctx: Ctx): Service {
   };
 }
 
+/** The planner's row estimate of an EXPLAIN (format json), or null when it has none. */
+async function plannedRows(tx: Sql, plan: Statement): Promise<number | null> {
+  const row = (await tx.query<Record<string, unknown>>(plan.text, plan.params)).rows[0];
+  let value = row ? Object.values(row)[0] : null;
+  if (typeof value === "string") value = JSON.parse(value);
+  const rows = (value as Array<{ Plan?: { "Plan Rows"?: unknown } }> | null)?.[0]?.Plan?.["Plan Rows"];
+  return typeof rows === "number" && Number.isFinite(rows) ? Math.round(rows) : null;
+}
+
 function shapeOf(r: RestRequest): Shape {
-  return { stripNulls: r.media.stripNulls, single: r.media.kind === "object" };
+  return { stripNulls: r.media.stripNulls, single: r.media.kind === "object", csv: r.media.kind === "csv" };
 }
 
 function unwrap<T>(r: Result<T>): T {

@@ -41,9 +41,9 @@ export function chooseFunction(name: string, candidates: RpcFunction[], argNames
   if (matches.length === 1) return ok(matches[0]);
   const sorted = [...argNames].sort();
   if (!matches.length) {
-    const searched = sorted.length
-      ? `with parameter${sorted.length > 1 ? "s" : ""} ${sorted.join(", ")}`
-      : "without parameters";
+    const searched = sorted.length ?
+      `with parameter${sorted.length > 1 ? "s" : ""} ${sorted.join(", ")}` :
+      "without parameters";
     const signature = sorted.length ? `(${sorted.join(", ")})` : " without parameters";
     return err(
       restError(
@@ -51,9 +51,11 @@ export function chooseFunction(name: string, candidates: RpcFunction[], argNames
         "PGRST202",
         `Could not find the function public.${name}${signature} in the schema cache`,
         `Searched for the function public.${name} ${searched} or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
-        candidates.length
-          ? `Perhaps you meant to call the function public.${name}(${candidates[0].inputs.map((a) => a.name).join(", ")})`
-          : null,
+        candidates.length ?
+          `Perhaps you meant to call the function public.${name}(${
+            candidates[0].inputs.map((a) => a.name).join(", ")
+          })` :
+          null,
       ),
     );
   }
@@ -93,9 +95,11 @@ export function buildCall(
     call = `public.${quoteIdent(fn.name)}(${p.add(argsJson)}::${fn.inputs[0].base})`;
   } else {
     const used = fn.inputs.filter((a) => argNames.includes(a.name));
-    call = `public.${quoteIdent(fn.name)}(${used
-      .map((a) => `${quoteIdent(a.name)} => _a.${quoteIdent(a.name)}`)
-      .join(", ")})`;
+    call = `public.${quoteIdent(fn.name)}(${
+      used
+        .map((a) => `${quoteIdent(a.name)} => _a.${quoteIdent(a.name)}`)
+        .join(", ")
+    })`;
     if (used.length) {
       const defs = used.map((a) => `${quoteIdent(a.name)} ${a.type}`).join(", ");
       argsFrom = `jsonb_to_record(${p.add(argsJson)}::jsonb) as _a(${defs})`;
@@ -117,8 +121,7 @@ export function buildCall(
     const limit = q.limit !== undefined ? ` limit ${p.add(String(q.limit))}` : "";
     const offset = q.offset ? ` offset ${p.add(String(q.offset))}` : "";
     const total = opts.count ? ", (select count(*) from _rows) as total" : "";
-    const text =
-      `with _rows as materialized (select ${call} as _v${from}) ` +
+    const text = `with _rows as materialized (select ${call} as _v${from}) ` +
       shapeSql(`select _v from _rows${limit}${offset}`, opts, total, "_s._v");
     return ok({ kind: "rows", text, params: p.list });
   }

@@ -11,6 +11,8 @@ export interface BlobStore {
   /** Moves a staged file into place, replacing any previous bytes of the object. */
   commit(staged: string, bucket: string, name: string): Promise<void>;
   discard(staged: string): Promise<void>;
+  /** Copies an object's bytes to a staging file (for commit() under another name), or null when missing. */
+  stageCopy(bucket: string, name: string): Promise<string | null>;
   /** Opens an object for reading, or null when its file is missing. */
   open(bucket: string, name: string): Promise<{ file: Deno.FsFile; size: number } | null>;
   /** Deletes an object's file (missing is fine) and any folders it leaves empty. */
@@ -59,6 +61,19 @@ export function createBlobStore(dataDir: string): BlobStore {
         if (e instanceof Deno.errors.AlreadyExists || e instanceof Deno.errors.IsADirectory || isNotDir(e)) {
           throw new KeyCollision(`${bucket}/${name}`);
         }
+        throw e;
+      }
+    },
+
+    async stageCopy(bucket, name) {
+      await Deno.mkdir(staging, { recursive: true });
+      const p = resolve(staging, crypto.randomUUID());
+      try {
+        await Deno.copyFile(pathOf(bucket, name), p);
+        return p;
+      } catch (e) {
+        await Deno.remove(p).catch(() => {});
+        if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.IsADirectory || isNotDir(e)) return null;
         throw e;
       }
     },

@@ -1,7 +1,8 @@
 // Buckets: the lookup every object route needs (read with the server's own rights, as Supabase Storage
 // does, because limits and the public flag apply whoever asks) and the /bucket routes, which act as the
 // caller so that only the service role can see or change buckets unless a policy says otherwise.
-import { asRole, type Claims, type Db } from "../db.ts";
+import { type Claims, type Db } from "../db.ts";
+import { asStorageRole, OPERATIONS } from "./operation.ts";
 import { json } from "../http.ts";
 import { err, ok, type Result } from "../result.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
@@ -28,7 +29,7 @@ export async function findBucket(db: Db, id: string): Promise<Bucket | null> {
 }
 
 export async function listBuckets(db: Db, claims: Claims): Promise<Response> {
-  const text = await asRole(db, claims, async (tx) => {
+  const text = await asStorageRole(db, claims, OPERATIONS.listBuckets, async (tx) => {
     const { rows } = await tx.query<{ list: string }>(
       `select coalesce(json_agg(${BUCKET_JSON} order by b.name), '[]')::text as list from storage.buckets b`,
     );
@@ -38,7 +39,7 @@ export async function listBuckets(db: Db, claims: Claims): Promise<Response> {
 }
 
 export async function getBucket(db: Db, claims: Claims, id: string): Promise<Result<Response, StorageError>> {
-  const text = await asRole(db, claims, async (tx) => {
+  const text = await asStorageRole(db, claims, OPERATIONS.getBucket, async (tx) => {
     const { rows } = await tx.query<{ b: string }>(
       `select ${BUCKET_JSON}::text as b from storage.buckets b where b.id = $1`,
       [id],
@@ -64,13 +65,12 @@ export async function createBucket(db: Db, claims: Claims, body: BucketInput): P
   const checked = bucketOptions(body);
   if (!checked.ok) return checked;
   const opts = checked.value;
-  await asRole(db, claims, (tx) =>
+  await asStorageRole(db, claims, OPERATIONS.createBucket, (tx) =>
     tx.query(
       `insert into storage.buckets (id, name, owner, public, file_size_limit, allowed_mime_types)
        values ($1, $2, $3, coalesce($4, false), $5, $6)`,
       [id, name || id, ownerOf(claims), opts.public, opts.fileSizeLimit, opts.allowedMimeTypes],
-    ),
-  );
+    ));
   return ok(json({ name: name || id }));
 }
 
@@ -83,7 +83,7 @@ export async function updateBucket(
   const checked = bucketOptions(body);
   if (!checked.ok) return checked;
   const opts = checked.value;
-  const updated = await asRole(db, claims, async (tx) => {
+  const updated = await asStorageRole(db, claims, OPERATIONS.updateBucket, async (tx) => {
     const { rows } = await tx.query(
       `update storage.buckets set public = coalesce($2, public), file_size_limit = $3,
          allowed_mime_types = $4, updated_at = now() where id = $1 returning id`,
@@ -95,7 +95,7 @@ export async function updateBucket(
 }
 
 export async function deleteBucket(db: Db, claims: Claims, id: string): Promise<Result<Response, StorageError>> {
-  const result = await asRole(db, claims, async (tx) => {
+  const result = await asStorageRole(db, claims, OPERATIONS.deleteBucket, async (tx) => {
     const { rows: objects } = await tx.query("select 1 from storage.objects where bucket_id = $1 limit 1", [id]);
     if (objects.length) return "not_empty" as const;
     const { rows } = await tx.query("delete from storage.buckets where id = $1 returning id", [id]);
@@ -138,7 +138,7 @@ function parseSize(v: unknown): number | null | undefined {
 
 export function ownerOf(claims: Claims): string | null {
   const sub = claims.sub;
-  return typeof sub === "string" && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sub)
-    ? sub
-    : null;
+  return typeof sub === "string" && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sub) ?
+    sub :
+    null;
 }

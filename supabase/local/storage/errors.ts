@@ -34,6 +34,7 @@ export const storageErrors = {
     make(400, "415", "InvalidMimeType", "invalid_mime_type", `mime type ${mime} is not supported`),
   invalidRequest: (message: string) => make(400, "400", "InvalidRequest", "Bad Request", message),
   invalidSignature: () => make(400, "400", "InvalidSignature", "InvalidSignature", "invalid signature"),
+  invalidSignatureFor: (message: string) => make(400, "400", "InvalidSignature", "InvalidSignature", message),
   signatureExpired: () => make(400, "400", "InvalidJWT", "InvalidJWT", "jwt expired"),
   bucketNotEmpty: () =>
     make(400, "409", "InvalidRequest", "Bucket not empty", "The bucket you tried to delete is not empty"),
@@ -41,7 +42,21 @@ export const storageErrors = {
     make(400, "409", "KeyAlreadyExists", "Duplicate", `Key collides with an existing object or folder: ${key}`),
   routeNotFound: (method: string, path: string) =>
     make(404, "404", "NotFound", "Not Found", `Route ${method}:/storage/v1${path} not found`),
+  /** A route hosted Supabase Storage serves and this backend does not: named, never mistaken for a bucket. */
+  notSupported: (method: string, path: string) =>
+    make(
+      404,
+      "404",
+      "NotSupported",
+      "Not Supported",
+      `${method} /storage/v1${path} is not supported by the local backend (hosted Supabase Storage serves it)`,
+    ),
+  invalidParameter: (name: string) => make(400, "400", "InvalidParameter", "Bad Request", `Invalid Parameter ${name}`),
   internal: () => make(500, "500", "InternalError", "Internal Server Error", "Internal Server Error"),
+  /** The embedded database is being re-opened after an internal error (db.ts): the caller may retry. */
+  databaseUnavailable: () =>
+    make(503, "503", "DatabaseError", "Service Unavailable", "The database is restarting; try again shortly"),
+  unknownRole: (role: string) => make(400, "403", "InvalidJWT", "Unauthorized", `role "${role}" does not exist`),
 } as const;
 
 /** The HTTP answer for a StorageError; only storage.ts calls it, at the service's edge. */
@@ -65,6 +80,8 @@ export function fromDbError(e: unknown): StorageError | null {
     case "22P02": // invalid_text_representation (e.g. a non-uuid owner)
     case "23514": // check_violation
       return storageErrors.invalidRequest(String((e as Error).message ?? "invalid input"));
+    case "57P01": // the embedded database is being re-opened (db.ts DatabaseUnavailable)
+      return storageErrors.databaseUnavailable();
     default:
       return null;
   }

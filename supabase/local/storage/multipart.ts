@@ -56,8 +56,7 @@ function parseHeaders(text: string): Map<string, string> {
 }
 
 function param(header: string, key: string): string | null {
-  const m =
-    new RegExp(`(?:^|;)\\s*${key}="((?:[^"\\\\]|\\\\.)*)"`, "i").exec(header) ??
+  const m = new RegExp(`(?:^|;)\\s*${key}="((?:[^"\\\\]|\\\\.)*)"`, "i").exec(header) ??
     new RegExp(`(?:^|;)\\s*${key}=([^;\\s]*)`, "i").exec(header);
   return m ? m[1].replace(/\\(.)/g, "$1") : null;
 }

@@ -1,6 +1,7 @@
 // Bucket ids and object names as they arrive in URLs and JSON bodies. Both become file paths under
 // DATA_DIR, so anything that could step outside a bucket's folder ('..', absolute paths, NUL, control
 // characters, backslashes) or exceed file-system limits is refused before it reaches the disk or SQL.
+import { unstorableText } from "../../functions/_shared/vocabulary/text.ts";
 import { err, ok, type Result } from "../result.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
 
@@ -13,8 +14,7 @@ const enc = new TextEncoder();
 const BUCKET_ID = /^[A-Za-z0-9_ .!*'()&$@=;:+,?-]+$/;
 // Control characters are exactly what this pattern looks for.
 // deno-lint-ignore no-control-regex
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL = /[\u0000-\u001f\u007f]/; // eslint-disable-line no-control-regex
 
 export function checkBucketId(id: string): Result<string, StorageError> {
   if (!id || id.length > MAX_BUCKET_ID_CHARS || !BUCKET_ID.test(id) || id.startsWith(".") || id !== id.trim()) {
@@ -29,7 +29,14 @@ export function checkBucketId(id: string): Result<string, StorageError> {
  */
 export function checkObjectName(raw: string): Result<string, StorageError> {
   const name = raw.replace(/^\/+|\/+$/g, "").replace(/\/{2,}/g, "/");
-  if (!name || CONTROL.test(name) || name.includes("\\") || enc.encode(name).byteLength > MAX_KEY_BYTES) {
+  // A lone surrogate has no UTF-8 form, so it could never be the stored name (unstorableText).
+  if (
+    !name ||
+    CONTROL.test(name) ||
+    unstorableText(name) ||
+    name.includes("\\") ||
+    enc.encode(name).byteLength > MAX_KEY_BYTES
+  ) {
     return err(storageErrors.invalidKey(printable(raw)));
   }
   for (const segment of name.split("/")) {
@@ -52,8 +59,7 @@ export function decodePathPiece(raw: string): string | null {
 function printable(s: string): string {
   // Control characters are exactly what this pattern replaces.
   // deno-lint-ignore no-control-regex
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f]/g, "?").slice(0, 200);
+  return s.replace(/[\u0000-\u001f\u007f]/g, "?").slice(0, 200); // eslint-disable-line no-control-regex
 }
 
 /** How many object names one request may list (paths to sign, prefixes to remove). */

@@ -2,11 +2,13 @@
 // (anyone, no headers) and signed URLs (anyone holding an unexpired token for that exact object). All
 // three serve bytes the same way: Content-Type, Content-Length, ETag, Cache-Control, Last-Modified,
 // HEAD without a body, and 304 for a matching If-None-Match.
-import { asRole, type Claims, type Db } from "../db.ts";
+import { type Claims, type Db } from "../db.ts";
+import { json } from "../http.ts";
 import { err, ok, type Result } from "../result.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { findBucket } from "./buckets.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
+import { asStorageRole, OPERATIONS } from "./operation.ts";
 
 export interface ObjectRow {
   name: string;
@@ -15,7 +17,8 @@ export interface ObjectRow {
 }
 
 /** One object's row (name, time, metadata) as JSON text; run as the caller for an RLS-checked read. */
-export const ROW_SQL = `select json_build_object('name', name, 'updated_at', updated_at, 'metadata', metadata)::text as o
+export const ROW_SQL =
+  `select json_build_object('name', name, 'updated_at', updated_at, 'metadata', metadata)::text as o
   from storage.objects where bucket_id = $1 and name = $2`;
 
 export function parseRow(rows: { o: string }[]): ObjectRow | null {
@@ -30,8 +33,12 @@ export async function downloadAuthenticated(
   bucket: string,
   name: string,
 ): Promise<Result<Response, StorageError>> {
-  const row = await asRole(db, claims, async (tx) =>
-    parseRow((await tx.query<{ o: string }>(ROW_SQL, [bucket, name])).rows),
+  const operation = req.method === "HEAD" ? OPERATIONS.headAuthenticated : OPERATIONS.getAuthenticated;
+  const row = await asStorageRole(
+    db,
+    claims,
+    operation,
+    async (tx) => parseRow((await tx.query<{ o: string }>(ROW_SQL, [bucket, name])).rows),
   );
   return row ? await serve(store, req, bucket, row) : err(storageErrors.noSuchKey());
 }
@@ -100,4 +107,60 @@ export function etagMatches(header: string | null, etag: string): boolean {
   if (!header) return false;
   const bare = (t: string) => t.trim().replace(/^W\//, "");
   return header.split(",").some((t) => t.trim() === "*" || bare(t) === bare(etag));
+}
+
+/**
+ * GET /object/info/<bucket>/<name> (supabase-js `info()`): the object's facts as JSON, read as the caller
+ * with hosted's info operation. Hosted reads public buckets' objects with its own rights; here the
+ * caller's read right is always asked, which is stricter.
+ */
+export async function objectInfo(
+  db: Db,
+  claims: Claims,
+  bucket: string,
+  name: string,
+): Promise<Result<Response, StorageError>> {
+  if (!(await findBucket(db, bucket))) return err(storageErrors.noSuchBucket());
+  const text = await asStorageRole(db, claims, OPERATIONS.info, async (tx) => {
+    const { rows } = await tx.query<{ o: string }>(
+      `select json_build_object('id', id, 'name', name, 'version', version, 'bucket_id', bucket_id,
+         'metadata', metadata, 'updated_at', updated_at, 'created_at', created_at)::text as o
+         from storage.objects where bucket_id = $1 and name = $2`,
+      [bucket, name],
+    );
+    return rows[0]?.o ?? null;
+  });
+  if (!text) return err(storageErrors.noSuchKey());
+  const o = JSON.parse(text) as {
+    id: string;
+    name: string;
+    version: string | null;
+    bucket_id: string;
+    metadata: { size?: number; mimetype?: string; cacheControl?: string; eTag?: string } | null;
+    updated_at: string | null;
+    created_at: string | null;
+  };
+  const meta = o.metadata ?? {};
+  const headers = new Headers({ "cache-control": "no-cache" });
+  if (meta.eTag) headers.set("etag", meta.eTag);
+  return ok(
+    json(
+      {
+        id: o.id,
+        name: o.name,
+        version: o.version,
+        bucket_id: o.bucket_id,
+        size: meta.size ?? null,
+        content_type: meta.mimetype ?? null,
+        cache_control: meta.cacheControl ?? null,
+        etag: meta.eTag ?? null,
+        // Hosted's user metadata; this backend does not store any.
+        metadata: null,
+        last_modified: o.updated_at,
+        created_at: o.created_at,
+      },
+      200,
+      headers,
+    ),
+  );
 }

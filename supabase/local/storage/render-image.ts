@@ -6,7 +6,7 @@
 //
 // The answer's format follows Supabase (its imgproxy with WebP detection): WebP when the request's
 // Accept header names image/webp, the stored format with format=origin. Where it differs from hosted
-// Supabase (README decisions 53 and 61): other requests get JPEG rather than the stored format;
+// Supabase (docs/decisions/053-gallery-tiles-show-a-scaled-thumbnail.md and 061-gallery-thumbnails-webp-finer-ladder-settled-worker.md): other requests get JPEG rather than the stored format;
 // pictures are never enlarged beyond their stored size; PNG, JPEG and GIF are read (anything else
 // answers InvalidRequest). Rendered variants are kept in a small in-memory LRU, keyed by the object's
 // ETag and the output format, so a gallery's tiles are decoded once, not on every view.
@@ -18,11 +18,12 @@ import { decodeImage } from "../../functions/_shared/image/decode.ts";
 import type { DecodeLimits } from "../../functions/_shared/image/limits.ts";
 import { encodePng } from "../../functions/_shared/image/png.ts";
 import type { RgbaImage } from "../../functions/_shared/image/result.ts";
-import { asRole, type Claims, type Db } from "../db.ts";
+import { type Claims, type Db } from "../db.ts";
 import { err, ok, type Result } from "../result.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
-import { etagMatches, parseRow, ROW_SQL } from "./read.ts";
+import { etagMatches, type ObjectRow, parseRow, ROW_SQL } from "./read.ts";
+import { asStorageRole, OPERATIONS } from "./operation.ts";
 
 export type ResizeMode = "cover" | "contain" | "fill";
 
@@ -227,8 +228,9 @@ export function createVariantRenderer(
 /** Decodes, scales and encodes one stored image; a value, never an exception, for bad input. */
 export async function renderVariant(source: Uint8Array, t: Transform): Promise<Result<Rendered, StorageError>> {
   const decoded = decodeImage(source, RENDER_LIMITS);
-  if (!decoded.ok)
+  if (!decoded.ok) {
     return err(storageErrors.invalidRequest(`the object cannot be transformed: ${decoded.error.message}`));
+  }
   const img = decoded.value;
   const p = plan(img.width, img.height, t);
   const pixels = downscale(img, p.crop, p.w, p.h);
@@ -303,14 +305,31 @@ export async function renderAuthenticated(
 ): Promise<Result<Response, StorageError>> {
   const t = parseTransform(new URL(req.url).searchParams, req.headers.get("accept"));
   if (!t.ok) return t;
-  const row = await asRole(db, claims, async (tx) =>
-    parseRow((await tx.query<{ o: string }>(ROW_SQL, [bucket, name])).rows),
+  const row = await asStorageRole(
+    db,
+    claims,
+    OPERATIONS.renderAuthenticated,
+    async (tx) => parseRow((await tx.query<{ o: string }>(ROW_SQL, [bucket, name])).rows),
   );
   if (!row) return err(storageErrors.noSuchKey());
+  return await renderRow(store, renderer, cache, req, bucket, row, t.value);
+}
+
+/** Serves `t` of an object whose read was already granted (its row in hand). */
+export async function renderRow(
+  store: BlobStore,
+  renderer: Pick<VariantRenderer, "render">,
+  cache: VariantCache,
+  req: Request,
+  bucket: string,
+  row: ObjectRow,
+  t: Transform,
+): Promise<Result<Response, StorageError>> {
+  const name = row.name;
   const meta = row.metadata ?? {};
   // The variant's tag changes with the stored bytes (their ETag or time) and with the transformation.
   const version = meta.eTag?.replace(/"/g, "") ?? row.updated_at ?? "";
-  const etag = `"${version}-${variantKey(t.value)}"`;
+  const etag = `"${version}-${variantKey(t)}"`;
   const headers = new Headers({
     "cache-control": meta.cacheControl || "no-cache",
     "x-content-type-options": "nosniff",
@@ -328,7 +347,7 @@ export async function renderAuthenticated(
     const opened = await store.open(bucket, row.name);
     if (!opened) return err(storageErrors.noSuchKey());
     const source = new Uint8Array(await new Response(opened.file.readable).arrayBuffer());
-    const made = await renderer.render(source, t.value);
+    const made = await renderer.render(source, t);
     if (!made.ok) return made;
     rendered = made.value;
     cache.set(key, rendered);

@@ -1,19 +1,24 @@
-// The Storage API at /storage/v1, as supabase-js calls it: objects (upload, update, download, public
-// and signed URLs, remove, list), image transformation (render/image) and buckets. Bytes live under DATA_DIR/storage; metadata and access
+// The Storage API at /storage/v1, as supabase-js calls it: objects (upload, update, download, info,
+// exists, move, copy, public and signed URLs, signed uploads, remove, list, list-v2), image
+// transformation (render/image, signed or authenticated) and buckets. Hosted routes not served here
+// answer 404 NotSupported. Bytes live under DATA_DIR/storage; metadata and access
 // live in storage.objects, whose RLS policies (from the migrations) decide every user-facing read and
 // write. This module only routes; each operation lives in storage/.
-import { type Claims } from "../db.ts";
-import { type Ctx, readBody, resolveClaims, type Service } from "../http.ts";
+import { parseBoundedJson, TOO_DEEP_MESSAGE } from "../../functions/_shared/bounded-json.ts";
+import { unstorableInValue } from "../../functions/_shared/vocabulary/text.ts";
+import { type Claims, DB_ROLES } from "../db.ts";
+import { BodyTooLarge, type Ctx, readBody, resolveClaims, type Service } from "../http.ts";
 import { err, ok, type Result } from "../result.ts";
 import { createBlobStore } from "./blob-store.ts";
 import { createBucket, deleteBucket, getBucket, listBuckets, updateBucket } from "./buckets.ts";
 import { errorResponse, fromDbError, type StorageError, storageErrors } from "./errors.ts";
-import { listObjects } from "./list.ts";
+import { listObjects, listObjectsV2 } from "./list.ts";
+import { copyObject, moveObject } from "./move-copy.ts";
 import { checkBucketId, checkObjectName, decodePathPiece } from "./object-key.ts";
-import { downloadAuthenticated, downloadPublic } from "./read.ts";
+import { downloadAuthenticated, downloadPublic, objectInfo } from "./read.ts";
 import { createVariantRenderer, renderAuthenticated, VariantCache } from "./render-image.ts";
 import { removeMany, removeOne } from "./remove.ts";
-import { serveSigned, signMany, signOne } from "./signed-urls.ts";
+import { serveSigned, serveSignedRender, signMany, signOne, signUpload, uploadSigned } from "./signed-urls.ts";
 import { type WriteMode, writeObject } from "./upload.ts";
 
 /** JSON bodies of the object and bucket routes are small; uploads have their own limit. */
@@ -23,6 +28,28 @@ type Outcome = Result<Response, StorageError>;
 
 /** Image transformation of an object the caller may read (render-image.ts). */
 const RENDER_PREFIX = "/render/image/authenticated/";
+/** A transformed signed URL: the token fixes the transformation (signed-urls.ts). */
+const SIGNED_RENDER_PREFIX = "/render/image/sign/";
+const UPLOAD_SIGN_PREFIX = "/object/upload/sign/";
+const LIST_V2_PREFIX = "/object/list-v2/";
+/** Object info; /object/info/public/… is hosted's public twin, not served here. */
+const INFO_PREFIXES = ["/object/info/authenticated/", "/object/info/"];
+
+/**
+ * Routes hosted Supabase Storage serves that this backend does not. They answer 404 NotSupported before
+ * anything else reads the path, so none is mistaken for a bucket or an object name.
+ */
+const UNSUPPORTED = [
+  /^\/object\/info\/public\//,
+  /^\/render\/image\/public\//,
+  /^\/bucket\/[^/]+\/empty\/?$/,
+  /^\/upload\/resumable(\/|$)/,
+  /^\/s3(\/|$)/,
+  /^\/cdn(\/|$)/,
+  /^\/iceberg(\/|$)/,
+  /^\/vector(\/|$)/,
+  /^\/version\/?$/,
+];
 
 interface Target {
   bucket: string;
@@ -45,9 +72,9 @@ export function createStorage(ctx: Ctx): Service {
     const checkedBucket = checkBucketId(bucket);
     if (!checkedBucket.ok) return checkedBucket;
     if (!needName) {
-      return rawName.replace(/\/+$/, "")
-        ? err(storageErrors.invalidRequest("unexpected object name"))
-        : ok({ bucket, name: null });
+      return rawName.replace(/\/+$/, "") ?
+        err(storageErrors.invalidRequest("unexpected object name")) :
+        ok({ bucket, name: null });
     }
     const decoded = decodePathPiece(rawName);
     if (decoded === null) return err(storageErrors.invalidKey(rawName));
@@ -55,21 +82,51 @@ export function createStorage(ctx: Ctx): Service {
     return name.ok ? ok({ bucket, name: name.value }) : name;
   }
 
+  /**
+   * The JSON object of a request body, its depth bounded before it is parsed (bounded-json.ts), and no
+   * string in it (keys included) holding what Postgres cannot store: a NUL or a lone surrogate would
+   * otherwise reach SQL as an object name, prefix or type and fail there.
+   */
   async function jsonBody(req: Request): Promise<Result<Record<string, unknown>, StorageError>> {
+    let text: string;
     try {
-      const text = new TextDecoder().decode(await readBody(req, MAX_JSON_BODY_BYTES));
-      const v = text ? JSON.parse(text) : {};
-      return typeof v === "object" && v !== null && !Array.isArray(v)
-        ? ok(v as Record<string, unknown>)
-        : err(storageErrors.invalidRequest("body must be a JSON object"));
-    } catch {
+      text = new TextDecoder().decode(await readBody(req, MAX_JSON_BODY_BYTES));
+    } catch (e) {
+      if (e instanceof BodyTooLarge) return err(storageErrors.entityTooLarge());
+      return err(storageErrors.invalidRequest("body could not be read"));
+    }
+    if (!text) return ok({});
+    const parsed = parseBoundedJson(text);
+    if (!parsed.ok) {
+      return err(
+        storageErrors.invalidRequest(parsed.reason === "too_deep" ? TOO_DEEP_MESSAGE : "body must be a JSON object"),
+      );
+    }
+    const v = parsed.value;
+    if (typeof v !== "object" || v === null || Array.isArray(v)) {
       return err(storageErrors.invalidRequest("body must be a JSON object"));
     }
+    if (unstorableInValue(v)) {
+      return err(storageErrors.invalidRequest("body contains a NUL or a broken Unicode character"));
+    }
+    return ok(v as Record<string, unknown>);
   }
 
   /** Routes that need no caller identity: the URL itself is the permission. */
   async function anonymousRoute(req: Request, path: string): Promise<Outcome | null> {
+    if (req.method === "PUT" && path.startsWith(UPLOAD_SIGN_PREFIX)) {
+      const t = target(path.slice(UPLOAD_SIGN_PREFIX.length), true);
+      return t.ok ?
+        await uploadSigned(db, store, config.jwtSecret, config.maxUploadBytes, req, t.value.bucket, t.value.name!) :
+        t;
+    }
     if (req.method !== "GET" && req.method !== "HEAD") return null;
+    if (path.startsWith(SIGNED_RENDER_PREFIX)) {
+      const t = target(path.slice(SIGNED_RENDER_PREFIX.length), true);
+      return t.ok ?
+        await serveSignedRender(db, store, renderer, variants, config.jwtSecret, req, t.value.bucket, t.value.name!) :
+        t;
+    }
     if (path.startsWith("/object/public/")) {
       const t = target(path.slice("/object/public/".length), true);
       return t.ok ? await downloadPublic(db, store, req, t.value.bucket, t.value.name!) : t;
@@ -99,6 +156,37 @@ export function createStorage(ctx: Ctx): Service {
     return body.ok ? await updateBucket(db, claims, bucket, body.value) : body;
   }
 
+  /** Routes under /object/ whose first segment is a command, not a bucket: move, copy, info, list-v2, upload/sign. */
+  async function reservedObjectRoute(req: Request, path: string, claims: Claims): Promise<Outcome | null> {
+    if (path === "/object/move" || path === "/object/copy") {
+      if (req.method !== "POST") return err(storageErrors.routeNotFound(req.method, path));
+      const body = await jsonBody(req);
+      if (!body.ok) return body;
+      return path === "/object/move" ?
+        await moveObject(db, store, claims, body.value) :
+        await copyObject(db, store, claims, body.value, (req.headers.get("x-upsert") ?? "") === "true");
+    }
+    const info = INFO_PREFIXES.find((p) => path.startsWith(p));
+    if (info) {
+      if (req.method !== "GET") return err(storageErrors.routeNotFound(req.method, path));
+      const t = target(path.slice(info.length), true);
+      return t.ok ? await objectInfo(db, claims, t.value.bucket, t.value.name!) : t;
+    }
+    if (path.startsWith(LIST_V2_PREFIX)) {
+      if (req.method !== "POST") return err(storageErrors.routeNotFound(req.method, path));
+      const t = target(path.slice(LIST_V2_PREFIX.length), false);
+      if (!t.ok) return t;
+      const body = await jsonBody(req);
+      return body.ok ? await listObjectsV2(db, claims, t.value.bucket, body.value) : body;
+    }
+    if (path.startsWith(UPLOAD_SIGN_PREFIX)) {
+      if (req.method !== "POST") return err(storageErrors.routeNotFound(req.method, path));
+      const t = target(path.slice(UPLOAD_SIGN_PREFIX.length), true);
+      return t.ok ? await signUpload(db, config.jwtSecret, req, claims, t.value.bucket, t.value.name!) : t;
+    }
+    return null;
+  }
+
   /** POST routes whose JSON body names what to do: sign, sign many, list. */
   async function objectCommandRoute(req: Request, path: string, claims: Claims): Promise<Outcome | null> {
     if (req.method !== "POST") return null;
@@ -112,9 +200,9 @@ export function createStorage(ctx: Ctx): Service {
     if (!body.ok) return body;
     const { bucket, name } = t.value;
     if (!sign) return await listObjects(db, claims, bucket, body.value);
-    return many
-      ? await signMany(db, config.jwtSecret, claims, bucket, body.value)
-      : await signOne(db, config.jwtSecret, claims, bucket, name!, body.value);
+    return many ?
+      await signMany(db, config.jwtSecret, claims, bucket, body.value) :
+      await signOne(db, config.jwtSecret, claims, bucket, name!, body.value);
   }
 
   /** /object/<bucket>/<name> (and /object/authenticated/…): read, write, remove one object. */
@@ -149,19 +237,27 @@ export function createStorage(ctx: Ctx): Service {
   }
 
   async function route(req: Request, path: string): Promise<Outcome | null> {
+    if (UNSUPPORTED.some((r) => r.test(path))) return err(storageErrors.notSupported(req.method, path));
     const open = await anonymousRoute(req, path);
     if (open) return open;
     const who = await resolveClaims(req, config);
     if (!who.ok) return err(storageErrors.invalidJwt(who.error));
+    // A correctly signed token naming a role the database does not serve is refused here, before SQL.
+    if (!DB_ROLES.has(who.value.claims.role)) return err(storageErrors.unknownRole(who.value.claims.role));
     if (path === "/bucket" || path.startsWith("/bucket/")) return await bucketRoute(req, path, who.value.claims);
     if (path.startsWith(RENDER_PREFIX) && (req.method === "GET" || req.method === "HEAD")) {
       const t = target(path.slice(RENDER_PREFIX.length), true);
-      return t.ok
-        ? await renderAuthenticated(db, store, renderer, variants, req, who.value.claims, t.value.bucket, t.value.name!)
-        : t;
+      return t.ok ?
+        await renderAuthenticated(db, store, renderer, variants, req, who.value.claims, t.value.bucket, t.value.name!) :
+        t;
     }
     if (!path.startsWith("/object/")) return null;
-    return (await objectCommandRoute(req, path, who.value.claims)) ?? (await objectRoute(req, path, who.value.claims));
+    const claims = who.value.claims;
+    return (
+      (await reservedObjectRoute(req, path, claims)) ??
+        (await objectCommandRoute(req, path, claims)) ??
+        (await objectRoute(req, path, claims))
+    );
   }
 
   const service: Service = async (req, path) => {

@@ -3,7 +3,7 @@
 // and the bytes are moved into place before that transaction commits, so a refused write stores
 // nothing and an accepted one is never visible without its bytes.
 import { createHash } from "node:crypto";
-import { asRole, type Claims, type Db, type Sql } from "../db.ts";
+import { type Claims, type Db, type Sql } from "../db.ts";
 import { BodyTooLarge, json, readBody } from "../http.ts";
 import { err, ok, type Result } from "../result.ts";
 import type { BlobStore } from "./blob-store.ts";
@@ -11,6 +11,7 @@ import { KeyCollision } from "./blob-store.ts";
 import { type Bucket, findBucket, ownerOf } from "./buckets.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
 import { boundaryOf, parseMultipart } from "./multipart.ts";
+import { asStorageRole, type Operation, OPERATIONS } from "./operation.ts";
 
 export type WriteMode = "create" | "upsert" | "update";
 
@@ -33,6 +34,7 @@ export async function writeObject(
   bucketId: string,
   name: string,
   mode: WriteMode,
+  operation: Operation = mode === "update" ? OPERATIONS.uploadUpdate : OPERATIONS.upload,
 ): Promise<Result<Response, StorageError>> {
   const bucket = await findBucket(db, bucketId);
   if (!bucket) return err(storageErrors.noSuchBucket());
@@ -62,14 +64,13 @@ export async function writeObject(
   let committed = false;
   try {
     const saved = await store.locked(bucketId, [name], () =>
-      asRole(db, claims, async (tx) => {
+      asStorageRole(db, claims, operation, async (tx) => {
         const row = await saveRow(tx, mode, params);
         if (!row.ok) return row;
         await store.commit(staged, bucketId, name);
         committed = true;
         return row;
-      }),
-    );
+      }));
     if (!saved.ok) return saved;
     return ok(json({ Key: `${bucketId}/${name}`, Id: saved.value }));
   } catch (e) {
@@ -80,9 +81,9 @@ export async function writeObject(
   }
 }
 
-const INSERT_SQL = `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, version)
+export const INSERT_SQL = `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, version)
   values ($1, $2, $3, $4, $5::jsonb, $6)`;
-const UPSERT_SQL = `${INSERT_SQL} on conflict (bucket_id, name) do update set owner = excluded.owner,
+export const UPSERT_SQL = `${INSERT_SQL} on conflict (bucket_id, name) do update set owner = excluded.owner,
   owner_id = excluded.owner_id, metadata = excluded.metadata, version = excluded.version, updated_at = now(),
   last_accessed_at = now()`;
 const UPDATE_SQL = `update storage.objects set owner = $3, owner_id = $4, metadata = $5::jsonb, version = $6,
@@ -139,7 +140,7 @@ const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const SINGLE_MIME = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \t]*;[ \t]*${TOKEN}=(?:${TOKEN}|"[^"\\,]*"))*[ \t]*;?[ \t]*$`);
 
 /** A bucket's allowed_mime_types holds exact types or wildcards such as "image/*". */
-function mimeAllowed(bucket: Bucket, mimetype: string): boolean {
+export function mimeAllowed(bucket: Bucket, mimetype: string): boolean {
   const allowed = bucket.allowed_mime_types;
   if (!allowed || allowed.length === 0) return true;
   const type = mimetype.split(";")[0].trim().toLowerCase();

@@ -2,7 +2,7 @@
 // still recognises genuine tokens of deleted ones (user_not_found), Storage lists one folder level
 // (sub-folders as names) at most `limit` entries at a time and removes only what exists, and deleting
 // the auth user takes every row keyed by the user (the foreign keys' cascade).
-import { appError, type AppError, fail, ok } from "../../../supabase/functions/_shared/errors.ts";
+import { type AppError, appError, fail, ok } from "../../../supabase/functions/_shared/errors.ts";
 import type { AccountStore, FolderPage } from "../../../supabase/functions/delete-account/account-store.ts";
 
 export class FakeAccounts implements AccountStore {

@@ -1,14 +1,15 @@
 // An in-memory GenerationStore with the quota semantics the migrations promise: per-tier daily limits,
 // a reset at the user's next local midnight, reservations idempotent per request id (and free once the
 // request's row exists) that count against the limit while held, commit charging exactly once and
-// release giving a held slot back, as the quota_* functions of the migrations do. Several FakeStore views can share one FakeDb, as several isolates share one database.
-import { appError, type AppError, fail, ok, type Result } from "../../../supabase/functions/_shared/errors.ts";
+// release giving a held slot back, as the quota_* functions of the migrations do; recordGeneration
+// stores the row and charges its reservation together, or does neither, as record_generation does. Several FakeStore views can share one FakeDb, as several isolates share one database.
+import { type AppError, appError, fail, ok, type Result } from "../../../supabase/functions/_shared/errors.ts";
 import type { GenerationRow } from "../../../supabase/functions/_shared/vocabulary/rows.ts";
 import type {
   GenerationStore,
-  InsertOutcome,
   NewGeneration,
   QuotaState,
+  RecordOutcome,
   Reservation,
 } from "../../../supabase/functions/_shared/generation-store.ts";
 import { type Tier, TIER_DAILY_QUOTA } from "../../../supabase/functions/_shared/vocabulary/tiers.ts";
@@ -65,6 +66,15 @@ export class FakeDb {
       l.resetAt = nextLocalMidnight(this.now(), l.timezone);
     }
     return l;
+  }
+
+  /** The account is deleted: its session, limits, reservations, rows and objects go (on delete cascade). */
+  deleteUser(userId: string): void {
+    for (const [jwt, id] of this.users) if (id === userId) this.users.delete(jwt);
+    this.limits.delete(userId);
+    for (const [k, r] of this.reservations) if (r.userId === userId) this.reservations.delete(k);
+    for (const [k, r] of this.rows) if (r.user_id === userId) this.rows.delete(k);
+    for (const k of this.objects.keys()) if (k.startsWith(`${userId}/`)) this.objects.delete(k);
   }
 
   held(userId: string): number {
@@ -147,6 +157,8 @@ export class FakeStore implements GenerationStore {
     await this.tick();
     const e = this.injected("reserve");
     if (e) return fail(e);
+    // The limits row references the user: a deleted account fails with the database's foreign key.
+    if (!this.db.limits.has(userId)) return fail(appError("server_error", { detail: "23503 foreign key" }));
     const l = this.db.limitsOf(userId);
     const limit = TIER_DAILY_QUOTA[l.tier];
     const existing = this.db.reservations.get(requestId);
@@ -199,20 +211,29 @@ export class FakeStore implements GenerationStore {
     return ok(undefined);
   }
 
-  async insertGeneration(row: NewGeneration): Promise<Result<InsertOutcome>> {
+  async recordGeneration(row: NewGeneration): Promise<Result<RecordOutcome>> {
     await this.tick();
-    const e = this.injected("insertGeneration");
+    const e = this.injected("recordGeneration");
     if (e) return fail(e);
     if (this.db.rows.has(row.id)) return ok({ created: false });
-    if (!row.image_path.startsWith(`${row.user_id}/`))
+    // The database's foreign key: a deleted user's row is refused (the real store maps 23503 itself;
+    // the fake answers server_error, so the handler's own check that the user still exists is tested).
+    if (!this.db.limits.has(row.user_id)) return fail(appError("server_error", { detail: "23503 foreign key" }));
+    if (!row.image_path.startsWith(`${row.user_id}/`)) {
       return fail(appError("server_error", { detail: "check violation" }));
+    }
     const stored: GenerationRow = {
       ...row,
       is_saved: false,
       created_at: new Date(this.db.now()).toISOString(),
     };
     this.db.rows.set(row.id, stored);
-    return ok({ created: true, row: stored });
+    const r = this.db.reservations.get(row.id);
+    if (r && r.userId === row.user_id) {
+      this.db.reservations.delete(row.id);
+      this.db.limitsOf(row.user_id).used++;
+    }
+    return ok({ created: true, row: stored, quota: this.db.quota(row.user_id) });
   }
 
   async signedUrl(path: string, expiresInSec: number): Promise<Result<string>> {

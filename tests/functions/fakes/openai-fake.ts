@@ -1,7 +1,7 @@
 // A fake OpenAI Images API built from shared/reference/providers.md §3: /images/generations (JSON) and
 // /images/edits (multipart), per-model size/n/quality rules, url (expiring) or b64_json answers,
 // `{error:{message,type,param,code}}` errors and x-request-id on every answer.
-import { FileHost, json, solidPng, startFakeServer, toBase64, type FakeServer } from "./fake-server.ts";
+import { type FakeServer, FileHost, json, solidPng, startFakeServer, toBase64 } from "./fake-server.ts";
 
 export type OpenAiMode =
   | "ok"
@@ -115,24 +115,25 @@ export function startOpenAiFake(initial: OpenAiMode = "ok"): OpenAiFake {
     const png = solidPng(w, h, [30, 160, 90]);
     const gpt = model.startsWith("gpt-image");
     const data = Array.from({ length: n }, () => {
-      const item: Record<string, unknown> =
-        gpt || wantB64 ? { b64_json: toBase64(png) } : { url: base + files.add(`${crypto.randomUUID()}.png`, png) };
+      const item: Record<string, unknown> = gpt || wantB64 ?
+        { b64_json: toBase64(png) } :
+        { url: base + files.add(`${crypto.randomUUID()}.png`, png) };
       if (model === "dall-e-3") item.revised_prompt = `A detailed image of ${prompt}`;
       return item;
     });
     return json({
       created: Math.floor(Date.now() / 1000),
       data,
-      ...(gpt
-        ? {
-            usage: {
-              input_tokens: 20,
-              input_tokens_details: { text_tokens: 20, image_tokens: 0 },
-              output_tokens: 4160,
-              total_tokens: 4180,
-            },
-          }
-        : {}),
+      ...(gpt ?
+        {
+          usage: {
+            input_tokens: 20,
+            input_tokens_details: { text_tokens: 20, image_tokens: 0 },
+            output_tokens: 4160,
+            total_tokens: 4180,
+          },
+        } :
+        {}),
     });
   }
 
@@ -143,8 +144,9 @@ export function startOpenAiFake(initial: OpenAiMode = "ok"): OpenAiFake {
     quality: string | undefined,
     responseFormat: string | undefined,
   ): Response | null {
-    if (!SIZES[model])
+    if (!SIZES[model]) {
       return oaError(404, `The model '${model}' does not exist`, "invalid_request_error", "model_not_found", "model");
+    }
     if (!Number.isInteger(n) || n < 1 || n > 10 || (model === "dall-e-3" && n !== 1)) {
       return oaError(400, `Invalid 'n': ${n}.`, "invalid_request_error", "invalid_value", "n");
     }

@@ -2,7 +2,7 @@
 // predictions, `Prefer: wait` (complete or incomplete), polling through starting → processing →
 // succeeded, cancel, per-model input schemas with 422 invalid_fields, problem-JSON errors, output files
 // that can expire, and every failure mode the adapter must classify.
-import { FileHost, json, solidPng, startFakeServer, type FakeServer } from "./fake-server.ts";
+import { type FakeServer, FileHost, json, solidPng, startFakeServer } from "./fake-server.ts";
 
 export type ReplicateOutcome =
   | "succeeded"
@@ -71,19 +71,17 @@ const SIZE: Record<string, [number, number]> = {
 
 const str = (v: unknown) => (typeof v === "string" ? null : "Must be a string");
 const int = (min: number, max: number) => (v: unknown) =>
-  !Number.isInteger(v)
-    ? "Must be an integer"
-    : (v as number) < min
-      ? `Must be greater than or equal to ${min}`
-      : (v as number) > max
-        ? `Must be less than or equal to ${max}`
-        : null;
+  !Number.isInteger(v) ?
+    "Must be an integer" :
+    (v as number) < min ?
+    `Must be greater than or equal to ${min}` :
+    (v as number) > max ?
+    `Must be less than or equal to ${max}` :
+    null;
 const num = (min: number, max: number) => (v: unknown) =>
   typeof v !== "number" ? "Must be a number" : v < min || v > max ? `Must be between ${min} and ${max}` : null;
-const oneOf =
-  (...values: string[]) =>
-  (v: unknown) =>
-    values.includes(v as string) ? null : `Must be one of: ${values.join(", ")}`;
+const oneOf = (...values: string[]) => (v: unknown) =>
+  values.includes(v as string) ? null : `Must be one of: ${values.join(", ")}`;
 const bool = (v: unknown) => (typeof v === "boolean" ? null : "Must be a boolean");
 const uri = (v: unknown) => (typeof v === "string" && /^(https?:|data:)/.test(v) ? null : "Must be a URI");
 const uris = (v: unknown) => (Array.isArray(v) && v.every((x) => uri(x) === null) ? null : "Must be an array of URIs");
@@ -201,12 +199,11 @@ export function startReplicateFake(overrides: Partial<ReplicateModes> = {}): Rep
       p.status = outcome;
     } else {
       p.status = "failed";
-      p.error =
-        outcome === "nsfw"
-          ? "All generated images contained NSFW content. Try running it again with a different prompt."
-          : outcome === "sensitive"
-            ? "Prediction failed: The input or output was flagged as sensitive. Please try again with different inputs. (E005)"
-            : "CUDA out of memory (E1001)";
+      p.error = outcome === "nsfw" ?
+        "All generated images contained NSFW content. Try running it again with a different prompt." :
+        outcome === "sensitive" ?
+        "Prediction failed: The input or output was flagged as sensitive. Please try again with different inputs. (E005)" :
+        "CUDA out of memory (E1001)";
     }
   }
 

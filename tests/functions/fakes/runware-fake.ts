@@ -1,7 +1,7 @@
 // A fake Runware REST API built from shared/reference/providers.md §2: POST /v1 with an array of tasks,
 // Bearer or `authentication`-task auth, imageInference validation with `errors[].parameter`, sync results
 // (URL or base64), async delivery with getResponse polling, and the error modes the adapter classifies.
-import { FileHost, json, solidPng, startFakeServer, toBase64, type FakeServer } from "./fake-server.ts";
+import { type FakeServer, FileHost, json, solidPng, startFakeServer, toBase64 } from "./fake-server.ts";
 
 export type RunwareMode =
   | "ok"
@@ -97,8 +97,8 @@ export function startRunwareFake(initial: RunwareMode = "ok"): RunwareFake {
   function results(t: Record<string, unknown>) {
     const n = Number(t.numberResults ?? 1);
     const seed = Number.isInteger(t.seed) ? (t.seed as number) : 12345;
-    const checking =
-      t.checkNSFW === true || (t.safety as { checkContent?: boolean } | undefined)?.checkContent === true;
+    const checking = t.checkNSFW === true ||
+      (t.safety as { checkContent?: boolean } | undefined)?.checkContent === true;
     return Array.from({ length: n }, (_, i) => {
       const imageUUID = crypto.randomUUID();
       const png = solidPng(t.width as number, t.height as number, [200, 120, 40]);

@@ -2,8 +2,7 @@
 // database's quota semantics, and the real Replicate adapter against the fake Replicate server.
 import assert from "node:assert/strict";
 import { DEFAULT_CONFIG, type Deps, handler } from "../../../supabase/functions/generate-image/handler.ts";
-import { appError, fail } from "../../../supabase/functions/_shared/errors.ts";
-import type { QuotaState } from "../../../supabase/functions/_shared/generation-store.ts";
+import { appError } from "../../../supabase/functions/_shared/errors.ts";
 import { createProviderRegistry } from "../../../supabase/functions/_shared/providers/select.ts";
 import { createReplicateProvider } from "../../../supabase/functions/_shared/providers/replicate.ts";
 import { sniffImage } from "../../../supabase/functions/_shared/image/sniff.ts";
@@ -18,8 +17,20 @@ import {
   SEED_MAX,
 } from "../../../supabase/functions/_shared/vocabulary/generation.ts";
 import { type Tier, TIER_DAILY_QUOTA } from "../../../supabase/functions/_shared/vocabulary/tiers.ts";
-import { startReplicateFake, type ReplicateFake, type ReplicateModes } from "../fakes/replicate-fake.ts";
+import { type ReplicateFake, type ReplicateModes, startReplicateFake } from "../fakes/replicate-fake.ts";
 import { solidPng, toBase64 } from "../fakes/fake-server.ts";
+import { JSON_MAX_DEPTH, TOO_DEEP_MESSAGE } from "../../../supabase/functions/_shared/bounded-json.ts";
+import { unstorableMessage } from "../../../supabase/functions/_shared/vocabulary/text.ts";
+import { jpegDeclaring } from "../fixtures/jpeg-declaring.ts";
+
+/** A JPEG whose header is fine and whose byte count is plausible, but whose data does not decode. */
+function undecodableJpeg(): Uint8Array {
+  const real = jpegDeclaring(64, 64);
+  const broken = new Uint8Array(real.length + 2048);
+  broken.set(real.subarray(0, real.length - 2));
+  broken.fill(0x55, real.length - 2);
+  return broken;
+}
 
 interface Harness {
   db: FakeDb;
@@ -220,9 +231,9 @@ Deno.test(
       // The second isolate draws too (no shared in-flight run across isolates), then inserts only after
       // the first has answered, so its insert meets the stored row.
       class LateStore extends FakeStore {
-        override async insertGeneration(row: Parameters<FakeStore["insertGeneration"]>[0]) {
+        override async recordGeneration(row: Parameters<FakeStore["recordGeneration"]>[0]) {
           await firstStored;
-          return super.insertGeneration(row);
+          return super.recordGeneration(row);
         }
       }
       const otherIsolate: Deps = { ...h.deps, store: new LateStore(h.db) };
@@ -269,12 +280,12 @@ Deno.test(
   },
 );
 
-Deno.test("the answer's quota is what the commit reported, not the reservation's older figure", async () => {
+Deno.test("the answer's quota is what storing the row reported, not the reservation's older figure", async () => {
   // Another device of this pro user finishes two generations while this one draws.
   class BusyAccountStore extends FakeStore {
-    override commit(userId: string, requestId: string) {
-      this.db.limitsOf(userId).used += 2;
-      return super.commit(userId, requestId);
+    override recordGeneration(row: Parameters<FakeStore["recordGeneration"]>[0]) {
+      this.db.limitsOf(row.user_id).used += 2;
+      return super.recordGeneration(row);
     }
   }
   const h = harness({ tier: "pro" });
@@ -293,16 +304,17 @@ Deno.test("the answer's quota is what the commit reported, not the reservation's
 });
 
 Deno.test(
-  "when the commit keeps failing, the answer's quota is the reservation's, without its internal fields",
+  "when storing the row reports no quota, the answer's quota is the reservation's, without its internal fields",
   async () => {
-    class DownCommitStore extends FakeStore {
-      override commit() {
-        return Promise.resolve(fail<QuotaState | null>(appError("server_error", { detail: "down" })));
+    class QuietStore extends FakeStore {
+      override async recordGeneration(row: Parameters<FakeStore["recordGeneration"]>[0]) {
+        const r = await super.recordGeneration(row);
+        return r.ok && r.value.created ? { ok: true as const, value: { ...r.value, quota: null } } : r;
       }
     }
     const h = harness({ tier: "premium" });
     try {
-      const res = await h.call(request(), { deps: { ...h.deps, store: new DownCommitStore(h.db) } });
+      const res = await h.call(request(), { deps: { ...h.deps, store: new QuietStore(h.db) } });
       assert.equal(res.status, 200);
       const { quota } = await res.json();
       assert.deepEqual(quota, {
@@ -310,20 +322,21 @@ Deno.test(
         daily_limit: TIER_DAILY_QUOTA.premium,
         reset_at: h.db.quota(h.user.id).reset_at,
       });
-      assert.equal(h.logs.filter((l) => l.event === "quota.commit_failed").length, 2);
     } finally {
       await h.close();
     }
   },
 );
 
-for (const [label, modes, code, status] of [
-  ["no credit at the provider", { createStatus: 402 }, "insufficient_credits", 402],
-  ["an NSFW result", { outcome: "nsfw" }, "nsfw_content", 422],
-  ["a provider rate limit", { createStatus: 429, retryAfter: "7" }, "rate_limit", 429],
-  ["a provider outage", { createStatus: 503 }, "server_error", 500],
-  ["an expired output", { outcome: "data_removed" }, "server_error", 500],
-] as const) {
+for (
+  const [label, modes, code, status] of [
+    ["no credit at the provider", { createStatus: 402 }, "insufficient_credits", 402],
+    ["an NSFW result", { outcome: "nsfw" }, "nsfw_content", 422],
+    ["a provider rate limit", { createStatus: 429, retryAfter: "7" }, "rate_limit", 429],
+    ["a provider outage", { createStatus: 503 }, "server_error", 500],
+    ["an expired output", { outcome: "data_removed" }, "server_error", 500],
+  ] as const
+) {
   Deno.test(`${label} answers ${code} and releases the reservation`, async () => {
     const h = harness({ modes });
     try {
@@ -373,7 +386,7 @@ Deno.test("a storage failure and a failed insert release the slot and leave no o
   try {
     h.db.failures.set("putImage", appError("server_error", { detail: "storage down" }));
     assert.equal((await errorOf(await h.call(request()))).code, "server_error");
-    h.db.failures.set("insertGeneration", appError("server_error", { detail: "db down" }));
+    h.db.failures.set("recordGeneration", appError("server_error", { detail: "db down" }));
     assert.equal((await errorOf(await h.call(request()))).code, "server_error");
     assert.equal(h.db.objects.size, 0);
     assert.equal(h.db.rows.size, 0);
@@ -384,18 +397,129 @@ Deno.test("a storage failure and a failed insert release the slot and leave no o
   }
 });
 
-Deno.test("a failed commit still answers with the stored image", async () => {
+Deno.test(
+  "the row and its charge are one step: a function that dies right after storing them has charged",
+  async () => {
+    // The isolate is killed once the database has stored the row (and, in the same transaction, the
+    // charge), before it answers. The person retries with the same request id.
+    class DiesAfterStoringStore extends FakeStore {
+      override async recordGeneration(
+        row: Parameters<FakeStore["recordGeneration"]>[0],
+      ): ReturnType<FakeStore["recordGeneration"]> {
+        await super.recordGeneration(row);
+        throw new Error("isolate killed");
+      }
+    }
+    const h = harness();
+    try {
+      h.db.limitsOf(h.user.id).used = 4;
+      const body = request();
+      await assert.rejects(h.call(body, { deps: { ...h.deps, store: new DiesAfterStoringStore(h.db) } }));
+      assert.equal(h.db.rows.size, 1);
+      assert.equal(h.db.limitsOf(h.user.id).used, 5);
+      assert.equal(h.db.reservations.size, 0);
+      const replayed = await (await h.call(body)).json();
+      assert.equal(replayed.replayed, true);
+      assert.equal(replayed.quota.remaining, 0);
+      assert.equal(h.db.limitsOf(h.user.id).used, 5);
+      assert.equal((await errorOf(await h.call(request()))).code, "daily_limit");
+    } finally {
+      await h.close();
+    }
+  },
+);
+
+Deno.test("a replay charges a row that was stored without its charge, once, and never charges again", async () => {
+  // What a function that stopped between a separate insert and commit left behind (before both became
+  // one transaction): the row is stored and its reservation still held, uncounted.
   const h = harness();
   try {
+    h.db.limitsOf(h.user.id).used = 4;
+    const body = request();
+    const id = body.request_id as string;
+    const reserved = await new FakeStore(h.db).reserve(h.user.id, id);
+    assert.ok(reserved.ok && reserved.value.allowed);
+    h.db.rows.set(id, {
+      id,
+      user_id: h.user.id,
+      prompt: "a red fox in the snow",
+      negative_prompt: "",
+      style: "watercolor",
+      quality: "standard",
+      aspect_ratio: "16:9",
+      width: 1344,
+      height: 768,
+      seed: 1,
+      provider: "replicate",
+      model: "m",
+      image_path: `${h.user.id}/${id}.png`,
+      is_public: false,
+      is_saved: false,
+      created_at: new Date().toISOString(),
+    });
+    const first = await (await h.call(body)).json();
+    assert.equal(first.replayed, true);
+    assert.equal(h.db.limitsOf(h.user.id).used, 5);
+    assert.equal(h.db.reservations.size, 0);
+    assert.equal(first.quota.remaining, 0);
+    const again = await (await h.call(body)).json();
+    assert.equal(again.replayed, true);
+    assert.equal(h.db.limitsOf(h.user.id).used, 5);
+    assert.equal(h.predictions(), 0);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("a replay whose settling commit fails still answers, with the quota read as the user", async () => {
+  const h = harness();
+  try {
+    const body = request();
+    assert.equal((await h.call(body)).status, 200);
     h.db.failures.set("commit", appError("server_error", { detail: "blip" }));
-    const res = await h.call(request());
+    const res = await h.call(body);
     assert.equal(res.status, 200);
-    assert.equal(h.db.limitsOf(h.user.id).used, 1);
+    const { quota, replayed } = await res.json();
+    assert.equal(replayed, true);
+    assert.equal(quota.remaining, 4);
+    assert.ok(h.db.calls.includes("readLimits"));
     assert.ok(h.logs.some((l) => l.event === "quota.commit_failed"));
   } finally {
     await h.close();
   }
 });
+
+for (
+  const [step, method] of [
+    ["before the slot is reserved", "reserve"],
+    ["while the image is drawn and stored", "putImage"],
+    ["as the row is stored", "recordGeneration"],
+  ] as const
+) {
+  Deno.test(`an account deleted ${step} answers auth_required (401), not a retryable 500`, async () => {
+    const h = harness();
+    // The account is deleted just before this step reaches the database.
+    const store = new FakeStore(h.db);
+    const step = (store[method] as (...args: unknown[]) => unknown).bind(store);
+    Object.assign(store, {
+      [method]: (...args: unknown[]) => {
+        h.db.deleteUser(h.user.id);
+        return step(...args);
+      },
+    });
+    try {
+      const res = await h.call(request(), { deps: { ...h.deps, store } });
+      const err = await errorOf(res);
+      assert.equal(err.status, 401);
+      assert.equal(err.code, "auth_required");
+      assert.equal(err.retryable, false);
+      assert.equal(h.db.objects.size, 0);
+      assert.equal(h.db.rows.size, 0);
+    } finally {
+      await h.close();
+    }
+  });
+}
 
 Deno.test("a request id already used by another person is refused without a charge", async () => {
   const h = harness();
@@ -429,31 +553,47 @@ Deno.test("without a valid session the answer is auth_required (401)", async () 
 const notAnImage = `data:image/png;base64,${btoa("just some text, not pixels")}`;
 const tooLarge = `data:image/png;base64,${"A".repeat(Math.ceil((REFERENCE_IMAGE_MAX_BYTES + 10) / 3) * 4)}`;
 
-for (const [label, overrides, message] of [
-  ["a missing prompt", { prompt: undefined }, VALIDATION_MESSAGES.promptRequired],
-  ["a blank prompt", { prompt: "   \n " }, VALIDATION_MESSAGES.promptRequired],
-  ["a prompt over the limit", { prompt: "x".repeat(PROMPT_MAX_CHARS + 1) }, VALIDATION_MESSAGES.promptTooLong],
-  [
-    "a negative prompt over the limit",
-    { negative_prompt: "x".repeat(NEGATIVE_PROMPT_MAX_CHARS + 1) },
-    VALIDATION_MESSAGES.negativePromptTooLong,
-  ],
-  ["an unknown style", { style: "crayon" }, "Please choose one of the listed styles"],
-  ["an unknown quality", { quality: "max" }, `Quality must be one of ${QUALITIES.join(", ")}`],
-  ["an unknown aspect ratio", { aspect_ratio: "4:3" }, `Aspect ratio must be one of ${ASPECT_RATIOS.join(", ")}`],
-  ["a fractional seed", { seed: 1.5 }, `Seed must be a whole number from 0 to ${SEED_MAX}`],
-  ["a text seed", { seed: "abc" }, `Seed must be a whole number from 0 to ${SEED_MAX}`],
-  ["a reference that is not an image", { reference_image: notAnImage }, VALIDATION_MESSAGES.notAnImage],
-  [
-    "a reference that is not a data URL",
-    { reference_image: "https://example.com/a.png" },
-    VALIDATION_MESSAGES.notAnImage,
-  ],
-  ["a reference over the size limit", { reference_image: tooLarge }, "The reference image must be at most 4 MB"],
-  ["a request id that is not a UUID", { request_id: "42" }, "request_id must be a UUID"],
-  ["an unknown provider", { provider: "midjourney" }, "Unknown image provider"],
-  ["an unknown time zone", { timezone: "Mars/Olympus" }, "Unknown time zone"],
-] as const) {
+for (
+  const [label, overrides, message] of [
+    ["a missing prompt", { prompt: undefined }, VALIDATION_MESSAGES.promptRequired],
+    ["a blank prompt", { prompt: "   \n " }, VALIDATION_MESSAGES.promptRequired],
+    ["a prompt over the limit", { prompt: "x".repeat(PROMPT_MAX_CHARS + 1) }, VALIDATION_MESSAGES.promptTooLong],
+    [
+      "a negative prompt over the limit",
+      { negative_prompt: "x".repeat(NEGATIVE_PROMPT_MAX_CHARS + 1) },
+      VALIDATION_MESSAGES.negativePromptTooLong,
+    ],
+    ["an unknown style", { style: "crayon" }, "Please choose one of the listed styles"],
+    ["an unknown quality", { quality: "max" }, `Quality must be one of ${QUALITIES.join(", ")}`],
+    ["an unknown aspect ratio", { aspect_ratio: "4:3" }, `Aspect ratio must be one of ${ASPECT_RATIOS.join(", ")}`],
+    ["a fractional seed", { seed: 1.5 }, `Seed must be a whole number from 0 to ${SEED_MAX}`],
+    ["a text seed", { seed: "abc" }, `Seed must be a whole number from 0 to ${SEED_MAX}`],
+    ["a reference that is not an image", { reference_image: notAnImage }, VALIDATION_MESSAGES.notAnImage],
+    [
+      "a reference that is not a data URL",
+      { reference_image: "https://example.com/a.png" },
+      VALIDATION_MESSAGES.notAnImage,
+    ],
+    ["a reference over the size limit", { reference_image: tooLarge }, "The reference image must be at most 4 MB"],
+    ["a request id that is not a UUID", { request_id: "42" }, "request_id must be a UUID"],
+    ["a prompt with a NUL", { prompt: "a fox\u0000 in snow" }, unstorableMessage("The prompt")],
+    ["a prompt with a lone surrogate", { prompt: "a fox \ud83e in snow" }, unstorableMessage("The prompt")],
+    ["a prompt that is only a NUL", { prompt: "\u0000" }, unstorableMessage("The prompt")],
+    ["a negative prompt with a NUL", { negative_prompt: "blur\u0000" }, unstorableMessage("The negative prompt")],
+    [
+      "a negative prompt with a lone low surrogate",
+      { negative_prompt: "\udc00 blur" },
+      unstorableMessage("The negative prompt"),
+    ],
+    [
+      "a small JPEG declaring 4000x4000",
+      { reference_image: `data:image/jpeg;base64,${toBase64(jpegDeclaring(4000, 4000))}` },
+      VALIDATION_MESSAGES.notAnImage,
+    ],
+    ["an unknown provider", { provider: "midjourney" }, "Unknown image provider"],
+    ["an unknown time zone", { timezone: "Mars/Olympus" }, "Unknown time zone"],
+  ] as const
+) {
   Deno.test(`${label} is invalid_input: '${message}'`, async () => {
     const h = harness();
     try {
@@ -469,6 +609,107 @@ for (const [label, overrides, message] of [
     }
   });
 }
+
+Deno.test("a prompt with an emoji (a surrogate pair) is stored as is", async () => {
+  const h = harness();
+  try {
+    const res = await h.call(request({ prompt: "a fox \u{1F98A} in snow", negative_prompt: "\u{1F600}" }));
+    assert.equal(res.status, 200);
+    assert.equal((await res.json()).generation.prompt, "a fox \u{1F98A} in snow");
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test(
+  "the prompt limits count characters as the app does (code points, after trimming): 500 emoji pass, 501 do not",
+  async () => {
+    const h = harness();
+    try {
+      // 500 emoji are 1,000 UTF-16 units: the limit is the person's characters, not JavaScript's units.
+      const prompt = "\u{1F3A8}".repeat(PROMPT_MAX_CHARS);
+      const negative = "\u{1F600}".repeat(NEGATIVE_PROMPT_MAX_CHARS);
+      const res = await h.call(request({ prompt: `  ${prompt}\n`, negative_prompt: negative }));
+      assert.equal(res.status, 200);
+      const { generation } = await res.json();
+      assert.equal(generation.prompt, prompt);
+      assert.equal(generation.negative_prompt, negative);
+      const over = await errorOf(await h.call(request({ prompt: `${prompt}\u{1F3A8}` })));
+      assert.equal(over.message, VALIDATION_MESSAGES.promptTooLong);
+      const overNegative = await errorOf(await h.call(request({ negative_prompt: `${negative}x` })));
+      assert.equal(overNegative.message, VALIDATION_MESSAGES.negativePromptTooLong);
+    } finally {
+      await h.close();
+    }
+  },
+);
+
+Deno.test("a body nested deeper than the JSON limit is invalid_input before it is parsed", async () => {
+  const h = harness();
+  try {
+    const deep = "[".repeat(JSON_MAX_DEPTH + 1) + "]".repeat(JSON_MAX_DEPTH + 1);
+    const body = `{"request_id":"${crypto.randomUUID()}","prompt":"fox","extra":${deep}}`;
+    const res = await handler(
+      new Request("http://localhost/functions/v1/generate-image", {
+        method: "POST",
+        headers: { authorization: `Bearer ${h.user.jwt}`, "content-type": "application/json" },
+        body,
+      }),
+      h.deps,
+    );
+    const err = await errorOf(res);
+    assert.equal(err.status, 400);
+    assert.equal(err.code, "invalid_input");
+    assert.equal(err.message, TOO_DEEP_MESSAGE);
+    assert.equal(h.db.calls.length, 0);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test(
+  "the reference image is decoded only for a verified caller with quota left: a visitor gets 401, a person at 0 left daily_limit, without a decode",
+  async () => {
+    const h = harness();
+    try {
+      // The decode is the only step that can tell this reference is broken, so an answer other than 401
+      // means it ran.
+      const reference_image = `data:image/jpeg;base64,${toBase64(undecodableJpeg())}`;
+      for (const jwt of [null, "the-public-anon-key"]) {
+        const err = await errorOf(await h.call(request({ reference_image }), { jwt }));
+        assert.equal(err.status, 401, `jwt ${jwt}`);
+        assert.equal(err.code, "auth_required");
+      }
+      // A signed-in person with quota left gets the decode's answer; the slot held for it is given back.
+      const err = await errorOf(await h.call(request({ reference_image })));
+      assert.equal(err.status, 400);
+      assert.equal(err.message, VALIDATION_MESSAGES.notAnImage);
+      assert.equal(h.db.calls.includes("release"), true);
+      assert.equal(h.db.limitsOf(h.user.id).used, 0);
+      assert.equal(h.predictions(), 0);
+      // At 0 left the answer is the daily limit: the decode never ran.
+      h.db.limitsOf(h.user.id).used = 5;
+      const spent = await errorOf(await h.call(request({ reference_image })));
+      assert.equal(spent.code, "daily_limit");
+    } finally {
+      await h.close();
+    }
+  },
+);
+
+Deno.test("a replay does not decode the reference image again", async () => {
+  const h = harness();
+  try {
+    const body = request({ reference_image: `data:image/png;base64,${toBase64(solidPng(8, 8))}` });
+    assert.equal((await h.call(body)).status, 200);
+    // The same request id with a reference that would not decode: the stored row answers.
+    const res = await h.call({ ...body, reference_image: `data:image/jpeg;base64,${toBase64(undecodableJpeg())}` });
+    assert.equal(res.status, 200);
+    assert.equal((await res.json()).replayed, true);
+  } finally {
+    await h.close();
+  }
+});
 
 Deno.test("a body that is not JSON is invalid_input", async () => {
   const h = harness();

@@ -19,7 +19,9 @@ Deno.test("negotiates Prefer and Accept like PostgREST", () => {
   assert.ok(stripped.ok && stripped.value.stripNulls);
   assert.ok(negotiate("*/*").ok && negotiate(null).ok);
   const csv = negotiate("text/csv");
-  assert.equal(!csv.ok && csv.error.status, 406);
-  const preferred = negotiate("text/csv;q=1, application/vnd.pgrst.object+json;q=0.5");
+  assert.ok(csv.ok && csv.value.kind === "csv" && csv.value.contentType === "text/csv; charset=utf-8");
+  const xml = negotiate("text/xml");
+  assert.equal(!xml.ok && xml.error.status, 406);
+  const preferred = negotiate("text/xml;q=1, application/vnd.pgrst.object+json;q=0.5");
   assert.ok(preferred.ok && preferred.value.kind === "object");
 });

@@ -33,9 +33,40 @@ Deno.test("parses select lists with aliases, casts and json paths", () => {
   assert.equal(parsed("").select, null);
 });
 
-Deno.test("refuses embedding, aggregates and casts that are not type names", () => {
-  assert.equal(refused("select=id,owner(*)"), "PGRST100");
-  assert.equal(refused("select=...owner(name)"), "PGRST100");
+Deno.test("parses embedded resources: aliases, hints, join marks, spreads and their parameters", () => {
+  const q = parsed(
+    "select=id,writer:authors!posts_author_fkey!inner(name,profiles(bio)),...editors(ed:name)&writer.name=eq.Ann&writer.profiles.limit=2&writer.order=name.desc&order=writer(name).desc&writer.not.or=(a.eq.1)",
+  );
+  assert.deepEqual(q.select?.[1], {
+    kind: "embed",
+    target: "authors",
+    alias: "writer",
+    hint: "posts_author_fkey",
+    join: "inner",
+    spread: false,
+    select: [
+      { kind: "field", field: { name: "name", path: [] }, alias: undefined, cast: undefined },
+      {
+        kind: "embed",
+        target: "profiles",
+        spread: false,
+        select: [{ kind: "field", field: { name: "bio", path: [] }, alias: undefined, cast: undefined }],
+      },
+    ],
+  });
+  assert.equal(q.select?.[2].kind === "embed" && q.select[2].spread, true);
+  assert.equal(q.embedded.get("writer")?.where.length, 2);
+  assert.equal(q.embedded.get("writer")?.order[0].dir, "desc");
+  assert.equal(q.embedded.get("writer.profiles")?.limit, 2);
+  assert.deepEqual(q.order[0], { field: { name: "name", path: [] }, relation: "writer", dir: "desc" });
+});
+
+Deno.test("refuses malformed embeds, too deep embedding, aggregates and casts that are not type names", () => {
+  assert.equal(refused("select=id,owner(*"), "PGRST100");
+  assert.equal(refused("select=id,owner!a!b(*)"), "PGRST100");
+  assert.equal(refused("select=...x:owner(name)"), "PGRST100");
+  assert.equal(refused(`select=${"a(".repeat(12)}id${")".repeat(12)}`), "PGRST100");
+  assert.equal(refused("a.order=b(c)"), "PGRST100");
   assert.equal(refused("select=count()"), "PGRST123");
   assert.equal(refused("select=id::text;drop table x"), "PGRST100");
   assert.equal(refused("select=id,,prompt"), "PGRST100");
@@ -73,28 +104,31 @@ Deno.test("parses nested logic trees with quoted values and lists", () => {
 });
 
 Deno.test("refuses malformed filters, trees, order and paging", () => {
-  for (const qs of [
-    "or=(a.eq.1",
-    "or=a.eq.1",
-    "and=(a.eq.1))",
-    "or=()",
-    "or=(a.eq.1,)",
-    "a=foo.1",
-    "a=1",
-    "a=in.1",
-    'a=in.("x)',
-    "a=is.maybe",
-    "a=eq(some).{1}",
-    "a=eq(any).1",
-    "order=a.up",
-    "order=a.asc.desc",
-    "order=a.nullsfirst.nullslast.asc",
-    "limit=-1",
-    "limit=1e3",
-    "offset=x",
-    'columns="a"x',
-    "owner.name=eq.x",
-  ]) {
+  for (
+    const qs of [
+      "or=(a.eq.1",
+      "or=a.eq.1",
+      "and=(a.eq.1))",
+      "or=()",
+      "or=(a.eq.1,)",
+      "a=foo.1",
+      "a=1",
+      "a=in.1",
+      'a=in.("x)',
+      "a=is.maybe",
+      "a=eq(some).{1}",
+      "a=eq(any).1",
+      "order=a.up",
+      "order=a.asc.desc",
+      "order=a.nullsfirst.nullslast.asc",
+      "limit=-1",
+      "limit=1e3",
+      "offset=x",
+      'columns="a"x',
+      "owner.name=zz.x",
+      "owner..name=eq.x",
+    ]
+  ) {
     assert.equal(refused(qs), "PGRST100", qs);
   }
 });

@@ -44,15 +44,17 @@ Deno.test("the query reads width, height, resize, quality and format with Supaba
     ok: true,
     value: { width: null, height: null, resize: "cover", quality: 80, origin: false, webp: false },
   });
-  for (const bad of [
-    "width=0",
-    "width=2501",
-    "height=1.5",
-    "quality=19",
-    "quality=101",
-    "resize=crop",
-    "format=webp",
-  ]) {
+  for (
+    const bad of [
+      "width=0",
+      "width=2501",
+      "height=1.5",
+      "quality=19",
+      "quality=101",
+      "resize=crop",
+      "format=webp",
+    ]
+  ) {
     const r = parseTransform(q(bad));
     assert.equal(r.ok, false, bad);
     if (!r.ok) assert.equal(r.error.code, "InvalidRequest");

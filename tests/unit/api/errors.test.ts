@@ -57,7 +57,7 @@ describe("toAppError", () => {
     expect(invalid.code).toBe("invalid_input");
     expect(invalid.message).toBe("Please select an image file");
     const daily = toAppError({ error: { code: "daily_limit", message: "server words" } });
-    expect(daily.message).toBe("You've reached your free daily limit. Upgrade for unlimited generations.");
+    expect(daily.message).toBe("You've reached your daily limit. Upgrade for more generations each day.");
     expect(daily.action).toEqual({ label: "Upgrade Now", to: "/pricing" });
   });
 

@@ -72,7 +72,8 @@ describe("routes", () => {
     await preloadRoute("/generate");
     renderAt("/generate");
     expect(await screen.findByRole("heading", { level: 1, name: "Generate" })).toBeTruthy();
-    expect(screen.getByLabelText("Prompt")).toBeTruthy();
+    // The prompt editor is its own lazily loaded chunk ('Loading editor…' meanwhile).
+    expect(await screen.findByLabelText("Prompt")).toBeTruthy();
     expect(screen.queryByText("Coming next")).toBeNull();
     expect(document.title).toBe("Generate · PromptCanvas");
   });

@@ -58,7 +58,7 @@ describe("tasks", () => {
       ["t2", "queued", 0],
       ["t3", "queued", 0],
     ]);
-    expect((await listPromptHistory(db)).map((p) => p.prompt)).toEqual(["a red fox"]);
+    expect((await listPromptHistory("alice", db)).map((p) => p.prompt)).toEqual(["a red fox"]);
   });
 
   it("writes nothing when the batch cannot be stored", async () => {
@@ -68,7 +68,7 @@ describe("tasks", () => {
       enqueueTasks(db, [task("t2"), task("t1")], { prompt: "never", style: "anime", quality: "standard" }),
     ).rejects.toThrow();
     expect((await listTasks("alice", db)).map((t) => t.id)).toEqual(["t1"]);
-    expect(await listPromptHistory(db)).toEqual([]);
+    expect(await listPromptHistory("alice", db)).toEqual([]);
   });
 
   it("claims a queued task once and counts the attempt", async () => {

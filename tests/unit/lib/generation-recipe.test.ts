@@ -27,8 +27,18 @@ describe("generation recipe", () => {
       "Aspect ratio": "16:9",
       Size: "1536 × 1024",
       Seed: "Random",
-      Model: "builtin",
+      Model: "Built-in procedural renderer (not an AI model)",
     });
+  });
+
+  it("names the model for people, with the provider it ran on", () => {
+    const model = (provider: string, m: string) =>
+      recipeRows({ ...recipe, provider, model: m }).find((r) => r.label === "Model")?.value;
+    expect(model("replicate", "black-forest-labs/flux-dev")).toBe("FLUX.1 Dev via Replicate");
+    expect(model("runware", "runware:100@1")).toBe("FLUX.1 Schnell via Runware");
+    expect(model("replicate", "google/nano-banana")).toBe("Google Nano Banana via Replicate");
+    expect(model("openai", "dall-e-3")).toBe("DALL·E 3 via OpenAI-style API");
+    expect(model("openai", "some-new-model")).toBe("some-new-model via OpenAI-style API");
   });
 
   it("keeps a zero seed in the generate link", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hostRedirectTarget, showsDevelopmentBanner } from "#src/lib/host-policy.ts";
+import { hostRedirectTarget, isBuilderPreviewHost, showsDevelopmentBanner } from "#src/lib/host-policy.ts";
 
 const at = (hostname: string, pathname = "/gallery", search = "?q=cats", hash = "") => ({
   hostname,
@@ -29,6 +29,27 @@ describe("host policy", () => {
     expect(hostRedirectTarget(at("app.localhost"), "promptcanvas.app")).toBeNull();
     expect(hostRedirectTarget(at("promptcanvas.app"), "promptcanvas.app")).toBeNull();
     expect(hostRedirectTarget(at("pr-12.preview.pages.dev"), "promptcanvas.app", [".pages.dev"])).toBeNull();
+  });
+
+  it("spares app-builder preview hosts with no configuration, and only those", () => {
+    for (const host of [
+      "id-preview--1234.lovable.app",
+      "5f3c.lovableproject.com",
+      "abc--5173--1b4252dd.local-credentialless.webcontainer-api.io",
+      "4f1e-abc.riker.replit.dev",
+      "kzmabc.lite.vusercontent.net",
+      "x7y2z-5173.csb.app",
+    ]) {
+      expect(isBuilderPreviewHost(host)).toBe(true);
+      expect(hostRedirectTarget(at(host), "promptcanvas.app")).toBeNull();
+      expect(showsDevelopmentBanner(host, "promptcanvas.app")).toBe(true);
+    }
+    // A look-alike name is not a builder host: label by label, not by text.
+    for (const host of ["evil-lovable.app", "lovable.app.mirror.example.com", "notcsb.app"]) {
+      expect(isBuilderPreviewHost(host)).toBe(false);
+      expect(hostRedirectTarget(at(host), "promptcanvas.app")).toBe("https://promptcanvas.app/gallery?q=cats");
+    }
+    expect(hostRedirectTarget(at("evilpages.dev"), "promptcanvas.app", [".pages.dev"])).not.toBeNull();
   });
 
   it("does nothing when no production domain is configured", () => {

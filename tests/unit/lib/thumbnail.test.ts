@@ -1,5 +1,5 @@
 import { Blob as NodeBlob } from "node:buffer";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { toDataUrl } from "#src/lib/thumbnail.ts";
 
 const blob = (bytes: Uint8Array, type: string) => new NodeBlob([bytes], { type }) as unknown as Blob;
@@ -15,5 +15,45 @@ describe("thumbnail data: URLs", () => {
     const url = await toDataUrl(blob(bytes, "image/webp"));
     const decoded = Buffer.from(url.slice("data:image/webp;base64,".length), "base64");
     expect(decoded.equals(Buffer.from(bytes))).toBe(true);
+  });
+});
+
+describe("thumbnails off the main thread", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  });
+
+  it("sends the image to the thumbnail worker and answers what it makes", async () => {
+    const sent: unknown[] = [];
+    class FakeWorker extends EventTarget {
+      postMessage(message: { id: number; image: Blob }) {
+        sent.push(message.image);
+        queueMicrotask(() =>
+          this.dispatchEvent(
+            Object.assign(new Event("message"), { data: { id: message.id, url: "data:image/webp;base64,AA" } }),
+          ),
+        );
+      }
+      terminate() {}
+    }
+    vi.stubGlobal("Worker", FakeWorker);
+    const { makeThumbnail } = await import("#src/lib/thumbnail.ts");
+    const image = blob(new Uint8Array([1]), "image/png");
+    expect(await makeThumbnail(image)).toBe("data:image/webp;base64,AA");
+    expect(sent).toEqual([image]);
+  });
+
+  it("makes the thumbnail in this thread when the worker fails", async () => {
+    class BrokenWorker extends EventTarget {
+      postMessage() {
+        queueMicrotask(() => this.dispatchEvent(new Event("error")));
+      }
+      terminate() {}
+    }
+    vi.stubGlobal("Worker", BrokenWorker);
+    const { makeThumbnail } = await import("#src/lib/thumbnail.ts");
+    // No createImageBitmap here: made in this thread, there is no thumbnail (and nothing hangs).
+    expect(await makeThumbnail(blob(new Uint8Array([1]), "image/png"))).toBeUndefined();
   });
 });

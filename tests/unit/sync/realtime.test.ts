@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import type { ChangeFeedStatus, GenerationChange, RowFlags } from "#src/api/library.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
-import { cacheImage, setSaved } from "#src/db/library.ts";
+import { applyServerRows, cacheImage, setSaved } from "#src/db/library.ts";
 import { ok } from "#src/lib/result.ts";
 import { catchUp } from "#src/sync/pull.ts";
 import { followGenerations } from "#src/sync/realtime.ts";
@@ -124,6 +124,27 @@ describe("live generations", () => {
     expect((await db.generations.get("g2"))?.isPublic).toBe(1);
     // The pending local change wins until the outbox has sent it.
     expect((await db.generations.get("g3"))?.isSaved).toBe(1);
+    live.stop();
+  });
+  it("applies a delete by id only to a record of the user's own: an unfiltered DELETE carries anyone's", async () => {
+    db = openAppDb("rt-deletes");
+    // Bob's record is still on this device from an earlier session; Alice is signed in now.
+    await applyServerRows(db, "bob", [row("b1", 1, { user_id: "bob" })]);
+    await applyServerRows(db, "alice", [row("g1", 2)]);
+    const channel = fakeChannel();
+    const errors: unknown[] = [];
+    const live = followGenerations(
+      { db, subscribe: channel.subscribe, catchUp: async () => undefined, onError: (_w, e) => errors.push(e) },
+      "alice",
+    );
+    // Realtime sends every deleted generation's id to every subscriber: Bob's, a stranger's, Alice's.
+    channel.onChange({ type: "delete", id: "b1" });
+    channel.onChange({ type: "delete", id: "not-on-this-device" });
+    await live.settled();
+    expect(await ids()).toEqual(["b1", "g1"]);
+    channel.onChange({ type: "delete", id: "g1" });
+    await live.settled();
+    expect([await ids(), errors]).toEqual([["b1"], []]);
     live.stop();
   });
 });

@@ -73,6 +73,17 @@ describe("runTask", () => {
     expect(events).toEqual([{ name: "queue_task_success", metadata: { provider: "builtin", taskId: "t1" } }]);
   });
 
+  it("settles a made image whose bytes this device refused, keeping the row and saying so", async () => {
+    const { deps } = await setup("run-save-failed", async () => answer("t1"));
+    db.images.hook("creating", () => {
+      throw new Error("QuotaExceededError");
+    });
+    expect(await runTask(deps, "t1")).toMatchObject({ status: "done", generationId: "t1", saveFailed: true });
+    expect(await db.generations.get("t1")).toMatchObject({ id: "t1" });
+    expect(await db.images.get("t1")).toBeUndefined();
+    expect(await db.tasks.get("t1")).toMatchObject({ status: "done" });
+  });
+
   it("treats the server's replay of a request that already reached it as the success", async () => {
     const { deps } = await setup("run-replay", async () => answer("t1", true));
     await db.tasks.update("t1", { attempts: 1 });
@@ -124,27 +135,45 @@ describe("runTask", () => {
     expect(events).toEqual([{ name: "queue_task_fail", metadata: { provider: null, taskId: "t1" } }]);
   });
 
-  it("holds a task refused for the daily limit until the reset", async () => {
-    const { deps } = await setup("run-daily", async () =>
-      failure(429, { code: "daily_limit", message: "limit", retry_after: 3600 }),
-    );
-    expect(await runTask(deps, "t1")).toMatchObject({
+  it("fails a task refused for the daily limit at once, unless the person chose to hold it", async () => {
+    const refuse = async () => failure(429, { code: "daily_limit", message: "limit", retry_after: 3600 });
+    const { deps, events } = await setup("run-daily", refuse);
+    expect(await runTask(deps, "t1")).toMatchObject({ status: "error", error: { code: "daily_limit" } });
+    expect(await db.tasks.get("t1")).toMatchObject({ status: "error", error: { code: "daily_limit" } });
+    expect(events.map((e) => e.name)).toEqual(["queue_task_fail"]);
+    await db.delete();
+
+    const held = await setup("run-daily-held", refuse);
+    await db.tasks.update("t1", { wait: { reason: "quota", until: new Date(NOW - 1).toISOString() } });
+    expect(await runTask(held.deps, "t1")).toMatchObject({
       status: "waiting",
       wait: { reason: "quota", until: new Date(NOW + 3_600_000).toISOString() },
     });
   });
 
-  it("holds a task beyond today's known quota without sending it", async () => {
+  const spent = {
+    userId: "alice",
+    generationsToday: 5,
+    dailyLimit: 5,
+    remaining: 0,
+    resetAt: "2026-11-23T00:00:00.000Z",
+    tier: "free" as const,
+    checkedAt: new Date(NOW).toISOString(),
+  };
+
+  it("sends nothing beyond today's known quota: the task fails with the daily limit", async () => {
+    const { deps, sent } = await setup("run-spent", async () => answer("t1"));
+    await db.limits.put(spent);
+    expect(await runTask(deps, "t1")).toMatchObject({ status: "error", error: { code: "daily_limit" } });
+    expect(sent).toEqual([]);
+    expect(await db.tasks.get("t1")).toMatchObject({ status: "error" });
+  });
+
+  it("holds a task for the reset only when the person chose it, without sending it", async () => {
     const { deps, sent } = await setup("run-hold", async () => answer("t1"));
-    await db.limits.put({
-      userId: "alice",
-      generationsToday: 5,
-      dailyLimit: 5,
-      remaining: 0,
-      resetAt: "2026-11-23T00:00:00.000Z",
-      tier: "free",
-      checkedAt: new Date(NOW).toISOString(),
-    });
+    await db.limits.put(spent);
+    // Chosen while the reset had already passed on this clock but the figures were not re-read yet.
+    await db.tasks.update("t1", { wait: { reason: "quota", until: new Date(NOW - 1).toISOString() } });
     expect(await runTask(deps, "t1")).toMatchObject({
       status: "waiting",
       wait: { reason: "quota", until: "2026-11-23T00:00:00.000Z" },

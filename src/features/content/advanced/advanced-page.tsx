@@ -18,15 +18,17 @@ import {
   type AspectRatio,
   type Quality,
 } from "#shared/vocabulary/generation.ts";
+import { countedChars, validateNegativePrompt, validatePrompt } from "#shared/vocabulary/prompt.ts";
 import { isStyleId, type StyleId } from "#shared/vocabulary/styles.ts";
 import { buildGenerateLink, stashReferenceImage } from "../../../lib/generate-link";
+import { prepareReference } from "../../../lib/reference-image";
 import { STYLES } from "../../../lib/style-catalog";
-import { prepareReference } from "./reference-image";
 
+// The built-in renderer ignores quality: the help says which AI model each level picks, and that.
 const QUALITY_HELP: Record<Quality, string> = {
-  standard: "Fastest. FLUX Schnell when Replicate is configured.",
-  high: "More detail. FLUX Dev when Replicate is configured.",
-  ultra: "Most detail, slowest. FLUX 1.1 Pro when Replicate is configured.",
+  standard: "FLUX.1 Schnell (fastest) when Replicate or Runware is connected. The built-in renderer ignores quality.",
+  high: "FLUX.1 Dev when Replicate or Runware is connected. The built-in renderer ignores quality.",
+  ultra: "FLUX 1.1 Pro on Replicate, FLUX.1 Dev on Runware. The built-in renderer ignores quality.",
 };
 
 const RATIO_USES: Record<AspectRatio, string> = {
@@ -52,6 +54,21 @@ function Option({ title, explain, children }: { title: string; explain: ReactNod
       </div>
       <div className="min-w-0">{children}</div>
     </fieldset>
+  );
+}
+
+/**
+ * A field's count against its limit, counted as the generator counts (trimmed, in code points), and the
+ * generator's message once the text would be refused there (the link carries at most the limit).
+ */
+function CharCount({ text, max, error }: { text: string; max: number; error: string | null }) {
+  return (
+    <p className="mt-1 flex justify-between gap-2 text-xs text-base-content/80">
+      <span className="font-semibold text-base-content">{error}</span>
+      <span className="shrink-0">
+        {countedChars(text)}/{max}
+      </span>
+    </p>
   );
 }
 
@@ -83,7 +100,8 @@ export default function AdvancedPage() {
   const onFile = async (file: File | undefined) => {
     setReferenceError("");
     if (!file) return;
-    const prepared = await prepareReference(file);
+    // Redrawn as a small JPEG always: it waits in sessionStorage for the generator.
+    const prepared = await prepareReference(file, { alwaysRedraw: true });
     if (prepared.ok) setReference({ dataUrl: prepared.dataUrl, name: file.name });
     else {
       setReference(null);
@@ -111,14 +129,11 @@ export default function AdvancedPage() {
             id={`${id}-prompt`}
             className="textarea w-full"
             rows={3}
-            maxLength={PROMPT_MAX_CHARS}
             placeholder="A lighthouse on a cliff above a rough sea at dusk"
             value={prompt}
             onChange={(e) => setPrompt(e.target.value)}
           />
-          <p className="mt-1 text-right text-xs text-base-content/80">
-            {prompt.length}/{PROMPT_MAX_CHARS}
-          </p>
+          <CharCount text={prompt} max={PROMPT_MAX_CHARS} error={prompt.trim() ? validatePrompt(prompt) : null} />
         </Option>
 
         <Option
@@ -136,14 +151,11 @@ export default function AdvancedPage() {
           <input
             id={`${id}-negative`}
             className="input w-full"
-            maxLength={NEGATIVE_PROMPT_MAX_CHARS}
             placeholder="text, watermark, people, blur"
             value={negative}
             onChange={(e) => setNegative(e.target.value)}
           />
-          <p className="mt-1 text-right text-xs text-base-content/80">
-            {negative.length}/{NEGATIVE_PROMPT_MAX_CHARS}
-          </p>
+          <CharCount text={negative} max={NEGATIVE_PROMPT_MAX_CHARS} error={validateNegativePrompt(negative)} />
         </Option>
 
         <Option

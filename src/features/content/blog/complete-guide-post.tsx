@@ -125,9 +125,10 @@ export default function CompleteGuidePost() {
       </p>
       <h3>Reference image</h3>
       <p>
-        Attach a picture to steer the result. The built-in renderer takes its palette and layout; remote models use it
-        as the starting image. It must be an image file (PNG, JPEG or GIF, up to 4 MB), and you can remove it again
-        before generating.
+        Attach a picture to steer the result. The built-in renderer takes its palette and layout. Of the AI models an
+        operator can connect, Runware and Replicate&rsquo;s FLUX Dev, FLUX 1.1 Pro and Nano Banana start from it;
+        Replicate&rsquo;s FLUX Schnell (Standard quality) and OpenAI-style image APIs ignore it. It must be an image
+        file (PNG, JPEG or GIF, up to 4 MB), and you can remove it again before generating.
       </p>
       <h3>Batch mode</h3>
       <p>
@@ -155,9 +156,10 @@ export default function CompleteGuidePost() {
       <h2>Your history, offline and on every device</h2>
       <p>
         Every image is kept in your history, newest first, and synchronised to every device you sign in on. The app is
-        offline-first: once loaded, your history and the pages you have visited open without a connection, and prompts
-        you submit offline wait on your device and run when you are back online. Install it from your browser to get it
-        in its own window.
+        offline-first: once loaded, the pages you have visited and your history open without a connection (each device
+        keeps every thumbnail, your saved images and your newest images up to a budget you choose), and prompts you
+        submit offline wait on your device and run when you are back online. Install it from your browser to get it in
+        its own window.
       </p>
 
       <h2>Limits, rights and safety</h2>

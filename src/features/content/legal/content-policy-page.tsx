@@ -1,5 +1,7 @@
 // /content-policy: what may and may not be generated or published, what happens when a prompt is
-// refused (the generator's "Content Policy Violation" error links here), and how to report.
+// refused (the generator's "Content Policy Violation" error links here), and, plainly, that there is
+// no moderation or report button yet: only an external image provider (when one is connected) checks
+// prompts, and nobody reviews published images.
 import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { Link } from "wouter";
 import { LegalLayout, type LegalSection } from "./legal-layout";
@@ -20,9 +22,7 @@ const SECTIONS: LegalSection[] = [
     title: "What you must not generate or publish",
     body: (
       <ul>
-        <li>
-          Sexual content involving minors, in any form. This is never allowed and is reported where the law requires.
-        </li>
+        <li>Sexual content involving minors, in any form. This is never allowed.</li>
         <li>Sexually explicit or pornographic images.</li>
         <li>
           Realistic images of real, identifiable people in situations that could deceive, harass, sexualise or defame
@@ -49,13 +49,15 @@ const SECTIONS: LegalSection[] = [
     body: (
       <>
         <p>
-          Image providers check prompts and results. When a prompt is refused, the generator shows{" "}
-          <strong>Content Policy Violation</strong>: &ldquo;Your prompt contains restricted content. Please modify
-          it.&rdquo; Nothing is stored, and the attempt does not count against your daily limit.
+          PromptCanvas does not check prompts itself, and the built-in renderer refuses nothing: this policy is yours to
+          follow. When the operator connects an external image provider, that provider checks prompts and results with
+          its own filters. When it refuses one, the generator shows <strong>Content Policy Violation</strong>:
+          &ldquo;Your prompt contains restricted content. Please modify it.&rdquo; Nothing is stored, and the attempt
+          does not count against your daily limit.
         </p>
         <p>
-          Refusals are automatic and sometimes wrong. If an innocent prompt is refused, rephrase it (for example,
-          describe clothing or context more clearly).
+          A provider's refusals are automatic and sometimes wrong. If an innocent prompt is refused, rephrase it (for
+          example, describe clothing or context more clearly).
         </p>
       </>
     ),
@@ -66,8 +68,8 @@ const SECTIONS: LegalSection[] = [
     body: (
       <p>
         Images are private until you publish them. Published images and their prompts are visible to everyone, so the
-        rules above apply with extra care: no personal information, and nothing you would not want strangers to see. We
-        may remove published images that break this policy.
+        rules above apply with extra care: no personal information, and nothing you would not want strangers to see.
+        Nobody reviews published images before or after they appear; you can unpublish or delete yours at any time.
       </p>
     ),
   },
@@ -76,9 +78,9 @@ const SECTIONS: LegalSection[] = [
     title: "Reporting a problem",
     body: (
       <p>
-        If you see a published image that breaks this policy, contact the operator of this site with a link to it. We
-        review reports and remove images that break the rules; serious or repeated breaches lead to account suspension
-        as described in the <Link to="/terms">terms</Link>.
+        There is no report button and no moderation team yet. If you see a published image that breaks this policy,
+        contact the operator of this site with a link to it; the <Link to="/terms">terms</Link> let them remove it and
+        suspend the account that published it.
       </p>
     ),
   },

@@ -107,17 +107,18 @@ const SECTIONS: LegalSection[] = [
         <p>The app keeps some data in your browser so it works offline. It never leaves your device unless stated:</p>
         <ul>
           <li>
-            <strong>Prompt history</strong>: your 20 most recent prompts, in your browser's IndexedDB or local storage.
-            It is not sent to us.
+            <strong>Prompt history</strong>: the 20 most recent prompts of each account signed in on this browser, in
+            IndexedDB. Each account sees only its own. It is not sent to us, so it is not on your other devices.
           </li>
           <li>
             <strong>Offline copies</strong>: generations and thumbnails you have loaded, queued tasks, and changes
             waiting to be sent (IndexedDB); pages and app files for offline use (the service worker cache).
           </li>
           <li>
-            <strong>Settings</strong>: your theme, whether you finished the welcome tour (
-            <code>onboarding_completed</code>), and your sign-in session (local storage); whether the sidebar is
-            collapsed (a cookie that lasts 7 days).
+            <strong>Settings</strong>: your theme and whether you finished the welcome tour (
+            <code>onboarding_completed</code>), in local storage; your sign-in session, with its tokens (IndexedDB,
+            where the offline worker can read it), and a note of who is signed in, with no token (local storage);
+            whether the sidebar is collapsed (a cookie that lasts 7 days).
           </li>
         </ul>
         <p>

@@ -52,8 +52,8 @@ const SECTIONS: LegalSection[] = [
     body: (
       <p>
         The Creator and Pro plans shown on the <Link to="/pricing">pricing page</Link> cannot be bought yet: card
-        payments are not connected, no card is ever charged, and pressing a plan button only shows a notice. If paid
-        plans open, their price, billing and cancellation terms will be shown before you pay.
+        payments are not connected, no card is ever charged, and pressing a paid plan's button only shows a notice. If
+        paid plans open, their price, billing and cancellation terms will be shown before you pay.
       </p>
     ),
   },

@@ -6,12 +6,17 @@ import { Link } from "wouter";
 import { useOnline } from "../../../lib/use-online";
 import { Icon } from "../../../ui/icons";
 import { validateSettings, type GeneratorSettings, type SettingsErrors } from "./generator-settings";
-import PromptEditor from "./prompt-editor";
+import { LazyPromptEditor } from "./lazy-prompt-editor";
 import { ReferenceField } from "./reference-field";
 import { AspectRatioField, BatchField, NegativePromptField, QualityField, SeedField } from "./setting-fields";
 import { StylePicker } from "./style-picker";
 
-export type FormNotice = { message: string; link?: { label: string; to: string; onClick?: () => void } };
+export type FormNotice = {
+  message: string;
+  link?: { label: string; to: string; onClick?: () => void };
+  /** A second way on that only the person may choose (holding a request for the daily reset). */
+  choice?: { label: string; onClick: () => void };
+};
 
 type Props = {
   settings: GeneratorSettings;
@@ -48,7 +53,10 @@ export function GeneratorForm({
     ? live
     : { prompt: promptEdited ? live.prompt : undefined, negativePrompt: live.negativePrompt, seed: live.seed };
   const blank = !settings.prompt.trim();
-  const disabled = submitting || blank || (running && !settings.batch);
+  // Busy (sending, or a generation running) the button stays focusable and says so with
+  // aria-disabled: a disabled button would drop the focus to the top of the page.
+  const busy = submitting || (running && !settings.batch);
+  const disabled = busy || blank;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -61,7 +69,7 @@ export function GeneratorForm({
   return (
     <form onSubmit={submit} aria-label="Generation settings" className="flex flex-col gap-5" noValidate>
       {alert}
-      <PromptEditor
+      <LazyPromptEditor
         value={settings.prompt}
         onChange={(v) => {
           setPromptEdited(true);
@@ -99,11 +107,23 @@ export function GeneratorForm({
                 </Link>
               </>
             )}
+            {notice.choice && (
+              <span className="mt-2 block">
+                <button type="button" className="btn btn-sm btn-outline" onClick={notice.choice.onClick}>
+                  {notice.choice.label}
+                </button>
+              </span>
+            )}
           </span>
         </div>
       )}
       <div className="flex flex-col gap-2 sm:flex-row">
-        <button type="submit" className="btn btn-primary flex-1" disabled={disabled}>
+        <button
+          type="submit"
+          className={`btn btn-primary flex-1 ${busy ? "btn-disabled" : ""}`}
+          disabled={blank && !busy}
+          aria-disabled={busy || undefined}
+        >
           {submitting || (running && !settings.batch) ? (
             <span className="loading loading-spinner loading-sm" aria-hidden="true" />
           ) : (

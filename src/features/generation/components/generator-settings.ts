@@ -6,14 +6,12 @@ import {
   BATCH_MAX,
   BATCH_MIN,
   GENERATION_DEFAULTS,
-  NEGATIVE_PROMPT_MAX_CHARS,
-  PROMPT_MAX_CHARS,
   SEED_MAX,
   isAspectRatio,
   isQuality,
   type GenerationChoice,
 } from "#shared/vocabulary/generation.ts";
-import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
+import { validateNegativePrompt, validatePrompt } from "#shared/vocabulary/prompt.ts";
 import { isStyleId, type StyleId } from "#shared/vocabulary/styles.ts";
 import type { GenerateLinkParams } from "../../../lib/generate-link";
 
@@ -83,10 +81,10 @@ export type SettingsErrors = Partial<Record<"prompt" | "negativePrompt" | "seed"
 /** Spec §5 checks (the session and quota checks happen when the request is made). */
 export function validateSettings(s: GeneratorSettings): SettingsErrors {
   const errors: SettingsErrors = {};
-  if (!s.prompt.trim()) errors.prompt = VALIDATION_MESSAGES.promptRequired;
-  else if (s.prompt.length > PROMPT_MAX_CHARS) errors.prompt = VALIDATION_MESSAGES.promptTooLong;
-  if (s.negativePrompt.length > NEGATIVE_PROMPT_MAX_CHARS)
-    errors.negativePrompt = VALIDATION_MESSAGES.negativePromptTooLong;
+  const prompt = validatePrompt(s.prompt);
+  if (prompt) errors.prompt = prompt;
+  const negativePrompt = validateNegativePrompt(s.negativePrompt);
+  if (negativePrompt) errors.negativePrompt = negativePrompt;
   if (parseSeed(s.seed) === undefined) errors.seed = SEED_MESSAGE;
   return errors;
 }

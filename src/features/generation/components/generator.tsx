@@ -2,7 +2,7 @@
 // right. Records come from Dexie through useLiveQuery (the queue, the generations, the prompt
 // history); work goes through the generation hooks. Used on /generate and in the home page's
 // #generator section; the quota alert is handed in by the app (features do not import each other).
-import { useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useLiveQuery } from "dexie-react-hooks";
 import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
 import { listPromptHistory, listTasks, recentGenerations } from "../../../db/queries";
@@ -43,10 +43,32 @@ function signInLink(s: GeneratorSettings): FormNotice["link"] {
   };
 }
 
-function noticeFor(message: string, s: GeneratorSettings): FormNotice {
+const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+
+function noticeFor(message: string, s: GeneratorSettings, hold?: { resetAt: string; run: () => void }): FormNotice {
   if (message === VALIDATION_MESSAGES.signInToGenerate) return { message, link: signInLink(s) };
-  if (message === VALIDATION_MESSAGES.dailyLimit) return { message, link: { label: "Upgrade", to: "/pricing" } };
+  if (message === VALIDATION_MESSAGES.dailyLimit) {
+    return {
+      message,
+      link: { label: "Upgrade Now", to: "/pricing" },
+      ...(hold ? { choice: { label: `Hold it until the reset (${clock(hold.resetAt)})`, onClick: hold.run } } : {}),
+    };
+  }
   return { message };
+}
+
+/** How long after Generate the preview is kept in view as it changes (progress, then the result). */
+const FOLLOW_MS = 120_000;
+
+/** Brings the preview's top into view unless it already is near the top (e.g. beside the form). */
+function revealPreview(preview: HTMLElement | null): void {
+  if (!preview) return;
+  const box = preview.getBoundingClientRect();
+  const top = document.querySelector("header")?.getBoundingClientRect().bottom ?? 0;
+  const visible = box.top >= top - 1 && box.top <= top + window.innerHeight * 0.4;
+  if (visible) return;
+  const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  preview.scrollIntoView({ block: "start", behavior: smooth ? "smooth" : "auto" });
 }
 
 export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
@@ -63,11 +85,26 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
     [userId],
     NO_TASKS,
   );
-  const history = useLiveQuery(() => (hydrated ? listPromptHistory() : NO_TASKS), [hydrated], NO_TASKS);
+  const history = useLiveQuery(() => (userId ? listPromptHistory(userId) : NO_TASKS), [userId], NO_TASKS);
   const [submitting, setSubmitting] = useState(false);
   const [notice, setNotice] = useState<FormNotice | null>(null);
+  // Reset clears the preview's list (spec §4): only what is generated after it is shown there.
+  const [clearedAt, setClearedAt] = useState<string | null>(null);
+  const shownGenerations = clearedAt ? generations.filter((g) => g.createdAt > clearedAt) : generations;
+  const preview = useRef<HTMLDivElement>(null);
+  // After Generate the preview is followed until the result is in: its progress, then the image (which
+  // may make the column taller than the screen) are brought into view; focus stays on Generate.
+  const followSince = useRef(0);
+  const followFrom = useRef<string | undefined>(undefined);
+  const running = progress !== null;
+  const latestId = shownGenerations[0]?.id;
+  useEffect(() => {
+    if (!followSince.current || Date.now() - followSince.current > FOLLOW_MS) return;
+    revealPreview(preview.current);
+    if (latestId !== followFrom.current) followSince.current = 0; // the result is in: stop following
+  }, [running, latestId]);
 
-  const generate = async () => {
+  const generate = async (hold = false) => {
     setNotice(null);
     if (!userId) {
       setNotice(noticeFor(VALIDATION_MESSAGES.signInToGenerate, settings));
@@ -75,11 +112,26 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
     }
     setSubmitting(true);
     try {
-      const result = await actions.generate(toRequest(settings));
-      if (!result.ok) setNotice(noticeFor(result.message, settings));
-      else if (settings.batch) {
+      const result = await actions.generate({ ...toRequest(settings), holdUntilReset: hold });
+      if (!result.ok) {
+        const { resetAt } = result;
+        const held = resetAt ? { resetAt, run: () => void generate(true) } : undefined;
+        setNotice(noticeFor(result.message, settings, held));
+      } else if (result.heldUntil) {
+        const n = result.taskIds.length;
+        showToast({
+          tone: "info",
+          title: `Held ${n === 1 ? "1 task" : `${n} tasks`} until the daily reset`,
+          message: `Sent at ${clock(result.heldUntil)}, when your quota resets. Remove it from the queue to cancel.`,
+        });
+      } else if (settings.batch) {
         const n = result.taskIds.length;
         showToast({ tone: "success", title: `Added ${n} ${n === 1 ? "task" : "tasks"} to generation queue` });
+      }
+      if (result.ok) {
+        followSince.current = Date.now();
+        followFrom.current = latestId;
+        revealPreview(preview.current);
       }
     } finally {
       setSubmitting(false);
@@ -95,6 +147,8 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
             update={update}
             onReset={() => {
               setNotice(null);
+              // The newest shown so far marks the line (the server's clock, as every created_at is).
+              if (generations[0]) setClearedAt(generations[0].createdAt);
               reset();
             }}
             onGenerate={() => void generate()}
@@ -113,8 +167,10 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
           />
         </div>
       </div>
-      <div className="flex min-w-0 flex-col gap-6">
-        <PreviewPanel progress={progress} generations={generations} />
+      {/* After Generate the preview is scrolled to unless its top is already in view (a sticky column
+          did not hold: with the result and the queue it is taller than a 800 px screen). */}
+      <div className="flex min-w-0 scroll-mt-20 flex-col gap-6" ref={preview}>
+        <PreviewPanel progress={progress} generations={shownGenerations} />
         <QueueCard
           tasks={tasks}
           concurrency={concurrency}

@@ -5,10 +5,12 @@
 import { useState } from "react";
 import { STYLE_BY_ID, isStyleId } from "#shared/vocabulary/styles.ts";
 import type { GenerationWithImage } from "../../../db/queries";
-import { DownloadButtons } from "../../../ui/download-buttons";
 import { Icon } from "../../../ui/icons";
 import { ProgressBar } from "../../../ui/progress-bar";
-import { useObjectUrl } from "./use-object-url";
+import { DownloadMenu } from "../../../ui/download-menu";
+import { useRecordImage } from "../../../sync/use-record-image";
+import { useTileImage } from "../../../sync/use-tile-image";
+import { modelName } from "../../../lib/model-names";
 
 /** Spec §9: recent thumbnails are generations 2 to 5. */
 export const RECENT_FIRST = 1;
@@ -83,7 +85,7 @@ function Generating({ value }: { value: number }) {
 }
 
 function Result({ generation }: { generation: GenerationWithImage }) {
-  const url = useObjectUrl(generation.image);
+  const image = useRecordImage(generation);
   const style = isStyleId(generation.style) ? STYLE_BY_ID[generation.style].label : generation.style;
   return (
     <figure className="flex flex-col gap-3">
@@ -91,19 +93,20 @@ function Result({ generation }: { generation: GenerationWithImage }) {
         className="mx-auto w-full max-w-xl overflow-hidden rounded-box bg-base-200"
         style={{ aspectRatio: `${generation.width} / ${generation.height}` }}
       >
-        {generation.image ? (
-          url && (
-            <img
-              src={url}
-              alt={generation.prompt}
-              width={generation.width}
-              height={generation.height}
-              className="size-full object-contain"
-            />
-          )
+        {image.src ? (
+          <img
+            src={image.src}
+            alt={generation.prompt}
+            width={generation.width}
+            height={generation.height}
+            className="size-full object-contain"
+          />
         ) : (
-          <p className="grid size-full place-items-center p-4 text-center text-sm text-base-content/80">
-            This image is not stored on this device yet.
+          <p
+            role={image.error ? "alert" : "status"}
+            className="grid size-full place-items-center p-4 text-center text-sm text-base-content/80"
+          >
+            {image.error ?? "Loading image…"}
           </p>
         )}
       </div>
@@ -115,10 +118,10 @@ function Result({ generation }: { generation: GenerationWithImage }) {
           {generation.provider === BUILTIN_PROVIDER
             ? " · drawn by the built-in procedural renderer (not an AI model)"
             : generation.model
-              ? ` · ${generation.model}`
+              ? ` · ${modelName(generation.model)}`
               : ""}
         </p>
-        {generation.image && <DownloadButtons image={generation.image} prompt={generation.prompt} />}
+        {(image.blob ?? image.src) && <DownloadMenu prompt={generation.prompt} image={image.blob} src={image.src} />}
       </figcaption>
     </figure>
   );
@@ -133,7 +136,7 @@ function Thumbnail({
   selected: boolean;
   onPick: () => void;
 }) {
-  const url = useObjectUrl(generation.image);
+  const url = useTileImage(generation).src;
   return (
     <button
       type="button"

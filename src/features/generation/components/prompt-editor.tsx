@@ -1,13 +1,14 @@
-// The prompt field with its character budget (spec §5: required after trimming, at most 500).
+// The prompt field with its character budget (spec §5: required after trimming, at most 500, and only
+// text the database can store: no NUL, no broken Unicode). The check and the count are the shared ones
+// (#shared/vocabulary/prompt.ts: trimmed, in code points). The field has no maxLength: the browser
+// would count UTF-16 units and cut a 500-character prompt with emoji short; the counter and the
+// message say when the prompt is too long instead.
 import { useEffect, useId, useRef } from "react";
 import { PROMPT_MAX_CHARS } from "#shared/vocabulary/generation.ts";
-import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
+import { charsLeft, validatePrompt } from "#shared/vocabulary/prompt.ts";
+import { takeTypedBeforeLive } from "../../../lib/typed-before-live";
 
-export function promptError(prompt: string): string | null {
-  if (!prompt.trim()) return VALIDATION_MESSAGES.promptRequired;
-  if (prompt.length > PROMPT_MAX_CHARS) return VALIDATION_MESSAGES.promptTooLong;
-  return null;
-}
+export const promptError = validatePrompt;
 
 type Props = {
   value: string;
@@ -20,12 +21,13 @@ export default function PromptEditor({ value, onChange, error, disabled }: Props
   const id = useId();
   const countId = useId();
   const errorId = useId();
-  const remaining = PROMPT_MAX_CHARS - value.length;
+  const remaining = charsLeft(value, PROMPT_MAX_CHARS);
   const field = useRef<HTMLTextAreaElement>(null);
   const keepTyped = useRef({ value, onChange });
   useEffect(() => {
-    // Text typed into the prerendered field before the page came alive is kept, not dropped.
-    const typed = field.current?.value;
+    // Text typed into the prerendered field before the page came alive is kept, not dropped: still in
+    // the field when React hydrated it, or recorded when the page was drawn afresh over it.
+    const typed = field.current?.value || takeTypedBeforeLive("prompt");
     if (typed && typed !== keepTyped.current.value) keepTyped.current.onChange(typed);
   }, []);
   return (
@@ -36,9 +38,9 @@ export default function PromptEditor({ value, onChange, error, disabled }: Props
       <textarea
         ref={field}
         id={id}
+        name="prompt"
         className={`textarea min-h-28 w-full ${error ? "textarea-error" : ""}`}
         value={value}
-        maxLength={PROMPT_MAX_CHARS}
         onChange={(e) => onChange(e.target.value)}
         disabled={disabled}
         placeholder="A lighthouse on a cliff at dusk, dramatic clouds, golden light"

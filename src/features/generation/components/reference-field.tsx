@@ -1,7 +1,7 @@
 // The optional reference image (spec §5): images only ('Please select an image file' otherwise),
 // read as a data URL, shown as a small preview and removable.
-import { useId, useRef, useState } from "react";
-import { readReference } from "./reference-image";
+import { useEffect, useId, useRef, useState } from "react";
+import { prepareReference } from "../../../lib/reference-image";
 import { OptionalLabel } from "./setting-fields";
 
 type Reference = { dataUrl: string; name: string };
@@ -12,11 +12,15 @@ export function ReferenceField({ value, onChange, disabled }: Props) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [error, setError] = useState("");
+  // Cleared from outside (Reset): the file input lets go of its file name too.
+  useEffect(() => {
+    if (!value && input.current) input.current.value = "";
+  }, [value]);
 
   const onFile = async (file: File | undefined) => {
     setError("");
     if (!file) return;
-    const read = await readReference(file);
+    const read = await prepareReference(file);
     if (read.ok) onChange({ dataUrl: read.dataUrl, name: file.name });
     else {
       setError(read.message);

@@ -1,6 +1,6 @@
 // The generator's smaller controls (spec §2, §5): negative prompt, quality, aspect ratio, seed and
 // batch mode with its count slider. Each is labelled for assistive technology and the e2e tests.
-import { useId, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 import {
   ASPECT_RATIOS,
   BATCH_MAX,
@@ -11,7 +11,9 @@ import {
   type AspectRatio,
   type Quality,
 } from "#shared/vocabulary/generation.ts";
+import { charsLeft } from "#shared/vocabulary/prompt.ts";
 import { qualityLabel } from "../../../lib/generation-recipe";
+import { takeTypedBeforeLive } from "../../../lib/typed-before-live";
 
 const RATIO_LABEL: Record<AspectRatio, string> = { "1:1": "Square", "16:9": "Landscape", "9:16": "Portrait" };
 
@@ -43,14 +45,20 @@ export function NegativePromptField(props: {
   disabled?: boolean;
 }) {
   const id = useId();
+  const keepTyped = useRef(props.onChange);
+  useEffect(() => {
+    // Typed into the prerendered field before the page was drawn afresh (lib/typed-before-live.ts).
+    const typed = takeTypedBeforeLive("negative_prompt");
+    if (typed) keepTyped.current(typed);
+  }, []);
   return (
     <div className="flex flex-col gap-1.5">
       <OptionalLabel htmlFor={id} label="Negative prompt" />
       <input
         id={id}
+        name="negative_prompt"
         className={`input w-full ${props.error ? "input-error" : ""}`}
         value={props.value}
-        maxLength={NEGATIVE_PROMPT_MAX_CHARS}
         placeholder="text, watermark, blur"
         disabled={props.disabled}
         aria-invalid={props.error ? true : undefined}
@@ -58,7 +66,7 @@ export function NegativePromptField(props: {
         onChange={(e) => props.onChange(e.target.value)}
       />
       <FieldHelp id={`${id}-help`} error={props.error}>
-        {`${NEGATIVE_PROMPT_MAX_CHARS - props.value.length} characters left`}
+        {`${charsLeft(props.value, NEGATIVE_PROMPT_MAX_CHARS)} characters left`}
       </FieldHelp>
     </div>
   );
@@ -106,14 +114,22 @@ function ChoiceGroup<T extends string>(props: {
 }
 
 export function QualityField(props: { value: Quality; onChange: (q: Quality) => void; disabled?: boolean }) {
+  // The built-in renderer ignores quality; only an AI model (when one is connected) changes with it.
   return (
-    <ChoiceGroup
-      label="Quality"
-      values={QUALITIES}
-      text={qualityLabel}
-      hint={(q) => (q === "standard" ? "Fastest" : q === "high" ? "More detail" : "Most detail")}
-      {...props}
-    />
+    <div className="flex flex-col gap-1.5">
+      <ChoiceGroup
+        label="Quality"
+        values={QUALITIES}
+        text={qualityLabel}
+        hint={(q) =>
+          q === "standard" ? "Fastest AI model" : q === "high" ? "Detailed AI model" : "Most detailed AI model"
+        }
+        {...props}
+      />
+      <p className="text-xs text-base-content/70">
+        Quality picks the AI model when one is connected; the built-in renderer draws the same picture at every quality.
+      </p>
+    </div>
   );
 }
 

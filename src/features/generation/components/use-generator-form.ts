@@ -22,7 +22,12 @@ const DEFAULT_KEYS: readonly DefaultKey[] = ["style", "quality", "aspectRatio"];
 export function useGeneratorForm(userId: string | null) {
   const hydrated = useHydrated();
   const prefs = useLiveQuery(() => (hydrated && userId ? getPreferences(userId) : undefined), [hydrated, userId]);
-  const [settings, setSettings] = useState<GeneratorSettings>(() => initialSettings());
+  const search = useSearch();
+  // Drawn afresh (not hydrating), the first render already shows what the link carries, so the field
+  // never appears empty first; the effect below still takes a stashed reference image and the choices.
+  const [settings, setSettings] = useState<GeneratorSettings>(() =>
+    hydrated ? applyLink(initialSettings(), parseGenerateLink(search), null) : initialSettings(),
+  );
   /** Defaults the person (or a link) chose; saved preferences no longer override them. */
   const chosen = useRef(new Set<DefaultKey>());
   const appliedSearch = useRef<string | null>(null);
@@ -37,7 +42,6 @@ export function useGeneratorForm(userId: string | null) {
     });
   }, [prefs]);
 
-  const search = useSearch();
   useEffect(() => {
     // The ref survives StrictMode's second effect run, so a stashed reference image is taken once.
     if (!hydrated || appliedSearch.current === search) return;

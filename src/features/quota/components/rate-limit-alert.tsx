@@ -65,9 +65,9 @@ export function RateLimitAlertView({ limits, countdown, nowMs }: ViewProps) {
         {out && (
           <p className="text-sm">
             <Link to="/pricing" className="link font-medium">
-              Upgrade
+              Upgrade Now
             </Link>{" "}
-            to keep generating today.
+            to continue generating images today.
           </p>
         )}
       </div>

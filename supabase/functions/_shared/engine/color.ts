@@ -41,18 +41,17 @@ export function fromHsl(h: number, s: number, l: number): Rgb {
   const c = (1 - Math.abs(2 * l - 1)) * s;
   const x = c * (1 - Math.abs(((h / 60) % 2) - 1));
   const m = l - c / 2;
-  const [r, g, b] =
-    h < 60
-      ? [c, x, 0]
-      : h < 120
-        ? [x, c, 0]
-        : h < 180
-          ? [0, c, x]
-          : h < 240
-            ? [0, x, c]
-            : h < 300
-              ? [x, 0, c]
-              : [c, 0, x];
+  const [r, g, b] = h < 60 ?
+    [c, x, 0] :
+    h < 120 ?
+    [x, c, 0] :
+    h < 180 ?
+    [0, c, x] :
+    h < 240 ?
+    [0, x, c] :
+    h < 300 ?
+    [x, 0, c] :
+    [c, 0, x];
   return [(r + m) * 255, (g + m) * 255, (b + m) * 255];
 }
 

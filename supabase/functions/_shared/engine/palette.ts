@@ -165,12 +165,13 @@ export function buildPalette(p: PaletteInputs): ScenePalette {
         hex("#0a1030"),
         0.66,
       );
-    } else
+    } else {
       tint(
         roles.filter((r) => !LIT_ROLES.has(r) && !SKY_ROLES.includes(r)),
         hex("#7a3f5a"),
         0.28,
       );
+    }
     for (const [role, value] of Object.entries(TIME_SKIES[p.time])) set(role as Role, hex(value!));
   }
   if (p.motifs.has("snow")) {

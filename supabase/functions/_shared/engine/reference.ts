@@ -146,8 +146,7 @@ function kMeans(cells: Float32Array, n: number): Rgb[] {
       let best = 0,
         bestD = Infinity;
       for (let k = 0; k < CLUSTERS; k++) {
-        const d =
-          (cells[i * 3] - centres[k][0]) ** 2 +
+        const d = (cells[i * 3] - centres[k][0]) ** 2 +
           (cells[i * 3 + 1] - centres[k][1]) ** 2 +
           (cells[i * 3 + 2] - centres[k][2]) ** 2;
         if (d < bestD) {

@@ -116,8 +116,7 @@ function describe(pl: Plan): RenderDescription {
     removedColors: pl.removedColors,
     timeOfDay: scene.time,
     usedReference: scene.reference !== null,
-    caption:
-      `${style.label} picture by the ${ENGINE_LABEL.charAt(0).toLowerCase()}${ENGINE_LABEL.slice(1)}: ${what}` +
+    caption: `${style.label} picture by the ${ENGINE_LABEL.charAt(0).toLowerCase()}${ENGINE_LABEL.slice(1)}: ${what}` +
       `${extras.length > 0 ? `; ${extras.join("; ")}` : ""}.`,
   };
 }

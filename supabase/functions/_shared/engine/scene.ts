@@ -79,8 +79,8 @@ export function planScene({ parsed, style, rng, reference }: PlanInputs): Scene 
 
   if (motifs.has("beach")) imply("sea");
   const time = pickTime(motifs, parsed.motifs, style, banned);
-  const openSpace =
-    time === "space" && !["mountain", "desert", "snow", "hills", "sea", "city"].some((m) => motifs.has(m as MotifId));
+  const openSpace = time === "space" &&
+    !["mountain", "desert", "snow", "hills", "sea", "city"].some((m) => motifs.has(m as MotifId));
   if (!openSpace && !SETTINGS.some((m) => motifs.has(m) && m !== "space" && m !== "castle" && m !== "river")) {
     imply(motifs.has("snow") ? "snow" : "hills");
   }
@@ -96,24 +96,25 @@ export function planScene({ parsed, style, rng, reference }: PlanInputs): Scene 
   if (time === "space") imply("stars");
   if ((time === "day" || time === "sunset") && !motifs.has("rain")) imply("sun");
 
-  let horizon = openSpace
-    ? 1
-    : motifs.has("portrait")
-      ? 0.7
-      : motifs.has("sea") && !motifs.has("city")
-        ? 0.56
-        : motifs.has("city")
-          ? 0.66
-          : motifs.has("sky")
-            ? 0.72
-            : 0.62;
+  let horizon = openSpace ?
+    1 :
+    motifs.has("portrait") ?
+    0.7 :
+    motifs.has("sea") && !motifs.has("city") ?
+    0.56 :
+    motifs.has("city") ?
+    0.66 :
+    motifs.has("sky") ?
+    0.72 :
+    0.62;
   if (horizon < 1) horizon += rng.range(-0.03, 0.03);
   if (reference?.horizon != null && horizon < 1) horizon = Math.min(0.85, Math.max(0.3, reference.horizon));
 
   const focusX = reference?.focusX ?? rng.range(0.38, 0.62);
   const lightX = focusX > 0.5 ? rng.range(0.14, 0.34) : rng.range(0.66, 0.86);
-  const lightY =
-    time === "sunset" ? Math.min(horizon, 1) - rng.range(0.05, 0.1) : Math.min(horizon, 0.8) * rng.range(0.22, 0.42);
+  const lightY = time === "sunset" ?
+    Math.min(horizon, 1) - rng.range(0.05, 0.1) :
+    Math.min(horizon, 0.8) * rng.range(0.22, 0.42);
 
   const subjects = placeSubjects(
     [...SLOT_ORDER].filter((m) => motifs.has(m)),

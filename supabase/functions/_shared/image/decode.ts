@@ -4,8 +4,9 @@
 // decoders are kept libraries (fast-png, omggif, jpeg-js); each is told the limits it can enforce itself.
 // deno-lint-ignore no-import-prefix -- deployed functions have no package.json to map a bare name
 import { decode as decodeJpegData } from "npm:jpeg-js@0.4.4";
+import { crc32 } from "./crc32.ts";
 import { decodeGif } from "./gif.ts";
-import { checkPixelLimits, DEFAULT_DECODE_LIMITS, type DecodeLimits, type PixelLimits } from "./limits.ts";
+import { checkPixelLimits, type DecodeLimits, DEFAULT_DECODE_LIMITS, type PixelLimits } from "./limits.ts";
 import { decodePng } from "./png-decode.ts";
 import { fail, type ImageResult, ok, type RgbaImage } from "./result.ts";
 import { headerSize, sniffFormat } from "./sniff.ts";
@@ -14,10 +15,22 @@ export interface DecodedImage extends RgbaImage {
   format: "png" | "jpeg" | "gif";
 }
 
-export function decodeImage(
+export interface InspectedImage {
+  format: DecodedImage["format"];
+  width: number;
+  height: number;
+}
+
+/**
+ * Everything that can be known about an upload without decoding it: its real format, the size its
+ * header declares (within the limits) and whether its byte count can hold that many pixels at all. It
+ * reads the header only and allocates nothing, so it may run before the caller is identified; a file
+ * it refuses never reaches a decoder.
+ */
+export function inspectImage(
   bytes: Uint8Array,
   limits: DecodeLimits = DEFAULT_DECODE_LIMITS,
-): ImageResult<DecodedImage> {
+): ImageResult<InspectedImage> {
   if (bytes.length > limits.maxBytes) {
     return fail("image_too_large", `the image is ${bytes.length} bytes; at most ${limits.maxBytes} are allowed`);
   }
@@ -29,26 +42,75 @@ export function decodeImage(
       `${format.toUpperCase()} images cannot be used as a reference; use PNG, JPEG or GIF`,
     );
   }
-  // A PNG header carries a CRC: png-decode.ts checks it, then the size, before it inflates anything.
-  if (format === "png") return withFormat(decodePng(bytes, limits), format);
+  // A PNG's header carries a CRC: a damaged one says nothing about the size, so it is checked first.
+  if (format === "png" && !pngHeaderIntact(bytes)) {
+    return fail("image_corrupt", "PNG header is missing or fails its CRC");
+  }
   const size = headerSize(bytes, format);
   if (!size) return fail("image_corrupt", `${format.toUpperCase()} is truncated: its header has no image size`);
   const sized = checkPixelLimits(size.width, size.height, limits);
   if (!sized.ok) return sized;
-  return withFormat(format === "jpeg" ? decodeJpeg(bytes, limits) : decodeGif(bytes), format);
+  if (format === "jpeg" && bytes.length < jpegBytesFloor(size.width, size.height)) {
+    return fail(
+      "image_corrupt",
+      `JPEG declares ${size.width}x${size.height} but its ${bytes.length} bytes cannot hold that many pixels`,
+    );
+  }
+  return ok({ format, ...size });
+}
+
+function pngHeaderIntact(bytes: Uint8Array): boolean {
+  if (bytes.length < 33) return false;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return view.getUint32(8) === 13 && crc32(bytes, 12, 29) === view.getUint32(29);
+}
+
+/**
+ * The fewest bytes a JPEG the decoder accepts can have for this size. jpeg-js reads Huffman-coded JPEGs
+ * only, and there every 8x8 block of every component carries a DC difference of at least one bit (a
+ * Huffman code is 1 to 16 bits long), so the luma blocks alone need ceil(w/8) * ceil(h/8) bits. A
+ * file below that is truncated or lying about its size; either way it is refused before the decoder
+ * allocates the frame's blocks and the output buffer for the declared size.
+ */
+export function jpegBytesFloor(width: number, height: number): number {
+  return Math.ceil((Math.ceil(width / 8) * Math.ceil(height / 8)) / 8);
+}
+
+export function decodeImage(
+  bytes: Uint8Array,
+  limits: DecodeLimits = DEFAULT_DECODE_LIMITS,
+): ImageResult<DecodedImage> {
+  const inspected = inspectImage(bytes, limits);
+  if (!inspected.ok) return inspected;
+  const { format } = inspected.value;
+  // png-decode.ts checks the header again (it is also used alone) and bounds the inflated data.
+  if (format === "png") return withFormat(decodePng(bytes, limits), format);
+  const { width, height } = inspected.value;
+  return withFormat(format === "jpeg" ? decodeJpeg(bytes, width * height, limits) : decodeGif(bytes), format);
 }
 
 function withFormat(result: ImageResult<RgbaImage>, format: DecodedImage["format"]): ImageResult<DecodedImage> {
   return result.ok ? ok({ ...result.value, format }) : result;
 }
 
-function decodeJpeg(bytes: Uint8Array, limits: PixelLimits): ImageResult<RgbaImage> {
+/**
+ * What jpeg-js counts against its memory cap, per pixel of the frame, at worst (four full-resolution
+ * components): 256 bytes per 8x8 block of each (16), each component's samples (4), the interleaved
+ * samples (4) and the RGBA output (4). Tables and markers fit in the fixed allowance.
+ */
+const JPEG_BYTES_PER_PIXEL = 28;
+const JPEG_FIXED_BYTES = 16 * 1024 * 1024;
+
+function decodeJpeg(bytes: Uint8Array, declaredPixels: number, limits: PixelLimits): ImageResult<RgbaImage> {
   try {
+    // The cap follows the size the header declared (already within the limits), so every image the
+    // limits allow decodes (16 M pixels needs far more than a flat 12 bytes a pixel: such JPEGs were
+    // refused as "not an image"), and no file gets more than its own declared size needs.
     const image = decodeJpegData(bytes, {
       useTArray: true,
       formatAsRGBA: true,
       maxResolutionInMP: limits.maxPixels / 1_000_000,
-      maxMemoryUsageInMB: Math.ceil((limits.maxPixels * 12) / 1_000_000) + 64,
+      maxMemoryUsageInMB: (declaredPixels * JPEG_BYTES_PER_PIXEL + JPEG_FIXED_BYTES) / (1024 * 1024),
     });
     return ok({ width: image.width, height: image.height, rgba: image.data });
   } catch (e) {

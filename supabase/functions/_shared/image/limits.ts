@@ -1,6 +1,10 @@
 // How much of an untrusted image the decoders accept. Every decoder checks the size its header declares
 // against these before it allocates pixel memory, so a small file declaring a huge image is refused cheaply.
-import { REFERENCE_IMAGE_MAX_BYTES, REFERENCE_IMAGE_MAX_SIDE } from "../vocabulary/generation.ts";
+import {
+  REFERENCE_IMAGE_MAX_BYTES,
+  REFERENCE_IMAGE_MAX_PIXELS,
+  REFERENCE_IMAGE_MAX_SIDE,
+} from "../vocabulary/generation.ts";
 import { fail, type ImageResult, ok } from "./result.ts";
 
 export interface PixelLimits {
@@ -17,7 +21,7 @@ export interface DecodeLimits extends PixelLimits {
 
 export const DEFAULT_DECODE_LIMITS: DecodeLimits = {
   maxDimension: REFERENCE_IMAGE_MAX_SIDE,
-  maxPixels: 16_000_000,
+  maxPixels: REFERENCE_IMAGE_MAX_PIXELS,
   maxBytes: REFERENCE_IMAGE_MAX_BYTES,
 };
 

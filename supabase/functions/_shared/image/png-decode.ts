@@ -59,17 +59,17 @@ function readStructure(bytes: Uint8Array, limits: PixelLimits): ImageResult<{ he
 /** Bytes the image data must inflate to: each row (of each Adam7 pass) plus its filter byte. */
 function inflatedSize(h: Header): number {
   const bitsPerPixel = h.depth * SAMPLES[h.colorType];
-  const passes = h.interlaced
-    ? [
-        [0, 0, 8, 8],
-        [4, 0, 8, 8],
-        [0, 4, 4, 8],
-        [2, 0, 4, 4],
-        [0, 2, 2, 4],
-        [1, 0, 2, 2],
-        [0, 1, 1, 2],
-      ]
-    : [[0, 0, 1, 1]];
+  const passes = h.interlaced ?
+    [
+      [0, 0, 8, 8],
+      [4, 0, 8, 8],
+      [0, 4, 4, 8],
+      [2, 0, 4, 4],
+      [0, 2, 2, 4],
+      [1, 0, 2, 2],
+      [0, 1, 1, 2],
+    ] :
+    [[0, 0, 1, 1]];
   let size = 0;
   for (const [xs, ys, dx, dy] of passes) {
     const pw = Math.ceil((h.width - xs) / dx),

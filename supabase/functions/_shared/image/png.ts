@@ -2,7 +2,7 @@
 // RGBA when any pixel is not opaque) with one filter per row, picked by a sampled sum-of-absolute-
 // differences estimate, and zlib from node:zlib (measured faster in Deno than CompressionStream('deflate');
 // bench/engine-bench.ts prints both). It stays hand-written for determinism, the tEXt label and speed
-// (README decision 15).
+// (docs/decisions/015-built-in-engine-is-a-procedural-renderer.md).
 import { deflateSync } from "node:zlib";
 import { crc32 } from "./crc32.ts";
 

@@ -1,5 +1,7 @@
 // Failures of image decoding are values, not exceptions: callers (the generate function) map each code
 // to their own error answer once, at their boundary.
+import type { Result } from "../vocabulary/result.ts";
+
 export type ImageErrorCode =
   | "image_invalid_data_url" // not a base64 data URL, or its base64 is malformed
   | "image_too_large" // more bytes, pixels or a longer side than the limits allow
@@ -12,7 +14,8 @@ export interface ImageError {
   message: string;
 }
 
-export type ImageResult<T> = { ok: true; value: T } | { ok: false; error: ImageError };
+/** The shared Result (../vocabulary/result.ts) with the decoder's error. */
+export type ImageResult<T> = Result<T, ImageError>;
 
 export function ok<T>(value: T): ImageResult<T> {
   return { ok: true, value };

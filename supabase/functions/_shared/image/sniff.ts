@@ -98,9 +98,9 @@ function webpSize(b: Uint8Array): ImageSize | null {
 export function headerSize(bytes: Uint8Array, format: SniffedFormat): ImageSize | null {
   switch (format) {
     case "png":
-      return bytes.length >= 24 && ascii(bytes, 12, 4) === "IHDR"
-        ? { width: u32be(bytes, 16), height: u32be(bytes, 20) }
-        : null;
+      return bytes.length >= 24 && ascii(bytes, 12, 4) === "IHDR" ?
+        { width: u32be(bytes, 16), height: u32be(bytes, 20) } :
+        null;
     case "jpeg":
       return jpegSize(bytes);
     case "gif":

@@ -153,8 +153,9 @@ export function createReplicateProvider(config: ReplicateConfig): ImageProvider 
       const step = settle(prediction);
       if (step.done) return step.result;
       const pollUrl = prediction.urls?.get;
-      if (!pollUrl)
+      if (!pollUrl) {
         return fail(appError("server_error", { detail: "replicate: incomplete prediction has no urls.get" }));
+      }
       if (!(await sleep(config.pollIntervalMs, signal))) {
         cancel(prediction);
         return fail(appError("timeout", { detail: "replicate: deadline reached while polling" }));

@@ -118,14 +118,15 @@ export function createRunwareProvider(config: RunwareConfig): ImageProvider {
       return fail(byCode ?? classifyHttpStatus(res.status, res.headers, text, "runware"));
     }
     const data = (body as { data?: unknown })?.data;
-    const result = Array.isArray(data)
-      ? (data as RunwareResult[]).find(
-          (d) => d.taskUUID === taskUUID && (d.imageURL || d.imageDataURI || d.imageBase64Data),
-        )
-      : undefined;
+    const result = Array.isArray(data) ?
+      (data as RunwareResult[]).find(
+        (d) => d.taskUUID === taskUUID && (d.imageURL || d.imageDataURI || d.imageBase64Data),
+      ) :
+      undefined;
     if (result) return ok(result);
-    if (errors.length)
+    if (errors.length) {
       return fail(classifyCode(errors[0]) ?? appError("server_error", { detail: `runware: ${errors[0].code}` }));
+    }
     return fail(appError("server_error", { detail: "runware: no result for the task" }));
   }
 

@@ -30,10 +30,9 @@ export function createProviderRegistry(
   const byId = new Map<ProviderId, ImageProvider>(providers.map((p) => [p.id, p]));
   if (!byId.has("builtin")) byId.set("builtin", createBuiltinProvider());
   const remote = providers.filter((p) => p.id !== "builtin").map((p) => p.id);
-  const fallback =
-    isProviderId(opts.defaultProvider) && byId.has(opts.defaultProvider)
-      ? byId.get(opts.defaultProvider)!
-      : byId.get(remote[0] ?? "builtin")!;
+  const fallback = isProviderId(opts.defaultProvider) && byId.has(opts.defaultProvider) ?
+    byId.get(opts.defaultProvider)! :
+    byId.get(remote[0] ?? "builtin")!;
   return {
     available: [...remote, "builtin"],
     timeoutMs: opts.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS,

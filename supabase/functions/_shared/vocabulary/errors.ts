@@ -2,7 +2,12 @@
 // spec's title, message and action for each. The server picks `code`; the client maps any failure to
 // one of these codes once (src/api/errors.ts) and shows the entry. `invalid_input` is the server's
 // validation failure (its message is the spec §5 text and is shown as is).
-import { NEGATIVE_PROMPT_MAX_CHARS, PROMPT_MAX_CHARS } from "./generation.ts";
+import {
+  NEGATIVE_PROMPT_MAX_CHARS,
+  PROMPT_MAX_CHARS,
+  REFERENCE_IMAGE_MAX_PIXELS,
+  REFERENCE_IMAGE_MAX_SIDE,
+} from "./generation.ts";
 
 export const ERROR_CODES = [
   "rate_limit",
@@ -40,9 +45,11 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     action: { label: "View Limits", to: "/pricing" },
     retryable: true,
   },
+  // §8 words this "Upgrade for unlimited generations"; no plan is unlimited (the largest is 9,999 a day),
+  // so the text says what upgrading gives (docs/decisions/075-at-zero-left-nothing-is-sent.md).
   daily_limit: {
     title: "Daily Limit Reached",
-    message: "You've reached your free daily limit. Upgrade for unlimited generations.",
+    message: "You've reached your daily limit. Upgrade for more generations each day.",
     action: { label: "Upgrade Now", to: "/pricing" },
     retryable: false,
   },
@@ -96,6 +103,9 @@ export const VALIDATION_MESSAGES = {
   promptTooLong: `The prompt must be at most ${PROMPT_MAX_CHARS} characters`,
   negativePromptTooLong: `The negative prompt must be at most ${NEGATIVE_PROMPT_MAX_CHARS} characters`,
   notAnImage: "Please select an image file",
+  referenceTooLarge: `The reference image must be at most ${REFERENCE_IMAGE_MAX_SIDE} pixels on a side and ${
+    REFERENCE_IMAGE_MAX_PIXELS / 1_000_000
+  } million pixels in all`,
   signInToGenerate: "Please sign in to generate images",
   dailyLimit: "Daily limit reached. Upgrade to continue generating images.",
   signInForPreferences: "Please sign in to update preferences",

@@ -63,3 +63,5 @@ export const isAspectRatio = (value: unknown): value is AspectRatio => ASPECT_RA
 /** A reference image's limits (spec §5): the server refuses larger uploads; the client scales below them. */
 export const REFERENCE_IMAGE_MAX_BYTES = 4 * 1024 * 1024;
 export const REFERENCE_IMAGE_MAX_SIDE = 4096;
+/** Most pixels (width x height) a reference image may have: 16 M, i.e. 4000 x 4000 (spec §5). */
+export const REFERENCE_IMAGE_MAX_PIXELS = 16_000_000;

@@ -72,8 +72,11 @@ function signature(img: Pixels): number[] {
     const s = max ? (max - min) / max : 0;
     sat += s;
     if (max > min) {
-      const h =
-        max === R ? ((G - B) / (max - min) + 6) % 6 : max === G ? (B - R) / (max - min) + 2 : (R - G) / (max - min) + 4;
+      const h = max === R ?
+        ((G - B) / (max - min) + 6) % 6 :
+        max === G ?
+        (B - R) / (max - min) + 2 :
+        (R - G) / (max - min) + 4;
       hues[Math.floor(h) % 6] += s;
     }
     lum[i] = 0.299 * R + 0.587 * G + 0.114 * B;
@@ -131,11 +134,13 @@ Deno.test("draws every style of the vocabulary, under the vocabulary's own label
 });
 
 Deno.test("renders PNGs of exactly the product's three sizes", async () => {
-  for (const [width, height] of [
-    [1024, 1024],
-    [1536, 1024],
-    [1024, 1536],
-  ]) {
+  for (
+    const [width, height] of [
+      [1024, 1024],
+      [1536, 1024],
+      [1024, 1536],
+    ]
+  ) {
     const img = await render({ prompt: "a lighthouse by the sea at sunset", width, height, style: "watercolor" });
     assert.equal(img.width, width);
     assert.equal(img.height, height);

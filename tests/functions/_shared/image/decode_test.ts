@@ -7,9 +7,15 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix -- the same specifier the decoder under test uses
 import { encode as encodeJpeg } from "npm:jpeg-js@0.4.4";
-import { decodeImage, parseDataUrl } from "../../../../supabase/functions/_shared/image/decode.ts";
+import {
+  decodeImage,
+  inspectImage,
+  jpegBytesFloor,
+  parseDataUrl,
+} from "../../../../supabase/functions/_shared/image/decode.ts";
 import { encodePng } from "../../../../supabase/functions/_shared/image/png.ts";
 import { assemblePng } from "../../fakes/fake-server.ts";
+import { jpegDeclaring } from "../../fixtures/jpeg-declaring.ts";
 
 const fixture = (name: string) => Deno.readFileSync(new URL(`../../fixtures/${name}`, import.meta.url));
 
@@ -233,13 +239,15 @@ Deno.test("decodes a real PNG sent as a data URL labelled with the wrong type", 
 });
 
 Deno.test("rejects malformed data URLs", () => {
-  for (const bad of [
-    "http://example.com/x.png",
-    "data:image/png,notbase64",
-    "data:image/png;base64,abc$",
-    "data:image/png;base64,abcde",
-    "data:image/png;base64,",
-  ]) {
+  for (
+    const bad of [
+      "http://example.com/x.png",
+      "data:image/png,notbase64",
+      "data:image/png;base64,abc$",
+      "data:image/png;base64,abcde",
+      "data:image/png;base64,",
+    ]
+  ) {
     const result = parseDataUrl(bad, 1024);
     assert.equal(result.ok ? "" : result.error.code, "image_invalid_data_url", bad);
   }
@@ -313,4 +321,64 @@ Deno.test("refuses a GIF whose frame lies outside its logical screen", () => {
   const result = decodeImage(shrunk);
   assert.equal(result.ok ? "" : result.error.code, "image_corrupt");
   assert.match(result.ok ? "" : result.error.message, /outside/);
+});
+
+Deno.test("refuses a small JPEG declaring millions of pixels from its size alone, without decoding it", () => {
+  // The attack: ~1 KB whose header claims 4000x4000 (exactly the pixel limit). jpeg-js would fill the
+  // missing data with zeros and spend most of a second (and 64 MB) producing a grey picture.
+  const bomb = jpegDeclaring(4000, 4000);
+  assert.ok(bomb.length < 2000, `${bomb.length} bytes`);
+  const inspected = inspectImage(bomb);
+  assert.equal(inspected.ok ? "" : inspected.error.code, "image_corrupt");
+  const started = performance.now();
+  const decoded = decodeImage(bomb);
+  const ms = performance.now() - started;
+  assert.equal(decoded.ok ? "" : decoded.error.code, "image_corrupt");
+  assert.match(decoded.ok ? "" : decoded.error.message, /4000x4000 but its \d+ bytes cannot hold/);
+  assert.ok(ms < 50, `refused in ${ms.toFixed(1)} ms`);
+});
+
+Deno.test("the JPEG size floor is one bit per 8x8 block, so real JPEGs of any size stay above it", () => {
+  assert.equal(jpegBytesFloor(4000, 4000), 31_250);
+  assert.equal(jpegBytesFloor(8, 8), 1);
+  assert.equal(jpegBytesFloor(9, 9), 1); // 4 blocks, 4 bits
+  // A flat 512x512 JPEG at the lowest quality is about as small as a real one of that size gets.
+  const side = 512;
+  const flat = new Uint8Array(
+    encodeJpeg({ width: side, height: side, data: new Uint8Array(side * side * 4).fill(200) }, 1).data,
+  );
+  assert.ok(flat.length >= jpegBytesFloor(side, side), `${flat.length} >= ${jpegBytesFloor(side, side)}`);
+  const inspected = inspectImage(flat);
+  assert.deepEqual(inspected.ok ? inspected.value : inspected.error, { format: "jpeg", width: side, height: side });
+  assert.ok(decodeImage(flat).ok);
+  // The floor counts the file's bytes: the same header with its entropy data cut away is refused.
+  const declared = jpegDeclaring(2048, 2048);
+  assert.ok(declared.length < jpegBytesFloor(2048, 2048));
+  assert.equal(((r) => (r.ok ? "" : r.error.code))(inspectImage(declared)), "image_corrupt");
+});
+
+Deno.test("inspectImage reads format and size from the header without decoding, and applies the limits", () => {
+  const png = fixture("chromium-halves.png");
+  assert.deepEqual(((r) => (r.ok ? r.value : null))(inspectImage(png)), { format: "png", width: 12, height: 8 });
+  const wide = assemblePng({ width: 5000, height: 10, depth: 8, colorType: 2 }, new Uint8Array(1));
+  assert.equal(((r) => (r.ok ? "" : r.error.code))(inspectImage(wide)), "image_too_large");
+  assert.equal(
+    ((r) => (r.ok ? "" : r.error.code))(inspectImage(fixture("chromium-halves.webp"))),
+    "image_unsupported_format",
+  );
+});
+
+Deno.test("a JPEG at the documented limits (4096 px a side, 16 M pixels) decodes", () => {
+  // Until the decoder's memory cap followed the declared size, JPEGs above about 14 M pixels failed
+  // with "maxMemoryUsageInMB limit exceeded" and were answered as "not an image".
+  const [width, height] = [4096, 3900];
+  const data = new Uint8Array(width * height * 4);
+  for (let i = 0; i < data.length; i += 4) data.set([(i >> 6) & 255, 90, 160, 255], i);
+  const jpeg = new Uint8Array(encodeJpeg({ width, height, data }, 40).data);
+  assert.ok(jpeg.length <= 4 * 1024 * 1024, `${jpeg.length} bytes`);
+  const img = decodeImage(jpeg);
+  assert.ok(img.ok, img.ok ? "" : img.error.message);
+  assert.equal(img.value.width, width);
+  assert.equal(img.value.height, height);
+  assert.equal(img.value.rgba.length, width * height * 4);
 });

@@ -1,4 +1,4 @@
-// The hand-written PNG encoder (README decision 15): what it writes decodes back to the same pixels.
+// The hand-written PNG encoder (docs/decisions/015-built-in-engine-is-a-procedural-renderer.md): what it writes decodes back to the same pixels.
 import assert from "node:assert/strict";
 import { decodeImage } from "../../../../supabase/functions/_shared/image/decode.ts";
 import { encodePng } from "../../../../supabase/functions/_shared/image/png.ts";

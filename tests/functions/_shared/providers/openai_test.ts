@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createOpenAiProvider } from "../../../../supabase/functions/_shared/providers/openai.ts";
 import { sniffImage } from "../../../../supabase/functions/_shared/image/sniff.ts";
-import { startOpenAiFake, type OpenAiMode } from "../../fakes/openai-fake.ts";
+import { type OpenAiMode, startOpenAiFake } from "../../fakes/openai-fake.ts";
 import { assertPng, failureOf, generateAndClose } from "../../fakes/provider-run.ts";
 import { noDeadline, providerInput } from "../../fakes/provider-input.ts";
 import { ASPECT_RATIOS } from "../../../../supabase/functions/_shared/vocabulary/generation.ts";
@@ -59,15 +59,17 @@ Deno.test("a GPT image model answers b64_json and gets its own landscape size", 
   }
 });
 
-for (const [mode, code, retryable] of [
-  ["content_policy", "nsfw_content", false],
-  ["moderation_blocked", "nsfw_content", false],
-  ["billing_limit", "insufficient_credits", false],
-  ["insufficient_quota", "insufficient_credits", false],
-  ["rate_limited", "rate_limit", true],
-  ["server_error", "server_error", true],
-  ["overloaded", "server_error", true],
-] as const) {
+for (
+  const [mode, code, retryable] of [
+    ["content_policy", "nsfw_content", false],
+    ["moderation_blocked", "nsfw_content", false],
+    ["billing_limit", "insufficient_credits", false],
+    ["insufficient_quota", "insufficient_credits", false],
+    ["rate_limited", "rate_limit", true],
+    ["server_error", "server_error", true],
+    ["overloaded", "server_error", true],
+  ] as const
+) {
   Deno.test(`the ${mode} answer is ${code}`, async () => {
     const error = failureOf(await generateAndClose(setup(mode)), code, retryable);
     if (mode === "rate_limited") assert.equal(error.retryAfter, 20);

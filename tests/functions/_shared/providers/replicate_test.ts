@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createReplicateProvider } from "../../../../supabase/functions/_shared/providers/replicate.ts";
-import { startReplicateFake, type ReplicateModes } from "../../fakes/replicate-fake.ts";
+import { type ReplicateModes, startReplicateFake } from "../../fakes/replicate-fake.ts";
 import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
 import { assertPng, failureOf, generateAndClose } from "../../fakes/provider-run.ts";
 
@@ -119,14 +119,16 @@ Deno.test("a succeeded prediction whose data was removed is a server_error", asy
   failureOf(await generateAndClose(setup({ outcome: "data_removed" })), "server_error");
 });
 
-for (const [outcome, code] of [
-  ["nsfw", "nsfw_content"],
-  ["sensitive", "nsfw_content"],
-  ["empty", "nsfw_content"],
-  ["oom", "server_error"],
-  ["canceled", "server_error"],
-  ["aborted", "server_error"],
-] as const) {
+for (
+  const [outcome, code] of [
+    ["nsfw", "nsfw_content"],
+    ["sensitive", "nsfw_content"],
+    ["empty", "nsfw_content"],
+    ["oom", "server_error"],
+    ["canceled", "server_error"],
+    ["aborted", "server_error"],
+  ] as const
+) {
   Deno.test(`a prediction ending ${outcome} is classified ${code}`, async () => {
     failureOf(await generateAndClose(setup({ outcome, incompleteWait: outcome === "oom" })), code);
   });
@@ -155,11 +157,13 @@ Deno.test("429 is rate_limit, waiting as long as Retry-After says, else as long 
 });
 
 Deno.test("500 and 503 on create, and 503 while polling, are retryable server_errors", async () => {
-  for (const modes of [
-    { createStatus: 500 },
-    { createStatus: 503 },
-    { incompleteWait: true, getStatus: 503 },
-  ] as const) {
+  for (
+    const modes of [
+      { createStatus: 500 },
+      { createStatus: 503 },
+      { incompleteWait: true, getStatus: 503 },
+    ] as const
+  ) {
     failureOf(await generateAndClose(setup(modes)), "server_error", true);
   }
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createRunwareProvider } from "../../../../supabase/functions/_shared/providers/runware.ts";
-import { startRunwareFake, type RunwareMode } from "../../fakes/runware-fake.ts";
+import { type RunwareMode, startRunwareFake } from "../../fakes/runware-fake.ts";
 import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
 import { assertPng, failureOf, generateAndClose } from "../../fakes/provider-run.ts";
 
@@ -66,14 +66,16 @@ Deno.test("a result flagged NSFWContent is nsfw_content", async () => {
   failureOf(await generateAndClose(setup("nsfw")), "nsfw_content");
 });
 
-for (const [mode, code, retryable] of [
-  ["insufficient_credits", "insufficient_credits", false],
-  ["overloaded_429", "rate_limit", true],
-  ["overloaded_503", "server_error", true],
-  ["overloaded_504", "server_error", true],
-  ["server_error", "server_error", true],
-  ["timeout_provider", "timeout", true],
-] as const) {
+for (
+  const [mode, code, retryable] of [
+    ["insufficient_credits", "insufficient_credits", false],
+    ["overloaded_429", "rate_limit", true],
+    ["overloaded_503", "server_error", true],
+    ["overloaded_504", "server_error", true],
+    ["server_error", "server_error", true],
+    ["timeout_provider", "timeout", true],
+  ] as const
+) {
   Deno.test(`the ${mode} answer is ${code}`, async () => {
     const error = failureOf(await generateAndClose(setup(mode)), code, retryable);
     if (code === "rate_limit") assert.equal(error.retryAfter, 60);
@@ -100,7 +102,7 @@ Deno.test("an unreachable API is a network_error and a missed deadline a timeout
     baseUrl: "http://127.0.0.1:1",
     fetch: (_url, init) =>
       new Promise((_, reject) =>
-        init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))),
+        init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")))
       ),
   });
   const t = await stalled.generate(providerInput(), AbortSignal.timeout(50));

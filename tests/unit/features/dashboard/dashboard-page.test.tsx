@@ -6,6 +6,7 @@ import { setSessionView } from "#src/state/session-store.ts";
 import { resetDb, row, seed } from "../library/seed.ts";
 
 vi.mock("#src/api/library.ts", () => ({
+  SIGNED_URL_SECONDS: 3600,
   signedImageUrl: vi.fn(async () => ({ ok: false, error: { message: "offline" } })),
 }));
 const { default: DashboardPage } = await import("#src/features/dashboard/dashboard-page.tsx");

@@ -13,6 +13,17 @@ describe("LazyPromptEditor", () => {
     expect(screen.getByText("500 characters left")).toBeTruthy();
   });
 
+  it("takes a 500-character prompt of emoji whole and counts it as the check does", async () => {
+    const prompt = "\u{1F3A8}".repeat(500); // 1,000 UTF-16 units
+    render(<LazyPromptEditor value={prompt} onChange={() => undefined} />);
+    const field = (await screen.findByLabelText("Prompt")) as HTMLTextAreaElement;
+    expect(field.value).toBe(prompt);
+    // No maxLength: the browser would count UTF-16 units and cut the prompt at 250 emoji.
+    expect(field.maxLength).toBe(-1);
+    expect(screen.getByText("0 characters left")).toBeTruthy();
+    expect(promptError(prompt)).toBeNull();
+  });
+
   it("requires a prompt after trimming", () => {
     expect(promptError("   ")).toBe("Please enter a prompt");
     expect(promptError("a cat")).toBeNull();

@@ -122,7 +122,7 @@ describe("history page", () => {
       "9:16",
       "1024 × 1536",
       "1234",
-      "replicate · flux-schnell",
+      "flux-schnell via Replicate",
     ]) {
       expect(text).toContain(part);
     }

@@ -15,7 +15,7 @@ vi.mock("#src/api/library.ts", () => ({
   signedImageUrl: vi.fn(async (path: string) => ({ ok: true, value: `https://storage.test/${path}` })),
 }));
 
-const { prefetchTileImages, useTileImage } = await import("#src/features/library/use-tile-image.ts");
+const { prefetchTileImages, useTileImage } = await import("#src/sync/use-tile-image.ts");
 
 function Tiles({ ids }: { ids: string[] }) {
   return (

@@ -38,15 +38,29 @@ describe("/pricing", () => {
     }
     const creator = within(plans).getByRole("heading", { name: "Creator" }).closest("li")!;
     expect(within(creator).getByText("Most popular")).toBeTruthy();
-    expect(creator.textContent).toContain("Unlimited prompts");
+    expect(creator.textContent).toContain("999 generations/day");
   });
 
-  it("answers every plan button with the subscription notice and makes no call", async () => {
+  it("lists no extra that no tier has", () => {
+    renderPricing();
+    const text = document.body.textContent ?? "";
+    for (const claim of [/priority queue/i, /fastest speeds/i, /high-res/i, /custom styles/i, /unlimited/i]) {
+      expect(text).not.toMatch(claim);
+    }
+  });
+
+  it("sends a visitor's free plan button to sign-up", () => {
+    renderPricing();
+    const free = within(screen.getByRole("region", { name: "Plans" })).getByRole("link", { name: /^Start for free/ });
+    expect(free.getAttribute("href")).toBe("/auth?mode=sign-up");
+  });
+
+  it("answers each paid plan's button with the subscription notice and makes no call", async () => {
     const fetchSpy = vi.spyOn(globalThis, "fetch");
     renderPricing();
     const user = userEvent.setup();
     const buttons = within(screen.getByRole("region", { name: "Plans" })).getAllByRole("button");
-    expect(buttons).toHaveLength(3);
+    expect(buttons).toHaveLength(2);
     for (const button of buttons) {
       await user.click(button);
       const notices = within(screen.getByRole("region", { name: "Notices" }));

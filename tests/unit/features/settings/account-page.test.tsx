@@ -10,7 +10,7 @@ import { resetDb } from "../library/seed.ts";
 
 const deleteAccount = vi.fn();
 vi.mock("#src/api/account.ts", () => ({ deleteAccount }));
-vi.mock("#src/api/auth.ts", () => ({ updatePassword: vi.fn() }));
+vi.mock("#src/api/auth.ts", () => ({ changePassword: vi.fn() }));
 
 const signOut = vi.fn(async () => ({ ok: true as const }));
 registerSessionRuntime(async () => ({ signOut }));

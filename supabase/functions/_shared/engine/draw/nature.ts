@@ -125,11 +125,13 @@ export function drawFire(d: Draw, x01: number, scale: number): void {
     [S * 0.25, S * 0.75, mix(p.fire, p.fireCore, 0.5)],
     [S * 0.15, S * 0.48, p.fireCore],
   ];
-  for (const [fx, scaleW] of [
-    [-0.22, 0.55],
-    [0.2, 0.6],
-    [0, 1],
-  ] as const) {
+  for (
+    const [fx, scaleW] of [
+      [-0.22, 0.55],
+      [0.2, 0.6],
+      [0, 1],
+    ] as const
+  ) {
     for (const [w, h, col] of layers) {
       flame(d, x + fx * S, y, w * scaleW, h * (scaleW === 1 ? 1 : 0.7), col, rng.next() * 6);
     }

@@ -31,10 +31,12 @@ export function oilPainting(job: Job): Canvas {
   const flow = flowField(w, h, job.scene.noise, u * 0.35, Math.PI / 5);
   const c = new Canvas(w, h, smear(base.data, w, h, 3, flow, u * 0.03, 5), base.layer);
   const bd = base.data;
-  for (const [cellK, lenK, widthK] of [
-    [0.022, 0.05, 0.017],
-    [0.013, 0.03, 0.01],
-  ] as const) {
+  for (
+    const [cellK, lenK, widthK] of [
+      [0.022, 0.05, 0.017],
+      [0.013, 0.03, 0.01],
+    ] as const
+  ) {
     const cell = Math.max(2, u * cellK),
       len = u * lenK,
       width = Math.max(1.2, u * widthK);
@@ -89,10 +91,12 @@ export function impressionist(job: Job): Canvas {
     od = out.data;
   for (let k = 0; k < od.length; k++) od[k] = bd[k] + (ground[k % 3] - bd[k]) * 0.45;
   const noise = job.scene.noise;
-  for (const [cellK, lengthK, alpha] of [
-    [0.016, 1.3, 0.85],
-    [0.009, 1.1, 0.92],
-  ] as const) {
+  for (
+    const [cellK, lengthK, alpha] of [
+      [0.016, 1.3, 0.85],
+      [0.009, 1.1, 0.92],
+    ] as const
+  ) {
     const cell = Math.max(2.5, U * cellK);
     for (let gy = 0; gy < h + cell; gy += cell) {
       for (let gx = 0; gx < w + cell; gx += cell) {

@@ -103,10 +103,9 @@ export function gothic(job: Job): Canvas {
     rimInner = mix(rim, stone, 0.5);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
-      const dist =
-        y > h - margin
-          ? Math.max(archDistance(x, y, cx, half, ys, radius), y - (h - margin))
-          : archDistance(x, y, cx, half, ys, radius);
+      const dist = y > h - margin ?
+        Math.max(archDistance(x, y, cx, half, ys, radius), y - (h - margin)) :
+        archDistance(x, y, cx, half, ys, radius);
       if (dist < -rimWidth - 1) continue;
       const k = (y * w + x) * 3;
       const n = 0.75 + noise.sample(x * nk, y * nk) * 0.5;
@@ -205,12 +204,14 @@ export function steampunk(job: Job): Canvas {
   const rivet = hex("#e1c699");
   const step = U * 0.09;
   for (let p = step / 2; p < Math.max(w, h); p += step) {
-    for (const [x, y] of [
-      [p, pipe / 2],
-      [p, h - pipe / 2],
-      [pipe / 2, p],
-      [w - pipe / 2, p],
-    ]) {
+    for (
+      const [x, y] of [
+        [p, pipe / 2],
+        [p, h - pipe / 2],
+        [pipe / 2, p],
+        [w - pipe / 2, p],
+      ]
+    ) {
       if (x > w || y > h) continue;
       c.fillCircle(x, y, pipe * 0.16, {
         radial: [x - pipe * 0.05, y - pipe * 0.05, pipe * 0.2],
@@ -219,12 +220,14 @@ export function steampunk(job: Job): Canvas {
       });
     }
   }
-  for (const [x, y] of [
-    [pipe / 2, pipe / 2],
-    [w - pipe / 2, pipe / 2],
-    [pipe / 2, h - pipe / 2],
-    [w - pipe / 2, h - pipe / 2],
-  ]) {
+  for (
+    const [x, y] of [
+      [pipe / 2, pipe / 2],
+      [w - pipe / 2, pipe / 2],
+      [pipe / 2, h - pipe / 2],
+      [w - pipe / 2, h - pipe / 2],
+    ]
+  ) {
     c.fillCircle(x, y, pipe * 0.9, {
       radial: [x - pipe * 0.3, y - pipe * 0.3, pipe * 1.1],
       from: hex("#e0a060"),

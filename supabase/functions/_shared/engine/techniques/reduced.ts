@@ -99,8 +99,8 @@ export function minimalist(job: Job): Canvas {
       let best = 0,
         bestW = -1;
       for (let k = 0; k < 6; k++) {
-        const wk =
-          (soft[a + k] * (1 - tx) + soft[b + k] * tx) * (1 - ty) + (soft[c + k] * (1 - tx) + soft[e + k] * tx) * ty;
+        const wk = (soft[a + k] * (1 - tx) + soft[b + k] * tx) * (1 - ty) +
+          (soft[c + k] * (1 - tx) + soft[e + k] * tx) * ty;
         if (wk > bestW) {
           bestW = wk;
           best = k;

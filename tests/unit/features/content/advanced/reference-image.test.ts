@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
-import { fitWithin, isImageFile, prepareReference } from "#src/features/content/advanced/reference-image.ts";
+import { fitWithin, isImageFile, prepareReference } from "#src/lib/reference-image.ts";
 
 describe("reference image for the generator", () => {
   it("accepts image files only, with the spec's message", async () => {

@@ -32,18 +32,25 @@ describe("generator form", () => {
   it("disables Generate with a blank prompt and says why once the prompt was edited", async () => {
     render(<Harness />);
     expect(generateButton().disabled).toBe(true);
-    await userEvent.type(screen.getByLabelText("Prompt"), "   ");
+    await userEvent.type(await screen.findByLabelText("Prompt"), "   ");
     expect(generateButton().disabled).toBe(true);
     expect(screen.getByText(VALIDATION_MESSAGES.promptRequired)).toBeTruthy();
     await userEvent.type(screen.getByLabelText("Prompt"), "a red fox");
     expect(generateButton().disabled).toBe(false);
-    expect(screen.getByText("488 characters left")).toBeTruthy();
+    // The counter counts what is sent: the prompt trimmed, so the leading spaces are not counted.
+    expect(screen.getByText("491 characters left")).toBeTruthy();
   });
 
-  it("disables Generate while a generation runs, but not the batch queue", async () => {
-    render(<Harness running start={{ prompt: "a cat" }} />);
-    expect(generateButton().disabled).toBe(true);
+  it("disables Generate while a generation runs (still focusable), but not the batch queue", async () => {
+    const onGenerate = vi.fn();
+    render(<Harness running onGenerate={onGenerate} start={{ prompt: "a cat" }} />);
+    expect(generateButton().getAttribute("aria-disabled")).toBe("true");
+    generateButton().focus();
+    expect(document.activeElement).toBe(generateButton());
+    await userEvent.keyboard("{Enter}");
+    expect(onGenerate).not.toHaveBeenCalled();
     await userEvent.click(screen.getByRole("checkbox", { name: "Batch mode" }));
+    expect(generateButton().getAttribute("aria-disabled")).toBeNull();
     expect(generateButton().disabled).toBe(false);
     expect(generateButton().textContent).toContain("Queue 4 tasks");
   });
@@ -94,14 +101,20 @@ describe("generator form", () => {
   it("hands the settings to Generate and restores the defaults on Reset", async () => {
     const onGenerate = vi.fn();
     render(<Harness onGenerate={onGenerate} />);
-    await userEvent.type(screen.getByLabelText("Prompt"), "a lighthouse");
+    await userEvent.type(await screen.findByLabelText("Prompt"), "a lighthouse");
     await userEvent.click(screen.getByRole("radio", { name: /^Ultra/ }));
     await userEvent.click(screen.getByRole("radio", { name: /^16:9/ }));
     await userEvent.click(generateButton());
     expect(onGenerate).toHaveBeenCalledWith(
       expect.objectContaining({ prompt: "a lighthouse", quality: "ultra", aspectRatio: "16:9" }),
     );
+    const input = screen.getByLabelText("Reference image") as HTMLInputElement;
+    await userEvent.upload(input, new File([new Uint8Array([137, 80, 78, 71])], "ref.png", { type: "image/png" }));
+    await screen.findByRole("img", { name: "Reference image: ref.png" });
+    expect(input.files).toHaveLength(1);
     await userEvent.click(screen.getByRole("button", { name: "Reset" }));
+    expect(input.value).toBe("");
+    expect(screen.queryByRole("img", { name: "Reference image: ref.png" })).toBeNull();
     expect((screen.getByLabelText("Prompt") as HTMLTextAreaElement).value).toBe("");
     expect((screen.getByRole("radio", { name: /^Standard/ }) as HTMLInputElement).checked).toBe(true);
   });

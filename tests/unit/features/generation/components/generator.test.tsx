@@ -40,7 +40,7 @@ describe("generator", () => {
   it("queues N tasks in batch mode and says so", async () => {
     generate.mockResolvedValue({ ok: true, taskIds: ["a", "b", "c", "d"] });
     renderPage("/generate");
-    await userEvent.type(screen.getByLabelText("Prompt"), "a red fox in snow");
+    await userEvent.type(await screen.findByLabelText("Prompt"), "a red fox in snow");
     await userEvent.click(screen.getByRole("checkbox", { name: "Batch mode" }));
     await userEvent.click(screen.getByRole("button", { name: "Queue 4 tasks" }));
     expect(generate).toHaveBeenCalledWith(expect.objectContaining({ prompt: "a red fox in snow", batchCount: 4 }));
@@ -50,7 +50,7 @@ describe("generator", () => {
   it("generates one image without a batch count when batch mode is off", async () => {
     generate.mockResolvedValue({ ok: true, taskIds: ["a"] });
     renderPage("/generate");
-    await userEvent.type(screen.getByLabelText("Prompt"), "a lighthouse");
+    await userEvent.type(await screen.findByLabelText("Prompt"), "a lighthouse");
     await userEvent.click(screen.getByRole("button", { name: "Generate" }));
     expect(generate.mock.calls[0][0].batchCount).toBeUndefined();
     expect(toasts.items).toHaveLength(0);
@@ -59,7 +59,7 @@ describe("generator", () => {
   it("asks a signed-out visitor to sign in and comes back with the same settings", async () => {
     setSessionView({ status: "signed-out", user: null, verified: true });
     renderPage("/generate");
-    await userEvent.type(screen.getByLabelText("Prompt"), "a cat");
+    await userEvent.type(await screen.findByLabelText("Prompt"), "a cat");
     await userEvent.click(screen.getByRole("button", { name: "Generate" }));
     expect(generate).not.toHaveBeenCalled();
     expect(screen.getByRole("alert").textContent).toContain(VALIDATION_MESSAGES.signInToGenerate);
@@ -70,13 +70,36 @@ describe("generator", () => {
     );
   });
 
-  it("shows the queue's refusal with an Upgrade link for the daily limit", async () => {
-    generate.mockResolvedValue({ ok: false, message: VALIDATION_MESSAGES.dailyLimit });
+  it("at 0 left says the spec's sentence with Upgrade Now, and holds for the reset only when chosen", async () => {
+    const resetAt = "2030-01-02T00:00:00.000Z";
+    generate.mockResolvedValueOnce({ ok: false, message: VALIDATION_MESSAGES.dailyLimit, resetAt });
+    generate.mockResolvedValueOnce({ ok: true, taskIds: ["a"], heldUntil: resetAt });
     renderPage("/generate");
-    await userEvent.type(screen.getByLabelText("Prompt"), "a cat");
+    await userEvent.type(await screen.findByLabelText("Prompt"), "a cat");
     await userEvent.click(screen.getByRole("button", { name: "Generate" }));
-    expect(screen.getByRole("alert").textContent).toContain(VALIDATION_MESSAGES.dailyLimit);
-    expect(screen.getByRole("link", { name: "Upgrade" }).getAttribute("href")).toBe("/pricing");
+    expect(screen.getByRole("alert").textContent).toContain(
+      "Daily limit reached. Upgrade to continue generating images.",
+    );
+    expect(screen.getByRole("link", { name: "Upgrade Now" }).getAttribute("href")).toBe("/pricing");
+    expect(generate).toHaveBeenCalledTimes(1);
+    expect(generate.mock.calls[0][0].holdUntilReset).toBe(false);
+    await userEvent.click(screen.getByRole("button", { name: /^Hold it until the reset/ }));
+    expect(generate).toHaveBeenCalledTimes(2);
+    expect(generate.mock.calls[1][0].holdUntilReset).toBe(true);
+    expect(toasts.items.map((t) => t.title)).toContain("Held 1 task until the daily reset");
+  });
+
+  it("keeps the focus on Generate while it runs (busy, not disabled)", async () => {
+    let finish!: (v: unknown) => void;
+    generate.mockReturnValue(new Promise((resolve) => (finish = resolve)));
+    renderPage("/generate");
+    await userEvent.type(await screen.findByLabelText("Prompt"), "a lighthouse");
+    const button = screen.getByRole("button", { name: "Generate" });
+    await userEvent.click(button);
+    expect(button.getAttribute("aria-disabled")).toBe("true");
+    expect((button as HTMLButtonElement).disabled).toBe(false);
+    expect(document.activeElement).toBe(button);
+    await act(async () => finish({ ok: true, taskIds: ["a"] }));
   });
 
   it("opens filled in from a generator link", async () => {
@@ -85,7 +108,7 @@ describe("generator", () => {
       "/generate?prompt=A+lighthouse+at+dusk&negative_prompt=people&style=watercolor&quality=ultra&aspect_ratio=16%3A9&seed=1234&batch=7&reference=session",
     );
     await act(async () => undefined);
-    expect((screen.getByLabelText("Prompt") as HTMLTextAreaElement).value).toBe("A lighthouse at dusk");
+    expect(((await screen.findByLabelText("Prompt")) as HTMLTextAreaElement).value).toBe("A lighthouse at dusk");
     expect((screen.getByLabelText("Negative prompt") as HTMLInputElement).value).toBe("people");
     expect(screen.getByRole("button", { name: "Watercolor" }).getAttribute("aria-pressed")).toBe("true");
     expect((screen.getByRole("radio", { name: /^Ultra/ }) as HTMLInputElement).checked).toBe(true);

@@ -54,7 +54,7 @@ describe("rate-limit alert", () => {
     const alert = screen.getByRole("alert");
     expect(alert.className).toContain("alert-error");
     expect(alert.textContent).toContain("Daily limit reached");
-    expect(screen.getByRole("link", { name: "Upgrade" }).getAttribute("href")).toBe("/pricing");
+    expect(screen.getByRole("link", { name: "Upgrade Now" }).getAttribute("href")).toBe("/pricing");
   });
 
   it("says 'Resetting...' once the reset time has passed", () => {

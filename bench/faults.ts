@@ -1,0 +1,56 @@
+// `npm run bench faults`: FAULT_SCHEDULES seeded fault schedules (default 1,000; seeds from
+// FAULT_SEED_START, default 1) against one backend of its own (fresh users per schedule). Prints
+// each violation with the seed that reproduces it, the recovery paths exercised, and ends with
+// `faults: N schedules, V violations`.
+import { addCounters, counterTable, startHarness, zeroCounters } from "../tests/faults/harness.ts";
+
+const total = Number(process.env.FAULT_SCHEDULES ?? 1000);
+const first = Number(process.env.FAULT_SEED_START ?? 1);
+const verbose = process.env.FAULT_VERBOSE === "1";
+const harness = await startHarness({ log: verbose ? (l) => console.log(l) : undefined });
+const counters = zeroCounters();
+const faults: Record<string, number> = {};
+let violations = 0;
+let notes = 0;
+const failingSeeds: number[] = [];
+const started = Date.now();
+try {
+  for (let i = 0; i < total; i++) {
+    const seed = first + i;
+    const r = await harness.runSchedule(seed);
+    addCounters(counters, r.counters);
+    for (const [k, n] of Object.entries(r.faults)) faults[k] = (faults[k] ?? 0) + n;
+    notes += r.notes.length;
+    if (r.violations.length) {
+      failingSeeds.push(seed);
+      console.log(`seed ${seed} schedule: ${r.steps.map((s, n) => `${n}:${s}`).join(" ")}`);
+      for (const n of r.notes) console.log(`  note seed=${seed}: ${n.split("\n")[0]}`);
+    }
+    for (const v of r.violations) {
+      violations += 1;
+      console.log(`VIOLATION seed=${v.seed} step=${v.step} ${v.where}: ${v.message}`);
+    }
+    if (verbose && !r.violations.length)
+      for (const n of r.notes) console.log(`  note seed=${seed}: ${n.split("\n")[0]}`);
+    const done = i + 1;
+    if (done % 10 === 0 || done === total || verbose) {
+      const perRun = (Date.now() - started) / done / 1000;
+      console.log(
+        `progress: ${done}/${total} schedules, ${violations} violations, ${perRun.toFixed(1)} s/schedule` +
+          (verbose ? ` (seed ${seed}: ${r.steps.length} steps, ${(r.ms / 1000).toFixed(1)} s)` : ""),
+      );
+    }
+  }
+} finally {
+  await harness.close();
+}
+console.log(
+  `\nfaults injected: ${Object.entries(faults)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(", ")}`,
+);
+console.log(`actions not applied (notes, not violations): ${notes}`);
+console.log("recovery paths:");
+console.log(counterTable(counters));
+if (failingSeeds.length) console.log(`seeds with violations: ${failingSeeds.join(" ")}`);
+console.log(`faults: ${total} schedules, ${violations} violations`);

@@ -1,0 +1,2 @@
+export const DEFAULT_CHROMIUM_PATH: string;
+export function chromiumPath(): string;

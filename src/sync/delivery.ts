@@ -1,0 +1,281 @@
+// The one delivery mechanism for work stored on this device and sent later (architecture §4): a lane
+// asks its source for the pending items, delivers them ordered (one at a time; a failure holds the
+// lane, keeping the order) or concurrently (up to `limit`), backs off exponentially with jitter
+// (never sooner than the server's retry_after), and waits for a connection, a session or a quota
+// reset until the matching release. It is woken by triggers (src/sync/triggers.ts); runs are
+// coalesced, so two triggers at once never deliver an item twice. Time comes from an injected clock.
+
+export type Clock = {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+};
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/** What a lane can wait for: each is lifted only by its own release (a quota wait also by its time). */
+export type WaitFor = "online" | "session" | "quota";
+
+export type DeliveryOutcome =
+  | { outcome: "delivered" }
+  /** Transient: try again after a backoff; `retryAfterMs` is the server's retry_after, a floor. */
+  | { outcome: "retry"; retryAfterMs?: number }
+  /** Permanent: trying again cannot help; the lane moves on. */
+  | { outcome: "failed" }
+  | { outcome: "wait"; for: "online" | "session" }
+  | { outcome: "wait"; for: "quota"; until: number };
+
+/** What the lane made of an outcome, for the source to keep (a retry's time, a wait). */
+export type Settled =
+  | { outcome: "delivered" }
+  | { outcome: "failed" }
+  | { outcome: "retry"; at: number; attempts: number }
+  | { outcome: "wait"; for: WaitFor; until?: number };
+
+export type Backoff = { baseMs: number; maxMs: number; /** ± this fraction of the delay. */ jitter: number };
+
+export const DELIVERY_BACKOFF: Backoff = { baseMs: 2_000, maxMs: 60_000, jitter: 0.25 };
+
+/** setTimeout's longest delay; a time further out is re-checked then. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Exponential from the first attempt, capped, jittered, and never sooner than the server asked. */
+export function backoffDelayMs(
+  attempts: number,
+  random: () => number,
+  retryAfterMs = 0,
+  backoff: Backoff = DELIVERY_BACKOFF,
+): number {
+  const exponential = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.max(0, attempts - 1));
+  const jittered = exponential * (1 - backoff.jitter + random() * 2 * backoff.jitter);
+  return Math.round(Math.max(jittered, retryAfterMs));
+}
+
+/** A repeatable random in [0, 1) (mulberry32), so tests can predict the jitter. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export type LaneOptions<T> = {
+  key: string;
+  mode: "ordered" | "concurrent";
+  /** Concurrent lanes: the most deliveries at once (default 1). */
+  limit?: number | (() => number);
+  /** The pending items in delivery order (the lane skips those in flight or not yet due). */
+  next(): Promise<readonly T[]>;
+  idOf(item: T): string;
+  deliver(item: T): Promise<DeliveryOutcome>;
+  /** Told what became of an item; awaited before the lane moves on (the source keeps it). */
+  settled?(item: T, settled: Settled): void | Promise<void>;
+  /** Attempts already made (a persisted count); the lane counts its own otherwise. */
+  attemptsOf?(item: T): number;
+  /** When a persisted item may go next (epoch ms); the lane keeps its own backoffs otherwise. */
+  dueAt?(item: T): number | undefined;
+  /** Checked before each delivery; offline, the lane waits for release("online"). */
+  isOnline?(): boolean;
+  clock?: Clock;
+  random?: () => number;
+  backoff?: Backoff;
+  onError?(error: unknown): void;
+};
+
+export type LaneStatus = { waiting: WaitFor | null; until: number | null; inFlight: number; stopped: boolean };
+
+export type Lane = {
+  readonly key: string;
+  /** Something may be deliverable: look now (coalesced with a run under way). */
+  wake(): void;
+  /** What the lane waited for has come: lift that wait (and only that one) and look again. */
+  release(reason: WaitFor): void;
+  /** Forgets this lane's backoffs (back online: a backoff a lost connection caused has no reason to last). */
+  retryNow(): void;
+  /** Resolves once nothing is in flight and nothing more can go now (a drain's end). */
+  idle(): Promise<LaneStatus>;
+  status(): LaneStatus;
+  /** Starts nothing more; deliveries on the wire finish and are settled. */
+  stop(): void;
+};
+
+export function createLane<T>(options: LaneOptions<T>): Lane {
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? Math.random;
+  const backoff = options.backoff ?? DELIVERY_BACKOFF;
+  const inFlight = new Set<string>();
+  /** Backoffs the lane keeps itself (no `dueAt`): id → time and attempts. */
+  const held = new Map<string, { at: number; attempts: number }>();
+  /** Settled in this lane's life, until the source stops listing them: never delivered twice. */
+  const finished = new Set<string>();
+  let waiting: { for: WaitFor; until?: number } | null = null;
+  let timer: unknown;
+  let timerAt: number | null = null;
+  let running = false;
+  let again = false;
+  let stopped = false;
+  let idleWaiters: Array<(status: LaneStatus) => void> = [];
+
+  const capacity = () => {
+    if (options.mode === "ordered") return 1;
+    const limit = typeof options.limit === "function" ? options.limit() : (options.limit ?? 1);
+    return Math.max(1, limit);
+  };
+  const status = (): LaneStatus => ({
+    waiting: waiting?.for ?? null,
+    until: waiting?.until ?? timerAt,
+    inFlight: inFlight.size,
+    stopped,
+  });
+  const dueAt = (item: T) => options.dueAt?.(item) ?? held.get(options.idOf(item))?.at ?? 0;
+
+  function arm(at: number | null): void {
+    if (timer !== undefined) clock.clearTimeout(timer);
+    timer = undefined;
+    timerAt = at;
+    if (at === null || stopped) return;
+    const delay = Math.min(MAX_TIMER_MS, Math.max(0, at - clock.now()));
+    timer = clock.setTimeout(() => {
+      timer = undefined;
+      timerAt = null;
+      if (waiting?.for === "quota" && waiting.until !== undefined && waiting.until <= clock.now()) waiting = null;
+      wake();
+    }, delay);
+  }
+
+  function settleIdle(): void {
+    if (running || inFlight.size) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    waiters.forEach((resolve) => resolve(status()));
+  }
+
+  function wake(): void {
+    if (stopped) return settleIdle();
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    void pump()
+      .catch((e: unknown) => options.onError?.(e))
+      .finally(() => {
+        running = false;
+        if (again && !stopped) wake();
+        else settleIdle();
+      });
+  }
+
+  async function pump(): Promise<void> {
+    do {
+      again = false;
+      if (stopped) return;
+      if (waiting) return arm(waiting.until ?? null);
+      const free = capacity() - inFlight.size;
+      if (free <= 0) return;
+      if (options.isOnline && !options.isOnline()) {
+        waiting = { for: "online" };
+        return arm(null);
+      }
+      const items = await options.next();
+      if (stopped) return;
+      const listed = new Set(items.map(options.idOf));
+      for (const id of finished) if (!listed.has(id)) finished.delete(id);
+      for (const id of held.keys()) if (!listed.has(id)) held.delete(id);
+      const now = clock.now();
+      const start: T[] = [];
+      let soonest: number | null = null;
+      for (const item of items) {
+        const id = options.idOf(item);
+        if (finished.has(id)) continue;
+        if (options.mode === "ordered" && inFlight.size) break; // the head is on the wire
+        if (inFlight.has(id)) continue;
+        const due = dueAt(item);
+        if (due > now) {
+          soonest = soonest === null ? due : Math.min(soonest, due);
+          if (options.mode === "ordered") break; // the head holds the lane
+          continue;
+        }
+        start.push(item);
+        if (start.length >= free) break;
+      }
+      arm(soonest);
+      for (const item of start) {
+        inFlight.add(options.idOf(item));
+        void run(item);
+      }
+    } while (again);
+  }
+
+  async function run(item: T): Promise<void> {
+    const id = options.idOf(item);
+    try {
+      let outcome: DeliveryOutcome;
+      try {
+        outcome = await options.deliver(item);
+      } catch (e) {
+        options.onError?.(e);
+        outcome = { outcome: "retry" };
+      }
+      await options.settled?.(item, settle(item, outcome));
+    } catch (e) {
+      options.onError?.(e);
+    } finally {
+      inFlight.delete(id);
+      wake();
+    }
+  }
+
+  function settle(item: T, outcome: DeliveryOutcome): Settled {
+    const id = options.idOf(item);
+    switch (outcome.outcome) {
+      case "delivered":
+      case "failed":
+        held.delete(id);
+        finished.add(id);
+        return { outcome: outcome.outcome };
+      case "retry": {
+        const attempts = (options.attemptsOf?.(item) ?? held.get(id)?.attempts ?? 0) + 1;
+        const at = clock.now() + backoffDelayMs(attempts, random, outcome.retryAfterMs, backoff);
+        held.set(id, { at, attempts });
+        return { outcome: "retry", at, attempts };
+      }
+      case "wait":
+        waiting = outcome.for === "quota" ? { for: "quota", until: outcome.until } : { for: outcome.for };
+        return outcome.for === "quota" ? { outcome: "wait", for: "quota", until: outcome.until } : { ...outcome };
+    }
+  }
+
+  return {
+    key: options.key,
+    wake,
+    release(reason) {
+      if (waiting?.for === reason) waiting = null;
+      wake();
+    },
+    retryNow() {
+      held.clear();
+      wake();
+    },
+    idle() {
+      return new Promise((resolve) => {
+        idleWaiters.push(resolve);
+        settleIdle();
+      });
+    },
+    status,
+    stop() {
+      stopped = true;
+      arm(null);
+      settleIdle();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+// Download PNG, JPG or WebP from the large view, converted in the browser from the cached bytes
+// (or, when this device has none yet, from the signed URL the view already shows).
+import { DownloadButtons } from "./download-buttons";
+
+async function sourceBlob(image: Blob | undefined, src: string | undefined): Promise<Blob> {
+  if (image) return image;
+  if (!src) throw new Error("The image has not loaded yet.");
+  const response = await fetch(src);
+  if (!response.ok) throw new Error("The image could not be loaded.");
+  return response.blob();
+}
+
+type Props = {
+  /** The prompt the saved file is named after. */
+  prompt: string;
+  /** The full bytes this device keeps, when it keeps them. */
+  image: Blob | undefined;
+  src: string | undefined;
+};
+
+export function DownloadMenu({ prompt, image, src }: Props) {
+  return <DownloadButtons prompt={prompt} image={() => sourceBlob(image, src)} disabled={!image && !src} />;
+}

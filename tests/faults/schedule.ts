@@ -1,0 +1,120 @@
+// Seeded schedules: a seed gives one list of steps (person actions mixed with faults), always the same
+// list for the same seed, so a violation is reproduced by its seed alone.
+
+/** mulberry32: a small, fast, well-mixed 32-bit PRNG. Returns floats in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export type ActionStep =
+  | { kind: "generate" }
+  | { kind: "batch"; count: number }
+  | { kind: "save" }
+  | { kind: "publish" }
+  | { kind: "delete" }
+  | { kind: "preference" }
+  | { kind: "signOutIn" };
+
+export type FaultStep =
+  | { kind: "offlineFlap"; ms: number; generateWhileOffline: boolean }
+  | { kind: "tabCloseMidSend" }
+  | { kind: "crashMidSend" }
+  | { kind: "extraTabs"; count: number }
+  | { kind: "workerSync" }
+  | { kind: "backendKill"; downMs: number; midSend: boolean }
+  | { kind: "tokenExpired" }
+  | { kind: "refreshRefused" }
+  | { kind: "lostResponse"; target: "generate" | "rest" }
+  | { kind: "idbDeleted" }
+  | { kind: "quotaZeroBatch"; count: number }
+  | { kind: "provider"; modes: ("429" | "500" | "hang")[] };
+
+export type Step = ActionStep | FaultStep;
+
+export const FAULT_KINDS: readonly FaultStep["kind"][] = [
+  "offlineFlap",
+  "tabCloseMidSend",
+  "crashMidSend",
+  "extraTabs",
+  "workerSync",
+  "backendKill",
+  "tokenExpired",
+  "refreshRefused",
+  "lostResponse",
+  "idbDeleted",
+  "quotaZeroBatch",
+  "provider",
+];
+
+export function isFault(step: Step): step is FaultStep {
+  return (FAULT_KINDS as readonly string[]).includes(step.kind);
+}
+
+export type ScheduleOptions = { minSteps?: number; maxSteps?: number };
+
+/** The schedule of `seed`: 10-30 steps by default, about half of them faults, starting with a generation. */
+export function makeSchedule(seed: number, opts: ScheduleOptions = {}): Step[] {
+  const rnd = mulberry32(seed);
+  const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)];
+  const min = opts.minSteps ?? 10;
+  const max = opts.maxSteps ?? 30;
+  const length = int(min, max);
+  const steps: Step[] = [{ kind: "generate" }];
+  // Weighted choices: generations dominate, because most faults need something in flight.
+  const actions: [number, () => ActionStep][] = [
+    [5, () => ({ kind: "generate" })],
+    [2, () => ({ kind: "batch", count: int(2, 4) })],
+    [2, () => ({ kind: "save" })],
+    [2, () => ({ kind: "publish" })],
+    [1, () => ({ kind: "delete" })],
+    [1, () => ({ kind: "preference" })],
+    [1, () => ({ kind: "signOutIn" })],
+  ];
+  const faults: [number, () => FaultStep][] = [
+    [3, () => ({ kind: "offlineFlap", ms: int(200, 1500), generateWhileOffline: rnd() < 0.6 })],
+    [1, () => ({ kind: "tabCloseMidSend" })],
+    [1, () => ({ kind: "crashMidSend" })],
+    [1, () => ({ kind: "extraTabs", count: int(1, 4) })],
+    [1, () => ({ kind: "workerSync" })],
+    [1, () => ({ kind: "backendKill", downMs: int(200, 1500), midSend: rnd() < 0.5 })],
+    [1, () => ({ kind: "tokenExpired" })],
+    [1, () => ({ kind: "refreshRefused" })],
+    [2, () => ({ kind: "lostResponse", target: rnd() < 0.6 ? "generate" : "rest" })],
+    [1, () => ({ kind: "idbDeleted" })],
+    [1, () => ({ kind: "quotaZeroBatch", count: int(2, 4) })],
+    [
+      2,
+      () => ({
+        kind: "provider",
+        modes: Array.from({ length: int(1, 2) }, () => pick(["429", "500", "hang"] as const)),
+      }),
+    ],
+  ];
+  const weighted = <T>(table: [number, () => T][]): T => {
+    const total = table.reduce((s, [w]) => s + w, 0);
+    let r = rnd() * total;
+    for (const [w, make] of table) {
+      r -= w;
+      if (r < 0) return make();
+    }
+    return table[table.length - 1][1]();
+  };
+  while (steps.length < length) steps.push(rnd() < 0.5 ? weighted(actions) : weighted(faults));
+  return steps;
+}
+
+export function describeStep(step: Step): string {
+  const { kind, ...rest } = step;
+  const args = Object.entries(rest)
+    .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join("+") : String(v)}`)
+    .join(" ");
+  return args ? `${kind}(${args})` : kind;
+}

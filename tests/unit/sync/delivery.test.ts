@@ -1,0 +1,273 @@
+import { describe, expect, it } from "vitest";
+import {
+  DELIVERY_BACKOFF,
+  backoffDelayMs,
+  createLane,
+  seededRandom,
+  type DeliveryOutcome,
+  type LaneOptions,
+  type Settled,
+} from "#src/sync/delivery.ts";
+import { flush, simClock } from "./sim-clock.ts";
+
+type Item = { id: string };
+
+/** A source of items and a recorder of deliveries, the deliveries answered from a script. */
+function harness(ids: string[], answer: (id: string, call: number) => DeliveryOutcome | Promise<DeliveryOutcome>) {
+  const pending = ids.map((id) => ({ id }));
+  const clock = simClock();
+  const delivered: Array<{ id: string; at: number }> = [];
+  const settled: Array<{ id: string; settled: Settled }> = [];
+  const calls = new Map<string, number>();
+  let active = 0;
+  let maxActive = 0;
+  const options: LaneOptions<Item> = {
+    key: "test",
+    mode: "ordered",
+    next: async () => [...pending],
+    idOf: (i) => i.id,
+    clock,
+    random: seededRandom(7),
+    async deliver(item) {
+      const call = (calls.get(item.id) ?? 0) + 1;
+      calls.set(item.id, call);
+      delivered.push({ id: item.id, at: clock.now() });
+      active++;
+      maxActive = Math.max(maxActive, active);
+      try {
+        return await answer(item.id, call);
+      } finally {
+        active--;
+      }
+    },
+    settled(item, s) {
+      settled.push({ id: item.id, settled: s });
+      if (s.outcome === "delivered" || s.outcome === "failed") pending.splice(pending.indexOf(item), 1);
+    },
+  };
+  return { pending, clock, delivered, settled, options, maxActive: () => maxActive };
+}
+
+const ok = (): DeliveryOutcome => ({ outcome: "delivered" });
+
+describe("backoffDelayMs", () => {
+  it("doubles from the base and stops at the cap, within the jitter", () => {
+    const mid = () => 0.5;
+    expect([1, 2, 3, 4, 5, 6, 7, 10].map((n) => backoffDelayMs(n, mid))).toEqual([
+      2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000, 60_000,
+    ]);
+    expect(backoffDelayMs(1, () => 0)).toBe(1_500);
+    expect(backoffDelayMs(1, () => 0.999999)).toBe(2_500);
+    expect(backoffDelayMs(20, () => 0.999999)).toBeLessThanOrEqual(DELIVERY_BACKOFF.maxMs * 1.25);
+  });
+
+  it("never goes sooner than the server's retry_after", () => {
+    expect(backoffDelayMs(1, () => 0.5, 30_000)).toBe(30_000);
+    expect(backoffDelayMs(6, () => 0.5, 30_000)).toBe(60_000);
+  });
+
+  it("is repeatable with a seeded random", () => {
+    const a = seededRandom(42);
+    const b = seededRandom(42);
+    expect([a(), a(), a()]).toEqual([b(), b(), b()]);
+  });
+});
+
+describe("an ordered lane", () => {
+  it("delivers one at a time, in order", async () => {
+    const h = harness(["a", "b", "c"], async () => {
+      await new Promise((r) => h.clock.setTimeout(() => r(undefined), 10));
+      return ok();
+    });
+    const lane = createLane(h.options);
+    lane.wake();
+    await h.clock.advance(100);
+    expect(h.delivered.map((d) => d.id)).toEqual(["a", "b", "c"]);
+    expect(h.maxActive()).toBe(1);
+  });
+
+  it("holds the lane behind a failing head, backing off with growth up to the cap", async () => {
+    const h = harness(["a", "b"], (id, call) => (id === "a" && call <= 7 ? { outcome: "retry" } : ok()));
+    h.options.random = () => 0.5; // no jitter: the delays are exact
+    const lane = createLane(h.options);
+    lane.wake();
+    await h.clock.advance(10 * 60_000);
+    const tries = h.delivered.filter((d) => d.id === "a").map((d) => d.at);
+    const gaps = tries.slice(1).map((t, i) => t - tries[i]);
+    expect(gaps).toEqual([2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000]);
+    // b waited for a: the order is kept.
+    expect(h.delivered.map((d) => d.id)).toEqual([..."aaaaaaaa", "b"]);
+    const retries = h.settled.filter((s) => s.settled.outcome === "retry").map((s) => s.settled);
+    expect(retries[0]).toEqual({ outcome: "retry", at: tries[0] + 2_000, attempts: 1 });
+  });
+
+  it("honours retry_after as a floor on the backoff", async () => {
+    const h = harness(["a"], (_, call) => (call === 1 ? { outcome: "retry", retryAfterMs: 45_000 } : ok()));
+    const lane = createLane(h.options);
+    lane.wake();
+    await h.clock.advance(44_999);
+    expect(h.delivered).toHaveLength(1);
+    await h.clock.advance(1);
+    expect(h.delivered).toHaveLength(2);
+  });
+
+  it("moves on past a permanent failure", async () => {
+    const h = harness(["a", "b"], (id) => (id === "a" ? { outcome: "failed" } : ok()));
+    const lane = createLane(h.options);
+    lane.wake();
+    await h.clock.advance(0);
+    expect(h.settled.map((s) => [s.id, s.settled.outcome])).toEqual([
+      ["a", "failed"],
+      ["b", "delivered"],
+    ]);
+  });
+
+  it("uses a persisted due time and attempt count when the source keeps them", async () => {
+    const h = harness(["a"], ok);
+    const due = h.clock.now() + 5_000;
+    const lane = createLane({ ...h.options, dueAt: () => due, attemptsOf: () => 3 });
+    lane.wake();
+    await h.clock.advance(4_999);
+    expect(h.delivered).toHaveLength(0);
+    await h.clock.advance(1);
+    expect(h.delivered).toHaveLength(1);
+  });
+});
+
+describe("a concurrent lane", () => {
+  it("delivers up to its limit at once, and no more", async () => {
+    const h = harness(["a", "b", "c", "d", "e"], async () => {
+      await new Promise((r) => h.clock.setTimeout(() => r(undefined), 100));
+      return ok();
+    });
+    const lane = createLane({ ...h.options, mode: "concurrent", limit: 2 });
+    lane.wake();
+    await h.clock.advance(0);
+    expect(h.delivered.map((d) => d.id)).toEqual(["a", "b"]);
+    await h.clock.advance(1_000);
+    expect(h.delivered.map((d) => d.id)).toEqual(["a", "b", "c", "d", "e"]);
+    expect(h.maxActive()).toBe(2);
+  });
+
+  it("lets others pass an item that backs off", async () => {
+    const h = harness(["a", "b"], (id, call) => (id === "a" && call === 1 ? { outcome: "retry" } : ok()));
+    const lane = createLane({ ...h.options, mode: "concurrent", limit: 1 });
+    lane.wake();
+    await h.clock.advance(0);
+    expect(h.delivered.map((d) => d.id)).toEqual(["a", "b"]);
+    await h.clock.advance(3_000);
+    expect(h.delivered.map((d) => d.id)).toEqual(["a", "b", "a"]);
+  });
+});
+
+describe("waits", () => {
+  it("waits for the connection until released by 'online', not by another release", async () => {
+    let online = false;
+    const h = harness(["a"], ok);
+    const lane = createLane({ ...h.options, isOnline: () => online });
+    lane.wake();
+    await h.clock.advance(0);
+    expect(lane.status().waiting).toBe("online");
+    online = true;
+    lane.release("session");
+    lane.wake();
+    await h.clock.advance(60_000);
+    expect(h.delivered).toHaveLength(0);
+    lane.release("online");
+    await h.clock.advance(0);
+    expect(h.delivered).toHaveLength(1);
+  });
+
+  it("parks for a session until a session is renewed", async () => {
+    const h = harness(["a", "b"], (id, call) =>
+      id === "a" && call === 1 ? { outcome: "wait", for: "session" } : ok(),
+    );
+    const lane = createLane(h.options);
+    lane.wake();
+    await h.clock.advance(0);
+    expect(h.settled[0].settled).toEqual({ outcome: "wait", for: "session" });
+    lane.release("online");
+    lane.release("quota");
+    await h.clock.advance(10 * 60_000);
+    expect(h.delivered.map((d) => d.id)).toEqual(["a"]);
+    lane.release("session");
+    await h.clock.advance(0);
+    expect(h.delivered.map((d) => d.id)).toEqual(["a", "a", "b"]);
+  });
+
+  it("waits for the quota reset time, or an earlier quota release", async () => {
+    const h = harness(["a"], (_, call) =>
+      call === 1 ? { outcome: "wait", for: "quota", until: h.clock.now() + 3_600_000 } : ok(),
+    );
+    const lane = createLane(h.options);
+    lane.wake();
+    await h.clock.advance(0);
+    lane.release("online");
+    await h.clock.advance(3_599_999);
+    expect(h.delivered).toHaveLength(1);
+    await h.clock.advance(1);
+    expect(h.delivered).toHaveLength(2);
+
+    const early = harness(["x"], (_, call) =>
+      call === 1 ? { outcome: "wait", for: "quota", until: early.clock.now() + 3_600_000 } : ok(),
+    );
+    const other = createLane(early.options);
+    other.wake();
+    await early.clock.advance(0);
+    other.release("quota");
+    await early.clock.advance(0);
+    expect(early.delivered).toHaveLength(2);
+  });
+});
+
+describe("wakes and stop", () => {
+  it("never delivers an item twice when two triggers fire at once", async () => {
+    const h = harness(["a", "b"], async () => {
+      await new Promise((r) => h.clock.setTimeout(() => r(undefined), 50));
+      return ok();
+    });
+    const lane = createLane({ ...h.options, mode: "concurrent", limit: 4 });
+    lane.wake();
+    lane.wake();
+    lane.release("online");
+    await flush();
+    lane.wake();
+    await h.clock.advance(1_000);
+    expect(h.delivered.map((d) => d.id)).toEqual(["a", "b"]);
+  });
+
+  it("settles idle once nothing more can go, for a drain", async () => {
+    const h = harness(["a", "b"], ok);
+    const lane = createLane(h.options);
+    lane.wake();
+    const status = await lane.idle();
+    expect(h.delivered).toHaveLength(2);
+    expect(status).toMatchObject({ waiting: null, inFlight: 0 });
+  });
+
+  it("starts nothing after stop(), and lets the delivery on the wire settle", async () => {
+    const h = harness(["a", "b"], async () => {
+      await new Promise((r) => h.clock.setTimeout(() => r(undefined), 100));
+      return ok();
+    });
+    const lane = createLane(h.options);
+    lane.wake();
+    await h.clock.advance(10);
+    lane.stop();
+    await h.clock.advance(10_000);
+    lane.wake();
+    await h.clock.advance(10_000);
+    expect(h.delivered.map((d) => d.id)).toEqual(["a"]);
+    expect(h.settled.map((s) => s.id)).toEqual(["a"]);
+  });
+
+  it("leaves no timer behind after stop()", async () => {
+    const h = harness(["a"], () => ({ outcome: "retry" }));
+    const lane = createLane(h.options);
+    lane.wake();
+    await h.clock.advance(0);
+    expect(h.clock.pending()).toBe(1);
+    lane.stop();
+    expect(h.clock.pending()).toBe(0);
+  });
+});

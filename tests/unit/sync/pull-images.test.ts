@@ -1,0 +1,140 @@
+// The background fill: fetches what the plan asks for (thumbnails of all, full images within the
+// budget), skips an image that fails, stops when the connection goes, and waits its turn per fetch.
+import { Blob as NodeBlob } from "node:buffer";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { GenerationRow } from "#shared/vocabulary/rows.ts";
+import { openAppDb, type AppDb } from "#src/db/db.ts";
+import { toGenerationRecord } from "#src/db/generation-record.ts";
+import { getImage } from "#src/db/images.ts";
+import { offlineSummary } from "#src/db/offline-library.ts";
+import { err, ok } from "#src/lib/result.ts";
+import {
+  INTERACTION_QUIET_MS,
+  backgroundTurn,
+  fillOnce,
+  trackForeground,
+  type FillDeps,
+} from "#src/sync/pull-images.ts";
+import { generationRow } from "../../support/records.ts";
+
+let db: AppDb;
+afterEach(async () => {
+  await db?.delete();
+});
+
+const blob = (size: number) => new NodeBlob([new Uint8Array(size)], { type: "image/png" }) as unknown as Blob;
+const row = (n: number, over: Partial<GenerationRow> = {}): GenerationRow =>
+  generationRow(`g${n}`, "alice", {
+    created_at: `2026-11-22T10:00:0${n}.000Z`,
+    image_path: `alice/g${n}.png`,
+    ...over,
+  });
+
+function deps(over: Partial<FillDeps> = {}): FillDeps & { fetched: string[] } {
+  const fetched: string[] = [];
+  return {
+    db,
+    fetched,
+    fetchImage: async (path) => {
+      fetched.push(path);
+      return ok(blob(1_000_000));
+    },
+    thumbnail: async () => "data:image/webp;base64,AA",
+    budget: async () => 1_500_000,
+    turn: async () => undefined,
+    online: () => true,
+    ...over,
+  };
+}
+
+describe("fillOnce", () => {
+  it("keeps every thumbnail, the saved full image and the newest within the budget", async () => {
+    db = openAppDb("fill-all");
+    await db.generations.bulkPut([1, 2, 3].map((n) => toGenerationRecord(row(n, { is_saved: n === 1 }))));
+    const d = deps();
+    expect(await fillOnce(d, "alice")).toEqual({ fetched: 3, failed: 0, stopped: "done" });
+    expect(d.fetched).toEqual(["alice/g3.png", "alice/g2.png", "alice/g1.png"]);
+    expect(await offlineSummary("alice", db)).toMatchObject({ thumbnails: 3, fullImages: 2, savedFullImages: 1 });
+    expect((await getImage("g3", db))?.image).toBeDefined();
+    expect((await getImage("g2", db))?.image).toBeUndefined();
+    // A second pass has nothing to do.
+    expect(await fillOnce(d, "alice")).toEqual({ fetched: 0, failed: 0, stopped: "done" });
+  });
+
+  it("skips an image that fails for the rest of the pass, and stops when offline", async () => {
+    db = openAppDb("fill-fail");
+    await db.generations.bulkPut([1, 2].map((n) => toGenerationRecord(row(n))));
+    const failing = deps({
+      fetchImage: async (path) =>
+        path.endsWith("g2.png") ? err({ offline: false, error: {} as never }) : ok(blob(10)),
+    });
+    expect(await fillOnce(failing, "alice")).toEqual({ fetched: 1, failed: 1, stopped: "done" });
+    const offline = deps({ fetchImage: async () => err({ offline: true, error: {} as never }) });
+    expect((await fillOnce(offline, "alice")).stopped).toBe("offline");
+    expect((await fillOnce(deps({ online: () => false }), "alice")).stopped).toBe("offline");
+  });
+
+  it("waits while a view is fetching what is on screen", async () => {
+    let release!: () => void;
+    const view = trackForeground(new Promise<void>((resolve) => (release = resolve)));
+    const turn = vi.fn();
+    const waiting = backgroundTurn().then(turn);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(turn).not.toHaveBeenCalled();
+    release();
+    await view;
+    await waiting;
+    expect(turn).toHaveBeenCalled();
+  });
+
+  it("waits while the person scrolls, until a quiet while after the last scroll", async () => {
+    const list = document.body.appendChild(document.createElement("div"));
+    const turn = vi.fn();
+    const started = performance.now();
+    const waiting = backgroundTurn().then(() => turn(performance.now() - started));
+    // An inner scroller (History's list) scrolling for 300 ms; scroll events do not bubble.
+    for (let i = 0; i < 6; i++) {
+      list.dispatchEvent(new Event("scroll"));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(turn).not.toHaveBeenCalled();
+    await waiting;
+    expect(turn.mock.calls[0]![0]).toBeGreaterThanOrEqual(250 + INTERACTION_QUIET_MS - 20);
+    list.remove();
+  });
+
+  it("takes a turn before each fetch and another before each write", async () => {
+    db = openAppDb("fill-turns");
+    await db.generations.bulkPut([1, 2].map((n) => toGenerationRecord(row(n))));
+    const turn = vi.fn(async () => undefined);
+    expect((await fillOnce(deps({ turn }), "alice")).fetched).toBe(2);
+    expect(turn).toHaveBeenCalledTimes(4);
+  });
+
+  it("plans again at once when the records, saved items or budget change mid-batch", async () => {
+    db = openAppDb("fill-changed");
+    await db.generations.bulkPut([1, 2, 3].map((n) => toGenerationRecord(row(n))));
+    let budget = 0;
+    let change = false;
+    const d = deps({
+      budget: async () => budget,
+      fetchImage: async (path) => {
+        d.fetched.push(path);
+        // The person raises the budget while the first image is fetched.
+        budget = 10_000_000;
+        change = true;
+        return ok(blob(1_000_000));
+      },
+    });
+    const changed = () => {
+      const seen = change;
+      change = false;
+      return seen;
+    };
+    expect(await fillOnce(d, "alice", () => false, changed)).toEqual({ fetched: 4, failed: 0, stopped: "done" });
+    // g3's thumbnail under the old plan, then g2 and g1 whole under the new one, then g3's full image:
+    // no image is fetched twice but the one the old plan had already taken.
+    expect(d.fetched).toEqual(["alice/g3.png", "alice/g2.png", "alice/g1.png", "alice/g3.png"]);
+    expect(await offlineSummary("alice", db)).toMatchObject({ thumbnails: 3, fullImages: 3 });
+  });
+});

@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { openAppDb, type AppDb } from "#src/db/db.ts";
+import { enqueueTasks } from "#src/db/tasks.ts";
+import { finishedUnit, notificationsWanted, oncePerUnit } from "#src/sync/queue/finished-work.ts";
+import { newTask } from "../../../support/records.ts";
+
+let db: AppDb;
+afterEach(async () => {
+  await db?.delete();
+});
+
+const settle = (id: string, status: "done" | "error") => db.tasks.update(id, { status });
+
+describe("finished work", () => {
+  it("announces a batch once its last task has settled, with what became of each", async () => {
+    db = openAppDb("finished-batch");
+    const batch = ["a", "b", "c"].map((id) => newTask(id, "alice", { batchId: "B", prompt: "three boats" }));
+    await enqueueTasks(db, batch, null);
+    await settle("a", "done");
+    expect(await finishedUnit(db, "a")).toBeNull();
+    await settle("b", "error");
+    await settle("c", "done");
+    const unit = await finishedUnit(db, "c");
+    expect(unit).toMatchObject({
+      key: "B",
+      batch: true,
+      done: 2,
+      failed: 1,
+      title: "Batch finished: 2 ready, 1 failed",
+    });
+    const once = oncePerUnit();
+    expect(once(unit!)).toBe(true);
+    expect(once((await finishedUnit(db, "b"))!)).toBe(false);
+  });
+
+  it("announces a task queued alone when it settles", async () => {
+    db = openAppDb("finished-single");
+    await enqueueTasks(db, [newTask("t", "alice")], null);
+    expect(await finishedUnit(db, "t")).toBeNull();
+    await settle("t", "error");
+    expect(await finishedUnit(db, "t")).toMatchObject({
+      key: "t",
+      batch: false,
+      title: "Your image could not be generated",
+    });
+  });
+
+  it("honours notifications_enabled (on by default)", async () => {
+    db = openAppDb("finished-prefs");
+    expect(await notificationsWanted(db, "alice")).toBe(true);
+    await db.preferences.put({ userId: "alice", notificationsEnabled: false } as never);
+    expect(await notificationsWanted(db, "alice")).toBe(false);
+  });
+});
