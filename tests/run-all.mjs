@@ -87,6 +87,23 @@ function playwrightFailures(report) {
   return names;
 }
 
+/** Tests that failed and then passed on CI's one retry, with the first failure's message. */
+function playwrightFlaky(report) {
+  const names = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== "flaky") continue;
+        const error = (t.results ?? []).find((r) => r.error)?.error;
+        names.push(`${spec.file}:${spec.line} › ${spec.title}: ${firstLine(error?.message)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of report.suites ?? []) walk(suite);
+  return names;
+}
+
 function postgresAvailable() {
   const probe = `const pg=require("pg");const c=new pg.Client({connectionString:process.argv[1],connectionTimeoutMillis:2000});
 c.connect().then(()=>c.query("select 1")).then(()=>process.exit(0),()=>process.exit(1));`;
@@ -190,7 +207,9 @@ function e2eTier() {
     failed: s.unexpected,
     skipped: s.skipped,
     failures: playwrightFailures(report),
+    flaky: playwrightFlaky(report),
   };
+  if (s.flaky) res.note = `${s.flaky} passed only on the retry: see "flaky" above`;
   if (r.status !== 0 && res.failed === 0) res.failed = 1;
   return res;
 }
@@ -217,6 +236,7 @@ mkdirSync(out, { recursive: true });
 const total = { passed: 0, failed: 0, skipped: 0 };
 const rows = [];
 const failures = [];
+const flaky = [];
 for (const name of chosen) {
   console.log(`\n=== tier: ${name} ===`);
   const started = Date.now();
@@ -235,9 +255,15 @@ for (const name of chosen) {
     `${name.padEnd(10)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(4)} failed ${String(r.skipped).padStart(4)} skipped  ${((Date.now() - started) / 1000).toFixed(1)} s${r.note ? "  (" + r.note + ")" : ""}`,
   );
   for (const f of r.failures ?? []) failures.push(`${name}: ${f}`);
+  for (const f of r.flaky ?? []) flaky.push(`${name}: ${f}`);
   for (const k of Object.keys(total)) total[k] += r[k];
 }
-// Named just above the summary, so that a log cut to its last lines still says what failed.
+// Named just above the summary, so that a log cut to its last lines still says what failed, and
+// what passed only when tried again (docs/decisions say why CI retries a journey once).
+if (flaky.length) {
+  console.log("\n=== flaky (failed, then passed on the retry) ===");
+  for (const f of flaky) console.log(f);
+}
 if (failures.length) {
   console.log("\n=== failed ===");
   for (const f of failures) console.log(f);

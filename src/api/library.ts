@@ -183,14 +183,20 @@ async function signUrl(path: string): Promise<Result<string, AppError>> {
 export type ImageFetchFailure = { offline: boolean; error: AppError };
 
 /** The bytes of a stored image (through a signed URL), for the offline library's background fill. */
+/** How long one stored image may take to arrive (a full image is about a megabyte). */
+export const IMAGE_FETCH_TIMEOUT_MS = 90_000;
+
 export async function fetchStoredImage(path: string): Promise<Result<Blob, ImageFetchFailure>> {
   const url = await signUrl(path);
   if (!url.ok) return err({ offline: url.error.code === "network_error" || !navigator.onLine, error: url.error });
   try {
-    const response = await fetch(url.value);
+    // A stalled download must not hold its caller (a view, or the background fill's one-at-a-time
+    // pass) forever: past IMAGE_FETCH_TIMEOUT_MS it fails like any other failed fetch, not as offline.
+    const response = await fetch(url.value, { signal: AbortSignal.timeout(IMAGE_FETCH_TIMEOUT_MS) });
     if (!response.ok) return err({ offline: false, error: toAppError(`HTTP ${response.status}`) });
     return ok(await response.blob());
   } catch (e) {
-    return err({ offline: true, error: toAppError(e) });
+    const timedOut = e instanceof DOMException && e.name === "TimeoutError";
+    return err({ offline: !timedOut, error: toAppError(e) });
   }
 }

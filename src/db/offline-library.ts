@@ -45,10 +45,15 @@ export async function getOfflineBudget(
   return { bytes: defaultBudget(await quota()), chosen: false };
 }
 
-/** Sets this device's budget (bytes, 0 or more); a bad value is refused with the reason. */
+/**
+ * Sets this device's budget (bytes, 0 or more) and lets go at once of the full images past it (the
+ * background fill, which also plans with the budget, may be busy or waiting for an idle moment; what
+ * /account shows kept must follow the setting without it). A bad value is refused with the reason.
+ */
 export async function setOfflineBudget(userId: string, bytes: number, db: AppDb = appDb): Promise<void> {
   if (!Number.isFinite(bytes) || bytes < 0) throw new Error("The budget must be a number of megabytes, 0 or more.");
   await db.meta.put({ key: budgetKey(userId), value: Math.round(bytes) });
+  await planAndEvict(userId, Math.round(bytes), db);
 }
 
 export type PlanRecord = Pick<GenerationRecord, "id" | "isSaved" | "createdAt">;

@@ -9,6 +9,7 @@ import { startServers, type Servers } from "./backend";
 import {
   patchLimits,
   readDexie,
+  readRowIds,
   readServer,
   rewriteStoredToken,
   signUpUser,
@@ -21,15 +22,7 @@ import { describeStep, isFault, makeSchedule, mulberry32, type ScheduleOptions, 
  * Seeds whose violation is a known product bug awaiting its fix (the CI run skips them, saying why).
  * Each entry: the seed and the reason (file and cause; see the report that introduced it).
  */
-export const KNOWN_VIOLATION_SEEDS: { seed: number; reason: string }[] = [
-  {
-    seed: 3,
-    reason:
-      "1 run in 2: after two backend SIGKILLs (the first mid-send) the checker counted 5 quota charges for 4 " +
-      "generations with no reservation open; not yet known whether a charge outlived its row or the checker " +
-      "missed a row, so it is under investigation rather than fixed",
-  },
-];
+export const KNOWN_VIOLATION_SEEDS: { seed: number; reason: string }[] = [];
 
 /** The fixed seeds CI runs (each must pass every time; the known ones are skipped with their reason). */
 export const CI_SEEDS: number[] = [1, 2, 3];
@@ -680,20 +673,30 @@ const flags = (saved: boolean | number, pub: boolean | number) => `${saved ? "S"
 async function checkInvariants(run: Run, where: string, final: boolean): Promise<void> {
   const s = run.servers;
   if (!s.backendAlive()) return;
+  // The server is read in three requests that are not one snapshot: a generation may commit (row and
+  // charge together) between them. So the rows are read before and after the charges: every row seen
+  // before must be charged, and every charge must have a row seen by the read after.
   let server: ServerState;
+  let madeBefore: number;
+  let madeAfter: number;
   try {
+    for (const id of await readRowIds(s, run.userId)) run.everOnServer.add(id);
+    for (const id of run.deletedIds) run.everOnServer.add(id);
+    madeBefore = run.everOnServer.size;
     server = await readServer(s, run.userId);
+    for (const r of server.rows) run.everOnServer.add(r.id);
+    for (const id of await readRowIds(s, run.userId)) run.everOnServer.add(id);
+    for (const id of run.deletedIds) run.everOnServer.add(id);
+    madeAfter = run.everOnServer.size;
   } catch (e) {
     run.violation(where, `cannot read the server: ${String(e).slice(0, 200)}`);
     return;
   }
-  for (const r of server.rows) run.everOnServer.add(r.id);
-  for (const id of run.deletedIds) run.everOnServer.add(id);
   const charges = server.generationsToday - run.quotaOffset;
   const inFlight = server.reservations;
   // One charge per task id that made a row (rows deleted later stay charged): never more, never fewer.
-  const made = run.everOnServer.size;
-  if (final ? charges !== made : charges < made || charges > made + inFlight) {
+  if (final ? charges !== madeBefore || madeBefore !== madeAfter : charges < madeBefore || charges > madeAfter) {
+    const made = madeBefore === madeAfter ? `${madeAfter}` : `${madeBefore}–${madeAfter}`;
     run.violation(where, `quota charges ${charges} for ${made} generations (reservations open: ${inFlight})`);
   }
   // No row without its image (the object is stored before the row is written).

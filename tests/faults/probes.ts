@@ -113,6 +113,12 @@ async function getJson<T>(s: Servers, path: string, init: RequestInit = {}): Pro
   return (text ? JSON.parse(text) : null) as T;
 }
 
+/** The ids of the user's rows now (one request). */
+export async function readRowIds(s: Servers, userId: string): Promise<string[]> {
+  const rows = await getJson<{ id: string }[]>(s, `/rest/v1/generations?select=id&user_id=eq.${userId}`);
+  return rows.map((r) => r.id);
+}
+
 export async function readServer(s: Servers, userId: string): Promise<ServerState> {
   const [rows, limits, reservations, objects, prefs] = await Promise.all([
     getJson<ServerRow[]>(s, `/rest/v1/generations?select=id,is_saved,is_public,image_path&user_id=eq.${userId}`),

@@ -86,6 +86,17 @@ describe("budget", () => {
     await expect(setOfflineBudget("alice", Number.NaN, db)).rejects.toThrow(/0 or more/);
     expect((await getOfflineBudget("alice", db)).bytes).toBe(12.5 * MB);
   });
+  it("lets go at once of the full images past a budget the person sets, never a saved one", async () => {
+    db = openAppDb("offline-budget-evicts");
+    await db.generations.bulkPut([1, 2, 3].map((n) => toGenerationRecord(row(n, { is_saved: n === 1 }))));
+    for (const n of [1, 2, 3]) await storeImage(`g${n}`, { image: blob(200), thumbnail: "data:image/webp;base64,AA" }, db);
+    await setOfflineBudget("alice", 250, db);
+    // Room for one unsaved image: g3, the newest, stays; g2 goes; the saved g1 stays whatever the budget.
+    expect((await getImage("g2", db))?.image).toBeUndefined();
+    expect((await getImage("g3", db))?.image).toBeDefined();
+    expect((await getImage("g1", db))?.image).toBeDefined();
+    expect((await offlineSummary("alice", db)).fullImages).toBe(2);
+  });
 });
 
 describe("imageUse rows", () => {
