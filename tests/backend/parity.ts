@@ -23,6 +23,7 @@ const auth = "auth.test.ts";
 const authAdmin = "auth-admin.test.ts";
 const rest = "rest.test.ts";
 const embedding = "rest-embedding.test.ts";
+const m2m = "rest-embedding-m2m.test.ts";
 const storage = "storage.test.ts";
 const surface = "storage-surface.test.ts";
 
@@ -354,9 +355,18 @@ export const PARITY: ParityRow[] = [
   {
     service: "rest",
     feature: "many-to-many embedding through junction tables",
-    status: "not-served",
-    note: "PGRST200",
-    tests: [],
+    status: "served",
+    note: "junctions found as PostgREST's addM2MRels finds them; `!inner`, hints naming the junction, filters, order and limits",
+    tests: [
+      {
+        file: m2m,
+        title: "embeds both sides of a junction table as arrays, reading only the far side's columns",
+      },
+      { file: m2m, title: "detects a junction whose primary key has more columns than its two foreign keys" },
+      { file: m2m, title: "filters, orders and limits the far side; !inner keeps only parents with a match" },
+      { file: m2m, title: "reads the junction as the caller: a row its policy hides links nothing" },
+      { file: m2m, title: "answers PGRST201 for two junctions, worded as PostgREST's, and a junction hint chooses" },
+    ],
   },
   {
     service: "rest",

@@ -252,11 +252,20 @@ function embedSql(
   const child: Source = { ...table, alias };
   const inner = selectSql(p, child, item.select, s, childPath);
   const me = src.alias ?? "_t";
-  const joinOn = rel.columns.map(([o, t]) => `${alias}.${quoteIdent(t)} = ${me}.${quoteIdent(o)}`);
+  let from = `public.${quoteIdent(table.name)} as ${alias}`;
+  let joinOn = rel.columns.map(([o, t]) => `${alias}.${quoteIdent(t)} = ${me}.${quoteIdent(o)}`);
+  if (rel.junction) {
+    // Many-to-many: the target joined to the junction, the junction's rows matched to the parent's.
+    // A pair linked by more than one junction row appears once per row, as in PostgREST.
+    const j = rel.junction;
+    const via = `_j${s.counter.n}`;
+    const on = j.targetColumns.map(([t, jc]) => `${via}.${quoteIdent(jc)} = ${alias}.${quoteIdent(t)}`);
+    from += ` join public.${quoteIdent(j.table)} as ${via} on ${on.join(" and ")}`;
+    joinOn = j.originColumns.map(([o, jc]) => `${via}.${quoteIdent(jc)} = ${me}.${quoteIdent(o)}`);
+  }
   const where = ` where ${
     [...joinOn, ...params.where.map((c) => conditionSql(p, child, c)), ...inner.conds].join(" and ")
   }`;
-  const from = `public.${quoteIdent(table.name)} as ${alias}`;
   const cond = item.join === "inner" ? `exists (select 1 from ${from}${where})` : "";
   const order = orderSql(p, child, params.order);
   if (item.spread) {

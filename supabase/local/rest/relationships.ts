@@ -2,37 +2,90 @@
 // schema cache derives them: a foreign key of `child` referencing `parent` is many-to-one seen from
 // the child and one-to-many seen from the parent, or one-to-one both ways when its columns are also
 // unique in the child. Choosing the relationship for `target!hint` and the PGRST200 / PGRST201 errors
-// follow PostgREST's findRel (src/library/PostgREST/Plan.hs) and their wording its Error.hs. Views
-// and junction tables (many-to-many) have no relationships here: embedding them is refused (PGRST200),
-// stricter than hosted.
-import type { Catalog } from "./catalog.ts";
+// follow PostgREST's findRel (src/PostgREST/Plan.hs) and their wording its Error.hs. A junction table
+// (foreign keys to both sides, whose columns all belong to its primary key: PostgREST's addM2MRels)
+// makes a many-to-many relationship between the two tables it references. Views have no relationships
+// here: embedding them is refused (PGRST200), stricter than hosted.
+import type { Catalog, ForeignKey } from "./catalog.ts";
 import { closest, type RestError, restError } from "./errors.ts";
 
-export type Cardinality = "many-to-one" | "one-to-many" | "one-to-one";
+export type Cardinality = "many-to-one" | "one-to-many" | "one-to-one" | "many-to-many";
+
+/** The table between the two sides of a many-to-many relationship, and its two foreign keys. */
+export interface Junction {
+  table: string;
+  /** The junction's foreign key to the origin, and its pairs of (origin column, junction column). */
+  originConstraint: string;
+  originColumns: Array<[string, string]>;
+  /** The junction's foreign key to the target, and its pairs of (target column, junction column). */
+  targetConstraint: string;
+  targetColumns: Array<[string, string]>;
+}
 
 export interface Relationship {
   constraint: string;
   /** The table the relationship is seen from, and the table it leads to. */
   origin: string;
   target: string;
-  /** Pairs of (origin column, target column) the join compares. */
+  /** Pairs of (origin column, target column) the join compares; empty for many-to-many. */
   columns: Array<[string, string]>;
   cardinality: Cardinality;
   /** The foreign key references its own table. */
   self: boolean;
   /** The side holding the foreign key: the origin (many-to-one, or one-to-one from it) or the target. */
   fkOnOrigin: boolean;
+  /** Many-to-many only: the table the join goes through. */
+  junction?: Junction;
 }
 
-export const toOne = (r: Relationship) => r.cardinality !== "one-to-many";
+export const toOne = (r: Relationship) => r.cardinality === "many-to-one" || r.cardinality === "one-to-one";
+
+/** Whether a foreign key's columns are, as a set, one of its table's unique column sets. */
+function isUnique(catalog: Catalog, fk: ForeignKey): boolean {
+  const sorted = [...fk.columns].sort().join(",");
+  return (catalog.tables.get(fk.table)?.uniques ?? []).some((u) => [...u].sort().join(",") === sorted);
+}
+
+/**
+ * Many-to-many relationships from `origin`, as PostgREST's addM2MRels finds them: a table holding two
+ * different many-to-one foreign keys, one to `origin` and one to any table, whose columns together are
+ * all part of its primary key.
+ */
+function manyToManyOf(catalog: Catalog, origin: string): Relationship[] {
+  const out: Relationship[] = [];
+  const manyToOne = catalog.foreignKeys.filter((fk) => !isUnique(catalog, fk));
+  for (const toOrigin of manyToOne) {
+    if (toOrigin.refTable !== origin) continue;
+    const pk = new Set(catalog.tables.get(toOrigin.table)?.primaryKey ?? []);
+    for (const toTarget of manyToOne) {
+      if (toTarget.table !== toOrigin.table || toTarget.name === toOrigin.name) continue;
+      if (![...toOrigin.columns, ...toTarget.columns].every((c) => pk.has(c))) continue;
+      out.push({
+        constraint: toOrigin.table,
+        origin,
+        target: toTarget.refTable,
+        columns: [],
+        cardinality: "many-to-many",
+        self: origin === toTarget.refTable,
+        fkOnOrigin: false,
+        junction: {
+          table: toOrigin.table,
+          originConstraint: toOrigin.name,
+          originColumns: toOrigin.refColumns.map((c, i) => [c, toOrigin.columns[i]]),
+          targetConstraint: toTarget.name,
+          targetColumns: toTarget.refColumns.map((c, i) => [c, toTarget.columns[i]]),
+        },
+      });
+    }
+  }
+  return out;
+}
 
 /** Every relationship seen from `origin`. */
 export function relationshipsOf(catalog: Catalog, origin: string): Relationship[] {
   const out: Relationship[] = [];
   for (const fk of catalog.foreignKeys) {
-    const holder = catalog.tables.get(fk.table);
-    const sorted = [...fk.columns].sort().join(",");
-    const unique = (holder?.uniques ?? []).some((u) => [...u].sort().join(",") === sorted);
+    const unique = isUnique(catalog, fk);
     const self = fk.table === fk.refTable;
     const pairs = fk.columns.map((c, i) => [c, fk.refColumns[i]] as [string, string]);
     if (fk.table === origin) {
@@ -58,9 +111,10 @@ export function relationshipsOf(catalog: Catalog, origin: string): Relationship[
       });
     }
   }
-  return out;
+  return [...out, ...manyToManyOf(catalog, origin)];
 }
 
+// Many-to-many relationships have no columns of their own, so neither test ever matches them.
 const single = (r: Relationship, side: 0 | 1, name: string) => r.columns.length === 1 && r.columns[0][side] === name;
 
 /** The one relationship `origin → target!hint` names, or PGRST200 / PGRST201 worded as PostgREST's. */
@@ -72,19 +126,33 @@ export function findRelationship(
 ): Relationship | RestError {
   const all = relationshipsOf(catalog, origin);
   const matches = all.filter((r) => {
+    const m2m = r.cardinality === "many-to-many";
     if (r.self) {
+      // A self-referencing many-to-many relationship never matches, as in PostgREST (which asks for a
+      // computed relationship there).
       if (hint === undefined) {
         // /family?select=children:family(*) is one-to-many; /family?select=parent_id(*) many-to-one.
-        return (r.target === target && !r.fkOnOrigin) || (single(r, 0, target) && r.fkOnOrigin);
+        return (r.target === target && r.cardinality === "one-to-many") ||
+          (single(r, 0, target) && r.cardinality === "many-to-one");
       }
-      return r.target === target && !r.fkOnOrigin && single(r, 1, hint);
+      return r.target === target && r.cardinality === "one-to-many" && single(r, 1, hint);
     }
     if (hint === undefined) {
-      return r.target === target || r.constraint === target || single(r, 0, target);
+      return r.target === target || (!m2m && r.constraint === target) || single(r, 0, target);
     }
-    return r.target === target && (r.constraint === hint || single(r, 0, hint) || single(r, 1, hint));
+    // A many-to-many relationship is named by its junction table (`films!roles`).
+    return r.target === target &&
+      (r.constraint === hint || single(r, 0, hint) || single(r, 1, hint));
   });
   if (matches.length === 1) return matches[0];
+  // PostgREST lists the candidates in its relationships' order: by target, then self ones last, then
+  // one-to-many, many-to-one, one-to-one, many-to-many, then by constraint (or junction) name.
+  const rank: Record<Cardinality, number> = { "one-to-many": 0, "many-to-one": 1, "one-to-one": 2, "many-to-many": 3 };
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  matches.sort((a, b) =>
+    cmp(a.target, b.target) || Number(a.self) - Number(b.self) || rank[a.cardinality] - rank[b.cardinality] ||
+    cmp(a.constraint, b.constraint)
+  );
   if (!matches.length) {
     const targets = all.map((r) => r.target);
     const near = all.length ? closest(target, targets) : closest(origin, catalog.tables.keys());
@@ -107,11 +175,13 @@ export function findRelationship(
   const details = matches.map((r) => ({
     cardinality: r.cardinality,
     embedding: `${r.origin} with ${r.target}`,
-    relationship: `${r.constraint} using ${r.origin}${fmt(r.columns.map((c) => c[0]))} and ${r.target}${
-      fmt(
-        r.columns.map((c) => c[1]),
-      )
-    }`,
+    relationship: r.junction ?
+      `${r.junction.table} using ${r.junction.originConstraint}${
+        fmt(r.junction.originColumns.map((c) => c[1]))
+      } and ${r.junction.targetConstraint}${fmt(r.junction.targetColumns.map((c) => c[1]))}` :
+      `${r.constraint} using ${r.origin}${fmt(r.columns.map((c) => c[0]))} and ${r.target}${
+        fmt(r.columns.map((c) => c[1]))
+      }`,
   }));
   const error = restError(
     300,
