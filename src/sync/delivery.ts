@@ -225,7 +225,10 @@ export function createLane<T>(options: LaneOptions<T>): Lane {
         options.onError?.(e);
         outcome = { outcome: "retry" };
       }
-      await options.settled?.(item, settle(item, outcome));
+      // Settled first: with no `settled` callback an optional call would skip its argument, and the
+      // lane's own backoff with it.
+      const result = settle(item, outcome);
+      await options.settled?.(item, result);
     } catch (e) {
       options.onError?.(e);
     } finally {

@@ -11,12 +11,11 @@ import { toGenerationRecord } from "../db/generation-record";
 import { makeThumbnail } from "../lib/thumbnail";
 import { markDone, markFailed, markRunning, markWaiting } from "../db/tasks";
 import type { Result } from "../lib/result";
+import { backoffDelayMs } from "./delivery";
 import { isDue } from "./task-wait";
 
 /** Sends after which a retryable failure becomes an error. */
 export const MAX_ATTEMPTS = 5;
-export const BACKOFF_BASE_MS = 2_000;
-export const BACKOFF_MAX_MS = 60_000;
 
 export type RunTaskDeps = {
   db: AppDb;
@@ -46,13 +45,6 @@ export type RunOutcome =
   | { status: "skipped"; taskId: string; wait?: TaskWait };
 
 const BACKOFF_CODES: ErrorCode[] = ["rate_limit", "timeout", "server_error"];
-
-/** Exponential with ±25% jitter, never sooner than the server asked. */
-export function backoffMs(attempts: number, random: () => number, retryAfterMs = 0): number {
-  const exponential = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
-  const jittered = exponential * (0.75 + random() * 0.5);
-  return Math.round(Math.max(jittered, retryAfterMs));
-}
 
 function requestOf(task: TaskRecord): GenerateRequest {
   return {
@@ -155,7 +147,7 @@ async function settleFailure(deps: RunTaskDeps, task: TaskRecord, error: AppErro
     return wait(
       deps,
       task,
-      { reason: "backoff", until: at(backoffMs(task.attempts, deps.random, error.retryAfterMs)) },
+      { reason: "backoff", until: at(backoffDelayMs(task.attempts, deps.random, error.retryAfterMs)) },
       error,
     );
   }

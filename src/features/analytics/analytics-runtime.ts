@@ -23,7 +23,7 @@ export function startAnalyticsRuntime(win: Window): (capture: ErrorCapture) => v
   const storage = localStorageOf(win);
   const analytics = createAnalytics({
     session: { get: getSessionView, subscribe: subscribeSession },
-    loadTelemetry: () => import("../../api/telemetry").then((m) => m.telemetry()),
+    loadTelemetry: () => import("../../sync/telemetry").then((m) => m.telemetry()),
     takeSpilled: storage ? () => takeSpilled(storage) : undefined,
     spill: storage ? (items) => spillUnsent(storage, items) : undefined,
     warn: (message) => console.warn(message),

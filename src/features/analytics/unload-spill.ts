@@ -3,7 +3,7 @@
 // localStorage on `pagehide` and moved into the regular buffer by the next page load. Only items of a
 // signed-in person are ever here, and only until that next load.
 import { isWebVitalName } from "#shared/vocabulary/web-vitals.ts";
-import type { TelemetryItem } from "../../api/telemetry";
+import type { TelemetryItem } from "../../sync/telemetry";
 
 export const SPILL_KEY = "promptcanvas.telemetry-unsent";
 /** localStorage is small and shared: keep at most this many. */

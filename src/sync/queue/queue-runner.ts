@@ -4,7 +4,7 @@
 // the Web Lock that makes this the only runner of the user's queue.
 import { createActor, fromPromise } from "xstate";
 import { refreshSession } from "../../api/auth";
-import { trackEvent } from "../../api/telemetry";
+import { trackEvent } from "../telemetry";
 import { generateImage } from "../../api/generate";
 import type { AppDb } from "../../db/db";
 import { recoverInterrupted, releaseWaits } from "../../db/tasks";

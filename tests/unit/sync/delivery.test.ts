@@ -101,6 +101,17 @@ describe("an ordered lane", () => {
     expect(retries[0]).toEqual({ outcome: "retry", at: tries[0] + 2_000, attempts: 1 });
   });
 
+  it("keeps its own backoff for a source with no settled callback", async () => {
+    const h = harness(["a"], (_id, call) => (call === 1 ? { outcome: "retry" } : ok()));
+    const lane = createLane({ ...h.options, settled: undefined });
+    lane.wake();
+    await lane.idle();
+    expect(h.delivered.map((d) => d.id)).toEqual(["a"]); // held, not sent again at once
+    await h.clock.advance(DELIVERY_BACKOFF.baseMs * (1 + DELIVERY_BACKOFF.jitter));
+    expect(h.delivered.map((d) => d.id)).toEqual(["a", "a"]);
+    lane.stop();
+  });
+
   it("honours retry_after as a floor on the backoff", async () => {
     const h = harness(["a"], (_, call) => (call === 1 ? { outcome: "retry", retryAfterMs: 45_000 } : ok()));
     const lane = createLane(h.options);

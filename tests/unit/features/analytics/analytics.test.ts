@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { bufferedTelemetry } from "#src/db/telemetry-buffer.ts";
-import { createTelemetry, dexieTelemetryBuffer, type Telemetry, type TelemetryItem } from "#src/api/telemetry.ts";
+import { createTelemetry, dexieTelemetryBuffer, type Telemetry, type TelemetryItem } from "#src/sync/telemetry.ts";
 import { createAnalytics, MAX_ERROR_EVENTS_PER_PAGE, type Analytics } from "#src/features/analytics/analytics.ts";
 import { spillUnsent, takeSpilled } from "#src/features/analytics/unload-spill.ts";
 import type { SessionView } from "#src/state/session-store.ts";

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type { TelemetryItem } from "#src/api/telemetry.ts";
+import type { TelemetryItem } from "#src/sync/telemetry.ts";
 import { SPILL_KEY, SPILL_MAX_ITEMS, spillUnsent, takeSpilled } from "#src/features/analytics/unload-spill.ts";
 
 const vital = (id: string): TelemetryItem => ({

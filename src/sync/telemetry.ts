@@ -1,0 +1,252 @@
+// Telemetry delivery (docs/decisions/096-one-delivery-mechanism.md): analytics items (`app_events`,
+// `web_vitals`) recorded anywhere in the app wait in memory and in Dexie (src/db/telemetry-buffer.ts)
+// and go to the server on an ordered delivery lane (src/sync/delivery.ts), in batches of
+// TELEMETRY_BATCH_SIZE, with the lane's backoff after a failure that may pass, waiting for the
+// connection (released by the `online` trigger) and for a session (woken when one is renewed).
+// Recording never waits on the network and never fails its caller; with no signed-in person it is
+// skipped. A batch is sent under the Web Lock "promptcanvas-telemetry:<uid>" and re-read from the
+// buffer inside it, so two tabs or a tab and the service worker never send the same item (which the
+// server would answer 409: the tables are insert-only). Client-minted ids make a resend after a lost
+// answer harmless. A run keeps the session it started under, so a sign-out while a batch is on the wire
+// cannot turn the next batches into anonymous requests that row-level security refuses.
+import type { WebVitalName } from "#shared/vocabulary/web-vitals.ts";
+import { onAuthChange } from "../api/auth";
+import { sanitizeForLog } from "../api/errors";
+import { sendTelemetry, type SendFailure } from "../api/telemetry";
+import { supabase } from "../api/client";
+import { db } from "../db/db";
+import { bufferTelemetry, bufferedTelemetry, dropTelemetry, type TelemetryItem } from "../db/telemetry-buffer";
+import type { Result } from "../lib/result";
+import { createLane, systemClock, type Clock, type DeliveryOutcome } from "./delivery";
+import { browserSources, subscribe, type LockManagerLike, type TriggerSources } from "./triggers";
+
+export type { TelemetryItem } from "../db/telemetry-buffer";
+
+/** What one page load measured, as the web-vitals library reports it. */
+export type VitalMeasurement = { name: WebVitalName; value: number; metricId: string; delta: number };
+
+/** Items per request. */
+export const TELEMETRY_BATCH_SIZE = 50;
+/** Items recorded close together (a page load's vitals) go in one request. */
+export const TELEMETRY_FLUSH_DELAY_MS = 1_000;
+export const TELEMETRY_LOCK_PREFIX = "promptcanvas-telemetry:";
+
+export type TelemetryBuffer = {
+  add(items: readonly TelemetryItem[]): Promise<void>;
+  list(userId: string, limit: number): Promise<TelemetryItem[]>;
+  drop(userId: string, ids: readonly string[]): Promise<void>;
+};
+
+/** Who the backend client is signed in as, and the token that proves it. */
+export type TelemetrySession = { userId: string; accessToken: string };
+
+export type TelemetryDeps = {
+  /** Sends with the token of the session the run began under. */
+  send: (items: readonly TelemetryItem[], accessToken: string) => Promise<Result<void, SendFailure>>;
+  /** Absent where IndexedDB is not available: items then wait in memory only. */
+  buffer?: TelemetryBuffer;
+  /** The person the backend client is signed in as: only their items can be sent (row-level security). */
+  session: () => Promise<TelemetrySession | null>;
+  isOnline: () => boolean;
+  warn: (message: string) => void;
+  /** Tabs and the service worker take the user's telemetry lock around each batch (absent: no lock). */
+  locks?: LockManagerLike;
+  newId?: () => string;
+  now?: () => Date;
+  flushDelayMs?: number;
+  /** The lane's clock (backoff timers) and the flush delay's; tests pass a simulated one. */
+  clock?: Clock;
+  random?: () => number;
+};
+
+export type Telemetry = {
+  recordEvent(userId: string | null, name: string, metadata: Record<string, unknown>): void;
+  recordVital(userId: string | null, vital: VitalMeasurement): void;
+  /** Stores what is only in memory, then sends what can go now; resolves when the lane is idle. */
+  flush(): Promise<void>;
+  /** The connection is back: lift the lane's wait for it and its backoff. */
+  online(): void;
+  /** Items not yet safe in Dexie (a page being unloaded keeps these elsewhere). */
+  unsent(): TelemetryItem[];
+  /** Takes back items kept elsewhere (they keep their ids, so nothing is stored twice). */
+  restore(items: readonly TelemetryItem[]): void;
+};
+
+export function createTelemetry(deps: TelemetryDeps): Telemetry {
+  const newId = deps.newId ?? (() => crypto.randomUUID());
+  const now = deps.now ?? (() => new Date());
+  const clock = deps.clock ?? systemClock;
+  let memory: TelemetryItem[] = [];
+  let chain: Promise<void> = Promise.resolve();
+  let timer: unknown;
+  const serial = (job: () => Promise<void>) => (chain = chain.then(job, job));
+  const forget = (ids: readonly string[]) => {
+    const gone = new Set(ids);
+    memory = memory.filter((i) => !gone.has(i.id));
+  };
+
+  async function persist(): Promise<void> {
+    if (!deps.buffer || memory.length === 0) return;
+    const moving = [...memory]; // a copy: items recorded during the write stay in memory
+    try {
+      await deps.buffer.add(moving);
+      forget(moving.map((i) => i.id));
+    } catch (e) {
+      deps.warn(`[telemetry] kept in memory only: ${sanitizeForLog(e)}`);
+    }
+  }
+
+  /** The next items of `userId` waiting, oldest first: Dexie's, then those only in memory. */
+  async function waiting(userId: string): Promise<TelemetryItem[]> {
+    const stored = deps.buffer ? await deps.buffer.list(userId, TELEMETRY_BATCH_SIZE).catch(() => []) : [];
+    const held = new Set(stored.map((i) => i.id));
+    const fresh = memory.filter((i) => i.userId === userId && !held.has(i.id));
+    return [...stored, ...fresh].slice(0, TELEMETRY_BATCH_SIZE);
+  }
+
+  /** Sends a batch; answers the ids settled (stored, or refused for good), or null to try again later. */
+  async function settle(batch: TelemetryItem[], accessToken: string): Promise<string[] | null> {
+    const sent = await deps.send(batch, accessToken);
+    if (sent.ok) return batch.map((i) => i.id);
+    deps.warn(`[telemetry] ${batch.length} item(s) not sent: ${sent.error.message}`);
+    if (sent.error.retryable) return null;
+    if (batch.length === 1) return [batch[0].id];
+    // One bad item must not cost the others: send them one by one and drop only what is refused.
+    const settled: string[] = [];
+    for (const item of batch) {
+      const one = await settle([item], accessToken);
+      if (!one) break;
+      settled.push(...one);
+    }
+    return settled;
+  }
+
+  // The session a run of the lane started under: kept until the lane finds nothing more to send.
+  let run: TelemetrySession | null | undefined;
+
+  type Batch = { userId: string; accessToken: string; items: TelemetryItem[] };
+
+  async function deliver(batch: Batch): Promise<DeliveryOutcome> {
+    const { userId, accessToken } = batch;
+    const send = async (): Promise<DeliveryOutcome> => {
+      // Inside the lock: what another tab or the worker sent meanwhile has left the buffer.
+      const ids = new Set(batch.items.map((i) => i.id));
+      const still = (await waiting(userId)).filter((i) => ids.has(i.id));
+      if (!still.length) return { outcome: "delivered" };
+      const settled = await settle(still, accessToken);
+      if (settled?.length) {
+        forget(settled);
+        if (deps.buffer) await deps.buffer.drop(userId, settled);
+      }
+      return settled && settled.length === still.length ? { outcome: "delivered" } : { outcome: "retry" };
+    };
+    return deps.locks
+      ? ((await deps.locks.request(TELEMETRY_LOCK_PREFIX + userId, {}, send)) as DeliveryOutcome)
+      : send();
+  }
+
+  const lane = createLane<Batch>({
+    key: "telemetry",
+    mode: "ordered",
+    async next() {
+      await serial(persist);
+      if (run === undefined) run = await deps.session().catch(() => null);
+      const items = run ? await waiting(run.userId) : [];
+      if (!run || !items.length) {
+        run = undefined; // the next run reads the session afresh
+        return [];
+      }
+      return [{ userId: run.userId, accessToken: run.accessToken, items }];
+    },
+    idOf: (batch) => batch.items[0].id,
+    deliver,
+    isOnline: deps.isOnline,
+    clock,
+    random: deps.random,
+    onError: (e) => deps.warn(`[telemetry] delivery failed: ${sanitizeForLog(e)}`),
+  });
+
+  async function flush(): Promise<void> {
+    if (timer !== undefined) clock.clearTimeout(timer);
+    timer = undefined;
+    await serial(persist);
+    if (deps.isOnline()) lane.release("online");
+    else lane.wake();
+    await lane.idle();
+  }
+
+  function add(item: TelemetryItem): void {
+    memory.push(item);
+    // Into Dexie at once (a worker or a tab may be gone before the send); the send waits a moment.
+    void serial(persist);
+    timer ??= clock.setTimeout(() => {
+      timer = undefined;
+      void flush();
+    }, deps.flushDelayMs ?? TELEMETRY_FLUSH_DELAY_MS);
+  }
+
+  return {
+    recordEvent(userId, name, metadata) {
+      if (!userId) return; // docs/spec.md §5: silently skipped with no signed-in person
+      add({ kind: "event", id: newId(), userId, name, metadata, createdAt: now().toISOString() });
+    },
+    recordVital(userId, vital) {
+      if (!userId) return;
+      add({ kind: "vital", id: newId(), userId, ...vital, createdAt: now().toISOString() });
+    },
+    flush,
+    online() {
+      lane.retryNow();
+      lane.release("online");
+    },
+    unsent: () => [...memory],
+    restore(items) {
+      const ids = new Set(memory.map((i) => i.id));
+      items.filter((i) => !ids.has(i.id)).forEach(add);
+    },
+  };
+}
+
+export const dexieTelemetryBuffer = (target = db): TelemetryBuffer => ({
+  add: (items) => bufferTelemetry(target, items),
+  list: (userId, limit) => bufferedTelemetry(target, userId, limit),
+  drop: (userId, ids) => dropTelemetry(target, userId, ids),
+});
+
+let shared: Telemetry | undefined;
+
+/**
+ * The page's (or the service worker's) one recorder. Its lane is woken when the connection returns
+ * and when a session is renewed (src/sync/triggers.ts).
+ */
+export function telemetry(): Telemetry {
+  if (shared) return shared;
+  const sources = browserSources();
+  const recorder = createTelemetry({
+    send: (items, accessToken) => sendTelemetry(items, supabase, accessToken),
+    buffer: typeof indexedDB === "undefined" ? undefined : dexieTelemetryBuffer(),
+    session: async () => {
+      const session = (await supabase().auth.getSession()).data.session;
+      return session ? { userId: session.user.id, accessToken: session.access_token } : null;
+    },
+    isOnline: () => typeof navigator === "undefined" || navigator.onLine,
+    warn: (message) => console.warn(message),
+    locks: sources.locks,
+  });
+  subscribe({ on: "online" }, () => recorder.online(), sources);
+  const session: TriggerSources["session"] = (listener) => {
+    const auth = onAuthChange(({ event, user }) => {
+      if (user && (event === "SIGNED_IN" || event === "TOKEN_REFRESHED")) listener();
+    });
+    return auth.ok ? auth.value : () => undefined;
+  };
+  subscribe({ on: "session" }, () => void recorder.flush(), { ...sources, session });
+  shared = recorder;
+  return recorder;
+}
+
+/** An `app_events` row for this person; skipped with no person (the queue's outcomes use this). */
+export function trackEvent(userId: string | null, name: string, metadata: Record<string, unknown>): Promise<void> {
+  telemetry().recordEvent(userId, name, metadata);
+  return Promise.resolve();
+}
