@@ -62,7 +62,6 @@ export default {
         "src/features/generation/components/prompt-editor.tsx": ["exports"], // promptError (tests/unit)
         "src/features/library/generation-grid.tsx": ["exports"], // drawnRows (generation-grid.test.tsx)
         "src/sync/delivery.ts": ["exports"], // seededRandom (tests/unit/sync/delivery.test.ts)
-        "src/sync/triggers.ts": ["exports"], // subscribeAll (tests/unit/sync/triggers.test.ts)
         "supabase/functions/_shared/vocabulary/web-vitals.ts": ["exports"], // rateWebVital (tests)
         "supabase/local/config.ts": ["exports"], // ENV_VARS (tests/local/config_test.ts)
       }

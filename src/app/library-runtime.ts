@@ -15,6 +15,7 @@ import { showToast } from "../state/toasts";
 import { catchUp } from "../sync/pull";
 import { OUTBOX_SYNC_TAG, drainWithLock, pushDeps, type DrainReport } from "../sync/push";
 import { followGenerations } from "../sync/realtime";
+import { coalesced } from "../sync/delivery";
 import { browserSources, subscribe, type Fired, type TriggerSources } from "../sync/triggers";
 import { fillDeps, keepLibraryOffline } from "../sync/pull-images";
 
@@ -47,8 +48,6 @@ async function announceConflicts(userId: string): Promise<void> {
 function startLibrary(userId: string): () => void {
   const deps = pushDeps(db);
   let stopped = false;
-  let running = false;
-  let again = false;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
   // The offline library: thumbnails of everything, full images within the budget (src/sync/pull-images.ts).
@@ -64,54 +63,36 @@ function startLibrary(userId: string): () => void {
   const schedule = (report: DrainReport) => {
     clearTimeout(retryTimer);
     if (report.stopped.reason === "backoff") {
-      retryTimer = setTimeout(() => void drain(), Math.max(0, report.stopped.until - Date.now()));
+      retryTimer = setTimeout(drain, Math.max(0, report.stopped.until - Date.now()));
     } else if (report.stopped.reason === "offline") {
       requestOutboxSync();
     }
   };
 
-  // Runs are coalesced: a trigger during a run asks for one more run after it.
-  async function drain(): Promise<void> {
+  // Runs are coalesced (src/sync/delivery.ts): a trigger during a run asks for one more run after it.
+  const drainer = coalesced(async () => {
+    const report = await drainWithLock(deps, userId);
     if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    try {
-      do {
-        again = false;
-        const report = await drainWithLock(deps, userId);
-        if (stopped) return;
-        schedule(report);
-        // A conflict means this device was wrong about the server: take its truth for the rest too.
-        if (report.conflicts) catchUpSoon.request();
-      } while (again && !stopped);
-      await announceConflicts(userId);
-    } catch (e) {
-      warn("outbox drain failed")(e);
-    } finally {
-      running = false;
-    }
-  }
+    schedule(report);
+    // A conflict means this device was wrong about the server: take its truth for the rest too.
+    if (report.conflicts) catchUpSoon.request();
+    await announceConflicts(userId);
+  }, warn("outbox drain failed"));
+  const drain = () => drainer.request();
 
   // Back online: a backoff that a lost connection caused has no reason to last longer.
   const onOnline = () => {
     offline.kick();
-    void releaseWaits(db, userId, "backoff")
-      .then(() => drain())
-      .catch(warn("releasing waiting writes failed"));
+    void releaseWaits(db, userId, "backoff").then(drain).catch(warn("releasing waiting writes failed"));
     catchUpSoon.request();
   };
   const onVisible = ({ hiddenForMs = 0 }: Fired) => {
-    void drain();
+    drain();
     if (hiddenForMs > VISIBLE_CATCH_UP_AFTER_MS) catchUpSoon.request();
   };
   // A renewed session lifts the entries parked for one.
   const onSession = () =>
-    void releaseWaits(db, userId, "auth")
-      .then(() => drain())
-      .catch(warn("releasing parked writes failed"));
+    void releaseWaits(db, userId, "auth").then(drain).catch(warn("releasing parked writes failed"));
   const sources: TriggerSources = {
     ...browserSources(),
     session: (listener) => {
@@ -132,14 +113,15 @@ function startLibrary(userId: string): () => void {
     ({ count }) => {
       if (!count) return;
       if (!navigator.onLine) requestOutboxSync();
-      void drain();
+      drain();
     },
     warn("reading the outbox failed"),
   );
-  void drain();
+  drain();
 
   return () => {
     stopped = true;
+    drainer.stop();
     clearTimeout(retryTimer);
     untrigger.forEach((off) => off());
     unwatch();

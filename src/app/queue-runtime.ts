@@ -26,6 +26,7 @@ import { limitsMachine } from "../features/quota/limits-machine";
 import { addUnseenFinished, showToast } from "../state/toasts";
 import { toLimitsRecord } from "../sync/pull";
 import type { RunOutcome } from "../sync/run-task";
+import { subscribeAll } from "../sync/triggers";
 
 type PageRunner = { userId: string; runtime: GenerationRuntime; stop: () => void };
 let current: PageRunner | null = null;
@@ -99,16 +100,15 @@ async function holdQueue(
     onOutcome,
   });
   const queue = runner.actor;
-  const online = () => queue.send({ type: "connectivity.online" });
-  const offline = () => queue.send({ type: "connectivity.offline" });
-  window.addEventListener("online", online);
-  window.addEventListener("offline", offline);
+  // The triggers every delivery shares (src/sync/triggers.ts).
+  const untrigger = subscribeAll([{ on: "online" }, { on: "offline" }], ({ on }) =>
+    queue.send({ type: on === "online" ? "connectivity.online" : "connectivity.offline" }),
+  );
   const unsubscribe = subscribeConcurrency(() => queue.send({ type: "concurrency.set", value: readConcurrency() }));
   onStart(queue);
   await stopped;
   unsubscribe();
-  window.removeEventListener("online", online);
-  window.removeEventListener("offline", offline);
+  untrigger();
   runner.stop();
   onStart(null);
 }

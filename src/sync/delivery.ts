@@ -282,3 +282,53 @@ export function createLane<T>(options: LaneOptions<T>): Lane {
     },
   };
 }
+
+export type Coalesced = {
+  /** Runs the job now, or once more after the run under way (however often it is asked meanwhile). */
+  request(): void;
+  /** Starts no further run (one under way finishes). */
+  stop(): void;
+};
+
+/**
+ * Runs that coalesce, for work that looks at everything each time (a drain, a fill pass): a request
+ * during a run asks for one run more after it, never a second run at once. The job may take the
+ * pending request itself (`takeRequest`), to start over early from a fresh view of its source.
+ */
+export function coalesced(
+  job: (takeRequest: () => boolean) => Promise<void>,
+  onError: (error: unknown) => void,
+): Coalesced {
+  let running = false;
+  let again = false;
+  let stopped = false;
+  const takeRequest = () => {
+    const seen = again;
+    again = false;
+    return seen;
+  };
+  async function run(): Promise<void> {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        await job(takeRequest);
+      } while (again && !stopped);
+    } catch (e) {
+      onError(e);
+    } finally {
+      running = false;
+    }
+  }
+  return {
+    request: () => void run(),
+    stop: () => {
+      stopped = true;
+    },
+  };
+}

@@ -14,6 +14,7 @@ import { getImage, storeImage } from "../db/images";
 import { budgetKey, getOfflineBudget, planAndEvict } from "../db/offline-library";
 import type { Result } from "../lib/result";
 import { whenIdle } from "../lib/schedule";
+import { coalesced } from "./delivery";
 import { makeThumbnail } from "../lib/thumbnail";
 
 /**
@@ -159,35 +160,9 @@ export function keepLibraryOffline(
   onError: (e: unknown) => void,
 ): { kick: () => void; stop: () => void } {
   let stopped = false;
-  let running = false;
-  let again = false;
-  const run = async (): Promise<void> => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    try {
-      do {
-        again = false;
-        await fillOnce(
-          deps,
-          userId,
-          () => stopped,
-          () => {
-            const seen = again;
-            again = false;
-            return seen;
-          },
-        );
-      } while (again && !stopped);
-    } catch (e) {
-      onError(e);
-    } finally {
-      running = false;
-    }
-  };
+  const fill = coalesced(async (takeRequest) => {
+    await fillOnce(deps, userId, () => stopped, takeRequest);
+  }, onError);
   const { db } = deps;
   // What a change of calls for another pass: the records, the saved ones, the budget.
   const watched = liveQuery(async () => {
@@ -203,14 +178,15 @@ export function keepLibraryOffline(
     next: (key) => {
       if (key === last) return;
       last = key;
-      void run();
+      fill.request();
     },
     error: onError,
   });
   return {
-    kick: () => void run(),
+    kick: () => fill.request(),
     stop: () => {
       stopped = true;
+      fill.stop();
       subscription.unsubscribe();
     },
   };

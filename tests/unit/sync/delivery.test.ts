@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   DELIVERY_BACKOFF,
   backoffDelayMs,
+  coalesced,
   createLane,
   seededRandom,
   type DeliveryOutcome,
@@ -280,5 +281,76 @@ describe("wakes and stop", () => {
     expect(h.clock.pending()).toBe(1);
     lane.stop();
     expect(h.clock.pending()).toBe(0);
+  });
+});
+
+describe("coalesced runs", () => {
+  it("runs once more after the run under way however often asked meanwhile, never two at once", async () => {
+    let active = 0;
+    let maxActive = 0;
+    let runs = 0;
+    const gates: Array<() => void> = [];
+    const runner = coalesced(
+      async () => {
+        runs++;
+        active++;
+        maxActive = Math.max(maxActive, active);
+        await new Promise<void>((resolve) => gates.push(resolve));
+        active--;
+      },
+      () => undefined,
+    );
+    runner.request();
+    runner.request();
+    runner.request();
+    await flush();
+    expect(runs).toBe(1);
+    gates.shift()!();
+    await flush();
+    expect(runs).toBe(2);
+    gates.shift()!();
+    await flush();
+    expect(runs).toBe(2);
+    expect(maxActive).toBe(1);
+  });
+
+  it("lets the job take a pending request to start over early, and starts nothing after stop()", async () => {
+    const seen: boolean[] = [];
+    let release!: () => void;
+    const runner = coalesced(
+      async (takeRequest) => {
+        await new Promise<void>((resolve) => (release = resolve));
+        seen.push(takeRequest());
+      },
+      () => undefined,
+    );
+    runner.request();
+    runner.request(); // asked during the run: the job sees it and takes it
+    await flush();
+    release();
+    await flush();
+    expect(seen).toEqual([true]); // taken by the job, so no second run
+    runner.stop();
+    runner.request();
+    await flush();
+    expect(seen).toEqual([true]);
+  });
+
+  it("hands a failing job's error to onError and runs again when asked", async () => {
+    const errors: unknown[] = [];
+    let calls = 0;
+    const runner = coalesced(
+      async () => {
+        calls++;
+        if (calls === 1) throw new Error("boom");
+      },
+      (e) => errors.push(e),
+    );
+    runner.request();
+    await flush();
+    runner.request();
+    await flush();
+    expect(calls).toBe(2);
+    expect(errors).toHaveLength(1);
   });
 });
