@@ -24,6 +24,7 @@ const authAdmin = "auth-admin.test.ts";
 const rest = "rest.test.ts";
 const embedding = "rest-embedding.test.ts";
 const m2m = "rest-embedding-m2m.test.ts";
+const rpcEmbedding = "rest-rpc-embedding.test.ts";
 const storage = "storage.test.ts";
 const surface = "storage-surface.test.ts";
 
@@ -366,6 +367,18 @@ export const PARITY: ParityRow[] = [
       { file: m2m, title: "filters, orders and limits the far side; !inner keeps only parents with a match" },
       { file: m2m, title: "reads the junction as the caller: a row its policy hides links nothing" },
       { file: m2m, title: "answers PGRST201 for two junctions, worded as PostgREST's, and a junction hint chooses" },
+    ],
+  },
+  {
+    service: "rest",
+    feature: "embedding on rpc results",
+    status: "served",
+    note: "a function returning a table's rows, as a set or one row, embeds like the table",
+    tests: [
+      { file: rpcEmbedding, title: "embeds the to-one side of a set-returning function's rows, by POST and by GET" },
+      { file: rpcEmbedding, title: "embeds the to-many side with filters, order, limits and !inner" },
+      { file: rpcEmbedding, title: "embeds on a function returning one row of a table's type, answered as an object" },
+      { file: rpcEmbedding, title: "embeds on the rows a volatile function wrote, in the same call" },
     ],
   },
   {

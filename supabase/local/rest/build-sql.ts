@@ -162,11 +162,6 @@ export function whereSql(p: Params, src: Source, conditions: Condition[]): strin
   return ` where ${conditions.map((c) => conditionSql(p, src, c)).join(" and ")}`;
 }
 
-/** The select list; null (no select parameter) means every column. Without a catalog, no embedding. */
-export function selectListSql(p: Params, src: Source, items: SelectItem[] | null): string {
-  return selectSql(p, src, items, null).list;
-}
-
 /**
  * Resource embedding: what a request's select list needs besides its own columns. Each embedded table
  * is read in a correlated subquery (json_agg for to-many, row_to_json for to-one, a lateral join for

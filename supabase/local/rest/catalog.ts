@@ -56,6 +56,11 @@ export interface RpcFunction {
   returns: "void" | "scalar" | "composite";
   columns: Column[];
   byName: Map<string, Column>;
+  /**
+   * The table (or view) of the same schema whose row type the function returns, alone or as a set:
+   * its rows are read like that table's, embedding included (PostgREST's funcTableName).
+   */
+  returnTable?: string;
 }
 
 export interface Catalog {
@@ -109,6 +114,9 @@ where n.nspname = 'public' and c.relkind in ('r', 'v', 'm', 'f', 'p')
 const FUNCTIONS_SQL = `
 select p.proname as name, p.proretset as returns_set, p.provolatile::text as volatility,
   p.pronargdefaults as defaults, rt.typname as return_type, rt.typtype::text as return_typtype,
+  (select rc.relname from pg_class rc
+    where rc.oid = rt.typrelid and rc.relnamespace = p.pronamespace and rc.relkind in ('r', 'v', 'm', 'f', 'p')
+  ) as return_table,
   coalesce((
     select json_agg(json_build_object(
       'name', coalesce(p.proargnames[u.ord], ''),
@@ -200,6 +208,7 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
         defaults: number;
         return_type: string;
         return_typtype: string;
+        return_table: string | null;
         args: string;
         row_columns: string;
       }>(FUNCTIONS_SQL)
@@ -235,6 +244,7 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
         returns,
         columns,
         byName: byName(columns),
+        ...(f.return_table !== null && returns === "composite" ? { returnTable: f.return_table } : {}),
       };
       const list = functions.get(f.name) ?? [];
       list.push(fn);

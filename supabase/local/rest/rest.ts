@@ -211,7 +211,7 @@ export function createRest(ctx: Ctx): Service {
     if (method !== "GET" && method !== "HEAD" && method !== "POST") {
       return errorResponse(restError(405, "PGRST101", "Only GET, HEAD or POST requests are allowed for RPC"));
     }
-    const { functions } = await catalog.functions(name);
+    const { functions, catalog: known } = await catalog.functions(name);
     let q: ParsedQuery;
     let argsJson: string;
     let argNames: string[];
@@ -237,7 +237,7 @@ export function createRest(ctx: Ctx): Service {
       throw new RestFailure(restError(406, "PGRST107", "None of these media types are available: text/csv"));
     }
     const count = r.prefer.count !== null;
-    const s = unwrap(buildCall(choice, argsJson, argNames, q, { ...shapeOf(r), count, maxRows: null }));
+    const s = unwrap(buildCall(choice, argsJson, argNames, q, { ...shapeOf(r), count, maxRows: null, catalog: known }));
     const readOnly = method !== "POST" || choice.fn.volatility !== "v";
     const row = await run(r.claims, readOnly, async (tx) => {
       const result = await query1(tx, s);

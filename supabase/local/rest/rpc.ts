@@ -3,16 +3,7 @@
 // arguments with jsonb_to_record so Postgres does every type conversion, and shaping the answer: a
 // value for scalar functions, an object for a single row, an array (filterable like a table) for sets.
 import { quoteIdent } from "../db.ts";
-import {
-  building,
-  buildRead,
-  Params,
-  type ReadOptions,
-  selectListSql,
-  shapeSql,
-  type Statement,
-  whereSql,
-} from "./build-sql.ts";
+import { buildRead, Params, type ReadOptions, shapeSql, type Source, type Statement } from "./build-sql.ts";
 import type { RpcFunction } from "./catalog.ts";
 import { err, ok, restError, type Result } from "./errors.ts";
 import type { ParsedQuery } from "./parse-query.ts";
@@ -126,19 +117,15 @@ export function buildCall(
     return ok({ kind: "rows", text, params: p.list });
   }
   const from = argsFrom ? `${argsFrom} cross join lateral ${call} as _t` : `${call} as _t`;
-  if (!fn.returnsSet) {
-    return building(() => {
-      const list = selectListSql(p, fn, q.select);
-      const where = whereSql(p, fn, q.where);
-      const text = shapeSql(`select ${list} from ${from}${where}`, { ...opts, single: true });
-      return { kind: "object" as const, text, params: p.list };
-    });
-  }
+  // A function returning a table's rows reads like that table: its relationships embed (PostgREST's
+  // funcTableName), and its columns are named after the table in errors.
+  const table = fn.returnTable === undefined ? undefined : opts.catalog?.tables.get(fn.returnTable);
+  const src: Source = table ? { ...table, alias: "_t" } : fn;
   // The function runs once: its rows are materialized, then read (and counted) like a table.
   const prefix = `with _rows as materialized (select _t.* from ${from}) `;
-  const read = buildRead(fn, "_rows as _t", q, opts, prefix, p);
+  const read = buildRead(src, "_rows as _t", q, fn.returnsSet ? opts : { ...opts, single: true }, prefix, p);
   if (!read.ok) return read;
-  return ok({ kind: "rows", ...read.value });
+  return ok({ kind: fn.returnsSet ? "rows" : "object", ...read.value });
 }
 
 function isStar(q: ParsedQuery): boolean {
