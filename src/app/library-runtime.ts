@@ -16,7 +16,7 @@ import { catchUp } from "../sync/pull";
 import { OUTBOX_SYNC_TAG, drainWithLock, pushDeps, type DrainReport } from "../sync/push";
 import { followGenerations } from "../sync/realtime";
 import { coalesced } from "../sync/delivery";
-import { browserSources, subscribe, type Fired, type TriggerSources } from "../sync/triggers";
+import { browserSources, subscribe, subscribeAll, type Fired, type TriggerSources } from "../sync/triggers";
 import { fillDeps, keepLibraryOffline } from "../sync/pull-images";
 
 /** A page that was hidden longer than this catches up when it is shown again. */
@@ -53,7 +53,17 @@ function startLibrary(userId: string): () => void {
   // The offline library: thumbnails of everything, full images within the budget (src/sync/pull-images.ts).
   const offline = keepLibraryOffline(fillDeps(db), userId, warn("keeping the library offline failed"));
   const live = followGenerations(
-    { db, subscribe: subscribeGenerationChanges, catchUp: (uid) => catchUp(db, uid), onError: (w, e) => warn(w)(e) },
+    {
+      db,
+      subscribe: subscribeGenerationChanges,
+      catchUp: (uid) => catchUp(db, uid),
+      onError: (w, e) => warn(w)(e),
+      connectivity: {
+        isOnline: () => navigator.onLine,
+        onChange: (listener) =>
+          subscribeAll([{ on: "online" }, { on: "offline" }], ({ on }) => listener(on === "online")),
+      },
+    },
     userId,
   );
   // Offline, a catch-up is certain to fail: it waits for the connection, and runs once however often

@@ -4,7 +4,9 @@
 // realtime is a hint: what happened while the socket was down is fetched, never assumed.
 // Changes and catch-ups run one at a time, in arrival order. Deletes arrive as Supabase Realtime sends
 // them, unfiltered: the id of every deleted generation, anyone's; one is applied only to a record of
-// this user's (applyServerDelete checks), so the others change nothing.
+// this user's (applyServerDelete checks), so the others change nothing. Offline there is no socket:
+// the channel is removed when the connection goes (so the client stops retrying a socket it cannot
+// open) and made again when it returns, whose SUBSCRIBED runs the catch-up.
 import type { ChangeFeedStatus, GenerationChange } from "../api/library";
 import type { AppDb } from "../db/db";
 import { applyServerDelete, applyServerRows } from "../db/library";
@@ -18,6 +20,8 @@ export type RealtimeDeps = {
   ) => () => void;
   catchUp: (userId: string) => Promise<unknown>;
   onError?: (what: string, error: unknown) => void;
+  /** The connection: the channel exists only while online (absent: always subscribed). */
+  connectivity?: { isOnline(): boolean; onChange(listener: (online: boolean) => void): () => void };
 };
 
 export type LiveGenerations = {
@@ -49,20 +53,32 @@ export function followGenerations(deps: RealtimeDeps, userId: string): LiveGener
     return chain;
   };
   const catchUp = () => enqueue("catch-up", () => deps.catchUp(userId));
-  const unsubscribe = deps.subscribe(
-    userId,
-    (change) => void enqueue("apply change", () => applyChange(deps.db, userId, change)),
-    (status) => {
-      if (status === "SUBSCRIBED") void catchUp();
-      else if (status === "CHANNEL_ERROR" || status === "TIMED_OUT") report("subscribe", new Error(status));
-    },
-  );
+  let unsubscribe: (() => void) | null = null;
+  const open = () => {
+    if (unsubscribe || stopped) return;
+    unsubscribe = deps.subscribe(
+      userId,
+      (change) => void enqueue("apply change", () => applyChange(deps.db, userId, change)),
+      (status) => {
+        if (status === "SUBSCRIBED") void catchUp();
+        else if (status === "CHANNEL_ERROR" || status === "TIMED_OUT") report("subscribe", new Error(status));
+      },
+    );
+  };
+  const close = () => {
+    unsubscribe?.();
+    unsubscribe = null;
+  };
+  const { connectivity } = deps;
+  const unwatch = connectivity?.onChange((online) => (online ? open() : close()));
+  if (!connectivity || connectivity.isOnline()) open();
   return {
     catchUp,
     settled: () => chain,
     stop: () => {
       stopped = true;
-      unsubscribe();
+      unwatch?.();
+      close();
     },
   };
 }

@@ -148,3 +148,44 @@ describe("live generations", () => {
     live.stop();
   });
 });
+
+describe("the channel and the connection", () => {
+  it("has no channel offline, removes it when the connection goes and makes it again (with a catch-up) when it returns", async () => {
+    db = openAppDb(`realtime-offline-${crypto.randomUUID()}`);
+    let online = false;
+    let listener: (online: boolean) => void = () => undefined;
+    let opened = 0;
+    let closed = 0;
+    let status: (s: ChangeFeedStatus) => void = () => undefined;
+    let catchUps = 0;
+    const live = followGenerations(
+      {
+        db,
+        subscribe: (_userId, _onChange, onStatus) => {
+          opened++;
+          status = onStatus;
+          return () => void closed++;
+        },
+        catchUp: async () => void catchUps++,
+        connectivity: { isOnline: () => online, onChange: (l) => ((listener = l), () => undefined) },
+      },
+      "alice",
+    );
+    expect(opened).toBe(0); // offline at start: no socket to retry
+    online = true;
+    listener(true);
+    expect(opened).toBe(1);
+    status("SUBSCRIBED");
+    await live.settled();
+    expect(catchUps).toBe(1);
+    listener(false);
+    expect(closed).toBe(1);
+    listener(true);
+    expect(opened).toBe(2);
+    status("SUBSCRIBED");
+    await live.settled();
+    expect(catchUps).toBe(2);
+    live.stop();
+    expect(closed).toBe(2);
+  });
+});
