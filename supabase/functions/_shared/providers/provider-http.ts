@@ -13,7 +13,7 @@ const MAX_ERROR_BODY_CHARS = 16_000;
 const NSFW =
   /nsfw|content.?policy|moderat|safety (system|checker)|flagged as sensitive|\bE005\b|sensitive content|contentPolicyViolation|nsfwContentDetected/i;
 const CREDITS =
-  /insufficient.?credit|insufficient_quota|insufficientCredits|billing|spend limit|exceeded your current quota|out of credit/i;
+  /insufficient.?credit|insufficient_quota|insufficientCredits|billing|spend limit|exceeded your current quota|out of credit|exhausted balance/i;
 const RATE = /rate.?limit|too many requests|throttled/i;
 const TIMEOUT = /timeout|timed out|deadline/i;
 
@@ -138,6 +138,11 @@ export function classifyHttpStatus(
   return appError("server_error", { retryable: false, detail });
 }
 
+/** The base64 payload of a data URL (providers that take "base64" want it without the `data:` prefix). */
+export function dataUrlPayload(dataUrl: string): string {
+  return dataUrl.slice(dataUrl.indexOf(",") + 1);
+}
+
 export function decodeBase64(b64: string): Uint8Array | null {
   try {
     const bin = atob(b64.replace(/\s+/g, ""));
@@ -158,6 +163,7 @@ export async function downloadOutput(
   url: string,
   signal: AbortSignal,
   provider: string,
+  headers: Record<string, string> = {},
 ): Promise<Result<Uint8Array>> {
   if (url.startsWith("data:")) {
     const comma = url.indexOf(",");
@@ -165,7 +171,7 @@ export async function downloadOutput(
     return bytes ? ok(bytes) : fail(appError("server_error", { detail: `${provider}: unreadable data URL output` }));
   }
   if (!/^https?:\/\//i.test(url)) return fail(appError("server_error", { detail: `${provider}: output is not a URL` }));
-  const got = await providerFetch(fetchFn, url, { method: "GET" }, signal, provider);
+  const got = await providerFetch(fetchFn, url, { method: "GET", headers }, signal, provider);
   if (!got.ok) return got;
   const res = got.value;
   if (res.status === 404 || res.status === 410) {
@@ -196,4 +202,42 @@ export async function downloadOutput(
 
 export function trimBase(url: string): string {
   return url.replace(/\/+$/, "");
+}
+
+/**
+ * Whether a URL a provider answered with (a polling or result URL) may receive our key: on the configured
+ * API's own host name, or on one of the provider's documented host suffixes (e.g. `.bfl.ai`), over https
+ * unless it is the configured host itself. Anything else would hand the key to a stranger.
+ */
+export function mayCarryKey(url: string, apiBase: string, hostSuffixes: readonly string[]): boolean {
+  let target: URL;
+  let base: URL;
+  try {
+    target = new URL(url);
+    base = new URL(apiBase);
+  } catch {
+    return false;
+  }
+  if (target.hostname === base.hostname) return target.protocol === base.protocol || target.protocol === "https:";
+  if (target.protocol !== "https:") return false;
+  return hostSuffixes.some((s) => target.hostname === s.replace(/^\./, "") || target.hostname.endsWith(s));
+}
+
+/**
+ * The largest size of the same shape within a provider's bounds: scaled down to `max` on its long side
+ * (up to `min` on its short side), each side rounded to a multiple of `multiple`.
+ */
+export function fitSize(
+  width: number,
+  height: number,
+  bounds: { min: number; max: number; multiple: number },
+): { width: number; height: number } {
+  const down = Math.min(1, bounds.max / Math.max(width, height));
+  const up = Math.max(1, bounds.min / Math.min(width, height));
+  const scale = down < 1 ? down : up;
+  const side = (v: number) => {
+    const rounded = Math.round((v * scale) / bounds.multiple) * bounds.multiple;
+    return Math.min(bounds.max, Math.max(bounds.min, rounded));
+  };
+  return { width: side(width), height: side(height) };
 }

@@ -43,13 +43,25 @@ export function replicateModel(input: Pick<ProviderInput, "quality" | "style">):
   return input.style === "nano-banana" ? NANO_BANANA : MODEL_BY_QUALITY[input.quality];
 }
 
-/** The prediction input each model's schema accepts (none of them takes a negative prompt). */
+/**
+ * The prediction input each model's schema accepts (none of them takes a negative prompt). Every request
+ * carries a seed (the person's, or one derived from the request id) and the stored seed must redraw the
+ * same picture, so FLUX schnell/dev run with `go_fast: false` (their fast fp8 path is not deterministic)
+ * and FLUX 1.1 Pro with `prompt_upsampling: false` (a language model would rewrite the prompt).
+ */
 export function replicateInput(model: string, input: ProviderInput): Record<string, unknown> {
   const prompt = styledPrompt(input.prompt, input.style);
   const ref = input.reference?.dataUrl;
   switch (model) {
     case MODEL_BY_QUALITY.standard:
-      return { prompt, aspect_ratio: input.aspectRatio, num_outputs: 1, seed: input.seed, output_format: "png" };
+      return {
+        prompt,
+        aspect_ratio: input.aspectRatio,
+        num_outputs: 1,
+        seed: input.seed,
+        output_format: "png",
+        go_fast: false,
+      };
     case MODEL_BY_QUALITY.high:
       return {
         prompt,
@@ -57,6 +69,7 @@ export function replicateInput(model: string, input: ProviderInput): Record<stri
         num_outputs: 1,
         seed: input.seed,
         output_format: "png",
+        go_fast: false,
         ...(ref ? { image: ref } : {}),
       };
     case MODEL_BY_QUALITY.ultra:
@@ -65,6 +78,7 @@ export function replicateInput(model: string, input: ProviderInput): Record<stri
         aspect_ratio: input.aspectRatio,
         seed: input.seed,
         output_format: "png",
+        prompt_upsampling: false,
         ...(ref ? { image_prompt: ref } : {}),
       };
     default:

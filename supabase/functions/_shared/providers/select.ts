@@ -1,6 +1,8 @@
 // Which provider serves a request: the one it asks for when that one is configured, else
 // DEFAULT_PROVIDER when configured, else the first configured remote provider, else the built-in
-// engine (always available). Remote providers are configured by their keys in the environment.
+// engine (always available). Remote providers are configured by their keys (or, self-hosted, their URLs)
+// in the environment, in configured.ts's order.
+import { createBflProvider } from "./bfl.ts";
 import { createBuiltinProvider, type RenderFn } from "./builtin.ts";
 import { createOpenAiProvider } from "./openai.ts";
 import type { FetchFn } from "./provider-http.ts";
@@ -11,6 +13,8 @@ import { type ImageProvider, PROVIDER_IDS, type ProviderId } from "./types.ts";
 /** Whole budget of one provider call: create, wait or poll, and download (the function's wall clock is 150 s). */
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 110_000;
 export const DEFAULT_REPLICATE_POLL_MS = 1_000;
+/** How often the other asynchronous engines (BFL, fal, ComfyUI) are asked whether an image is done. */
+export const DEFAULT_POLL_MS = 1_000;
 
 export interface ProviderRegistry {
   /** Configured providers, remote ones first in preference order, the built-in engine last. */
@@ -81,6 +85,17 @@ export function providersFromEnv(env: Env, fetchFn: FetchFn, render?: RenderFn):
         apiKey: openAiKey,
         baseUrl: get("OPENAI_BASE_URL") ?? "https://api.openai.com/v1",
         model: get("OPENAI_IMAGE_MODEL") ?? "dall-e-3",
+        fetch: fetchFn,
+      }),
+    );
+  }
+  const bflKey = get("BFL_API_KEY");
+  if (bflKey) {
+    providers.push(
+      createBflProvider({
+        apiKey: bflKey,
+        baseUrl: get("BFL_BASE_URL") ?? "https://api.bfl.ai",
+        pollIntervalMs: positive(get("BFL_POLL_INTERVAL_MS"), DEFAULT_POLL_MS),
         fetch: fetchFn,
       }),
     );

@@ -4,7 +4,17 @@
 import type { Result } from "../errors.ts";
 import type { GenerationChoice } from "../vocabulary/generation.ts";
 
-export const PROVIDER_IDS = ["builtin", "replicate", "runware", "openai"] as const;
+export const PROVIDER_IDS = [
+  "builtin",
+  "replicate",
+  "runware",
+  "openai",
+  "bfl",
+  "fal",
+  "gemini",
+  "a1111",
+  "comfyui",
+] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
 
 export interface ReferenceImage {

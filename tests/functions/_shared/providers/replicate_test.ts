@@ -35,6 +35,7 @@ Deno.test("standard quality runs flux-schnell with Prefer: wait and stores the f
         num_outputs: 1,
         seed: 42,
         output_format: "png",
+        go_fast: false,
       },
     });
     assert.equal(r.value.model, "black-forest-labs/flux-schnell");
@@ -69,6 +70,9 @@ Deno.test(
       assert.equal(proCall.path, "/v1/models/black-forest-labs/flux-1.1-pro/predictions");
       assert.equal((proCall.body as { input: { image_prompt: string } }).input.image_prompt, reference.dataUrl);
       assert.equal("num_outputs" in (proCall.body as { input: object }).input, false);
+      // A seed must redraw its picture: no fp8 fast path, no prompt rewriting.
+      assert.equal((devCall.body as { input: { go_fast: boolean } }).input.go_fast, false);
+      assert.equal((proCall.body as { input: { prompt_upsampling: boolean } }).input.prompt_upsampling, false);
       const pro = [...fake.predictions.values()].find((p) => p.model.endsWith("flux-1.1-pro"))!;
       assert.equal(typeof pro.output, "string");
     } finally {

@@ -1,5 +1,6 @@
 // Which provider serves a request, from the environment's keys and DEFAULT_PROVIDER.
 import assert from "node:assert/strict";
+import { configuredProviders } from "../../../../supabase/functions/_shared/providers/configured.ts";
 import {
   DEFAULT_PROVIDER_TIMEOUT_MS,
   providersFromEnv,
@@ -34,4 +35,25 @@ Deno.test("a requested provider serves when configured; otherwise DEFAULT_PROVID
 Deno.test("PROVIDER_TIMEOUT_MS bounds every provider call; a nonsense value keeps the default", () => {
   assert.equal(providersFromEnv(envOf({ PROVIDER_TIMEOUT_MS: "2500" }), fetch).timeoutMs, 2500);
   assert.equal(providersFromEnv(envOf({ PROVIDER_TIMEOUT_MS: "soon" }), fetch).timeoutMs, DEFAULT_PROVIDER_TIMEOUT_MS);
+});
+
+Deno.test("BFL_API_KEY switches on Black Forest Labs' API, after the providers configured before it", () => {
+  const registry = providersFromEnv(envOf({ BFL_API_KEY: "bfl", RUNWARE_API_KEY: "rw" }), fetch);
+  assert.deepEqual(registry.available, ["runware", "bfl", "builtin"]);
+  assert.equal(registry.select("bfl").id, "bfl");
+  assert.equal(registry.select("bfl").model({ quality: "ultra" } as never), "flux-pro-1.1");
+});
+
+Deno.test("health's list of configured engines is the registry's, in the same order with the same default", () => {
+  const envs: Record<string, string>[] = [
+    {},
+    { BFL_API_KEY: "b", REPLICATE_API_TOKEN: "r8" },
+    { BFL_API_KEY: "b", DEFAULT_PROVIDER: "bfl", OPENAI_API_KEY: " " },
+  ];
+  for (const vars of envs) {
+    const registry = providersFromEnv(envOf(vars), fetch);
+    const listed = configuredProviders(envOf(vars));
+    assert.deepEqual(listed.available, registry.available);
+    assert.equal(listed.default, registry.select(null).id);
+  }
 });
