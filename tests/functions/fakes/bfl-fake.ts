@@ -14,7 +14,7 @@ export interface BflModes {
   /** Polls a task needs before it ends. */
   pollsToFinish: number;
   /** Status forced on submit; 429 carries `retryAfter` as Retry-After when set. */
-  submitStatus?: 401 | 402 | 403 | 429 | 500 | 503;
+  submitStatus?: 401 | 402 | 403 | 422 | 429 | 500 | 503;
   retryAfter?: string;
   /** Status forced on every poll. */
   pollStatus?: 500 | 503;
@@ -194,6 +194,10 @@ export function startBflFake(overrides: Partial<BflModes> = {}): BflFake {
         return json({ detail: "Insufficient credits. Add credits at https://dashboard.bfl.ai" }, 402);
       case 403:
         return json({ detail: "This API key does not have permission for this endpoint" }, 403);
+      case 422:
+        return json({
+          detail: [{ loc: ["body", "width"], msg: "Input should be a multiple of 32", type: "value_error" }],
+        }, 422);
       case 429:
         return json(
           { detail: "Too many active tasks" },

@@ -4,6 +4,7 @@
 // in the environment, in configured.ts's order.
 import { createBflProvider } from "./bfl.ts";
 import { createBuiltinProvider, type RenderFn } from "./builtin.ts";
+import { createFalProvider } from "./fal.ts";
 import { createOpenAiProvider } from "./openai.ts";
 import type { FetchFn } from "./provider-http.ts";
 import { createReplicateProvider } from "./replicate.ts";
@@ -96,6 +97,17 @@ export function providersFromEnv(env: Env, fetchFn: FetchFn, render?: RenderFn):
         apiKey: bflKey,
         baseUrl: get("BFL_BASE_URL") ?? "https://api.bfl.ai",
         pollIntervalMs: positive(get("BFL_POLL_INTERVAL_MS"), DEFAULT_POLL_MS),
+        fetch: fetchFn,
+      }),
+    );
+  }
+  const falKey = get("FAL_KEY");
+  if (falKey) {
+    providers.push(
+      createFalProvider({
+        apiKey: falKey,
+        baseUrl: get("FAL_BASE_URL") ?? "https://queue.fal.run",
+        pollIntervalMs: positive(get("FAL_POLL_INTERVAL_MS"), DEFAULT_POLL_MS),
         fetch: fetchFn,
       }),
     );

@@ -104,6 +104,10 @@ Deno.test("402 on submit is insufficient_credits; a refused key is our misconfig
   failureOf(await generateAndClose(setup({ submitStatus: 403 })), "server_error", false);
 });
 
+Deno.test("a 422 validation answer is a server_error no retry can fix", async () => {
+  failureOf(await generateAndClose(setup({ submitStatus: 422 })), "server_error", false);
+});
+
 Deno.test("429 is rate_limit for as long as Retry-After says, the default 60 s without it", async () => {
   const withHeader = failureOf(
     await generateAndClose(setup({ submitStatus: 429, retryAfter: "9" })),

@@ -44,11 +44,18 @@ Deno.test("BFL_API_KEY switches on Black Forest Labs' API, after the providers c
   assert.equal(registry.select("bfl").model({ quality: "ultra" } as never), "flux-pro-1.1");
 });
 
+Deno.test("FAL_KEY switches on fal's queue with FLUX schnell", () => {
+  const registry = providersFromEnv(envOf({ FAL_KEY: "id:secret" }), fetch);
+  assert.deepEqual(registry.available, ["fal", "builtin"]);
+  assert.equal(registry.select(null).model({ quality: "high" } as never), "fal-ai/flux/schnell");
+});
+
 Deno.test("health's list of configured engines is the registry's, in the same order with the same default", () => {
   const envs: Record<string, string>[] = [
     {},
     { BFL_API_KEY: "b", REPLICATE_API_TOKEN: "r8" },
     { BFL_API_KEY: "b", DEFAULT_PROVIDER: "bfl", OPENAI_API_KEY: " " },
+    { FAL_KEY: "id:secret", BFL_API_KEY: "b", DEFAULT_PROVIDER: "fal" },
   ];
   for (const vars of envs) {
     const registry = providersFromEnv(envOf(vars), fetch);
