@@ -5,6 +5,7 @@
 import { createBflProvider } from "./bfl.ts";
 import { createBuiltinProvider, type RenderFn } from "./builtin.ts";
 import { createFalProvider } from "./fal.ts";
+import { createGeminiProvider, DEFAULT_GEMINI_MODEL } from "./gemini.ts";
 import { createOpenAiProvider } from "./openai.ts";
 import type { FetchFn } from "./provider-http.ts";
 import { createReplicateProvider } from "./replicate.ts";
@@ -108,6 +109,17 @@ export function providersFromEnv(env: Env, fetchFn: FetchFn, render?: RenderFn):
         apiKey: falKey,
         baseUrl: get("FAL_BASE_URL") ?? "https://queue.fal.run",
         pollIntervalMs: positive(get("FAL_POLL_INTERVAL_MS"), DEFAULT_POLL_MS),
+        fetch: fetchFn,
+      }),
+    );
+  }
+  const geminiKey = get("GEMINI_API_KEY");
+  if (geminiKey) {
+    providers.push(
+      createGeminiProvider({
+        apiKey: geminiKey,
+        baseUrl: get("GEMINI_BASE_URL") ?? "https://generativelanguage.googleapis.com",
+        model: get("GEMINI_IMAGE_MODEL") ?? DEFAULT_GEMINI_MODEL,
         fetch: fetchFn,
       }),
     );

@@ -50,12 +50,24 @@ Deno.test("FAL_KEY switches on fal's queue with FLUX schnell", () => {
   assert.equal(registry.select(null).model({ quality: "high" } as never), "fal-ai/flux/schnell");
 });
 
+Deno.test("GEMINI_API_KEY switches on Gemini, with GEMINI_IMAGE_MODEL or gemini-2.5-flash-image", () => {
+  const plain = providersFromEnv(envOf({ GEMINI_API_KEY: "g" }), fetch);
+  assert.deepEqual(plain.available, ["gemini", "builtin"]);
+  assert.equal(plain.select("gemini").model({} as never), "gemini-2.5-flash-image");
+  const chosen = providersFromEnv(
+    envOf({ GEMINI_API_KEY: "g", GEMINI_IMAGE_MODEL: "gemini-3-pro-image-preview" }),
+    fetch,
+  );
+  assert.equal(chosen.select("gemini").model({} as never), "gemini-3-pro-image-preview");
+});
+
 Deno.test("health's list of configured engines is the registry's, in the same order with the same default", () => {
   const envs: Record<string, string>[] = [
     {},
     { BFL_API_KEY: "b", REPLICATE_API_TOKEN: "r8" },
     { BFL_API_KEY: "b", DEFAULT_PROVIDER: "bfl", OPENAI_API_KEY: " " },
     { FAL_KEY: "id:secret", BFL_API_KEY: "b", DEFAULT_PROVIDER: "fal" },
+    { GEMINI_API_KEY: "g", FAL_KEY: "id:secret", DEFAULT_PROVIDER: "gemini" },
   ];
   for (const vars of envs) {
     const registry = providersFromEnv(envOf(vars), fetch);

@@ -1,0 +1,140 @@
+import assert from "node:assert/strict";
+import { createGeminiProvider, DEFAULT_GEMINI_MODEL } from "../../../../supabase/functions/_shared/providers/gemini.ts";
+import { type GeminiMode, startGeminiFake } from "../../fakes/gemini-fake.ts";
+import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
+import { assertPng, failureOf, generateAndClose } from "../../fakes/provider-run.ts";
+
+function setup(mode: GeminiMode = "ok", opts: { apiKey?: string; model?: string } = {}) {
+  const fake = startGeminiFake(mode);
+  const provider = createGeminiProvider({
+    apiKey: opts.apiKey ?? fake.apiKey,
+    baseUrl: fake.url,
+    model: opts.model ?? DEFAULT_GEMINI_MODEL,
+    fetch,
+  });
+  return { fake, provider };
+}
+
+Deno.test("asks generateContent for text and an image, and decodes the inline PNG it answers", async () => {
+  const { fake, provider } = setup();
+  try {
+    const r = await provider.generate(providerInput({ aspectRatio: "16:9", width: 1536, height: 1024 }), noDeadline);
+    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+    const [call] = fake.received;
+    assert.equal(call.path, "/v1beta/models/gemini-2.5-flash-image:generateContent");
+    assert.equal(call.headers.get("x-goog-api-key"), fake.apiKey);
+    assert.deepEqual(call.body, {
+      contents: [{ role: "user", parts: [{ text: "a lighthouse at dusk, photorealistic style" }] }],
+      generationConfig: { responseModalities: ["TEXT", "IMAGE"], imageConfig: { aspectRatio: "16:9" } },
+    });
+    assert.equal(r.value.model, "gemini-2.5-flash-image");
+    // Gemini documents no seed for images: none is sent, none is recorded.
+    assert.equal(r.value.seed, null);
+    assertPng(r.value.bytes, 1344, 768);
+  } finally {
+    await fake.close();
+  }
+});
+
+Deno.test("the reference image goes along as inline data, and the nano-banana style adds no words", async () => {
+  const { fake, provider } = setup();
+  try {
+    const reference = {
+      dataUrl: "data:image/jpeg;base64,/9j/4AAQ",
+      mimeType: "image/jpeg",
+      width: 1,
+      height: 1,
+      rgba: new Uint8Array(4),
+    };
+    const r = await provider.generate(providerInput({ style: "nano-banana", reference }), noDeadline);
+    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+    const parts = (fake.received[0].body as { contents: { parts: unknown[] }[] }).contents[0].parts;
+    assert.deepEqual(parts, [{ text: "a lighthouse at dusk" }, {
+      inlineData: { mimeType: "image/jpeg", data: "/9j/4AAQ" },
+    }]);
+  } finally {
+    await fake.close();
+  }
+});
+
+Deno.test("a configured model is the one asked and recorded", async () => {
+  const { fake, provider } = setup("ok", { model: "gemini-3-pro-image-preview" });
+  try {
+    const r = await provider.generate(providerInput(), noDeadline);
+    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+    assert.equal(r.value.model, "gemini-3-pro-image-preview");
+    assert.equal(fake.received[0].path, "/v1beta/models/gemini-3-pro-image-preview:generateContent");
+  } finally {
+    await fake.close();
+  }
+});
+
+for (
+  const [mode, code, retryable] of [
+    ["prompt_blocked", "nsfw_content", false],
+    ["image_safety", "nsfw_content", false],
+    ["no_image", "server_error", true],
+    ["text_only", "server_error", true],
+  ] as const
+) {
+  Deno.test(`a 200 answer with ${mode} and no image is ${code}`, async () => {
+    const error = failureOf(await generateAndClose(setup(mode)), code, retryable);
+    if (code === "server_error") assert.match(error.message, /without a picture/);
+  });
+}
+
+Deno.test("429 RESOURCE_EXHAUSTED is a rate limit for its RetryInfo delay, not spent credit", async () => {
+  const error = failureOf(await generateAndClose(setup("rate_limited")), "rate_limit", true);
+  assert.equal(error.retryAfter, 27);
+});
+
+for (
+  const [mode, code, retryable] of [
+    ["billing", "insufficient_credits", false],
+    ["permission", "server_error", false],
+    ["internal", "server_error", true],
+    ["unavailable", "server_error", true],
+    ["deadline", "timeout", true],
+  ] as const
+) {
+  Deno.test(`Google's ${mode} error is ${code}`, async () => {
+    failureOf(await generateAndClose(setup(mode)), code, retryable);
+  });
+}
+
+Deno.test("a key Google refuses (400 API_KEY_INVALID) and an unknown model are our misconfiguration", async () => {
+  failureOf(await generateAndClose(setup("ok", { apiKey: "wrong" })), "server_error", false);
+  failureOf(await generateAndClose(setup("ok", { model: "gemini-0-image" })), "server_error", false);
+});
+
+Deno.test("a slow answer past the deadline is a timeout; an unreachable API a network_error", async () => {
+  const slow = setup();
+  slow.fake.mode.delayMs = 400;
+  failureOf(await generateAndClose(slow, providerInput(), AbortSignal.timeout(80)), "timeout", true);
+  const provider = createGeminiProvider({
+    apiKey: "k",
+    baseUrl: await closedPortUrl(),
+    model: DEFAULT_GEMINI_MODEL,
+    fetch,
+  });
+  failureOf(await provider.generate(providerInput(), noDeadline), "network_error", true);
+});
+
+Deno.test("the fake answers in words only when no image is asked for, and refuses unknown ratios", async () => {
+  const fake = startGeminiFake();
+  const post = (generationConfig: unknown) =>
+    fetch(`${fake.url}/v1beta/models/gemini-2.5-flash-image:generateContent?key=${fake.apiKey}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ contents: [{ parts: [{ text: "a cat" }] }], generationConfig }),
+    });
+  try {
+    const words = await (await post({})).json();
+    assert.equal(words.candidates[0].content.parts.some((p: object) => "inlineData" in p), false);
+    const badRatio = await post({ responseModalities: ["IMAGE"], imageConfig: { aspectRatio: "7:5" } });
+    assert.equal(badRatio.status, 400);
+    assert.equal((await badRatio.json()).error.status, "INVALID_ARGUMENT");
+  } finally {
+    await fake.close();
+  }
+});
