@@ -1,6 +1,6 @@
 // The client's one mapping from any failure (supabase-js errors, fetch failures, the generate
 // function's `{ error: { code, message, retryable, retry_after? } }` bodies, plain strings) to the
-// spec's error catalogue (§8). A server body's own code wins; otherwise the text rules are tried in
+// spec's error catalogue (docs/spec.md §8). A server body's own code wins; otherwise the text rules are tried in
 // the catalogue's order; a failure that matches none is a network error.
 import { ERROR_CATALOGUE, ERROR_CODES, type ErrorAction, type ErrorCode } from "#shared/vocabulary/errors.ts";
 
@@ -93,7 +93,7 @@ export function toAppError(error: unknown): AppError {
   const bodyCode = field(field(error, "error"), "code");
   let result: AppError;
   if (isErrorCode(bodyCode)) {
-    // A validation failure's message is the spec §5 text for exactly what was wrong: show it as is.
+    // A validation failure's message is the docs/spec.md §5 text for exactly what was wrong: show it as is.
     const serverMessage = field(field(error, "error"), "message");
     const message = bodyCode === "invalid_input" && typeof serverMessage === "string" ? serverMessage : undefined;
     result = appErrorOf(bodyCode, detail, message);

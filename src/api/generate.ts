@@ -1,5 +1,6 @@
-// The generate-image call (architecture §3): sends one request with the client-minted request id
-// and answers the stored row, a signed image URL and the quota after it, or the classified failure.
+// The generate-image call (docs/architecture.md, "A generation, end to end"): sends one request with the
+// client-minted request id and answers the stored row, a signed image URL and the quota after it, or the
+// classified failure.
 // A replay (the same id sent again after a reload) answers the stored row the same way, at no charge.
 import type { GenerateImageAnswer, GenerateImageBody } from "#shared/vocabulary/generate-image.ts";
 import type { GenerationChoice } from "#shared/vocabulary/generation.ts";

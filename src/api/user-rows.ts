@@ -1,5 +1,5 @@
 // Reads of the signed-in user's own rows. Row-level security scopes them on the server; the
-// user_id filters keep the queries explicit (spec §6: history is scoped to the user's own id).
+// user_id filters keep the queries explicit (docs/spec.md §6: history is scoped to the user's own id).
 import { err, ok, type Result } from "../lib/result";
 import { supabase } from "./client";
 import { toAppError, type AppError } from "./errors";

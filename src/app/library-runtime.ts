@@ -1,4 +1,4 @@
-// The signed-in user's library on this page (architecture §4): the outbox drain and the live
+// The signed-in user's library on this page (docs/architecture.md, "The library"): the outbox drain and the live
 // updates. The drain runs on start, on `online`, when the page becomes visible, after every write
 // (any tab's: a live query of the pending entries), when a backoff ends and when a session comes
 // back; each run takes the user's outbox Web Lock, so tabs and the service worker never send the

@@ -1,5 +1,5 @@
-// The signed-in user's queue on this page (architecture §4). Every tab publishes a generation
-// runtime (views can queue work); the queue runner itself runs in the one tab that holds the
+// The signed-in user's queue on this page (docs/architecture.md, "A generation, end to end"). Every tab
+// publishes a generation runtime (views can queue work); the queue runner itself runs in the one tab that holds the
 // user's Web Lock, so tabs and the service worker never send the same task at once; the others see
 // everything through Dexie and take over when that tab closes. The runner hears connectivity and
 // session renewals; offline, new work also asks for a Background Sync. Each tab keeps the limits

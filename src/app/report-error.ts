@@ -1,5 +1,5 @@
 // Where caught render errors go: a warning in the console (its name only: the message can carry
-// data) and the analytics path every other error takes (spec §8: a caught render error is reported
+// data) and the analytics path every other error takes (docs/spec.md §8: a caught render error is reported
 // to analytics; recorded only for a signed-in person).
 import type { ErrorInfo } from "react";
 import { reportRenderError } from "../features/analytics/start-analytics";

@@ -1,4 +1,4 @@
-// Every path of spec §2, with its title, who may open it and which page module draws it. Pages
+// Every path of docs/spec.md §2, with its title, who may open it and which page module draws it. Pages
 // whose content ships later say so honestly (`comingNext`); their address, title and frame are final.
 // The spec withholds the third blog path; it is /blog/ai-art-styles-guide here.
 

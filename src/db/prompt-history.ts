@@ -1,4 +1,4 @@
-// Prompt history (spec §4): newest first; an identical earlier prompt moves to the front instead of
+// Prompt history (docs/spec.md §4): newest first; an identical earlier prompt moves to the front instead of
 // appearing twice; at most PROMPT_HISTORY_MAX kept; blank prompts are ignored; one or all removable.
 // Each entry belongs to the account that typed it: two people using the same browser each see only
 // their own prompts. Entries written before prompts had an owner (no userId) are shown to no one and

@@ -1,5 +1,5 @@
 // Whether the last pull of a person's generations from the server failed, kept in `meta` so every
-// view and tab reads it live (spec §8: a history load failure is stored and shown). The pull
+// view and tab reads it live (docs/spec.md §8: a history load failure is stored and shown). The pull
 // (src/sync/pull.ts) sets it when a page or the reconciliation fails and clears it when a pull
 // completes; the records already on this device stay as they are either way.
 import { db as appDb, type AppDb } from "./db";

@@ -1,4 +1,5 @@
-// The client's source of truth (architecture §4): record shapes and the Dexie schema versions.
+// The client's source of truth (docs/architecture.md, "A generation, end to end"): record shapes and the
+// Dexie schema versions.
 // Versions are appended, newest last; a shipped version is never edited (house rule 6).
 import type { Dexie, Transaction } from "dexie";
 import type { ErrorCode } from "#shared/vocabulary/errors.ts";

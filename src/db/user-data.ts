@@ -1,6 +1,7 @@
 // What signing out removes from this browser. Cached server rows always go (they can be pulled
 // again). Queued work (tasks, outbox) is removed only when the person chose to sign out: a session
-// that merely expired keeps it parked for the same user's next sign-in (architecture §4).
+// that merely expired keeps it parked for the same user's next sign-in
+// (docs/decisions/018-signing-out-clears-the-device.md).
 import type { AppDb } from "./db";
 
 export type ClearScope = { includeQueuedWork: boolean };

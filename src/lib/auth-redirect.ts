@@ -1,4 +1,4 @@
-// The protected-route hand-off (spec §2): a page that needs a session sends people to
+// The protected-route hand-off (docs/spec.md §2): a page that needs a session sends people to
 // /auth?from=<requested path>, and the sign-in screen returns them there. `from` must stay a
 // same-site path, so a crafted link cannot bounce a fresh session to another site.
 

@@ -1,8 +1,8 @@
-// Which host the product runs on (spec §7 and §2): any host other than the configured production
+// Which host the product runs on (docs/spec.md §7 and §2): any host other than the configured production
 // domain shows the development banner; a public host that is not the production domain is sent
 // there with the same path. Loopback names and bare IP addresses are never redirected: they are
 // a developer's machine or a local-network preview, never a public mirror. Nor are the preview hosts
-// of app-builder platforms (spec §7: "not a builder-platform host"), where the app is built and
+// of app-builder platforms (docs/spec.md §7: "not a builder-platform host"), where the app is built and
 // reviewed before it is published.
 
 import { LOOPBACK_HOSTNAMES } from "#shared/vocabulary/hosts.ts";

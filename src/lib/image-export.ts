@@ -1,4 +1,4 @@
-// Downloads of a generated image (spec §1: PNG, JPG and WebP): the cached bytes are re-encoded in the
+// Downloads of a generated image (docs/spec.md §1: PNG, JPG and WebP): the cached bytes are re-encoded in the
 // browser with a canvas, JPG flattened onto white (it has no transparency), and the file is named
 // from the prompt so a folder of downloads stays readable.
 

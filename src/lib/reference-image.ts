@@ -1,4 +1,4 @@
-// Every way of picking a reference image (spec §5: the generator's field, the advanced-options page)
+// Every way of picking a reference image (docs/spec.md §5: the generator's field, the advanced-options page)
 // prepares it here: only image files ('Please select an image file' otherwise), within the server's
 // limits (4096 px a side, 16 M pixels, stated once in #shared/vocabulary/generation.ts), redrawn at most
 // 1024 px on its longer side as a JPEG so the request stays well inside the server's 4 MB limit and a

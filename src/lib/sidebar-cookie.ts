@@ -1,4 +1,4 @@
-// The desktop sidebar's expanded/collapsed state survives visits in a cookie (spec §9: 7 days).
+// The desktop sidebar's expanded/collapsed state survives visits in a cookie (docs/spec.md §9: 7 days).
 
 export const SIDEBAR_COOKIE = "sidebar_state";
 export const SIDEBAR_COOKIE_MAX_AGE_S = 7 * 24 * 60 * 60;

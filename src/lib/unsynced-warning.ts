@@ -1,5 +1,6 @@
 // The warning shown before a chosen sign-out would throw away work that exists only on this device
-// (architecture §4: signing out by choice removes queued requests and unsent changes with the cache).
+// (docs/decisions/018-signing-out-clears-the-device.md: signing out by choice removes queued requests and
+// unsent changes with the cache).
 
 export type UnsyncedCounts = { outbox: number; tasks: number };
 

@@ -1,4 +1,4 @@
-// Short-lived notices (spec §8 shows errors as toasts for 5 s). View-only state in valtio; the
+// Short-lived notices (docs/spec.md §8 shows errors as toasts for 5 s). View-only state in valtio; the
 // Toaster in the shell renders and expires them. An action either opens a path (`to`) or runs a
 // callback (`onClick`, e.g. Retry re-running the same request).
 import { proxy, ref } from "valtio";

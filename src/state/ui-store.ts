@@ -1,4 +1,4 @@
-// View-only state (architecture §5): theme, sidebar and which sample notifications were
+// View-only state (README.md, "Architecture"): theme, sidebar and which sample notifications were
 // read. Components read it with useSnapshot; only the action functions below change it.
 import { proxy } from "valtio";
 import { readSidebarCookie, sidebarCookieString } from "../lib/sidebar-cookie";

@@ -1,9 +1,10 @@
-// The one delivery mechanism for work stored on this device and sent later (architecture §4): a lane
-// asks its source for the pending items, delivers them ordered (one at a time; a failure holds the
-// lane, keeping the order) or concurrently (up to `limit`), backs off exponentially with jitter
-// (never sooner than the server's retry_after), and waits for a connection, a session or a quota
-// reset until the matching release. It is woken by triggers (src/sync/triggers.ts); runs are
-// coalesced, so two triggers at once never deliver an item twice. Time comes from an injected clock.
+// The one delivery mechanism for work stored on this device and sent later
+// (docs/decisions/096-one-delivery-mechanism.md): a lane asks its source for the pending items, delivers
+// them ordered (one at a time; a failure holds the lane, keeping the order) or concurrently (up to
+// `limit`), backs off exponentially with jitter (never sooner than the server's retry_after), and waits
+// for a connection, a session or a quota reset until the matching release. It is woken by triggers
+// (src/sync/triggers.ts); runs are coalesced, so two triggers at once never deliver an item twice. Time
+// comes from an injected clock.
 
 export type Clock = {
   now(): number;

@@ -36,7 +36,7 @@ export type RunOutcome =
       taskId: string;
       generationId: string;
       replayed: boolean;
-      /** The image was made but its bytes could not be stored on this device (spec §8's save failure). */
+      /** The image was made but its bytes could not be stored on this device (docs/spec.md §8's save failure). */
       saveFailed?: true;
     }
   | { status: "waiting"; taskId: string; wait: TaskWait; error?: AppError }

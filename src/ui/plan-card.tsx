@@ -1,4 +1,4 @@
-// One plan's card (spec §9), as the home page's pricing section, /pricing and /billing show it: name,
+// One plan's card (docs/spec.md §9), as the home page's pricing section, /pricing and /billing show it: name,
 // badge, price, what it gives and one action. Each page decides the badge and the action (a sign-up
 // link, the subscription notice); the card's markup lives here once.
 import type { ReactNode } from "react";
@@ -28,7 +28,7 @@ export function planActionClass(plan: PlanCardPlan): string {
   return `btn ${plan.popular ? "btn-primary" : "btn-outline"}`;
 }
 
-/** Subscriptions are not functional: a paid plan's button only says so (spec §8) and charges nothing. */
+/** Subscriptions are not functional: a paid plan's button only says so (docs/spec.md §8) and charges nothing. */
 function showPlanNotice(notice: string): void {
   showToast({ tone: "info", title: notice, message: "No card was charged and your plan did not change." });
 }

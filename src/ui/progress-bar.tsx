@@ -1,4 +1,4 @@
-// A progress bar with the spec's semantics (§4, §5): its state is "indeterminate" without a value,
+// A progress bar with the spec's semantics (docs/spec.md §4, §5): its state is "indeterminate" without a value,
 // "loading" below the maximum and "complete" at it; the maximum must be greater than 0 (else the
 // default 100 applies) and the value is clamped to 0..max, so a late or overshooting tick never
 // draws a bar wider than its track.

@@ -1,6 +1,6 @@
--- Pure helpers that the tables' constraints and the quota functions share: the style catalogue of spec
--- §3, validation of IANA time-zone names, and the local-midnight arithmetic behind the daily reset
--- (spec §4, §9). They read no table of ours. The public ones are executable by every API role because
+-- Pure helpers that the tables' constraints and the quota functions share: the style catalogue of
+-- docs/spec.md §3, validation of IANA time-zone names, and the local-midnight arithmetic behind the daily reset
+-- (docs/spec.md §4, §9). They read no table of ours. The public ones are executable by every API role because
 -- a check constraint or a generated column runs its functions with the privileges of whoever writes.
 
 create schema if not exists private;

@@ -1,4 +1,4 @@
--- A person's defaults for the generator (spec §3) and their time zone. The row is made at sign-up (see
+-- A person's defaults for the generator (docs/spec.md §3) and their time zone. The row is made at sign-up (see
 -- the new-user trigger); a client may also create it if missing. The time zone chosen here governs the
 -- daily quota from its next reset on (see user_daily_limits), never the window already running.
 

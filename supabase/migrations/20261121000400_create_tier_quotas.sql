@@ -1,4 +1,4 @@
--- Daily generation quota per subscription tier (spec §9): the one place these numbers are defined.
+-- Daily generation quota per subscription tier (docs/spec.md §9): the one place these numbers are defined.
 -- Everyone may read them (the pricing screen shows them); no API role may change them, only a migration.
 
 create table public.tier_quotas (

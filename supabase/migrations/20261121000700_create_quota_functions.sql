@@ -1,7 +1,7 @@
 -- The daily quota, enforced in the database. Every path takes the person's limits row FOR UPDATE
 -- first, which serialises concurrent requests of one person: twenty parallel reservations with five
 -- slots left give exactly five. The same lock applies the reset: when now() reaches reset_at the count
--- goes back to 0 and reset_at moves to the next local midnight (spec §4).
+-- goes back to 0 and reset_at moves to the next local midnight (docs/spec.md §4).
 -- Clients: get_my_limits, set_my_timezone, increment_generation_count. Server: quota_reserve,
 -- quota_commit, quota_release (service_role only; the generate function calls them).
 

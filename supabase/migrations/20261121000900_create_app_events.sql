@@ -1,4 +1,4 @@
--- Product analytics events (spec §3 "Event record"). Signed-in clients may only add events of their
+-- Product analytics events (docs/spec.md §3 "Event record"). Signed-in clients may only add events of their
 -- own; nobody but the server reads them back. id may be minted by the client so a replayed outbox entry
 -- is recognised (insert with on conflict do nothing).
 

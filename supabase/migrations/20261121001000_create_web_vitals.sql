@@ -1,5 +1,5 @@
--- Core web vitals measured in browsers (spec §3 "Web-vitals record"). Signed-in clients may only add
--- measurements of their own. The rating is derived here from the thresholds of spec §9, so what is
+-- Core web vitals measured in browsers (docs/spec.md §3 "Web-vitals record"). Signed-in clients may only add
+-- measurements of their own. The rating is derived here from the thresholds of docs/spec.md §9, so what is
 -- stored never depends on the client's copy of them.
 
 -- The web-vitals library's rule: at most the good threshold is 'good', above the poor one is 'poor'.

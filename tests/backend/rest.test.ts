@@ -1,5 +1,5 @@
 // The local backend's /rest/v1 through the real supabase-js client: every PostgREST call the product
-// makes (spec §7, shared/reference/supabase-wire.md §2), the response shapes the client relies on,
+// makes (docs/spec.md §7, shared/reference/supabase-wire.md §2), the response shapes the client relies on,
 // PostgREST's error bodies and statuses, and row-level security as owner, stranger and anon. A last
 // group runs on real PostgreSQL and checks that it answers byte for byte what PGlite answers.
 import { randomUUID } from "node:crypto";

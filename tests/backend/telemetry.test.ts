@@ -1,7 +1,7 @@
 // The client's telemetry sender (src/api/telemetry.ts) against the local backend through the real
 // supabase-js client: rows land for their owner, a replay stores nothing twice, what can never be
 // stored is refused for good (so the client drops it), and the database rates each vital exactly as
-// the vocabulary's thresholds (spec §9) do.
+// the vocabulary's thresholds (docs/spec.md §9) do.
 import { randomUUID } from "node:crypto";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -109,7 +109,7 @@ describe("sending telemetry", () => {
 });
 
 describe("ratings", () => {
-  it("are derived by the database exactly as spec §9's thresholds say, at every boundary", async () => {
+  it("are derived by the database exactly as docs/spec.md §9's thresholds say, at every boundary", async () => {
     const items = WEB_VITAL_NAMES.flatMap((name) => {
       const [good, poor] = WEB_VITAL_THRESHOLDS[name];
       return [0, good, good + 0.001, poor, poor + 0.001, poor * 3].map((value) => vital(alice.id, name, value));

@@ -1,6 +1,6 @@
 // The generator on /generate (issue 9, "Verified by"): a built-in-engine image shown with its prompt
 // as alt text and downloaded in three formats at its real size; the free tier's sixth generation (refused at once, nothing sent);
-// every spec §5 message the generator shows. Each journey signs up its own account.
+// every docs/spec.md §5 message the generator shows. Each journey signs up its own account.
 import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "./support/test";
 import { DIMENSIONS, NEGATIVE_PROMPT_MAX_CHARS, PROMPT_MAX_CHARS } from "#shared/vocabulary/generation.ts";
@@ -118,7 +118,7 @@ test("a free user with 0 left sees the spec's sentence and Upgrade Now at once, 
   expect({ today: limits.generations_today, remaining: limits.remaining }).toEqual({ today: quota, remaining: 0 });
 });
 
-test.describe("spec §5 messages", () => {
+test.describe("docs/spec.md §5 messages", () => {
   test("blank prompt, length limits, seed and reference image", async ({ page }) => {
     await signUp(page, uniqueEmail("gen-valid"));
     await openGenerator(page);

@@ -1,4 +1,4 @@
-// Who an error or a measurement belongs to, decided from the session (spec §5: with no signed-in
+// Who an error or a measurement belongs to, decided from the session (docs/spec.md §5: with no signed-in
 // person nothing is recorded), and what reaches the recorder: each distinct error once per page load,
 // at most MAX_ERROR_EVENTS_PER_PAGE of them. The recorder (src/sync/telemetry.ts, with supabase-js and
 // Dexie behind it) loads only once someone is signed in, so a visitor's page never pays for it.

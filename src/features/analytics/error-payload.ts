@@ -1,4 +1,4 @@
-// What an `error` event stores (spec §7: type, message, source, lineno, colno, stack), made safe to keep:
+// What an `error` event stores (docs/spec.md §7: type, message, source, lineno, colno, stack), made safe to keep:
 // secrets a message or address may carry (tokens, keys, e-mail addresses, query strings) are removed,
 // and every field is cut so the row fits the table's 8 KB metadata limit with room to spare.
 

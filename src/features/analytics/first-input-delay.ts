@@ -1,5 +1,5 @@
 // First input delay, measured from the browser's own `first-input` entry. The web-vitals library
-// stopped measuring it in version 5 (INP replaced it as a core vital), but spec §7 records it where
+// stopped measuring it in version 5 (INP replaced it as a core vital), but docs/spec.md §7 records it where
 // the browser still reports the entry (Chromium and Firefox do; Safari does not, and then nothing is
 // sent). The library's former rule is kept: only an input made while the page was visible counts.
 

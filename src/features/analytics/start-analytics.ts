@@ -1,7 +1,7 @@
 // The part of analytics in the first page load, kept tiny (the home page's script budget is tight):
 // it catches uncaught errors and unhandled rejections from the start and keeps them in memory, then
 // loads the rest (analytics-runtime.ts, with web-vitals) once the page has loaded and is idle, and
-// only for a session: a signed-out visitor records nothing (spec §5), so never downloads it.
+// only for a session: a signed-out visitor records nothing (docs/spec.md §5), so never downloads it.
 import { afterLoad, whenIdle } from "../../lib/page-settled";
 import { getSessionView, subscribeSession } from "../../state/session-store";
 import type { ErrorCapture } from "./error-payload";

@@ -1,4 +1,4 @@
-// Guards the pages that need a session (spec §2): 'Checking session…' until the session actor has
+// Guards the pages that need a session (docs/spec.md §2): 'Checking session…' until the session actor has
 // answered; without a session, replace this history entry with /auth?from=<requested path>.
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useLocation, useSearch } from "wouter";

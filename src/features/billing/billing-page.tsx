@@ -1,5 +1,5 @@
 // /billing (signed in): the person's current plan (from the last known limits on this device) and
-// the three plans of spec §9. Subscriptions are not functional: every plan button shows the spec's
+// the three plans of docs/spec.md §9. Subscriptions are not functional: every plan button shows the spec's
 // notice (§8) and makes no call. The plan list is handed in by the app (it belongs to marketing).
 import { useLiveQuery } from "dexie-react-hooks";
 import { Link } from "wouter";

@@ -1,5 +1,5 @@
 // /payment-success and /payment-canceled: where a card checkout returns. Subscriptions are not yet
-// functional (spec §8), so both pages say so plainly.
+// functional (docs/spec.md §8), so both pages say so plainly.
 import { Link } from "wouter";
 import { Icon } from "../../ui/icons";
 

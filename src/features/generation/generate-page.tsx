@@ -1,4 +1,4 @@
-// /generate (spec §2): the page header and the generator. The app composes the quota alert in.
+// /generate (docs/spec.md §2): the page header and the generator. The app composes the quota alert in.
 import type { ReactNode } from "react";
 import { PageHeader } from "../../ui/page-header";
 import { Generator } from "./components/generator";

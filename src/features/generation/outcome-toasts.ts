@@ -1,4 +1,4 @@
-// What the person hears about a finished send (spec §4, §8): 'Image generated successfully!', and for
+// What the person hears about a finished send (docs/spec.md §4, §8): 'Image generated successfully!', and for
 // a failure the catalogue's toast with its action, at once, also when the queue tries again by itself
 // (the toast then says when). Retry re-sends the same request id. The daily-limit toast offers
 // Upgrade Now and says what upgrading gives (the plans have daily quotas, none is unlimited). A wait
@@ -34,7 +34,7 @@ function errorToast(error: AppError, retry: () => void, after = ""): void {
   const action = error.action.to
     ? { label: error.action.label, to: error.action.to }
     : { label: error.action.label, onClick: retry };
-  // A daily-limit toast says the §5 sentence ('Daily limit reached. Upgrade to continue generating
+  // A daily-limit toast says the docs/spec.md §5 sentence ('Daily limit reached. Upgrade to continue generating
   // images.'), the words the generator's notice uses too.
   const message = error.code === "daily_limit" ? VALIDATION_MESSAGES.dailyLimit : error.message;
   showToast({ tone: "error", title: error.title, message: after ? `${message} ${after}` : message, action });

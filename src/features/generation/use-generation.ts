@@ -32,7 +32,7 @@ export type GenerateResult =
   /** `resetAt`: refused because today's quota is spent; holding the request until then is possible. */
   | { ok: false; message: string; resetAt?: string };
 
-/** Spec §5, checked again here so no caller can queue what the server would refuse. */
+/** docs/spec.md §5, checked again here so no caller can queue what the server would refuse. */
 export function validateSettings(s: GenerationSettings): string | null {
   // The one prompt check of the form and the function (vocabulary/prompt.ts): text the database cannot
   // store would be drawn, then refused, so it is never queued.
@@ -84,7 +84,7 @@ export function useGenerationActions() {
       if (!runtime) return { ok: false, message: VALIDATION_MESSAGES.signInToGenerate };
       const invalid = validateSettings(settings);
       if (invalid) return { ok: false, message: invalid };
-      // Spec §5: generating requires remaining quota. With today's known to be spent nothing is queued
+      // docs/spec.md §5: generating requires remaining quota. With today's known to be spent nothing is queued
       // to be sent; the person may choose to hold the request for the reset instead.
       const limits = await getLimits(runtime.userId).catch(() => undefined);
       const spentUntil =
@@ -138,7 +138,7 @@ export function useConcurrency(): number {
 
 type Progress = { taskId: string; progress: number } | null;
 
-/** The newest running task's progress (spec §4), or null when nothing runs in this tab. */
+/** The newest running task's progress (docs/spec.md §4), or null when nothing runs in this tab. */
 export function useRunProgress(): Progress {
   const queue = useGenerationRuntime()?.queue ?? undefined;
   const newest = useSelector(queue, (s) => s?.context.inFlight.at(-1) ?? null);

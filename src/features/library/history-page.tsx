@@ -68,7 +68,7 @@ export default function HistoryPage() {
   }, [all, userId, options, filtered, head]);
   const shown = loaded?.total ?? loaded?.items?.length ?? 0;
   const [openId, setOpenId] = useState<string | null>(null);
-  // The server's copy could not be read (spec §8: a history load failure is shown): said above the
+  // The server's copy could not be read (docs/spec.md §8: a history load failure is shown): said above the
   // list, which still shows everything this device holds.
   const pullFailure = useLiveQuery(() => (userId ? getPullFailure(userId) : null), [userId]);
 

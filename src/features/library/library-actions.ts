@@ -1,5 +1,5 @@
 // Save, publish and delete from the library, each applied on this device at once and sent through
-// the outbox (src/db/library.ts), with the spec's toasts (§8): 'Generation deleted' / 'Failed to
+// the outbox (src/db/library.ts), with the spec's toasts (docs/spec.md §8): 'Generation deleted' / 'Failed to
 // delete generation', and 'User not authenticated' when nobody is signed in.
 import { deleteGeneration, setPublished, setSaved } from "../../db/library";
 import { askPersistentStorage } from "../../db/offline-library";

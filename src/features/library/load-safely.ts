@@ -1,4 +1,4 @@
-// A library read for useLiveQuery whose failure becomes a message the page shows (spec §8: a
+// A library read for useLiveQuery whose failure becomes a message the page shows (docs/spec.md §8: a
 // history load failure is stored and shown, and loading ends) instead of the router's error screen.
 import type { GenerationRecord } from "../../db/schema";
 

@@ -1,4 +1,4 @@
-// The home page (spec §1): hero with the calls to action that scroll to #generator and #pricing,
+// The home page (docs/spec.md §1): hero with the calls to action that scroll to #generator and #pricing,
 // stats, the six feature claims, the trusted-by strip, the styles carousel, testimonials, the
 // generator section, pricing, the FAQ teaser and a closing call to action. Static and light: the
 // generator's code loads only when its section nears the viewport, and only for a signed-in person.

@@ -1,5 +1,5 @@
 // The plan cards shared by the home page's pricing section and /pricing (each card is ui/plan-card.tsx,
-// as /billing draws it). A paid plan's button shows the subscription notice and makes no call (spec §2,
+// as /billing draws it). A paid plan's button shows the subscription notice and makes no call (docs/spec.md §2,
 // §8); the free plan's does what it offers: a visitor goes to sign-up, a signed-in person (who already
 // has it) to the generator.
 import { Link } from "wouter";

@@ -1,4 +1,4 @@
-// The three plans of spec §9 and the notice every paid plan's button shows (spec §8): subscriptions
+// The three plans of docs/spec.md §9 and the notice every paid plan's button shows (docs/spec.md §8): subscriptions
 // are not functional until a card payment provider is connected, so pressing a paid plan makes no
 // call. Each plan lists only what it really gives: the tiers differ by their daily quota and nothing
 // else (every style, batch generation and the gallery are the same for all), so the spec's extras

@@ -1,4 +1,4 @@
-// /pricing: the three plans (spec §9), what each includes, how the daily quota works, and the plain
+// /pricing: the three plans (docs/spec.md §9), what each includes, how the daily quota works, and the plain
 // fact that subscriptions cannot be bought yet (every plan button shows the spec's notice).
 import { Link } from "wouter";
 import { STYLE_IDS } from "#shared/vocabulary/styles.ts";

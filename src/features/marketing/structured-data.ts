@@ -1,5 +1,5 @@
 // JSON-LD (schema.org) for what marketing shows: the plans as offers (only the free one can be taken
-// today, spec §8) and the FAQ answers, word for word as /faq shows them (search engines require it).
+// today, docs/spec.md §8) and the FAQ answers, word for word as /faq shows them (search engines require it).
 import { FAQ } from "./faq-entries";
 import { PLANS, type Plan } from "./plans";
 
@@ -11,7 +11,7 @@ export function planOffer(plan: Plan, origin: string) {
     priceCurrency: "USD",
     description: plan.features.join(", "),
     url: `${origin}/pricing`,
-    // Paid plans cannot be bought yet (spec §8): only the free offer is available.
+    // Paid plans cannot be bought yet (docs/spec.md §8): only the free offer is available.
     availability: plan.price === 0 ? "https://schema.org/InStock" : "https://schema.org/PreOrder",
   };
 }

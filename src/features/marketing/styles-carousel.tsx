@@ -1,4 +1,4 @@
-// The home page's "Discover styles" carousel (spec §1): five sample cards in a scroll-snapping row,
+// The home page's "Discover styles" carousel (docs/spec.md §1): five sample cards in a scroll-snapping row,
 // with previous/next buttons for pointer users. The pictures were drawn by the built-in renderer.
 import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { useRef } from "react";

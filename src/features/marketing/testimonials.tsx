@@ -1,4 +1,4 @@
-// Three testimonials (spec §1). They are written examples of how people use the product, and the
+// Three testimonials (docs/spec.md §1). They are written examples of how people use the product, and the
 // section says so: the product has no verified customer quotes to show.
 const TESTIMONIALS = [
   {

@@ -1,4 +1,4 @@
-// The onboarding dialog (spec §2, §4): Welcome, Choose Your Style, Start Creating. Skip, Escape and
+// The onboarding dialog (docs/spec.md §2, §4): Welcome, Choose Your Style, Start Creating. Skip, Escape and
 // Get Started all mark it completed; Get Started then opens the generator with the chosen style.
 // Its claims are the product's real ones: 27 styles, the built-in procedural renderer always, and
 // FLUX Schnell, Dev and Pro only where the operator has configured Replicate.

@@ -1,6 +1,6 @@
-// The onboarding flag of spec §4: not completed, then completed (localStorage onboarding_completed).
+// The onboarding flag of docs/spec.md §4: not completed, then completed (localStorage onboarding_completed).
 export const ONBOARDING_KEY = "onboarding_completed";
-/** Spec §9: the dialog opens about one second after the first load. */
+/** docs/spec.md §9: the dialog opens about one second after the first load. */
 export const ONBOARDING_DELAY_MS = 1_000;
 /** Pages where a welcome tour would get in the way of what the person came to do. */
 const QUIET_PATHS = ["/auth", "/reset-password"];

@@ -1,4 +1,4 @@
-// The rate-limit alert's countdown (spec §4): hours, minutes and seconds to the person's own reset,
+// The rate-limit alert's countdown (docs/spec.md §4): hours, minutes and seconds to the person's own reset,
 // updated every second, then 'Resetting...' once the moment has passed.
 import { assign, setup } from "xstate";
 

@@ -1,4 +1,4 @@
-// Keeps the limits record fresh (spec §4): re-read every 30 s while the page is visible and 500 ms
+// Keeps the limits record fresh (docs/spec.md §4): re-read every 30 s while the page is visible and 500 ms
 // after a generation; paused while hidden and re-read on return. The read (server -> Dexie) is the
 // provided `readLimits` actor; views read the record from Dexie.
 import { fromPromise, setup } from "xstate";

@@ -1,4 +1,4 @@
-// Preferences (spec §3, §4): default style, quality and aspect ratio (the generator starts from
+// Preferences (docs/spec.md §3, §4): default style, quality and aspect ratio (the generator starts from
 // them), notifications, whether new generations are published to the gallery, and the time zone.
 // Saving applies on this device at once and reaches the server through the outbox, offline too.
 import { useLiveQuery } from "dexie-react-hooks";

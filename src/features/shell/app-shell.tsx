@@ -1,4 +1,4 @@
-// The frame around every page (spec §2): skip link, development banner, sidebar or drawer, top bar,
+// The frame around every page (docs/spec.md §2): skip link, development banner, sidebar or drawer, top bar,
 // main region, footer and notices. The account control comes from the auth feature via `account`.
 import { useEffect, useRef, type ReactNode } from "react";
 import { useSnapshot } from "valtio";

@@ -1,4 +1,4 @@
-// The sidebar's two groups, in the order spec §2 lists them.
+// The sidebar's two groups, in the order docs/spec.md §2 lists them.
 import type { IconName } from "../../ui/icons";
 
 export type NavItem = { label: string; to: string; icon: IconName };

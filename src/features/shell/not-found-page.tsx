@@ -1,4 +1,4 @@
-// Any path that is not in spec §2: say which path, and offer Go Home, Browse Gallery and Go Back.
+// Any path that is not in docs/spec.md §2: say which path, and offer Go Home, Browse Gallery and Go Back.
 import { Link, useLocation, useSearch } from "wouter";
 import { Icon } from "../../ui/icons";
 

@@ -1,4 +1,4 @@
-// The notifications menu shows fixed sample items (spec §2: hard-coded; there is no notification
+// The notifications menu shows fixed sample items (docs/spec.md §2: hard-coded; there is no notification
 // service behind it yet). So that nobody is told of an event that never happened, each item is a
 // true statement about the product, and its `time` says what kind of note it is rather than
 // inventing an age ("2 hours ago"). Read state is kept in the ui store for this visit.

@@ -1,4 +1,4 @@
-// The home page's scroll-to-top button, shown after 400 px of scroll (spec §9).
+// The home page's scroll-to-top button, shown after 400 px of scroll (docs/spec.md §9).
 import { useEffect, useState } from "react";
 import { Icon } from "../../ui/icons";
 

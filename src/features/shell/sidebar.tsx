@@ -162,7 +162,7 @@ export function MobileNavDrawer() {
   );
 }
 
-/** Ctrl+B (Cmd+B on macOS) toggles the sidebar, as in spec §9. */
+/** Ctrl+B (Cmd+B on macOS) toggles the sidebar, as in docs/spec.md §9. */
 export function useSidebarShortcut(): void {
   const isMobile = useIsMobile();
   useEffect(() => {

@@ -1,8 +1,8 @@
-// The scheduler (architecture §3–§4): starts queued tasks that are due, oldest first, up to the
-// concurrency minus those running, and never one already in flight. It learns the queue from
-// 'tasks.changed' (a Dexie live query in the runner), wakes at the soonest timed wait (backoff,
-// quota reset), and holds everything while offline or signed out. Each send is a child run machine.
-// In drain mode (the service worker) it stops once nothing is due and nothing is in flight.
+// The scheduler (docs/architecture.md, "A generation, end to end"): starts queued tasks that are due,
+// oldest first, up to the concurrency minus those running, and never one already in flight. It learns
+// the queue from 'tasks.changed' (a Dexie live query in the runner), wakes at the soonest timed wait
+// (backoff, quota reset), and holds everything while offline or signed out. Each send is a child run
+// machine. In drain mode (the service worker) it stops once nothing is due and nothing is in flight.
 import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX, CONCURRENCY_MIN } from "#shared/vocabulary/generation.ts";
 import { assign, enqueueActions, fromPromise, setup, type ActorRefFrom } from "xstate";
 import type { TaskWait } from "../../db/schema";

@@ -1,4 +1,4 @@
-// One task's run as the person sees it (spec §4): idle, then generating while progress rises 10
+// One task's run as the person sees it (docs/spec.md §4): idle, then generating while progress rises 10
 // points every 200 ms up to 90, then success at 100, or error and back to idle at 0. The send
 // itself is the `generateTask` actor (src/sync/run-task.ts, provided by the runner); the machine
 // reports the end of the run (`reportFinished`), which the queue's copy sends to the queue.

@@ -1,5 +1,5 @@
 // Errors as values. Every failure a function can answer with is an AppError whose code is one of the
-// spec §8 classes (or invalid_input for validation); its HTTP status is chosen once, in http.ts.
+// docs/spec.md §8 classes (or invalid_input for validation); its HTTP status is chosen once, in http.ts.
 // `detail` is for the server log only and never reaches a response.
 import { ERROR_CATALOGUE, type ErrorCode, VALIDATION_MESSAGES } from "./vocabulary/errors.ts";
 import type { Result as Outcome } from "./vocabulary/result.ts";
@@ -22,7 +22,7 @@ export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 export const fail = <T = never>(error: AppError): Result<T> => ({ ok: false, error });
 
 /**
- * Where spec §5 words the generate function's own answer (signing in to generate, the daily limit), that
+ * Where docs/spec.md §5 words the generate function's own answer (signing in to generate, the daily limit), that
  * sentence; every other code answers with its §8 catalogue message unless the failure has a more
  * specific one.
  */

@@ -1,4 +1,4 @@
-// Server-side validation of a generate-image request (spec §5), so no client can skip it: returns the
+// Server-side validation of a generate-image request (docs/spec.md §5), so no client can skip it: returns the
 // normalised request or the first invalid_input with the spec's message. Everything here is cheap: the
 // reference image's format and header size are read from its bytes (so its declared type is never
 // trusted), but it is decoded only by decodeReference, after the caller's identity is verified.

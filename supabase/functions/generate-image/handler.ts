@@ -65,7 +65,7 @@ export async function handler(req: Request, d: Deps): Promise<Response> {
 
   const jwt = bearerToken(req);
   if (!jwt) return errorResponse(appError("auth_required"));
-  // Cheap validation comes first, as on the client (spec §5), so the session check and the replay lookup
+  // Cheap validation comes first, as on the client (docs/spec.md §5), so the session check and the replay lookup
   // can share one round trip. It decodes nothing: the reference image is decoded for a verified caller
   // once a quota slot is held for the request.
   const body = await readJsonBody(req, d.config.maxBodyBytes);

@@ -59,7 +59,7 @@ function renderAt(path: string, onError: (error: unknown) => void = () => undefi
 }
 
 describe("routes", () => {
-  it("has exactly the paths of spec §2", () => {
+  it("has exactly the paths of docs/spec.md §2", () => {
     expect(ROUTES.map((r) => r.path).sort()).toEqual([...SPEC_PATHS].sort());
   });
 

@@ -1,7 +1,7 @@
 import type { StyleEntry } from "../../../lib/style-catalog";
 import { Icon } from "../../../ui/icons";
 
-/** The NEW and popular (fire) badges of spec §2's style cards. */
+/** The NEW and popular (fire) badges of docs/spec.md §2's style cards. */
 export function StyleBadges({ style }: { style: StyleEntry }) {
   if (!style.isNew && !style.isPopular) return null;
   return (

@@ -1,4 +1,4 @@
-// The generator's left panel (spec §2, §5): prompt with its budget, negative prompt, 'Choose Your
+// The generator's left panel (docs/spec.md §2, §5): prompt with its budget, negative prompt, 'Choose Your
 // Style', quality, aspect ratio, reference image, seed, batch mode, Generate and Reset. It checks the
 // §5 rules before asking the queue; a blank prompt disables Generate and says why once edited.
 import { useState, type FormEvent, type ReactNode } from "react";

@@ -1,5 +1,5 @@
 // The generator's form as plain data: its defaults (saved preferences, else the product defaults),
-// what a /generate link fills in, the spec §5 checks and the request the queue receives. Pure, so
+// what a /generate link fills in, the docs/spec.md §5 checks and the request the queue receives. Pure, so
 // the rules are tested without rendering.
 import {
   BATCH_DEFAULT,
@@ -78,7 +78,7 @@ export const SEED_MESSAGE = `The seed must be a whole number from 0 to ${SEED_MA
 
 export type SettingsErrors = Partial<Record<"prompt" | "negativePrompt" | "seed", string>>;
 
-/** Spec §5 checks (the session and quota checks happen when the request is made). */
+/** docs/spec.md §5 checks (the session and quota checks happen when the request is made). */
 export function validateSettings(s: GeneratorSettings): SettingsErrors {
   const errors: SettingsErrors = {};
   const prompt = validatePrompt(s.prompt);

@@ -1,4 +1,4 @@
-// The generator (spec §2): the settings on the left, the preview and the Generation Queue card on the
+// The generator (docs/spec.md §2): the settings on the left, the preview and the Generation Queue card on the
 // right. Records come from Dexie through useLiveQuery (the queue, the generations, the prompt
 // history); work goes through the generation hooks. Used on /generate and in the home page's
 // #generator section; the quota alert is handed in by the app (features do not import each other).
@@ -88,7 +88,7 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
   const history = useLiveQuery(() => (userId ? listPromptHistory(userId) : NO_TASKS), [userId], NO_TASKS);
   const [submitting, setSubmitting] = useState(false);
   const [notice, setNotice] = useState<FormNotice | null>(null);
-  // Reset clears the preview's list (spec §4): only what is generated after it is shown there.
+  // Reset clears the preview's list (docs/spec.md §4): only what is generated after it is shown there.
   const [clearedAt, setClearedAt] = useState<string | null>(null);
   const shownGenerations = clearedAt ? generations.filter((g) => g.createdAt > clearedAt) : generations;
   const preview = useRef<HTMLDivElement>(null);

@@ -1,4 +1,4 @@
-// The prompt editor loads on demand; until it arrives the panel says 'Loading editor…' (spec §2).
+// The prompt editor loads on demand; until it arrives the panel says 'Loading editor…' (docs/spec.md §2).
 // A page that shows it from the start (/generate) preloads it with its own code: hydrating the
 // prerendered field then finds the editor here and keeps that field (its text, its focus). A boundary
 // still waiting for its code when the form re-renders would be drawn afresh, and a person typing into

@@ -1,4 +1,4 @@
-// The Preview panel (spec §2, §4): the running task's progress ('Generating Your Masterpiece' and
+// The Preview panel (docs/spec.md §2, §4): the running task's progress ('Generating Your Masterpiece' and
 // '{n}% Complete'), else the latest image with the prompt as alt text at its real aspect ratio and
 // its downloads, else 'Ready to Create'; 'Recent Generations' shows generations 2 to 5. The copy
 // says what really draws: the built-in procedural renderer is not an AI model.
@@ -12,7 +12,7 @@ import { useRecordImage } from "../../../sync/use-record-image";
 import { useTileImage } from "../../../sync/use-tile-image";
 import { modelName } from "../../../lib/model-names";
 
-/** Spec §9: recent thumbnails are generations 2 to 5. */
+/** docs/spec.md §9: recent thumbnails are generations 2 to 5. */
 export const RECENT_FIRST = 1;
 export const RECENT_COUNT = 4;
 

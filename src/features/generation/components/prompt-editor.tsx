@@ -1,4 +1,4 @@
-// The prompt field with its character budget (spec §5: required after trimming, at most 500, and only
+// The prompt field with its character budget (docs/spec.md §5: required after trimming, at most 500, and only
 // text the database can store: no NUL, no broken Unicode). The check and the count are the shared ones
 // (#shared/vocabulary/prompt.ts: trimmed, in code points). The field has no maxLength: the browser
 // would count UTF-16 units and cut a 500-character prompt with emoji short; the counter and the

@@ -1,4 +1,4 @@
-// Prompt history (spec §4): past prompts, newest first; picking one fills the prompt; one can be
+// Prompt history (docs/spec.md §4): past prompts, newest first; picking one fills the prompt; one can be
 // removed or all cleared. Hidden while empty.
 import type { PromptHistoryRecord } from "../../../db/schema";
 import { Icon } from "../../../ui/icons";

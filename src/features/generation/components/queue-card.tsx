@@ -1,4 +1,4 @@
-// The Generation Queue card (spec §2, §4, §9): hidden without tasks; concurrency 1–4 with − and +;
+// The Generation Queue card (docs/spec.md §2, §4, §9): hidden without tasks; concurrency 1–4 with − and +;
 // Clear all; Queued / Running / Done / Failed counters; the first 10 tasks, each with a status dot,
 // prompt, badge, style and remove button, a waiting reason or the failure with Retry; then
 // '... and N more tasks'.
@@ -9,7 +9,7 @@ import type { TaskRecord } from "../../../db/schema";
 import { Icon } from "../../../ui/icons";
 import { STATUS_BADGE, STATUS_BADGE_CLASS, STATUS_DOT, countTasks, waitText } from "./task-status";
 
-/** Spec §9: the queue list shows 10 tasks. */
+/** docs/spec.md §9: the queue list shows 10 tasks. */
 export const QUEUE_LIST_COUNT = 10;
 
 export type QueueCardProps = {

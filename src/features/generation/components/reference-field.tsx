@@ -1,4 +1,4 @@
-// The optional reference image (spec §5): images only ('Please select an image file' otherwise),
+// The optional reference image (docs/spec.md §5): images only ('Please select an image file' otherwise),
 // read as a data URL, shown as a small preview and removable.
 import { useEffect, useId, useRef, useState } from "react";
 import { prepareReference } from "../../../lib/reference-image";

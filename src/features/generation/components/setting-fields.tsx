@@ -1,4 +1,4 @@
-// The generator's smaller controls (spec §2, §5): negative prompt, quality, aspect ratio, seed and
+// The generator's smaller controls (docs/spec.md §2, §5): negative prompt, quality, aspect ratio, seed and
 // batch mode with its count slider. Each is labelled for assistive technology and the e2e tests.
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import {

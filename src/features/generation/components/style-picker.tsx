@@ -1,4 +1,4 @@
-// 'Choose Your Style' (spec §2): cards with a preview, label, description, a check mark on the
+// 'Choose Your Style' (docs/spec.md §2): cards with a preview, label, description, a check mark on the
 // selected one, NEW and fire (popular) badges. The first 6 show by default; one button shows all
 // 27. A selection outside the first 6 (from a link or a preference) stays visible while collapsed.
 import { useId, useState } from "react";
@@ -6,7 +6,7 @@ import { STYLES, type StyleId } from "#shared/vocabulary/styles.ts";
 import { stylePreviewSrc } from "../../../lib/style-catalog";
 import { Icon } from "../../../ui/icons";
 
-/** Spec §9: the style grid shows 6 styles. */
+/** docs/spec.md §9: the style grid shows 6 styles. */
 export const STYLE_GRID_COUNT = 6;
 
 type Props = { value: StyleId; onChange: (style: StyleId) => void; disabled?: boolean };

@@ -1,4 +1,4 @@
-// How a queued task presents itself (spec §4): the status colour, the badge label, and for a task
+// How a queued task presents itself (docs/spec.md §4): the status colour, the badge label, and for a task
 // that waits, why and until when. Pure, so the wording is tested without rendering.
 import type { TaskRecord, TaskStatus } from "../../../db/schema";
 

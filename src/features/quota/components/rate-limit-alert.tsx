@@ -1,4 +1,4 @@
-// The rate-limit alert (spec §4): shown only when 2 or fewer generations remain today; warning style
+// The rate-limit alert (docs/spec.md §4): shown only when 2 or fewer generations remain today; warning style
 // at 1–2, destructive 'Daily limit reached' at 0; a countdown to this person's reset, then
 // 'Resetting...'. Offline (stale figures) it says how old they are.
 import { useEffect, useState } from "react";

@@ -1,4 +1,4 @@
-// How the built-in engine draws each of the 27 styles (spec §3). The ids, labels, descriptions and
+// How the built-in engine draws each of the 27 styles (docs/spec.md §3). The ids, labels, descriptions and
 // badges are the vocabulary's (vocabulary/styles.ts); this adds, per style, a palette (tones the scene
 // colours are pulled toward), a colour grade, what to draw when the prompt names nothing drawable and,
 // in techniques.ts, a technique.

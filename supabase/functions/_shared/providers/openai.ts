@@ -1,6 +1,6 @@
 // OpenAI-style images adapter (OpenAI itself or any server speaking its /images/generations API):
 // { model, prompt, n: 1, size } where size is 1024x1024 for square and 1792x1024 for any other ratio
-// (spec §9, DALL·E 3 sizes); GPT image models get their own portrait/landscape sizes. Takes url or b64_json.
+// (docs/spec.md §9, DALL·E 3 sizes); GPT image models get their own portrait/landscape sizes. Takes url or b64_json.
 import { appError, fail, ok, type Result } from "../errors.ts";
 import type { AspectRatio } from "../vocabulary/generation.ts";
 import { styledPrompt } from "../generation-options.ts";

@@ -1,11 +1,11 @@
 // What every remote adapter shares: a fetch that turns thrown errors into network_error or timeout,
-// the classification of a provider's failure into the spec §8 catalogue, Retry-After parsing, and the
+// the classification of a provider's failure into the docs/spec.md §8 catalogue, Retry-After parsing, and the
 // download of an output whose URL may already have expired.
 import { type AppError, appError, fail, ok, type Result } from "../errors.ts";
 
 export type FetchFn = typeof fetch;
 
-/** How long to wait when a provider throttles us and does not say for how long (spec §9: 60 s). */
+/** How long to wait when a provider throttles us and does not say for how long (docs/spec.md §9: 60 s). */
 export const DEFAULT_RETRY_AFTER_S = 60;
 export const MAX_OUTPUT_BYTES = 25_000_000;
 const MAX_ERROR_BODY_CHARS = 16_000;

@@ -1,6 +1,6 @@
 // The one interface every image provider implements, so the generate function never knows which
 // service drew the picture. An adapter turns a validated request into image bytes, or an AppError
-// already classified into the spec §8 catalogue; it never throws for a provider failure.
+// already classified into the docs/spec.md §8 catalogue; it never throws for a provider failure.
 import type { Result } from "../errors.ts";
 import type { GenerationChoice } from "../vocabulary/generation.ts";
 

@@ -1,7 +1,7 @@
-// The error catalogue (spec §8): the codes the server answers with and the client shows, with the
+// The error catalogue (docs/spec.md §8): the codes the server answers with and the client shows, with the
 // spec's title, message and action for each. The server picks `code`; the client maps any failure to
 // one of these codes once (src/api/errors.ts) and shows the entry. `invalid_input` is the server's
-// validation failure (its message is the spec §5 text and is shown as is).
+// validation failure (its message is the docs/spec.md §5 text and is shown as is).
 import {
   NEGATIVE_PROMPT_MAX_CHARS,
   PROMPT_MAX_CHARS,
@@ -45,7 +45,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
     action: { label: "View Limits", to: "/pricing" },
     retryable: true,
   },
-  // §8 words this "Upgrade for unlimited generations"; no plan is unlimited (the largest is 9,999 a day),
+  // docs/spec.md §8 words this "Upgrade for unlimited generations"; no plan is unlimited (the largest is 9,999 a day),
   // so the text says what upgrading gives (docs/decisions/075-at-zero-left-nothing-is-sent.md).
   daily_limit: {
     title: "Daily Limit Reached",
@@ -97,7 +97,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
   },
 };
 
-/** Spec §5 validation messages (the spec names no text for the two length limits). */
+/** docs/spec.md §5 validation messages (the spec names no text for the two length limits). */
 export const VALIDATION_MESSAGES = {
   promptRequired: "Please enter a prompt",
   promptTooLong: `The prompt must be at most ${PROMPT_MAX_CHARS} characters`,

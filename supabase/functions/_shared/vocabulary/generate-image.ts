@@ -1,6 +1,7 @@
-// The generate-image call as it crosses the wire (architecture §3), typed once for both sides: the app
-// sends a GenerateImageBody (src/api/generate.ts) and reads a GenerateImageAnswer; the function parses
-// the body (../generation-request.ts, which trusts none of it) and answers with the same shape.
+// The generate-image call as it crosses the wire (docs/architecture.md, "A generation, end to end"), typed
+// once for both sides: the app sends a GenerateImageBody (src/api/generate.ts) and reads a
+// GenerateImageAnswer; the function parses the body (../generation-request.ts, which trusts none of it)
+// and answers with the same shape.
 import type { AspectRatio, Quality } from "./generation.ts";
 import type { GenerationRow } from "./rows.ts";
 

@@ -1,4 +1,4 @@
-// The one check of a prompt and a negative prompt (spec §5), run by the generator form, the queue, the
+// The one check of a prompt and a negative prompt (docs/spec.md §5), run by the generator form, the queue, the
 // generate-image function and the local backend alike, so all of them accept and refuse the same text.
 //
 // The rule: the text is trimmed first (leading and trailing white space is never sent nor stored), then
@@ -46,7 +46,10 @@ export function clipChars(text: string, max: number): string {
   return text.slice(0, units);
 }
 
-/** The spec §5 message for this prompt, or null when it is accepted. Checks the text as it will be sent (trimmed). */
+/**
+ * The docs/spec.md §5 message for this prompt, or null when it is accepted. Checks the text as it will be sent
+ * (trimmed).
+ */
 export function validatePrompt(prompt: string): string | null {
   const text = prompt.trim();
   if (!text) return VALIDATION_MESSAGES.promptRequired;

@@ -1,4 +1,4 @@
-// The product's 27 styles (spec §3): ids in the spec's order, with the label, one-line description and
+// The product's 27 styles (docs/spec.md §3): ids in the spec's order, with the label, one-line description and
 // badges every surface shows. The engine adds how it draws each (engine/styles.ts); the site adds categories,
 // tips and preview prompts (src/lib/style-catalog.ts). SQL repeats the ids in `public.is_style_id`; a db test
 // proves the two lists are equal.

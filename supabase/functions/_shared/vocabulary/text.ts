@@ -36,7 +36,7 @@ export function unstorableInValue(v: unknown): "nul" | "lone_surrogate" | null {
   return null;
 }
 
-/** Spec §5's message style for a field holding such text ("The prompt", "The negative prompt", …). */
+/** docs/spec.md §5's message style for a field holding such text ("The prompt", "The negative prompt", …). */
 export function unstorableMessage(field: string): string {
   return `${field} contains characters that cannot be saved (a NUL or a broken Unicode character). Please remove them.`;
 }

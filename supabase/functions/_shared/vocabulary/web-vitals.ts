@@ -1,4 +1,4 @@
-// Web vitals the product records (spec §7) and the thresholds that rate them (spec §9). The database
+// Web vitals the product records (docs/spec.md §7) and the thresholds that rate them (docs/spec.md §9). The database
 // derives the stored rating itself (`public.web_vital_rating`, a generated column), so a client can
 // never store a rating of its own; a backend test proves the database rates exactly as this file does.
 

@@ -1,4 +1,4 @@
-// The HTTP helpers every remote adapter shares: Retry-After and the spec §8 classification of statuses.
+// The HTTP helpers every remote adapter shares: Retry-After and the docs/spec.md §8 classification of statuses.
 import assert from "node:assert/strict";
 import {
   classifyHttpStatus,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CLSThresholds, FCPThresholds, INPThresholds, LCPThresholds } from "web-vitals";
 import { rateWebVital, WEB_VITAL_NAMES, WEB_VITAL_THRESHOLDS } from "#shared/vocabulary/web-vitals.ts";
 
-describe("web-vital ratings (spec §9)", () => {
+describe("web-vital ratings (docs/spec.md §9)", () => {
   it("uses the spec's thresholds, which the web-vitals library shares", () => {
     expect(WEB_VITAL_THRESHOLDS).toEqual({
       FCP: [1800, 3000],

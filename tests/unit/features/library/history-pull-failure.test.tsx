@@ -1,5 +1,5 @@
 // A failed server load of the history (the pull of generations) is shown on /history, above what this
-// device already holds, and goes once a pull completes (spec §8: a history load failure is stored and
+// device already holds, and goes once a pull completes (docs/spec.md §8: a history load failure is stored and
 // shown, and loading ends).
 import { render, screen, waitFor, within } from "@testing-library/react";
 import { Router } from "wouter";

@@ -24,7 +24,7 @@ function renderPricing() {
 }
 
 describe("/pricing", () => {
-  it("shows the three plans of spec §9 with Creator marked most popular", () => {
+  it("shows the three plans of docs/spec.md §9 with Creator marked most popular", () => {
     renderPricing();
     const plans = screen.getByRole("region", { name: "Plans" });
     for (const [name, price] of [

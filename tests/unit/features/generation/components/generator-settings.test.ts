@@ -26,7 +26,7 @@ describe("generator settings", () => {
     expect(broken).toMatchObject({ style: "photorealistic", quality: "standard", aspectRatio: "1:1" });
   });
 
-  it("gives the spec §5 messages", () => {
+  it("gives the docs/spec.md §5 messages", () => {
     const base = initialSettings();
     expect(validateSettings({ ...base, prompt: "   " }).prompt).toBe(VALIDATION_MESSAGES.promptRequired);
     expect(validateSettings({ ...base, prompt: "x".repeat(501) }).prompt).toBe(VALIDATION_MESSAGES.promptTooLong);
