@@ -9,7 +9,14 @@ const total = Number(process.env.FAULT_SCHEDULES ?? 1000);
 const first = Number(process.env.FAULT_SEED_START ?? 1);
 const verbose = process.env.FAULT_VERBOSE === "1";
 const budgetMs = Number(process.env.FAULT_BUDGET_MIN ?? 0) * 60_000;
-const harness = await startHarness({ log: verbose ? (l) => console.log(l) : undefined });
+// FAULTS_PORT: the app's port (the backend takes it + 50,000, the fake provider + 1), so two runs can share a machine.
+const port = Number(process.env.FAULTS_PORT ?? 4731);
+const harness = await startHarness({
+  port,
+  apiPort: port + 50_000,
+  providerPort: port + 1,
+  log: verbose ? (l) => console.log(l) : undefined,
+});
 const counters = zeroCounters();
 const faults: Record<string, number> = {};
 let violations = 0;

@@ -15,6 +15,7 @@ export type PageKey =
   | "resetPassword"
   | "siteMap"
   | "domainDiagnostics"
+  | "status"
   | "paymentSuccess"
   | "paymentCanceled"
   | "pricing"
@@ -119,6 +120,7 @@ export const ROUTES: readonly RouteEntry[] = [
     props: { slug: "ai-art-generator" },
   },
   { path: "/pricing", title: "Pricing", access: "public", section: "Product", page: "pricing" },
+  { path: "/status", title: "System Status", access: "public", section: "Product", page: "status" },
   { path: "/gallery", title: "Gallery", access: "public", section: "Mine", page: "gallery" },
   { path: "/dashboard", title: "Dashboard", access: "protected", section: "Account", page: "dashboard" },
   { path: "/my-generations", title: "Saved", access: "protected", section: "Mine", page: "saved" },
@@ -196,6 +198,7 @@ export const PAGE_MODULES: Readonly<Record<PageKey, readonly [string, ...string[
   resetPassword: ["features/auth/reset-password-page.tsx"],
   siteMap: ["features/site/site-map-page.tsx"],
   domainDiagnostics: ["features/site/domain-diagnostics-page.tsx"],
+  status: ["features/site/status-page.tsx"],
   paymentSuccess: ["features/billing/payment-result-page.tsx"],
   paymentCanceled: ["features/billing/payment-result-page.tsx"],
   pricing: ["features/marketing/pricing-page.tsx"],

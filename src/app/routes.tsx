@@ -81,6 +81,7 @@ const PAGES: Record<PageKey, LazyPage> = {
   resetPassword: page("resetPassword"),
   siteMap: page("siteMap"),
   domainDiagnostics: page("domainDiagnostics"),
+  status: page("status"),
   paymentSuccess: lazyPage(() => pageModules("paymentSuccess").then(([m]) => ({ default: m.PaymentSuccessPage }))),
   paymentCanceled: lazyPage(() => pageModules("paymentCanceled").then(([m]) => ({ default: m.PaymentCanceledPage }))),
   pricing: page("pricing"),

@@ -6,6 +6,11 @@ const PROVIDER_NAMES: Readonly<Record<string, string>> = {
   replicate: "Replicate",
   runware: "Runware",
   openai: "OpenAI-style API",
+  bfl: "Black Forest Labs",
+  fal: "fal",
+  gemini: "Google Gemini",
+  a1111: "AUTOMATIC1111 / Forge (self-hosted)",
+  comfyui: "ComfyUI (self-hosted)",
 };
 
 const MODEL_NAMES: Readonly<Record<string, string>> = {
@@ -25,6 +30,11 @@ const BUILTIN_RENDERER_NAME = "Built-in procedural renderer (not an AI model)";
 /** A model's human name; an id this list does not know is shown as it is (it is still its real name). */
 export function modelName(model: string): string {
   return MODEL_NAMES[model.trim().toLowerCase()] ?? model.trim();
+}
+
+/** An engine's name for people ("Replicate"; the built-in renderer's plain name); an unknown id as it is. */
+export function providerName(provider: string): string {
+  return provider === "builtin" ? "Built-in renderer" : (PROVIDER_NAMES[provider] ?? provider);
 }
 
 /** What drew an image, for people: "FLUX.1 Dev via Replicate", or the built-in renderer's name. */

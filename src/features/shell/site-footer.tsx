@@ -7,6 +7,7 @@ const LINKS = [
   { label: "Privacy", to: "/privacy" },
   { label: "Terms", to: "/terms" },
   { label: "Content Policy", to: "/content-policy" },
+  { label: "Status", to: "/status" },
   { label: "Site map", to: "/site-map" },
 ];
 

@@ -53,6 +53,8 @@ export const PAGE_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "What you may and may not generate with PromptCanvas, how refused prompts are handled, and how to report an image in the gallery.",
   "/site-map":
     "Every page of PromptCanvas in one list: the generator, styles, prompts, templates, guides, plans and policies.",
+  "/status":
+    "How each image engine of PromptCanvas has done over the last 24 hours: calls, failures and the time to an image, measured from its own records.",
   "/domain-diagnostics":
     "Check how this copy of PromptCanvas sees its environment: host, production domain, service worker, backend reachability and storage.",
   "/payment-success":

@@ -15,6 +15,9 @@ export interface Reservation extends QuotaState {
 /** is_public is the owner's gallery opt-in at the time of the generation (publishDefault). */
 export type NewGeneration = Omit<GenerationRow, "is_saved" | "created_at">;
 
+/** One call to an image engine, for /status's figures (record_engine_attempt): no user, no prompt. */
+export type EngineAttempt = { provider: string; ok: boolean; errorCode: string | null; ms: number };
+
 /** `quota` is the caller's quota after the charge, when the database reports it. */
 export type RecordOutcome = { created: true; row: GenerationRow; quota: QuotaState | null } | { created: false };
 
@@ -46,6 +49,8 @@ export interface GenerationStore {
    */
   recordGeneration(row: NewGeneration): Promise<Result<RecordOutcome>>;
   signedUrl(path: string, expiresInSec: number): Promise<Result<string>>;
+  /** Notes an engine call's outcome and time (engine health on /status); a failure here costs nothing else. */
+  recordAttempt(attempt: EngineAttempt): Promise<Result<void>>;
 }
 
 /** Reads the quota fields the quota RPCs return; null when the shape is not what they promise. */

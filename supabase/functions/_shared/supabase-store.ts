@@ -134,5 +134,15 @@ export function createSupabaseStore(config: SupabaseStoreConfig): GenerationStor
       if (error || !data?.signedUrl) return fail(dbError("sign url", { message: error?.message }));
       return ok(data.signedUrl);
     },
+
+    async recordAttempt({ provider, ok: made, errorCode, ms }) {
+      const { error } = await service.rpc("record_engine_attempt", {
+        p_provider: provider,
+        p_ok: made,
+        p_error_code: errorCode,
+        p_ms: ms,
+      });
+      return error ? fail(dbError("record_engine_attempt", error)) : ok(undefined);
+    },
   };
 }

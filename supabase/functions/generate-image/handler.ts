@@ -11,7 +11,7 @@ import { seedFromRequestId } from "../_shared/generation-options.ts";
 import { DIMENSIONS } from "../_shared/vocabulary/generation.ts";
 import type { GenerationRow } from "../_shared/vocabulary/rows.ts";
 import { decodeReference, type GenerationRequest, parseGenerationRequest } from "../_shared/generation-request.ts";
-import type { GenerationStore } from "../_shared/generation-store.ts";
+import type { EngineAttempt, GenerationStore } from "../_shared/generation-store.ts";
 import type { GenerateImageAnswer } from "../_shared/vocabulary/generate-image.ts";
 import { bearerToken, errorResponse, handleOptions, jsonResponse, readJsonBody } from "../_shared/http.ts";
 import { sniffImage } from "../_shared/image/sniff.ts";
@@ -151,7 +151,10 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
     clearTimeout(timer);
   }
   const providerMs = Math.round((performance.now() - providerStarted) * 10) / 10;
-  if (!drawn.ok) return giveBack(drawn.error);
+  if (!drawn.ok) {
+    await noteAttempt(d, { provider: provider.id, ok: false, errorCode: drawn.error.code, ms: providerMs });
+    return giveBack(drawn.error);
+  }
 
   const image = sniffImage(drawn.value.bytes);
   if (!image) return giveBack(appError("server_error", { detail: `${provider.id}: output is not an image` }));
@@ -192,7 +195,12 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
     return replay(d, jwt, userId, stored.value);
   }
 
-  const url = await store.signedUrl(path, d.config.signedUrlTtlSec);
+  // Time to image for /status: from the engine call to the image stored with its row.
+  const toImageMs = Math.round(performance.now() - providerStarted);
+  const [url] = await Promise.all([
+    store.signedUrl(path, d.config.signedUrlTtlSec),
+    noteAttempt(d, { provider: provider.id, ok: true, errorCode: null, ms: toImageMs }),
+  ]);
   const { allowed: _allowed, tier: _tier, ...reserved } = reservation.value;
   const quota = recorded.value.quota ?? reserved;
   // The row is stored and charged: a retry with the same request id replays it and signs again.
@@ -202,6 +210,12 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
     providerMs,
     answer: { generation: { ...recorded.value.row, image_url: url.value }, quota, replayed: false },
   };
+}
+
+/** Notes an engine call for /status (docs/decisions: engine health); a failure to note it is only logged. */
+async function noteAttempt(d: Deps, attempt: EngineAttempt): Promise<void> {
+  const noted = await d.store.recordAttempt(attempt);
+  if (!noted.ok) d.log("engine_attempt.record_failed", { provider: attempt.provider, detail: noted.error.detail });
 }
 
 /**

@@ -6,6 +6,7 @@
 import { type AppError, appError, fail, ok, type Result } from "../../../supabase/functions/_shared/errors.ts";
 import type { GenerationRow } from "../../../supabase/functions/_shared/vocabulary/rows.ts";
 import type {
+  EngineAttempt,
   GenerationStore,
   NewGeneration,
   QuotaState,
@@ -39,6 +40,8 @@ export class FakeDb {
   /** user_preferences.public_gallery_opt_in per user; a user without an entry has no preferences row. */
   galleryOptIn = new Map<string, boolean>();
   calls: string[] = [];
+  /** Engine calls the handler noted (record_engine_attempt). */
+  attempts: EngineAttempt[] = [];
   /** Makes the named store method fail once per entry. */
   failures = new Map<keyof GenerationStore, AppError>();
   constructor(public now: () => number = () => Date.now()) {}
@@ -241,5 +244,13 @@ export class FakeStore implements GenerationStore {
     const e = this.injected("signedUrl");
     if (e) return fail(e);
     return ok(`http://storage.test/object/sign/generations/${path}?expires=${expiresInSec}`);
+  }
+
+  async recordAttempt(attempt: EngineAttempt): Promise<Result<void>> {
+    await this.tick();
+    const e = this.injected("recordAttempt");
+    if (e) return fail(e);
+    this.db.attempts.push(attempt);
+    return ok(undefined);
   }
 }

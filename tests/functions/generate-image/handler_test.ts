@@ -350,11 +350,44 @@ for (
       assert.equal(h.db.rows.size, 0);
       assert.equal(h.db.objects.size, 0);
       assert.ok(h.db.calls.includes("release"));
+      // /status counts the call: the engine, no image, and why.
+      assert.equal(h.db.attempts.length, 1);
+      assert.deepEqual({ ...h.db.attempts[0], ms: 0 }, { provider: "replicate", ok: false, errorCode: code, ms: 0 });
     } finally {
       await h.close();
     }
   });
 }
+
+Deno.test("each engine call is noted for /status once: engine, success and time to image; a replay calls none", async () => {
+  const h = harness();
+  try {
+    const body = request();
+    assert.equal((await h.call(body)).status, 200);
+    assert.equal((await h.call(body)).status, 200);
+    assert.equal(h.db.attempts.length, 1);
+    const [attempt] = h.db.attempts;
+    assert.equal(attempt.provider, "replicate");
+    assert.equal(attempt.ok, true);
+    assert.equal(attempt.errorCode, null);
+    assert.ok(attempt.ms >= 0 && attempt.ms < 5_000);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("a failure to note the engine call costs the person nothing", async () => {
+  const h = harness();
+  try {
+    h.db.failures.set("recordAttempt", appError("server_error", { detail: "down" }));
+    const res = await h.call(request());
+    assert.equal(res.status, 200);
+    assert.equal(h.db.limitsOf(h.user.id).used, 1);
+    assert.ok(h.logs.some((l) => l.event === "engine_attempt.record_failed"));
+  } finally {
+    await h.close();
+  }
+});
 
 Deno.test("a provider that misses the deadline answers timeout (504) and releases the slot", async () => {
   const h = harness({ modes: { createDelayMs: 300 }, timeoutMs: 60 });

@@ -32,6 +32,7 @@ const SPEC_PATHS = [
   "/content-policy",
   "/site-map",
   "/domain-diagnostics",
+  "/status",
   "/payment-success",
   "/payment-canceled",
   "/auth",
