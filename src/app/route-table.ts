@@ -228,8 +228,6 @@ export const PAGE_MODULES: Readonly<Record<PageKey, readonly [string, ...string[
 
 export const NOT_FOUND_MODULE = "features/shell/not-found-page.tsx";
 
-export const PROTECTED_PATHS = ROUTES.filter((r) => r.access === "protected").map((r) => r.path);
-
 export function documentTitle(title: string): string {
   return title === "AI Text to Image Generator"
     ? "PromptCanvas — AI Text to Image Generator"

@@ -3,7 +3,6 @@
 import { db as appDb, type AppDb } from "./db";
 import { getImages, type ImageBytes } from "./images";
 import { promptsOf } from "./prompt-history";
-import { searchGenerationsIn, type GenerationFilter } from "./search";
 import type {
   GenerationRecord,
   LimitsRecord,
@@ -11,20 +10,11 @@ import type {
   PreferencesRecord,
   PromptHistoryRecord,
   TaskRecord,
-  TaskStatus,
 } from "./schema";
 
 /** A user's tasks, oldest first (the order the queue runs them in). */
 export function listTasks(userId: string, db: AppDb = appDb): Promise<TaskRecord[]> {
   return db.tasks.where("[userId+createdAt]").between([userId, ""], [userId, "\uffff"]).toArray();
-}
-
-export type TaskCounts = Record<TaskStatus, number>;
-
-export async function taskCounts(userId: string, db: AppDb = appDb): Promise<TaskCounts> {
-  const statuses: TaskStatus[] = ["queued", "running", "done", "error"];
-  const counts = await Promise.all(statuses.map((s) => db.tasks.where({ userId, status: s }).count()));
-  return { queued: counts[0], running: counts[1], done: counts[2], error: counts[3] };
 }
 
 /** Only queued tasks, oldest first: what the scheduler chooses from. */
@@ -100,21 +90,10 @@ export function getPreferences(userId: string, db: AppDb = appDb): Promise<Prefe
   return db.preferences.get(userId);
 }
 
-/**
- * The user's generations matching prompt words (by word beginnings, all terms) and filters, newest
- * first, over what this device holds (works offline).
- */
-export function searchGenerations(
-  userId: string,
-  filter: GenerationFilter = {},
-  db: AppDb = appDb,
-): Promise<GenerationRecord[]> {
-  return searchGenerationsIn(db, userId, filter);
-}
-
 /** The user's saved generations, newest first. */
-export function savedGenerations(userId: string, db: AppDb = appDb): Promise<GenerationRecord[]> {
-  return searchGenerationsIn(db, userId, { saved: true });
+export async function savedGenerations(userId: string, db: AppDb = appDb): Promise<GenerationRecord[]> {
+  const saved = await db.generations.where({ userId, isSaved: 1 }).toArray();
+  return saved.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
 }
 
 /** How many generations of the user this device holds (an index count: no record is read). */

@@ -27,8 +27,8 @@ export type GenerationRecord = {
   /** ISO 8601; sorts as text. */
   createdAt: string;
   /**
-   * The prompt's distinct lower-cased words (schema 3, multiEntry index): offline search by prompt
-   * words looks terms up here by prefix. Built by toGenerationRecord, never by hand.
+   * The prompt's distinct lower-cased words (schema 3, multiEntry index): offline search matches
+   * terms against them by prefix (src/db/search.ts). Built by toGenerationRecord, never by hand.
    */
   words?: string[];
 };

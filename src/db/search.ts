@@ -1,9 +1,8 @@
 // Offline search of the person's generations by prompt words and filters, over what the device
-// holds. Each record keeps its prompt's distinct lower-cased words in a multiEntry index; a query
-// term matches every word it begins (so results follow each keystroke), and all terms must match.
-// Words are looked up in the index (no scan of the prompts); the filters then apply to the
-// candidates, and the newest come first.
-import type { AppDb } from "./db";
+// holds. Each record keeps its prompt's distinct lower-cased words (schema 3 indexes them as `*words`);
+// a query term matches every word it begins (so results follow each keystroke), and all terms must
+// match. History reads the person's whole list once and runs the search over it in memory on each
+// keystroke (docs/decisions/047-image-bytes-in-their-own-dexie-table.md).
 import type { AspectRatio, Quality } from "#shared/vocabulary/generation.ts";
 import type { GenerationRecord } from "./schema";
 
@@ -59,8 +58,8 @@ function matches(record: GenerationRecord, userId: string, f: GenerationFilter):
 }
 
 /**
- * The same search over records already read (newest first in, newest first out): what a view holding
- * the person's whole list runs on each keystroke, with no database round trip.
+ * The search, over records already read (newest first in, newest first out): what a view holding the
+ * person's whole list runs on each keystroke, with no database round trip.
  */
 export function filterGenerations(
   records: readonly GenerationRecord[],
@@ -75,44 +74,4 @@ export function filterGenerations(
 
 function hasAllTerms(recordWords: readonly string[], terms: readonly string[]): boolean {
   return terms.every((t) => recordWords.some((w) => w.startsWith(t)));
-}
-
-/** Ids of records having, for every term, a word that begins with it. */
-async function idsMatchingTerms(db: AppDb, terms: string[]): Promise<string[]> {
-  let ids: string[] = [];
-  for (const [i, term] of terms.entries()) {
-    // One record can hold several words with the same beginning: the Set keeps it once.
-    const keys = new Set<string>(await db.generations.where("words").startsWith(term).primaryKeys());
-    ids = i === 0 ? [...keys] : ids.filter((id) => keys.has(id));
-    if (ids.length === 0) return [];
-  }
-  return ids;
-}
-
-/** The smallest candidate set an index gives for the filters other than text. */
-function candidatesByIndex(db: AppDb, userId: string, f: GenerationFilter): Promise<GenerationRecord[]> {
-  if (f.saved !== undefined) return db.generations.where({ userId, isSaved: f.saved ? 1 : 0 }).toArray();
-  if (f.published !== undefined) return db.generations.where({ userId, isPublic: f.published ? 1 : 0 }).toArray();
-  return db.generations
-    .where("[userId+createdAt]")
-    .between([userId, f.from ?? ""], [userId, f.to !== undefined ? upperBound(f.to) : HIGH], true, true)
-    .toArray();
-}
-
-export async function searchGenerationsIn(
-  db: AppDb,
-  userId: string,
-  filter: GenerationFilter,
-): Promise<GenerationRecord[]> {
-  const terms = searchTerms(filter.text ?? "");
-  let candidates: GenerationRecord[];
-  if (terms.length) {
-    const ids = await idsMatchingTerms(db, terms);
-    candidates = (await db.generations.bulkGet(ids)).filter((r): r is GenerationRecord => r !== undefined);
-  } else {
-    candidates = await candidatesByIndex(db, userId, filter);
-  }
-  return candidates
-    .filter((r) => matches(r, userId, filter))
-    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
 }

@@ -1,5 +1,5 @@
 // Configuration of the local backend: every environment variable it reads is parsed here, once, and
-// nowhere else (ENV_VARS lists them for the README). The JWT secret is generated once and kept in
+// nowhere else (docs/configuration.md lists them). The JWT secret is generated once and kept in
 // DATA_DIR so that a restart keeps every session valid.
 import { signJwt } from "./jwt.ts";
 
@@ -130,43 +130,6 @@ async function loadMinPasswordLength(env: Env): Promise<number> {
   }
   return Math.max(set ?? HOSTED_MIN_PASSWORD_LENGTH, HOSTED_MIN_PASSWORD_LENGTH);
 }
-
-/** Every variable loadConfig reads: name, default, meaning (docs/configuration.md lists them). */
-export const ENV_VARS: readonly [name: string, fallback: string, meaning: string][] = [
-  ["HOST", "127.0.0.1", "Interface the API listens on"],
-  ["API_PORT", "54321", "Port of the API (0: any free port)"],
-  ["PORT", "(none)", "Port of the app, when served beside the API (sets the default SITE_URL)"],
-  ["API_URL", "http://HOST:API_PORT", "Public URL of the API as browsers reach it"],
-  ["SITE_URL", "http://HOST:PORT", "Public URL of the app; where e-mail links land"],
-  ["DATA_DIR", ".data", "PGlite files, stored objects and the generated JWT secret"],
-  ["DATABASE_URL", "(none: PGlite)", "Use this PostgreSQL instead of embedded PGlite"],
-  ["DB_POOL_SIZE", "10", "Connections in the PostgreSQL pool"],
-  ["MIGRATIONS_DIR", "supabase/migrations", "Where the SQL migrations are read from"],
-  ["STATIC_DIR", "(none)", "Directory of the built app to serve"],
-  ["JWT_SECRET", "(generated)", "HS256 secret, at least 32 characters"],
-  ["JWT_EXPIRY", "3600", "Access-token lifetime in seconds"],
-  ["REFRESH_TOKEN_REUSE_INTERVAL", "10", "Seconds a just-rotated refresh token may still be used once"],
-  ["MAILER_AUTOCONFIRM", "true", "false: sign-up needs the confirmation link"],
-  ["MAILBOX_ALLOW_REMOTE", "0", "1: serve the development mailbox to non-loopback clients"],
-  ["FUNCTIONS_DIR", "supabase/functions", "Edge functions served at /functions/v1"],
-  ["EXTRA_FUNCTIONS_DIR", "(none)", "A second functions directory (tests)"],
-  ["FUNCTION_TIMEOUT_MS", "150000", "Wall-clock limit of one function invocation"],
-  ["RENDER_WORKERS", "(cores)", "Workers rendering built-in engine images"],
-  ["REST_MAX_ROWS", "1000", "Most rows one REST request answers"],
-  ["MAX_BODY_BYTES", "1000000", "Largest JSON request body"],
-  ["MAX_UPLOAD_BYTES", "20000000", "Largest stored object"],
-  ["QUIET", "0", "1: no logs (tests)"],
-  [
-    "SUPABASE_CONFIG",
-    "supabase/config.toml",
-    "Where [auth] minimum_password_length and [auth.rate_limit] are read from",
-  ],
-  ["AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS", "(config.toml: 30)", "Sign-ups and sign-ins per 5 minutes per IP"],
-  ["AUTH_RATE_LIMIT_TOKEN_REFRESH", "(config.toml: 150)", "/auth/v1/token requests per 5 minutes per IP"],
-  ["AUTH_RATE_LIMIT_TOKEN_VERIFICATIONS", "(config.toml: 30)", "/auth/v1/verify requests per 5 minutes per IP"],
-  ["AUTH_RATE_LIMIT_EMAIL_SENT", "(config.toml: 2)", "E-mails the auth service sends per hour"],
-  ["AUTH_RATE_LIMIT_BURST", "30", "Most requests a full per-IP bucket lets through at once"],
-];
 
 /** Reads one variable; absent or empty is undefined. */
 export type Env = (name: string) => string | undefined;

@@ -50,12 +50,6 @@ export function firstDrawnRow(startIndex: number, count: number, size: number): 
   return Math.max(0, Math.min(startIndex - OVERSCAN_ROWS, count - size));
 }
 
-/** The rows drawn for a visible range. */
-export function drawnRows(startIndex: number, count: number, size: number): number[] {
-  const first = firstDrawnRow(startIndex, count, size);
-  return Array.from({ length: Math.min(size, count) }, (_, i) => first + i);
-}
-
 export function gridGeometry(width: number): { columns: number; tile: number } {
   const w = width > 0 ? width : FALLBACK_WIDTH_PX;
   const columns = Math.max(2, Math.floor((w + GRID_GAP_PX) / (TILE_MIN_PX + GRID_GAP_PX)));

@@ -9,7 +9,8 @@ import { defineSchema } from "#src/db/schema.ts";
 import { toGenerationRecord } from "#src/db/generation-record.ts";
 import { getImage, storeImage } from "#src/db/images.ts";
 import { applyServerDelete, deleteGeneration, reconcileGenerations } from "#src/db/library.ts";
-import { recentGenerations, searchGenerations } from "#src/db/queries.ts";
+import { listGenerations, recentGenerations } from "#src/db/queries.ts";
+import { filterGenerations } from "#src/db/search.ts";
 import { clearOtherUsersCache, clearUserData } from "#src/db/user-data.ts";
 import { generationRow } from "../../support/records.ts";
 
@@ -61,8 +62,10 @@ describe("images table", () => {
     expect(g1 && "thumbnail" in g1).toBe(false);
     expect(await read((await getImage("g2", db))?.image)).toEqual([4]);
     expect(await getImage("g3", db)).toBeUndefined();
-    // The records are still found by their words after the move.
-    expect((await searchGenerations("alice", { text: "fox" }, db)).map((r) => r.id)).toEqual(["g3", "g2", "g1"]);
+    // The records keep their words after the move, and History's search still finds them.
+    expect((await db.generations.get("g1"))?.words).toEqual(["a", "red", "fox", "in", "the", "snow"]);
+    const history = await listGenerations("alice", db);
+    expect(filterGenerations(history, "alice", { text: "fox" }).map((r) => r.id)).toEqual(["g3", "g2", "g1"]);
   });
 
   it("reads a thumbnail kept as a Blob by an earlier version as none, and replaces it with a data: URL", async () => {
@@ -119,7 +122,7 @@ describe("images table", () => {
     db = openAppDb("images-live");
     await db.generations.bulkPut([toGenerationRecord(row("g1")), toGenerationRecord(row("g2"))]);
     let runs = 0;
-    const subscription = liveQuery(() => searchGenerations("alice", {}, db)).subscribe(() => runs++);
+    const subscription = liveQuery(() => listGenerations("alice", db)).subscribe(() => runs++);
     // A re-run that should come is waited for; one that should not is given a moment to show up.
     const settle = () => new Promise((r) => setTimeout(r, 50));
     await vi.waitFor(() => expect(runs).toBe(1));

@@ -5,10 +5,8 @@
 // message say when the prompt is too long instead.
 import { useEffect, useId, useRef } from "react";
 import { PROMPT_MAX_CHARS } from "#shared/vocabulary/generation.ts";
-import { charsLeft, validatePrompt } from "#shared/vocabulary/prompt.ts";
+import { charsLeft } from "#shared/vocabulary/prompt.ts";
 import { takeTypedBeforeLive } from "../../../lib/typed-before-live";
-
-export const promptError = validatePrompt;
 
 type Props = {
   value: string;

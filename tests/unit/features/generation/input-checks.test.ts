@@ -7,7 +7,6 @@ import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
 import { unstorableMessage } from "#shared/vocabulary/text.ts";
 import { REFERENCE_IMAGE_MAX_PIXELS, REFERENCE_IMAGE_MAX_SIDE } from "#shared/vocabulary/generation.ts";
 import { initialSettings, validateSettings } from "#src/features/generation/components/generator-settings.ts";
-import { promptError } from "#src/features/generation/components/prompt-editor.tsx";
 import { validateSettings as validateQueued } from "#src/features/generation/use-generation.ts";
 import { prepareReference, referenceSizeError } from "#src/lib/reference-image.ts";
 
@@ -15,12 +14,6 @@ const NUL = "a fox\u0000 in snow";
 const LONE = "a fox \ud83e in snow";
 
 describe("prompt text the database cannot store", () => {
-  it("is refused by the prompt field", () => {
-    expect(promptError(NUL)).toBe(unstorableMessage("The prompt"));
-    expect(promptError(LONE)).toBe(unstorableMessage("The prompt"));
-    expect(promptError("a fox \u{1F98A} in snow")).toBeNull();
-  });
-
   it("is refused by the generator's settings check, for the prompt and the negative prompt", () => {
     const base = initialSettings();
     expect(validateSettings({ ...base, prompt: NUL }).prompt).toBe(unstorableMessage("The prompt"));

@@ -1,7 +1,7 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { LazyPromptEditor } from "../../../../src/features/generation/components/lazy-prompt-editor";
-import { promptError } from "../../../../src/features/generation/components/prompt-editor";
+import { validatePrompt } from "#shared/vocabulary/prompt.ts";
 
 afterEach(cleanup);
 
@@ -21,12 +21,6 @@ describe("LazyPromptEditor", () => {
     // No maxLength: the browser would count UTF-16 units and cut the prompt at 250 emoji.
     expect(field.maxLength).toBe(-1);
     expect(screen.getByText("0 characters left")).toBeTruthy();
-    expect(promptError(prompt)).toBeNull();
-  });
-
-  it("requires a prompt after trimming", () => {
-    expect(promptError("   ")).toBe("Please enter a prompt");
-    expect(promptError("a cat")).toBeNull();
-    expect(promptError("x".repeat(501))).toMatch(/500 characters/);
+    expect(validatePrompt(prompt)).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { toGenerationRecord } from "#src/db/generation-record.ts";
-import { drawnRows, GenerationGrid, gridGeometry, nextIndex } from "#src/features/library/generation-grid.tsx";
+import { firstDrawnRow, GenerationGrid, gridGeometry, nextIndex } from "#src/features/library/generation-grid.tsx";
 import { row } from "./seed.ts";
 
 // No backend: a tile without bytes on the device asks for a signed URL and is refused.
@@ -110,10 +110,14 @@ describe("generation grid", () => {
   });
 
   it("draws the same number of rows wherever the list is scrolled, so every row has a slot", () => {
-    expect(drawnRows(0, 200, 12)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
-    expect(drawnRows(50, 200, 12)[0]).toBe(47);
-    expect(drawnRows(50, 200, 12)).toHaveLength(12);
-    expect(drawnRows(198, 200, 12)).toEqual(Array.from({ length: 12 }, (_, i) => 188 + i));
-    expect(drawnRows(0, 5, 12)).toEqual([0, 1, 2, 3, 4]);
+    // 12 slots over 200 rows: the overscan (3 rows) above the first visible row, and never so far down
+    // that fewer than 12 rows are left to draw.
+    expect(firstDrawnRow(0, 200, 12)).toBe(0);
+    expect(firstDrawnRow(2, 200, 12)).toBe(0);
+    expect(firstDrawnRow(50, 200, 12)).toBe(47);
+    expect(firstDrawnRow(198, 200, 12)).toBe(188);
+    expect(firstDrawnRow(199, 200, 12)).toBe(188);
+    // A list shorter than the slots is drawn whole from its first row.
+    expect(firstDrawnRow(3, 5, 12)).toBe(0);
   });
 });
