@@ -2,7 +2,11 @@
 // client-minted request id and answers the stored row, a signed image URL and the quota after it, or the
 // classified failure.
 // A replay (the same id sent again after a reload) answers the stored row the same way, at no charge.
-import type { GenerateImageAnswer, GenerateImageBody } from "#shared/vocabulary/generate-image.ts";
+import type {
+  GenerateImageAnswer,
+  GenerateImageBody,
+  GenerateImageDeleted,
+} from "#shared/vocabulary/generate-image.ts";
 import type { GenerationChoice } from "#shared/vocabulary/generation.ts";
 import { err, ok, type Result } from "../lib/result";
 import { supabase } from "./client";
@@ -15,8 +19,11 @@ export type GenerateRequest = GenerationChoice & {
   provider?: string;
 };
 
-/** The function's answer, typed once for both sides (#shared/vocabulary/generate-image.ts). */
-export type GenerateAnswer = GenerateImageAnswer;
+/**
+ * The function's answer, typed once for both sides (#shared/vocabulary/generate-image.ts): the stored
+ * row, or, for a late retry of an image the person deleted since, that it is deleted.
+ */
+export type GenerateAnswer = GenerateImageAnswer | GenerateImageDeleted;
 
 /** The shape of supabase-js `functions.invoke`, so tests can pass their own. */
 export type InvokeFn = (
@@ -27,8 +34,9 @@ export type InvokeFn = (
 const defaultInvoke: InvokeFn = (name, options) => supabase().functions.invoke(name, options);
 
 function isAnswer(data: unknown): data is GenerateAnswer {
-  const d = data as Partial<GenerateAnswer> | null;
-  return Boolean(d && typeof d === "object" && d.generation?.id && d.generation.image_url && d.quota);
+  const d = data as Partial<GenerateImageAnswer & GenerateImageDeleted> | null;
+  if (!d || typeof d !== "object" || !d.quota) return false;
+  return Boolean((d.generation?.id && d.generation.image_url) || typeof d.deleted?.id === "string");
 }
 
 /** A FunctionsHttpError keeps the Response in `context`: read the `{ error: { code, ... } }` body. */

@@ -93,6 +93,25 @@ export async function markDone(
   });
 }
 
+/**
+ * Done, with nothing to keep: the server made this task's image and the person has deleted it since
+ * (a late retry learnt so). Any copy of it on this device goes too.
+ */
+export async function markDoneDeleted(
+  db: AppDb,
+  id: string,
+  limits: LimitsRecord | null,
+  now: number = Date.now(),
+): Promise<void> {
+  await db.transaction("rw", [db.tasks, db.generations, db.images, db.imageUse, db.limits], async () => {
+    await db.generations.delete(id);
+    await db.images.delete(id);
+    await db.imageUse.delete(id);
+    if (limits) await db.limits.put(limits);
+    await db.tasks.update(id, { status: "done", updatedAt: iso(now), finishedAt: iso(now) });
+  });
+}
+
 export async function markFailed(db: AppDb, id: string, error: TaskRecord["error"], now: number = Date.now()) {
   await db.transaction("rw", db.tasks, async () => {
     const task = await db.tasks.get(id);

@@ -9,7 +9,7 @@ import type { AppDb } from "../db/db";
 import type { LimitsRecord, TaskRecord, TaskWait } from "../db/schema";
 import { toGenerationRecord } from "../db/generation-record";
 import { makeThumbnail } from "../lib/thumbnail";
-import { markDone, markFailed, markRunning, markWaiting } from "../db/tasks";
+import { markDone, markDoneDeleted, markFailed, markRunning, markWaiting } from "../db/tasks";
 import type { Result } from "../lib/result";
 import { backoffDelayMs } from "./delivery";
 import { isDue } from "./task-wait";
@@ -85,6 +85,12 @@ export const heldForReset = (task: Pick<TaskRecord, "wait">): boolean => task.wa
 
 async function succeed(deps: RunTaskDeps, task: TaskRecord, answer: GenerateAnswer): Promise<RunOutcome> {
   const { db } = deps;
+  if ("deleted" in answer) {
+    // Made earlier (this send's first answer was lost), then deleted by the person: done, nothing kept.
+    const limits = limitsAfter(await db.limits.get(task.userId), task.userId, answer, deps.now());
+    await markDoneDeleted(db, task.id, limits, deps.now());
+    return { status: "done", taskId: task.id, generationId: task.id, replayed: true };
+  }
   let image: Blob | undefined;
   try {
     image = await deps.fetchImage(answer.generation.image_url);

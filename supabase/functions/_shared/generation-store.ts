@@ -10,6 +10,8 @@ export type { QuotaState };
 export interface Reservation extends QuotaState {
   allowed: boolean;
   tier: string;
+  /** The person deleted this request's generation: nothing is reserved, drawn or charged again. */
+  deleted?: boolean;
 }
 
 /** is_public is the owner's gallery opt-in at the time of the generation (publishDefault). */
@@ -19,7 +21,10 @@ export type NewGeneration = Omit<GenerationRow, "is_saved" | "created_at">;
 export type EngineAttempt = { provider: string; ok: boolean; errorCode: string | null; ms: number };
 
 /** `quota` is the caller's quota after the charge, when the database reports it. */
-export type RecordOutcome = { created: true; row: GenerationRow; quota: QuotaState | null } | { created: false };
+export type RecordOutcome =
+  | { created: true; row: GenerationRow; quota: QuotaState | null }
+  /** `deleted`: the person deleted this request's generation meanwhile; it is not stored again. */
+  | { created: false; deleted?: boolean };
 
 export interface GenerationStore {
   /** The user a JWT belongs to; auth_required when it is not a valid, current user session. */

@@ -85,11 +85,12 @@ export function createSupabaseStore(config: SupabaseStoreConfig): GenerationStor
       if (error?.code === UNIQUE_VIOLATION) return fail(invalidInput("This request id is already in use", 409));
       if (error) return fail(dbError("quota_reserve", error));
       const quota = quotaFrom(data);
-      const d = data as { allowed?: unknown; tier?: unknown };
+      const d = data as { allowed?: unknown; tier?: unknown; deleted?: unknown };
       if (!quota || typeof d.allowed !== "boolean") {
         return fail(dbError("quota_reserve", { message: "unexpected shape" }));
       }
-      return ok<Reservation>({ ...quota, allowed: d.allowed, tier: String(d.tier ?? DEFAULT_TIER) });
+      const reservation: Reservation = { ...quota, allowed: d.allowed, tier: String(d.tier ?? DEFAULT_TIER) };
+      return ok(d.deleted === true ? { ...reservation, deleted: true } : reservation);
     },
 
     async commit(userId, requestId) {
@@ -121,8 +122,8 @@ export function createSupabaseStore(config: SupabaseStoreConfig): GenerationStor
       const { data, error } = await service.rpc("record_generation", { p_generation: row });
       if (error?.code === UNIQUE_VIOLATION) return ok({ created: false });
       if (error) return fail(dbError("record_generation", error));
-      const d = data as { created?: unknown; row?: unknown; quota?: unknown } | null;
-      if (d?.created === false) return ok({ created: false });
+      const d = data as { created?: unknown; row?: unknown; quota?: unknown; deleted?: unknown } | null;
+      if (d?.created === false) return ok(d.deleted === true ? { created: false, deleted: true } : { created: false });
       if (d?.created !== true || !d.row || typeof d.row !== "object") {
         return fail(dbError("record_generation", { message: "unexpected shape" }));
       }

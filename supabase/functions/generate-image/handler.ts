@@ -12,7 +12,7 @@ import { DIMENSIONS } from "../_shared/vocabulary/generation.ts";
 import type { GenerationRow } from "../_shared/vocabulary/rows.ts";
 import { decodeReference, type GenerationRequest, parseGenerationRequest } from "../_shared/generation-request.ts";
 import type { EngineAttempt, GenerationStore } from "../_shared/generation-store.ts";
-import type { GenerateImageAnswer } from "../_shared/vocabulary/generate-image.ts";
+import type { GenerateImageAnswer, GenerateImageDeleted, QuotaState } from "../_shared/vocabulary/generate-image.ts";
 import { bearerToken, errorResponse, handleOptions, jsonResponse, readJsonBody } from "../_shared/http.ts";
 import { sniffImage } from "../_shared/image/sniff.ts";
 import type { ProviderRegistry } from "../_shared/providers/select.ts";
@@ -38,7 +38,9 @@ export interface Deps {
 
 export const DEFAULT_CONFIG: HandlerConfig = { signedUrlTtlSec: 3600, maxBodyBytes: 6_000_000 };
 
-type Outcome = { ok: true; answer: GenerateImageAnswer; providerMs: number } | { ok: false; error: AppError };
+type Outcome =
+  | { ok: true; answer: GenerateImageAnswer | GenerateImageDeleted; providerMs: number }
+  | { ok: false; error: AppError };
 
 // Concurrent duplicates reaching the same isolate share one run; across isolates the database's
 // idempotent reservation and the row's primary key decide.
@@ -104,6 +106,8 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
   if (!reservation.ok) return { ok: false, error: await unlessGone(d, jwt, reservation.error) };
   if (!optIn.ok) d.log("gallery_opt_in.read_failed", { request_id: req.requestId, detail: optIn.error.detail });
   const isPublic = optIn.ok && optIn.value;
+  // Made before, then deleted by the person: a late retry is done, and nothing is drawn or charged.
+  if (reservation.value.deleted) return deletedAnswer(req.requestId, reservation.value);
   if (!reservation.value.allowed) {
     const untilReset = (Date.parse(reservation.value.reset_at) - d.now()) / 1000;
     return { ok: false, error: appError("daily_limit", { retryAfter: Math.max(1, Math.ceil(untilReset)) }) };
@@ -185,6 +189,14 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
     await store.removeImage(path);
     return giveBack(recorded.error);
   }
+  if (!recorded.value.created && recorded.value.deleted) {
+    // Deleted by the person while this retry was drawing: this copy goes, and its slot is given back.
+    await store.removeImage(path);
+    const released = await store.release(userId, req.requestId);
+    if (!released.ok) d.log("quota.release_failed", { request_id: req.requestId, detail: released.error.detail });
+    const after = await store.readLimits(jwt);
+    return deletedAnswer(req.requestId, after.ok ? after.value : reservation.value);
+  }
   if (!recorded.value.created) {
     // A concurrent duplicate stored the row first, and was charged with it.
     const stored = await store.findGeneration(req.requestId);
@@ -209,6 +221,15 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
     ok: true,
     providerMs,
     answer: { generation: { ...recorded.value.row, image_url: url.value }, quota, replayed: false },
+  };
+}
+
+function deletedAnswer(id: string, quota: QuotaState & { allowed?: boolean; tier?: string }): Outcome {
+  const { remaining, daily_limit, reset_at } = quota;
+  return {
+    ok: true,
+    providerMs: 0,
+    answer: { deleted: { id }, quota: { remaining, daily_limit, reset_at }, replayed: true },
   };
 }
 

@@ -36,6 +36,8 @@ export class FakeDb {
   /** Held reservations by request id; a commit or a release removes one. */
   reservations = new Map<string, { userId: string }>();
   rows = new Map<string, GenerationRow>();
+  /** Request ids whose generation the person deleted (private.generation_tombstones), with the owner. */
+  tombstones = new Map<string, string>();
   objects = new Map<string, { bytes: Uint8Array; contentType: string }>();
   /** user_preferences.public_gallery_opt_in per user; a user without an entry has no preferences row. */
   galleryOptIn = new Map<string, boolean>();
@@ -78,6 +80,14 @@ export class FakeDb {
     for (const [k, r] of this.reservations) if (r.userId === userId) this.reservations.delete(k);
     for (const [k, r] of this.rows) if (r.user_id === userId) this.rows.delete(k);
     for (const k of this.objects.keys()) if (k.startsWith(`${userId}/`)) this.objects.delete(k);
+  }
+
+  /** The person deletes a generation (the row goes; its request id is remembered as deleted). */
+  deleteRow(id: string): void {
+    const row = this.rows.get(id);
+    if (!row) return;
+    this.rows.delete(id);
+    this.tombstones.set(id, row.user_id);
   }
 
   held(userId: string): number {
@@ -169,6 +179,9 @@ export class FakeStore implements GenerationStore {
       return fail(appError("invalid_input", { message: "This request id is already in use", status: 409 }));
     }
     const stored = this.db.rows.get(requestId);
+    if (!stored && this.db.tombstones.get(requestId) === userId) {
+      return ok({ ...this.db.quota(userId), allowed: false, tier: l.tier, deleted: true });
+    }
     if ((stored && stored.user_id === userId) || existing) {
       return ok({ ...this.db.quota(userId), allowed: true, tier: l.tier });
     }
@@ -218,6 +231,7 @@ export class FakeStore implements GenerationStore {
     await this.tick();
     const e = this.injected("recordGeneration");
     if (e) return fail(e);
+    if (this.db.tombstones.get(row.id) === row.user_id) return ok({ created: false, deleted: true });
     if (this.db.rows.has(row.id)) return ok({ created: false });
     // The database's foreign key: a deleted user's row is refused (the real store maps 23503 itself;
     // the fake answers server_error, so the handler's own check that the user still exists is tested).

@@ -907,3 +907,51 @@ Deno.test(
     }
   },
 );
+
+Deno.test("a late retry of a generation the person deleted is answered as deleted: nothing drawn, stored or charged", async () => {
+  const h = harness();
+  try {
+    const body = request();
+    assert.equal((await h.call(body)).status, 200);
+    const id = String(body.request_id);
+    h.db.deleteRow(id);
+    const calls = h.predictions();
+    const res = await h.call(body);
+    assert.equal(res.status, 200);
+    const answer = await res.json();
+    assert.deepEqual(answer.deleted, { id });
+    assert.equal(answer.replayed, true);
+    assert.equal(answer.generation, undefined);
+    assert.equal(h.predictions(), calls);
+    assert.equal(h.db.rows.has(id), false);
+    assert.equal(h.db.limitsOf(h.user.id).used, 1);
+    assert.equal(h.db.reservations.size, 0);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("a generation deleted while its retry was drawing is not stored again, and the retry's slot is given back", async () => {
+  const h = harness();
+  try {
+    const body = request();
+    const id = String(body.request_id);
+    // The first send stored and charged the row; the person deletes it just as a retry reaches the store.
+    assert.equal((await h.call(body)).status, 200);
+    h.db.rows.delete(id); // the retry finds no row and reserves...
+    const store = h.deps.store;
+    const record = store.recordGeneration.bind(store);
+    store.recordGeneration = (row) => {
+      h.db.tombstones.set(id, h.user.id); // ...and the deletion lands while it draws
+      return record(row);
+    };
+    const answer = await (await h.call(body)).json();
+    assert.deepEqual(answer.deleted, { id });
+    assert.equal(h.db.rows.has(id), false);
+    assert.equal([...h.db.objects.keys()].some((k) => k.includes(id)), false);
+    assert.equal(h.db.reservations.size, 0);
+    assert.equal(h.db.limitsOf(h.user.id).used, 1);
+  } finally {
+    await h.close();
+  }
+});

@@ -91,6 +91,22 @@ describe("runTask", () => {
     expect(await db.generations.count()).toBe(1);
   });
 
+  it("settles a late retry of an image the person deleted since as done, keeping nothing of it", async () => {
+    const { deps } = await setup("run-deleted", async () => ({
+      data: {
+        deleted: { id: "t1" },
+        quota: { remaining: 4, daily_limit: 5, reset_at: "2026-11-23T00:00:00.000Z" },
+        replayed: true,
+      },
+      error: null,
+    }));
+    expect(await runTask(deps, "t1")).toMatchObject({ status: "done", generationId: "t1", replayed: true });
+    expect(await db.generations.get("t1")).toBeUndefined();
+    expect(await db.images.get("t1")).toBeUndefined();
+    expect(await db.tasks.get("t1")).toMatchObject({ status: "done" });
+    expect(await db.limits.get("alice")).toMatchObject({ remaining: 4 });
+  });
+
   it("waits for the connection when offline, without sending", async () => {
     const { deps, sent } = await setup("run-offline", async () => answer("t1"), { isOnline: () => false });
     expect(await runTask(deps, "t1")).toMatchObject({ status: "waiting", wait: { reason: "offline" } });

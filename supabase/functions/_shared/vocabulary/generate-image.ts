@@ -39,3 +39,13 @@ export interface GenerateImageAnswer {
   /** True when the request id was already stored: nothing was drawn or charged again. */
   replayed: boolean;
 }
+
+/**
+ * The answer to a request whose image was made and then deleted by the person (a late retry of a send
+ * whose first answer was lost): it is done, nothing was drawn, stored or charged again.
+ */
+export interface GenerateImageDeleted {
+  deleted: { id: string };
+  quota: QuotaState;
+  replayed: true;
+}
