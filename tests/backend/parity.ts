@@ -25,6 +25,7 @@ const rest = "rest.test.ts";
 const embedding = "rest-embedding.test.ts";
 const m2m = "rest-embedding-m2m.test.ts";
 const rpcEmbedding = "rest-rpc-embedding.test.ts";
+const overloads = "rest-rpc-overloads.test.ts";
 const storage = "storage.test.ts";
 const surface = "storage-surface.test.ts";
 
@@ -328,11 +329,19 @@ export const PARITY: ParityRow[] = [
     service: "rest",
     feature: "rpc",
     status: "served",
-    note: "GET for stable functions; 404 PGRST202 for an unknown one",
+    note: "GET for stable functions; overloads chosen by argument names; PGRST202 / PGRST203 worded as PostgREST's, hints at v14's stricter fuzzy threshold",
     tests: [
       { file: rest, title: "refuses anon (401) and server-only functions (403)" },
       { file: rest, title: "calls stable functions with GET and refuses writes in a GET with 405" },
       { file: rest, title: "answers an unknown function or argument with 404 PGRST202" },
+      { file: overloads, title: "chooses the overload whose parameters the argument names match, by POST and GET" },
+      { file: overloads, title: "passes the whole body to a single unnamed json or text parameter" },
+      { file: overloads, title: "answers PGRST203 for overloads the names cannot tell apart, in PostgREST's order" },
+      { file: overloads, title: "answers PGRST202 with PostgREST's details and a hint from the closest parameters" },
+      {
+        file: overloads,
+        title: "answers PGRST202 for an unknown name, hinting only a close one, and for uncallable functions",
+      },
     ],
   },
   {

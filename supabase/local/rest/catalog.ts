@@ -46,6 +46,8 @@ export interface FunctionArg {
 
 export interface RpcFunction {
   name: string;
+  /** The function's comment, which orders overloads as PostgREST does. */
+  description?: string | null;
   /** Input arguments in declaration order. */
   inputs: FunctionArg[];
   /** How many trailing inputs have defaults. */
@@ -114,6 +116,7 @@ where n.nspname = 'public' and c.relkind in ('r', 'v', 'm', 'f', 'p')
 const FUNCTIONS_SQL = `
 select p.proname as name, p.proretset as returns_set, p.provolatile::text as volatility,
   p.pronargdefaults as defaults, rt.typname as return_type, rt.typtype::text as return_typtype,
+  obj_description(p.oid, 'pg_proc') as description,
   (select rc.relname from pg_class rc
     where rc.oid = rt.typrelid and rc.relnamespace = p.pronamespace and rc.relkind in ('r', 'v', 'm', 'f', 'p')
   ) as return_table,
@@ -209,6 +212,7 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
         return_type: string;
         return_typtype: string;
         return_table: string | null;
+        description: string | null;
         args: string;
         row_columns: string;
       }>(FUNCTIONS_SQL)
@@ -216,6 +220,7 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
     for (const f of fns) {
       const args = JSON.parse(f.args) as RawArg[];
       const inputs = args.filter((a) => a.mode === "i" || a.mode === "b" || a.mode === "v");
+      if (!callable(inputs)) continue;
       const outputs = args.filter((a) => a.mode === "o" || a.mode === "b" || a.mode === "t");
       let columns: Column[] = [];
       let returns: RpcFunction["returns"] = "scalar";
@@ -223,7 +228,9 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
       else if (f.return_typtype === "c") {
         returns = "composite";
         columns = JSON.parse(f.row_columns);
-      } else if (f.return_type === "record" && outputs.length) {
+      } else if (outputs.length) {
+        // OUT, INOUT or TABLE parameters: rows with named columns, even a single one (PostgREST's
+        // rettype_is_composite).
         returns = "composite";
         columns = outputs.map((a) => ({
           name: a.name,
@@ -237,6 +244,7 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
       }
       const fn: RpcFunction = {
         name: f.name,
+        description: f.description,
         inputs: inputs.map(({ name, type, base, mode }) => ({ name, type, base, mode })),
         defaults: Number(f.defaults),
         returnsSet: f.returns_set,
@@ -250,8 +258,42 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
       list.push(fn);
       functions.set(f.name, list);
     }
+    for (const list of functions.values()) list.sort(byOverloadOrder);
     return { tables, functions, foreignKeys, fingerprint };
   });
+}
+
+// Types a single unnamed parameter may have: the request body is passed whole as that value.
+const UNNAMED_TYPES = new Set(["bytea", "json", "jsonb", "text", "xml"]);
+
+/**
+ * Whether rpc can call a function at all, as PostgREST's schema cache decides: every input named, or a
+ * single unnamed one whose first input is one of UNNAMED_TYPES. The others are left out of the cache
+ * (PGRST202, and no hint names them).
+ */
+function callable(inputs: RawArg[]): boolean {
+  const unnamed = inputs.filter((a) => a.name === "").length;
+  return unnamed === 0 || (unnamed === 1 && UNNAMED_TYPES.has(inputs[0].type));
+}
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Overloads in PostgREST's order (its Ord instance of Routine), which PGRST203 lists them in: fewer
+ * inputs first, then no description before a description, then the inputs by name and type.
+ */
+function byOverloadOrder(a: RpcFunction, b: RpcFunction): number {
+  if (a.inputs.length !== b.inputs.length) return a.inputs.length - b.inputs.length;
+  if ((a.description ?? null) !== (b.description ?? null)) {
+    if (a.description == null) return -1;
+    if (b.description == null) return 1;
+    return compareText(a.description, b.description);
+  }
+  for (let i = 0; i < a.inputs.length; i++) {
+    const d = compareText(a.inputs[i].name, b.inputs[i].name) || compareText(a.inputs[i].type, b.inputs[i].type);
+    if (d) return d;
+  }
+  return 0;
 }
 
 function byName(columns: Column[]): Map<string, Column> {

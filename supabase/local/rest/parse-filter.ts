@@ -53,6 +53,16 @@ export type Filter = {
 export type Logic = { kind: "logic"; op: "and" | "or"; negate: boolean; children: Condition[] };
 export type Condition = Filter | Logic;
 
+const OPERATOR_PREFIX = new RegExp(`^(not\\.)?(${OPERATORS.join("|")})(\\([^)]*\\))?\\.`);
+
+/**
+ * Whether a GET rpc parameter's value is a filter (`eq.1`, `not.in.(a,b)`) rather than an argument:
+ * PostgREST reads every other parameter as an argument of the function.
+ */
+export function isFilterValue(value: string): boolean {
+  return OPERATOR_PREFIX.test(value);
+}
+
 /** Parses `[not.]op[(modifier)].value` for `field`. In logic trees the value arrives unquoted. */
 export function parseFilter(field: Field, raw: string): Result<Filter> {
   let s = raw;

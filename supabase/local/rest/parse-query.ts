@@ -60,12 +60,12 @@ export interface ParsedQuery {
 }
 
 /**
- * Parses the query string. `isArg` tells which parameter names are rpc arguments (GET rpc); for a
- * table it always answers false, so every unknown parameter is a filter.
+ * Parses the query string. `isArg` tells which parameters are rpc arguments (GET rpc); for a table it
+ * always answers false, so every unknown parameter is a filter.
  */
 export function parseQuery(
   params: URLSearchParams,
-  isArg: (name: string) => boolean = () => false,
+  isArg: (name: string, value: string) => boolean = () => false,
 ): Result<ParsedQuery> {
   let length = 0;
   for (const [key, value] of params) length += key.length + value.length + 2;
@@ -128,7 +128,12 @@ function flatSelect(items: SelectItem[]): SelectItem[] {
   return items.flatMap((i) => (i.kind === "embed" ? [i, ...flatSelect(i.select)] : [i]));
 }
 
-function parseParam(q: ParsedQuery, key: string, value: string, isArg: (name: string) => boolean): Result<unknown> {
+function parseParam(
+  q: ParsedQuery,
+  key: string,
+  value: string,
+  isArg: (name: string, value: string) => boolean,
+): Result<unknown> {
   switch (key) {
     case "apikey":
       return ok(null);
@@ -169,7 +174,7 @@ function parseParam(q: ParsedQuery, key: string, value: string, isArg: (name: st
       return r;
     }
   }
-  if (isArg(key)) {
+  if (isArg(key, value)) {
     q.args[key] = value;
     return ok(null);
   }

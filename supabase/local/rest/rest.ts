@@ -15,7 +15,6 @@ import {
 } from "./build-sql.ts";
 import { type Catalog, createCatalogCache, type Table } from "./catalog.ts";
 import {
-  closest,
   errorResponse,
   fromDatabaseError,
   invalidBody,
@@ -24,8 +23,10 @@ import {
   RestFailure,
   type Result,
 } from "./errors.ts";
+import { closestMatch, NAME_HINT_SCORE } from "./fuzzy.ts";
 import { checkProfile, negotiate, parsePrefer } from "./negotiate.ts";
 import { openApi } from "./open-api.ts";
+import { isFilterValue } from "./parse-filter.ts";
 import { type ParsedQuery, parseQuery } from "./parse-query.ts";
 import { jsonBody, rowsOf } from "./request-body.ts";
 import {
@@ -111,7 +112,7 @@ export function createRest(ctx: Ctx): Service {
   async function findTable(name: string): Promise<Table> {
     const { table, catalog: c } = await catalog.table(name);
     if (table) return table;
-    const near = closest(name, c.tables.keys());
+    const near = closestMatch(name, c.tables.keys(), NAME_HINT_SCORE);
     throw new RestFailure(
       restError(
         404,
@@ -226,12 +227,14 @@ export function createRest(ctx: Ctx): Service {
         throw new RestFailure(invalidBody("Expected a JSON object of named arguments"));
       }
     } else {
-      const names = new Set(functions.flatMap((f) => f.inputs.map((a) => a.name)));
-      q = unwrap(parseQuery(r.url.searchParams, (k) => names.has(k)));
+      // As PostgREST: a parameter is a filter when its value starts with an operator, else an argument.
+      q = unwrap(parseQuery(r.url.searchParams, (k, v) => !k.includes(".") && !isFilterValue(v)));
       argNames = Object.keys(q.args);
       argsJson = JSON.stringify(q.args);
     }
-    const choice = unwrap(chooseFunction(name, functions, argNames));
+    const choice = unwrap(
+      chooseFunction(name, functions, argNames, { post: method === "POST", names: known.functions.keys() }),
+    );
     if (r.media.kind === "csv" && choice.fn.returns !== "composite") {
       // Stricter than PostgREST: CSV is offered for rows with named columns only.
       throw new RestFailure(restError(406, "PGRST107", "None of these media types are available: text/csv"));

@@ -6,51 +6,58 @@ import { quoteIdent } from "../db.ts";
 import { buildRead, Params, type ReadOptions, shapeSql, type Source, type Statement } from "./build-sql.ts";
 import type { RpcFunction } from "./catalog.ts";
 import { err, ok, restError, type Result } from "./errors.ts";
+import { closestMatch, NAME_HINT_SCORE, PARAMS_HINT_SCORE } from "./fuzzy.ts";
 import type { ParsedQuery } from "./parse-query.ts";
 
 export type Choice = { fn: RpcFunction; wholeBody: boolean };
 
-const isJson = (base: string) => base === "json" || base === "jsonb";
+export interface ChooseOptions {
+  /** The schema the function is looked up in, for the errors' wording. */
+  schema?: string;
+  /** The call is a POST with a JSON body, which may also reach a single json/jsonb parameter whole. */
+  post?: boolean;
+  /** Every function name of the schema, for the hint of an unknown name. */
+  names?: Iterable<string>;
+}
 
-/** Picks the function for these argument names, or answers PGRST202 / PGRST203 as PostgREST does. */
-export function chooseFunction(name: string, candidates: RpcFunction[], argNames: string[]): Result<Choice> {
-  const given = new Set(argNames);
-  const matches: Choice[] = [];
-  for (const fn of candidates) {
-    const inputNames = new Set(fn.inputs.map((a) => a.name));
-    const required = fn.inputs.slice(0, fn.inputs.length - fn.defaults);
-    if ([...given].every((g) => inputNames.has(g)) && required.every((a) => given.has(a.name))) {
-      matches.push({ fn, wholeBody: false });
-    }
+/**
+ * Whether `keys` call `fn` by name, as PostgREST's findProc decides: exactly the required inputs,
+ * plus any of the optional ones (those with defaults); no inputs, no keys.
+ */
+function matchesParams(fn: RpcFunction, keys: Set<string>): boolean {
+  const required = fn.inputs.slice(0, fn.inputs.length - fn.defaults).map((a) => a.name);
+  const optional = new Set(fn.inputs.slice(fn.inputs.length - fn.defaults).map((a) => a.name));
+  const rest = [...keys].filter((k) => !optional.has(k));
+  return rest.length === required.length && required.every((r) => keys.has(r));
+}
+
+/**
+ * Picks the overload of `name` for these argument names, or answers PGRST202 / PGRST203 worded as
+ * PostgREST's (Plan.hs findProc, Error.hs). Overloads matching by name win; failing those, a POST may
+ * reach the one function taking a single json or jsonb parameter. A single unnamed parameter gets the
+ * whole body; any other single parameter only the arguments named after it.
+ */
+export function chooseFunction(
+  name: string,
+  candidates: RpcFunction[],
+  argNames: string[],
+  opts: ChooseOptions = {},
+): Result<Choice> {
+  const { schema = "public", post = true } = opts;
+  const keys = new Set(argNames);
+  const named = candidates.filter((fn) => matchesParams(fn, keys));
+  const fallback = post ?
+    candidates.filter((fn) =>
+      !matchesParams(fn, keys) && fn.inputs.length === 1 && ["json", "jsonb"].includes(fn.inputs[0].type)
+    ) :
+    [];
+  const matches = named.length ? named : fallback;
+  if (matches.length === 1) {
+    const fn = matches[0];
+    return ok({ fn, wholeBody: fn.inputs.length === 1 && fn.inputs[0].name === "" });
   }
-  if (!matches.length) {
-    const single = candidates.find(
-      (fn) => fn.inputs.length === 1 && fn.inputs[0].name === "" && isJson(fn.inputs[0].base),
-    );
-    if (single) matches.push({ fn: single, wholeBody: true });
-  }
-  if (matches.length === 1) return ok(matches[0]);
-  const sorted = [...argNames].sort();
-  if (!matches.length) {
-    const searched = sorted.length ?
-      `with parameter${sorted.length > 1 ? "s" : ""} ${sorted.join(", ")}` :
-      "without parameters";
-    const signature = sorted.length ? `(${sorted.join(", ")})` : " without parameters";
-    return err(
-      restError(
-        404,
-        "PGRST202",
-        `Could not find the function public.${name}${signature} in the schema cache`,
-        `Searched for the function public.${name} ${searched} or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
-        candidates.length ?
-          `Perhaps you meant to call the function public.${name}(${
-            candidates[0].inputs.map((a) => a.name).join(", ")
-          })` :
-          null,
-      ),
-    );
-  }
-  const list = matches.map(({ fn }) => `public.${name}(${fn.inputs.map((a) => `${a.name} => ${a.type}`).join(", ")})`);
+  if (!matches.length) return err(noFunction(schema, name, argNames, candidates, post, opts.names ?? []));
+  const list = matches.map((fn) => `${schema}.${name}(${fn.inputs.map((a) => `${a.name} => ${a.type}`).join(", ")})`);
   return err(
     restError(
       300,
@@ -59,6 +66,35 @@ export function chooseFunction(name: string, candidates: RpcFunction[], argNames
       null,
       "Try renaming the parameters or the function itself in the database so function overloading can be resolved",
     ),
+  );
+}
+
+/** PGRST202 as PostgREST words it, with its fuzzy hint (see fuzzy.ts for the thresholds). */
+function noFunction(
+  schema: string,
+  name: string,
+  argNames: string[],
+  overloads: RpcFunction[],
+  post: boolean,
+  names: Iterable<string>,
+) {
+  const sorted = [...new Set(argNames)].sort();
+  const params = sorted.length ?
+    ` with parameter${sorted.length > 1 ? "s" : ""} ${sorted.join(", ")}` :
+    " without parameters";
+  const signature = sorted.length ? `(${sorted.join(", ")})` : " without parameters";
+  const asList = (list: string[]) => `(${[...list].sort().join(", ")})`;
+  const near = overloads.length ?
+    closestMatch(asList(sorted), overloads.map((fn) => asList(fn.inputs.map((a) => a.name))), PARAMS_HINT_SCORE) :
+    closestMatch(name, names, NAME_HINT_SCORE);
+  return restError(
+    404,
+    "PGRST202",
+    `Could not find the function ${schema}.${name}${signature} in the schema cache`,
+    `Searched for the function ${schema}.${name}${params}${
+      post ? " or with a single unnamed json/jsonb parameter" : ""
+    }, but no matches were found in the schema cache.`,
+    near === null ? null : `Perhaps you meant to call the function ${schema}.${overloads.length ? name : ""}${near}`,
   );
 }
 
@@ -83,7 +119,7 @@ export function buildCall(
   let call: string;
   let argsFrom = "";
   if (choice.wholeBody) {
-    call = `public.${quoteIdent(fn.name)}(${p.add(argsJson)}::${fn.inputs[0].base})`;
+    call = `public.${quoteIdent(fn.name)}(${p.add(argsJson)}::${fn.inputs[0].type})`;
   } else {
     const used = fn.inputs.filter((a) => argNames.includes(a.name));
     call = `public.${quoteIdent(fn.name)}(${
