@@ -20,6 +20,8 @@ const harness = await startHarness({
 const counters = zeroCounters();
 const faults: Record<string, number> = {};
 let violations = 0;
+/** Schedules the harness itself could not finish (a crashed browser, say): not checked to the end. */
+let aborted = 0;
 let notes = 0;
 const failingSeeds: number[] = [];
 const started = Date.now();
@@ -39,6 +41,11 @@ try {
       for (const n of r.notes) console.log(`  note seed=${seed}: ${n.split("\n")[0]}`);
     }
     for (const v of r.violations) {
+      if (v.where === "harness") {
+        aborted += 1;
+        console.log(`ABORTED seed=${v.seed} step=${v.step}: ${v.message.split("\n")[0]}`);
+        continue;
+      }
       violations += 1;
       console.log(`VIOLATION seed=${v.seed} step=${v.step} ${v.where}: ${v.message}`);
     }
@@ -66,4 +73,5 @@ console.log("recovery paths:");
 console.log(counterTable(counters));
 if (failingSeeds.length) console.log(`seeds with violations: ${failingSeeds.join(" ")}`);
 const cut = ran < total ? ` (of ${total} asked: FAULT_BUDGET_MIN=${budgetMs / 60_000} reached)` : "";
-console.log(`faults: ${ran} schedules, ${violations} violations${cut}`);
+const abortedNote = aborted ? `, ${aborted} aborted by the harness before their checks ended` : "";
+console.log(`faults: ${ran} schedules, ${violations} violations${abortedNote}${cut}`);

@@ -94,6 +94,8 @@ export type ServerState = {
   generationsToday: number;
   dailyLimit: number;
   reservations: number;
+  /** The request ids of the open reservations. */
+  reservationIds: string[];
   objects: string[];
   prefs: ServerPrefs | null;
 };
@@ -126,7 +128,7 @@ export async function readServer(s: Servers, userId: string): Promise<ServerStat
       s,
       `/rest/v1/user_daily_limits?select=generations_today,subscription_tier&user_id=eq.${userId}`,
     ),
-    getJson<unknown[]>(s, `/rest/v1/quota_reservations?select=request_id&user_id=eq.${userId}`),
+    getJson<{ request_id: string }[]>(s, `/rest/v1/quota_reservations?select=request_id&user_id=eq.${userId}`),
     getJson<{ name: string }[]>(s, `/storage/v1/object/list/generations`, {
       method: "POST",
       body: JSON.stringify({ prefix: userId, limit: 10_000, offset: 0 }),
@@ -143,6 +145,7 @@ export async function readServer(s: Servers, userId: string): Promise<ServerStat
     generationsToday: limits[0]?.generations_today ?? 0,
     dailyLimit: quotas[0]?.daily_limit ?? 0,
     reservations: reservations.length,
+    reservationIds: reservations.map((r) => r.request_id),
     objects: objects.filter((o) => o.name && !o.name.endsWith("/")).map((o) => `${userId}/${o.name}`),
     prefs: prefs[0] ?? null,
   };
