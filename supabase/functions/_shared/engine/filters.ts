@@ -290,6 +290,37 @@ export function quantize(c: Canvas, palette: readonly Rgb[], dither = 0): void {
   }
 }
 
+/** The canvas at half its size (both sides even), each pixel the mean of its 2x2 block; layers from the top left. */
+export function downsample2(src: Canvas): Canvas {
+  const w = src.width >> 1,
+    h = src.height >> 1,
+    sw = src.width;
+  const out = new Canvas(w, h),
+    s = src.data,
+    d = out.data;
+  for (let y = 0; y < h; y++) {
+    const r0 = 2 * y * sw,
+      r1 = r0 + sw;
+    for (let x = 0; x < w; x++) {
+      const a = (r0 + 2 * x) * 3,
+        b = (r1 + 2 * x) * 3,
+        o = (y * w + x) * 3;
+      d[o] = (s[a] + s[a + 3] + s[b] + s[b + 3]) * 0.25;
+      d[o + 1] = (s[a + 1] + s[a + 4] + s[b + 1] + s[b + 4]) * 0.25;
+      d[o + 2] = (s[a + 2] + s[a + 5] + s[b + 2] + s[b + 5]) * 0.25;
+      out.layer[y * w + x] = src.layer[r0 + 2 * x];
+    }
+  }
+  return out;
+}
+
+/** Unsharp mask of radius 1 px: each pixel moves `amount` times away from its 3x3 mean. */
+export function sharpen(c: Canvas, amount: number): void {
+  const soft = boxBlur(c.data, c.width, c.height, 3, 1),
+    d = c.data;
+  for (let k = 0; k < d.length; k++) d[k] += (d[k] - soft[k]) * amount;
+}
+
 /** Clamped 8-bit RGB bytes of the canvas. */
 export function toRgbBytes(c: Canvas): Uint8Array {
   const out = new Uint8Array(c.data.length),

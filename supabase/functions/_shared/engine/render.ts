@@ -1,16 +1,19 @@
 // The built-in engine's public surface: a deterministic procedural renderer (not an AI model) that turns
 // a prompt, style, size, seed and optional reference image into a PNG of exactly that size, and says
 // honestly what it drew. Same inputs give the same bytes: all randomness comes from one seed hashed
-// from (seed, style, width, height).
+// from (seed, style, width, height). The quality (quality.ts) decides how finely the plan is drawn, never
+// the plan itself, so one seed gives the same scene at every quality.
 import { encodePng } from "../image/png.ts";
 import { composeScene } from "./compose.ts";
 import type { Canvas } from "./canvas.ts";
-import { grade, toRgbBytes } from "./filters.ts";
+import { downsample2, grade, sharpen, toRgbBytes } from "./filters.ts";
 import { MOTIF_LABELS, type MotifId } from "./motifs.ts";
 import { hashString, Rng } from "./prng.ts";
 import { parsePrompt } from "./prompt.ts";
+import { type QualityPlan, qualityPlan, SUPERSAMPLED_MAX_PIXELS } from "./quality.ts";
 import { analyseReference, GRID, type ReferenceImage } from "./reference.ts";
 import { planScene, type Scene } from "./scene.ts";
+import { isQuality, type Quality } from "../vocabulary/generation.ts";
 import { isStyleId } from "../vocabulary/styles.ts";
 import { type StyleDef, STYLES, type TimeOfDay } from "./styles.ts";
 import { TECHNIQUES } from "./techniques.ts";
@@ -28,6 +31,8 @@ export interface RenderInput {
   width: number;
   height: number;
   seed: number;
+  /** How finely to draw (quality.ts); standard when not given. */
+  quality?: Quality;
   reference?: ReferenceImage | null;
 }
 
@@ -38,6 +43,7 @@ export interface RenderDescription {
   width: number;
   height: number;
   seed: number;
+  quality: Quality;
   /** Everything drawn, in the order the prompt named it, then what the engine added. */
   motifs: MotifId[];
   /** Motifs the prompt named. */
@@ -57,6 +63,7 @@ export interface RenderDescription {
 interface Plan {
   input: RenderInput;
   style: StyleDef;
+  quality: QualityPlan;
   scene: Scene;
   named: MotifId[];
   removed: MotifId[];
@@ -73,14 +80,18 @@ function plan(input: RenderInput): Plan {
     }
   }
   if (!Number.isFinite(input.seed)) throw new RangeError(`seed must be a finite number, got ${input.seed}`);
+  const q = input.quality ?? "standard";
+  if (!isQuality(q)) throw new RangeError(`unknown quality "${q}"`);
+  const quality = qualityPlan(q, input.style);
   const style = STYLES[input.style];
   const parsed = parsePrompt(input.prompt ?? "", input.negativePrompt ?? "");
   const reference = input.reference ? analyseReference(input.reference) : null;
   const rng = new Rng(hashString(`${Math.trunc(input.seed)}|${style.id}|${input.width}x${input.height}`));
-  const scene = planScene({ parsed, style, rng, reference });
+  const scene = planScene({ parsed, style, rng, reference, noiseOctaves: quality.noiseOctaves });
   return {
     input,
     style,
+    quality,
     scene,
     named: parsed.motifs,
     removed: parsed.bannedMotifs,
@@ -108,6 +119,7 @@ function describe(pl: Plan): RenderDescription {
     width: input.width,
     height: input.height,
     seed: Math.trunc(input.seed),
+    quality: pl.quality.quality,
     motifs,
     named: pl.named,
     implied: scene.implied,
@@ -127,16 +139,21 @@ export function renderRgb(input: RenderInput): Uint8Array {
 }
 
 function renderPlan(pl: Plan): Uint8Array {
-  const { input, style, scene } = pl;
+  const { input, style, scene, quality } = pl;
   const technique = TECHNIQUES[style.id];
   const canvas = technique({
     width: input.width,
     height: input.height,
+    detail: quality.detail,
     scene,
     style,
     rng: new Rng(scene.seed).fork(`technique:${style.id}`),
     compose: (w, h) => {
-      const c = composeScene(scene, w, h);
+      // Supersampling draws the scene at twice the size (motifs are sized in fractions of the picture)
+      // and averages each 2x2 block: edges, thin lines and point-sampled textures get four samples a
+      // pixel. The technique's own passes then run at the size it asked for.
+      const k = quality.supersample === 2 && w * h * 4 <= SUPERSAMPLED_MAX_PIXELS ? 2 : 1;
+      const c = k === 2 ? downsample2(composeScene(scene, w * 2, h * 2)) : composeScene(scene, w, h);
       if (scene.reference) applyLayout(c, scene.reference.light);
       grade(c, style.grade);
       return c;
@@ -145,6 +162,7 @@ function renderPlan(pl: Plan): Uint8Array {
   if (canvas.width !== input.width || canvas.height !== input.height) {
     throw new Error(`technique for ${style.id} returned ${canvas.width}x${canvas.height}`);
   }
+  if (quality.clarity > 0) sharpen(canvas, quality.clarity);
   return toRgbBytes(canvas);
 }
 

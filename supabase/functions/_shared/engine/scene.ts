@@ -57,9 +57,11 @@ export interface PlanInputs {
   style: StyleDef;
   rng: Rng;
   reference: ReferenceInfo | null;
+  /** Octaves of the scene's noise texture (the quality's; 5 as designed). */
+  noiseOctaves?: number;
 }
 
-export function planScene({ parsed, style, rng, reference }: PlanInputs): Scene {
+export function planScene({ parsed, style, rng, reference, noiseOctaves = 5 }: PlanInputs): Scene {
   const banned = new Set(parsed.bannedMotifs);
   const motifs = new Set<MotifId>(parsed.motifs);
   const implied: MotifId[] = [];
@@ -141,7 +143,8 @@ export function planScene({ parsed, style, rng, reference }: PlanInputs): Scene 
     subjects,
     colors: parsed.colors,
     seed: rng.seed,
-    noise: new NoiseField(rng.fork("noise")),
+    // Extra octaves only add finer lattices after the first five, whose values come first from the stream.
+    noise: new NoiseField(rng.fork("noise"), noiseOctaves),
     reference,
   };
 }

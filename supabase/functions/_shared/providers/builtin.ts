@@ -23,6 +23,7 @@ export function createBuiltinProvider(render: RenderFn = renderPng): ImageProvid
         width: input.width,
         height: input.height,
         seed: input.seed,
+        quality: input.quality,
         reference: ref ? { width: ref.width, height: ref.height, rgba: ref.rgba } : null,
       }).then((bytes) => ok<ProviderImage>({ bytes, seed: input.seed, model: BUILTIN_MODEL }));
       let onAbort = () => {};

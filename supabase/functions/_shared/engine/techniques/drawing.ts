@@ -5,7 +5,7 @@ import { Canvas, Layer } from "../canvas.ts";
 import { hex } from "../color.ts";
 import { blur, grain, lumaOf } from "../filters.ts";
 import { hash2 } from "../prng.ts";
-import { type Job, unit } from "./job.ts";
+import { type Job, markSize, unit } from "./job.ts";
 import { applyInk, edgeMask, layerEdges, maxInto, TEXTURED_LAYERS } from "./passes.ts";
 
 function paperCanvas(w: number, h: number, paper: readonly number[], layer: Uint8Array): Canvas {
@@ -40,7 +40,7 @@ export function sketch(job: Job): Canvas {
   const d = out.data,
     graphite = hex("#2b2b2b"),
     noise = job.scene.noise;
-  const sp = Math.max(3, U * 0.0075);
+  const sp = Math.max(3, markSize(job, U * 0.0075));
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const i = y * w + x;

@@ -5,7 +5,7 @@ import { Canvas, Layer } from "../canvas.ts";
 import { hex, mix, type Rgb } from "../color.ts";
 import { bloom, blur, lumaOf, posterize } from "../filters.ts";
 import { fastAtan2 } from "../trig.ts";
-import { type Job, unit } from "./job.ts";
+import { type Job, markSize, unit } from "./job.ts";
 import { applyInk, celShade, edgeMask, halftone, isSky, layerEdges, maxInto, TEXTURED_LAYERS } from "./passes.ts";
 
 export function anime(job: Job): Canvas {
@@ -26,7 +26,7 @@ export function comicBook(job: Job): Canvas {
     ink = hex("#111111");
   const lines = maxInto(edgeMask(c, 26, 1, Math.max(1, U / 420), TEXTURED_LAYERS), layerEdges(c, true));
   posterize(c, 5);
-  halftone(c, Math.max(3, U * 0.011), Math.PI / 4, ink, 0.6, 0.38);
+  halftone(c, Math.max(3, markSize(job, U * 0.011)), Math.PI / 4, ink, 0.6, 0.38);
   const paper = hex("#fdf0d5"),
     d = c.data;
   for (let i = 0; i < lines.length; i++) {
@@ -89,7 +89,7 @@ export function popArt(job: Job): Canvas {
     [green, pink, yellow, white],
   ];
   const out = new Canvas(w, h);
-  const cell = Math.max(3, U * 0.012);
+  const cell = Math.max(3, markSize(job, U * 0.012));
   const words = job.scene.colors.length;
   for (let q = 0; q < 4; q++) {
     const scheme = schemes[(q + words) % 4];

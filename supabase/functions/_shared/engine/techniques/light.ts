@@ -9,8 +9,12 @@ import { type Job, unit } from "./job.ts";
 
 export function photorealistic(job: Job): Canvas {
   const c = job.compose(job.width, job.height);
-  const soft = boxBlur(c.data, c.width, c.height, 3, 1);
-  c.data.set(soft);
+  // A soft lens: fully at standard; higher qualities keep more of their finer scene.
+  const soft = boxBlur(c.data, c.width, c.height, 3, 1),
+    d = c.data,
+    keep = 1 - 1 / job.detail;
+  if (keep === 0) d.set(soft);
+  else for (let k = 0; k < d.length; k++) d[k] = soft[k] + (d[k] - soft[k]) * keep;
   bloom(c, 190, unit(job) * 0.05, 0.35);
   vignette(c, 0.22);
   grain(c, 2.5, job.rng.seed);

@@ -1,21 +1,18 @@
 // Paint media. Oil: colours smeared along a flow field into strokes, bristle relief and canvas weave.
 // Impressionist: short dabs of jittered pure colour over a pale ground. Watercolor: soft transparent
 // washes with darkened pooling edges, wobbling bleeds, paper grain and an unpainted ragged border.
-// All three compose the scene at half resolution: their look hides the difference.
+// All three compose the scene at half resolution (their look hides the difference); at higher quality they
+// work closer to full size and lay finer strokes and dabs (job.detail).
 import { Canvas } from "../canvas.ts";
 import { hex } from "../color.ts";
 import { blur, grain, layersAt, lumaOf, resize, vignette } from "../filters.ts";
 import { hash2 } from "../prng.ts";
 import { fastCos, fastSin } from "../trig.ts";
-import { type Job, unit } from "./job.ts";
+import { type Job, markSize, unit, workSide } from "./job.ts";
 import { flowAt, flowField, relief, smear, whiteNoise } from "./passes.ts";
 
 function halfScene(job: Job): Canvas {
-  return resize(
-    job.compose(Math.max(8, Math.round(job.width / 2)), Math.max(8, Math.round(job.height / 2))),
-    job.width,
-    job.height,
-  );
+  return resize(job.compose(workSide(job, job.width, 2), workSide(job, job.height, 2)), job.width, job.height);
 }
 
 export function oilPainting(job: Job): Canvas {
@@ -24,9 +21,9 @@ export function oilPainting(job: Job): Canvas {
     rng = job.rng;
   // Strokes are laid at half resolution (a brush mark is many pixels wide anyway); the relief that
   // makes them read as paint is lit at full resolution.
-  const w = Math.max(8, Math.round(W / 2)),
-    h = Math.max(8, Math.round(H / 2)),
-    u = U / 2;
+  const w = workSide(job, W, 2),
+    h = workSide(job, H, 2),
+    u = U / Math.max(1, 2 / job.detail);
   const base = job.compose(w, h);
   const flow = flowField(w, h, job.scene.noise, u * 0.35, Math.PI / 5);
   const c = new Canvas(w, h, smear(base.data, w, h, 3, flow, u * 0.03, 5), base.layer);
@@ -37,9 +34,9 @@ export function oilPainting(job: Job): Canvas {
       [0.013, 0.03, 0.01],
     ] as const
   ) {
-    const cell = Math.max(2, u * cellK),
-      len = u * lenK,
-      width = Math.max(1.2, u * widthK);
+    const cell = Math.max(2, markSize(job, u * cellK)),
+      len = markSize(job, u * lenK),
+      width = Math.max(1.2, markSize(job, u * widthK));
     for (let gy = 0; gy < h + cell; gy += cell) {
       for (let gx = 0; gx < w + cell; gx += cell) {
         const x = gx + rng.range(-0.5, 0.5) * cell,
@@ -97,7 +94,7 @@ export function impressionist(job: Job): Canvas {
       [0.009, 1.1, 0.92],
     ] as const
   ) {
-    const cell = Math.max(2.5, U * cellK);
+    const cell = Math.max(2.5, markSize(job, U * cellK));
     for (let gy = 0; gy < h + cell; gy += cell) {
       for (let gx = 0; gx < w + cell; gx += cell) {
         const x = gx + rng.range(-0.5, 0.5) * cell,
@@ -122,8 +119,8 @@ export function impressionist(job: Job): Canvas {
 }
 
 export function watercolor(job: Job): Canvas {
-  const sw = Math.max(8, Math.round(job.width / 2)),
-    sh = Math.max(8, Math.round(job.height / 2));
+  const sw = workSide(job, job.width, 2),
+    sh = workSide(job, job.height, 2);
   const small = job.compose(sw, sh);
   const U = unit(job),
     paper = hex("#fbf8f0");

@@ -4,11 +4,11 @@
 import { Canvas } from "../canvas.ts";
 import { mix, type Rgb } from "../color.ts";
 import { blur, layersAt, quantize } from "../filters.ts";
-import { type Job, unit } from "./job.ts";
+import { type Job, markSize, unit, workSide } from "./job.ts";
 
 export function pixelArt(job: Job): Canvas {
   const { width: w, height: h } = job;
-  const cell = Math.max(2, Math.round(unit(job) / 110));
+  const cell = Math.max(2, Math.round(markSize(job, unit(job) / 110)));
   const sw = Math.ceil(w / cell),
     sh = Math.ceil(h / cell);
   const small = job.compose(sw, sh);
@@ -35,8 +35,8 @@ export function minimalist(job: Job): Canvas {
   const { width: w, height: h } = job,
     U = unit(job),
     tones = job.style.tones;
-  const sw = Math.max(12, Math.round(w / 3)),
-    sh = Math.max(12, Math.round(h / 3));
+  const sw = Math.max(12, workSide(job, w, 3)),
+    sh = Math.max(12, workSide(job, h, 3));
   const small = job.compose(sw, sh);
   // One flat colour per class: its mean colour in the scene, pulled toward the nearest style tone.
   const sums = Array.from({ length: 6 }, () => [0, 0, 0, 0]);
