@@ -3,7 +3,7 @@
 import type { AuthChangeEvent, Session, User } from "@supabase/supabase-js";
 import { err, ok, type Result } from "../lib/result";
 import { toAuthFailure, type AuthFailure } from "./auth-errors";
-import { supabase } from "./client";
+import { forgetStoredSession, supabase } from "./client";
 
 export type SessionUser = { id: string; email: string };
 export type AuthChange = { event: AuthChangeEvent; user: SessionUser | null };
@@ -99,6 +99,19 @@ export function changePassword(current: string, next: string): Promise<Result<vo
 export function signOut(): Promise<Result<void, AuthFailure>> {
   return attempt(async () => {
     const { error } = await supabase().auth.signOut();
+    return error ? err(toAuthFailure(error)) : ok(undefined);
+  });
+}
+
+/**
+ * Forgets the session in this browser only, for when the server has already ended it (the account was
+ * deleted): a sign-out through the server would be refused there. With no stored session supabase-js has
+ * no token to send, so its sign-out makes no request; it drops what it holds and emits SIGNED_OUT.
+ */
+export function signOutLocally(): Promise<Result<void, AuthFailure>> {
+  return attempt(async () => {
+    await forgetStoredSession();
+    const { error } = await supabase().auth.signOut({ scope: "local" });
     return error ? err(toAuthFailure(error)) : ok(undefined);
   });
 }

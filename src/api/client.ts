@@ -55,6 +55,12 @@ export function supabase(): SupabaseClient {
   return client;
 }
 
+/** Removes the page's stored session (and its hint) without telling the server. */
+export async function forgetStoredSession(): Promise<void> {
+  const key = authStorageKey(appConfig());
+  await hintedSessionStorage(authStorage(), key, window.localStorage).removeItem(key);
+}
+
 /** The backend config the page last used, for the service worker; null when none was stored. */
 export async function storedBackendConfig(storage: KeyValueStore = authStorage()): Promise<AppConfig | null> {
   try {

@@ -3,7 +3,7 @@
 // events and mirrored into the session store for views, and for the signed-in user the queue
 // runner (src/app/queue-runtime.ts).
 import { createActor, fromPromise, type SnapshotFrom } from "xstate";
-import { onAuthChange, signOut } from "../api/auth";
+import { onAuthChange, signOut, signOutLocally } from "../api/auth";
 import { sanitizeForLog } from "../api/errors";
 import { db } from "../db/db";
 import { clearOtherUsersCache, clearUserData } from "../db/user-data";
@@ -38,8 +38,8 @@ const machine = sessionMachine.provide({
     clearUserData: fromPromise(({ input }: { input: { reason: ClearReason; keepUserId: string | null } }) =>
       clearLocalData(input.reason, input.keepUserId),
     ),
-    signOut: fromPromise(async () => {
-      const result = await signOut();
+    signOut: fromPromise(async ({ input }: { input: { local: boolean } }) => {
+      const result = await (input.local ? signOutLocally() : signOut());
       if (!result.ok) throw result.error;
     }),
   },
@@ -70,7 +70,7 @@ export function startSessionActor(): SessionRuntime {
   }
 
   return {
-    signOut() {
+    signOut(options) {
       if (!actor.getSnapshot().matches("signedIn")) return Promise.resolve({ ok: true as const });
       return new Promise((resolve) => {
         const sub = actor.subscribe((snapshot) => {
@@ -82,7 +82,7 @@ export function startSessionActor(): SessionRuntime {
             resolve({ ok: false, message: snapshot.context.lastError });
           }
         });
-        actor.send({ type: "session.signOut" });
+        actor.send({ type: "session.signOut", local: options?.local === true });
       });
     },
   };

@@ -14,8 +14,11 @@ export type SessionView = {
 
 /** What the actor offers views besides the mirror. */
 export type SessionRuntime = {
-  /** Signs out on purpose (queued work is removed too); resolves once the outcome is known. */
-  signOut(): Promise<{ ok: true } | { ok: false; message: string }>;
+  /**
+   * Signs out on purpose (queued work is removed too); resolves once the outcome is known. `local`: the
+   * server has already ended the session (the account is deleted), so only this device forgets it.
+   */
+  signOut(options?: { local?: boolean }): Promise<{ ok: true } | { ok: false; message: string }>;
 };
 
 let view: SessionView = { status: "checking", user: null, verified: false };

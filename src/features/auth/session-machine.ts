@@ -19,7 +19,9 @@ export type AuthEventName =
 export type ClearReason = "signed-out-by-choice" | "session-ended" | "switched-user";
 
 export type SessionEvent =
-  { type: "auth.changed"; event: AuthEventName; user: SessionUser | null } | { type: "session.signOut" };
+  | { type: "auth.changed"; event: AuthEventName; user: SessionUser | null }
+  /** `local`: the server has already ended the session (the account is deleted), so only this device forgets it. */
+  | { type: "session.signOut"; local?: boolean };
 
 export type SessionContext = {
   user: SessionUser | null;
@@ -44,7 +46,7 @@ export const sessionMachine = setup({
     clearUserData: fromPromise<void, { reason: ClearReason; keepUserId: string | null }>(async () => {
       throw new Error("clearUserData is provided by src/app/actors.ts");
     }),
-    signOut: fromPromise<void, void>(async () => {
+    signOut: fromPromise<void, { local: boolean }>(async () => {
       throw new Error("signOut is provided by src/app/actors.ts");
     }),
   },
@@ -100,6 +102,7 @@ export const sessionMachine = setup({
           entry: assign({ signOutRequested: true, lastError: null }),
           invoke: {
             src: "signOut",
+            input: ({ event }) => ({ local: event.type === "session.signOut" && event.local === true }),
             // Normally SIGNED_OUT arrives while the call is still running and moves us on.
             onDone: { target: "ready", actions: assign({ signOutRequested: false }) },
             onError: {

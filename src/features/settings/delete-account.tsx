@@ -24,9 +24,10 @@ export function DeleteAccount({ email }: { email: string }) {
       setError(result.error.message);
       return;
     }
-    // The account is gone; signing out clears this browser's copy and queued work as well.
+    // The account is gone, and its session with it on the server: signing out on this device alone
+    // clears this browser's copy and queued work as well.
     await ensureSessionRuntime()
-      .then((runtime) => runtime.signOut())
+      .then((runtime) => runtime.signOut({ local: true }))
       .catch(() => undefined);
     showToast({
       tone: "success",

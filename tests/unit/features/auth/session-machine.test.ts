@@ -7,6 +7,7 @@ const bob = { id: "b2", email: "bob@example.com" };
 
 function start(options: { signOutFails?: boolean } = {}) {
   const reloads: string[] = [];
+  const signOuts: { local: boolean }[] = [];
   const clears: { reason: ClearReason; keepUserId: string | null }[] = [];
   // The machine's actors reach the running actor through this box, filled once it exists.
   const box: { actor?: ReturnType<typeof createActor<typeof sessionMachine>> } = {};
@@ -18,7 +19,8 @@ function start(options: { signOutFails?: boolean } = {}) {
       clearUserData: fromPromise(async ({ input }: { input: { reason: ClearReason; keepUserId: string | null } }) => {
         clears.push(input);
       }),
-      signOut: fromPromise(async () => {
+      signOut: fromPromise(async ({ input }: { input: { local: boolean } }) => {
+        signOuts.push(input);
         if (options.signOutFails) throw new Error("We couldn't reach the server.");
         // supabase-js emits SIGNED_OUT before its signOut() resolves.
         box.actor!.send({ type: "auth.changed", event: "SIGNED_OUT", user: null });
@@ -28,7 +30,7 @@ function start(options: { signOutFails?: boolean } = {}) {
   const actor = createActor(machine);
   box.actor = actor;
   actor.start();
-  return { actor, reloads, clears };
+  return { actor, reloads, clears, signOuts };
 }
 
 describe("session machine", () => {
@@ -61,6 +63,20 @@ describe("session machine", () => {
     await waitFor(actor, (s) => s.matches({ signedOut: "idle" }));
     expect(clears.map((c) => c.reason)).toEqual(["session-ended", "signed-out-by-choice"]);
     expect(actor.getSnapshot().context.user).toBeNull();
+  });
+
+  it("signs out on this device alone when asked to, clearing as a chosen sign-out does", async () => {
+    const { actor, clears, signOuts } = start();
+    actor.send({ type: "auth.changed", event: "SIGNED_IN", user: alice });
+    await waitFor(actor, (s) => s.matches({ signedIn: "ready" }));
+    actor.send({ type: "session.signOut" });
+    await waitFor(actor, (s) => s.matches({ signedOut: "idle" }));
+    actor.send({ type: "auth.changed", event: "SIGNED_IN", user: alice });
+    await waitFor(actor, (s) => s.matches({ signedIn: "ready" }));
+    actor.send({ type: "session.signOut", local: true });
+    await waitFor(actor, (s) => s.matches({ signedOut: "idle" }));
+    expect(signOuts).toEqual([{ local: false }, { local: true }]);
+    expect(clears.map((c) => c.reason)).toEqual(["signed-out-by-choice", "signed-out-by-choice"]);
   });
 
   it("ignores a repeated SIGNED_OUT", async () => {

@@ -104,7 +104,7 @@ describe("account page", () => {
     expect(screen.queryByRole("dialog")).toBeNull();
   });
 
-  it("deletes the account only after the confirmation, then signs out", async () => {
+  it("deletes the account only after the confirmation, then signs out on this device alone", async () => {
     deleteAccount.mockResolvedValue({ ok: true, value: { imagesRemoved: 3, alreadyDeleted: false } });
     renderPage();
     await userEvent.click(screen.getByRole("button", { name: "Delete account…" }));
@@ -113,6 +113,8 @@ describe("account page", () => {
     expect(deleteAccount).not.toHaveBeenCalled();
     await userEvent.click(within(dialog).getByRole("button", { name: "Delete my account" }));
     await waitFor(() => expect(signOut).toHaveBeenCalledTimes(1));
+    // The server ended the session with the account: a sign-out sent there would be refused.
+    expect(signOut).toHaveBeenCalledWith({ local: true });
     expect(deleteAccount).toHaveBeenCalledTimes(1);
     expect(titles()).toContain("Your account was deleted");
   });
