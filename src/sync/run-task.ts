@@ -3,6 +3,7 @@
 // every failure is classified once and becomes a wait (offline, backoff, quota, session) or, for
 // what trying again cannot fix, an error. Nothing queued is dropped: only the person removes tasks.
 import type { ErrorCode } from "#shared/vocabulary/errors.ts";
+import { DEFAULT_TIER } from "#shared/vocabulary/tiers.ts";
 import type { GenerateAnswer, GenerateRequest } from "../api/generate";
 import { appErrorOf, type AppError } from "../api/errors";
 import type { AppDb } from "../db/db";
@@ -68,7 +69,7 @@ function limitsAfter(previous: LimitsRecord | undefined, userId: string, answer:
     dailyLimit: daily_limit,
     remaining,
     resetAt: reset_at,
-    tier: previous?.tier ?? "free",
+    tier: previous?.tier ?? DEFAULT_TIER,
     checkedAt: new Date(now).toISOString(),
   } satisfies LimitsRecord;
 }
