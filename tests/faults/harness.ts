@@ -16,7 +16,8 @@ import {
   type DexieState,
   type ServerState,
 } from "./probes";
-import { describeStep, isFault, makeSchedule, mulberry32, type ScheduleOptions, type Step } from "./schedule";
+import { seededRandom } from "../../src/sync/delivery";
+import { describeStep, isFault, makeSchedule, type ScheduleOptions, type Step } from "./schedule";
 
 /**
  * Seeds whose violation is a known product bug awaiting its fix (the CI run skips them, saying why).
@@ -144,7 +145,7 @@ class Run {
     readonly browser: Browser,
     readonly seed: number,
   ) {
-    this.rnd = mulberry32(seed ^ 0x5eed);
+    this.rnd = seededRandom(seed ^ 0x5eed);
     this.email = `fault-${seed}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6)}@example.com`;
   }
 

@@ -1,17 +1,6 @@
 // Seeded schedules: a seed gives one list of steps (person actions mixed with faults), always the same
 // list for the same seed, so a violation is reproduced by its seed alone.
-
-/** mulberry32: a small, fast, well-mixed 32-bit PRNG. Returns floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../../src/sync/delivery";
 
 export type ActionStep =
   | { kind: "generate" }
@@ -61,7 +50,7 @@ export type ScheduleOptions = { minSteps?: number; maxSteps?: number };
 
 /** The schedule of `seed`: 10-30 steps by default, about half of them faults, starting with a generation. */
 export function makeSchedule(seed: number, opts: ScheduleOptions = {}): Step[] {
-  const rnd = mulberry32(seed);
+  const rnd = seededRandom(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)];
   const min = opts.minSteps ?? 10;
