@@ -89,7 +89,8 @@ describe("budget", () => {
   it("lets go at once of the full images past a budget the person sets, never a saved one", async () => {
     db = openAppDb("offline-budget-evicts");
     await db.generations.bulkPut([1, 2, 3].map((n) => toGenerationRecord(row(n, { is_saved: n === 1 }))));
-    for (const n of [1, 2, 3]) await storeImage(`g${n}`, { image: blob(200), thumbnail: "data:image/webp;base64,AA" }, db);
+    for (const n of [1, 2, 3])
+      await storeImage(`g${n}`, { image: blob(200), thumbnail: "data:image/webp;base64,AA" }, db);
     await setOfflineBudget("alice", 250, db);
     // Room for one unsaved image: g3, the newest, stays; g2 goes; the saved g1 stays whatever the budget.
     expect((await getImage("g2", db))?.image).toBeUndefined();
