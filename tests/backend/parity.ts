@@ -26,6 +26,7 @@ const embedding = "rest-embedding.test.ts";
 const m2m = "rest-embedding-m2m.test.ts";
 const rpcEmbedding = "rest-rpc-embedding.test.ts";
 const overloads = "rest-rpc-overloads.test.ts";
+const computed = "rest-computed.test.ts";
 const storage = "storage.test.ts";
 const surface = "storage-surface.test.ts";
 
@@ -392,7 +393,33 @@ export const PARITY: ParityRow[] = [
   },
   {
     service: "rest",
-    feature: "relationships through views, computed relationships",
+    feature: "computed fields",
+    status: "stricter",
+    note: "functions of `public` (or `extensions`) taking the row and returning one value; set-returning ones are no fields",
+    tests: [
+      { file: computed, title: "selects, filters and orders by a computed field, which * leaves out" },
+      { file: computed, title: "reads computed fields on an rpc's rows and on the rows a write returns" },
+    ],
+  },
+  {
+    service: "rest",
+    feature: "computed relationships",
+    status: "served",
+    note: "to-one with `rows 1`; one named after a table replaces the detected relationships",
+    tests: [
+      {
+        file: computed,
+        title: "embeds a computed relationship: to-one with rows 1, to-many otherwise, self too",
+      },
+      {
+        file: computed,
+        title: "a computed relationship named after a table replaces the ambiguous foreign keys",
+      },
+    ],
+  },
+  {
+    service: "rest",
+    feature: "relationships through views",
     status: "not-served",
     note: "PGRST200",
     tests: [],

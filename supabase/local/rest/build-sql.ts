@@ -4,7 +4,7 @@
 // response JSON is built by Postgres itself (json_agg), so PGlite and PostgreSQL answer byte for byte
 // the same.
 import { quoteIdent } from "../db.ts";
-import type { Catalog, Column, Table } from "./catalog.ts";
+import type { Catalog, Column, ComputedField, Table } from "./catalog.ts";
 import { closest, err, ok, parseError, type RestError, restError, RestFailure, type Result } from "./errors.ts";
 import type { Field } from "./parse-field.ts";
 import type { Condition, Filter } from "./parse-filter.ts";
@@ -25,6 +25,24 @@ export interface Source {
   byName: Map<string, Column>;
   /** The SQL alias its rows are read under; `_t` when absent. */
   alias?: string;
+  /** Computed fields, besides the columns (tables only). */
+  computed?: Map<string, ComputedField>;
+  /**
+   * The table type (qualified SQL name) of rows read from a CTE (an rpc's or a write's), whose whole-row
+   * alias is an anonymous record: computed fields and relationships then get `row(alias.*)::type`.
+   */
+  rowType?: string;
+}
+
+/** The source's whole row, as the table's type, for functions taking it. */
+export function rowSql(src: Source): string {
+  const me = src.alias ?? "_t";
+  return src.rowType ? `row(${me}.*)::${src.rowType}` : me;
+}
+
+/** `schema.name` quoted. */
+export function qualified(schema: string, name: string): string {
+  return `${quoteIdent(schema)}.${quoteIdent(name)}`;
 }
 
 export class Params {
@@ -67,8 +85,11 @@ export function column(src: Source, name: string): Column {
 }
 
 export function operand(p: Params, src: Source, field: Field): Operand {
-  const col = column(src, field.name);
-  let sql = `${src.alias ?? "_t"}.${quoteIdent(col.name)}`;
+  const computed = src.byName.has(field.name) ? undefined : src.computed?.get(field.name);
+  const col = computed?.column ?? column(src, field.name);
+  let sql = computed ?
+    `${qualified(computed.schema, computed.function)}(${rowSql(src)})` :
+    `${src.alias ?? "_t"}.${quoteIdent(col.name)}`;
   if (!field.path.length) return { sql, kind: "column", column: col };
   if (col.base !== "json" && col.base !== "jsonb") {
     fail(
@@ -247,7 +268,10 @@ function embedSql(
   const child: Source = { ...table, alias };
   const inner = selectSql(p, child, item.select, s, childPath);
   const me = src.alias ?? "_t";
-  let from = `public.${quoteIdent(table.name)} as ${alias}`;
+  let from = rel.computed ?
+    // A computed relationship: the function's rows for the parent's row, no join condition.
+    `${qualified(rel.computed.schema, rel.computed.function)}(${rowSql(src)}) as ${alias}` :
+    `public.${quoteIdent(table.name)} as ${alias}`;
   let joinOn = rel.columns.map(([o, t]) => `${alias}.${quoteIdent(t)} = ${me}.${quoteIdent(o)}`);
   if (rel.junction) {
     // Many-to-many: the target joined to the junction, the junction's rows matched to the parent's.
@@ -258,9 +282,8 @@ function embedSql(
     from += ` join public.${quoteIdent(j.table)} as ${via} on ${on.join(" and ")}`;
     joinOn = j.originColumns.map(([o, jc]) => `${via}.${quoteIdent(jc)} = ${me}.${quoteIdent(o)}`);
   }
-  const where = ` where ${
-    [...joinOn, ...params.where.map((c) => conditionSql(p, child, c)), ...inner.conds].join(" and ")
-  }`;
+  const conditions = [...joinOn, ...params.where.map((c) => conditionSql(p, child, c)), ...inner.conds];
+  const where = conditions.length ? ` where ${conditions.join(" and ")}` : "";
   const cond = item.join === "inner" ? `exists (select 1 from ${from}${where})` : "";
   const order = orderSql(p, child, params.order);
   if (item.spread) {
@@ -339,8 +362,13 @@ function topOrderSql(p: Params, src: Source, terms: OrderTerm[], scope: EmbedSco
           const { rel } = found!;
           const table = scope!.catalog.tables.get(rel.target)!;
           const o = operand(p, { ...table, alias: "_o" }, t.field);
-          const on = rel.columns.map(([a, b]) => `_o.${quoteIdent(b)} = ${me}.${quoteIdent(a)}`).join(" and ");
-          sql = `(select ${o.sql} from public.${quoteIdent(table.name)} as _o where ${on} limit 1)`;
+          if (rel.computed) {
+            const call = `${qualified(rel.computed.schema, rel.computed.function)}(${rowSql(src)})`;
+            sql = `(select ${o.sql} from ${call} as _o limit 1)`;
+          } else {
+            const on = rel.columns.map(([a, b]) => `_o.${quoteIdent(b)} = ${me}.${quoteIdent(a)}`).join(" and ");
+            sql = `(select ${o.sql} from public.${quoteIdent(table.name)} as _o where ${on} limit 1)`;
+          }
         } else sql = operand(p, src, t.field).sql;
         return `${sql}${t.dir ? ` ${t.dir}` : ""}${t.nulls ? ` nulls ${t.nulls}` : ""}`;
       })
@@ -470,10 +498,12 @@ function mutationSql(
     return `with _mut as (${mutation} returning 1) select null::text as body, null::text as first, count(*) as n${extraColumns} from _mut`;
   }
   const scope = opts.catalog ? embedScope(opts.catalog, q) : null;
-  const sel = selectSql(p, src, q.select, scope);
+  // The written rows come back from a CTE: functions of the row see them as the table's type.
+  const read: Source = { ...src, alias: "_t", rowType: qualified("public", src.name) };
+  const sel = selectSql(p, read, q.select, scope);
   if (scope) checkEmbeddedParams(scope);
   const where = sel.conds.length ? ` where ${sel.conds.join(" and ")}` : "";
-  const order = topOrderSql(p, src, q.order, scope);
+  const order = topOrderSql(p, read, q.order, scope);
   return `with _mut as (${mutation} returning _t.*) ${
     shapeSql(
       `select ${sel.list} from _mut as _t${sel.joins}${where}${order}`,

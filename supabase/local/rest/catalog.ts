@@ -3,7 +3,7 @@
 // up here before any SQL is built. A miss compares a cheap fingerprint of the catalog and reloads
 // only when the schema changed, so objects created after start are found without a restart (and a
 // flood of misspelt names costs one small query each). Objects that belong to extensions are left out.
-import type { Db } from "../db.ts";
+import type { Db, Sql } from "../db.ts";
 
 export interface Column {
   name: string;
@@ -26,6 +26,33 @@ export interface Table {
   primaryKey: string[];
   /** Column sets of the primary key and of every unique index without a predicate. */
   uniques?: string[][];
+  /** Computed fields: functions taking this table's row, read like columns (see ComputedField). */
+  computed?: Map<string, ComputedField>;
+}
+
+/**
+ * A computed field: a function of schema public (PostgREST: the exposed schema or the extra search path)
+ * whose one parameter is a table's row type and which returns one value. It selects, filters and orders
+ * like a column, but only when named: `*` leaves it out.
+ */
+export interface ComputedField {
+  schema: string;
+  function: string;
+  /** The value's type, as a column's: for casts, JSON paths and text operators. */
+  column: Column;
+}
+
+/**
+ * A computed relationship: a function whose one parameter is `table`'s row type and which returns rows
+ * of `target` (both of the schema), embedded under the function's name; to-one when it returns one row
+ * (not a set, or a set declared `rows 1`).
+ */
+export interface ComputedRelationship {
+  schema: string;
+  function: string;
+  table: string;
+  target: string;
+  toOne: boolean;
 }
 
 /** A foreign key between two tables of schema public: `table(columns)` references `refTable(refColumns)`. */
@@ -66,9 +93,12 @@ export interface RpcFunction {
 }
 
 export interface Catalog {
+  /** The schema this catalog describes; "public" when absent. */
+  schema?: string;
   tables: Map<string, Table>;
   functions: Map<string, RpcFunction[]>;
   foreignKeys: ForeignKey[];
+  computedRelationships?: ComputedRelationship[];
   /** Changes whenever a table, column or function of schema public is created, altered or dropped. */
   fingerprint: string;
 }
@@ -161,6 +191,22 @@ join pg_class c on c.oid = con.conrelid
 join pg_class rc on rc.oid = con.confrelid
 where con.contype = 'f' and c.relnamespace = 'public'::regnamespace and rc.relnamespace = 'public'::regnamespace
 order by con.conname`;
+
+// Functions of one parameter, a table's row type: computed fields and computed relationships.
+const COMPUTED_SQL = `
+select p.proname as name, pn.nspname as schema, c.relname as table, p.proretset as returns_set,
+  p.prorows = 1 as single_row, rc.relname as return_table,
+  format_type(p.prorettype, null) as type, bt.typname as base, bt.typcategory as category
+from pg_proc p
+join pg_namespace pn on pn.oid = p.pronamespace
+join pg_class c on c.reltype = p.proargtypes[0] and c.relkind in ('r', 'v', 'm', 'f', 'p')
+join pg_type rt on rt.oid = p.prorettype
+join pg_type bt on bt.oid = case when rt.typtype = 'd' then rt.typbasetype else rt.oid end
+left join pg_class rc on rc.oid = rt.typrelid and rc.relkind in ('r', 'v', 'm', 'f', 'p')
+  and rc.relnamespace = c.relnamespace
+where p.pronargs = 1 and p.prokind = 'f' and c.relnamespace = 'public'::regnamespace
+  and not exists (select 1 from pg_depend e where e.classid = 'pg_proc'::regclass and e.objid = p.oid and e.deptype = 'e')
+order by p.oid`;
 
 // xmin of a catalog row changes with every DDL statement that touches it.
 const FINGERPRINT_SQL = `
@@ -259,8 +305,64 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
       functions.set(f.name, list);
     }
     for (const list of functions.values()) list.sort(byOverloadOrder);
-    return { tables, functions, foreignKeys, fingerprint };
+    const computedRelationships = await loadComputed(tx, tables);
+    return { tables, functions, foreignKeys, computedRelationships, fingerprint };
   });
+}
+
+// Where computed fields are looked up, in order: PostgREST's search path, the exposed schema and then
+// Supabase's extra search path (supabase/config.toml's [api] extra_search_path).
+const FIELD_SEARCH_PATH = ["public", "extensions"];
+
+/** Adds each table's computed fields to `tables`; answers the computed relationships. */
+async function loadComputed(tx: Sql, tables: Map<string, Table>): Promise<ComputedRelationship[]> {
+  const rows = (await tx.query<{
+    name: string;
+    schema: string;
+    table: string;
+    returns_set: boolean;
+    single_row: boolean;
+    return_table: string | null;
+    type: string;
+    base: string;
+    category: string;
+  }>(COMPUTED_SQL)).rows;
+  const relationships: ComputedRelationship[] = [];
+  const rank = (schema: string) => FIELD_SEARCH_PATH.indexOf(schema);
+  for (const r of rows) {
+    const table = tables.get(r.table);
+    if (!table) continue;
+    if (r.return_table !== null) {
+      relationships.push({
+        schema: r.schema,
+        function: r.name,
+        table: r.table,
+        target: r.return_table,
+        toOne: !r.returns_set || r.single_row,
+      });
+      continue;
+    }
+    // Stricter than PostgREST, which reads any function through attribute notation: a set-returning
+    // function is no field here.
+    if (r.returns_set || rank(r.schema) < 0 || table.byName.has(r.name)) continue;
+    table.computed ??= new Map();
+    const known = table.computed.get(r.name);
+    if (known && rank(known.schema) <= rank(r.schema)) continue;
+    table.computed.set(r.name, {
+      schema: r.schema,
+      function: r.name,
+      column: {
+        name: r.name,
+        type: r.type,
+        base: r.base,
+        category: r.category,
+        generated: false,
+        identity: false,
+        default: null,
+      },
+    });
+  }
+  return relationships;
 }
 
 // Types a single unnamed parameter may have: the request body is passed whole as that value.

@@ -36,6 +36,8 @@ export interface Relationship {
   fkOnOrigin: boolean;
   /** Many-to-many only: the table the join goes through. */
   junction?: Junction;
+  /** Computed relationships only: the function whose rows the embed reads, given the origin's row. */
+  computed?: { schema: string; function: string };
 }
 
 export const toOne = (r: Relationship) => r.cardinality === "many-to-one" || r.cardinality === "one-to-one";
@@ -111,7 +113,24 @@ export function relationshipsOf(catalog: Catalog, origin: string): Relationship[
       });
     }
   }
-  return [...out, ...manyToManyOf(catalog, origin)];
+  const detected = [...out, ...manyToManyOf(catalog, origin)];
+  const computed: Relationship[] = (catalog.computedRelationships ?? [])
+    .filter((c) => c.table === origin)
+    .map((c) => ({
+      constraint: c.function,
+      origin,
+      target: c.target,
+      columns: [],
+      cardinality: c.toOne ? "many-to-one" : "one-to-many",
+      self: c.target === origin,
+      fkOnOrigin: false,
+      computed: { schema: c.schema, function: c.function },
+    }));
+  // A computed relationship named after a table replaces the relationships detected with that table
+  // (PostgREST's getOverrideRelationshipsMap), so a function can settle an ambiguous embed.
+  const schema = catalog.schema ?? "public";
+  const replaced = new Set(computed.filter((c) => c.computed!.schema === schema).map((c) => c.constraint));
+  return [...detected.filter((r) => !replaced.has(r.target)), ...computed];
 }
 
 // Many-to-many relationships have no columns of their own, so neither test ever matches them.
@@ -126,6 +145,8 @@ export function findRelationship(
 ): Relationship | RestError {
   const all = relationshipsOf(catalog, origin);
   const matches = all.filter((r) => {
+    // A computed relationship is named by its function alone; a hint changes nothing.
+    if (r.computed) return r.computed.function === target;
     const m2m = r.cardinality === "many-to-many";
     if (r.self) {
       // A self-referencing many-to-many relationship never matches, as in PostgREST (which asks for a

@@ -3,7 +3,7 @@
 // arguments with jsonb_to_record so Postgres does every type conversion, and shaping the answer: a
 // value for scalar functions, an object for a single row, an array (filterable like a table) for sets.
 import { quoteIdent } from "../db.ts";
-import { buildRead, Params, type ReadOptions, shapeSql, type Source, type Statement } from "./build-sql.ts";
+import { buildRead, Params, qualified, type ReadOptions, shapeSql, type Source, type Statement } from "./build-sql.ts";
 import type { RpcFunction } from "./catalog.ts";
 import { err, ok, restError, type Result } from "./errors.ts";
 import { closestMatch, NAME_HINT_SCORE, PARAMS_HINT_SCORE } from "./fuzzy.ts";
@@ -156,7 +156,7 @@ export function buildCall(
   // A function returning a table's rows reads like that table: its relationships embed (PostgREST's
   // funcTableName), and its columns are named after the table in errors.
   const table = fn.returnTable === undefined ? undefined : opts.catalog?.tables.get(fn.returnTable);
-  const src: Source = table ? { ...table, alias: "_t" } : fn;
+  const src: Source = table ? { ...table, alias: "_t", rowType: qualified("public", table.name) } : fn;
   // The function runs once: its rows are materialized, then read (and counted) like a table.
   const prefix = `with _rows as materialized (select _t.* from ${from}) `;
   const read = buildRead(src, "_rows as _t", q, fn.returnsSet ? opts : { ...opts, single: true }, prefix, p);
