@@ -42,11 +42,13 @@ const zones = [
     message: "ui, state and lib hold no data access: they never import db, sync or api.",
   },
   {
-    // The server code is deployed on its own; only the pure vocabulary is shared with the app.
+    // The server code is deployed on its own; only pure modules are shared with the app: the vocabulary, and
+    // the recipe an image file carries (written by the server into stored PNGs, by the app into downloads).
     target: ["./src", "./sw"],
     from: "./supabase",
-    except: ["./functions/_shared/vocabulary"],
-    message: "The app shares only supabase/functions/_shared/vocabulary with the server (#shared/vocabulary/*).",
+    except: ["./functions/_shared/vocabulary", "./functions/_shared/recipe-metadata"],
+    message:
+      "The app shares only supabase/functions/_shared/vocabulary and recipe-metadata with the server (#shared/…).",
   },
 ];
 

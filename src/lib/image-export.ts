@@ -1,6 +1,9 @@
 // Downloads of a generated image (docs/spec.md §1: PNG, JPG and WebP): the cached bytes are re-encoded in the
-// browser with a canvas, JPG flattened onto white (it has no transparency), and the file is named
-// from the prompt so a folder of downloads stays readable.
+// browser with a canvas, JPG flattened onto white (it has no transparency), the file is named from the
+// prompt so a folder of downloads stays readable, and it carries the generation's recipe, which a canvas
+// drops (#shared/recipe-metadata: PNG text chunks, JPEG and WebP XMP).
+import { writeRecipe } from "#shared/recipe-metadata/recipe-file.ts";
+import type { ImageRecipe } from "#shared/recipe-metadata/recipe.ts";
 
 export type ExportFormat = "png" | "jpg" | "webp";
 
@@ -60,6 +63,18 @@ export async function convertImage(source: Blob, format: ExportFormat): Promise<
   } finally {
     bitmap.close();
   }
+}
+
+/** `image` with `recipe` written into it, its pixels untouched; as it is when its format cannot carry one. */
+export async function withRecipe(image: Blob, recipe: ImageRecipe): Promise<Blob> {
+  const bytes = new Uint8Array(await image.arrayBuffer());
+  const written = writeRecipe(bytes, recipe);
+  return written && written !== bytes ? new Blob([written as Uint8Array<ArrayBuffer>], { type: image.type }) : image;
+}
+
+/** The file a download saves: the image in `format`, carrying its recipe. */
+export async function exportImage(source: Blob, format: ExportFormat, recipe: ImageRecipe): Promise<Blob> {
+  return withRecipe(await convertImage(source, format), recipe);
 }
 
 /** Hands `blob` to the browser as a download called `fileName`. */

@@ -1,12 +1,15 @@
-// One button per export format (PNG, JPG, WebP): the image is converted in the browser and saved under
-// a name made from its prompt. A conversion that fails says so in a toast instead of saving a wrong file.
+// One button per export format (PNG, JPG, WebP): the image is converted in the browser, given its recipe
+// and saved under a name made from its prompt. A conversion that fails says so in a toast instead of
+// saving a wrong file.
 import { useState } from "react";
-import { EXPORT_FORMATS, convertImage, fileNameFor, saveBlob, type ExportFormat } from "../lib/image-export";
+import type { ImageRecipe } from "#shared/recipe-metadata/recipe.ts";
+import { EXPORT_FORMATS, exportImage, fileNameFor, saveBlob, type ExportFormat } from "../lib/image-export";
 import { showToast } from "../state/toasts";
 import { Icon } from "./icons";
 
 type Props = {
-  prompt: string;
+  /** The generation's settings: the file's name comes from its prompt, and the file carries it all. */
+  recipe: ImageRecipe;
   /** The image to convert: bytes at hand, or a way to get them when a button is pressed. */
   image: Blob | (() => Promise<Blob>);
   disabled?: boolean;
@@ -17,13 +20,13 @@ export function showDownloadFailed(error: unknown, fallback: string): void {
   showToast({ tone: "error", title: "Download failed", message: error instanceof Error ? error.message : fallback });
 }
 
-export function DownloadButtons({ prompt, image, disabled = false }: Props) {
+export function DownloadButtons({ recipe, image, disabled = false }: Props) {
   const [busy, setBusy] = useState<ExportFormat | null>(null);
   const download = async (format: ExportFormat) => {
     setBusy(format);
     try {
       const source = typeof image === "function" ? await image() : image;
-      saveBlob(await convertImage(source, format), fileNameFor(prompt, format));
+      saveBlob(await exportImage(source, format, recipe), fileNameFor(recipe.prompt, format));
     } catch (e) {
       showDownloadFailed(e, "The image could not be converted.");
     } finally {

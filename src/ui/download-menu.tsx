@@ -1,5 +1,6 @@
 // Download PNG, JPG or WebP from the large view, converted in the browser from the cached bytes
-// (or, when this device has none yet, from the signed URL the view already shows).
+// (or, when this device has none yet, from the signed URL the view already shows), with its recipe.
+import type { ImageRecipe } from "#shared/recipe-metadata/recipe.ts";
 import { DownloadButtons } from "./download-buttons";
 
 async function sourceBlob(image: Blob | undefined, src: string | undefined): Promise<Blob> {
@@ -11,13 +12,13 @@ async function sourceBlob(image: Blob | undefined, src: string | undefined): Pro
 }
 
 type Props = {
-  /** The prompt the saved file is named after. */
-  prompt: string;
+  /** The generation's settings, written into the saved file; its prompt names the file. */
+  recipe: ImageRecipe;
   /** The full bytes this device keeps, when it keeps them. */
   image: Blob | undefined;
   src: string | undefined;
 };
 
-export function DownloadMenu({ prompt, image, src }: Props) {
-  return <DownloadButtons prompt={prompt} image={() => sourceBlob(image, src)} disabled={!image && !src} />;
+export function DownloadMenu({ recipe, image, src }: Props) {
+  return <DownloadButtons recipe={recipe} image={() => sourceBlob(image, src)} disabled={!image && !src} />;
 }

@@ -73,7 +73,7 @@ export function GenerationDialog({ record, userId, onClose }: Props) {
               Copy prompt
             </button>
           </div>
-          <DownloadMenu prompt={record.prompt} image={image.blob} src={image.src} />
+          <DownloadMenu recipe={record} image={image.blob} src={image.src} />
           <div className="flex flex-wrap gap-2">
             <button
               type="button"

@@ -1,8 +1,9 @@
-// One zip of chosen generations: each image as stored (no re-encoding) plus their settings as
+// One zip of chosen generations: each image as stored (no re-encoding), with its recipe written in
+// (lib/image-export.ts, withRecipe: its pixels untouched), plus their settings as
 // settings.json and settings.csv, so the recipes open in a script or a spreadsheet. Images are
 // already compressed, so they are stored as they are; only the settings files are deflated.
 import { zipSync, strToU8, type Zippable } from "fflate";
-import { fileNameFor } from "../../lib/image-export";
+import { fileNameFor, withRecipe } from "../../lib/image-export";
 import { recipesCsv, type RecipeWithFile } from "../../lib/generation-recipe";
 import type { GenerationRecord } from "../../db/schema";
 
@@ -43,7 +44,7 @@ export async function buildZip(items: readonly ZipItem[]): Promise<Uint8Array> {
   const recipes: RecipeWithFile[] = [];
   for (const { record, image } of items) {
     const name = uniqueName(taken, record.prompt, EXT_BY_MIME[image.type] ?? "png");
-    files[name] = [new Uint8Array(await image.arrayBuffer()), { level: 0 }];
+    files[name] = [new Uint8Array(await (await withRecipe(image, record)).arrayBuffer()), { level: 0 }];
     recipes.push(recipeOf(record, name));
   }
   files["settings.json"] = strToU8(JSON.stringify(recipes, null, 2) + "\n");

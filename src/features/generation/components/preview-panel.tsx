@@ -121,7 +121,7 @@ function Result({ generation }: { generation: GenerationWithImage }) {
               ? ` · ${modelName(generation.model)}`
               : ""}
         </p>
-        {(image.blob ?? image.src) && <DownloadMenu prompt={generation.prompt} image={image.blob} src={image.src} />}
+        {(image.blob ?? image.src) && <DownloadMenu recipe={generation} image={image.blob} src={image.src} />}
       </figcaption>
     </figure>
   );

@@ -15,6 +15,8 @@ import { analyseReference, GRID, type ReferenceImage } from "./reference.ts";
 import { planScene, type Scene } from "./scene.ts";
 import { isQuality, type Quality } from "../vocabulary/generation.ts";
 import { isStyleId } from "../vocabulary/styles.ts";
+import type { ImageRecipe } from "../recipe-metadata/recipe.ts";
+import { recipePngChunks } from "../recipe-metadata/png.ts";
 import { type StyleDef, STYLES, type TimeOfDay } from "./styles.ts";
 import { TECHNIQUES } from "./techniques.ts";
 
@@ -34,6 +36,8 @@ export interface RenderInput {
   /** How finely to draw (quality.ts); standard when not given. */
   quality?: Quality;
   reference?: ReferenceImage | null;
+  /** The recipe renderPng writes into the PNG (recipe-metadata/png.ts); none when not given. */
+  recipe?: ImageRecipe | null;
 }
 
 export interface RenderDescription {
@@ -173,6 +177,7 @@ export async function renderPng(input: RenderInput): Promise<Uint8Array> {
   return await encodePng(rgb, input.width, input.height, {
     channels: 3,
     text: { Software: ENGINE_LABEL, Description: caption },
+    chunks: input.recipe ? recipePngChunks(input.recipe) : [],
   });
 }
 

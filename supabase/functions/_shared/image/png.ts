@@ -13,6 +13,8 @@ export interface EncodePngOptions {
   channels?: 3 | 4;
   /** tEXt chunks, e.g. { Software: "..." }; non-ASCII characters become '?'. */
   text?: Record<string, string>;
+  /** Ready-made ancillary chunks written after the text chunks, e.g. a recipe's (recipe-metadata/png.ts). */
+  chunks?: readonly Uint8Array[];
   /** zlib level 0-9; 4 is within 1% of level 6 in size for rendered images at two thirds of the time. */
   compressionLevel?: number;
 }
@@ -42,6 +44,7 @@ export function encodePng(
   ihdr[9] = outChannels === 4 ? 6 : 2;
   const chunks = [chunk("IHDR", ihdr)];
   for (const [key, value] of Object.entries(options.text ?? {})) chunks.push(chunk("tEXt", textPayload(key, value)));
+  chunks.push(...(options.chunks ?? []));
   chunks.push(chunk("IDAT", idat), chunk("IEND", new Uint8Array(0)));
 
   const out = new Uint8Array(8 + chunks.reduce((n, c) => n + c.length, 0));
