@@ -1,7 +1,7 @@
 // The /generate link contract: public pages (prompts, templates, styles, the advanced-options form)
 // open the generator pre-filled through query parameters, and the generator reads them back with
 // parseGenerateLink. A reference image is too large for a URL, so it waits in sessionStorage.
-//   /generate?prompt=…&negative_prompt=…&style=…&quality=…&aspect_ratio=…&seed=…&batch=…&reference=session
+//   /generate?prompt=…&negative_prompt=…&style=…&quality=…&aspect_ratio=…&seed=…&batch=…&engine=…&reference=session
 // Every limit and value list is the shared vocabulary's, so a link never asks for what the generator refuses;
 // a longer prompt is clipped by code points (#shared/vocabulary/prompt.ts), never inside an emoji.
 import {
@@ -32,7 +32,12 @@ export type GenerateLinkParams = {
   batch?: number | null;
   /** True when a reference image waits in sessionStorage. */
   reference?: boolean;
+  /** An image engine's id (the deployment's ids are short lowercase words); absent: the default. */
+  engine?: string;
 };
+
+/** The shape of an engine id; whether the deployment offers it is the generator's to check. */
+export const isEngineId = (v: unknown): v is string => typeof v === "string" && /^[a-z0-9]{1,20}$/.test(v);
 
 /**
  * What a page may put in a link. The style may come from a stored row (any string); one that is not
@@ -52,6 +57,7 @@ export function buildGenerateLink(p: GenerateLinkInput): string {
   if (typeof p.seed === "number" && Number.isInteger(p.seed) && p.seed >= 0) q.set("seed", String(p.seed));
   if (typeof p.batch === "number" && p.batch >= BATCH_MIN && p.batch <= BATCH_MAX)
     q.set("batch", String(Math.trunc(p.batch)));
+  if (isEngineId(p.engine)) q.set("engine", p.engine);
   if (p.reference) q.set("reference", "session");
   const query = q.toString();
   return query ? `/generate?${query}` : "/generate";
@@ -75,6 +81,8 @@ export function parseGenerateLink(search: string): GenerateLinkParams {
   if (seed && /^\d+$/.test(seed) && Number(seed) <= SEED_MAX) out.seed = Number(seed);
   const batch = Number(q.get("batch"));
   if (Number.isInteger(batch) && batch >= BATCH_MIN && batch <= BATCH_MAX) out.batch = batch;
+  const engine = q.get("engine");
+  if (isEngineId(engine)) out.engine = engine;
   if (q.get("reference") === "session") out.reference = true;
   return out;
 }

@@ -23,6 +23,8 @@ export type GenerationSettings = {
   seed: number | null;
   referenceImage?: string;
   batchCount?: number;
+  /** An image engine's id; absent: the deployment's default. */
+  provider?: string;
   /** The person chose to hold the request until the daily reset (today's quota is spent). */
   holdUntilReset?: boolean;
 };
@@ -64,6 +66,7 @@ function tasksFor(s: GenerationSettings, userId: string, online: boolean, holdUn
     aspectRatio: s.aspectRatio as NewTask["aspectRatio"],
     seed: s.seed,
     ...(s.referenceImage ? { referenceImage: s.referenceImage } : {}),
+    ...(s.provider ? { provider: s.provider } : {}),
     // Held by choice, it waits for the reset; written offline, it says "Waiting for connection".
     ...(holdUntil
       ? { wait: { reason: "quota" as const, until: holdUntil } }

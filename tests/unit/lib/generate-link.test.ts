@@ -18,6 +18,7 @@ describe("the /generate link contract", () => {
       aspectRatio: "9:16" as const,
       seed: 42,
       batch: 6,
+      engine: "comfyui",
       reference: true,
     };
     const link = buildGenerateLink(params);
@@ -48,6 +49,10 @@ describe("the /generate link contract", () => {
     );
     expect(parseGenerateLink(`?seed=${SEED_MAX + 1}&batch=0`)).toEqual({});
     expect(parseGenerateLink("?seed=0&batch=1")).toEqual({ seed: 0, batch: 1 });
+    // An engine id is a short lowercase word; anything else is left out (the generator checks it is offered).
+    expect(parseGenerateLink("?engine=Replicate&engine=x")).toEqual({});
+    expect(parseGenerateLink("?engine=a1111")).toEqual({ engine: "a1111" });
+    expect(buildGenerateLink({ engine: "../../x" })).toBe("/generate");
     expect(buildGenerateLink({ seed: 1.5, batch: 0 })).toBe("/generate");
     // A style from a stored row that is not the product's is left out of the link.
     expect(buildGenerateLink({ style: "watercolour" })).toBe("/generate");

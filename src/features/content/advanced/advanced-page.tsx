@@ -21,6 +21,8 @@ import {
 import { countedChars, validateNegativePrompt, validatePrompt } from "#shared/vocabulary/prompt.ts";
 import { isStyleId, type StyleId } from "#shared/vocabulary/styles.ts";
 import { buildGenerateLink, stashReferenceImage } from "../../../lib/generate-link";
+import { useOfferedEngines } from "../../../sync/use-offered-engines";
+import { EngineField } from "../../../ui/engine-field";
 import { prepareReference } from "../../../lib/reference-image";
 import { STYLES } from "../../../lib/style-catalog";
 
@@ -84,6 +86,8 @@ export default function AdvancedPage() {
   const [batch, setBatch] = useState(BATCH_DEFAULT);
   const [reference, setReference] = useState<{ dataUrl: string; name: string } | null>(null);
   const [referenceError, setReferenceError] = useState("");
+  const [engine, setEngine] = useState("");
+  const engines = useOfferedEngines();
 
   const seedValid = seed === "" || (/^\d+$/.test(seed) && Number(seed) <= SEED_MAX);
   const link = buildGenerateLink({
@@ -94,6 +98,7 @@ export default function AdvancedPage() {
     aspectRatio: ratio,
     seed: seed && seedValid ? Number(seed) : null,
     batch: batchOn ? batch : null,
+    engine: engine || undefined,
     reference: Boolean(reference),
   });
 
@@ -263,6 +268,15 @@ export default function AdvancedPage() {
               : "The seed must be a whole number (or empty for random)."}
           </p>
         </Option>
+
+        {engines && engines.available.length > 1 ? (
+          <Option
+            title="Engine"
+            explain="Which image engine draws. This deployment offers several; each maps quality to its own model, and the default serves a request that names none."
+          >
+            <EngineField value={engine} onChange={setEngine} engines={engines} hideLabel />
+          </Option>
+        ) : null}
 
         <Option
           title="Reference image"

@@ -8,6 +8,8 @@ import { Icon } from "../../../ui/icons";
 import { validateSettings, type GeneratorSettings, type SettingsErrors } from "./generator-settings";
 import { LazyPromptEditor } from "./lazy-prompt-editor";
 import { ReferenceField } from "./reference-field";
+import { useEngines } from "../../../sync/use-engines";
+import { EngineField } from "../../../ui/engine-field";
 import { AspectRatioField, BatchField, NegativePromptField, QualityField, SeedField } from "./setting-fields";
 import { StylePicker } from "./style-picker";
 
@@ -45,6 +47,7 @@ export function GeneratorForm({
   afterPrompt,
 }: Props) {
   const online = useOnline();
+  const engines = useEngines();
   const [promptEdited, setPromptEdited] = useState(false);
   const [checked, setChecked] = useState<SettingsErrors | null>(null);
   // Live checks once the prompt was edited; every field after a Generate attempt.
@@ -88,6 +91,7 @@ export function GeneratorForm({
       <AspectRatioField value={settings.aspectRatio} onChange={(v) => update("aspectRatio", v)} />
       <ReferenceField value={settings.referenceImage} onChange={(v) => update("referenceImage", v)} />
       <SeedField value={settings.seed} onChange={(v) => update("seed", v)} error={errors.seed} />
+      <EngineField value={settings.provider} onChange={(v) => update("provider", v)} engines={engines} />
       <BatchField
         on={settings.batch}
         count={settings.batchCount}

@@ -21,6 +21,8 @@ export type GeneratorSettings = GenerationChoice<StyleId> & {
   referenceImage: { dataUrl: string; name: string } | null;
   batch: boolean;
   batchCount: number;
+  /** The image engine asked for; empty: the deployment's default. */
+  provider: string;
 };
 
 /** The saved defaults a person chose (a `preferences` record's fields). */
@@ -46,6 +48,7 @@ export function initialSettings(prefs?: SavedDefaults | null): GeneratorSettings
     referenceImage: null,
     batch: false,
     batchCount: BATCH_DEFAULT,
+    provider: "",
   };
 }
 
@@ -66,6 +69,7 @@ export function applyLink(
     next.batch = true;
     next.batchCount = clampBatch(link.batch);
   }
+  if (link.engine) next.provider = link.engine;
   if (link.reference && reference) next.referenceImage = { dataUrl: reference, name: "from the previous page" };
   return next;
 }
@@ -115,5 +119,6 @@ export function toRequest(s: GeneratorSettings): GenerateSettings {
     seed: parseSeed(s.seed) ?? null,
     ...(s.referenceImage ? { referenceImage: s.referenceImage.dataUrl } : {}),
     ...(s.batch ? { batchCount: s.batchCount } : {}),
+    ...(s.provider ? { provider: s.provider } : {}),
   };
 }

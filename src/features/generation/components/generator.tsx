@@ -31,6 +31,7 @@ function signInLink(s: GeneratorSettings): FormNotice["link"] {
     aspectRatio: s.aspectRatio,
     seed: parseSeed(s.seed) ?? null,
     batch: s.batch ? s.batchCount : null,
+    engine: s.provider || undefined,
     reference: Boolean(s.referenceImage),
   });
   const [pathname, search] = back.split("?");
