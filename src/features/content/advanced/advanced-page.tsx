@@ -26,11 +26,14 @@ import { EngineField } from "../../../ui/engine-field";
 import { prepareReference } from "../../../lib/reference-image";
 import { STYLES } from "../../../lib/style-catalog";
 
-// The built-in renderer ignores quality: the help says which AI model each level picks, and that.
+// What each level picks: an AI model where one is connected; in the built-in renderer, how finely the same
+// scene is drawn (docs/decisions/102-built-in-qualities-draw-the-same-scene-finer.md).
 const QUALITY_HELP: Record<Quality, string> = {
-  standard: "FLUX.1 Schnell (fastest) when Replicate or Runware is connected. The built-in renderer ignores quality.",
-  high: "FLUX.1 Dev when Replicate or Runware is connected. The built-in renderer ignores quality.",
-  ultra: "FLUX 1.1 Pro on Replicate, FLUX.1 Dev on Runware. The built-in renderer ignores quality.",
+  standard:
+    "FLUX.1 Schnell (fastest) when Replicate or Runware is connected. The built-in renderer draws at its usual detail.",
+  high: "FLUX.1 Dev when Replicate or Runware is connected. The built-in renderer draws finer marks and texture.",
+  ultra:
+    "FLUX 1.1 Pro on Replicate, FLUX.1 Dev on Runware. The built-in renderer draws the scene at twice the size and scales it down: the finest detail, about twice the time.",
 };
 
 const RATIO_USES: Record<AspectRatio, string> = {

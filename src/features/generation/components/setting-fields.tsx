@@ -114,7 +114,8 @@ function ChoiceGroup<T extends string>(props: {
 }
 
 export function QualityField(props: { value: Quality; onChange: (q: Quality) => void; disabled?: boolean }) {
-  // The built-in renderer ignores quality; only an AI model (when one is connected) changes with it.
+  // An AI model (when one is connected) changes with quality; the built-in renderer draws the same scene
+  // more finely at High and Ultra (docs/decisions/102-built-in-qualities-draw-the-same-scene-finer.md).
   return (
     <div className="flex flex-col gap-1.5">
       <ChoiceGroup
@@ -127,7 +128,8 @@ export function QualityField(props: { value: Quality; onChange: (q: Quality) => 
         {...props}
       />
       <p className="text-xs text-base-content/70">
-        Quality picks the AI model when one is connected; the built-in renderer draws the same picture at every quality.
+        Quality picks the AI model when one is connected; the built-in renderer draws the same scene, more finely at
+        High and Ultra (Ultra takes about twice as long).
       </p>
     </div>
   );
