@@ -2,6 +2,7 @@
 // DEFAULT_PROVIDER when configured, else the first configured remote provider, else the built-in
 // engine (always available). Remote providers are configured by their keys (or, self-hosted, their URLs)
 // in the environment, in configured.ts's order.
+import { createA1111Provider } from "./a1111.ts";
 import { createBflProvider } from "./bfl.ts";
 import { createBuiltinProvider, type RenderFn } from "./builtin.ts";
 import { createFalProvider } from "./fal.ts";
@@ -10,6 +11,7 @@ import { createOpenAiProvider } from "./openai.ts";
 import type { FetchFn } from "./provider-http.ts";
 import { createReplicateProvider } from "./replicate.ts";
 import { createRunwareProvider } from "./runware.ts";
+import { parseSteps } from "./self-hosted.ts";
 import { type ImageProvider, PROVIDER_IDS, type ProviderId } from "./types.ts";
 
 /** Whole budget of one provider call: create, wait or poll, and download (the function's wall clock is 150 s). */
@@ -120,6 +122,18 @@ export function providersFromEnv(env: Env, fetchFn: FetchFn, render?: RenderFn):
         apiKey: geminiKey,
         baseUrl: get("GEMINI_BASE_URL") ?? "https://generativelanguage.googleapis.com",
         model: get("GEMINI_IMAGE_MODEL") ?? DEFAULT_GEMINI_MODEL,
+        fetch: fetchFn,
+      }),
+    );
+  }
+  const a1111Url = get("A1111_URL");
+  if (a1111Url) {
+    providers.push(
+      createA1111Provider({
+        baseUrl: a1111Url,
+        auth: get("A1111_AUTH") ?? null,
+        checkpoint: get("A1111_CHECKPOINT") ?? null,
+        steps: parseSteps(get("A1111_STEPS")),
         fetch: fetchFn,
       }),
     );

@@ -61,6 +61,14 @@ Deno.test("GEMINI_API_KEY switches on Gemini, with GEMINI_IMAGE_MODEL or gemini-
   assert.equal(chosen.select("gemini").model({} as never), "gemini-3-pro-image-preview");
 });
 
+Deno.test("A1111_URL switches on a self-hosted AUTOMATIC1111/Forge, named by its checkpoint when one is set", () => {
+  const plain = providersFromEnv(envOf({ A1111_URL: "http://127.0.0.1:7860" }), fetch);
+  assert.deepEqual(plain.available, ["a1111", "builtin"]);
+  assert.equal(plain.select(null).model({} as never), "automatic1111");
+  const pinned = providersFromEnv(envOf({ A1111_URL: "http://gpu:7860", A1111_CHECKPOINT: "dreamshaper_8" }), fetch);
+  assert.equal(pinned.select("a1111").model({} as never), "dreamshaper_8");
+});
+
 Deno.test("health's list of configured engines is the registry's, in the same order with the same default", () => {
   const envs: Record<string, string>[] = [
     {},
@@ -68,6 +76,7 @@ Deno.test("health's list of configured engines is the registry's, in the same or
     { BFL_API_KEY: "b", DEFAULT_PROVIDER: "bfl", OPENAI_API_KEY: " " },
     { FAL_KEY: "id:secret", BFL_API_KEY: "b", DEFAULT_PROVIDER: "fal" },
     { GEMINI_API_KEY: "g", FAL_KEY: "id:secret", DEFAULT_PROVIDER: "gemini" },
+    { A1111_URL: "http://127.0.0.1:7860", REPLICATE_API_TOKEN: "r8", DEFAULT_PROVIDER: "a1111" },
   ];
   for (const vars of envs) {
     const registry = providersFromEnv(envOf(vars), fetch);
