@@ -2,9 +2,12 @@
 // DEFAULT_PROVIDER when configured, else the first configured remote provider, else the built-in
 // engine (always available). Remote providers are configured by their keys (or, self-hosted, their URLs)
 // in the environment, in configured.ts's order.
+import { ok } from "../errors.ts";
 import { createA1111Provider } from "./a1111.ts";
 import { createBflProvider } from "./bfl.ts";
 import { createBuiltinProvider, type RenderFn } from "./builtin.ts";
+import { createComfyUiProvider } from "./comfyui.ts";
+import { defaultWorkflow, parseWorkflow } from "./comfyui-workflow.ts";
 import { createFalProvider } from "./fal.ts";
 import { createGeminiProvider, DEFAULT_GEMINI_MODEL } from "./gemini.ts";
 import { createOpenAiProvider } from "./openai.ts";
@@ -134,6 +137,21 @@ export function providersFromEnv(env: Env, fetchFn: FetchFn, render?: RenderFn):
         auth: get("A1111_AUTH") ?? null,
         checkpoint: get("A1111_CHECKPOINT") ?? null,
         steps: parseSteps(get("A1111_STEPS")),
+        fetch: fetchFn,
+      }),
+    );
+  }
+  const comfyUrl = get("COMFYUI_URL");
+  if (comfyUrl) {
+    const workflow = get("COMFYUI_WORKFLOW");
+    providers.push(
+      createComfyUiProvider({
+        baseUrl: comfyUrl,
+        auth: get("COMFYUI_AUTH") ?? null,
+        workflow: workflow ? parseWorkflow(workflow) : ok(defaultWorkflow()),
+        checkpoint: get("COMFYUI_CHECKPOINT") ?? null,
+        steps: parseSteps(get("COMFYUI_STEPS")),
+        pollIntervalMs: positive(get("COMFYUI_POLL_INTERVAL_MS"), DEFAULT_POLL_MS),
         fetch: fetchFn,
       }),
     );

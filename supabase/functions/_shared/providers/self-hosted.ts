@@ -2,6 +2,7 @@
 // operator may change, how far an image may stray from a reference, and HTTP Basic credentials for a
 // server started with `--api-auth` or put behind a proxy that asks for them.
 import type { Quality } from "../vocabulary/generation.ts";
+import { decodeBase64 } from "./provider-http.ts";
 
 export type StepsByQuality = Readonly<Record<Quality, number>>;
 
@@ -25,4 +26,9 @@ export function basicAuth(userColonPassword: string): string {
   let s = "";
   for (const b of bytes) s += String.fromCharCode(b);
   return `Basic ${btoa(s)}`;
+}
+
+/** The bytes of a data URL's base64 payload (a reference image, as the client sent it). */
+export function dataUrlBytes(dataUrl: string): Uint8Array | null {
+  return decodeBase64(dataUrl.slice(dataUrl.indexOf(",") + 1));
 }

@@ -69,6 +69,17 @@ Deno.test("A1111_URL switches on a self-hosted AUTOMATIC1111/Forge, named by its
   assert.equal(pinned.select("a1111").model({} as never), "dreamshaper_8");
 });
 
+Deno.test("COMFYUI_URL switches on a self-hosted ComfyUI with the built-in workflow, or COMFYUI_WORKFLOW's", () => {
+  const plain = providersFromEnv(envOf({ COMFYUI_URL: "http://127.0.0.1:8188" }), fetch);
+  assert.deepEqual(plain.available, ["comfyui", "builtin"]);
+  assert.equal(plain.select(null).model({} as never), "sd_xl_base_1.0.safetensors");
+  const own = JSON.stringify({
+    "1": { class_type: "UNETLoader", inputs: { unet_name: "flux1-schnell.safetensors", weight_dtype: "default" } },
+  });
+  const custom = providersFromEnv(envOf({ COMFYUI_URL: "http://gpu:8188", COMFYUI_WORKFLOW: own }), fetch);
+  assert.equal(custom.select("comfyui").model({} as never), "flux1-schnell.safetensors");
+});
+
 Deno.test("health's list of configured engines is the registry's, in the same order with the same default", () => {
   const envs: Record<string, string>[] = [
     {},
@@ -77,6 +88,17 @@ Deno.test("health's list of configured engines is the registry's, in the same or
     { FAL_KEY: "id:secret", BFL_API_KEY: "b", DEFAULT_PROVIDER: "fal" },
     { GEMINI_API_KEY: "g", FAL_KEY: "id:secret", DEFAULT_PROVIDER: "gemini" },
     { A1111_URL: "http://127.0.0.1:7860", REPLICATE_API_TOKEN: "r8", DEFAULT_PROVIDER: "a1111" },
+    {
+      REPLICATE_API_TOKEN: "r8",
+      RUNWARE_API_KEY: "rw",
+      OPENAI_API_KEY: "sk",
+      BFL_API_KEY: "b",
+      FAL_KEY: "f",
+      GEMINI_API_KEY: "g",
+      A1111_URL: "http://a",
+      COMFYUI_URL: "http://c",
+      DEFAULT_PROVIDER: "comfyui",
+    },
   ];
   for (const vars of envs) {
     const registry = providersFromEnv(envOf(vars), fetch);
