@@ -8,6 +8,7 @@
 //      precache (1.), so a page shows them offline even if it never showed them online.
 //   4. Drain the generation queue on Background Sync when no page is open (sw/sync.ts).
 //   5. Wait as a new version until the page asks it to take over (workbox-window's SKIP_WAITING).
+//   6. Receive images shared with the installed app (the manifest's share target; sw/share-target.ts).
 // It never touches backend traffic in its fetch handling: auth, rest, storage, functions and
 // realtime are always live (the queue drain calls the backend itself, as the page would).
 import { clientsClaim } from "workbox-core";
@@ -15,6 +16,7 @@ import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { NetworkFirst } from "workbox-strategies";
+import { receiveShare, SHARE_TARGET_PATH } from "./share-target";
 import { listenForQueueSync } from "./sync";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
@@ -53,6 +55,13 @@ registerRoute(
     },
     { denylist: [BACKEND_PATHS, /\/[^/?]+\.[^/]+$/] },
   ),
+);
+
+// An image shared from another app arrives as a POST the worker answers itself (offline too).
+registerRoute(
+  ({ url, sameOrigin }) => sameOrigin && url.pathname === SHARE_TARGET_PATH,
+  ({ request }) => receiveShare(request),
+  "POST",
 );
 
 // The runtime config differs per deployment, so it is not precached; fresh when online, the last

@@ -19,9 +19,10 @@ const retryableStatus = (status: number) =>
 type Row = Record<string, unknown>;
 type Written = { error: unknown; status: number };
 
-// The tables are insert-only for clients (no SELECT, so no ON CONFLICT on the id either): a row
-// already stored answers 409 (unique violation), which here means "done". A batch that meets one is
-// written again row by row so the rest still land.
+// The tables are insert-only for clients (no SELECT, so no ON CONFLICT on the id either). The database
+// lets a row whose id is already stored go quietly (supabase/migrations/20261124000800_*); two inserts
+// of one new id at the same instant still meet the primary key and answer 409, which here means
+// "done". A batch that meets one is written again row by row so the rest still land.
 async function insertOnce(client: SupabaseClient, table: string, rows: Row[], token?: string): Promise<Written> {
   const insert = client.from(table).insert(rows);
   // supabase-js adds the client's current token only where no Authorization header is set.

@@ -70,6 +70,15 @@ export type Telemetry = {
   unsent(): TelemetryItem[];
   /** Takes back items kept elsewhere (they keep their ids, so nothing is stored twice). */
   restore(items: readonly TelemetryItem[]): void;
+  /**
+   * The person is deleting their account: what waits is sent now, and nothing more of theirs is sent
+   * until `accountKept` (the deletion failed) or ever (`accountGone`). A row of a deleted account would
+   * be refused (409: its user no longer exists).
+   */
+  closingAccount(userId: string): Promise<void>;
+  accountKept(userId: string): void;
+  /** The account is deleted: what this device still holds of its telemetry goes. */
+  accountGone(userId: string): Promise<void>;
 };
 
 export function createTelemetry(deps: TelemetryDeps): Telemetry {
@@ -123,6 +132,8 @@ export function createTelemetry(deps: TelemetryDeps): Telemetry {
 
   // The session a run of the lane started under: kept until the lane finds nothing more to send.
   let run: TelemetrySession | null | undefined;
+  /** Accounts being deleted (or deleted): none of their items is sent. */
+  const closing = new Set<string>();
 
   type Batch = { userId: string; accessToken: string; items: TelemetryItem[] };
 
@@ -151,7 +162,7 @@ export function createTelemetry(deps: TelemetryDeps): Telemetry {
     async next() {
       await serial(persist);
       if (run === undefined) run = await deps.session().catch(() => null);
-      const items = run ? await waiting(run.userId) : [];
+      const items = run && !closing.has(run.userId) ? await waiting(run.userId) : [];
       if (!run || !items.length) {
         run = undefined; // the next run reads the session afresh
         return [];
@@ -187,11 +198,11 @@ export function createTelemetry(deps: TelemetryDeps): Telemetry {
 
   return {
     recordEvent(userId, name, metadata) {
-      if (!userId) return; // docs/spec.md §5: silently skipped with no signed-in person
+      if (!userId || closing.has(userId)) return; // docs/spec.md §5: silently skipped with no signed-in person
       add({ kind: "event", id: newId(), userId, name, metadata, createdAt: now().toISOString() });
     },
     recordVital(userId, vital) {
-      if (!userId) return;
+      if (!userId || closing.has(userId)) return;
       add({ kind: "vital", id: newId(), userId, ...vital, createdAt: now().toISOString() });
     },
     flush,
@@ -199,7 +210,29 @@ export function createTelemetry(deps: TelemetryDeps): Telemetry {
       lane.retryNow();
       lane.release("online");
     },
-    unsent: () => [...memory],
+    unsent: () => memory.filter((i) => !closing.has(i.userId)),
+    async closingAccount(userId) {
+      await flush();
+      closing.add(userId);
+      await lane.idle();
+    },
+    accountKept(userId) {
+      closing.delete(userId);
+    },
+    async accountGone(userId) {
+      closing.add(userId);
+      const mine = memory.filter((i) => i.userId === userId).map((i) => i.id);
+      forget(mine);
+      if (!deps.buffer) return;
+      for (;;) {
+        const held = await deps.buffer.list(userId, TELEMETRY_BATCH_SIZE).catch(() => []);
+        if (!held.length) return;
+        await deps.buffer.drop(
+          userId,
+          held.map((i) => i.id),
+        );
+      }
+    },
     restore(items) {
       const ids = new Set(memory.map((i) => i.id));
       items.filter((i) => !ids.has(i.id)).forEach(add);

@@ -48,6 +48,11 @@ describe("sending telemetry", () => {
     const items = [event(alice.id), vital(alice.id, "LCP", 1234.5)];
     expect(await sendTelemetry(items, () => alice.client)).toEqual({ ok: true, value: undefined });
     expect(await sendTelemetry(items, () => alice.client)).toEqual({ ok: true, value: undefined });
+    // The resend is answered as any insert: nothing for a browser to log as a failed request.
+    const again = await alice.client
+      .from("app_events")
+      .insert([{ id: items[0].id, user_id: alice.id, name: "error", metadata: {} }]);
+    expect(again.status).toBe(201);
 
     const events = await service.from("app_events").select("id, user_id, name, metadata").eq("user_id", alice.id);
     expect(events.data).toEqual([

@@ -35,6 +35,23 @@ describeDb("app events and web vitals", (ctx) => {
     ]);
   });
 
+  it("lets a resend of a stored id go quietly (no 409 to log), and tells no one whose id it was", async () => {
+    const owner = await ctx.db.createUser();
+    const stranger = await ctx.db.createUser();
+    const id = randomUUID();
+    await insertAs(ctx.db, owner, "app_events", { id, user_id: owner.id, name: "first" });
+    await insertAs(ctx.db, owner, "app_events", { id, user_id: owner.id, name: "resent" });
+    await insertAs(ctx.db, stranger, "app_events", { id, user_id: stranger.id, name: "guessed" });
+    const vital = randomUUID();
+    const row = { id: vital, user_id: owner.id, name: "LCP", value: 1200, metric_id: "m", delta: 1200 };
+    await insertAs(ctx.db, owner, "web_vitals", row);
+    await insertAs(ctx.db, owner, "web_vitals", { ...row, value: 9999 });
+    expect(await ctx.db.query("select user_id, name from public.app_events where id = $1", [id])).toEqual([
+      { user_id: owner.id, name: "first" },
+    ]);
+    expect(await ctx.db.query("select value from public.web_vitals where id = $1", [vital])).toEqual([{ value: 1200 }]);
+  });
+
   it("refuses events from anon, for someone else, or that are malformed", async () => {
     expect(await sqlState(insertAs(ctx.db, "anon", "app_events", { user_id: owner.id, name: "x" }))).toBe("42501");
     expect(await sqlState(insertAs(ctx.db, stranger, "app_events", { user_id: owner.id, name: "x" }))).toBe("42501");

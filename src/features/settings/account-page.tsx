@@ -67,7 +67,7 @@ export default function AccountPage() {
       </section>
       <section aria-label="Delete account" className={`${CARD} border-error/40`}>
         <div className="card-body">
-          <DeleteAccount email={user?.email ?? ""} />
+          <DeleteAccount email={user?.email ?? ""} userId={user?.id} />
         </div>
       </section>
     </div>

@@ -8,7 +8,7 @@ import { ensureSessionRuntime } from "../../state/session-store";
 import { showToast } from "../../state/toasts";
 import { ConfirmModal } from "../../ui/modal";
 
-export function DeleteAccount({ email }: { email: string }) {
+export function DeleteAccount({ email, userId }: { email: string; userId?: string }) {
   const [, navigate] = useLocation();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -17,13 +17,18 @@ export function DeleteAccount({ email }: { email: string }) {
   const remove = async () => {
     setBusy(true);
     setError(null);
+    // What analytics hold of this account is sent first; nothing of it is sent while (or after) it goes.
+    const recorder = userId ? await import("../../sync/telemetry").then((m) => m.telemetry()).catch(() => null) : null;
+    if (userId) await recorder?.closingAccount(userId).catch(() => undefined);
     const result = await deleteAccount();
     if (!result.ok) {
+      if (userId) recorder?.accountKept(userId);
       setBusy(false);
       setConfirming(false);
       setError(result.error.message);
       return;
     }
+    if (userId) await recorder?.accountGone(userId).catch(() => undefined);
     // The account is gone, and its session with it on the server: signing out on this device alone
     // clears this browser's copy and queued work as well.
     await ensureSessionRuntime()

@@ -273,3 +273,30 @@ describe("failures", () => {
     ]);
   });
 });
+
+describe("an account being deleted", () => {
+  it("sends what waits first, then nothing of it while it goes, and forgets the rest once it is gone", async () => {
+    const t = recorder();
+    t.recordEvent(ALICE, "before", {});
+    await t.closingAccount(ALICE);
+    expect(sent.map(names)).toEqual([["before"]]);
+    t.recordEvent(ALICE, "while-deleting", {}); // not even recorded
+    await dexieTelemetryBuffer(db).add([
+      { kind: "event", id: "late-1", userId: ALICE, name: "late", metadata: {}, createdAt: NOW.toISOString() },
+    ]);
+    await t.flush();
+    expect(sent).toHaveLength(1);
+    await t.accountGone(ALICE);
+    expect(await bufferedTelemetry(db, ALICE)).toEqual([]);
+    expect(t.unsent()).toEqual([]);
+  });
+
+  it("sends again when the deletion failed and the account stays", async () => {
+    const t = recorder();
+    await t.closingAccount(ALICE);
+    t.accountKept(ALICE);
+    t.recordEvent(ALICE, "after", {});
+    await t.flush();
+    expect(sent.map(names)).toEqual([["after"]]);
+  });
+});

@@ -6,14 +6,17 @@ import {
   BATCH_MAX,
   BATCH_MIN,
   GENERATION_DEFAULTS,
+  NEGATIVE_PROMPT_MAX_CHARS,
+  PROMPT_MAX_CHARS,
   SEED_MAX,
   isAspectRatio,
   isQuality,
   type GenerationChoice,
 } from "#shared/vocabulary/generation.ts";
-import { validateNegativePrompt, validatePrompt } from "#shared/vocabulary/prompt.ts";
+import { clipChars, validateNegativePrompt, validatePrompt } from "#shared/vocabulary/prompt.ts";
 import { isStyleId, type StyleId } from "#shared/vocabulary/styles.ts";
-import type { GenerateLinkParams } from "../../../lib/generate-link";
+import type { ImageRecipe } from "#shared/recipe-metadata/recipe.ts";
+import { isEngineId, type GenerateLinkParams } from "../../../lib/generate-link";
 
 export type GeneratorSettings = GenerationChoice<StyleId> & {
   /** As typed; empty means a random seed. */
@@ -71,6 +74,26 @@ export function applyLink(
   }
   if (link.engine) next.provider = link.engine;
   if (link.reference && reference) next.referenceImage = { dataUrl: reference, name: "from the previous page" };
+  return next;
+}
+
+/**
+ * The settings an image's recipe carries (an image opened to remix it): its prompt, negative prompt,
+ * style, quality, aspect ratio, seed and engine; a value the product does not know keeps the current
+ * one. The reference image goes (a recipe does not carry one); batch mode stays as it is.
+ */
+export function applyRecipe(settings: GeneratorSettings, recipe: ImageRecipe): GeneratorSettings {
+  const next = { ...settings, referenceImage: null };
+  next.prompt = clipChars(recipe.prompt.trim(), PROMPT_MAX_CHARS);
+  next.negativePrompt = clipChars(recipe.negativePrompt.trim(), NEGATIVE_PROMPT_MAX_CHARS);
+  if (isStyleId(recipe.style)) next.style = recipe.style;
+  if (isQuality(recipe.quality)) next.quality = recipe.quality;
+  if (isAspectRatio(recipe.aspectRatio)) next.aspectRatio = recipe.aspectRatio;
+  next.seed =
+    typeof recipe.seed === "number" && Number.isInteger(recipe.seed) && recipe.seed >= 0 && recipe.seed <= SEED_MAX
+      ? String(recipe.seed)
+      : "";
+  next.provider = isEngineId(recipe.provider) ? recipe.provider : "";
   return next;
 }
 

@@ -2,7 +2,8 @@
 // right. Records come from Dexie through useLiveQuery (the queue, the generations, the prompt
 // history); work goes through the generation hooks. Used on /generate and in the home page's
 // #generator section; the quota alert is handed in by the app (features do not import each other).
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useSearch } from "wouter";
 import { useLiveQuery } from "dexie-react-hooks";
 import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
 import { listPromptHistory, listTasks, recentGenerations } from "../../../db/queries";
@@ -13,11 +14,12 @@ import { useSession } from "../../../state/session-store";
 import { showToast } from "../../../state/toasts";
 import { useConcurrency, useGenerationActions, useRunProgress } from "../use-generation";
 import { GeneratorForm, type FormNotice } from "./generator-form";
-import { parseSeed, toRequest, type GeneratorSettings } from "./generator-settings";
+import { applyRecipe, parseSeed, toRequest, type GeneratorSettings } from "./generator-settings";
 import { PreviewPanel, RECENT_COUNT, RECENT_FIRST } from "./preview-panel";
 import { PromptHistory } from "./prompt-history";
 import { QueueCard } from "./queue-card";
 import { useGeneratorForm } from "./use-generator-form";
+import { OpenImageDropZone, useImagesFromOutside, type OpenedImageHandlers } from "./open-image";
 
 const NO_TASKS: never[] = [];
 
@@ -76,7 +78,15 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
   const hydrated = useHydrated();
   const session = useSession();
   const userId = hydrated ? (session.user?.id ?? null) : null;
-  const { settings, update, reset } = useGeneratorForm(userId);
+  const { settings, update, reset, replace } = useGeneratorForm(userId);
+  const opened = useMemo<OpenedImageHandlers>(
+    () => ({
+      remix: (recipe) => replace((s) => applyRecipe(s, recipe)),
+      reference: (reference) => update("referenceImage", reference),
+    }),
+    [replace, update],
+  );
+  useImagesFromOutside(opened, useSearch());
   const actions = useGenerationActions();
   const progress = useRunProgress();
   const concurrency = useConcurrency();
@@ -143,29 +153,31 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
     <div className="grid gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
       <div className="card border border-base-300 bg-base-100">
         <div className="card-body p-4 sm:p-6">
-          <GeneratorForm
-            settings={settings}
-            update={update}
-            onReset={() => {
-              setNotice(null);
-              // The newest shown so far marks the line (the server's clock, as every created_at is).
-              if (generations[0]) setClearedAt(generations[0].createdAt);
-              reset();
-            }}
-            onGenerate={() => void generate()}
-            running={progress !== null}
-            submitting={submitting}
-            notice={notice}
-            alert={limitAlert}
-            afterPrompt={
-              <PromptHistory
-                entries={history}
-                onPick={(p) => update("prompt", p)}
-                onRemove={actions.removePrompt}
-                onClear={actions.clearPrompts}
-              />
-            }
-          />
+          <OpenImageDropZone on={opened}>
+            <GeneratorForm
+              settings={settings}
+              update={update}
+              onReset={() => {
+                setNotice(null);
+                // The newest shown so far marks the line (the server's clock, as every created_at is).
+                if (generations[0]) setClearedAt(generations[0].createdAt);
+                reset();
+              }}
+              onGenerate={() => void generate()}
+              running={progress !== null}
+              submitting={submitting}
+              notice={notice}
+              alert={limitAlert}
+              afterPrompt={
+                <PromptHistory
+                  entries={history}
+                  onPick={(p) => update("prompt", p)}
+                  onRemove={actions.removePrompt}
+                  onClear={actions.clearPrompts}
+                />
+              }
+            />
+          </OpenImageDropZone>
         </div>
       </div>
       {/* After Generate the preview is scrolled to unless its top is already in view (a sticky column

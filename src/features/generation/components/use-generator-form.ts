@@ -65,5 +65,11 @@ export function useGeneratorForm(userId: string | null) {
     setSettings(initialSettings(prefs));
   }, [prefs]);
 
-  return { settings, update, reset };
+  /** Several fields at once (an opened image's recipe); style, quality and ratio count as chosen. */
+  const replace = useCallback((change: (s: GeneratorSettings) => GeneratorSettings) => {
+    for (const key of DEFAULT_KEYS) chosen.current.add(key);
+    setSettings(change);
+  }, []);
+
+  return { settings, update, reset, replace };
 }
