@@ -27,6 +27,7 @@ const m2m = "rest-embedding-m2m.test.ts";
 const rpcEmbedding = "rest-rpc-embedding.test.ts";
 const overloads = "rest-rpc-overloads.test.ts";
 const computed = "rest-computed.test.ts";
+const profiles = "rest-profiles.test.ts";
 const storage = "storage.test.ts";
 const surface = "storage-surface.test.ts";
 
@@ -349,7 +350,7 @@ export const PARITY: ParityRow[] = [
     service: "rest",
     feature: "resource embedding through foreign keys",
     status: "stricter",
-    note: "tables of `public` only; at most 8 levels and 32 embedded resources; related order at the top level only",
+    note: "at most 8 levels and 32 embedded resources; related order at the top level only",
     tests: [
       { file: embedding, title: "embeds to-many through a hinted foreign key, to-one with aliases, and one-to-one" },
       { file: embedding, title: "applies row-level security to embedded tables: each is read as the caller's role" },
@@ -430,6 +431,20 @@ export const PARITY: ParityRow[] = [
     status: "not-served",
     note: "400 PGRST119",
     tests: [],
+  },
+  {
+    service: "rest",
+    feature: "`.schema(name)`: Accept-Profile / Content-Profile",
+    status: "served",
+    note: "the schemas of config.toml's `[api] schemas`; PGRST106 (406) for others; Content-Profile on answers; the request's search_path",
+    tests: [
+      { file: profiles, title: "reads the table of the schema a profile names, and public without one" },
+      { file: profiles, title: "writes in the schema Content-Profile names" },
+      { file: profiles, title: "calls the schema's functions, embeds and computes inside it, on its search_path" },
+      { file: profiles, title: "words its errors with the schema, and refuses a schema not exposed with PGRST106" },
+      { file: profiles, title: "describes the chosen schema at the root" },
+      { file: rest, title: "a schema other than public is 406 PGRST106" },
+    ],
   },
   {
     service: "rest",

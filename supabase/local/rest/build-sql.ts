@@ -40,9 +40,14 @@ export function rowSql(src: Source): string {
   return src.rowType ? `row(${me}.*)::${src.rowType}` : me;
 }
 
-/** `schema.name` quoted. */
+/** `schema.name` quoted (`public`, which needs no quotes, as the statements always wrote it). */
 export function qualified(schema: string, name: string): string {
-  return `${quoteIdent(schema)}.${quoteIdent(name)}`;
+  return `${schema === "public" ? "public" : quoteIdent(schema)}.${quoteIdent(name)}`;
+}
+
+/** A table's (or function's) qualified name; the schema is `public` when the catalog gave none. */
+export function tableSql(t: { schema?: string; name: string }): string {
+  return qualified(t.schema ?? "public", t.name);
 }
 
 export class Params {
@@ -271,7 +276,7 @@ function embedSql(
   let from = rel.computed ?
     // A computed relationship: the function's rows for the parent's row, no join condition.
     `${qualified(rel.computed.schema, rel.computed.function)}(${rowSql(src)}) as ${alias}` :
-    `public.${quoteIdent(table.name)} as ${alias}`;
+    `${tableSql(table)} as ${alias}`;
   let joinOn = rel.columns.map(([o, t]) => `${alias}.${quoteIdent(t)} = ${me}.${quoteIdent(o)}`);
   if (rel.junction) {
     // Many-to-many: the target joined to the junction, the junction's rows matched to the parent's.
@@ -279,7 +284,8 @@ function embedSql(
     const j = rel.junction;
     const via = `_j${s.counter.n}`;
     const on = j.targetColumns.map(([t, jc]) => `${via}.${quoteIdent(jc)} = ${alias}.${quoteIdent(t)}`);
-    from += ` join public.${quoteIdent(j.table)} as ${via} on ${on.join(" and ")}`;
+    const junction = s.catalog.tables.get(j.table) ?? { name: j.table };
+    from += ` join ${tableSql(junction)} as ${via} on ${on.join(" and ")}`;
     joinOn = j.originColumns.map(([o, jc]) => `${via}.${quoteIdent(jc)} = ${me}.${quoteIdent(o)}`);
   }
   const conditions = [...joinOn, ...params.where.map((c) => conditionSql(p, child, c)), ...inner.conds];
@@ -367,7 +373,7 @@ function topOrderSql(p: Params, src: Source, terms: OrderTerm[], scope: EmbedSco
             sql = `(select ${o.sql} from ${call} as _o limit 1)`;
           } else {
             const on = rel.columns.map(([a, b]) => `_o.${quoteIdent(b)} = ${me}.${quoteIdent(a)}`).join(" and ");
-            sql = `(select ${o.sql} from public.${quoteIdent(table.name)} as _o where ${on} limit 1)`;
+            sql = `(select ${o.sql} from ${tableSql(table)} as _o where ${on} limit 1)`;
           }
         } else sql = operand(p, src, t.field).sql;
         return `${sql}${t.dir ? ` ${t.dir}` : ""}${t.nulls ? ` nulls ${t.nulls}` : ""}`;
@@ -473,7 +479,7 @@ function explainOf(text: string, params: unknown[]): Statement {
 }
 
 export function tableFrom(table: Table): string {
-  return `public.${quoteIdent(table.name)} as _t`;
+  return `${tableSql(table)} as _t`;
 }
 
 // ------------------------------------------------------------------------------------------- writes
@@ -499,7 +505,7 @@ function mutationSql(
   }
   const scope = opts.catalog ? embedScope(opts.catalog, q) : null;
   // The written rows come back from a CTE: functions of the row see them as the table's type.
-  const read: Source = { ...src, alias: "_t", rowType: qualified("public", src.name) };
+  const read: Source = { ...src, alias: "_t", rowType: tableSql(src as Table) };
   const sel = selectSql(p, read, q.select, scope);
   if (scope) checkEmbeddedParams(scope);
   const where = sel.conds.length ? ` where ${sel.conds.join(" and ")}` : "";
@@ -536,9 +542,9 @@ export function buildInsert(table: Table, q: ParsedQuery, body: InsertBody, opts
       return `case when _e.obj ? ${p.add(c.name)}::text then ${value} else ${c.default} end`;
     });
     const target = cols.length ? ` (${cols.map((c) => quoteIdent(c.name)).join(", ")})` : "";
-    let mutation = `insert into public.${quoteIdent(table.name)} as _t${target} select ${values.join(", ")} ` +
+    let mutation = `insert into ${tableSql(table)} as _t${target} select ${values.join(", ")} ` +
       `from jsonb_array_elements(${rows}::jsonb) with ordinality as _e(obj, ord) ` +
-      `cross join lateral jsonb_populate_record(null::public.${quoteIdent(table.name)}, _e.obj) as _r` +
+      `cross join lateral jsonb_populate_record(null::${tableSql(table)}, _e.obj) as _r` +
       `${merging ? ` where ${countInserted("+")} <> '0'` : ""} order by _e.ord`;
     if (opts.conflict) mutation += conflictSql(table, cols, opts.conflict);
     const inserted = merging ? `, nullif(current_setting('pgrst.inserted', true), '')::int as inserted` : "";
@@ -589,8 +595,8 @@ export function buildUpdate(
     const payload = p.add(objectJson);
     const where = whereSql(p, table, q.where);
     const set = cols.map((c) => `${quoteIdent(c.name)} = _r.${quoteIdent(c.name)}`).join(", ");
-    const mutation = `update public.${quoteIdent(table.name)} as _t set ${set} ` +
-      `from jsonb_populate_record(null::public.${quoteIdent(table.name)}, ${payload}::jsonb) as _r${where}`;
+    const mutation = `update ${tableSql(table)} as _t set ${set} ` +
+      `from jsonb_populate_record(null::${tableSql(table)}, ${payload}::jsonb) as _r${where}`;
     return { text: mutationSql(p, table, mutation, q, opts), params: p.list };
   });
 }
@@ -599,7 +605,7 @@ export function buildDelete(table: Table, q: ParsedQuery, opts: WriteOptions): R
   return building(() => {
     const p = new Params();
     const where = whereSql(p, table, q.where);
-    const mutation = `delete from public.${quoteIdent(table.name)} as _t${where}`;
+    const mutation = `delete from ${tableSql(table)} as _t${where}`;
     return { text: mutationSql(p, table, mutation, q, opts), params: p.list };
   });
 }

@@ -1,5 +1,5 @@
-// The schema cache of the REST service: tables, views and functions of schema `public`, read from
-// pg_catalog, the way PostgREST keeps one. Every table, column and function name of a request is looked
+// The schema cache of the REST service, one per exposed schema: its tables, views and functions, read
+// from pg_catalog, the way PostgREST keeps one. Every table, column and function name of a request is looked
 // up here before any SQL is built. A miss compares a cheap fingerprint of the catalog and reloads
 // only when the schema changed, so objects created after start are found without a restart (and a
 // flood of misspelt names costs one small query each). Objects that belong to extensions are left out.
@@ -20,6 +20,8 @@ export interface Column {
 }
 
 export interface Table {
+  /** The table's schema; "public" when absent. */
+  schema?: string;
   name: string;
   columns: Column[];
   byName: Map<string, Column>;
@@ -31,8 +33,8 @@ export interface Table {
 }
 
 /**
- * A computed field: a function of schema public (PostgREST: the exposed schema or the extra search path)
- * whose one parameter is a table's row type and which returns one value. It selects, filters and orders
+ * A computed field: a function of the table's schema or of the extra search path (as PostgREST finds it
+ * through the request's search_path) whose one parameter is a table's row type and which returns one value. It selects, filters and orders
  * like a column, but only when named: `*` leaves it out.
  */
 export interface ComputedField {
@@ -55,7 +57,7 @@ export interface ComputedRelationship {
   toOne: boolean;
 }
 
-/** A foreign key between two tables of schema public: `table(columns)` references `refTable(refColumns)`. */
+/** A foreign key between two tables of the catalog's schema: `table(columns)` references `refTable(refColumns)`. */
 export interface ForeignKey {
   name: string;
   table: string;
@@ -72,6 +74,8 @@ export interface FunctionArg {
 }
 
 export interface RpcFunction {
+  /** The function's schema; "public" when absent. */
+  schema?: string;
   name: string;
   /** The function's comment, which orders overloads as PostgREST does. */
   description?: string | null;
@@ -99,7 +103,7 @@ export interface Catalog {
   functions: Map<string, RpcFunction[]>;
   foreignKeys: ForeignKey[];
   computedRelationships?: ComputedRelationship[];
-  /** Changes whenever a table, column or function of schema public is created, altered or dropped. */
+  /** Changes whenever a table, column or function of the schema is created, altered or dropped. */
   fingerprint: string;
 }
 
@@ -140,7 +144,7 @@ select c.relname as name,
   ), '[]')::text as uniques
 from pg_class c
 join pg_namespace n on n.oid = c.relnamespace
-where n.nspname = 'public' and c.relkind in ('r', 'v', 'm', 'f', 'p')
+where n.nspname = $1 and c.relkind in ('r', 'v', 'm', 'f', 'p')
   and not exists (select 1 from pg_depend e where e.classid = 'pg_class'::regclass and e.objid = c.oid and e.deptype = 'e')`;
 
 const FUNCTIONS_SQL = `
@@ -174,7 +178,7 @@ select p.proname as name, p.proretset as returns_set, p.provolatile::text as vol
 from pg_proc p
 join pg_namespace pn on pn.oid = p.pronamespace
 join pg_type rt on rt.oid = p.prorettype
-where pn.nspname = 'public' and p.prokind = 'f'
+where pn.nspname = $1 and p.prokind = 'f'
   and rt.typname not in ('trigger', 'event_trigger')
   and not exists (select 1 from pg_depend e where e.classid = 'pg_proc'::regclass and e.objid = p.oid and e.deptype = 'e')`;
 
@@ -189,7 +193,8 @@ select con.conname as name, c.relname as table, rc.relname as ref_table,
 from pg_constraint con
 join pg_class c on c.oid = con.conrelid
 join pg_class rc on rc.oid = con.confrelid
-where con.contype = 'f' and c.relnamespace = 'public'::regnamespace and rc.relnamespace = 'public'::regnamespace
+where con.contype = 'f' and c.relnamespace = (select oid from pg_namespace where nspname = $1)
+  and rc.relnamespace = c.relnamespace
 order by con.conname`;
 
 // Functions of one parameter, a table's row type: computed fields and computed relationships.
@@ -204,32 +209,44 @@ join pg_type rt on rt.oid = p.prorettype
 join pg_type bt on bt.oid = case when rt.typtype = 'd' then rt.typbasetype else rt.oid end
 left join pg_class rc on rc.oid = rt.typrelid and rc.relkind in ('r', 'v', 'm', 'f', 'p')
   and rc.relnamespace = c.relnamespace
-where p.pronargs = 1 and p.prokind = 'f' and c.relnamespace = 'public'::regnamespace
+where p.pronargs = 1 and p.prokind = 'f' and c.relnamespace = (select oid from pg_namespace where nspname = $1)
   and not exists (select 1 from pg_depend e where e.classid = 'pg_proc'::regclass and e.objid = p.oid and e.deptype = 'e')
 order by p.oid`;
 
 // xmin of a catalog row changes with every DDL statement that touches it.
 const FINGERPRINT_SQL = `
+with ns as (select oid from pg_namespace where nspname = $1)
 select concat_ws('/',
-  (select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from pg_class where relnamespace = 'public'::regnamespace),
-  (select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from pg_proc where pronamespace = 'public'::regnamespace),
+  (select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from pg_class where relnamespace in (select oid from ns)),
+  (select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from pg_proc where pronamespace in (select oid from ns)),
   (select count(*) || ':' || coalesce(sum(a.xmin::text::bigint), 0)
-     from pg_attribute a join pg_class c on c.oid = a.attrelid where c.relnamespace = 'public'::regnamespace),
-  (select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from pg_constraint where connamespace = 'public'::regnamespace)
+     from pg_attribute a join pg_class c on c.oid = a.attrelid where c.relnamespace in (select oid from ns)),
+  (select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from pg_constraint where connamespace in (select oid from ns))
 ) as fingerprint`;
 
 type RawArg = { name: string; mode: FunctionArg["mode"]; type: string; base: string; category: string };
 
-export async function loadCatalog(db: Db): Promise<Catalog> {
+/**
+ * The catalog of `schema`. `searchPath` is where computed fields are looked for after the schema itself
+ * (PostgREST's db-extra-search-path).
+ */
+export async function loadCatalog(
+  db: Db,
+  schema = "public",
+  searchPath: string[] = EXTRA_SEARCH_PATH,
+): Promise<Catalog> {
   // A transaction of its own: on PGlite this waits for, and never interleaves with, a request's.
   return await db.transaction(async (tx) => {
-    const fingerprint = (await tx.query<{ fingerprint: string }>(FINGERPRINT_SQL)).rows[0].fingerprint;
+    const fingerprint = (await tx.query<{ fingerprint: string }>(FINGERPRINT_SQL, [schema])).rows[0].fingerprint;
     const tables = new Map<string, Table>();
-    const rows = (await tx.query<{ name: string; columns: string; primary_key: string; uniques: string }>(TABLES_SQL))
+    const rows = (await tx.query<{ name: string; columns: string; primary_key: string; uniques: string }>(TABLES_SQL, [
+      schema,
+    ]))
       .rows;
     for (const r of rows) {
       const columns = JSON.parse(r.columns) as Column[];
       tables.set(r.name, {
+        schema,
         name: r.name,
         columns,
         byName: byName(columns),
@@ -240,6 +257,7 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
     const foreignKeys = (
       await tx.query<{ name: string; table: string; ref_table: string; columns: string; ref_columns: string }>(
         FOREIGN_KEYS_SQL,
+        [schema],
       )
     ).rows.map((f) => ({
       name: f.name,
@@ -261,7 +279,7 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
         description: string | null;
         args: string;
         row_columns: string;
-      }>(FUNCTIONS_SQL)
+      }>(FUNCTIONS_SQL, [schema])
     ).rows;
     for (const f of fns) {
       const args = JSON.parse(f.args) as RawArg[];
@@ -289,6 +307,7 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
         }));
       }
       const fn: RpcFunction = {
+        schema,
         name: f.name,
         description: f.description,
         inputs: inputs.map(({ name, type, base, mode }) => ({ name, type, base, mode })),
@@ -305,17 +324,21 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
       functions.set(f.name, list);
     }
     for (const list of functions.values()) list.sort(byOverloadOrder);
-    const computedRelationships = await loadComputed(tx, tables);
-    return { tables, functions, foreignKeys, computedRelationships, fingerprint };
+    const computedRelationships = await loadComputed(tx, schema, [schema, ...searchPath], tables);
+    return { schema, tables, functions, foreignKeys, computedRelationships, fingerprint };
   });
 }
 
-// Where computed fields are looked up, in order: PostgREST's search path, the exposed schema and then
-// Supabase's extra search path (supabase/config.toml's [api] extra_search_path).
-const FIELD_SEARCH_PATH = ["public", "extensions"];
+/** Supabase's default extra search path (supabase/config.toml's [api] extra_search_path). */
+export const EXTRA_SEARCH_PATH = ["public", "extensions"];
 
 /** Adds each table's computed fields to `tables`; answers the computed relationships. */
-async function loadComputed(tx: Sql, tables: Map<string, Table>): Promise<ComputedRelationship[]> {
+async function loadComputed(
+  tx: Sql,
+  schema: string,
+  fieldSearchPath: string[],
+  tables: Map<string, Table>,
+): Promise<ComputedRelationship[]> {
   const rows = (await tx.query<{
     name: string;
     schema: string;
@@ -326,9 +349,10 @@ async function loadComputed(tx: Sql, tables: Map<string, Table>): Promise<Comput
     type: string;
     base: string;
     category: string;
-  }>(COMPUTED_SQL)).rows;
+  }>(COMPUTED_SQL, [schema])).rows;
   const relationships: ComputedRelationship[] = [];
-  const rank = (schema: string) => FIELD_SEARCH_PATH.indexOf(schema);
+  // Computed fields are found the way Postgres resolves `row.name`: along the request's search path.
+  const rank = (s: string) => fieldSearchPath.indexOf(s);
   for (const r of rows) {
     const table = tables.get(r.table);
     if (!table) continue;
@@ -411,11 +435,15 @@ export interface CatalogCache {
   functions(name: string): Promise<{ functions: RpcFunction[]; catalog: Catalog }>;
 }
 
-export function createCatalogCache(db: Db): CatalogCache {
+export function createCatalogCache(
+  db: Db,
+  schema = "public",
+  searchPath: string[] = EXTRA_SEARCH_PATH,
+): CatalogCache {
   let cached: Promise<Catalog> | null = null;
   let checking: Promise<Catalog> | null = null;
   const load = () => {
-    const p = loadCatalog(db);
+    const p = loadCatalog(db, schema, searchPath);
     cached = p;
     p.catch(() => {
       if (cached === p) cached = null;
@@ -428,7 +456,7 @@ export function createCatalogCache(db: Db): CatalogCache {
     checking ??= (async () => {
       try {
         const known = await current();
-        const now = (await db.query<{ fingerprint: string }>(FINGERPRINT_SQL)).rows[0].fingerprint;
+        const now = (await db.query<{ fingerprint: string }>(FINGERPRINT_SQL, [schema])).rows[0].fingerprint;
         return now === known.fingerprint ? known : await load();
       } finally {
         checking = null;

@@ -1,6 +1,6 @@
 // The request headers PostgREST reads besides the query string: Prefer (return, count, resolution,
-// missing, handling, max-affected), Accept (array, single object, nulls stripped) and the
-// Accept-Profile / Content-Profile schema switch, of which only `public` exists here.
+// missing, handling, max-affected) and Accept (array, single object, nulls stripped). The
+// Accept-Profile / Content-Profile schema switch is schemas.ts's.
 import { err, ok, restError, type Result } from "./errors.ts";
 
 export interface Preferences {
@@ -101,16 +101,6 @@ export function negotiate(accept: string | null): Result<MediaType> {
     if (r.type === "text/csv") return ok({ kind: "csv", stripNulls: false, contentType: "text/csv; charset=utf-8" });
   }
   return err(restError(406, "PGRST107", `None of these media types are available: ${accept}`));
-}
-
-/** Only schema `public` is exposed; GET/HEAD name it in Accept-Profile, writes in Content-Profile. */
-export function checkProfile(req: Request): Result<null> {
-  const header = req.method === "GET" || req.method === "HEAD" ? "accept-profile" : "content-profile";
-  const schema = req.headers.get(header);
-  if (schema === null || schema === "public") return ok(null);
-  return err(
-    restError(406, "PGRST106", `Invalid schema: ${schema}`, null, "Only the following schemas are exposed: public"),
-  );
 }
 
 /** Request bodies are JSON; a missing Content-Type is read as JSON too. */

@@ -188,7 +188,7 @@ export function findRelationship(
       `Could not find a relationship between '${origin}' and '${target}' in the schema cache`,
       `Searched for a foreign key relationship between '${origin}' and '${target}'${
         hint === undefined ? "" : ` using the hint '${hint}'`
-      } in the schema 'public', but no matches were found.`,
+      } in the schema '${catalog.schema ?? "public"}', but no matches were found.`,
       suggestion,
     );
   }

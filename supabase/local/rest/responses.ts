@@ -3,6 +3,7 @@
 import type { Claims } from "../db.ts";
 import { errorResponse, type RestError, restError, RestFailure } from "./errors.ts";
 import type { MediaType, Preferences } from "./negotiate.ts";
+import type { Profile } from "./schemas.ts";
 
 /** One request, once its caller, media type and preferences are known. */
 export interface RestRequest {
@@ -11,6 +12,8 @@ export interface RestRequest {
   claims: Claims;
   media: MediaType;
   prefer: Preferences;
+  /** The schema the request reads or writes. */
+  profile: Profile;
 }
 
 /** The single row every statement answers: the JSON array, its first element and the row counts. */
@@ -90,6 +93,8 @@ export function writeResponse(r: RestRequest, row: ResultRow): Response {
 export function respond(r: RestRequest, status: number, body: string | null, extra: Record<string, string>): Response {
   const headers = new Headers(extra);
   if (body !== null) headers.set("content-type", r.media.contentType);
+  // PostgREST names the schema of an answer when a profile header chose it, or several are exposed.
+  if (r.profile.negotiated) headers.set("content-profile", r.profile.schema);
   const applied = appliedPreferences(r);
   if (applied) headers.set("preference-applied", applied);
   const send = r.req.method === "HEAD" || status === 204 ? null : body;

@@ -2,7 +2,7 @@
 // counts; inserts, upserts, updates and deletes; rpc calls. Each request is checked (JWT, schema,
 // media type, names against the catalog) before any SQL exists, then runs as the JWT's role inside
 // one transaction so that row-level security decides what it sees and changes.
-import { asRole, type Claims, DB_ROLES, type Sql } from "../db.ts";
+import { asRole, DB_ROLES, type Sql } from "../db.ts";
 import { BodyTooLarge, type Ctx, resolveClaims, type Service } from "../http.ts";
 import {
   buildDelete,
@@ -13,7 +13,7 @@ import {
   type Statement,
   tableFrom,
 } from "./build-sql.ts";
-import { type Catalog, createCatalogCache, type Table } from "./catalog.ts";
+import { type Catalog, type CatalogCache, createCatalogCache, type Table } from "./catalog.ts";
 import {
   errorResponse,
   fromDatabaseError,
@@ -24,7 +24,7 @@ import {
   type Result,
 } from "./errors.ts";
 import { closestMatch, NAME_HINT_SCORE } from "./fuzzy.ts";
-import { checkProfile, negotiate, parsePrefer } from "./negotiate.ts";
+import { negotiate, parsePrefer } from "./negotiate.ts";
 import { openApi } from "./open-api.ts";
 import { isFilterValue } from "./parse-filter.ts";
 import { type ParsedQuery, parseQuery } from "./parse-query.ts";
@@ -39,17 +39,34 @@ import {
   writeResponse,
 } from "./responses.ts";
 import { buildCall, chooseFunction } from "./rpc.ts";
+import { loadRestSchemas, requestProfile, searchPathOf } from "./schemas.ts";
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PATCH", "DELETE"]);
 export function createRest(ctx: Ctx): Service {
-  const catalog = createCatalogCache(ctx.db);
+  // Exposed schemas from supabase/config.toml's [api] section, as hosted Supabase configures PostgREST.
+  // The file is the one config.ts reads its auth settings from (SUPABASE_CONFIG); its path is read
+  // here because Config carries no REST schema settings.
+  const schemas = loadRestSchemas(ctx.config.functionEnv("SUPABASE_CONFIG") ?? "supabase/config.toml");
+  const catalogs = new Map<string, CatalogCache>();
+  const catalogOf = (schema: string) => {
+    let c = catalogs.get(schema);
+    if (!c) {
+      c = createCatalogCache(ctx.db, schema, schemas.extraSearchPath);
+      catalogs.set(schema, c);
+    }
+    return c;
+  };
   // Hosted Supabase answers at most 1000 rows per request unless configured otherwise (REST_MAX_ROWS).
   const maxRows = ctx.config.restMaxRows;
 
-  const run = <T>(claims: Claims, readOnly: boolean, fn: (tx: Sql) => Promise<T>) =>
-    asRole(ctx.db, claims, async (tx) => {
+  const run = <T>(r: RestRequest, readOnly: boolean, fn: (tx: Sql) => Promise<T>) =>
+    asRole(ctx.db, r.claims, async (tx) => {
       // GET and stable functions run read-only, as in PostgREST: a GET never changes data.
       if (readOnly) await tx.query("set transaction read only");
+      // As PostgREST: the request's schema first on the search path, then the extra search path.
+      await tx.query("select set_config('search_path', $1, true)", [
+        searchPathOf(r.profile.schema, schemas.extraSearchPath),
+      ]);
       return await fn(tx);
     });
 
@@ -61,7 +78,7 @@ export function createRest(ctx: Ctx): Service {
     }
     const route = parsePath(path);
     if (!route.ok) return errorResponse(route.error);
-    const profile = checkProfile(req);
+    const profile = requestProfile(req, schemas.exposed);
     if (!profile.ok) return errorResponse(profile.error);
     const auth = await resolveClaims(req, ctx.config);
     if (!auth.ok) {
@@ -83,6 +100,7 @@ export function createRest(ctx: Ctx): Service {
       claims: auth.value.claims,
       media: media.value,
       prefer: prefer.value,
+      profile: profile.value,
     };
     try {
       if (route.value.kind === "root") return await root(r);
@@ -104,22 +122,23 @@ export function createRest(ctx: Ctx): Service {
     if (r.req.method !== "GET" && r.req.method !== "HEAD") {
       return errorResponse(restError(405, "PGRST117", `Unsupported HTTP method: ${r.req.method}`));
     }
-    const c = await catalog.current();
-    const headers = { "content-type": "application/openapi+json; charset=utf-8" };
+    const c = await catalogOf(r.profile.schema).current();
+    const headers: Record<string, string> = { "content-type": "application/openapi+json; charset=utf-8" };
+    if (r.profile.negotiated) headers["content-profile"] = r.profile.schema;
     return new Response(r.req.method === "HEAD" ? null : JSON.stringify(openApi(c, ctx.config.publicUrl)), { headers });
   }
 
-  async function findTable(name: string): Promise<Table> {
-    const { table, catalog: c } = await catalog.table(name);
+  async function findTable(schema: string, name: string): Promise<Table> {
+    const { table, catalog: c } = await catalogOf(schema).table(name);
     if (table) return table;
     const near = closestMatch(name, c.tables.keys(), NAME_HINT_SCORE);
     throw new RestFailure(
       restError(
         404,
         "PGRST205",
-        `Could not find the table 'public.${name}' in the schema cache`,
+        `Could not find the table '${schema}.${name}' in the schema cache`,
         null,
-        near ? `Perhaps you meant the table 'public.${near}'` : null,
+        near ? `Perhaps you meant the table '${schema}.${near}'` : null,
       ),
     );
   }
@@ -128,8 +147,13 @@ export function createRest(ctx: Ctx): Service {
    * Builds a statement for table `name`. An unknown column may be one added since the catalog was
    * read, so on that error the catalog is checked for changes and the build tried once more.
    */
-  async function prepare(name: string, build: (t: Table, c: Catalog) => Statement): Promise<Statement> {
-    const t = await findTable(name);
+  async function prepare(
+    schema: string,
+    name: string,
+    build: (t: Table, c: Catalog) => Statement,
+  ): Promise<Statement> {
+    const catalog = catalogOf(schema);
+    const t = await findTable(schema, name);
     const known = await catalog.current();
     try {
       return build(t, known);
@@ -143,7 +167,8 @@ export function createRest(ctx: Ctx): Service {
   }
 
   async function table(r: RestRequest, name: string): Promise<Response> {
-    await findTable(name);
+    const schema = r.profile.schema;
+    await findTable(schema, name);
     const q = unwrap(parseQuery(r.url.searchParams));
     const method = r.req.method;
     const shape = shapeOf(r);
@@ -154,10 +179,11 @@ export function createRest(ctx: Ctx): Service {
       const exact = mode === "exact" || mode === "estimated";
       const planned = mode === "planned" || mode === "estimated";
       const s = await prepare(
+        schema,
         name,
         (t, c) => unwrap(buildRead(t, tableFrom(t), q, { ...shape, count: exact, planned, maxRows, catalog: c })),
       );
-      const row = await run(r.claims, true, async (tx) => {
+      const row = await run(r, true, async (tx) => {
         const result = await query1(tx, s);
         if (s.plan && (mode === "planned" || (maxRows !== null && Number(result.total) > maxRows))) {
           const estimate = await plannedRows(tx, s.plan);
@@ -184,6 +210,7 @@ export function createRest(ctx: Ctx): Service {
         undefined;
       const missingDefault = r.prefer.missing === "default";
       s = await prepare(
+        schema,
         name,
         (t, c) => unwrap(buildInsert(t, q, rowsOf(t, raw, q), { ...opts, catalog: c, missingDefault, conflict })),
       );
@@ -195,11 +222,11 @@ export function createRest(ctx: Ctx): Service {
       }
       const keys = q.columns ?? Object.keys(value);
       if (!keys.length) return writeResponse(r, { body: "[]", first: null, n: 0 });
-      s = await prepare(name, (t, c) => unwrap(buildUpdate(t, q, raw.text, keys, { ...opts, catalog: c })));
+      s = await prepare(schema, name, (t, c) => unwrap(buildUpdate(t, q, raw.text, keys, { ...opts, catalog: c })));
     } else {
-      s = await prepare(name, (t, c) => unwrap(buildDelete(t, q, { ...opts, catalog: c })));
+      s = await prepare(schema, name, (t, c) => unwrap(buildDelete(t, q, { ...opts, catalog: c })));
     }
-    const row = await run(r.claims, false, async (tx) => {
+    const row = await run(r, false, async (tx) => {
       const result = await query1(tx, s);
       checkWrite(r, result);
       return result;
@@ -212,7 +239,8 @@ export function createRest(ctx: Ctx): Service {
     if (method !== "GET" && method !== "HEAD" && method !== "POST") {
       return errorResponse(restError(405, "PGRST101", "Only GET, HEAD or POST requests are allowed for RPC"));
     }
-    const { functions, catalog: known } = await catalog.functions(name);
+    const schema = r.profile.schema;
+    const { functions, catalog: known } = await catalogOf(schema).functions(name);
     let q: ParsedQuery;
     let argsJson: string;
     let argNames: string[];
@@ -233,7 +261,7 @@ export function createRest(ctx: Ctx): Service {
       argsJson = JSON.stringify(q.args);
     }
     const choice = unwrap(
-      chooseFunction(name, functions, argNames, { post: method === "POST", names: known.functions.keys() }),
+      chooseFunction(name, functions, argNames, { schema, post: method === "POST", names: known.functions.keys() }),
     );
     if (r.media.kind === "csv" && choice.fn.returns !== "composite") {
       // Stricter than PostgREST: CSV is offered for rows with named columns only.
@@ -242,7 +270,7 @@ export function createRest(ctx: Ctx): Service {
     const count = r.prefer.count !== null;
     const s = unwrap(buildCall(choice, argsJson, argNames, q, { ...shapeOf(r), count, maxRows: null, catalog: known }));
     const readOnly = method !== "POST" || choice.fn.volatility !== "v";
-    const row = await run(r.claims, readOnly, async (tx) => {
+    const row = await run(r, readOnly, async (tx) => {
       const result = await query1(tx, s);
       // As PostgREST's CallReadPlan: the rows the call answered, checked before the commit.
       checkMaxAffected(r, s.kind === "rows" ? Number(result.n) : 1);

@@ -1,9 +1,9 @@
-// Calls of /rest/v1/rpc/<name>: choosing the overload of public.<name> whose argument names match the
+// Calls of /rest/v1/rpc/<name>: choosing the overload of <schema>.<name> whose argument names match the
 // request (PostgREST's rules, including the single unnamed json parameter), converting the JSON
 // arguments with jsonb_to_record so Postgres does every type conversion, and shaping the answer: a
 // value for scalar functions, an object for a single row, an array (filterable like a table) for sets.
 import { quoteIdent } from "../db.ts";
-import { buildRead, Params, qualified, type ReadOptions, shapeSql, type Source, type Statement } from "./build-sql.ts";
+import { buildRead, Params, type ReadOptions, shapeSql, type Source, type Statement, tableSql } from "./build-sql.ts";
 import type { RpcFunction } from "./catalog.ts";
 import { err, ok, restError, type Result } from "./errors.ts";
 import { closestMatch, NAME_HINT_SCORE, PARAMS_HINT_SCORE } from "./fuzzy.ts";
@@ -119,10 +119,10 @@ export function buildCall(
   let call: string;
   let argsFrom = "";
   if (choice.wholeBody) {
-    call = `public.${quoteIdent(fn.name)}(${p.add(argsJson)}::${fn.inputs[0].type})`;
+    call = `${tableSql(fn)}(${p.add(argsJson)}::${fn.inputs[0].type})`;
   } else {
     const used = fn.inputs.filter((a) => argNames.includes(a.name));
-    call = `public.${quoteIdent(fn.name)}(${
+    call = `${tableSql(fn)}(${
       used
         .map((a) => `${quoteIdent(a.name)} => _a.${quoteIdent(a.name)}`)
         .join(", ")
@@ -137,7 +137,11 @@ export function buildCall(
     if (hasFilters) {
       const returns = fn.returns === "void" ? "nothing" : "scalar values";
       return err(
-        restError(400, "PGRST100", `public.${fn.name} returns ${returns}, so select, filters and order do not apply`),
+        restError(
+          400,
+          "PGRST100",
+          `${fn.schema ?? "public"}.${fn.name} returns ${returns}, so select, filters and order do not apply`,
+        ),
       );
     }
     const from = argsFrom ? ` from ${argsFrom}` : "";
@@ -156,7 +160,7 @@ export function buildCall(
   // A function returning a table's rows reads like that table: its relationships embed (PostgREST's
   // funcTableName), and its columns are named after the table in errors.
   const table = fn.returnTable === undefined ? undefined : opts.catalog?.tables.get(fn.returnTable);
-  const src: Source = table ? { ...table, alias: "_t", rowType: qualified("public", table.name) } : fn;
+  const src: Source = table ? { ...table, alias: "_t", rowType: tableSql(table) } : fn;
   // The function runs once: its rows are materialized, then read (and counted) like a table.
   const prefix = `with _rows as materialized (select _t.* from ${from}) `;
   const read = buildRead(src, "_rows as _t", q, fn.returnsSet ? opts : { ...opts, single: true }, prefix, p);
