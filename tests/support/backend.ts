@@ -19,7 +19,17 @@ export interface Backend {
 }
 
 /** Provider keys blanked: the built-in engine serves only when none is configured, whatever the caller's shell has. */
-export const BUILTIN_ONLY = { REPLICATE_API_TOKEN: "", RUNWARE_API_KEY: "", OPENAI_API_KEY: "", DEFAULT_PROVIDER: "" };
+export const BUILTIN_ONLY = {
+  REPLICATE_API_TOKEN: "",
+  RUNWARE_API_KEY: "",
+  OPENAI_API_KEY: "",
+  BFL_API_KEY: "",
+  FAL_KEY: "",
+  GEMINI_API_KEY: "",
+  A1111_URL: "",
+  COMFYUI_URL: "",
+  DEFAULT_PROVIDER: "",
+};
 
 /**
  * Auth rate limits raised for tests, which sign many people up and in from 127.0.0.1 (the hosted

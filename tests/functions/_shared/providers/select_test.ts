@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { configuredProviders } from "../../../../supabase/functions/_shared/providers/configured.ts";
 import {
   DEFAULT_PROVIDER_TIMEOUT_MS,
+  isProviderId,
   providersFromEnv,
 } from "../../../../supabase/functions/_shared/providers/select.ts";
 
@@ -106,4 +107,11 @@ Deno.test("health's list of configured engines is the registry's, in the same or
     assert.deepEqual(listed.available, registry.available);
     assert.equal(listed.default, registry.select(null).id);
   }
+});
+
+Deno.test("a request may name every engine by its id; other names are not engines", () => {
+  for (const id of ["builtin", "replicate", "runware", "openai", "bfl", "fal", "gemini", "a1111", "comfyui"]) {
+    assert.ok(isProviderId(id), id);
+  }
+  for (const name of ["midjourney", "BFL", "comfy", "", null]) assert.equal(isProviderId(name), false);
 });
