@@ -85,8 +85,8 @@ export const LANDINGS: Record<LandingContent["slug"], LandingContent> = {
         head: ["Quality", "Built-in engine (always)", "With a Replicate key"],
         rows: [
           ["Standard", "Procedural renderer (not an AI model)", "FLUX Schnell"],
-          ["High", "Procedural renderer (not an AI model)", "FLUX Dev"],
-          ["Ultra", "Procedural renderer (not an AI model)", "FLUX 1.1 Pro"],
+          ["High", "The same scene with finer marks and texture", "FLUX Dev"],
+          ["Ultra", "The same scene drawn at twice the size and scaled down", "FLUX 1.1 Pro"],
         ],
       },
       {

@@ -190,7 +190,7 @@ export default function AdvancedPage() {
 
         <Option
           title="Quality"
-          explain="Trades speed for detail. With Replicate configured it picks the FLUX model; the built-in renderer draws the same at every level."
+          explain="Trades speed for detail. With Replicate configured it picks the FLUX model; the built-in renderer draws the same scene more finely at each level."
         >
           <div role="radiogroup" aria-label="Quality" className="flex flex-col gap-2">
             {QUALITIES.map((q) => (

@@ -37,7 +37,11 @@ export default function CompleteGuidePost() {
           standard quality, FLUX Dev for high and FLUX 1.1 Pro for ultra. These read the whole prompt, not just a
           vocabulary. The Nano Banana style then uses Google's nano-banana model.
         </li>
-        <li>Runware and OpenAI-style image APIs can also be configured by the operator.</li>
+        <li>
+          Runware, OpenAI-style image APIs, Black Forest Labs, fal and Google Gemini can also be configured by the
+          operator, as can their own GPU server running AUTOMATIC1111/Forge or ComfyUI; where several are, the generator
+          lets you choose the engine.
+        </li>
       </ul>
       <p>Everything below applies to all of them; where an engine treats a setting differently, the guide says so.</p>
 

@@ -139,7 +139,8 @@ const SECTIONS: LegalSection[] = [
         </p>
         <p>
           Pictures are drawn by the built-in renderer on our own server by default. When the operator configures an
-          external <strong>image provider</strong> (Replicate, Runware or an OpenAI-style image API), that provider
+          external <strong>image provider</strong> (Replicate, Runware, an OpenAI-style image API, Black Forest Labs,
+          fal or Google Gemini) or its own image server (AUTOMATIC1111/Forge or ComfyUI), that provider or server
           receives the prompt, the style, the requested size and seed, the negative prompt where it accepts one, and the
           reference image if you attached one. It does not receive your e-mail address. Each provider handles that data
           under its own privacy terms.
