@@ -39,10 +39,9 @@ export default {
   // finding that matters is code nobody uses at all.
   ignoreExportsUsedInFile: true,
   ignoreDependencies: [
-    // Imported by the Deno code as npm: specifiers, which Deno resolves from node_modules.
-    "fast-png",
-    "jpeg-js",
-    "@jsquash/webp",
+    // Imported by the Deno code as npm: specifiers, which Deno resolves from node_modules. Tests import
+    // fast-png, jpeg-js and @jsquash/webp under Node too, so only the production run needs to be told.
+    ...(production ? ["fast-png", "jpeg-js", "@jsquash/webp"] : []),
     "omggif",
     "@types/omggif",
     // Knip reads a Deno `npm:pkg@version` specifier as a package named "npm".
@@ -53,14 +52,6 @@ export default {
     // deno/package.json), which Knip does not follow; the `backend` script shows it in the full run.
     ...(production ? ["deno"] : []),
   ],
-  ignoreIssues: production
-    ? {
-        // TEMPORARY, to be emptied: an export of production code that only tests use, kept while src/sync/
-        // is reworked; it goes with the tests that use it, and then this line goes. (Knip ignores by file,
-        // so the line names the export.)
-        "src/sync/delivery.ts": ["exports"], // seededRandom (tests/unit/sync/delivery.test.ts)
-      }
-    : {},
   // Follow the stylesheet's `@import` and `@plugin` (Tailwind and daisyUI are loaded from src/index.css).
   compilers: {
     css: (text) =>

@@ -56,18 +56,6 @@ export function backoffDelayMs(
   return Math.round(Math.max(jittered, retryAfterMs));
 }
 
-/** A repeatable random in [0, 1) (mulberry32), so tests can predict the jitter. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export type LaneOptions<T> = {
   key: string;
   mode: "ordered" | "concurrent";

@@ -16,7 +16,7 @@ import {
   type DexieState,
   type ServerState,
 } from "./probes";
-import { seededRandom } from "../../src/sync/delivery";
+import { seededRandom } from "../support/seeded-random";
 import { describeStep, isFault, makeSchedule, type ScheduleOptions, type Step } from "./schedule";
 
 /**

@@ -1,6 +1,6 @@
 // Seeded schedules: a seed gives one list of steps (person actions mixed with faults), always the same
 // list for the same seed, so a violation is reproduced by its seed alone.
-import { seededRandom } from "../../src/sync/delivery";
+import { seededRandom } from "../support/seeded-random";
 
 export type ActionStep =
   | { kind: "generate" }

@@ -4,11 +4,11 @@ import {
   backoffDelayMs,
   coalesced,
   createLane,
-  seededRandom,
   type DeliveryOutcome,
   type LaneOptions,
   type Settled,
 } from "#src/sync/delivery.ts";
+import { seededRandom } from "../../support/seeded-random.ts";
 import { flush, simClock } from "./sim-clock.ts";
 
 type Item = { id: string };
