@@ -453,10 +453,12 @@ async function runFault(run: Run, step: Step): Promise<void> {
           lastChance: false,
         });
         const ids = queued.map((t) => t.id);
-        for (let i = 0; i < 40 && ids.length; i++) {
-          const rows = (await readServer(s, run.userId)).rows.map((r) => r.id);
+        // A stopped worker starts cold, reads the session from IndexedDB and waits for the queue's lock:
+        // on a busy machine that takes seconds, so it is given as long as the e2e journey gives it.
+        for (let i = 0; i < 90 && ids.length; i++) {
+          const rows = await readRowIds(s, run.userId);
           if (ids.every((id) => rows.includes(id))) break;
-          await sleep(200);
+          await sleep(500);
         }
         const after = (await readServer(s, run.userId)).rows.filter((r) => !before.has(r.id));
         if (after.some((r) => ids.includes(r.id))) run.counters["worker drain"] += 1;
