@@ -122,6 +122,8 @@ class Run {
   signedIn = false;
   /** Quota the harness itself added to generations_today (the quota fault), not charged by the app. */
   quotaOffset = 0;
+  /** Tasks refused for the day's quota so far (by the server, or on the device), counted once each. */
+  quotaHeldSeen = 0;
   /** The backend was killed during this schedule (a send cut there may leave its reservation). */
   backendKilled = false;
   /** Every generation id the server has ever shown for this user, and those since deleted by the person. */
@@ -186,7 +188,10 @@ class Run {
           .json()
           .then((body: { replayed?: boolean; error?: { code?: string } }) => {
             if (body?.replayed) this.counters["duplicate suppression on the server"] += 1;
-            if (body?.error?.code === "daily_limit") this.counters["quota hold"] += 1;
+            if (body?.error?.code === "daily_limit") {
+              this.quotaHeldSeen += 1;
+              this.counters["quota hold"] += 1;
+            }
           })
           .catch(() => undefined);
       }
@@ -567,6 +572,13 @@ async function runFault(run: Run, step: Step): Promise<void> {
       await patchLimits(s, run.userId, { generations_today: target });
       await generate(run, run.page, step.count);
       await settle(run, 15_000);
+      // The quota held past its end: refused by the server (counted as its answers are seen) or, once the
+      // device knew the day was spent, refused on the device without a send. Each such task counts once.
+      const held = (await readDexie(run.page).catch(() => null))?.tasks.filter(
+        (t) => t.userId === run.userId && t.status === "error" && t.error?.code === "daily_limit",
+      );
+      run.counters["quota hold"] += Math.max(0, (held?.length ?? 0) - run.quotaHeldSeen);
+      run.quotaHeldSeen = Math.max(run.quotaHeldSeen, held?.length ?? 0);
       const after = await readServer(s, run.userId);
       // Give back the day's quota (the harness's own adjustment), so the rest of the schedule can generate.
       const back = run.quotaOffset;
