@@ -80,6 +80,30 @@ test("downloads carry their recipe, and opening each fills the generator; other 
       });
   }
 
+  // Dropped on the generator, the PNG does the same.
+  await page.getByRole("button", { name: "Reset" }).click();
+  const dropped = await page.evaluateHandle(
+    (bytes) => {
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array(bytes)], "dropped.png", { type: "image/png" }));
+      return data;
+    },
+    [...readFileSync(files[0])],
+  );
+  const form = page.getByRole("form", { name: "Generation settings" });
+  await form.dispatchEvent("dragover", { dataTransfer: dropped });
+  await expect(page.getByText("Drop to open this image")).toBeVisible();
+  await form.dispatchEvent("drop", { dataTransfer: dropped });
+  await expect
+    .poll(() => fields(page))
+    .toEqual({
+      prompt: PROMPT,
+      negative: NEGATIVE,
+      seed: "4242",
+      ratio: true,
+      quality: true,
+    });
+
   // An image with no recipe (the app's own icon) becomes the reference image.
   await page.getByRole("button", { name: "Reset" }).click();
   const icon = await (await page.request.get("/icons/icon-192.png")).body();
