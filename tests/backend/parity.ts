@@ -28,6 +28,7 @@ const rpcEmbedding = "rest-rpc-embedding.test.ts";
 const overloads = "rest-rpc-overloads.test.ts";
 const computed = "rest-computed.test.ts";
 const profiles = "rest-profiles.test.ts";
+const embeddingErrors = "rest-embedding-errors.test.ts";
 const storage = "storage.test.ts";
 const surface = "storage-surface.test.ts";
 
@@ -362,6 +363,11 @@ export const PARITY: ParityRow[] = [
         title: "answers PGRST200 for no relationship and PGRST108 for a filter on a resource not embedded",
       },
       { file: rest, title: "embedding a table with no foreign key between them is 400 PGRST200" },
+      {
+        file: embeddingErrors,
+        title: "refuses two embeds of one name at one level with 42712, and serves them aliased",
+      },
+      { file: embeddingErrors, title: "names an embedded table's unknown column by PostgREST's alias for it" },
     ],
   },
   {

@@ -25,6 +25,8 @@ export interface Source {
   byName: Map<string, Column>;
   /** The SQL alias its rows are read under; `_t` when absent. */
   alias?: string;
+  /** The name errors give its columns, when not `name`: PostgREST's alias of an embedded table. */
+  label?: string;
   /** Computed fields, besides the columns (tables only). */
   computed?: Map<string, ComputedField>;
   /**
@@ -86,7 +88,7 @@ const fail = (e: RestError): never => {
 type Operand = { sql: string; kind: "text" | "json" | "column"; column: Column };
 
 export function column(src: Source, name: string): Column {
-  return src.byName.get(name) ?? fail(unknownColumn(src.name, name, src.byName.keys()));
+  return src.byName.get(name) ?? fail(unknownColumn(src.label ?? src.name, name, src.byName.keys()));
 }
 
 export function operand(p: Params, src: Source, field: Field): Operand {
@@ -229,6 +231,7 @@ function selectSql(
   const list: string[] = [];
   let joins = "";
   const conds: string[] = [];
+  const embedNames: string[] = [];
   for (const item of items) {
     if (item.kind === "star") {
       list.push(`${me}.*`);
@@ -242,9 +245,16 @@ function selectSql(
       continue;
     }
     const e = embedSql(p, src, item, scope, path);
+    embedNames.push(item.alias ?? item.target);
     if (e.column) list.push(e.column);
     joins += e.join;
     if (e.cond) conds.push(e.cond);
+  }
+  // PostgREST names each embed's join `<origin>_<name>_<depth>`, so two embeds of one name at one level
+  // (`users!a(*), users!b(*)` without aliases) are Postgres's 42712, not an object missing one of them.
+  const twice = embedNames.find((n, i) => embedNames.indexOf(n) !== i);
+  if (twice !== undefined) {
+    fail(restError(400, "42712", `table name "${src.name}_${twice}_${path.length + 1}" specified more than once`));
   }
   return { list: list.join(", "), joins, conds };
 }
@@ -270,7 +280,9 @@ function embedSql(
   s.seen.add(pathKey);
   if (!path.length && toOne(rel)) s.toOneAtTop.set(key, { rel, embed: item });
   const params = s.embedded.get(pathKey) ?? { where: [], order: [] };
-  const child: Source = { ...table, alias };
+  // Errors name an embedded table's columns by PostgREST's alias for it (`messages_1.x`); a many-to-many
+  // target is not aliased there.
+  const child: Source = { ...table, alias, label: rel.junction ? table.name : `${table.name}_${path.length + 1}` };
   const inner = selectSql(p, child, item.select, s, childPath);
   const me = src.alias ?? "_t";
   let from = rel.computed ?

@@ -1,0 +1,74 @@
+// How embedding fails, through the real supabase-js client, on PGlite and on PostgreSQL, as PostgREST's
+// SQL makes it fail: two embeds of the same name at one level are 42712 (PostgREST names each embed's
+// join after it), never an object silently keeping only one; an unknown column of an embedded table is
+// named by PostgREST's alias for it (`<table>_<depth>`). The tables are this file's own: a migration
+// written next to copies of the product's migrations (MIGRATIONS_DIR).
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SupabaseClient } from "@supabase/supabase-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Backend } from "../support/backend.ts";
+import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
+import { anonClient } from "../support/clients.ts";
+
+const FIXTURE = `
+create table public.ee_people (name text primary key);
+create table public.ee_pairs (
+  id int primary key,
+  first_person text not null references public.ee_people (name),
+  second_person text not null references public.ee_people (name)
+);
+grant select on public.ee_people, public.ee_pairs to anon;
+insert into public.ee_people values ('ann'), ('bob');
+insert into public.ee_pairs values (1, 'ann', 'bob');
+`;
+
+/** A migrations folder: the product's migrations and, last, this file's fixture. */
+function migrationsWithFixture(): string {
+  const dir = mkdtempSync(join(tmpdir(), "pc-rest-embedding-errors-"));
+  for (const f of readdirSync("supabase/migrations")) {
+    if (f.endsWith(".sql")) copyFileSync(join("supabase/migrations", f), join(dir, f));
+  }
+  writeFileSync(join(dir, "99999999999999_rest_embedding_errors_fixture.sql"), FIXTURE);
+  return dir;
+}
+
+describe.each(BACKEND_TARGETS)("embedding errors on $title", ({ postgres, skip }) => {
+  let b: Backend;
+  let anon: SupabaseClient;
+  let dir: string;
+
+  beforeAll(async () => {
+    if (skip) return;
+    dir = migrationsWithFixture();
+    b = await startBackendOn(postgres, "rest_embedding_errors", { MIGRATIONS_DIR: dir });
+    anon = anonClient(b);
+  }, 120_000);
+  afterAll(async () => {
+    await b?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.skipIf(skip)("refuses two embeds of one name at one level with 42712, and serves them aliased", async () => {
+    const twice = await anon.from("ee_pairs").select("ee_people!first_person(*), ee_people!second_person(*)");
+    expect(twice.status).toBe(400);
+    expect(twice.error).toEqual({
+      code: "42712",
+      details: null,
+      hint: null,
+      message: 'table name "ee_pairs_ee_people_1" specified more than once',
+    });
+    const aliased = await anon
+      .from("ee_pairs")
+      .select("first:ee_people!first_person(name), second:ee_people!second_person(name)");
+    expect(aliased.error).toBeNull();
+    expect(aliased.data).toEqual([{ first: { name: "ann" }, second: { name: "bob" } }]);
+  });
+
+  it.skipIf(skip)("names an embedded table's unknown column by PostgREST's alias for it", async () => {
+    const { error, status } = await anon.from("ee_pairs").select("id, ee_people!first_person(nope)");
+    expect(status).toBe(400);
+    expect(error).toMatchObject({ code: "42703", message: "column ee_people_1.nope does not exist" });
+  });
+});
