@@ -37,13 +37,13 @@ export interface Source {
 }
 
 /** The source's whole row, as the table's type, for functions taking it. */
-export function rowSql(src: Source): string {
+function rowSql(src: Source): string {
   const me = src.alias ?? "_t";
   return src.rowType ? `row(${me}.*)::${src.rowType}` : me;
 }
 
 /** `schema.name` quoted (`public`, which needs no quotes, as the statements always wrote it). */
-export function qualified(schema: string, name: string): string {
+function qualified(schema: string, name: string): string {
   return `${schema === "public" ? "public" : quoteIdent(schema)}.${quoteIdent(name)}`;
 }
 

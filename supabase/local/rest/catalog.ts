@@ -49,7 +49,7 @@ export interface ComputedField {
  * of `target` (both of the schema), embedded under the function's name; to-one when it returns one row
  * (not a set, or a set declared `rows 1`).
  */
-export interface ComputedRelationship {
+interface ComputedRelationship {
   schema: string;
   function: string;
   table: string;
@@ -330,7 +330,7 @@ export async function loadCatalog(
 }
 
 /** Supabase's default extra search path (supabase/config.toml's [api] extra_search_path). */
-export const EXTRA_SEARCH_PATH = ["public", "extensions"];
+const EXTRA_SEARCH_PATH = ["public", "extensions"];
 
 /** Adds each table's computed fields to `tables`; answers the computed relationships. */
 async function loadComputed(

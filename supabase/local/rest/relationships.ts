@@ -12,7 +12,7 @@ import { closest, type RestError, restError } from "./errors.ts";
 export type Cardinality = "many-to-one" | "one-to-many" | "one-to-one" | "many-to-many";
 
 /** The table between the two sides of a many-to-many relationship, and its two foreign keys. */
-export interface Junction {
+interface Junction {
   table: string;
   /** The junction's foreign key to the origin, and its pairs of (origin column, junction column). */
   originConstraint: string;

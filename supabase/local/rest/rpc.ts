@@ -11,7 +11,7 @@ import type { ParsedQuery } from "./parse-query.ts";
 
 export type Choice = { fn: RpcFunction; wholeBody: boolean };
 
-export interface ChooseOptions {
+interface ChooseOptions {
   /** The schema the function is looked up in, for the errors' wording. */
   schema?: string;
   /** The call is a POST with a JSON body, which may also reach a single json/jsonb parameter whole. */

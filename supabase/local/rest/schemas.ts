@@ -5,19 +5,19 @@
 // PGRST106, 406, as PostgREST answers it.
 import { err, ok, restError, type Result } from "./errors.ts";
 
-export interface RestSchemas {
+interface RestSchemas {
   exposed: string[];
   extraSearchPath: string[];
 }
 
 /** The Supabase CLI's defaults, for what the file leaves unset. */
-export const DEFAULT_REST_SCHEMAS: RestSchemas = {
+const DEFAULT_REST_SCHEMAS: RestSchemas = {
   exposed: ["public", "graphql_public"],
   extraSearchPath: ["public", "extensions"],
 };
 
 /** A `key = ["a", "b"]` setting of one `[section]` of a config.toml, or undefined when absent. */
-export function tomlStringList(text: string, section: string, key: string): string[] | undefined {
+function tomlStringList(text: string, section: string, key: string): string[] | undefined {
   let inSection = false;
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.replace(/#.*$/, "").trim();
@@ -35,7 +35,7 @@ export function tomlStringList(text: string, section: string, key: string): stri
 }
 
 /** The REST schemas of a config.toml's text; an empty or missing list keeps the default. */
-export function restSchemasOf(toml: string): RestSchemas {
+function restSchemasOf(toml: string): RestSchemas {
   const exposed = tomlStringList(toml, "api", "schemas")?.filter((s) => s !== "");
   const extra = tomlStringList(toml, "api", "extra_search_path");
   return {
