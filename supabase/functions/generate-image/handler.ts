@@ -15,7 +15,7 @@ import type { EngineAttempt, GenerationStore } from "../_shared/generation-store
 import type { GenerateImageAnswer, GenerateImageDeleted, QuotaState } from "../_shared/vocabulary/generate-image.ts";
 import { bearerToken, errorResponse, handleOptions, jsonResponse, readJsonBody } from "../_shared/http.ts";
 import { sniffImage } from "../_shared/image/sniff.ts";
-import { writePngRecipe } from "../_shared/recipe-metadata/png.ts";
+import { writeRecipe } from "../_shared/recipe-metadata/recipe-file.ts";
 import type { ProviderRegistry } from "../_shared/providers/select.ts";
 import type { ProviderInput } from "../_shared/providers/types.ts";
 
@@ -164,8 +164,9 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
   const image = sniffImage(drawn.value.bytes);
   if (!image) return giveBack(appError("server_error", { detail: `${provider.id}: output is not an image` }));
   const path = `${userId}/${req.requestId}.${image.extension}`;
-  // A stored PNG carries its recipe (docs/decisions/104-every-image-file-carries-its-recipe.md), its pixels
-  // untouched; JPEG and WebP from an engine are stored as they came.
+  // Every stored image carries its recipe, its pixels untouched: PNG text chunks, JPEG and WebP XMP
+  // (docs/decisions/104-every-image-file-carries-its-recipe.md, 108-stored-jpeg-and-webp-carry-the-recipe.md);
+  // a file whose structure cannot be read is stored as it came.
   const recipe = {
     prompt: req.prompt,
     negativePrompt: req.negativePrompt,
@@ -178,7 +179,7 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
     provider: provider.id,
     model: drawn.value.model,
   };
-  const bytes = (image.extension === "png" && writePngRecipe(drawn.value.bytes, recipe)) || drawn.value.bytes;
+  const bytes = writeRecipe(drawn.value.bytes, recipe) ?? drawn.value.bytes;
   const put = await store.putImage(path, bytes, image.contentType);
   if (!put.ok) return giveBack(put.error);
 

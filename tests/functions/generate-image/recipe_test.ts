@@ -1,6 +1,6 @@
 // The recipe in the image files generate-image stores (docs/decisions/104-every-image-file-carries-its-recipe.md):
 // the built-in engine's PNG carries it as drawn, a remote engine's PNG gets it without its pixels being
-// re-encoded, and a JPEG is stored exactly as the engine sent it. Through handler(req, deps) with the fake
+// re-encoded, and a JPEG gets it as XMP with its image data untouched. Through handler(req, deps) with the fake
 // data layer, the real built-in engine and the real Replicate adapter against the fake Replicate server.
 import assert from "node:assert/strict";
 import { DEFAULT_CONFIG, type Deps, handler } from "../../../supabase/functions/generate-image/handler.ts";
@@ -118,7 +118,7 @@ Deno.test("a remote engine's PNG is stored with the recipe added and its pixels 
   assert.deepEqual(a.value.rgba, b.value.rgba);
 });
 
-Deno.test("a remote engine's JPEG is stored exactly as it came", async () => {
+Deno.test("a remote engine's JPEG is stored with its recipe as XMP, its image data untouched", async () => {
   const engineBytes = jpegDeclaring(1344, 768);
   const { stored } = await withReplicate(
     { outputBytes: engineBytes },
@@ -132,6 +132,23 @@ Deno.test("a remote engine's JPEG is stored exactly as it came", async () => {
       }),
   );
   assert.equal(stored.contentType, "image/jpeg");
-  assert.deepEqual(stored.bytes, engineBytes);
-  assert.equal(readRecipe(stored.bytes), null);
+  assert.equal(readRecipe(engineBytes), null);
+  assert.deepEqual(readRecipe(stored.bytes), {
+    prompt: "a red fox",
+    negativePrompt: "",
+    style: "anime",
+    quality: "standard",
+    aspectRatio: "16:9",
+    width: 1344,
+    height: 768,
+    seed: readRecipe(stored.bytes)?.seed ?? null,
+    provider: "replicate",
+    model: readRecipe(stored.bytes)?.model ?? "",
+  });
+  // Only segments were added, after the engine's own header: its bytes are all there, in order, around them.
+  const header = engineBytes[2] === 0xff && engineBytes[3] === 0xe0 ? 4 + ((engineBytes[4] << 8) | engineBytes[5]) : 2;
+  assert.deepEqual(stored.bytes.subarray(0, header), engineBytes.subarray(0, header));
+  const tail = engineBytes.subarray(header);
+  assert.deepEqual(stored.bytes.subarray(stored.bytes.length - tail.length), tail);
+  assert.ok(stored.bytes.length > engineBytes.length);
 });
