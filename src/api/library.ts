@@ -1,4 +1,4 @@
-// The backend calls of the person's library: the outbox's writes (flags, delete of row and image,
+// The backend calls of the person's library: the outbox's writes (flags, delete of a generation,
 // preferences), the reads the catch-up needs, the live change feed and signed image URLs. Writes
 // answer a WriteFailure that says what the drain should do about it, not just what went wrong.
 import type { RealtimePostgresChangesPayload } from "@supabase/supabase-js";
@@ -54,27 +54,36 @@ export function updateGenerationFlags(
   });
 }
 
-/** Deletes one row; deleting a row that is already gone succeeds with `deleted: false`. */
-export function deleteGenerationRow(id: string): Promise<Result<{ deleted: boolean }, WriteFailure>> {
-  return guarded(async () => {
-    const { data, error, status } = await supabase().from("generations").delete().eq("id", id).select("id");
-    if (error) return err(writeFailure(status, error));
-    return ok({ deleted: (data ?? []).length > 0 });
-  });
-}
-
 /**
- * Removes the stored image through the Storage API (hosted Supabase lets no SQL delete objects).
- * Removing an object that is already gone succeeds: Storage answers an empty list.
+ * Deletes one generation, its row and its stored image, in one request to the delete-generation
+ * function, which finishes both steps on the server (decision 113). A repeated request succeeds:
+ * `rowDeleted` is then false. Hosted Supabase lets no SQL delete Storage objects, so the object goes
+ * through the Storage API there, as the caller.
  */
-export function removeGenerationImage(path: string): Promise<Result<null, WriteFailure>> {
+export function deleteGeneration(
+  id: string,
+  imagePath?: string,
+): Promise<Result<{ rowDeleted: boolean }, WriteFailure>> {
   return guarded(async () => {
-    const { error } = await supabase().storage.from(GENERATIONS_BUCKET).remove([path]);
-    if (!error) return ok(null);
-    const status = Number(
-      (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode,
-    );
-    return err(writeFailure(Number.isFinite(status) ? status : 0, error));
+    const { data, error } = await supabase().functions.invoke("delete-generation", {
+      body: { generation_id: id, image_path: imagePath },
+    });
+    if (error) {
+      // FunctionsHttpError keeps the Response (its body is { error: { code, message } }); a fetch that
+      // never reached the server has none (status 0: offline); a relay error is the gateway's.
+      const context = (error as { context?: unknown }).context;
+      if (context instanceof Response) {
+        const body = (await context
+          .clone()
+          .json()
+          .catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+        return err(writeFailure(context.status, body?.error ? { ...body, status: context.status } : error));
+      }
+      return err(writeFailure(error.name === "FunctionsRelayError" ? 502 : 0, error));
+    }
+    const answer = data as { deleted?: unknown; row_deleted?: unknown } | null;
+    if (answer?.deleted !== true) return err(writeFailure(502, { message: "server error: unexpected answer" }));
+    return ok({ rowDeleted: answer.row_deleted === true });
   });
 }
 

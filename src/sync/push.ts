@@ -12,8 +12,7 @@ import { appErrorOf } from "../api/errors";
 import type { Result } from "../lib/result";
 import { refreshSession } from "../api/auth";
 import {
-  deleteGenerationRow,
-  removeGenerationImage,
+  deleteGeneration,
   updateGenerationFlags,
   upsertPreferences,
   type FlagsPatch,
@@ -32,8 +31,8 @@ export const OUTBOX_SYNC_TAG = "promptcanvas-outbox";
 export type PushDeps = {
   db: AppDb;
   updateFlags: (id: string, patch: FlagsPatch) => Promise<Result<{ found: boolean }, WriteFailure>>;
-  deleteRow: (id: string) => Promise<Result<{ deleted: boolean }, WriteFailure>>;
-  removeImage: (path: string) => Promise<Result<null, WriteFailure>>;
+  /** Deletes the row and its stored image in one server call (decision 113). */
+  deleteGeneration: (id: string, imagePath: string) => Promise<Result<{ rowDeleted: boolean }, WriteFailure>>;
   upsertPreferences: (userId: string, patch: PreferencesRowPatch) => Promise<Result<null, WriteFailure>>;
   /** One attempt to renew the session; true when a fresh one is in place. */
   refreshSession: () => Promise<boolean>;
@@ -83,13 +82,11 @@ async function send(deps: PushDeps, entry: OutboxEntry): Promise<Sent> {
       return r.value.found ? { outcome: "applied" } : { outcome: "gone" };
     }
     case "generation.delete": {
-      // Row first, then the object: a cut between the two leaves at worst an orphan object that
-      // nobody else can read (visitors read only objects of published rows) and that the re-sent
-      // entry removes; object first could leave a published row whose image is missing.
-      const row = await deps.deleteRow(op.payload.generationId);
-      if (!row.ok) return failed(row.error);
-      const object = await deps.removeImage(op.payload.imagePath);
-      return object.ok ? { outcome: "applied" } : failed(object.error);
+      // One request: the server removes the row, then the object, whatever becomes of this device
+      // after sending (two requests from here left the object behind when the device lost its
+      // IndexedDB between them). A row already gone is success: the intent holds.
+      const r = await deps.deleteGeneration(op.payload.generationId, op.payload.imagePath);
+      return r.ok ? { outcome: "applied" } : failed(r.error);
     }
     case "preferences.update": {
       const r = await deps.upsertPreferences(entry.userId, toPreferencesRowPatch(op.payload.patch));
@@ -230,8 +227,7 @@ export function pushDeps(db: AppDb): PushDeps {
   return {
     db,
     updateFlags: updateGenerationFlags,
-    deleteRow: deleteGenerationRow,
-    removeImage: removeGenerationImage,
+    deleteGeneration,
     upsertPreferences,
     refreshSession,
     isOnline: () => (typeof navigator === "undefined" ? true : navigator.onLine),

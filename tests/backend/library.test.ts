@@ -7,7 +7,7 @@ import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setBackendClient } from "#src/api/client.ts";
 import { getPublished, listPublished, loadPublishedImage } from "#src/api/gallery.ts";
-import { deleteGenerationRow, removeGenerationImage } from "#src/api/library.ts";
+import { deleteGeneration as deleteOnServer } from "#src/api/library.ts";
 import { openAppDb } from "#src/db/db.ts";
 import { toGenerationRecord } from "#src/db/generation-record.ts";
 import { deleteGeneration } from "#src/db/library.ts";
@@ -74,9 +74,10 @@ describe("library on the local backend", () => {
   it("a stranger can delete neither the row nor the image", async () => {
     const g = await makeGeneration(owner.id, "a quiet harbour at noon");
     setBackendClient(stranger.client);
-    const row = await deleteGenerationRow(g.id);
-    expect(row).toEqual({ ok: true, value: { deleted: false } });
-    expect((await removeGenerationImage(g.image_path)).ok).toBe(true);
+    expect(await deleteOnServer(g.id)).toEqual({ ok: true, value: { rowDeleted: false } });
+    // Naming the owner's image path is refused outright: it is not in the stranger's folder.
+    const byPath = await deleteOnServer(g.id, g.image_path);
+    expect(byPath.ok ? null : [byPath.error.kind, byPath.error.error.code]).toEqual(["rejected", "invalid_input"]);
     expect(await rowExists(g.id)).toBe(true);
     expect(await objectExists(g.image_path)).toBe(true);
   });
@@ -94,11 +95,19 @@ describe("library on the local backend", () => {
       expect(await rowExists(g.id)).toBe(false);
       expect(await objectExists(g.image_path)).toBe(false);
       // The same delete again (an interrupted drain re-sends it) succeeds and changes nothing.
-      expect(await deleteGenerationRow(g.id)).toEqual({ ok: true, value: { deleted: false } });
-      expect((await removeGenerationImage(g.image_path)).ok).toBe(true);
+      expect(await deleteOnServer(g.id, g.image_path)).toEqual({ ok: true, value: { rowDeleted: false } });
     } finally {
       await db.delete();
     }
+  });
+
+  it("a delete whose row went before its image (a cut request) removes the image when sent again", async () => {
+    const g = await makeGeneration(owner.id, "a kite over dunes", true);
+    await service.from("generations").delete().eq("id", g.id);
+    expect(await objectExists(g.image_path)).toBe(true);
+    setBackendClient(owner.client);
+    expect(await deleteOnServer(g.id, g.image_path)).toEqual({ ok: true, value: { rowDeleted: false } });
+    expect(await objectExists(g.image_path)).toBe(false);
   });
 
   it("the gallery finds a published row by a prompt word, not an unpublished one, and its image loads", async () => {

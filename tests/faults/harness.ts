@@ -212,14 +212,14 @@ class Run {
         // not JSON
       }
       if (id) this.generateBodies.set(id, (this.generateBodies.get(id) ?? 0) + 1);
-    } else if (url.includes("/rest/v1/") && ["PATCH", "DELETE", "POST"].includes(method) && !url.includes("/rpc/")) {
+    } else if (
+      (url.includes("/rest/v1/") && ["PATCH", "DELETE", "POST"].includes(method) && !url.includes("/rpc/")) ||
+      (url.includes("/functions/v1/delete-generation") && method === "POST")
+    ) {
       const key = `${method} ${url} ${req.postData() ?? ""}`;
       const seen = this.restMutations.get(key) ?? 0;
       if (seen > 0) this.counters["outbox replay"] += 1;
       this.restMutations.set(key, seen + 1);
-    } else if (url.includes("/storage/v1/object/generations") && method === "DELETE") {
-      const key = `${method} ${url} ${req.postData() ?? ""}`;
-      this.restMutations.set(key, (this.restMutations.get(key) ?? 0) + 1);
     }
   }
 

@@ -60,16 +60,13 @@ class FakeServer {
           if (r) Object.assign(r, patch);
           return { found: r !== undefined };
         }),
-      deleteRow: (id: string) =>
+      // The delete-generation function: the row, then the object, both on the server in one request.
+      deleteGeneration: (id: string, path: string) =>
         this.answer(() => {
-          this.log.push(`delete row ${id}`);
-          return { deleted: this.rows.delete(id) };
-        }),
-      removeImage: (path: string) =>
-        this.answer(() => {
-          this.log.push(`remove ${path}`);
+          this.log.push(`delete ${id} ${path}`);
+          const rowDeleted = this.rows.delete(id);
           this.objects.delete(path);
-          return null;
+          return { rowDeleted };
         }),
       upsertPreferences: (userId: string, patch: PreferencesRowPatch) =>
         this.answer(() => {
@@ -108,8 +105,7 @@ describe("outbox drain", () => {
       'prefs {"default_style":"anime","public_gallery_opt_in":true}',
       'update g2 {"is_public":true}',
       'update g2 {"is_public":false}',
-      "delete row g1",
-      "remove alice/g1.png",
+      "delete g1 alice/g1.png",
     ]);
     expect(server.rows.has("g1")).toBe(false);
     expect(server.objects.has("alice/g1.png")).toBe(false);
@@ -129,9 +125,8 @@ describe("outbox drain", () => {
     const script: Failure[][] = [
       ["lost-response"], // publish g1 true
       ["none", "lost-response"], // publish g1 true again; publish g1 false
-      ["none", "lost-response"], // publish g1 false again; delete row g2
-      ["none", "lost-response"], // delete row g2 again (no row); remove its image
-      ["none", "none", "lost-response"], // row, image again (neither is there); preferences
+      ["none", "lost-response"], // publish g1 false again; delete g2 (row and image)
+      ["none", "lost-response"], // delete g2 again (neither is there); preferences
     ];
     const snapshot = () => JSON.stringify([[...server.rows], [...server.objects], [...server.prefs]]);
     for (const [i, failures] of script.entries()) {
@@ -153,7 +148,7 @@ describe("outbox drain", () => {
       server.log.lastIndexOf('update g1 {"is_public":true}'),
     );
     expect(snapshot()).toBe(beforeLastReplay);
-    expect(server.log.filter((l) => l === "delete row g2")).toHaveLength(3);
+    expect(server.log.filter((l) => l === "delete g2 alice/g2.png")).toHaveLength(2);
     expect(server.log.filter((l) => l.startsWith("prefs"))).toHaveLength(2);
     expect(await pendingEntries(db, "alice")).toEqual([]);
   });
