@@ -27,6 +27,14 @@ export function fetchGenerationsSince(
   });
 }
 
+/** The user's generations of these ids (at most 100 per call: the ids go in the query string). */
+export function fetchGenerationsByIds(userId: string, ids: string[]): Promise<Result<GenerationRow[], AppError>> {
+  return attempt(async () => {
+    const { data, error } = await supabase().from("generations").select("*").eq("user_id", userId).in("id", ids);
+    return error ? err(toAppError(error)) : ok((data ?? []) as GenerationRow[]);
+  });
+}
+
 export function fetchPreferences(userId: string): Promise<Result<PreferencesRow | null, AppError>> {
   return attempt(async () => {
     const { data, error } = await supabase().from("user_preferences").select("*").eq("user_id", userId).maybeSingle();

@@ -8,11 +8,18 @@
 import type { AppError } from "../api/errors";
 import type { MyLimits, PreferencesRow } from "#shared/vocabulary/rows.ts";
 import { fetchGenerationFlags } from "../api/library";
-import { fetchGenerationsSince, fetchMyLimits, fetchPreferences, setMyTimezone } from "../api/user-rows";
+import {
+  fetchGenerationsByIds,
+  fetchGenerationsSince,
+  fetchMyLimits,
+  fetchPreferences,
+  setMyTimezone,
+} from "../api/user-rows";
 import type { AppDb } from "../db/db";
 import {
   applyServerPreferences,
   applyServerRows,
+  pendingOverlay,
   reconcileGenerations as reconcileLocal,
   type ServerFlags,
 } from "../db/library";
@@ -52,6 +59,10 @@ const cursorKey = (userId: string) => `pull.generations.${userId}`;
 
 export type FetchGenerationsPage = typeof fetchGenerationsSince;
 export type FetchFlagsPage = typeof fetchGenerationFlags;
+export type FetchRowsById = typeof fetchGenerationsByIds;
+
+/** Rows fetched by id per request (their ids go in the query string). */
+export const FETCH_BY_ID_CHUNK = 100;
 
 /** The created_at of the newest row pulled so far (the catch-up's cursor), or null before the first pull. */
 export async function pullCursor(db: AppDb, userId: string): Promise<string | null> {
@@ -96,31 +107,54 @@ export const RECONCILE_PAGE_SIZE = 1000;
 
 /**
  * Deletions and flag changes made elsewhere while this device was not listening: the ids and flags
- * of every row up to the cursor (paged by id), against the records held here.
+ * of every row up to the cursor (paged by id), against the records held here. Rows the server has up
+ * to the cursor that this device lacks are fetched by id: the cursor follows `created_at`, which is
+ * set when a row's transaction starts, so a row whose transaction committed after a newer one's (two
+ * connections on PostgreSQL) can be behind a cursor that a pull already moved past, and a pull cut
+ * by a lost IndexedDB can leave one too.
  */
 export async function reconcileGenerations(
   db: AppDb,
   userId: string,
   fetchFlags: FetchFlagsPage = fetchGenerationFlags,
-): Promise<{ removed: number; updated: number; error?: AppError }> {
+  fetchRows: FetchRowsById = fetchGenerationsByIds,
+): Promise<{ removed: number; updated: number; restored: number; error?: AppError }> {
   const upTo = await pullCursor(db, userId);
-  if (!upTo) return { removed: 0, updated: 0 };
+  if (!upTo) return { removed: 0, updated: 0, restored: 0 };
   const server = new Map<string, ServerFlags>();
   let afterId: string | null = null;
   for (;;) {
     const page = await fetchFlags(userId, upTo, afterId, RECONCILE_PAGE_SIZE);
     if (!page.ok) {
       await recordPullFailure(userId, page.error.message, db);
-      return { removed: 0, updated: 0, error: page.error };
+      return { removed: 0, updated: 0, restored: 0, error: page.error };
     }
     for (const r of page.value) server.set(r.id, { isSaved: r.is_saved, isPublic: r.is_public });
     if (page.value.length < RECONCILE_PAGE_SIZE) break;
     afterId = page.value[page.value.length - 1].id;
   }
-  return reconcileLocal(db, userId, server, upTo);
+  const held = new Set(
+    (await db.generations
+      .where("[userId+createdAt]")
+      .between([userId, ""], [userId, "\uffff"], true, true)
+      .primaryKeys()) as string[],
+  );
+  const { deleted } = await pendingOverlay(db, userId);
+  const missing = [...server.keys()].filter((id) => !held.has(id) && !deleted.has(id));
+  let restored = 0;
+  for (let i = 0; i < missing.length; i += FETCH_BY_ID_CHUNK) {
+    const rows = await fetchRows(userId, missing.slice(i, i + FETCH_BY_ID_CHUNK));
+    if (!rows.ok) {
+      await recordPullFailure(userId, rows.error.message, db);
+      return { removed: 0, updated: 0, restored, error: rows.error };
+    }
+    // Under the outbox as every pull is: a row this device deleted and has not told the server of stays gone.
+    restored += await applyServerRows(db, userId, rows.value);
+  }
+  return { ...(await reconcileLocal(db, userId, server, upTo)), restored };
 }
 
-export type CatchUpReport = { pulled: number; removed: number; updated: number; errors: AppError[] };
+export type CatchUpReport = { pulled: number; removed: number; updated: number; restored: number; errors: AppError[] };
 
 /** What a reconnect runs: the rows missed, then deletions and flag changes missed. */
 export async function catchUp(
@@ -128,11 +162,18 @@ export async function catchUp(
   userId: string,
   fetchPage: FetchGenerationsPage = fetchGenerationsSince,
   fetchFlags: FetchFlagsPage = fetchGenerationFlags,
+  fetchRows: FetchRowsById = fetchGenerationsByIds,
 ): Promise<CatchUpReport> {
   const pulled = await pullGenerations(db, userId, fetchPage);
-  const reconciled = await reconcileGenerations(db, userId, fetchFlags);
+  const reconciled = await reconcileGenerations(db, userId, fetchFlags, fetchRows);
   const errors = [pulled.error, reconciled.error].filter((e): e is AppError => e !== undefined);
-  return { pulled: pulled.count, removed: reconciled.removed, updated: reconciled.updated, errors };
+  return {
+    pulled: pulled.count,
+    removed: reconciled.removed,
+    updated: reconciled.updated,
+    restored: reconciled.restored,
+    errors,
+  };
 }
 
 /** The device's IANA time zone, or null where the runtime cannot tell. */

@@ -28,7 +28,11 @@ export const KNOWN_VIOLATION_SEEDS: { seed: number; reason: string }[] = [];
 /** The fixed seeds CI runs (each must pass every time; the known ones are skipped with their reason). */
 // 115: the seed whose schedule (a lost answer, then the image deleted while its retry waited) found that a
 // late retry redrew and recharged a deleted generation (supabase/migrations/20261124000700_*).
-export const CI_SEEDS: number[] = [1, 2, 3, 115];
+// 198: a delete, then IndexedDB deleted at once, left the image with no row (the outbox sent the row's delete
+// and the object's as two requests): now one server call, supabase/functions/delete-generation (decision 113).
+// 228: IndexedDB deleted twice under several tabs left rows on the server only: the catch-up now fetches by
+// id any row up to its cursor that the device lacks (src/sync/pull.ts reconcileGenerations).
+export const CI_SEEDS: number[] = [1, 2, 3, 115, 198, 228];
 
 export const RECOVERY_PATHS = [
   "outbox replay",

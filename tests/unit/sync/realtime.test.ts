@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import type { ChangeFeedStatus, GenerationChange, RowFlags } from "#src/api/library.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
-import { applyServerRows, cacheImage, setSaved } from "#src/db/library.ts";
+import { applyServerRows, cacheImage, deleteGeneration, setSaved } from "#src/db/library.ts";
 import { ok } from "#src/lib/result.ts";
 import { catchUp } from "#src/sync/pull.ts";
 import { followGenerations } from "#src/sync/realtime.ts";
@@ -42,6 +42,7 @@ function serverOf(rows: GenerationRow[]) {
           .slice(0, limit)
           .map((r): RowFlags => ({ id: r.id, is_saved: r.is_saved, is_public: r.is_public })),
       ),
+    fetchByIds: async (_userId: string, ids: string[]) => ok([...byId.values()].filter((r) => ids.includes(r.id))),
   };
 }
 
@@ -71,7 +72,7 @@ describe("live generations", () => {
       {
         db,
         subscribe: channel.subscribe,
-        catchUp: (uid) => (catchUps++, catchUp(db, uid, server.fetchSince, server.fetchFlags)),
+        catchUp: (uid) => (catchUps++, catchUp(db, uid, server.fetchSince, server.fetchFlags, server.fetchByIds)),
       },
       "alice",
     );
@@ -105,7 +106,11 @@ describe("live generations", () => {
     const server = serverOf([row("g1", 1), row("g2", 2), row("g3", 3)]);
     const channel = fakeChannel();
     const live = followGenerations(
-      { db, subscribe: channel.subscribe, catchUp: (uid) => catchUp(db, uid, server.fetchSince, server.fetchFlags) },
+      {
+        db,
+        subscribe: channel.subscribe,
+        catchUp: (uid) => catchUp(db, uid, server.fetchSince, server.fetchFlags, server.fetchByIds),
+      },
       "alice",
     );
     channel.onStatus("SUBSCRIBED");
@@ -126,6 +131,30 @@ describe("live generations", () => {
     expect((await db.generations.get("g3"))?.isSaved).toBe(1);
     live.stop();
   });
+  it("the catch-up fetches a row that committed behind the cursor, but not one this device deleted and has not sent", async () => {
+    db = openAppDb("rt-behind-cursor");
+    const server = serverOf([row("g1", 1), row("g3", 3)]);
+    const fetch = (uid: string) => catchUp(db, uid, server.fetchSince, server.fetchFlags, server.fetchByIds);
+    expect((await fetch("alice")).pulled).toBe(2);
+    // g2's transaction started before g3's (its created_at is older) but committed after the pull had
+    // moved the cursor to g3; g0 was deleted on this device, its delete still in the outbox.
+    server.byId.set("g2", row("g2", 2));
+    server.byId.set("g0", row("g0", 0));
+    await applyServerRows(db, "alice", [row("g0", 0)]);
+    await deleteGeneration("alice", "g0", db);
+    const report = await fetch("alice");
+    expect(report.restored).toBe(1);
+    expect(report.errors).toEqual([]);
+    expect(await ids()).toEqual(["g1", "g2", "g3"]);
+    // Nothing missing (g0's delete is still to be sent): the next catch-up fetches nothing by id.
+    let asked = 0;
+    await catchUp(db, "alice", server.fetchSince, server.fetchFlags, async (u, ids) => {
+      asked += ids.length;
+      return server.fetchByIds(u, ids);
+    });
+    expect(asked).toBe(0);
+  });
+
   it("applies a delete by id only to a record of the user's own: an unfiltered DELETE carries anyone's", async () => {
     db = openAppDb("rt-deletes");
     // Bob's record is still on this device from an earlier session; Alice is signed in now.
