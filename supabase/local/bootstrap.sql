@@ -167,6 +167,100 @@ language sql stable as $$
 $$;
 grant execute on function realtime.topic() to anon, authenticated, service_role;
 
+-- Broadcast from the database, as hosted serves it. A message is a row of realtime.messages; every
+-- committed INSERT there that has a topic, an event, `private` and a payload is broadcast to the
+-- channels of that topic (private ones: to members the SELECT policies let read), by the realtime
+-- service (realtime/db-broadcast.ts), which hears of it after commit from local.announce_message().
+-- realtime.send and realtime.send_binary write such a row as the caller, so the caller's INSERT
+-- policies apply, with realtime.topic set to the message's topic; a failing write is only a WARNING.
+-- Rows older than hosted's retention (72 hours, by day) are deleted by the realtime service.
+alter table realtime.messages add column if not exists binary_payload bytea;
+do $$
+begin
+  if not exists (select 1 from pg_constraint where conname = 'messages_payload_exclusive'
+                 and conrelid = 'realtime.messages'::regclass) then
+    alter table realtime.messages add constraint messages_payload_exclusive
+      check (payload is null or binary_payload is null) not valid;
+  end if;
+end $$;
+create index if not exists messages_inserted_at_topic_index on realtime.messages (inserted_at desc, topic)
+  where extension = 'broadcast' and private is true;
+
+-- The payload gets the message's id under "id" unless it already has one.
+create or replace function realtime.send(payload jsonb, event text, topic text, private boolean default true)
+returns void language plpgsql as $$
+declare
+  message_id uuid := gen_random_uuid();
+begin
+  begin
+    perform set_config('realtime.topic', topic, true);
+    insert into realtime.messages (id, payload, event, topic, private, extension)
+    values (
+      message_id,
+      case when payload ? 'id' then payload else jsonb_set(payload, '{id}', to_jsonb(message_id)) end,
+      event, topic, private, 'broadcast'
+    );
+  exception when others then
+    raise warning 'WarnSendingBroadcastMessage: %', sqlerrm;
+  end;
+end $$;
+
+create or replace function realtime.send_binary(payload bytea, event text, topic text, private boolean default true)
+returns void language plpgsql as $$
+begin
+  begin
+    perform set_config('realtime.topic', topic, true);
+    insert into realtime.messages (id, binary_payload, event, topic, private, extension)
+    values (gen_random_uuid(), payload, event, topic, private, 'broadcast');
+  exception when others then
+    raise warning 'WarnSendingBroadcastMessage: %', sqlerrm;
+  end;
+end $$;
+
+-- For a row trigger: sends {old_record, record, operation, table, schema} (and the message id) as a
+-- private message; anything else is an error that fails the triggering statement.
+create or replace function realtime.broadcast_changes(
+  topic_name text, event_name text, operation text, table_name text, table_schema text,
+  new record, old record, level text default 'ROW'
+) returns void language plpgsql as $$
+begin
+  if level = 'STATEMENT' then
+    raise exception 'function can only be triggered for each row, not for each statement';
+  end if;
+  if operation is null or operation not in ('INSERT', 'UPDATE', 'DELETE') then
+    raise exception 'Unexpected operation type: %', operation;
+  end if;
+  perform realtime.send(
+    jsonb_build_object('old_record', old, 'record', new, 'operation', operation, 'table', table_name,
+                       'schema', table_schema),
+    event_name, topic_name
+  );
+exception when others then
+  raise exception 'Failed to process the row: %', sqlerrm;
+end $$;
+
+-- The local service's own signal: NOTIFY is delivered at commit and dropped on rollback. A message
+-- too large for a notification (8000 bytes) is announced by its key and read back.
+create schema if not exists local;
+create or replace function local.announce_message() returns trigger
+language plpgsql as $$
+declare
+  note text;
+begin
+  note := json_build_object(
+    'id', new.id, 'inserted_at', new.inserted_at, 'topic', new.topic, 'event', new.event,
+    'private', new.private, 'payload', new.payload::text,
+    'binary_payload', encode(new.binary_payload, 'base64')
+  )::text;
+  if octet_length(note) > 7900 then
+    note := json_build_object('id', new.id, 'inserted_at', new.inserted_at, 'truncated', true)::text;
+  end if;
+  perform pg_notify('local_realtime_broadcast', note);
+  return null;
+end $$;
+create or replace trigger local_announce_message after insert on realtime.messages
+  for each row execute function local.announce_message();
+
 -- ---------------------------------------------------------------- public schema defaults (as on Supabase)
 grant usage on schema public to anon, authenticated, service_role;
 alter default privileges in schema public grant all on tables to anon, authenticated, service_role;

@@ -4,11 +4,12 @@
 
 /**
  * A user broadcast: a JSON frame's or the REST API's map ({type, event, payload}) as it came, or a
- * binary push's payload bytes (JSON text or raw bytes) with its event.
+ * binary push's payload bytes (JSON text or raw bytes) with its event. A message from the database
+ * carries its realtime.messages id as metadata (clients see it as `meta`).
  */
 export type UserMessage =
   | { encoding: "map"; payload: Record<string, unknown> }
-  | { encoding: "json" | "binary"; event: string; payload: Uint8Array };
+  | { encoding: "json" | "binary"; event: string; payload: Uint8Array; meta?: { id: string } };
 
 export interface Member {
   /** Whether this member may receive broadcasts (a private channel's read policy) right now. */

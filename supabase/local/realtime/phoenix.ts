@@ -100,16 +100,27 @@ export function decodeUserBroadcastPush(buf: Uint8Array): UserBroadcastPush | nu
   };
 }
 
-/** The server's binary user broadcast (kind 4), as vsn 2.0.0 clients decode it. */
-export function encodeUserBroadcast(topic: string, event: string, encoding: PayloadEncoding, payload: Uint8Array) {
+/**
+ * The server's binary user broadcast (kind 4), as vsn 2.0.0 clients decode it; `meta`, when given, is
+ * sent as JSON and read by the client as the broadcast's `meta`. null when a part is over 255 bytes.
+ */
+export function encodeUserBroadcast(
+  topic: string,
+  event: string,
+  encoding: PayloadEncoding,
+  payload: Uint8Array,
+  meta?: Record<string, unknown>,
+) {
   const enc = new TextEncoder();
   const t = enc.encode(topic);
   const e = enc.encode(event);
-  if (t.length > 255 || e.length > 255) return null;
-  const out = new Uint8Array(5 + t.length + e.length + payload.length);
-  out.set([USER_BROADCAST, t.length, e.length, 0, encoding === "json" ? 1 : 0], 0);
+  const m = meta ? enc.encode(JSON.stringify(meta)) : new Uint8Array(0);
+  if (t.length > 255 || e.length > 255 || m.length > 255) return null;
+  const out = new Uint8Array(5 + t.length + e.length + m.length + payload.length);
+  out.set([USER_BROADCAST, t.length, e.length, m.length, encoding === "json" ? 1 : 0], 0);
   out.set(t, 5);
   out.set(e, 5 + t.length);
-  out.set(payload, 5 + t.length + e.length);
+  out.set(m, 5 + t.length + e.length);
+  out.set(payload, 5 + t.length + e.length + m.length);
   return out;
 }

@@ -1,6 +1,6 @@
 // Supabase Realtime at /realtime/v1: the WebSocket (Phoenix protocol, vsn 2.0.0) serving
 // postgres_changes, broadcast and presence on public and private channels, and the REST broadcast
-// API (rest-broadcast.ts). For postgres_changes, at
+// API (rest-broadcast.ts), and broadcasts written in the database (db-broadcast.ts). For postgres_changes, at
 // start it puts a row trigger (local.notify_change, from bootstrap.sql) on every table of the
 // supabase_realtime publication and listens for its NOTIFYs: in-process on PGlite, on a dedicated
 // connection on Postgres. Sessions live in realtime/socket-session.ts, delivery and its RLS rule in
@@ -10,6 +10,7 @@ import type { Ctx, Service } from "../http.ts";
 import { json } from "../http.ts";
 import { createCatalog } from "./catalog.ts";
 import { createChangeFeed, type Subscriber } from "./change-feed.ts";
+import { createDatabaseBroadcasts } from "./db-broadcast.ts";
 import { createHub, createRateWindow } from "./hub.ts";
 import { restBroadcast } from "./rest-broadcast.ts";
 import { vsnOf } from "./phoenix.ts";
@@ -21,6 +22,8 @@ export const MESSAGES_PER_SECOND = 100;
 export const PRESENCE_MESSAGES_PER_SECOND = 20;
 /** Binding ids start high enough to never look like a client ref. */
 const FIRST_BINDING_ID = 1000;
+/** How often realtime.messages is swept of rows past hosted's retention. */
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 export async function createRealtime(ctx: Ctx): Promise<Service> {
   const { db, config } = ctx;
@@ -58,6 +61,16 @@ export async function createRealtime(ctx: Ctx): Promise<Service> {
   const messages = createRateWindow(MESSAGES_PER_SECOND);
   const presenceMessages = createRateWindow(PRESENCE_MESSAGES_PER_SECOND);
 
+  // Broadcasts written to realtime.messages (realtime.send, realtime.broadcast_changes), and the
+  // deletion of those hosted would no longer keep: at start, then every hour.
+  const fromDb = createDatabaseBroadcasts({ db, hub, messages, log: ctx.log });
+  const unlistenMessages = await db.listen("local_realtime_broadcast", (note) => fromDb.push(note));
+  const sweep = () =>
+    fromDb.sweep().catch((e) => ctx.log("realtime: deleting old messages failed", { error: String(e) }));
+  await sweep();
+  const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
+  Deno.unrefTimer(sweeper);
+
   const handle: Service = async (req, path) => {
     const rest = await restBroadcast(req, path, { config, db, hub, messages, log: ctx.log });
     if (rest) return rest;
@@ -93,8 +106,11 @@ export async function createRealtime(ctx: Ctx): Promise<Service> {
   handle.close = async () => {
     for (const s of sessions) s.close();
     sessions.clear();
+    clearInterval(sweeper);
     await unlisten();
+    await unlistenMessages();
     await feed.drain();
+    await fromDb.drain();
   };
   return handle;
 }

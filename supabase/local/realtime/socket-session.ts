@@ -216,7 +216,7 @@ export function attachSession(
       return send({ joinRef: null, ref: null, topic: channel.topic, event: "broadcast", payload: m.payload });
     }
     if (vsn === "2.0.0") {
-      const bytes = encodeUserBroadcast(channel.topic, m.event, m.encoding, m.payload);
+      const bytes = encodeUserBroadcast(channel.topic, m.event, m.encoding, m.payload, m.meta);
       if (bytes && socket.readyState === WebSocket.OPEN) socket.send(bytes);
       return;
     }
@@ -224,7 +224,7 @@ export function attachSession(
     if (m.encoding === "json") {
       const parsed = parseBoundedJson(new TextDecoder().decode(m.payload));
       if (!parsed.ok) return;
-      const payload = { type: "broadcast", event: m.event, payload: parsed.value };
+      const payload = { type: "broadcast", event: m.event, payload: parsed.value, ...(m.meta ? { meta: m.meta } : {}) };
       send({ joinRef: null, ref: null, topic: channel.topic, event: "broadcast", payload });
     }
   }

@@ -1,0 +1,213 @@
+// Broadcasts that originate in the database, through the real supabase-js client on PGlite and on
+// PostgreSQL: a row trigger calling realtime.broadcast_changes, and realtime.send called from SQL,
+// reach the channels of their topic (a private one only for members its SELECT policies let read),
+// after commit and never for a rolled-back transaction, as hosted Realtime serves them.
+import "fake-indexeddb/auto";
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { RealtimeChannel, SupabaseClient } from "@supabase/supabase-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Backend } from "../support/backend.ts";
+import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
+import { anonClient, newUser, type NewUser } from "../support/clients.ts";
+
+const SILENCE_MS = 1200;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+/**
+ * The project's migrations plus what a project using database broadcasts would write: a person reads
+ * (and may write) their own room "room:<uid>"; anyone signed in may see a room's presence (so may join
+ * it privately, yet not read its broadcasts); a table whose changes a SECURITY DEFINER trigger sends to
+ * its owner's room with realtime.broadcast_changes; and functions calling realtime.send.
+ */
+function migrationsWithDatabaseBroadcasts(): string {
+  const dir = mkdtempSync(join(tmpdir(), "rt-db-migrations-"));
+  for (const f of readdirSync("supabase/migrations")) copyFileSync(join("supabase/migrations", f), join(dir, f));
+  writeFileSync(
+    join(dir, "29991231000000_realtime_database_broadcasts.sql"),
+    `create policy "own room is readable" on realtime.messages for select to authenticated
+       using (realtime.topic() = 'room:' || auth.uid()::text);
+     create policy "room presence is readable" on realtime.messages for select to authenticated
+       using (extension = 'presence' and realtime.topic() like 'room:%');
+     create policy "own room is writable" on realtime.messages for insert to authenticated
+       with check (realtime.topic() = 'room:' || auth.uid()::text);
+
+     create table public.rt_notes (
+       id bigint generated always as identity primary key,
+       user_id uuid not null default auth.uid(),
+       body text not null
+     );
+     alter table public.rt_notes enable row level security;
+     create policy "own notes" on public.rt_notes for all to authenticated
+       using (user_id = auth.uid()) with check (user_id = auth.uid());
+     create function public.rt_notes_broadcast() returns trigger
+     language plpgsql security definer set search_path = '' as $$
+     begin
+       perform realtime.broadcast_changes(
+         'room:' || coalesce(new.user_id, old.user_id)::text, tg_op, tg_op, tg_table_name, tg_table_schema, new, old
+       );
+       return null;
+     end $$;
+     create trigger rt_notes_broadcast after insert or update or delete on public.rt_notes
+       for each row execute function public.rt_notes_broadcast();
+
+     create function public.rt_shout(topic text, body text) returns void
+     language sql security definer set search_path = '' as $$
+       select realtime.send(jsonb_build_object('body', body), 'shout', topic, false)
+     $$;
+     create function public.rt_shout_then_fail(topic text) returns void
+     language plpgsql security definer set search_path = '' as $$
+     begin
+       perform realtime.send(jsonb_build_object('body', 'never'), 'doomed', topic, false);
+       raise exception 'changed my mind';
+     end $$;
+     -- Security invoker: the caller's own INSERT policy on realtime.messages decides.
+     create function public.rt_send_as_me(topic text) returns void language sql as $$
+       select realtime.send(jsonb_build_object('from', auth.uid()), 'as-me', topic)
+     $$;`,
+  );
+  return dir;
+}
+
+type Heard = { event: string; payload: Record<string, unknown>; meta?: { id?: string } };
+
+async function enter(
+  client: SupabaseClient,
+  name: string,
+  config: Record<string, unknown> = {},
+  withPresence = false,
+): Promise<{ channel: RealtimeChannel; heard: Heard[] }> {
+  const heard: Heard[] = [];
+  const channel = client
+    .channel(name, { config })
+    .on("broadcast", { event: "*" }, (m: Heard) => heard.push({ event: m.event, payload: m.payload, meta: m.meta }));
+  if (withPresence) channel.on("presence", { event: "sync" }, () => {});
+  await new Promise<void>((resolve, reject) => {
+    channel.subscribe((status, err) => {
+      if (status === "SUBSCRIBED") resolve();
+      else if (status === "CHANNEL_ERROR" || status === "TIMED_OUT") reject(err ?? new Error(status));
+    });
+  });
+  return { channel, heard };
+}
+
+describe.each(BACKEND_TARGETS)("realtime broadcasts from the database on $title", ({ postgres, skip }) => {
+  let backend: Backend;
+  let migrations: string;
+  let alice: NewUser;
+  let bob: NewUser;
+  let anon: SupabaseClient;
+
+  beforeAll(async () => {
+    if (skip) return;
+    migrations = migrationsWithDatabaseBroadcasts();
+    backend = await startBackendOn(postgres, "pc_rt_db_broadcast", { MIGRATIONS_DIR: migrations });
+    alice = await newUser(backend, "rt-db-alice");
+    bob = await newUser(backend, "rt-db-bob");
+    anon = anonClient(backend);
+  });
+
+  afterAll(async () => {
+    for (const c of [alice?.client, bob?.client, anon]) await c?.removeAllChannels();
+    await backend?.stop();
+    if (migrations) rmSync(migrations, { recursive: true, force: true });
+  });
+
+  it.skipIf(skip)(
+    "broadcast_changes from a trigger reaches the private channel's authorised member, not an unauthorised one",
+    async () => {
+      const room = `room:${alice.id}`;
+      const owner = await enter(alice.client, room, { private: true });
+      // Bob may join Alice's room privately (he may see its presence) but may not read its broadcasts.
+      const onlyPresence = await enter(bob.client, room, { private: true, presence: { key: "bob" } }, true);
+      const publicTwin = await enter(anon, room); // the same name, public: another topic
+      const bobsRoom = await enter(bob.client, `room:${bob.id}`, { private: true });
+
+      const { data: inserted, error } = await alice.client.from("rt_notes").insert({ body: "first" }).select().single();
+      expect(error).toBeNull();
+      const insert = await waitFor(() => owner.heard.find((h) => h.event === "INSERT"), "the INSERT broadcast");
+      expect(insert.payload).toEqual({
+        id: expect.any(String),
+        operation: "INSERT",
+        record: { id: inserted!.id, user_id: alice.id, body: "first" },
+        old_record: null,
+        schema: "public",
+        table: "rt_notes",
+      });
+      // The message's id, in the payload (added by realtime.send) and as the broadcast's meta.
+      expect(insert.meta).toEqual({ id: insert.payload.id });
+
+      expect((await alice.client.from("rt_notes").update({ body: "second" }).eq("id", inserted!.id)).error).toBeNull();
+      const update = await waitFor(() => owner.heard.find((h) => h.event === "UPDATE"), "the UPDATE broadcast");
+      expect(update.payload).toMatchObject({
+        operation: "UPDATE",
+        record: { body: "second" },
+        old_record: { body: "first" },
+      });
+      expect((await alice.client.from("rt_notes").delete().eq("id", inserted!.id)).error).toBeNull();
+      const del = await waitFor(() => owner.heard.find((h) => h.event === "DELETE"), "the DELETE broadcast");
+      expect(del.payload).toMatchObject({ operation: "DELETE", record: null, old_record: { body: "second" } });
+
+      await sleep(SILENCE_MS);
+      expect(owner.heard.map((h) => h.event)).toEqual(["INSERT", "UPDATE", "DELETE"]);
+      expect(onlyPresence.heard).toEqual([]);
+      expect(publicTwin.heard).toEqual([]);
+      expect(bobsRoom.heard).toEqual([]);
+      for (const s of [owner, onlyPresence, publicTwin, bobsRoom]) await s.channel.unsubscribe();
+    },
+  );
+
+  it.skipIf(skip)("realtime.send with private false reaches a public channel's subscribers only", async () => {
+    const room = `room:${alice.id}`;
+    const listener = await enter(anon, room);
+    const alsoListening = await enter(bob.client, room);
+    const privateTwin = await enter(alice.client, room, { private: true });
+
+    expect((await alice.client.rpc("rt_shout", { topic: room, body: "hello" })).error).toBeNull();
+    const heard = await waitFor(() => listener.heard.find((h) => h.event === "shout"), "the public message");
+    expect(heard.payload).toEqual({ body: "hello", id: expect.any(String) });
+    expect(heard.meta).toEqual({ id: heard.payload.id });
+    await waitFor(() => alsoListening.heard.find((h) => h.event === "shout"), "the second subscriber's copy");
+
+    await sleep(SILENCE_MS);
+    expect(privateTwin.heard).toEqual([]);
+    for (const s of [listener, alsoListening, privateTwin]) await s.channel.unsubscribe();
+  });
+
+  it.skipIf(skip)(
+    "a rolled-back send delivers nothing; a send refused by the caller's INSERT policy is only a warning",
+    async () => {
+      const room = `room:${alice.id}`;
+      const listener = await enter(anon, room);
+      const owner = await enter(alice.client, room, { private: true });
+
+      const failed = await alice.client.rpc("rt_shout_then_fail", { topic: room });
+      expect(failed.error?.message).toBe("changed my mind");
+      // Bob may not write to Alice's room: his call succeeds and nothing is sent.
+      expect((await bob.client.rpc("rt_send_as_me", { topic: room })).error).toBeNull();
+      // Alice may: the same function, as her, is sent (private by default).
+      expect((await alice.client.rpc("rt_send_as_me", { topic: room })).error).toBeNull();
+      // A later send arrives, so the rolled-back one had every chance to arrive first.
+      expect((await alice.client.rpc("rt_shout", { topic: room, body: "after" })).error).toBeNull();
+
+      await waitFor(() => listener.heard.find((h) => h.event === "shout"), "the message after the rolled-back one");
+      const mine = await waitFor(() => owner.heard.find((h) => h.event === "as-me"), "Alice's own send");
+      expect(mine.payload).toEqual({ from: alice.id, id: expect.any(String) });
+      await sleep(SILENCE_MS);
+      expect(listener.heard.map((h) => h.event)).toEqual(["shout"]);
+      expect(owner.heard.map((h) => h.payload)).toEqual([{ from: alice.id, id: expect.any(String) }]);
+      for (const s of [listener, owner]) await s.channel.unsubscribe();
+    },
+  );
+});
