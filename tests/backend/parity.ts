@@ -117,6 +117,27 @@ export const PARITY: ParityRow[] = [
       },
     ],
   },
+  {
+    service: "realtime",
+    feature: "broadcast from the database (`realtime.send`, `realtime.broadcast_changes`)",
+    status: "served",
+    note: "every committed `realtime.messages` row with an event and a payload, after commit (NOTIFY), `meta.id` the row's id; rows kept 72 hours by day, as hosted's partitions",
+    tests: [
+      {
+        file: "realtime-db-broadcast.test.ts",
+        title:
+          "broadcast_changes from a trigger reaches the private channel's authorised member, not an unauthorised one",
+      },
+      {
+        file: "realtime-db-broadcast.test.ts",
+        title: "realtime.send with private false reaches a public channel's subscribers only",
+      },
+      {
+        file: "realtime-db-broadcast.test.ts",
+        title: "a rolled-back send delivers nothing; a send refused by the caller's INSERT policy is only a warning",
+      },
+    ],
+  },
 
   // Auth
   {
