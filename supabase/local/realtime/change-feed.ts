@@ -1,7 +1,8 @@
 // Row changes of published tables, from NOTIFY 'local_realtime' (sent by the local.notify_change()
 // trigger) to each subscribed channel that may see them, by Supabase Realtime's rules: an INSERT or
 // UPDATE is delivered only if the subscriber could select the row, checked by re-reading it by primary
-// key as the subscriber (asRole, so the table's RLS and column grants decide); a DELETE by the rule of
+// key as the subscriber (asRole, so the table's RLS and column grants decide) when the table has RLS
+// on, and shown as the role's column grants allow when it has not; a DELETE by the rule of
 // deliverDelete. Changes are handled one at a time, in commit order, so a subscriber never sees an
 // UPDATE before the INSERT it follows. commit_timestamp is the moment the commit was announced.
 import { asRole, type Claims, type Db, quoteIdent } from "../db.ts";
@@ -102,9 +103,14 @@ export function createChangeFeed(
     const newRecord = change.record ?? {};
     for (const { claims, members } of groups.values()) {
       const columns = columnsFor(info, claims);
-      // The service role bypasses RLS, so its right to see the notified row needs no query.
-      const trusted = claims.role === "service_role" && !change.truncated;
-      if (!columns.length || (!trusted && !info.primaryKey.length)) continue; // nothing to show, or no key to check by
+      // Hosted answers an INSERT or UPDATE of a table without a primary key, or one whose key the role
+      // may not select, with an error ("Error 400: Bad Request, no primary key", "Error 401:
+      // Unauthorized") and no record, whatever the role; the twin sends nothing.
+      const keyShown = info.primaryKey.length > 0 && info.primaryKey.every((k) => columns.some((c) => c.name === k));
+      if (!keyShown) continue;
+      // RLS is asked only where it is on (hosted runs its check statement only then), and the service
+      // role bypasses it: the notified row is shown without a query, unless it was too large to notify.
+      const trusted = (claims.role === "service_role" || !info.rls) && !change.truncated;
       // Filters are tried on the notified row first so that uninterested identities cost no query.
       const hopeful = change.truncated ?
         members :

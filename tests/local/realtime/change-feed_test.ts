@@ -106,3 +106,63 @@ Deno.test("commit_timestamp is when the commit was announced, not when its trans
   assert.ok(Date.parse(stamps[2]) > Date.parse(stamps[0]));
   assert.match(stamps[2], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 });
+
+Deno.test(
+  "INSERT: re-read under RLS only where RLS is on; a table without a key, or a key the role may not see, sends nothing",
+  async () => {
+    await db.exec(`
+      create table public.keyless (note text);
+      grant select on public.keyless to authenticated, service_role;
+      create table public.hidden_key (id int primary key, note text);
+      grant select (note) on public.hidden_key to authenticated;
+    `);
+    const listen = (role: string, table: string) => {
+      const b = parseBinding({ event: "INSERT", schema: "public", table }, 1) as Binding;
+      const heard: Heard[] = [];
+      return {
+        heard,
+        bindings: [b],
+        claims: () => ({ role, sub: "u1" }),
+        deliver: (p: Record<string, unknown>) => heard.push(p as Heard),
+      };
+    };
+    const open = listen("authenticated", "open_full");
+    const secured = listen("authenticated", "secured");
+    const securedService = listen("service_role", "secured");
+    const keylessUser = listen("authenticated", "keyless");
+    const keylessService = listen("service_role", "keyless");
+    const hiddenKey = listen("authenticated", "hidden_key");
+    const feed = createChangeFeed(
+      db,
+      catalog,
+      new Set([open, secured, securedService, keylessUser, keylessService, hiddenKey]),
+      () => undefined,
+    );
+    // None of these rows is in its table any more (or ever was): only a re-read can notice.
+    const insert = (table: string, record: Record<string, unknown>) =>
+      feed.push(
+        JSON.stringify({
+          schema: "public",
+          table,
+          type: "INSERT",
+          commit_timestamp: "2001-01-01T00:00:00.000Z",
+          record,
+          old_record: null,
+        }),
+      );
+    insert("open_full", { id: 40, user_id: "u1", note: "not granted" });
+    insert("secured", { id: 41, user_id: "u1", note: "n" });
+    insert("keyless", { note: "k" });
+    insert("hidden_key", { id: 42, note: "h" });
+    await feed.drain();
+    // No RLS: shown as the role's column grants allow, without asking the table (as hosted).
+    assert.deepEqual(open.heard.map((h) => h.data.record), [{ id: 40, user_id: "u1" }]);
+    // RLS on: the row is read back as the subscriber, and it is not there.
+    assert.deepEqual(secured.heard, []);
+    assert.deepEqual(securedService.heard.map((h) => h.data.record), [{ id: 41, user_id: "u1", note: "n" }]);
+    // Hosted answers these with an error and no record ("no primary key", "Unauthorized").
+    assert.deepEqual(keylessUser.heard, []);
+    assert.deepEqual(keylessService.heard, []);
+    assert.deepEqual(hiddenKey.heard, []);
+  },
+);
