@@ -57,11 +57,23 @@ create index if not exists refresh_tokens_session_idx on auth.refresh_tokens (se
 create table if not exists auth.one_time_tokens (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null references auth.users (id) on delete cascade,
-  token_type text not null check (token_type in ('recovery', 'signup')),
+  token_type text not null,
   token_hash text not null unique,
   relates_to text not null,
   created_at timestamptz not null default now()
 );
+
+-- When an invitation and a sign-up confirmation went out, a pending e-mail change (the new address,
+-- when its links went out, how many of the two have been followed), as GoTrue keeps them on the user,
+-- and the token types e-mail change links are stored as.
+alter table auth.users add column if not exists invited_at timestamptz;
+alter table auth.users add column if not exists confirmation_sent_at timestamptz;
+alter table auth.users add column if not exists email_change varchar(255);
+alter table auth.users add column if not exists email_change_sent_at timestamptz;
+alter table auth.users add column if not exists email_change_confirm_status smallint not null default 0;
+alter table auth.one_time_tokens drop constraint if exists one_time_tokens_token_type_check;
+alter table auth.one_time_tokens add constraint one_time_tokens_token_type_check
+  check (token_type in ('recovery', 'signup', 'email_change_current', 'email_change_new'));
 
 create or replace function auth.jwt() returns jsonb
 language sql stable as $$

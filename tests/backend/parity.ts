@@ -21,6 +21,7 @@ const realtime = "realtime.test.ts";
 const broadcast = "realtime-broadcast.test.ts";
 const auth = "auth.test.ts";
 const authAdmin = "auth-admin.test.ts";
+const emailChange = "auth-email-change.test.ts";
 const rest = "rest.test.ts";
 const embedding = "rest-embedding.test.ts";
 const m2m = "rest-embedding-m2m.test.ts";
@@ -206,12 +207,13 @@ export const PARITY: ParityRow[] = [
   {
     service: "auth",
     feature: "`updateUser` (password, e-mail, metadata)",
-    status: "served",
-    note: "new address checked before new password; `app_metadata` refused",
+    status: "stricter",
+    note: "new address checked before new password; `app_metadata` refused; an e-mail change needs both addresses to confirm even with autoconfirm on",
     tests: [
       { file: auth, title: "checks a new address before a new password, in GoTrue's user-update order" },
       { file: auth, title: "changes the password, emits USER_UPDATED and signs out the other sessions" },
-      { file: auth, title: "changes the e-mail address, refuses one already taken, and tells the old address" },
+      { file: emailChange, title: "mails both addresses and changes the address only once both have confirmed" },
+      { file: emailChange, title: "refuses an address another account holds with email_exists, mailing nothing" },
       { file: auth, title: "removes user_metadata keys given as null and refuses app_metadata changes" },
     ],
   },
@@ -270,9 +272,33 @@ export const PARITY: ParityRow[] = [
   {
     service: "auth",
     feature: "`generateLink` types `email_change_current`, `email_change_new`",
-    status: "not-served",
-    note: "refused with 400",
-    tests: [],
+    status: "served",
+    note: "the change applies once both sides are followed",
+    tests: [
+      {
+        file: emailChange,
+        title:
+          "generates email_change_current and email_change_new links that change the address once both are followed",
+      },
+      {
+        file: emailChange,
+        title: "refuses email change links for an unknown user, a taken address or a malformed one",
+      },
+    ],
+  },
+  {
+    service: "auth",
+    feature: "e-mail change links (`verifyOtp` type `email_change`, link redirect)",
+    status: "served",
+    note: "secure change: a link and code to each address; `new_email`, `email_change_sent_at` shown",
+    tests: [
+      { file: emailChange, title: "mails both addresses and changes the address only once both have confirmed" },
+      {
+        file: emailChange,
+        title: "takes the codes only with their own address, once, and answers the first with GoTrue's message",
+      },
+      { file: emailChange, title: "refuses a second change within a minute with over_email_send_rate_limit" },
+    ],
   },
   {
     service: "auth",

@@ -1,14 +1,15 @@
 // The signed-in user's own endpoints: GET /user, PUT /user (password, e-mail, user_metadata) and
 // POST /logout. A password change signs out every other session and voids outstanding e-mail links,
-// as GoTrue does.
+// as GoTrue does; a new e-mail address only becomes the account's once both addresses have confirmed
+// it (email-change.ts).
 import { answer, type Endpoint } from "./context.ts";
-import { sendMail } from "./mailbox.ts";
+import { requestEmailChange } from "./email-change.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
-import { type JsonObject, refuse, succeed } from "./responses.ts";
+import { type JsonObject, type Outcome, refuse, succeed } from "./responses.ts";
 import { authenticate, endSessions, type LogoutScope } from "./sessions.ts";
 import { checkMetadataSize, checkNewPassword, INVALID_EMAIL, readUserBody } from "./signup.ts";
 import { voidLinks } from "./email-links.ts";
-import { EmailRateLimited } from "./rate-limits.ts";
+import { safeRedirect } from "./redirects.ts";
 import { findUserByEmail, findUserById, normalizeEmail, toGoTrueUser } from "./users.ts";
 
 const EMAIL_TAKEN = "A user with this email address has already been registered";
@@ -29,7 +30,14 @@ function mergeMetadata(current: JsonObject, patch: JsonObject): JsonObject {
   return next;
 }
 
-export const updateUser: Endpoint = async (actx, req) => {
+/** Thrown inside the update's transaction to undo it and answer `outcome`. */
+class Undo extends Error {
+  constructor(readonly outcome: Outcome<never>) {
+    super(outcome.ok ? "undo" : outcome.error.message);
+  }
+}
+
+export const updateUser: Endpoint = async (actx, req, url) => {
   const caller = await authenticate(actx, req);
   if (!caller.ok) return answer(caller);
   const { user, sessionId } = caller.value;
@@ -46,7 +54,12 @@ export const updateUser: Endpoint = async (actx, req) => {
     newEmail = normalizeEmail(fields.email);
     if (!newEmail) return answer(refuse(400, "validation_failed", INVALID_EMAIL));
     if (newEmail === user.email) newEmail = null;
-    else if (await findUserByEmail(actx.db, newEmail)) {
+    else if (!user.email) {
+      // GoTrue's shortcut for accounts without an address (anonymous ones) has no use here.
+      return answer(refuse(422, "validation_failed", "Only accounts with an e-mail address can change it"));
+    } else if (typeof body.code_challenge === "string" && body.code_challenge) {
+      return answer(refuse(400, "validation_failed", "PKCE is not supported by the local backend's e-mail change"));
+    } else if (await findUserByEmail(actx.db, newEmail)) {
       return answer(refuse(422, "email_exists", EMAIL_TAKEN));
     }
   }
@@ -67,6 +80,7 @@ export const updateUser: Endpoint = async (actx, req) => {
     if (!small.ok) return answer(small);
   }
 
+  const redirectTo = safeRedirect(actx.config, url.searchParams.get("redirect_to"));
   const change = () =>
     actx.db.transaction(async (sql) => {
       if (passwordHash) {
@@ -77,37 +91,25 @@ export const updateUser: Endpoint = async (actx, req) => {
         await endSessions(sql, user.id, sessionId, sessionId ? "others" : "global");
         await voidLinks(sql, user.id);
       }
-      let meta = data ? mergeMetadata(user.user_metadata, data) : user.user_metadata;
-      if (newEmail) {
-        const taken = await sql.query(`select 1 from auth.users where email = $1`, [newEmail]);
-        if (taken.rows.length) {
-          return refuse(422, "email_exists", EMAIL_TAKEN);
-        }
-        meta = { ...meta, email: newEmail };
-        // Local accounts are confirmed at once, so the new address is taken at once; the old address is
-        // told, so a stolen session cannot quietly move the account to another mailbox.
-        await sql.query(`update auth.users set email = $2, updated_at = now() where id = $1`, [user.id, newEmail]);
-        await voidLinks(sql, user.id);
-        const over = actx.limits.sendEmail();
-        if (over) throw new EmailRateLimited(over);
-        await sendMail(actx, sql, {
-          to: user.email ?? newEmail,
-          subject: "Your email address has been changed",
-          text: `The e-mail address of your account was changed from ${user.email} to ${newEmail}.\n\n` +
-            `If you did not do this, reset your password and contact support.`,
-        });
-      }
-      if (data || newEmail) {
+      if (data) {
         await sql.query(`update auth.users set raw_user_meta_data = $2::jsonb, updated_at = now() where id = $1`, [
           user.id,
-          JSON.stringify(meta),
+          JSON.stringify(mergeMetadata(user.user_metadata, data)),
         ]);
+      }
+      if (newEmail) {
+        const taken = await sql.query(`select 1 from auth.users where email = $1`, [newEmail]);
+        // A refusal here undoes the rest of the update, as GoTrue's transaction does.
+        if (taken.rows.length) throw new Undo(refuse(422, "email_exists", EMAIL_TAKEN));
+        const sent = await requestEmailChange(actx, sql, { ...user, email: user.email! }, newEmail, redirectTo);
+        if (!sent.ok) throw new Undo(sent);
       }
       return succeed(await toGoTrueUser((await findUserById(sql, user.id))!));
     });
   try {
     return answer(await change());
   } catch (e) {
+    if (e instanceof Undo) return answer(e.outcome);
     // Another account took the address between the check and the update.
     if ((e as { code?: string }).code === "23505") return answer(refuse(422, "email_exists", EMAIL_TAKEN));
     throw e;

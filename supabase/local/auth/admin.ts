@@ -5,12 +5,12 @@
 // admin, as GoTrue's JWT admin roles decide. Deleting the auth.users row cascades to the person's
 // sessions, refresh tokens and e-mail links and, through the migrations' foreign keys, to every public
 // table that references auth.users. What the local backend has no use for (phone numbers, imported
-// password hashes, other roles or audiences, soft deletion, e-mail change links) is refused, never
-// silently ignored.
+// password hashes, other roles or audiences, soft deletion) is refused, never silently ignored.
 import { verifyJwt } from "../jwt.ts";
 import { bearer, json } from "../http.ts";
 import type { Sql } from "../db.ts";
 import { answer, type AuthCtx, type Endpoint } from "./context.ts";
+import { type ChangeSide, generateEmailChangeLink } from "./email-change.ts";
 import { type CodeLinkType, issueCode, sendCode, voidLinks } from "./email-links.ts";
 import { hashPassword } from "./passwords.ts";
 import { safeRedirect } from "./redirects.ts";
@@ -407,7 +407,22 @@ export const generateLink: Endpoint = async (actx, req, url) => {
     return answer(refuse(400, "validation_failed", `Invalid email action link type requested: ${type}`));
   }
   if (type === "email_change_current" || type === "email_change_new") {
-    return answer(refuse(400, "validation_failed", "E-mail change links are not supported by the local backend"));
+    const newEmail = normalizeEmail(fields.value.new_email ?? "");
+    if (!newEmail) return answer(refuse(400, "validation_failed", INVALID_EMAIL));
+    const user = { ...existing!, email };
+    const outcome = await actx.db.transaction(async (sql) => {
+      const issued = await generateEmailChangeLink(actx, sql, user, type as ChangeSide, newEmail, redirectTo);
+      if (!issued.ok) return issued;
+      return succeed({
+        ...(await toGoTrueUser((await findUserById(sql, user.id))!)),
+        action_link: issued.value.link,
+        email_otp: issued.value.code,
+        hashed_token: issued.value.hashedToken,
+        verification_type: type,
+        redirect_to: redirectTo,
+      });
+    });
+    return answer(outcome);
   }
   let passwordHash: string | null = null;
   if (type === "signup" && !existing) {

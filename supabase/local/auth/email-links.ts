@@ -60,9 +60,7 @@ export async function sendLink(
     `insert into auth.one_time_tokens (user_id, token_type, token_hash, relates_to) values ($1, $2, $3, $4)`,
     [user.id, type, await sha256Hex(token), user.email],
   );
-  if (type === "recovery") {
-    await sql.query(`update auth.users set recovery_sent_at = now() where id = $1`, [user.id]);
-  }
+  await markSent(sql, user.id, type);
   const url = new URL(`${ctx.config.publicUrl}/auth/v1/verify`);
   url.searchParams.set("token", token);
   url.searchParams.set("type", type);
@@ -71,6 +69,16 @@ export async function sendLink(
   const message = MESSAGES[type];
   await sendMail(ctx, sql, { to: user.email, subject: message.subject, text: message.text(link), link });
   return true;
+}
+
+/**
+ * GoTrue's record of when a link went out: recovery_sent_at for recovery tokens, confirmation_sent_at
+ * for confirmation tokens, and invited_at besides for an invitation.
+ */
+async function markSent(sql: Sql, userId: string, type: CodeLinkType): Promise<void> {
+  const column = STORED_AS[type] === "recovery" ? "recovery_sent_at" : "confirmation_sent_at";
+  const invited = type === "invite" ? ", invited_at = now()" : "";
+  await sql.query(`update auth.users set ${column} = now()${invited} where id = $1`, [userId]);
 }
 
 /** What a code-carrying e-mail link is for, as /verify's `type` names it. */
@@ -149,9 +157,7 @@ export async function issueCode(
     `insert into auth.one_time_tokens (user_id, token_type, token_hash, relates_to) values ($1, $2, $3, $4)`,
     [user.id, stored, digest, user.email],
   );
-  if (stored === "recovery") {
-    await sql.query(`update auth.users set recovery_sent_at = now() where id = $1`, [user.id]);
-  }
+  await markSent(sql, user.id, type);
   const url = new URL(`${ctx.config.publicUrl}/auth/v1/verify`);
   url.searchParams.set("token", hashedToken);
   url.searchParams.set("type", type);

@@ -2,10 +2,12 @@
 // /verify, which turns a link token or an e-mailed code into a session: GET answers 303 to the app with
 // the session in the URL fragment (implicit flow) or the error there; POST (verifyOtp with token_hash,
 // or with email and the six-digit token) answers JSON. The verification types are GoTrue's e-mail ones:
-// signup and invite redeem confirmation tokens, recovery and magiclink recovery tokens, email either.
+// signup and invite redeem confirmation tokens, recovery and magiclink recovery tokens, email either,
+// email_change the two links of an e-mail change (email-change.ts).
 import type { Sql } from "../db.ts";
 import { json } from "../http.ts";
 import { answer, type AuthCtx, type Endpoint } from "./context.ts";
+import { confirmEmailChange, SINGLE_CONFIRMATION } from "./email-change.ts";
 import { codeLinkToken, consumeLink, type LinkType, sendLink } from "./email-links.ts";
 import { type JsonObject, type Outcome, readJsonObject, refuse, stringFields, succeed } from "./responses.ts";
 import { safeRedirect } from "./redirects.ts";
@@ -38,8 +40,19 @@ const REDEEMS: Record<string, LinkType[]> = {
 };
 const EXPIRED_LINK = "Email link is invalid or has expired";
 
-/** Consumes the token and signs its user in; confirms the address, since the link reached it. */
-async function redeem(actx: AuthCtx, sql: Sql, token: string, type: string): Promise<Outcome<JsonObject>> {
+/** The verification types /verify knows: the e-mail link ones and email_change. */
+const KNOWN_TYPE = (type: string) => type === "email_change" || Object.hasOwn(REDEEMS, type);
+
+/**
+ * Consumes the token and signs its user in; confirms the address, since the link reached it. For
+ * email_change, the first of the two confirmations signs nobody in and answers null.
+ */
+async function redeem(actx: AuthCtx, sql: Sql, token: string, type: string): Promise<Outcome<JsonObject | null>> {
+  if (type === "email_change") {
+    const confirmed = await confirmEmailChange(sql, token);
+    if (!confirmed.ok) return confirmed;
+    return succeed(confirmed.value.applied ? await startSession(actx, sql, confirmed.value.userId, "otp") : null);
+  }
   const userId = await consumeLink(sql, token, REDEEMS[type]);
   if (!userId) return refuse(403, "otp_expired", EXPIRED_LINK);
   const user = await findUserById(sql, userId);
@@ -73,7 +86,7 @@ export const verifyGet: Endpoint = async (actx, _req, url) => {
   if (!token) return answer(refuse(400, "validation_failed", "Verify requires a token"));
   if (!type) return answer(refuse(400, "validation_failed", "Verify requires a verification type"));
   const redirectTo = safeRedirect(actx.config, url.searchParams.get("redirect_to"));
-  if (!Object.hasOwn(REDEEMS, type)) {
+  if (!KNOWN_TYPE(type)) {
     return errorRedirect(redirectTo, "invalid_request", "validation_failed", "Invalid email verification type");
   }
   const outcome = await actx.db.transaction((sql) => redeem(actx, sql, token, type));
@@ -81,12 +94,18 @@ export const verifyGet: Endpoint = async (actx, _req, url) => {
     const f = outcome.error;
     return errorRedirect(
       redirectTo,
-      f.code === "user_banned" ? "unauthorized_client" : "access_denied",
+      f.code === "user_banned" ? "unauthorized_client" : f.status === 422 ? "invalid_request" : "access_denied",
       f.code,
       f.message,
     );
   }
   const s = outcome.value;
+  if (s === null) {
+    // GoTrue's message for the first of two e-mail change confirmations, in the fragment.
+    const url = new URL(redirectTo);
+    url.hash = new URLSearchParams({ message: SINGLE_CONFIRMATION, sb: "" }).toString();
+    return seeOther(url.toString());
+  }
   // Keys in GoTrue's (alphabetical) order.
   const fragment = new URLSearchParams({
     access_token: String(s.access_token),
@@ -127,10 +146,11 @@ export const verifyPost: Endpoint = async (actx, req) => {
     }
     linkToken = tokenHash!;
   }
-  if (!Object.hasOwn(REDEEMS, type)) return answer(refuse(400, "validation_failed", "Invalid email verification type"));
+  if (!KNOWN_TYPE(type)) return answer(refuse(400, "validation_failed", "Invalid email verification type"));
   const outcome = await actx.db.transaction((sql) => redeem(actx, sql, linkToken, type));
   if (!outcome.ok && outcome.error.code === "otp_expired") {
     return answer(refuse(403, "otp_expired", code ? "Token has expired or is invalid" : EXPIRED_LINK));
   }
+  if (outcome.ok && outcome.value === null) return json({ msg: SINGLE_CONFIRMATION, code: "200" });
   return answer(outcome);
 };

@@ -13,8 +13,15 @@ export interface UserRow {
   is_anonymous: boolean;
   banned: boolean;
   email_confirmed_at: string | null;
+  invited_at: string | null;
+  confirmation_sent_at: string | null;
   confirmed_at: string | null;
   recovery_sent_at: string | null;
+  /** The address a pending e-mail change moves to (GoTrue's email_change, sent as new_email). */
+  new_email: string | null;
+  email_change_sent_at: string | null;
+  /** How many of a pending change's two links have been followed (0 or 1). */
+  email_change_confirm_status: number;
   last_sign_in_at: string | null;
   created_at: string;
   updated_at: string;
@@ -27,6 +34,9 @@ const ts = (col: string) => `to_char(${col} at time zone 'utc', 'YYYY-MM-DD"T"HH
 const USER_SELECT = `select id::text as id, aud, role, email, encrypted_password, phone, is_anonymous,
   coalesce(banned_until > now(), false) as banned,
   ${ts("email_confirmed_at")}, ${ts("confirmed_at")}, ${ts("recovery_sent_at")}, ${ts("last_sign_in_at")},
+  ${ts("invited_at")}, ${ts("confirmation_sent_at")}, nullif(email_change, '') as new_email, ${
+  ts("email_change_sent_at")
+}, email_change_confirm_status,
   ${ts("created_at")}, ${ts("updated_at")},
   coalesce(raw_app_meta_data, '{}')::text as app_meta, coalesce(raw_user_meta_data, '{}')::text as user_meta
   from auth.users`;
@@ -103,9 +113,13 @@ export async function toGoTrueUser(u: UserRow): Promise<JsonObject> {
     role: u.role,
     email: u.email ?? "",
     ...optional("email_confirmed_at"),
+    ...optional("invited_at"),
     phone: u.phone ?? "",
+    ...optional("confirmation_sent_at"),
     ...optional("confirmed_at"),
     ...optional("recovery_sent_at"),
+    ...optional("new_email"),
+    ...optional("email_change_sent_at"),
     ...optional("last_sign_in_at"),
     app_metadata: u.app_metadata,
     user_metadata: u.user_metadata,

@@ -1,0 +1,209 @@
+// Changing the e-mail address of an account, through the real supabase-js client on PGlite and
+// PostgreSQL, as GoTrue's secure e-mail change does it: `updateUser({ email })` mails the current and the
+// new address, the account keeps its address (showing the pending one as new_email) until both have
+// confirmed, by link or by code; an address another account holds is refused; the admin API's
+// email_change_current and email_change_new links take part in the same two-step change.
+import type { SupabaseClient } from "@supabase/supabase-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MailMessage } from "../../supabase/local/auth/mailbox-page.ts";
+import type { Backend } from "../support/backend.ts";
+import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
+import { anonClient, serviceClient, uniqueEmail } from "../support/clients.ts";
+
+const PASSWORD = "correct-horse-42";
+const ACCOUNT_URL = "http://localhost:5173/account";
+const ACCEPTED = "Confirmation link accepted. Please proceed to confirm link sent to the other email";
+
+async function mailTo(b: Backend, email: string): Promise<MailMessage[]> {
+  const res = await fetch(`${b.url}/_dev/mailbox/messages?to=${encodeURIComponent(email)}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as MailMessage[];
+}
+
+/** The code and the link of the newest message to `email`. */
+async function changeMail(b: Backend, email: string): Promise<{ code: string; link: URL; subject: string }> {
+  const [message] = await mailTo(b, email);
+  expect(message).toBeTruthy();
+  const code = /code: (\d{6})\b/.exec(message.text)?.[1];
+  expect(code).toMatch(/^\d{6}$/);
+  return { code: code!, link: new URL(message.link!), subject: message.subject };
+}
+
+/** Follows an e-mailed link as a browser would, without following the redirect. */
+async function follow(b: Backend, link: URL | string): Promise<string> {
+  const url = new URL(link);
+  const res = await fetch(`${b.url}/auth/v1/verify?${url.searchParams.toString()}`, { redirect: "manual" });
+  expect(res.status).toBe(303);
+  return res.headers.get("location")!;
+}
+
+async function signedUp(b: Backend, tag: string): Promise<{ client: SupabaseClient; email: string; id: string }> {
+  const client = anonClient(b);
+  const email = uniqueEmail(tag);
+  const { data, error } = await client.auth.signUp({ email, password: PASSWORD });
+  if (error || !data.session) throw new Error(`sign-up failed: ${error?.message}`);
+  return { client, email, id: data.user!.id };
+}
+
+async function signsIn(b: Backend, email: string): Promise<boolean> {
+  const { error } = await anonClient(b).auth.signInWithPassword({ email, password: PASSWORD });
+  return error === null;
+}
+
+describe.each(BACKEND_TARGETS)("e-mail change on $title", ({ postgres, skip }) => {
+  let b: Backend;
+
+  beforeAll(async () => {
+    if (skip) return;
+    b = await startBackendOn(postgres, "pc_auth_email_change");
+  }, 90_000);
+  afterAll(async () => {
+    await b?.stop();
+  });
+
+  it.skipIf(skip)("mails both addresses and changes the address only once both have confirmed", async () => {
+    const { client, email, id } = await signedUp(b, "mover");
+    const next = uniqueEmail("moved");
+    const { data, error } = await client.auth.updateUser({ email: next }, { emailRedirectTo: ACCOUNT_URL });
+    expect(error).toBeNull();
+    expect(data.user).toMatchObject({ id, email, new_email: next });
+    expect(Date.parse(data.user!.email_change_sent_at!)).not.toBeNaN();
+
+    const toCurrent = await changeMail(b, email);
+    const toNew = await changeMail(b, next);
+    expect([toCurrent.subject, toNew.subject]).toEqual(["Confirm Email Change", "Confirm Email Change"]);
+    for (const { link } of [toCurrent, toNew]) {
+      expect(link.searchParams.get("type")).toBe("email_change");
+      expect(link.searchParams.get("redirect_to")).toBe(ACCOUNT_URL);
+    }
+    expect(toCurrent.link.searchParams.get("token")).not.toBe(toNew.link.searchParams.get("token"));
+    // Pending: the account still signs in with the old address only.
+    expect(await signsIn(b, email)).toBe(true);
+    expect(await signsIn(b, next)).toBe(false);
+
+    // The first confirmation is acknowledged, nothing more.
+    const first = await follow(b, toCurrent.link);
+    expect(first).toBe(`${ACCOUNT_URL}#${new URLSearchParams({ message: ACCEPTED, sb: "" }).toString()}`);
+    const pending = await client.auth.getUser();
+    expect(pending.data.user).toMatchObject({ email, new_email: next });
+    // A used link is gone.
+    const again = new URL(await follow(b, toCurrent.link));
+    expect(new URLSearchParams(again.hash.slice(1)).get("error_code")).toBe("otp_expired");
+
+    // The second, by code with the new address, moves the account and signs in.
+    const done = await anonClient(b).auth.verifyOtp({ type: "email_change", email: next, token: toNew.code });
+    expect(done.error).toBeNull();
+    expect(done.data.session).not.toBeNull();
+    expect(done.data.user).toMatchObject({ id, email: next });
+    expect(done.data.user!.new_email).toBeUndefined();
+    expect(done.data.user!.identities![0]).toMatchObject({ email: next, identity_data: { email: next } });
+    expect(await signsIn(b, next)).toBe(true);
+    expect(await signsIn(b, email)).toBe(false);
+  });
+
+  it.skipIf(skip)(
+    "takes the codes only with their own address, once, and answers the first with GoTrue's message",
+    async () => {
+      const { client, email } = await signedUp(b, "codes");
+      const next = uniqueEmail("codes-new");
+      expect((await client.auth.updateUser({ email: next })).error).toBeNull();
+      const toCurrent = await changeMail(b, email);
+      const toNew = await changeMail(b, next);
+
+      // The current address's code with the new address is no code at all.
+      const crossed = await anonClient(b).auth.verifyOtp({ type: "email_change", email: next, token: toCurrent.code });
+      expect(crossed.error).toMatchObject({
+        status: 403,
+        code: "otp_expired",
+        message: "Token has expired or is invalid",
+      });
+
+      const res = await fetch(`${b.url}/auth/v1/verify`, {
+        method: "POST",
+        headers: { apikey: b.anonKey, "content-type": "application/json" },
+        body: JSON.stringify({ type: "email_change", email, token: toCurrent.code }),
+      });
+      expect([res.status, await res.json()]).toEqual([200, { msg: ACCEPTED, code: "200" }]);
+      const reused = await anonClient(b).auth.verifyOtp({ type: "email_change", email, token: toCurrent.code });
+      expect(reused.error).toMatchObject({ status: 403, code: "otp_expired" });
+      expect((await client.auth.getUser()).data.user).toMatchObject({ email, new_email: next });
+
+      // The link of the other message completes it through the browser redirect, with a session.
+      const location = await follow(b, toNew.link);
+      const fragment = new URLSearchParams(location.slice(location.indexOf("#") + 1));
+      expect(fragment.get("type")).toBe("email_change");
+      expect(fragment.get("access_token")).toBeTruthy();
+      const { data } = await anonClient(b).auth.getUser(fragment.get("access_token")!);
+      expect(data.user).toMatchObject({ email: next });
+    },
+  );
+
+  it.skipIf(skip)("refuses an address another account holds with email_exists, mailing nothing", async () => {
+    const { client, email } = await signedUp(b, "clash");
+    const { email: taken } = await signedUp(b, "holder");
+    const clash = await client.auth.updateUser({ email: taken.toUpperCase() });
+    expect(clash.error).toMatchObject({ status: 422, code: "email_exists" });
+    expect(await mailTo(b, email)).toEqual([]);
+    expect((await client.auth.getUser()).data.user!.new_email).toBeUndefined();
+  });
+
+  it.skipIf(skip)("refuses a second change within a minute with over_email_send_rate_limit", async () => {
+    const { client, email } = await signedUp(b, "twice");
+    expect((await client.auth.updateUser({ email: uniqueEmail("first") })).error).toBeNull();
+    const second = await client.auth.updateUser({ email: uniqueEmail("second"), data: { kept: false } });
+    expect(second.error).toMatchObject({ status: 429, code: "over_email_send_rate_limit" });
+    expect(second.error!.message).toMatch(/^For security purposes, you can only request this after \d+ seconds\.$/);
+    // The refusal undid the whole update.
+    expect((await client.auth.getUser()).data.user!.user_metadata.kept).toBeUndefined();
+    expect(await mailTo(b, email)).toHaveLength(1);
+  });
+
+  it.skipIf(skip)(
+    "generates email_change_current and email_change_new links that change the address once both are followed",
+    async () => {
+      const admin = serviceClient(b);
+      const { email, id } = await signedUp(b, "admin-move");
+      const next = uniqueEmail("admin-moved");
+      const current = await admin.auth.admin.generateLink({
+        type: "email_change_current",
+        email,
+        newEmail: next,
+        options: { redirectTo: ACCOUNT_URL },
+      });
+      expect(current.error).toBeNull();
+      expect(current.data.user).toMatchObject({ id, email, new_email: next });
+      expect(current.data.properties).toMatchObject({
+        verification_type: "email_change_current",
+        redirect_to: ACCOUNT_URL,
+      });
+      expect(new URL(current.data.properties!.action_link).searchParams.get("token")).toBe(
+        current.data.properties!.hashed_token,
+      );
+      const fresh = await admin.auth.admin.generateLink({ type: "email_change_new", email, newEmail: next });
+      expect(fresh.error).toBeNull();
+      expect(await mailTo(b, next)).toEqual([]);
+
+      expect(await follow(b, current.data.properties!.action_link)).toContain("#message=");
+      const location = await follow(b, fresh.data.properties!.action_link);
+      expect(location).toContain("access_token=");
+      const { data } = await admin.auth.admin.getUserById(id);
+      expect(data.user).toMatchObject({ email: next });
+    },
+  );
+
+  it.skipIf(skip)("refuses email change links for an unknown user, a taken address or a malformed one", async () => {
+    const admin = serviceClient(b);
+    const { email } = await signedUp(b, "admin-refused");
+    const { email: taken } = await signedUp(b, "admin-holder");
+    const unknown = await admin.auth.admin.generateLink({
+      type: "email_change_new",
+      email: uniqueEmail("nobody"),
+      newEmail: uniqueEmail("anywhere"),
+    });
+    expect(unknown.error).toMatchObject({ status: 404, code: "user_not_found" });
+    const clash = await admin.auth.admin.generateLink({ type: "email_change_new", email, newEmail: taken });
+    expect(clash.error).toMatchObject({ status: 422, code: "email_exists" });
+    const malformed = await admin.auth.admin.generateLink({ type: "email_change_current", email, newEmail: "nope" });
+    expect(malformed.error).toMatchObject({ status: 400, code: "validation_failed" });
+  });
+});
