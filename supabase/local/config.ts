@@ -48,7 +48,25 @@ export interface Config {
   authRateLimits: AuthRateLimits;
   /** GoTrue's minimum password length: supabase/config.toml's [auth] minimum_password_length (at least 6). */
   authMinPasswordLength: number;
+  /** PostgREST's schemas: supabase/config.toml's [api] schemas and extra_search_path. */
+  rest: RestSchemas;
 }
+
+/**
+ * The schemas PostgREST exposes (db-schemas; the first is the default) and the ones it puts on every
+ * request's search path after the request's own (db-extra-search-path), as hosted Supabase sets them from
+ * config.toml's `[api] schemas` and `[api] extra_search_path`.
+ */
+export interface RestSchemas {
+  exposed: string[];
+  extraSearchPath: string[];
+}
+
+/** The Supabase CLI's defaults, for what config.toml leaves unset. */
+const DEFAULT_REST_SCHEMAS: RestSchemas = {
+  exposed: ["public", "graphql_public"],
+  extraSearchPath: ["public", "extensions"],
+};
 
 /** `[auth.rate_limit]` as hosted Supabase reads it (see auth/rate-limits.ts for where each applies). */
 export interface AuthRateLimits {
@@ -93,14 +111,46 @@ export function tomlIntegers(text: string, section: string): Record<string, numb
   return out;
 }
 
-async function loadAuthRateLimits(env: Env): Promise<AuthRateLimits> {
-  const file = env("SUPABASE_CONFIG") ?? "supabase/config.toml";
-  let toml: Record<string, number> = {};
-  try {
-    toml = tomlIntegers(await Deno.readTextFile(file), "auth.rate_limit");
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
+/** A `key = ["a", "b"]` setting of one `[section]` of a config.toml, or undefined when absent. */
+function tomlStringList(text: string, section: string, key: string): string[] | undefined {
+  let inSection = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/#.*$/, "").trim();
+    const header = /^\[\s*([^\]]+?)\s*\]$/.exec(line);
+    if (header) {
+      inSection = header[1] === section;
+      continue;
+    }
+    const setting = inSection ? /^([A-Za-z0-9_]+)\s*=\s*\[(.*)\]$/.exec(line) : null;
+    if (setting && setting[1] === key) {
+      return [...setting[2].matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
+    }
   }
+  return undefined;
+}
+
+/** `[api] schemas` and `[api] extra_search_path`; an empty or missing schema list keeps the default. */
+function restSchemasOf(toml: string): RestSchemas {
+  const exposed = tomlStringList(toml, "api", "schemas")?.filter((s) => s !== "");
+  const extra = tomlStringList(toml, "api", "extra_search_path");
+  return {
+    exposed: exposed?.length ? exposed : DEFAULT_REST_SCHEMAS.exposed,
+    extraSearchPath: extra ?? DEFAULT_REST_SCHEMAS.extraSearchPath,
+  };
+}
+
+/** The project's config.toml (SUPABASE_CONFIG, else supabase/config.toml) as text; empty when there is none. */
+async function readConfigToml(env: Env): Promise<string> {
+  try {
+    return await Deno.readTextFile(env("SUPABASE_CONFIG") ?? "supabase/config.toml");
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return "";
+    throw e;
+  }
+}
+
+function authRateLimitsOf(env: Env, configToml: string): AuthRateLimits {
+  const toml = tomlIntegers(configToml, "auth.rate_limit");
   const d = HOSTED_AUTH_RATE_LIMITS;
   const fromFile = (key: string, fallback: number) =>
     positiveInt(toml[key] === undefined ? undefined : String(toml[key]), fallback);
@@ -120,14 +170,8 @@ async function loadAuthRateLimits(env: Env): Promise<AuthRateLimits> {
 export const HOSTED_MIN_PASSWORD_LENGTH = 6;
 
 /** `[auth] minimum_password_length` of the project's config.toml, as GoTrue applies it. */
-async function loadMinPasswordLength(env: Env): Promise<number> {
-  const file = env("SUPABASE_CONFIG") ?? "supabase/config.toml";
-  let set: number | undefined;
-  try {
-    set = tomlIntegers(await Deno.readTextFile(file), "auth").minimum_password_length;
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
-  }
+function minPasswordLengthOf(configToml: string): number {
+  const set: number | undefined = tomlIntegers(configToml, "auth").minimum_password_length;
   return Math.max(set ?? HOSTED_MIN_PASSWORD_LENGTH, HOSTED_MIN_PASSWORD_LENGTH);
 }
 
@@ -175,6 +219,8 @@ export async function loadConfig(env: Env = denoEnv): Promise<Config> {
   const publicUrl = env("API_URL") ?? `http://${displayHost}:${apiPort}`;
   const siteUrl = env("SITE_URL") ?? (appPort ? `http://${displayHost}:${appPort}` : publicUrl);
   const extra = env("EXTRA_FUNCTIONS_DIR");
+  // config.toml is read here, once, for every setting the local backend takes from it.
+  const configToml = await readConfigToml(env);
   return {
     apiPort,
     appPort,
@@ -203,7 +249,8 @@ export async function loadConfig(env: Env = denoEnv): Promise<Config> {
     restMaxRows: positiveInt(env("REST_MAX_ROWS"), 1000),
     renderWorkers: env("RENDER_WORKERS") ? positiveInt(env("RENDER_WORKERS"), 1) : null,
     functionEnv: env,
-    authRateLimits: await loadAuthRateLimits(env),
-    authMinPasswordLength: await loadMinPasswordLength(env),
+    authRateLimits: authRateLimitsOf(env, configToml),
+    authMinPasswordLength: minPasswordLengthOf(configToml),
+    rest: restSchemasOf(configToml),
   };
 }

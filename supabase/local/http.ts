@@ -23,6 +23,14 @@ export type Service = ((req: Request, path: string, info: { remoteAddr: string }
 export const EXPOSED_HEADERS =
   "Content-Range, X-Supabase-Api-Version, x-relay-error, Content-Type, Retry-After, Content-Length, ETag, Location";
 
+/**
+ * What a browser may read of a REST answer: exactly the headers PostgREST exposes (its Cors.hs), which
+ * hosted Supabase passes through (its gateway's CORS sets no exposed headers of its own). Content-Profile
+ * is not among them, so a browser never sees it.
+ */
+const REST_EXPOSED_HEADERS =
+  "Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit";
+
 export function corsHeaders(req: Request): Headers {
   const h = new Headers();
   h.set("Access-Control-Allow-Origin", req.headers.get("origin") ?? "*");
@@ -33,7 +41,8 @@ export function corsHeaders(req: Request): Headers {
     req.headers.get("access-control-request-headers") ??
       "authorization, x-client-info, apikey, content-type, prefer, accept-profile, content-profile, x-upsert, range",
   );
-  h.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+  const rest = /^\/rest\/v1(\/|$)/.test(new URL(req.url).pathname);
+  h.set("Access-Control-Expose-Headers", rest ? REST_EXPOSED_HEADERS : EXPOSED_HEADERS);
   h.set("Access-Control-Max-Age", "86400");
   return h;
 }

@@ -213,6 +213,8 @@ export function embedScope(catalog: Catalog, q: ParsedQuery): EmbedScope {
 
 interface SelectParts {
   list: string;
+  /** The names of the list's columns, in order (what a spread of a to-many resource aggregates). */
+  names: string[];
   /** Lateral joins of spreads, appended to the FROM item. */
   joins: string;
   /** Conditions of `!inner` embeds on this level's rows. */
@@ -227,14 +229,16 @@ function selectSql(
   path: string[] = [],
 ): SelectParts {
   const me = src.alias ?? "_t";
-  if (items === null) return { list: `${me}.*`, joins: "", conds: [] };
+  if (items === null) return { list: `${me}.*`, names: src.columns.map((c) => c.name), joins: "", conds: [] };
   const list: string[] = [];
+  const names: string[] = [];
   let joins = "";
   const conds: string[] = [];
   const embedNames: string[] = [];
   for (const item of items) {
     if (item.kind === "star") {
       list.push(`${me}.*`);
+      names.push(...src.columns.map((c) => c.name));
       continue;
     }
     if (item.kind === "field") {
@@ -242,11 +246,13 @@ function selectSql(
       const last = item.field.path[item.field.path.length - 1];
       const name = item.alias ?? (last ? String(last.key) : item.field.name);
       list.push(`${o.sql}${item.cast ? `::${item.cast}` : ""} as ${quoteIdent(name)}`);
+      names.push(name);
       continue;
     }
     const e = embedSql(p, src, item, scope, path);
     embedNames.push(item.alias ?? item.target);
     if (e.column) list.push(e.column);
+    names.push(...e.names);
     joins += e.join;
     if (e.cond) conds.push(e.cond);
   }
@@ -256,7 +262,7 @@ function selectSql(
   if (twice !== undefined) {
     fail(restError(400, "42712", `table name "${src.name}_${twice}_${path.length + 1}" specified more than once`));
   }
-  return { list: list.join(", "), joins, conds };
+  return { list: list.join(", "), names, joins, conds };
 }
 
 function embedSql(
@@ -265,7 +271,7 @@ function embedSql(
   item: Embed,
   scope: EmbedScope | null,
   path: string[],
-): { column: string; join: string; cond: string } {
+): { column: string; names: string[]; join: string; cond: string } {
   // Only tables have relationships: a function's rows (rpc) have none.
   const isTable = (src as Source & Partial<Table>).primaryKey !== undefined;
   const found = findRelationship(scope && isTable ? scope.catalog : NO_CATALOG, src.name, item.target, item.hint);
@@ -303,40 +309,80 @@ function embedSql(
   const conditions = [...joinOn, ...params.where.map((c) => conditionSql(p, child, c)), ...inner.conds];
   const where = conditions.length ? ` where ${conditions.join(" and ")}` : "";
   const cond = item.join === "inner" ? `exists (select 1 from ${from}${where})` : "";
-  const order = orderSql(p, child, params.order);
+  const none = { column: "", names: [], join: "", cond };
+  // Built only where used: an unused parameter would leave Postgres unable to type it.
+  const page = () =>
+    `${params.limit === undefined ? "" : ` limit ${p.add(String(params.limit))}`}${
+      params.offset ? ` offset ${p.add(String(params.offset))}` : ""
+    }`;
   if (item.spread) {
-    if (!toOne(rel)) {
-      fail(
-        restError(
-          400,
-          "PGRST119",
-          "A spread operation on a to-many relationship is not supported",
-          `'${rel.origin}' and '${rel.target}' do not form a many-to-one or one-to-one relationship`,
-        ),
-      );
-    }
-    if (!inner.list) return { column: "", join: "", cond };
+    if (!inner.list) return none;
     const lateral = `_l${s.counter.n}`;
+    if (toOne(rel)) {
+      return {
+        column: `${lateral}.*`,
+        names: inner.names,
+        join:
+          ` left join lateral (select ${inner.list} from ${from}${inner.joins}${where} limit 1) as ${lateral} on true`,
+        cond,
+      };
+    }
     return {
       column: `${lateral}.*`,
-      join:
-        ` left join lateral (select ${inner.list} from ${from}${inner.joins}${where} limit 1) as ${lateral} on true`,
+      names: inner.names,
+      join: toManySpread(p, child, inner, `${from}${inner.joins}${where}`, params.order, page(), lateral),
       cond,
     };
   }
-  if (!inner.list) return { column: "", join: "", cond };
-  const rows = `select ${inner.list} from ${from}${inner.joins}${where}${order}`;
+  if (!inner.list) return none;
+  const rows = `select ${inner.list} from ${from}${inner.joins}${where}${orderSql(p, child, params.order)}`;
   if (toOne(rel)) {
-    return { column: `(select row_to_json(_r) from (${rows} limit 1) as _r) as ${quoteIdent(key)}`, join: "", cond };
+    return {
+      column: `(select row_to_json(_r) from (${rows} limit 1) as _r) as ${quoteIdent(key)}`,
+      names: [key],
+      join: "",
+      cond,
+    };
   }
-  const page = `${params.limit === undefined ? "" : ` limit ${p.add(String(params.limit))}`}${
-    params.offset ? ` offset ${p.add(String(params.offset))}` : ""
-  }`;
   return {
-    column: `coalesce((select json_agg(_r) from (${rows}${page}) as _r), '[]') as ${quoteIdent(key)}`,
+    column: `coalesce((select json_agg(_r) from (${rows}${page()}) as _r), '[]') as ${quoteIdent(key)}`,
+    names: [key],
     join: "",
     cond,
   };
+}
+
+/**
+ * The lateral join of a spread to-many resource (PostgREST v13 and later): each of its columns becomes one
+ * JSON array of that column's values over the related rows, `[]` when there are none. Its order sorts
+ * every array alike; as in PostgREST (Plan.hs addToManyOrderSelects), the order terms are read as extra
+ * columns of the rows and applied inside the aggregates, so a limit or offset takes the rows before they
+ * are ordered.
+ */
+function toManySpread(
+  p: Params,
+  child: Source,
+  inner: SelectParts,
+  fromWhere: string,
+  order: OrderTerm[],
+  page: string,
+  lateral: string,
+): string {
+  const terms = order.map((t, i) => ({ sql: operand(p, child, t.field).sql, alias: `_o${i + 1}`, t }));
+  const extra = terms.map((o) => `, ${o.sql} as ${o.alias}`).join("");
+  const by = terms.length ?
+    ` order by ${
+      terms.map(({ alias, t }) => `_x.${alias}${t.dir ? ` ${t.dir}` : ""}${t.nulls ? ` nulls ${t.nulls}` : ""}`).join(
+        ", ",
+      )
+    }` :
+    "";
+  const arrays = inner.names.map((n) =>
+    `coalesce(json_agg(_x.${quoteIdent(n)}${by}), '[]')::jsonb as ${quoteIdent(n)}`
+  );
+  return ` left join lateral (select ${
+    arrays.join(", ")
+  } from (select ${inner.list}${extra} from ${fromWhere}${page}) as _x) as ${lateral} on true`;
 }
 
 /** Refuses parameters (`x.col=eq.1`) of embedded resources the select list does not have. */

@@ -4,6 +4,7 @@
 // only when the schema changed, so objects created after start are found without a restart (and a
 // flood of misspelt names costs one small query each). Objects that belong to extensions are left out.
 import type { Db, Sql } from "../db.ts";
+import { type BaseForeignKey, type BasePrimaryKey, type ViewDefinition, viewRelationships } from "./views.ts";
 
 export interface Column {
   name: string;
@@ -25,9 +26,8 @@ export interface Table {
   name: string;
   columns: Column[];
   byName: Map<string, Column>;
+  /** A view's is the primary key of the table it shows (rest/views.ts). */
   primaryKey: string[];
-  /** Column sets of the primary key and of every unique index without a predicate. */
-  uniques?: string[][];
   /** Computed fields: functions taking this table's row, read like columns (see ComputedField). */
   computed?: Map<string, ComputedField>;
 }
@@ -57,13 +57,20 @@ interface ComputedRelationship {
   toOne: boolean;
 }
 
-/** A foreign key between two tables of the catalog's schema: `table(columns)` references `refTable(refColumns)`. */
+/**
+ * A foreign key between two relations of the catalog's schema: `table(columns)` references
+ * `refTable(refColumns)`. Either side may be a view showing the key's columns (rest/views.ts).
+ */
 export interface ForeignKey {
   name: string;
   table: string;
   columns: string[];
   refTable: string;
   refColumns: string[];
+  /** The columns are also the table's primary key or one of its unique constraints (PostgREST's one_to_one). */
+  oneToOne: boolean;
+  tableIsView?: boolean;
+  refIsView?: boolean;
 }
 
 export interface FunctionArg {
@@ -133,15 +140,7 @@ select c.relname as name,
     select json_agg(a.attname order by array_position(i.indkey::int2[], a.attnum))
     from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey::int2[])
     where i.indrelid = c.oid and i.indisprimary
-  ), '[]')::text as primary_key,
-  coalesce((
-    select json_agg((
-      select json_agg(a.attname order by a.attnum)
-      from pg_attribute a where a.attrelid = i.indrelid and a.attnum = any(i.indkey::int2[])
-    ))
-    from pg_index i
-    where i.indrelid = c.oid and i.indisunique and i.indpred is null and not (0 = any(i.indkey::int2[]))
-  ), '[]')::text as uniques
+  ), '[]')::text as primary_key
 from pg_class c
 join pg_namespace n on n.oid = c.relnamespace
 where n.nspname = $1 and c.relkind in ('r', 'v', 'm', 'f', 'p')
@@ -182,20 +181,48 @@ where pn.nspname = $1 and p.prokind = 'f'
   and rt.typname not in ('trigger', 'event_trigger')
   and not exists (select 1 from pg_depend e where e.classid = 'pg_proc'::regclass and e.objid = p.oid and e.deptype = 'e')`;
 
+// Every foreign key (of a partitioned table, the parent's only), as PostgREST's allM2OandO2ORels reads
+// them: views of the schema may show the columns of keys between tables of any schema. One-to-one when
+// its columns are, as a set, those of a primary key or unique constraint of its table.
 const FOREIGN_KEYS_SQL = `
-select con.conname as name, c.relname as table, rc.relname as ref_table,
-  (select json_agg(a.attname order by k.ord)
+select con.conname as name,
+  con.conrelid::bigint::text as table_oid, n.nspname as table_schema, c.relname as table,
+  con.confrelid::bigint::text as ref_oid, rn.nspname as ref_schema, rc.relname as ref_table,
+  (select json_agg(json_build_array(a.attnum, a.attname) order by k.ord)
      from unnest(con.conkey) with ordinality as k(num, ord)
      join pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.num)::text as columns,
-  (select json_agg(a.attname order by k.ord)
+  (select json_agg(json_build_array(a.attnum, a.attname) order by k.ord)
      from unnest(con.confkey) with ordinality as k(num, ord)
-     join pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.num)::text as ref_columns
+     join pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.num)::text as ref_columns,
+  exists (
+    select 1 from pg_constraint u
+    where u.conrelid = con.conrelid and u.contype in ('p', 'u')
+      and (select array_agg(x order by x) from unnest(u.conkey) as x) =
+        (select array_agg(x order by x) from unnest(con.conkey) as x)
+  ) as one_to_one
 from pg_constraint con
 join pg_class c on c.oid = con.conrelid
+join pg_namespace n on n.oid = c.relnamespace
 join pg_class rc on rc.oid = con.confrelid
-where con.contype = 'f' and c.relnamespace = (select oid from pg_namespace where nspname = $1)
-  and rc.relnamespace = c.relnamespace
-order by con.conname`;
+join pg_namespace rn on rn.oid = rc.relnamespace
+where con.contype = 'f' and con.conparentid = 0
+order by con.conrelid, con.conname`;
+
+// The views (and materialized views) of the schemas PostgREST reads views from, with their query trees.
+const VIEWS_SQL = `
+select c.oid::bigint::text as oid, n.nspname as schema, c.relname as name, r.ev_action::text as definition,
+  coalesce((
+    select json_agg(json_build_array(a.attnum, a.attname) order by a.attnum)
+    from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+  ), '[]')::text as columns
+from pg_class c
+join pg_namespace n on n.oid = c.relnamespace
+join pg_rewrite r on r.ev_class = c.oid and r.rulename = '_RETURN'
+where c.relkind in ('v', 'm') and n.nspname = any($1::text[])`;
+
+const PRIMARY_KEYS_SQL = `
+select con.conrelid::bigint::text as table_oid, array_to_json(con.conkey)::text as columns
+from pg_constraint con where con.contype = 'p'`;
 
 // Functions of one parameter, a table's row type: computed fields and computed relationships.
 const COMPUTED_SQL = `
@@ -221,28 +248,31 @@ select concat_ws('/',
   (select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from pg_proc where pronamespace in (select oid from ns)),
   (select count(*) || ':' || coalesce(sum(a.xmin::text::bigint), 0)
      from pg_attribute a join pg_class c on c.oid = a.attrelid where c.relnamespace in (select oid from ns)),
-  (select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from pg_constraint where connamespace in (select oid from ns))
+  (select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from pg_constraint where connamespace in (select oid from ns)),
+  (select count(*) || ':' || coalesce(sum(r.xmin::text::bigint), 0)
+     from pg_rewrite r join pg_class c on c.oid = r.ev_class where c.relnamespace in (select oid from ns)),
+  -- Foreign keys of other schemas, which views of this one may show.
+  (select count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) from pg_constraint where contype in ('f', 'p'))
 ) as fingerprint`;
 
 type RawArg = { name: string; mode: FunctionArg["mode"]; type: string; base: string; category: string };
 
 /**
  * The catalog of `schema`. `searchPath` is where computed fields are looked for after the schema itself
- * (PostgREST's db-extra-search-path).
+ * (PostgREST's db-extra-search-path); views are followed through the schemas of `exposed` and of
+ * `searchPath`, as PostgREST follows them.
  */
 export async function loadCatalog(
   db: Db,
   schema = "public",
   searchPath: string[] = EXTRA_SEARCH_PATH,
+  exposed: string[] = [schema],
 ): Promise<Catalog> {
   // A transaction of its own: on PGlite this waits for, and never interleaves with, a request's.
   return await db.transaction(async (tx) => {
     const fingerprint = (await tx.query<{ fingerprint: string }>(FINGERPRINT_SQL, [schema])).rows[0].fingerprint;
     const tables = new Map<string, Table>();
-    const rows = (await tx.query<{ name: string; columns: string; primary_key: string; uniques: string }>(TABLES_SQL, [
-      schema,
-    ]))
-      .rows;
+    const rows = (await tx.query<{ name: string; columns: string; primary_key: string }>(TABLES_SQL, [schema])).rows;
     for (const r of rows) {
       const columns = JSON.parse(r.columns) as Column[];
       tables.set(r.name, {
@@ -251,21 +281,15 @@ export async function loadCatalog(
         columns,
         byName: byName(columns),
         primaryKey: JSON.parse(r.primary_key),
-        uniques: JSON.parse(r.uniques),
       });
     }
-    const foreignKeys = (
-      await tx.query<{ name: string; table: string; ref_table: string; columns: string; ref_columns: string }>(
-        FOREIGN_KEYS_SQL,
-        [schema],
-      )
-    ).rows.map((f) => ({
-      name: f.name,
-      table: f.table,
-      columns: JSON.parse(f.columns) as string[],
-      refTable: f.ref_table,
-      refColumns: JSON.parse(f.ref_columns) as string[],
-    }));
+    const { foreignKeys, viewPrimaryKeys } = await loadRelationships(tx, schema, [
+      ...new Set([schema, ...exposed, ...searchPath]),
+    ]);
+    for (const [view, pk] of viewPrimaryKeys) {
+      const t = tables.get(view);
+      if (t) t.primaryKey = pk;
+    }
     const functions = new Map<string, RpcFunction[]>();
     const fns = (
       await tx.query<{
@@ -327,6 +351,45 @@ export async function loadCatalog(
     const computedRelationships = await loadComputed(tx, schema, [schema, ...searchPath], tables);
     return { schema, tables, functions, foreignKeys, computedRelationships, fingerprint };
   });
+}
+
+/** The foreign keys between relations of `schema`, views included, and the views' primary keys. */
+async function loadRelationships(tx: Sql, schema: string, viewSchemas: string[]) {
+  const fks = (await tx.query<{
+    name: string;
+    table_oid: string;
+    table_schema: string;
+    table: string;
+    ref_oid: string;
+    ref_schema: string;
+    ref_table: string;
+    columns: string;
+    ref_columns: string;
+    one_to_one: boolean;
+  }>(FOREIGN_KEYS_SQL)).rows.map((f): BaseForeignKey => ({
+    name: f.name,
+    tableOid: String(f.table_oid),
+    tableSchema: f.table_schema,
+    table: f.table,
+    refOid: String(f.ref_oid),
+    refSchema: f.ref_schema,
+    refTable: f.ref_table,
+    columns: JSON.parse(f.columns),
+    refColumns: JSON.parse(f.ref_columns),
+    oneToOne: f.one_to_one,
+  }));
+  const views = (await tx.query<{ oid: string; schema: string; name: string; definition: string; columns: string }>(
+    VIEWS_SQL,
+    [viewSchemas],
+  )).rows.map((v): ViewDefinition => ({ ...v, oid: String(v.oid), columns: JSON.parse(v.columns) }));
+  // Without a view in the schema, only its tables' own foreign keys count: no need for primary keys.
+  const primaryKeys = views.some((v) => v.schema === schema) ?
+    (await tx.query<{ table_oid: string; columns: string }>(PRIMARY_KEYS_SQL)).rows.map((k): BasePrimaryKey => ({
+      tableOid: String(k.table_oid),
+      columns: JSON.parse(k.columns),
+    })) :
+    [];
+  return viewRelationships(schema, views, fks, primaryKeys);
 }
 
 /** Supabase's default extra search path (supabase/config.toml's [api] extra_search_path). */
@@ -439,11 +502,12 @@ export function createCatalogCache(
   db: Db,
   schema = "public",
   searchPath: string[] = EXTRA_SEARCH_PATH,
+  exposed: string[] = [schema],
 ): CatalogCache {
   let cached: Promise<Catalog> | null = null;
   let checking: Promise<Catalog> | null = null;
   const load = () => {
-    const p = loadCatalog(db, schema, searchPath);
+    const p = loadCatalog(db, schema, searchPath, exposed);
     cached = p;
     p.catch(() => {
       if (cached === p) cached = null;

@@ -4,9 +4,10 @@
 // unique in the child. Choosing the relationship for `target!hint` and the PGRST200 / PGRST201 errors
 // follow PostgREST's findRel (src/PostgREST/Plan.hs) and their wording its Error.hs. A junction table
 // (foreign keys to both sides, whose columns all belong to its primary key: PostgREST's addM2MRels)
-// makes a many-to-many relationship between the two tables it references. Views have no relationships
-// here: embedding them is refused (PGRST200), stricter than hosted.
-import type { Catalog, ForeignKey } from "./catalog.ts";
+// makes a many-to-many relationship between the two tables it references. Views take part in the
+// relationships of the keys they show (rest/views.ts), as in PostgREST; a view target is named by its
+// own name, never by the constraint's or a column's (findRel's `not relFTableIsView`).
+import type { Catalog } from "./catalog.ts";
 import { closest, type RestError, restError } from "./errors.ts";
 
 export type Cardinality = "many-to-one" | "one-to-many" | "one-to-one" | "many-to-many";
@@ -34,6 +35,8 @@ export interface Relationship {
   self: boolean;
   /** The side holding the foreign key: the origin (many-to-one, or one-to-one from it) or the target. */
   fkOnOrigin: boolean;
+  /** The target is a view (it is then not found by the constraint's or a column's name). */
+  targetIsView?: boolean;
   /** Many-to-many only: the table the join goes through. */
   junction?: Junction;
   /** Computed relationships only: the function whose rows the embed reads, given the origin's row. */
@@ -42,12 +45,6 @@ export interface Relationship {
 
 export const toOne = (r: Relationship) => r.cardinality === "many-to-one" || r.cardinality === "one-to-one";
 
-/** Whether a foreign key's columns are, as a set, one of its table's unique column sets. */
-function isUnique(catalog: Catalog, fk: ForeignKey): boolean {
-  const sorted = [...fk.columns].sort().join(",");
-  return (catalog.tables.get(fk.table)?.uniques ?? []).some((u) => [...u].sort().join(",") === sorted);
-}
-
 /**
  * Many-to-many relationships from `origin`, as PostgREST's addM2MRels finds them: a table holding two
  * different many-to-one foreign keys, one to `origin` and one to any table, whose columns together are
@@ -55,7 +52,7 @@ function isUnique(catalog: Catalog, fk: ForeignKey): boolean {
  */
 function manyToManyOf(catalog: Catalog, origin: string): Relationship[] {
   const out: Relationship[] = [];
-  const manyToOne = catalog.foreignKeys.filter((fk) => !isUnique(catalog, fk));
+  const manyToOne = catalog.foreignKeys.filter((fk) => !fk.oneToOne);
   for (const toOrigin of manyToOne) {
     if (toOrigin.refTable !== origin) continue;
     const pk = new Set(catalog.tables.get(toOrigin.table)?.primaryKey ?? []);
@@ -70,6 +67,7 @@ function manyToManyOf(catalog: Catalog, origin: string): Relationship[] {
         cardinality: "many-to-many",
         self: origin === toTarget.refTable,
         fkOnOrigin: false,
+        ...(toTarget.refIsView ? { targetIsView: true } : {}),
         junction: {
           table: toOrigin.table,
           originConstraint: toOrigin.name,
@@ -87,7 +85,7 @@ function manyToManyOf(catalog: Catalog, origin: string): Relationship[] {
 export function relationshipsOf(catalog: Catalog, origin: string): Relationship[] {
   const out: Relationship[] = [];
   for (const fk of catalog.foreignKeys) {
-    const unique = isUnique(catalog, fk);
+    const unique = fk.oneToOne;
     const self = fk.table === fk.refTable;
     const pairs = fk.columns.map((c, i) => [c, fk.refColumns[i]] as [string, string]);
     if (fk.table === origin) {
@@ -99,6 +97,7 @@ export function relationshipsOf(catalog: Catalog, origin: string): Relationship[
         cardinality: unique ? "one-to-one" : "many-to-one",
         self,
         fkOnOrigin: true,
+        ...(fk.refIsView ? { targetIsView: true } : {}),
       });
     }
     if (fk.refTable === origin) {
@@ -110,6 +109,7 @@ export function relationshipsOf(catalog: Catalog, origin: string): Relationship[
         cardinality: unique ? "one-to-one" : "one-to-many",
         self,
         fkOnOrigin: false,
+        ...(fk.tableIsView ? { targetIsView: true } : {}),
       });
     }
   }
@@ -159,7 +159,7 @@ export function findRelationship(
       return r.target === target && r.cardinality === "one-to-many" && single(r, 1, hint);
     }
     if (hint === undefined) {
-      return r.target === target || (!m2m && r.constraint === target) || single(r, 0, target);
+      return r.target === target || (!r.targetIsView && ((!m2m && r.constraint === target) || single(r, 0, target)));
     }
     // A many-to-many relationship is named by its junction table (`films!roles`).
     return r.target === target &&

@@ -39,19 +39,17 @@ import {
   writeResponse,
 } from "./responses.ts";
 import { buildCall, chooseFunction } from "./rpc.ts";
-import { loadRestSchemas, requestProfile, searchPathOf } from "./schemas.ts";
+import { requestProfile, searchPathOf } from "./schemas.ts";
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PATCH", "DELETE"]);
 export function createRest(ctx: Ctx): Service {
   // Exposed schemas from supabase/config.toml's [api] section, as hosted Supabase configures PostgREST.
-  // The file is the one config.ts reads its auth settings from (SUPABASE_CONFIG); its path is read
-  // here because Config carries no REST schema settings.
-  const schemas = loadRestSchemas(ctx.config.functionEnv("SUPABASE_CONFIG") ?? "supabase/config.toml");
+  const schemas = ctx.config.rest;
   const catalogs = new Map<string, CatalogCache>();
   const catalogOf = (schema: string) => {
     let c = catalogs.get(schema);
     if (!c) {
-      c = createCatalogCache(ctx.db, schema, schemas.extraSearchPath);
+      c = createCatalogCache(ctx.db, schema, schemas.extraSearchPath, schemas.exposed);
       catalogs.set(schema, c);
     }
     return c;
