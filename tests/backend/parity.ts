@@ -30,6 +30,7 @@ const overloads = "rest-rpc-overloads.test.ts";
 const computed = "rest-computed.test.ts";
 const profiles = "rest-profiles.test.ts";
 const embeddingErrors = "rest-embedding-errors.test.ts";
+const spreadsViews = "rest-spreads-views.test.ts";
 const storage = "storage.test.ts";
 const surface = "storage-surface.test.ts";
 
@@ -474,9 +475,19 @@ export const PARITY: ParityRow[] = [
   {
     service: "rest",
     feature: "relationships through views",
-    status: "not-served",
-    note: "PGRST200",
-    tests: [],
+    status: "served",
+    note: "a view showing a key's columns as they are (through views too) takes part in its relationship; junction views; PGRST200 / PGRST201 alike",
+    tests: [
+      {
+        file: spreadsViews,
+        title: "embeds through views both ways, through a view of a view, and by a view's column",
+      },
+      { file: spreadsViews, title: "finds many-to-many through a junction view, which has its table's primary key" },
+      {
+        file: spreadsViews,
+        title: "answers PGRST200 for a view showing no key column and PGRST201 for two, as PostgREST",
+      },
+    ],
   },
   {
     service: "rest",
