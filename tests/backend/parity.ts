@@ -492,9 +492,21 @@ export const PARITY: ParityRow[] = [
   {
     service: "rest",
     feature: "spread of a to-many resource",
-    status: "not-served",
-    note: "400 PGRST119",
-    tests: [],
+    status: "served",
+    note: "one array per column (PostgREST v13 and later), ordered alike by the spread's order; nested spreads and embeds; `!inner`",
+    tests: [
+      { file: spreadsViews, title: "spreads a one-to-many resource as one array per column, [] when none" },
+      { file: spreadsViews, title: "orders every array alike by the spread's order, even by a column not selected" },
+      {
+        file: spreadsViews,
+        title: "nests: a to-one spread flattens into the arrays, an embed becomes an array of values",
+      },
+      { file: spreadsViews, title: "filters the spread rows, and !inner keeps only parents with some" },
+      {
+        file: m2m,
+        title: "spreads a many-to-many resource into arrays, and refuses a hint that names no junction",
+      },
+    ],
   },
   {
     service: "rest",
