@@ -27,6 +27,11 @@ interface Change {
   truncated?: boolean;
 }
 
+/** Hosted's poll_max_record_bytes: past it, a change carries only its small values and an error. */
+const MAX_RECORD_BYTES = 1_048_576;
+/** What wal2json adds per column around a value ({"name":…,"type":…,"typeoid":…,"value":…}), and more. */
+const LOG_BYTES_PER_COLUMN = 128;
+
 /** Notifications further apart than this are never taken for one transaction's. */
 const SAME_COMMIT_MS = 50;
 
@@ -101,6 +106,8 @@ export function createChangeFeed(
       groups.set(key, g);
     }
     const newRecord = change.record ?? {};
+    // Only a row too large to notify (about 8 KB) can be over hosted's record limit.
+    const oversize = change.truncated ? (await logBytes(info, newRecord)) > MAX_RECORD_BYTES : false;
     for (const { claims, members } of groups.values()) {
       const columns = columnsFor(info, claims);
       // Hosted answers an INSERT or UPDATE of a table without a primary key, or one whose key the role
@@ -131,11 +138,36 @@ export function createChangeFeed(
           columns.map((c) => c.name).filter((n) => n in identity),
         );
       }
+      if (oversize) {
+        // Hosted's apply_rls past max_record_bytes: only values of at most 64 bytes, and an error.
+        for (const k of ["record", "old_record"]) {
+          if (extra[k]) extra[k] = smallValues(extra[k] as Record<string, unknown>);
+        }
+        extra.errors = ["Error 413: Payload Too Large"];
+      }
       for (const { sub, bindings } of hopeful) {
         const ids = matchingIds(bindings, record, info);
         if (ids.length) sub.deliver(frame(change, columns, ids, extra));
       }
     }
+  }
+
+  /**
+   * About the size of the change as the log would carry it (wal2json's record, whose text hosted
+   * measures): the row's JSON, every column, plus a generous allowance per column for its name, type
+   * and quoting, so that the estimate errs on the large side. 0 when the row is gone.
+   */
+  async function logBytes(info: TableInfo, record: Record<string, unknown>): Promise<number> {
+    const keys = info.primaryKey.map((k) => record[k]);
+    if (!keys.length || keys.some((v) => v === undefined || v === null)) return 0;
+    const where = info.primaryKey.map((k, i) => `${quoteIdent(k)} = $${i + 1}`).join(" and ");
+    const { rows } = await db.query<{ n: number }>(
+      `select octet_length(row_to_json(t)::text)::int as n from ${quoteIdent(info.schema)}.${
+        quoteIdent(info.table)
+      } t where ${where}`,
+      keys.map(String),
+    );
+    return (rows[0]?.n ?? 0) + info.columns.length * LOG_BYTES_PER_COLUMN;
   }
 
   /** Re-reads the row by primary key as the subscriber; null when RLS hides it (or it is gone). */
@@ -217,6 +249,19 @@ function matchingIds(bindings: Binding[], record: Record<string, unknown>, info:
 
 function columnsFor(info: TableInfo, claims: Claims): Column[] {
   return info.selectable[claims.role] ?? [];
+}
+
+/**
+ * The values whose JSON text is at most 64 bytes, as hosted keeps them in an oversized change (a null
+ * has no text there, so it is left out too).
+ */
+function smallValues(record: Record<string, unknown>): Record<string, unknown> {
+  const enc = new TextEncoder();
+  return Object.fromEntries(
+    Object.entries(record).filter(([, v]) =>
+      v !== null && v !== undefined && enc.encode(JSON.stringify(v)).length <= 64
+    ),
+  );
 }
 
 function pick(record: Record<string, unknown>, names: string[]): Record<string, unknown> {

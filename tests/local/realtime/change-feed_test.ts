@@ -166,3 +166,39 @@ Deno.test(
     assert.deepEqual(hiddenKey.heard, []);
   },
 );
+
+Deno.test("a change over hosted's 1 MiB record limit carries only its values of at most 64 bytes, and an error", async () => {
+  await db.exec(`
+    create table public.big (id int primary key, label text, nothing text, blob text);
+    grant select on public.big to authenticated;
+    insert into public.big values (1, 'small', null, repeat('x', 1100000)), (2, 'mid', null, repeat('y', 20000));
+  `);
+  const b = parseBinding({ event: "INSERT", schema: "public", table: "big" }, 1) as Binding;
+  const heard: Heard[] = [];
+  const sub: Subscriber = {
+    bindings: [b],
+    claims: () => ({ role: "authenticated", sub: "u1" }),
+    deliver: (p) => heard.push(p as Heard),
+  };
+  const feed = createChangeFeed(db, catalog, new Set([sub]), () => undefined);
+  // Rows too large to notify are announced by their key (local.notify_change) and read back.
+  for (const id of [1, 2]) {
+    feed.push(
+      JSON.stringify({
+        schema: "public",
+        table: "big",
+        type: "INSERT",
+        truncated: true,
+        commit_timestamp: "2001-01-01T00:00:00.000Z",
+        record: { id },
+        old_record: null,
+      }),
+    );
+  }
+  await feed.drain();
+  assert.equal(heard.length, 2);
+  assert.deepEqual(heard[0].data.record, { id: 1, label: "small" });
+  assert.deepEqual(heard[0].data.errors, ["Error 413: Payload Too Large"]);
+  assert.equal((heard[1].data.record as { blob: string }).blob.length, 20000);
+  assert.equal(heard[1].data.errors, null);
+});
