@@ -148,6 +148,10 @@ language sql immutable as $$
   select case when storage.filename(name) like '%.%' then reverse(split_part(reverse(storage.filename(name)), '.', 1)) else '' end
 $$;
 
+-- The user's own metadata of an object (supabase-js `upload(path, file, { metadata })`), kept apart from
+-- the server's `metadata` (size, type, ETag), as on hosted; `info()` answers it.
+alter table storage.objects add column if not exists user_metadata jsonb;
+
 -- ---------------------------------------------------------------- realtime
 do $$
 begin

@@ -227,7 +227,6 @@ describe.each(BACKEND_TARGETS)("storage surface on $title", ({ postgres, skip })
     for (const [method, path] of [
       ["GET", `/object/info/public/${BUCKET}/info/a.png`],
       ["GET", `/render/image/public/${BUCKET}/render/a.png?width=8`],
-      ["POST", `/bucket/${BUCKET}/empty`],
       ["POST", "/upload/resumable"],
     ]) {
       const res = await fetch(`${backend.url}/storage/v1${path}`, { method, headers });

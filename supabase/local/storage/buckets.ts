@@ -6,6 +6,7 @@ import { asStorageRole, OPERATIONS } from "./operation.ts";
 import { json } from "../http.ts";
 import { err, ok, type Result } from "../result.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
+import { iso } from "./iso-time.ts";
 import { checkBucketId } from "./object-key.ts";
 
 export interface Bucket {
@@ -18,7 +19,7 @@ export interface Bucket {
 
 const BUCKET_JSON = `json_build_object('id', b.id, 'name', b.name, 'owner', b.owner, 'public', b.public,
   'file_size_limit', b.file_size_limit, 'allowed_mime_types', b.allowed_mime_types,
-  'created_at', b.created_at, 'updated_at', b.updated_at)`;
+  'created_at', ${iso("b.created_at")}, 'updated_at', ${iso("b.updated_at")})`;
 
 export async function findBucket(db: Db, id: string): Promise<Bucket | null> {
   const { rows } = await db.query<{ b: string }>(
@@ -80,14 +81,34 @@ export async function updateBucket(
   id: string,
   body: BucketInput,
 ): Promise<Result<Response, StorageError>> {
+  // As storage-api: at least one setting, and only the settings given change.
+  if (!("public" in body || "file_size_limit" in body || "allowed_mime_types" in body)) {
+    return err(
+      storageErrors.invalidRequest(
+        "body must have required property 'public', 'file_size_limit' or 'allowed_mime_types'",
+      ),
+    );
+  }
+  if (body.public !== undefined && typeof body.public !== "boolean") {
+    return err(storageErrors.invalidRequest("body/public must be boolean"));
+  }
   const checked = bucketOptions(body);
   if (!checked.ok) return checked;
   const opts = checked.value;
   const updated = await asStorageRole(db, claims, OPERATIONS.updateBucket, async (tx) => {
     const { rows } = await tx.query(
-      `update storage.buckets set public = coalesce($2, public), file_size_limit = $3,
-         allowed_mime_types = $4, updated_at = now() where id = $1 returning id`,
-      [id, opts.public, opts.fileSizeLimit, opts.allowedMimeTypes],
+      `update storage.buckets set public = coalesce($2::boolean, public),
+         file_size_limit = case when $5::boolean then $3::bigint else file_size_limit end,
+         allowed_mime_types = case when $6::boolean then $4::text[] else allowed_mime_types end,
+         updated_at = now() where id = $1 returning id`,
+      [
+        id,
+        opts.public,
+        opts.fileSizeLimit,
+        opts.allowedMimeTypes,
+        body.file_size_limit !== undefined,
+        body.allowed_mime_types !== undefined,
+      ],
     );
     return rows.length;
   });

@@ -28,8 +28,8 @@ export const storageErrors = {
   invalidKey: (key: string) => make(400, "400", "InvalidKey", "Invalid Input", `Invalid key: ${key}`),
   invalidBucketName: (name: string) =>
     make(400, "400", "InvalidBucketName", "Invalid Input", `Bucket name invalid: ${name}`),
-  entityTooLarge: () =>
-    make(413, "413", "EntityTooLarge", "Payload too large", "The object exceeded the maximum allowed size"),
+  entityTooLarge: (entity = "object") =>
+    make(413, "413", "EntityTooLarge", "Payload too large", `The ${entity} exceeded the maximum allowed size`),
   invalidMimeType: (mime: string) =>
     make(400, "415", "InvalidMimeType", "invalid_mime_type", `mime type ${mime} is not supported`),
   invalidRequest: (message: string) => make(400, "400", "InvalidRequest", "Bad Request", message),
@@ -38,6 +38,14 @@ export const storageErrors = {
   signatureExpired: () => make(400, "400", "InvalidJWT", "InvalidJWT", "jwt expired"),
   bucketNotEmpty: () =>
     make(400, "409", "InvalidRequest", "Bucket not empty", "The bucket you tried to delete is not empty"),
+  unableToEmptyBucket: () =>
+    make(
+      400,
+      "409",
+      "InvalidRequest",
+      "InvalidRequest",
+      "Unable to empty the bucket because it contains too many objects",
+    ),
   keyCollision: (key: string) =>
     make(400, "409", "KeyAlreadyExists", "Duplicate", `Key collides with an existing object or folder: ${key}`),
   routeNotFound: (method: string, path: string) =>

@@ -5,6 +5,7 @@ import { type Claims, type Db } from "../db.ts";
 import { json } from "../http.ts";
 import { err, ok, type Result } from "../result.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
+import { iso } from "./iso-time.ts";
 import { asStorageRole, OPERATIONS } from "./operation.ts";
 
 const MAX_LIMIT = 1000;
@@ -38,8 +39,9 @@ export async function listObjects(
   const like = base.replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
   const text = await asStorageRole(db, claims, OPERATIONS.list, async (tx) => {
     const { rows } = await tx.query<{ list: string }>(
-      `select coalesce(json_agg(json_build_object('name', o.name, 'id', o.id, 'updated_at', o.updated_at,
-         'created_at', o.created_at, 'last_accessed_at', o.last_accessed_at, 'metadata', o.metadata)), '[]')::text
+      `select coalesce(json_agg(json_build_object('name', o.name, 'id', o.id, 'updated_at', ${iso("o.updated_at")},
+         'created_at', ${iso("o.created_at")}, 'last_accessed_at', ${iso("o.last_accessed_at")},
+         'metadata', o.metadata)), '[]')::text
          as list from storage.objects o where o.bucket_id = $1 and o.name like $2 escape '\\'`,
       [bucket, like],
     );
@@ -75,14 +77,16 @@ export async function listObjects(
   return ok(json(entries.slice(offset, offset + limit)));
 }
 
+/** One entry of a list-v2 answer, as storage-api sends it (a folder has a null id). */
 interface V2Row {
+  /** With the delimiter only: the entry's name at the prefix's level (storage.search_v2's `key`). */
+  key?: string;
   id: string | null;
   name: string;
-  bucket_id?: string;
-  updated_at?: string | null;
-  created_at?: string | null;
-  last_accessed_at?: string | null;
-  metadata?: Record<string, unknown> | null;
+  updated_at: string | null;
+  created_at: string | null;
+  last_accessed_at: string | null;
+  metadata: Record<string, unknown> | null;
 }
 
 type V2Column = "name" | "updated_at" | "created_at";
@@ -152,55 +156,39 @@ export async function listObjectsV2(
     column = c.c === "updated_at" || c.c === "created_at" ? c.c : "name";
     after = { name: c.l, value: c.a };
   }
-  if (delimited && column !== "name") {
-    // Folders have no times to order by; refused rather than ordered differently from hosted.
-    return err(storageErrors.invalidRequest("with_delimiter lists in name order only"));
-  }
-
   const like = prefix.replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
   const text = await asStorageRole(db, claims, OPERATIONS.listV2, async (tx) => {
     const { rows } = await tx.query<{ list: string }>(
-      `select coalesce(json_agg(json_build_object('id', o.id, 'name', o.name, 'bucket_id', o.bucket_id,
-         'updated_at', o.updated_at, 'created_at', o.created_at, 'last_accessed_at', o.last_accessed_at,
-         'metadata', o.metadata)), '[]')::text as list
+      `select coalesce(json_agg(json_build_object('id', o.id, 'name', o.name,
+         'updated_at', ${iso("o.updated_at")}, 'created_at', ${iso("o.created_at")},
+         'last_accessed_at', ${iso("o.last_accessed_at")}, 'metadata', o.metadata)), '[]')::text as list
          from storage.objects o where o.bucket_id = $1 and o.name like $2 escape '\\'`,
       [bucket, like],
     );
     return rows[0].list;
   });
   const rows = JSON.parse(text) as V2Row[];
+  const entries = delimited ? foldFolders(rows, prefix, column) : rows;
+  // The entries in storage-api's order. By name, a folder sits where its objects would ("a/" by bytes);
+  // by a time, folders and objects are ordered by it (a folder's time is its oldest object's creation,
+  // as storage.search_by_timestamp gives it), then by name (a folder's without its trailing '/').
   const sign = order === "desc" ? -1 : 1;
-  const keyOf = (r: V2Row) => (column === "name" ? "" : new Date(r[column] ?? 0).toISOString());
-  const cmp = (a: V2Row, b: V2Row) => {
-    const ka = keyOf(a);
-    const kb = keyOf(b);
-    if (ka !== kb) return (ka < kb ? -1 : 1) * sign;
-    return a.name === b.name ? 0 : (a.name < b.name ? -1 : 1) * sign;
-  };
-
-  // Entries in order: objects, or with the delimiter one "<prefix><folder>/" per sub-folder.
-  let entries: V2Row[] = rows.sort(cmp);
-  if (delimited) {
-    const folded: V2Row[] = [];
-    let last = "";
-    for (const r of entries) {
-      const slash = r.name.slice(prefix.length).indexOf("/");
-      if (slash < 0) {
-        folded.push(r);
-        continue;
-      }
-      const folder = r.name.slice(0, prefix.length + slash + 1);
-      if (folder !== last) folded.push({ id: null, name: folder, bucket_id: bucket });
-      last = folder;
-    }
-    entries = folded;
-  }
+  const timeOf = (r: V2Row) => (column === "name" ? "" : (r[column] ?? "1970-01-01T00:00:00.000Z"));
+  const nameOf = (r: V2Row) => (column === "name" || r.id !== null ? r.name : r.name.slice(0, -1));
+  const cmpKeys = (ta: string, na: string, tb: string, nb: string) =>
+    (ta !== tb ? (ta < tb ? -1 : 1) : byteCompare(na, nb)) * sign;
+  entries.sort((a, b) => cmpKeys(timeOf(a), nameOf(a), timeOf(b), nameOf(b)));
+  let rest = entries;
   if (after) {
-    const mark: V2Row = { id: null, name: after.name, updated_at: after.value, created_at: after.value };
-    entries = entries.filter((e) => cmp(e, mark) > 0 && !(e.id === null && after!.name.startsWith(e.name)));
+    // A cursor names its last entry as storage-api does (a folder without its '/'); by name, a cursor
+    // that is a folder's name stands for that folder, as storage.list_objects_with_delimiter reads it.
+    const isFolder = column === "name" && delimited && rows.some((r) => r.name.startsWith(`${after!.name}/`));
+    const markName = isFolder ? `${after.name}/` : after.name;
+    const markTime = column === "name" ? "" : (after.value ?? "1970-01-01T00:00:00.000Z");
+    rest = entries.filter((e) => cmpKeys(timeOf(e), nameOf(e), markTime, markName) > 0);
   }
-  const page = entries.slice(0, limit);
-  const hasNext = entries.length > limit;
+  const page = rest.slice(0, limit);
+  const hasNext = rest.length > limit;
   const lastEntry = page[page.length - 1];
   return ok(
     json({
@@ -208,16 +196,69 @@ export async function listObjectsV2(
       ...(hasNext ?
         {
           nextCursor: encodeCursor(
-            lastEntry.name,
+            cursorName(lastEntry),
             order,
             column,
-            column === "name" ? undefined : keyOf(lastEntry) || undefined,
+            column === "name" ? undefined : timeOf(lastEntry) || undefined,
           ),
-          nextCursorKey: lastEntry.name,
+          nextCursorKey: cursorName(lastEntry),
         } :
         {}),
       folders: page.filter((e) => e.id === null),
       objects: page.filter((e) => e.id !== null),
     }),
   );
+}
+
+/** A folder entry's name without its trailing '/', as storage-api's cursors hold it. */
+const cursorName = (e: V2Row) => (e.id === null ? e.name.slice(0, -1) : e.name);
+
+/** Orders strings by their UTF-8 bytes, as Postgres's "C" collation (storage-api's) does. */
+function byteCompare(a: string, b: string): number {
+  if (a === b) return 0;
+  const ea = utf8.encode(a);
+  const eb = utf8.encode(b);
+  const n = Math.min(ea.length, eb.length);
+  for (let i = 0; i < n; i++) if (ea[i] !== eb[i]) return ea[i] - eb[i];
+  return ea.length - eb.length;
+}
+const utf8 = new TextEncoder();
+
+/**
+ * With the delimiter: the objects directly under `prefix`, and one entry per sub-folder, named
+ * "<prefix><folder>/" with a null id and metadata. Every entry has storage.search_v2's `key`: its
+ * name's part at the prefix's level. By a time, a folder's times are its oldest object's creation.
+ */
+function foldFolders(rows: V2Row[], prefix: string, column: V2Column): V2Row[] {
+  const level = prefix ? prefix.split("/").length : 1;
+  const keyOf = (name: string) => name.split("/")[level - 1] ?? "";
+  const folders = new Map<string, V2Row>();
+  const out: V2Row[] = [];
+  for (const r of rows) {
+    const slash = r.name.slice(prefix.length).indexOf("/");
+    if (slash < 0) {
+      out.push({ key: keyOf(r.name), ...r });
+      continue;
+    }
+    const name = r.name.slice(0, prefix.length + slash + 1);
+    let folder = folders.get(name);
+    if (!folder) {
+      folder = {
+        key: keyOf(name.slice(0, -1)),
+        name,
+        id: null,
+        updated_at: null,
+        created_at: null,
+        last_accessed_at: null,
+        metadata: null,
+      };
+      folders.set(name, folder);
+      out.push(folder);
+    }
+    if (column !== "name" && r.created_at && (!folder.created_at || r.created_at < folder.created_at)) {
+      folder.created_at = r.created_at;
+      folder.updated_at = r.created_at;
+    }
+  }
+  return out;
 }

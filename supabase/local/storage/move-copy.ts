@@ -15,7 +15,8 @@ import { type StorageError, storageErrors } from "./errors.ts";
 import { checkBucketId, checkObjectName } from "./object-key.ts";
 import { asStorageRole, OPERATIONS } from "./operation.ts";
 import { parseRow, ROW_SQL } from "./read.ts";
-import { INSERT_SQL, mimeAllowed, UPSERT_SQL } from "./upload.ts";
+import { decodeBase64Text, INSERT_SQL, mimeAllowed, UPSERT_SQL, userMetadataOf } from "./upload.ts";
+import { iso } from "./iso-time.ts";
 
 interface Transfer {
   bucket: string;
@@ -51,6 +52,9 @@ async function refusal(tx: Sql, bucket: string, name: string): Promise<StorageEr
   const { rows } = await tx.query("select 1 from storage.objects where bucket_id = $1 and name = $2", [bucket, name]);
   return rows.length ? storageErrors.accessDenied() : storageErrors.noSuchKey();
 }
+
+/** A JSON parameter, or SQL null (not JSON null) for a missing value. */
+const jsonOrNull = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
 export async function moveObject(
   db: Db,
@@ -109,9 +113,18 @@ export async function copyObject(
   claims: Claims,
   body: Record<string, unknown>,
   upsert: boolean,
+  xMetadata: string | null,
 ): Promise<Result<Response, StorageError>> {
   const t = transferOf(body);
   if (!t.ok) return t;
+  if (body.copyMetadata !== undefined && typeof body.copyMetadata !== "boolean") {
+    return err(storageErrors.invalidRequest("body/copyMetadata must be boolean"));
+  }
+  // As storage-api: the source's user metadata travels with it unless copyMetadata is false; then the
+  // x-metadata header (base64 JSON) gives the copy's, or it has none.
+  const copyMetadata = body.copyMetadata !== false;
+  const given = copyMetadata || xMetadata === null ? null : userMetadataOf(decodeBase64Text(xMetadata));
+  if (given && !given.ok) return given;
   const { bucket, source, destBucket, dest } = t.value;
   if (bucket === destBucket && source === dest) {
     return err(storageErrors.invalidRequest("the source and the destination are the same object"));
@@ -135,7 +148,7 @@ export async function copyObject(
             const row = parseRow((await tx.query<{ o: string }>(ROW_SQL, [bucket, source])).rows);
             if (!row) return err(storageErrors.noSuchKey());
             const metadata: Record<string, unknown> = { ...(row.metadata ?? {}) };
-            if (body.copyMetadata === false) {
+            if (!copyMetadata) {
               const given = (typeof body.metadata === "object" && body.metadata) || {};
               const { cacheControl, mimetype } = given as { cacheControl?: unknown; mimetype?: unknown };
               if (typeof cacheControl === "string") metadata.cacheControl = cacheControl;
@@ -152,8 +165,17 @@ export async function copyObject(
             const { rows } = await tx.query<{ o: string }>(
               `${upsert ? UPSERT_SQL : INSERT_SQL} returning json_build_object('id', id, 'name', name,
              'bucket_id', bucket_id, 'owner', owner, 'version', version, 'metadata', metadata,
-             'created_at', created_at, 'updated_at', updated_at, 'last_accessed_at', last_accessed_at)::text as o`,
-              [destBucket, dest, owner, owner, JSON.stringify(metadata), version],
+             'user_metadata', user_metadata, 'created_at', ${iso("created_at")}, 'updated_at', ${iso("updated_at")},
+             'last_accessed_at', ${iso("last_accessed_at")})::text as o`,
+              [
+                destBucket,
+                dest,
+                owner,
+                owner,
+                JSON.stringify(metadata),
+                version,
+                jsonOrNull(copyMetadata ? row.user_metadata : given?.value),
+              ],
             );
             staged = await store.stageCopy(bucket, source);
             if (!staged) return err(storageErrors.noSuchKey());

@@ -13,6 +13,7 @@ export const OPERATIONS = {
   listBuckets: "storage.bucket.list",
   getBucket: "storage.bucket.get",
   updateBucket: "storage.bucket.update",
+  emptyBucket: "storage.bucket.empty",
   upload: "storage.object.upload",
   uploadUpdate: "storage.object.upload_update",
   deleteObject: "storage.object.delete",

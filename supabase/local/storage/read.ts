@@ -8,17 +8,19 @@ import { err, ok, type Result } from "../result.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { findBucket } from "./buckets.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
+import { iso } from "./iso-time.ts";
 import { asStorageRole, OPERATIONS } from "./operation.ts";
 
 export interface ObjectRow {
   name: string;
   updated_at: string | null;
   metadata: { eTag?: string; mimetype?: string; cacheControl?: string } | null;
+  user_metadata?: Record<string, unknown> | null;
 }
 
-/** One object's row (name, time, metadata) as JSON text; run as the caller for an RLS-checked read. */
-export const ROW_SQL =
-  `select json_build_object('name', name, 'updated_at', updated_at, 'metadata', metadata)::text as o
+/** One object's row (name, time, metadata, user metadata) as JSON text; run as the caller for an RLS-checked read. */
+export const ROW_SQL = `select json_build_object('name', name, 'updated_at', updated_at, 'metadata', metadata,
+    'user_metadata', user_metadata)::text as o
   from storage.objects where bucket_id = $1 and name = $2`;
 
 export function parseRow(rows: { o: string }[]): ObjectRow | null {
@@ -124,7 +126,8 @@ export async function objectInfo(
   const text = await asStorageRole(db, claims, OPERATIONS.info, async (tx) => {
     const { rows } = await tx.query<{ o: string }>(
       `select json_build_object('id', id, 'name', name, 'version', version, 'bucket_id', bucket_id,
-         'metadata', metadata, 'updated_at', updated_at, 'created_at', created_at)::text as o
+         'metadata', metadata, 'user_metadata', user_metadata, 'updated_at', ${iso("updated_at")},
+         'created_at', ${iso("created_at")})::text as o
          from storage.objects where bucket_id = $1 and name = $2`,
       [bucket, name],
     );
@@ -137,6 +140,7 @@ export async function objectInfo(
     version: string | null;
     bucket_id: string;
     metadata: { size?: number; mimetype?: string; cacheControl?: string; eTag?: string } | null;
+    user_metadata: Record<string, unknown> | null;
     updated_at: string | null;
     created_at: string | null;
   };
@@ -154,8 +158,8 @@ export async function objectInfo(
         content_type: meta.mimetype ?? null,
         cache_control: meta.cacheControl ?? null,
         etag: meta.eTag ?? null,
-        // Hosted's user metadata; this backend does not store any.
-        metadata: null,
+        // The uploader's own metadata (user_metadata), as hosted answers it.
+        metadata: o.user_metadata,
         last_modified: o.updated_at,
         created_at: o.created_at,
       },

@@ -6,6 +6,7 @@ import { json } from "../http.ts";
 import { err, ok, type Result } from "../result.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
+import { iso } from "./iso-time.ts";
 import { checkObjectName, nameList } from "./object-key.ts";
 import { asStorageRole, type Operation, OPERATIONS } from "./operation.ts";
 
@@ -25,8 +26,9 @@ async function deleteRows(
     const { rows } = await tx.query<{ list: string }>(
       `with d as (delete from storage.objects where bucket_id = $1 and name = any($2::text[]) returning *)
        select coalesce(json_agg(json_build_object('name', d.name, 'bucket_id', d.bucket_id, 'owner', d.owner,
-         'owner_id', d.owner_id, 'id', d.id, 'version', d.version, 'updated_at', d.updated_at,
-         'created_at', d.created_at, 'last_accessed_at', d.last_accessed_at, 'metadata', d.metadata)), '[]')::text
+         'owner_id', d.owner_id, 'id', d.id, 'version', d.version, 'updated_at', ${iso("d.updated_at")},
+         'created_at', ${iso("d.created_at")}, 'last_accessed_at', ${iso("d.last_accessed_at")}, 'metadata', d.metadata,
+         'user_metadata', d.user_metadata)), '[]')::text
          as list from d`,
       [bucket, names],
     );
@@ -72,4 +74,42 @@ export async function removeOne(
     return rows;
   });
   return deleted.length ? ok(json({ message: "Successfully deleted" })) : err(storageErrors.noSuchKey());
+}
+
+/** storage-api refuses to empty a bucket holding more objects than this (STORAGE_EMPTY_BUCKET_MAX). */
+const EMPTY_BUCKET_MAX = 200_000;
+
+/**
+ * POST /bucket/<id>/empty (supabase-js `emptyBucket`). As storage-api: the caller must see the bucket
+ * (NoSuchBucket otherwise), and one holding more than 200,000 objects is refused with 409; the answer is
+ * hosted's "queued" message. Hosted's background job then deletes every object with the server's
+ * rights; here the objects are deleted at once and as the caller, so storage.objects RLS decides which
+ * go (the service role's empty the bucket; a user's only what their delete policies allow): stricter.
+ */
+export async function emptyBucket(
+  db: Db,
+  store: BlobStore,
+  claims: Claims,
+  bucket: string,
+): Promise<Result<Response, StorageError>> {
+  const found = await asStorageRole(db, claims, OPERATIONS.emptyBucket, async (tx) => {
+    const { rows } = await tx.query("select 1 from storage.buckets where id = $1", [bucket]);
+    if (!rows.length) return null;
+    const { rows: names } = await tx.query<{ name: string }>(
+      "select name from storage.objects where bucket_id = $1 and created_at <= now() limit $2",
+      [bucket, EMPTY_BUCKET_MAX + 1],
+    );
+    return names.map((r) => r.name);
+  });
+  if (found === null) return err(storageErrors.noSuchBucket());
+  if (found.length > EMPTY_BUCKET_MAX) {
+    return err(storageErrors.unableToEmptyBucket());
+  }
+  if (found.length) {
+    await store.locked(bucket, found, async () => {
+      const rows = await deleteRows(db, claims, OPERATIONS.emptyBucket, bucket, found);
+      for (const row of rows) await store.remove(bucket, row.name);
+    });
+  }
+  return ok(json({ message: "Empty bucket has been queued. Completion may take up to an hour." }));
 }

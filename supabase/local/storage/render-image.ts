@@ -93,6 +93,22 @@ export function parseTransform(params: URLSearchParams, accept: string | null = 
   });
 }
 
+/** imgproxy's names for the resize modes, as storage-api reports them. */
+const RESIZING_TYPE: Record<ResizeMode, string> = { cover: "fill", contain: "fit", fill: "force" };
+
+/**
+ * storage-api's X-Transformations header for a render request's (checked) parameters: the segments it
+ * hands imgproxy, in its order (height, width, resizing_type, quality, format); empty when none apply.
+ */
+export function transformationsHeader(params: URLSearchParams, t: Transform): string {
+  const segments: string[] = [];
+  if (t.height !== null) segments.push(`height:${t.height}`);
+  if (t.width !== null) segments.push(`width:${t.width}`);
+  if (t.width !== null || t.height !== null) segments.push(`resizing_type:${RESIZING_TYPE[t.resize]}`);
+  if (params.get("quality")) segments.push(`quality:${t.quality}`);
+  return segments.join(",");
+}
+
 /** The part of the source to read and the output size, never larger than the source. */
 export function plan(
   sw: number,
@@ -312,7 +328,8 @@ export async function renderAuthenticated(
     async (tx) => parseRow((await tx.query<{ o: string }>(ROW_SQL, [bucket, name])).rows),
   );
   if (!row) return err(storageErrors.noSuchKey());
-  return await renderRow(store, renderer, cache, req, bucket, row, t.value);
+  const applied = transformationsHeader(new URL(req.url).searchParams, t.value);
+  return await renderRow(store, renderer, cache, req, bucket, row, t.value, applied);
 }
 
 /** Serves `t` of an object whose read was already granted (its row in hand). */
@@ -324,6 +341,8 @@ export async function renderRow(
   bucket: string,
   row: ObjectRow,
   t: Transform,
+  /** The X-Transformations header (transformationsHeader). */
+  applied: string,
 ): Promise<Result<Response, StorageError>> {
   const name = row.name;
   const meta = row.metadata ?? {};
@@ -338,6 +357,7 @@ export async function renderRow(
     etag,
   });
   if (row.updated_at) headers.set("last-modified", new Date(row.updated_at).toUTCString());
+  if (applied) headers.set("x-transformations", applied);
   if (etagMatches(req.headers.get("if-none-match"), etag)) {
     return ok(new Response(null, { status: 304, headers }));
   }

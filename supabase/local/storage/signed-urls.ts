@@ -15,7 +15,13 @@ import { type StorageError, storageErrors } from "./errors.ts";
 import { checkObjectName, nameList } from "./object-key.ts";
 import { asStorageRole, OPERATIONS } from "./operation.ts";
 import { downloadGranted, parseRow, ROW_SQL } from "./read.ts";
-import { parseTransform, renderRow, type VariantCache, type VariantRenderer } from "./render-image.ts";
+import {
+  parseTransform,
+  renderRow,
+  transformationsHeader,
+  type VariantCache,
+  type VariantRenderer,
+} from "./render-image.ts";
 import { INSERT_SQL, UPSERT_SQL, writeObject } from "./upload.ts";
 
 /**
@@ -226,11 +232,12 @@ export async function serveSignedRender(
   const claims = await verifySigned(secret, req, bucket, name, SCOPE_DOWNLOAD);
   if (!claims.ok) return claims;
   const transformations = typeof claims.value.transformations === "string" ? claims.value.transformations : "";
-  const t = parseTransform(transformationParams(transformations), req.headers.get("accept"));
+  const params = transformationParams(transformations);
+  const t = parseTransform(params, req.headers.get("accept"));
   if (!t.ok) return t;
   const row = parseRow((await db.query<{ o: string }>(ROW_SQL, [bucket, name])).rows);
   if (!row) return err(storageErrors.noSuchKey());
-  return await renderRow(store, renderer, cache, req, bucket, row, t.value);
+  return await renderRow(store, renderer, cache, req, bucket, row, t.value, transformationsHeader(params, t.value));
 }
 
 /**
@@ -251,7 +258,7 @@ export async function signUpload(
   const owner = ownerOf(claims);
   try {
     await asStorageRole(db, claims, OPERATIONS.signUploadUrl, async (tx) => {
-      await tx.query(upsert ? UPSERT_SQL : INSERT_SQL, [bucketId, name, owner, owner, "{}", crypto.randomUUID()]);
+      await tx.query(upsert ? UPSERT_SQL : INSERT_SQL, [bucketId, name, owner, owner, "{}", crypto.randomUUID(), null]);
       throw new TrialDone();
     });
   } catch (e) {

@@ -1,6 +1,6 @@
 // The Storage API at /storage/v1, as supabase-js calls it: objects (upload, update, download, info,
 // exists, move, copy, public and signed URLs, signed uploads, remove, list, list-v2), image
-// transformation (render/image, signed or authenticated) and buckets. Hosted routes not served here
+// transformation (render/image, signed or authenticated) and buckets (emptying one included). Hosted routes not served here
 // answer 404 NotSupported. Bytes live under DATA_DIR/storage; metadata and access
 // live in storage.objects, whose RLS policies (from the migrations) decide every user-facing read and
 // write. This module only routes; each operation lives in storage/.
@@ -17,7 +17,7 @@ import { copyObject, moveObject } from "./move-copy.ts";
 import { checkBucketId, checkObjectName, decodePathPiece } from "./object-key.ts";
 import { downloadAuthenticated, downloadPublic, objectInfo } from "./read.ts";
 import { createVariantRenderer, renderAuthenticated, VariantCache } from "./render-image.ts";
-import { removeMany, removeOne } from "./remove.ts";
+import { emptyBucket, removeMany, removeOne } from "./remove.ts";
 import { serveSigned, serveSignedRender, signMany, signOne, signUpload, uploadSigned } from "./signed-urls.ts";
 import { type WriteMode, writeObject } from "./upload.ts";
 
@@ -42,7 +42,6 @@ const INFO_PREFIXES = ["/object/info/authenticated/", "/object/info/"];
 const UNSUPPORTED = [
   /^\/object\/info\/public\//,
   /^\/render\/image\/public\//,
-  /^\/bucket\/[^/]+\/empty\/?$/,
   /^\/upload\/resumable(\/|$)/,
   /^\/s3(\/|$)/,
   /^\/cdn(\/|$)/,
@@ -146,6 +145,12 @@ export function createStorage(ctx: Ctx): Service {
       const body = await jsonBody(req);
       return body.ok ? await createBucket(db, claims, body.value) : body;
     }
+    const empty = /^([^/]+)\/empty\/?$/.exec(rest);
+    if (empty) {
+      if (req.method !== "POST") return null;
+      const e = target(empty[1], false);
+      return e.ok ? await emptyBucket(db, store, claims, e.value.bucket) : e;
+    }
     const t = target(rest, false);
     if (!t.ok) return t;
     const { bucket } = t.value;
@@ -162,9 +167,14 @@ export function createStorage(ctx: Ctx): Service {
       if (req.method !== "POST") return err(storageErrors.routeNotFound(req.method, path));
       const body = await jsonBody(req);
       if (!body.ok) return body;
-      return path === "/object/move" ?
-        await moveObject(db, store, claims, body.value) :
-        await copyObject(db, store, claims, body.value, (req.headers.get("x-upsert") ?? "") === "true");
+      return path === "/object/move" ? await moveObject(db, store, claims, body.value) : await copyObject(
+        db,
+        store,
+        claims,
+        body.value,
+        (req.headers.get("x-upsert") ?? "") === "true",
+        req.headers.get("x-metadata"),
+      );
     }
     const info = INFO_PREFIXES.find((p) => path.startsWith(p));
     if (info) {

@@ -12,6 +12,7 @@ import { type Bucket, findBucket, ownerOf } from "./buckets.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
 import { boundaryOf, parseMultipart } from "./multipart.ts";
 import { asStorageRole, type Operation, OPERATIONS } from "./operation.ts";
+import { unstorableInValue } from "../../functions/_shared/vocabulary/text.ts";
 
 export type WriteMode = "create" | "upsert" | "update";
 
@@ -23,7 +24,12 @@ interface Incoming {
   bytes: Uint8Array;
   mimetype: string;
   cacheControl: string;
+  /** The uploader's own metadata ({} when none was sent), stored as the row's user_metadata. */
+  userMetadata: Record<string, unknown>;
 }
+
+/** storage-api's bound on the JSON text of an upload's user metadata. */
+const MAX_USER_METADATA_BYTES = 1024 * 1024;
 
 export async function writeObject(
   db: Db,
@@ -58,7 +64,15 @@ export async function writeObject(
   const owner = ownerOf(claims);
   const ownerId = typeof claims.sub === "string" && claims.sub ? claims.sub : null;
   const version = crypto.randomUUID();
-  const params = [bucketId, name, owner, ownerId, JSON.stringify(metadata), version];
+  const params = [
+    bucketId,
+    name,
+    owner,
+    ownerId,
+    JSON.stringify(metadata),
+    version,
+    JSON.stringify(incoming.userMetadata),
+  ];
 
   const staged = await store.stage(incoming.bytes);
   let committed = false;
@@ -81,13 +95,14 @@ export async function writeObject(
   }
 }
 
-export const INSERT_SQL = `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, version)
-  values ($1, $2, $3, $4, $5::jsonb, $6)`;
+/** Parameters: bucket, name, owner, owner_id, metadata (JSON text), version, user_metadata (JSON text or null). */
+export const INSERT_SQL = `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, version,
+  user_metadata) values ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb)`;
 export const UPSERT_SQL = `${INSERT_SQL} on conflict (bucket_id, name) do update set owner = excluded.owner,
-  owner_id = excluded.owner_id, metadata = excluded.metadata, version = excluded.version, updated_at = now(),
-  last_accessed_at = now()`;
+  owner_id = excluded.owner_id, metadata = excluded.metadata, version = excluded.version,
+  user_metadata = excluded.user_metadata, updated_at = now(), last_accessed_at = now()`;
 const UPDATE_SQL = `update storage.objects set owner = $3, owner_id = $4, metadata = $5::jsonb, version = $6,
-  updated_at = now(), last_accessed_at = now() where bucket_id = $1 and name = $2`;
+  user_metadata = $7::jsonb, updated_at = now(), last_accessed_at = now() where bucket_id = $1 and name = $2`;
 
 /** Writes the object's row as the caller; returns its id, or why the caller may not write it. */
 async function saveRow(tx: Sql, mode: WriteMode, params: unknown[]): Promise<Result<string, StorageError>> {
@@ -117,20 +132,64 @@ async function readIncoming(req: Request, limit: number): Promise<Result<Incomin
       if (file.body.byteLength > limit) return err(storageErrors.entityTooLarge());
       const cacheField = parts.find((p) => p.name === "cacheControl");
       const seconds = cacheField ? new TextDecoder().decode(cacheField.body).trim() : "";
+      // supabase-js sends the user metadata as a "metadata" field; storage-api also reads "userMetadata".
+      const metaField = parts.find((p) => p.name === "metadata") ?? parts.find((p) => p.name === "userMetadata");
+      if (metaField && metaField.body.byteLength > MAX_USER_METADATA_BYTES) {
+        return err(storageErrors.entityTooLarge("user_metadata"));
+      }
+      const userMetadata = userMetadataOf(metaField ? new TextDecoder().decode(metaField.body) : null);
+      if (!userMetadata.ok) return userMetadata;
       return ok({
         bytes: file.body,
         mimetype: file.contentType || DEFAULT_MIME,
         cacheControl: /^\d+$/.test(seconds) ? `max-age=${seconds}` : "no-cache",
+        userMetadata: userMetadata.value,
       });
     }
+    // A raw body carries the user metadata as base64 JSON in x-metadata.
+    const header = req.headers.get("x-metadata");
+    const userMetadata = userMetadataOf(header === null ? null : decodeBase64Text(header));
+    if (!userMetadata.ok) return userMetadata;
     return ok({
       bytes: await readBody(req, limit),
       mimetype: contentType || DEFAULT_MIME,
       cacheControl: req.headers.get("cache-control") ?? "no-cache",
+      userMetadata: userMetadata.value,
     });
   } catch (e) {
     if (e instanceof BodyTooLarge) return err(storageErrors.entityTooLarge());
     throw e;
+  }
+}
+
+/**
+ * The user metadata of an upload from its JSON text. As storage-api: none, or text that is not JSON,
+ * is stored as {}. Stricter: JSON that is not an object (storage-api spreads it into one, a string
+ * becoming one key per character) and strings Postgres cannot store are refused.
+ */
+export function userMetadataOf(text: string | null): Result<Record<string, unknown>, StorageError> {
+  if (text === null) return ok({});
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return ok({});
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return err(storageErrors.invalidRequest("metadata must be a JSON object"));
+  }
+  if (unstorableInValue(value)) {
+    return err(storageErrors.invalidRequest("metadata contains a NUL or a broken Unicode character"));
+  }
+  return ok(value as Record<string, unknown>);
+}
+
+/** UTF-8 text of a base64 value; null when it is not base64 of UTF-8 (then no metadata is read). */
+export function decodeBase64Text(b64: string): string | null {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(atob(b64.trim()), (c) => c.charCodeAt(0)));
+  } catch {
+    return null;
   }
 }
 
