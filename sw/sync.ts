@@ -73,6 +73,8 @@ export async function drainQueue(): Promise<void> {
     });
     try {
       await waitFor(runner.actor, (s) => s.status === "done");
+      // The last tasks' images are still being kept: the sync event lasts until they are.
+      await runner.imagesKept();
     } finally {
       runner.stop();
     }

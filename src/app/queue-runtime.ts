@@ -144,8 +144,10 @@ function startPageRunner(userId: string): PageRunner {
     limits.generationFinished();
     void (async () => {
       const task = await db.tasks.get(outcome.taskId);
+      // A done task is announced once its image is kept (a device that refused the bytes says so).
+      const announced = outcome.status === "done" ? { ...outcome, image: await outcome.image } : outcome;
       // A batch's images are announced together when its last task settles; failures at once.
-      announceOutcome(outcome, retry, { quietSuccess: Boolean(task?.batchId) });
+      announceOutcome(announced, retry, { quietSuccess: Boolean(task?.batchId) });
       const unit = await finishedUnit(db, outcome.taskId);
       if (unit && firstTime(unit)) await finished(userId, unit);
     })().catch(warn("announcing a finished task failed"));

@@ -11,6 +11,8 @@ import type { LimitsRecord, TaskRecord, TaskWait } from "../db/schema";
 import { toGenerationRecord } from "../db/generation-record";
 import { makeThumbnail } from "../lib/thumbnail";
 import { markDone, markDoneDeleted, markFailed, markRunning, markWaiting } from "../db/tasks";
+import { storeImage } from "../db/images";
+import { forgetFreshImage, rememberFreshImage } from "./fresh-images";
 import type { Result } from "../lib/result";
 import { backoffDelayMs } from "./delivery";
 import { isDue } from "./task-wait";
@@ -31,14 +33,22 @@ export type RunTaskDeps = {
   random: () => number;
 };
 
+/**
+ * What became of a made image's bytes, kept after the task settled: `kept`, `refused` (this device would
+ * not store them: docs/spec.md §8's save failure), `unfetched` (the download failed: the row is stored and
+ * the image is fetched again when shown online) or `gone` (the generation was deleted meanwhile, or the
+ * answer was a deleted one's).
+ */
+export type ImageKept = "kept" | "refused" | "unfetched" | "gone";
+
 export type RunOutcome =
   | {
       status: "done";
       taskId: string;
       generationId: string;
       replayed: boolean;
-      /** The image was made but its bytes could not be stored on this device (docs/spec.md §8's save failure). */
-      saveFailed?: true;
+      /** Settles once the image's bytes are kept on this device (or could not be); never rejects. */
+      image: Promise<ImageKept>;
     }
   | { status: "waiting"; taskId: string; wait: TaskWait; error?: AppError }
   | { status: "error"; taskId: string; error: AppError }
@@ -90,34 +100,41 @@ async function succeed(deps: RunTaskDeps, task: TaskRecord, answer: GenerateAnsw
     // Made earlier (this send's first answer was lost), then deleted by the person: done, nothing kept.
     const limits = limitsAfter(await db.limits.get(task.userId), task.userId, answer, deps.now());
     await markDoneDeleted(db, task.id, limits, deps.now());
-    return { status: "done", taskId: task.id, generationId: task.id, replayed: true };
+    return { status: "done", taskId: task.id, generationId: task.id, replayed: true, image: Promise.resolve("gone") };
   }
-  let image: Blob | undefined;
+  // The row and the quota are stored and the task settled as soon as the answer is here, so the queue's
+  // next send starts while this image is still being fetched, scaled and kept (decision 114): the
+  // device's own work stays off the renders' path. Until the bytes are kept, the preview shows the
+  // answer's signed URL.
+  const record = toGenerationRecord(answer.generation);
+  rememberFreshImage(record.id, answer.generation.image_url, deps.now());
+  const limits = limitsAfter(await db.limits.get(task.userId), task.userId, answer, deps.now());
+  await markDone(db, task.id, record, limits, deps.now());
+  void deps.track(task.userId, "queue_task_success", { provider: answer.generation.provider, taskId: task.id });
+  const image = keepImage(deps, record.id, answer.generation.image_url);
+  return { status: "done", taskId: task.id, generationId: record.id, replayed: answer.replayed, image };
+}
+
+/** Fetches a made image, makes its thumbnail (in a worker) and keeps both with the row; never rejects. */
+async function keepImage(deps: RunTaskDeps, id: string, url: string): Promise<ImageKept> {
+  let image: Blob;
   try {
-    image = await deps.fetchImage(answer.generation.image_url);
+    image = await deps.fetchImage(url);
   } catch {
-    // The row is stored and charged; the image is fetched again whenever it is shown online.
-    image = undefined;
+    forgetFreshImage(id);
+    return "unfetched";
   }
   // The grid's thumbnail is made now, while the bytes are at hand (none where the platform cannot).
-  const thumbnail = image ? await makeThumbnail(image) : undefined;
-  const previous = await db.limits.get(task.userId);
-  const record = toGenerationRecord(answer.generation);
-  const limits = limitsAfter(previous, task.userId, answer, deps.now());
-  let saveFailed = false;
+  const thumbnail = await makeThumbnail(image).catch(() => undefined);
   try {
-    await markDone(db, task.id, record, limits, deps.now(), { image, thumbnail });
+    const kept = await storeImage(id, { image, thumbnail }, deps.db);
+    return kept ? "kept" : "gone";
   } catch (e) {
-    // The device refused the bytes (storage full, a broken database): keep the row and settle the
-    // task without them (the image is fetched again when shown online), and say so. Should even
-    // that fail, the task stays running and is re-sent with its request id, which replays the row.
+    // The device refused the bytes (storage full, a broken database): the row stays, the image is
+    // fetched again when shown online, and the person is told.
     console.warn("[queue] storing the image failed:", e instanceof Error ? e.message : String(e));
-    await markDone(db, task.id, record, limits, deps.now());
-    saveFailed = true;
+    return "refused";
   }
-  void deps.track(task.userId, "queue_task_success", { provider: answer.generation.provider, taskId: task.id });
-  const done = { status: "done", taskId: task.id, generationId: record.id, replayed: answer.replayed } as const;
-  return saveFailed ? { ...done, saveFailed: true } : done;
 }
 
 async function wait(deps: RunTaskDeps, task: TaskRecord, wait: TaskWait, error?: AppError): Promise<RunOutcome> {

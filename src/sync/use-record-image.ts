@@ -10,6 +10,7 @@ import { SIGNED_URL_SECONDS, signedImageUrl } from "../api/library";
 import { getImage, touchImage } from "../db/images";
 import type { GenerationRecord, ImageRecord } from "../db/schema";
 import { useOnline } from "../lib/use-online";
+import { freshImageUrl } from "./fresh-images";
 import { trackForeground } from "./pull-images";
 import { useObjectUrl } from "../ui/use-object-url";
 
@@ -48,7 +49,9 @@ export function useRecordImage(record: Pick<GenerationRecord, "id" | "imagePath"
   // Ids whose bytes this view already fetched to keep: if the offline library lets them go again
   // (past a small budget), the view shows the signed URL rather than fetching them over and over.
   const kept = useRef(new Set<string>());
-  const needsRemote = bytes !== undefined && !blob && Boolean(record.imagePath);
+  // A generation just made here: its answer's signed URL, while the queue keeps its bytes.
+  const fresh = blob ? undefined : freshImageUrl(record.id);
+  const needsRemote = bytes !== undefined && !blob && !fresh && Boolean(record.imagePath);
 
   useEffect(() => {
     void touchImage(record.id).catch(() => undefined);
@@ -69,6 +72,7 @@ export function useRecordImage(record: Pick<GenerationRecord, "id" | "imagePath"
   }, [needsRemote, online, record.imagePath, record.id]);
 
   if (blob) return { src: local, blob };
+  if (fresh) return { src: fresh };
   if (!online && needsRemote) return { error: NOT_ON_DEVICE };
   if (remote?.path === record.imagePath) return { src: remote.src, error: remote.error };
   return {};

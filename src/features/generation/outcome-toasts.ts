@@ -7,7 +7,7 @@
 // to history'.
 import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
 import type { AppError } from "../../api/errors";
-import type { RunOutcome } from "../../sync/run-task";
+import type { ImageKept, RunOutcome } from "../../sync/run-task";
 import { showToast, TOAST_DURATION_MS } from "../../state/toasts";
 
 export const SAVE_FAILED_TITLE = "Failed to save generation to history";
@@ -42,12 +42,18 @@ function errorToast(error: AppError, retry: () => void, after = ""): void {
 
 export type AnnounceOptions = { now?: number; quietSuccess?: boolean };
 
-export function announceOutcome(outcome: RunOutcome, retry: (taskId: string) => void, options: AnnounceOptions = {}) {
+/** An outcome to announce; a done one says whether its image was kept (see RunOutcome's `image`). */
+export type Announced =
+  | Exclude<RunOutcome, { status: "done" }>
+  | (Omit<Extract<RunOutcome, { status: "done" }>, "image"> & { image: ImageKept });
+
+export function announceOutcome(outcome: Announced, retry: (taskId: string) => void, options: AnnounceOptions = {}) {
   const now = options.now ?? Date.now();
   const again = () => retry(outcome.taskId);
   switch (outcome.status) {
     case "done":
-      if (outcome.saveFailed) showToast({ tone: "error", title: SAVE_FAILED_TITLE, message: SAVE_FAILED_MESSAGE });
+      if (outcome.image === "refused")
+        showToast({ tone: "error", title: SAVE_FAILED_TITLE, message: SAVE_FAILED_MESSAGE });
       else if (!options.quietSuccess) showToast({ tone: "success", title: "Image generated successfully!" });
       return;
     case "error":

@@ -45,15 +45,26 @@ export function runTaskDeps(db: AppDb): RunTaskDeps {
   };
 }
 
-export type QueueRunner = { actor: QueueActor; stop: () => void };
+export type QueueRunner = {
+  actor: QueueActor;
+  /** Resolves once every finished task's image is kept (or could not be): the worker waits for it. */
+  imagesKept: () => Promise<void>;
+  stop: () => void;
+};
 
 /** Recovers interrupted sends, then starts the queue; call it while holding the user's queue lock. */
 export async function startQueueRunner(options: QueueRunnerOptions): Promise<QueueRunner> {
   const { db, userId } = options;
   await recoverInterrupted(db, userId);
   const deps = runTaskDeps(db);
+  const keeping = new Set<Promise<unknown>>();
   const generateTask = fromPromise<GenerateTaskOutput, { taskId: string }>(async ({ input }) => {
     const outcome = await runTask(deps, input.taskId);
+    if (outcome.status === "done") {
+      const image = outcome.image;
+      keeping.add(image);
+      void image.finally(() => keeping.delete(image));
+    }
     options.onOutcome?.(outcome);
     return outcome;
   });
@@ -79,6 +90,9 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
   );
   return {
     actor,
+    imagesKept: async () => {
+      while (keeping.size) await Promise.all([...keeping]);
+    },
     stop: () => {
       unwatch();
       actor.stop();

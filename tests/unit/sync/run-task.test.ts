@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { generateImage, type InvokeFn } from "#src/api/generate.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { enqueueTasks } from "#src/db/tasks.ts";
+import { freshImageUrl } from "#src/sync/fresh-images.ts";
 import { MAX_ATTEMPTS, runTask, type RunTaskDeps } from "#src/sync/run-task.ts";
 import { generationRow, newTask } from "../../support/records.ts";
 
@@ -61,7 +62,10 @@ async function setup(name: string, invoke: InvokeFn, overrides: Partial<RunTaskD
 describe("runTask", () => {
   it("sends the request id and stores the row, the image and the quota on success", async () => {
     const { deps, sent, events } = await setup("run-ok", async () => answer("t1"));
-    expect(await runTask(deps, "t1")).toMatchObject({ status: "done", generationId: "t1", replayed: false });
+    const outcome = await runTask(deps, "t1");
+    expect(outcome).toMatchObject({ status: "done", generationId: "t1", replayed: false });
+    // The task settles with the row; the image is kept right after, off the queue's path.
+    expect(outcome.status === "done" && (await outcome.image)).toBe("kept");
     expect(sent).toEqual([
       expect.objectContaining({ fn: "generate-image", request_id: "t1", prompt: "a red fox", aspect_ratio: "1:1" }),
     ]);
@@ -78,10 +82,52 @@ describe("runTask", () => {
     db.images.hook("creating", () => {
       throw new Error("QuotaExceededError");
     });
-    expect(await runTask(deps, "t1")).toMatchObject({ status: "done", generationId: "t1", saveFailed: true });
+    const outcome = await runTask(deps, "t1");
+    expect(outcome).toMatchObject({ status: "done", generationId: "t1" });
+    expect(outcome.status === "done" && (await outcome.image)).toBe("refused");
     expect(await db.generations.get("t1")).toMatchObject({ id: "t1" });
     expect(await db.images.get("t1")).toBeUndefined();
     expect(await db.tasks.get("t1")).toMatchObject({ status: "done" });
+  });
+
+  it("settles the task before the image is fetched, and shows the answer's URL until the bytes are kept", async () => {
+    let release!: () => void;
+    const fetched = new Promise<void>((r) => (release = r));
+    const { deps } = await setup("run-early", async () => answer("t1"), {
+      fetchImage: async () => {
+        await fetched;
+        return new NodeBlob([new Uint8Array([1, 2, 3])], { type: "image/png" }) as unknown as Blob;
+      },
+    });
+    const outcome = await runTask(deps, "t1");
+    expect(await db.tasks.get("t1")).toMatchObject({ status: "done" });
+    expect(await db.generations.get("t1")).toMatchObject({ id: "t1" });
+    expect(await db.images.get("t1")).toBeUndefined();
+    expect(freshImageUrl("t1", NOW)).toBe(row("t1").image_url);
+    release();
+    expect(outcome.status === "done" && (await outcome.image)).toBe("kept");
+    expect((await db.images.get("t1"))?.image?.size).toBe(3);
+  });
+
+  it("keeps nothing for a generation deleted before its image arrived, and says a failed download", async () => {
+    let release!: () => void;
+    const fetched = new Promise<void>((r) => (release = r));
+    const { deps } = await setup("run-deleted-early", async () => answer("t1"), {
+      fetchImage: async () => {
+        await fetched;
+        return new NodeBlob([new Uint8Array([1])], { type: "image/png" }) as unknown as Blob;
+      },
+    });
+    const outcome = await runTask(deps, "t1");
+    await db.generations.delete("t1");
+    release();
+    expect(outcome.status === "done" && (await outcome.image)).toBe("gone");
+    expect(await db.images.get("t1")).toBeUndefined();
+
+    await db.tasks.update("t1", { status: "queued" });
+    const failing = await runTask({ ...deps, fetchImage: async () => Promise.reject(new Error("reset")) }, "t1");
+    expect(failing.status === "done" && (await failing.image)).toBe("unfetched");
+    expect(await db.generations.get("t1")).toMatchObject({ id: "t1" });
   });
 
   it("treats the server's replay of a request that already reached it as the success", async () => {
