@@ -6,7 +6,7 @@
 // deliverDelete. Changes are handled one at a time, in commit order, so a subscriber never sees an
 // UPDATE before the INSERT it follows. commit_timestamp is the moment the commit was announced.
 import { asRole, type Claims, type Db, quoteIdent } from "../db.ts";
-import { type Binding, bindingWants, type ChangeType, filterMatches } from "./bindings.ts";
+import { type Binding, bindingWants, type ChangeType, filterMatches, type RegexTest } from "./bindings.ts";
 import type { Catalog, Column, TableInfo } from "./catalog.ts";
 
 /** A joined channel, as the change feed sees it. */
@@ -66,7 +66,7 @@ export function createChangeFeed(
       if (bindings.length && !expired(sub.claims())) interested.push({ sub, bindings });
     }
     if (!interested.length) return;
-    if (change.type === "DELETE") deliverDelete(change, info, interested);
+    if (change.type === "DELETE") await deliverDelete(change, info, interested);
     else await deliverUpsert(change, info, interested);
   }
 
@@ -77,17 +77,23 @@ export function createChangeFeed(
    * "delete events are not filterable"), and sent to every subscriber of the table whose bindings match,
    * whatever their role. Each gets the old values their role may select; with RLS on, only the primary key.
    */
-  function deliverDelete(change: Change, info: TableInfo, interested: { sub: Subscriber; bindings: Binding[] }[]) {
+  async function deliverDelete(
+    change: Change,
+    info: TableInfo,
+    interested: { sub: Subscriber; bindings: Binding[] }[],
+  ) {
     const identity = pick(change.old_record ?? {}, info.identity);
     for (const { sub, bindings } of interested) {
-      const ids = matchingIds(bindings, identity, info);
-      if (!ids.length) continue;
+      const matched = await matching(bindings, identity, info);
+      if (!matched.length) continue;
       const columns = columnsFor(info, sub.claims());
       const shown = columns
         .map((c) => c.name)
         .filter((n) => n in identity && (!info.rls || info.primaryKey.includes(n)));
       // Nothing the role may see leaves old_record null, as hosted sends it (supabase-js reads it as {}).
-      sub.deliver(frame(change, columns, ids, { old_record: shown.length ? pick(identity, shown) : null }));
+      deliverBySelection(sub, matched, info, change, columns, {
+        old_record: shown.length ? pick(identity, shown) : null,
+      });
     }
   }
 
@@ -119,9 +125,10 @@ export function createChangeFeed(
       // role bypasses it: the notified row is shown without a query, unless it was too large to notify.
       const trusted = (claims.role === "service_role" || !info.rls) && !change.truncated;
       // Filters are tried on the notified row first so that uninterested identities cost no query.
-      const hopeful = change.truncated ?
-        members :
-        members.filter((m) => matchingIds(m.bindings, newRecord, info).length);
+      const hopeful: typeof members = [];
+      for (const m of members) {
+        if (change.truncated || (await matching(m.bindings, newRecord, info)).length) hopeful.push(m);
+      }
       if (!hopeful.length) continue;
       const row = trusted ? newRecord : await readAs(claims, info, columns, newRecord);
       if (!row) continue;
@@ -146,10 +153,40 @@ export function createChangeFeed(
         extra.errors = ["Error 413: Payload Too Large"];
       }
       for (const { sub, bindings } of hopeful) {
-        const ids = matchingIds(bindings, record, info);
-        if (ids.length) sub.deliver(frame(change, columns, ids, extra));
+        const matched = await matching(bindings, record, info);
+        if (matched.length) deliverBySelection(sub, matched, info, change, columns, extra);
       }
     }
+  }
+
+  /** A filter's `match` and `imatch`, asked of Postgres itself: its regular expressions are not JavaScript's. */
+  const regex: RegexTest = async (value, pattern, insensitive) => {
+    try {
+      const { rows } = await db.query<{ m: boolean }>(
+        `select $1::text ${insensitive ? "~*" : "~"} $2::text as m`,
+        [value, pattern],
+      );
+      return rows[0]?.m === true;
+    } catch {
+      return false;
+    }
+  };
+
+  /** The bindings whose every filter holds for `record`. */
+  async function matching(bindings: Binding[], record: Record<string, unknown>, info: TableInfo): Promise<Binding[]> {
+    const out: Binding[] = [];
+    for (const b of bindings) {
+      let all = true;
+      for (const f of b.filters) {
+        const type = info.columns.find((c) => c.name === f.column)?.type;
+        if (!(await filterMatches(f, record, type, regex))) {
+          all = false;
+          break;
+        }
+      }
+      if (all) out.push(b);
+    }
+    return out;
   }
 
   /**
@@ -239,12 +276,39 @@ function frame(change: Change, columns: Column[], ids: number[], extra: Record<s
   };
 }
 
-function matchingIds(bindings: Binding[], record: Record<string, unknown>, info: TableInfo): number[] {
-  return bindings
-    .filter(
-      (b) => !b.filter || filterMatches(b.filter, record, info.columns.find((c) => c.name === b.filter!.column)?.type),
-    )
-    .map((b) => b.id);
+/**
+ * Sends one frame per distinct `select` among the matched bindings (with their ids), as hosted fans a
+ * change out per selection: the columns, record and old_record narrowed to the selected columns and the
+ * primary key.
+ */
+function deliverBySelection(
+  sub: Subscriber,
+  matched: Binding[],
+  info: TableInfo,
+  change: Change,
+  columns: Column[],
+  extra: Record<string, unknown>,
+) {
+  const bySelection = new Map<string, { select: string[] | null; ids: number[] }>();
+  for (const b of matched) {
+    const key = b.select ? JSON.stringify([...new Set(b.select)].sort()) : "";
+    const entry = bySelection.get(key) ?? { select: b.select, ids: [] };
+    entry.ids.push(b.id);
+    bySelection.set(key, entry);
+  }
+  for (const { select, ids } of bySelection.values()) {
+    if (!select) {
+      sub.deliver(frame(change, columns, ids, extra));
+      continue;
+    }
+    const keep = (n: string) => select.includes(n) || info.primaryKey.includes(n);
+    const narrowed: Record<string, unknown> = { ...extra };
+    for (const k of ["record", "old_record"]) {
+      const v = extra[k];
+      if (v && typeof v === "object") narrowed[k] = Object.fromEntries(Object.entries(v).filter(([n]) => keep(n)));
+    }
+    sub.deliver(frame(change, columns.filter((c) => keep(c.name)), ids, narrowed));
+  }
 }
 
 function columnsFor(info: TableInfo, claims: Claims): Column[] {

@@ -9,6 +9,7 @@ import { type Claims, type Db, DB_ROLES } from "../db.ts";
 import { verifyJwt } from "../jwt.ts";
 import { err, ok, type Result } from "../result.ts";
 import { type Binding, parseBinding } from "./bindings.ts";
+import { checkBinding } from "./binding-check.ts";
 import type { Catalog } from "./catalog.ts";
 import type { Subscriber } from "./change-feed.ts";
 import { type Extension, noPolicies, type Policies, readPermissions, writePermission } from "./authorization.ts";
@@ -158,7 +159,7 @@ export function attachSession(
     for (const r of raw) {
       const b = parseBinding(r, deps.nextBindingId());
       if (typeof b === "string") return send(reply(f, "error", { reason: b }));
-      const problem = await checkTarget(b);
+      const problem = await checkBinding(b, auth.value.role, deps);
       if (problem) return send(reply(f, "error", { reason: problem }));
       bindings.push(b);
     }
@@ -305,21 +306,6 @@ export function attachSession(
     channel.tracked = text;
     channel.presenceEnabled = true;
     send(reply(f, "ok"));
-  }
-
-  /** A binding must name a published table (or a whole schema) and filter on a real column. */
-  async function checkTarget(b: Binding): Promise<string | null> {
-    const refused = () =>
-      `Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: [event: ${b.event}, schema: ${b.schema}, table: ${
-        b.table ?? "*"
-      }, filters: [${b.filter ? `${b.filter.column}, ${b.filter.op}, ${b.filter.values.join(",")}` : ""}]]`;
-    if (b.table === null || b.schema === "*") return b.filter ? refused() : null;
-    if (!deps.published.has(`${b.schema}.${b.table}`)) return refused();
-    if (b.filter) {
-      const info = await deps.catalog.get(b.schema, b.table);
-      if (!info?.columns.some((c) => c.name === b.filter!.column)) return refused();
-    }
-    return null;
   }
 
   async function refreshToken(f: Frame, channel: Channel) {
