@@ -65,6 +65,22 @@ export const PARITY: ParityRow[] = [
   },
   {
     service: "realtime",
+    feature: "`postgres_changes` filter operators and `select`",
+    status: "served",
+    note: "comma-joined filters, `not.`, like/ilike/is/match/imatch/isdistinct; joins checked for the role as `subscription_check_filters` does",
+    tests: [
+      {
+        file: "realtime-filters.test.ts",
+        title: "applies every comma-joined filter, not., like, is and match, and narrows a change to its select",
+      },
+      {
+        file: "realtime-filters.test.ts",
+        title: "refuses a filter on a column the role may not select, or with a value not of its type",
+      },
+    ],
+  },
+  {
+    service: "realtime",
     feature: "join, heartbeat, `access_token`, token expiry",
     status: "served",
     note: "bounded channels per socket and bindings per channel",
