@@ -97,7 +97,7 @@ describe.each(BACKEND_TARGETS)("realtime filters and column selection on $title"
         select: ["title"],
       });
       const distinct = await listen(alice.client, "items-distinct", { filter: "done=isdistinct.true" });
-      const rows = [
+      const rows: { title: string; status: string; done: boolean | null }[] = [
         { title: "keep 1", status: "live", done: null },
         { title: "keep 2", status: "draft", done: null },
         { title: "drop 3", status: "live", done: null },
