@@ -33,6 +33,7 @@ const embeddingErrors = "rest-embedding-errors.test.ts";
 const spreadsViews = "rest-spreads-views.test.ts";
 const storage = "storage.test.ts";
 const surface = "storage-surface.test.ts";
+const shapes = "storage-hosted-shapes.test.ts";
 
 export const PARITY: ParityRow[] = [
   // Realtime
@@ -642,9 +643,10 @@ export const PARITY: ParityRow[] = [
     service: "storage",
     feature: "`info`, `exists`",
     status: "stricter",
-    note: "a public bucket's object is still read as the caller; user `metadata` is null",
+    note: "a public bucket's object is still read as the caller; `metadata` is the upload's user metadata",
     tests: [
       { file: surface, title: "tells an object's info and whether it exists" },
+      { file: shapes, title: "keeps an upload's user metadata, answers it from info(), and copies it" },
       {
         file: surface,
         title: "sets hosted's operation names: a visitor gets a published image's info, never a signed link",
