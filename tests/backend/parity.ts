@@ -656,9 +656,12 @@ export const PARITY: ParityRow[] = [
   {
     service: "storage",
     feature: "`listV2`",
-    status: "stricter",
-    note: "`with_delimiter` with a time `sortBy` is refused (400)",
-    tests: [{ file: surface, title: "lists with listV2: folders folded, keys in order, a cursor for the next page" }],
+    status: "served",
+    note: "folders carry `key`; name or time order, with or without the delimiter; hosted's cursors",
+    tests: [
+      { file: surface, title: "lists with listV2: folders folded, keys in order, a cursor for the next page" },
+      { file: shapes, title: "lists folders with their key, and pages a delimited listing in time order" },
+    ],
   },
   {
     service: "storage",
