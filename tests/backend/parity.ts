@@ -681,8 +681,11 @@ export const PARITY: ParityRow[] = [
     service: "storage",
     feature: "`createSignedUrl(path, n, {transform})`",
     status: "stricter",
-    note: "`transform.format` other than `origin` refused",
-    tests: [{ file: surface, title: "serves a transformed signed URL as the transformed image" }],
+    note: "`transform.format` other than `origin` refused; `X-Transformations` as hosted",
+    tests: [
+      { file: surface, title: "serves a transformed signed URL as the transformed image" },
+      { file: shapes, title: "names the applied transformation in X-Transformations" },
+    ],
   },
   {
     service: "storage",
