@@ -696,7 +696,7 @@ export const PARITY: ParityRow[] = [
   },
   {
     service: "storage",
-    feature: "`/object/info/public`, `/render/image/public`, `/bucket/<id>/empty`",
+    feature: "`/object/info/public`, `/render/image/public`",
     status: "not-served",
     note: "404 `NotSupported`",
     tests: [{ file: surface, title: "answers 404 NotSupported for hosted routes it does not serve" }],
