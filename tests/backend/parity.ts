@@ -689,6 +689,15 @@ export const PARITY: ParityRow[] = [
   },
   {
     service: "storage",
+    feature: "`emptyBucket`",
+    status: "stricter",
+    note: "objects are deleted at once and as the caller, so RLS decides which go (hosted's job deletes all)",
+    tests: [
+      { file: shapes, title: "empties a bucket for the service role; a user who cannot see it gets NoSuchBucket" },
+    ],
+  },
+  {
+    service: "storage",
     feature: "resumable uploads (TUS, `/upload/resumable`)",
     status: "not-served",
     note: "404 `NotSupported`",
