@@ -689,6 +689,16 @@ export const PARITY: ParityRow[] = [
   },
   {
     service: "storage",
+    feature: "`getBucket`, `updateBucket` (only the settings given)",
+    status: "served",
+    note: "times as UTC with milliseconds, as storage-api's JSON writes them",
+    tests: [
+      { file: shapes, title: "updates only the bucket settings given, and refuses an update that gives none" },
+      { file: shapes, title: "writes times as storage-api's JSON does: UTC with milliseconds" },
+    ],
+  },
+  {
+    service: "storage",
     feature: "`emptyBucket`",
     status: "stricter",
     note: "objects are deleted at once and as the caller, so RLS decides which go (hosted's job deletes all)",
