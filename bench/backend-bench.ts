@@ -1,14 +1,22 @@
 // Local backend latency under load, on PGlite and on PostgreSQL (when reachable): p50/p99 of an
-// authenticated REST select (50 rows) and update (is_saved of one row) with 8 and 32 clients, each
-// idle and while a batch of 8 built-in engine renders is in flight through /functions/v1/generate-image
-// (kept at 8: a finished render is replaced at once); then rpc throughput and realtime delivery latency.
+// authenticated REST select (50 rows), the same select embedding a to-many resource (3 tags per row)
+// and a select of 50 tags embedding their to-one generation, and an update (is_saved of one row), with
+// 8 and 32 clients, each idle and while a batch of 8 built-in engine renders is in flight through
+// /functions/v1/generate-image (kept at 8: a finished render is replaced at once); then rpc throughput,
+// realtime delivery latency to one subscriber, and realtime fan-out: from a commit's insert request to
+// the first and to the 50th of 50 supabase-js clients (each its own socket) receiving the change.
 // Rows are the server's to make (only generate-image writes generations), so the fixture is inserted
-// with the service role. Prints a table; asserts nothing. Goal (printed, not a gate): p99 <= 50 ms at
+// with the service role; the tags table is the benchmark's own (a migration written next to copies of
+// the product's). Prints a table; asserts nothing. Goal (printed, not a gate): p99 <= 50 ms at
 // 8 clients during a batch on PostgreSQL, with no errors.
 // Run: `npx tsx bench/backend-bench.ts` (or `npm run bench backend`). BENCH_MS sets each window's length,
 // BENCH_DATABASES=postgres (or pglite) runs one database.
 import { randomUUID } from "node:crypto";
-import type { SupabaseClient } from "@supabase/supabase-js";
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import WebSocket from "ws";
 import { startBackend, type Backend, BUILTIN_ONLY } from "../tests/support/backend.ts";
 import { newUser, serviceClient } from "../tests/support/clients.ts";
 import { createDatabase, postgresAvailable } from "../tests/support/postgres.ts";
@@ -17,6 +25,33 @@ const DURATION_MS = Number(process.env.BENCH_MS ?? 4000);
 const CLIENTS = [8, 32];
 const BATCH = 8;
 const GOAL_P99_MS = 50;
+/** Realtime fan-out: subscribers (each a supabase-js client with its own socket) and measured commits. */
+const FANOUT_CLIENTS = 50;
+const FANOUT_COMMITS = Number(process.env.BENCH_FANOUT_COMMITS ?? 20);
+
+// Tags of generations: a to-many resource of theirs to embed (and a to-one from each tag).
+const FIXTURE = `
+create table public.bench_tags (
+  id bigint generated always as identity primary key,
+  generation_id uuid not null references public.generations (id) on delete cascade,
+  tag text not null
+);
+create index bench_tags_generation_id on public.bench_tags (generation_id);
+alter table public.bench_tags enable row level security;
+create policy "everyone reads" on public.bench_tags for select using (true);
+grant select on public.bench_tags to authenticated;
+grant all on public.bench_tags to service_role;
+`;
+
+/** A migrations folder: the product's migrations and, last, the benchmark's fixture. */
+function migrationsWithFixture(): string {
+  const dir = mkdtempSync(join(tmpdir(), "pc-backend-bench-"));
+  for (const f of readdirSync("supabase/migrations")) {
+    if (f.endsWith(".sql")) copyFileSync(join("supabase/migrations", f), join(dir, f));
+  }
+  writeFileSync(join(dir, "99999999999999_backend_bench_fixture.sql"), FIXTURE);
+  return dir;
+}
 /** BENCH_DATABASES=postgres (or pglite) runs one database only. */
 const DATABASES = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",").map((d) => d.trim());
 
@@ -133,6 +168,11 @@ async function benchOne(b: Backend): Promise<Row[]> {
   }));
   const ins = await server.from("generations").insert(rows);
   if (ins.error) throw new Error(`fixture insert: ${JSON.stringify(ins.error)}`);
+  const tags = rows.flatMap((r, i) =>
+    ["landscape", "dawn", `set-${i % 5}`].map((tag) => ({ generation_id: r.id, tag })),
+  );
+  const tagged = await server.from("bench_tags").insert(tags);
+  if (tagged.error) throw new Error(`fixture tags: ${JSON.stringify(tagged.error)}`);
   const headers = { apikey: b.anonKey, Authorization: `Bearer ${await tokenOf(owner.client)}` };
 
   // The renders' user: premium, so the daily quota never stops a batch.
@@ -151,6 +191,20 @@ async function benchOne(b: Backend): Promise<Row[]> {
     const body = await r.json();
     if (!r.ok) throw new Error(String(r.status));
     if (body.length !== 50) throw new Error("short");
+  };
+  const toManyUrl = `${b.url}/rest/v1/generations?select=*,bench_tags(tag)&user_id=eq.${owner.id}&order=created_at.desc&limit=50`;
+  const selectToMany = async () => {
+    const r = await fetch(toManyUrl, { headers });
+    const body = await r.json();
+    if (!r.ok) throw new Error(String(r.status));
+    if (body.length !== 50 || body[0].bench_tags.length !== 3) throw new Error("short");
+  };
+  const toOneUrl = `${b.url}/rest/v1/bench_tags?select=tag,generations(prompt,style)&order=id&limit=50`;
+  const selectToOne = async () => {
+    const r = await fetch(toOneUrl, { headers });
+    const body = await r.json();
+    if (!r.ok) throw new Error(String(r.status));
+    if (body.length !== 50 || !body[49].generations) throw new Error("short");
   };
   let flip = 0;
   const update = async (client: number) => {
@@ -174,6 +228,8 @@ async function benchOne(b: Backend): Promise<Row[]> {
     for (const clients of CLIENTS) {
       for (const [op, fn] of [
         ["select 50 rows", select],
+        ["+ to-many embed", selectToMany],
+        ["tags + to-one", selectToOne],
         ["update 1 row", update],
       ] as const) {
         const startRenders = renders?.counts().done ?? 0;
@@ -241,7 +297,103 @@ async function benchOne(b: Backend): Promise<Row[]> {
   console.log(
     `  realtime insert -> callback  ${delays.length}/30 delivered  p50 ${pct(delays, 50).toFixed(1)} ms  p99 ${pct(delays, 99).toFixed(1)} ms`,
   );
+  fanouts.push({ database: b.database, ...(await fanOut(b, server, owner.id, await tokenOf(owner.client), rows[0])) });
   return out;
+}
+
+interface FanOut {
+  database: string;
+  subscribed: number;
+  commits: number;
+  complete: number;
+  first: number[];
+  last: number[];
+}
+const fanouts: FanOut[] = [];
+
+/**
+ * FANOUT_CLIENTS supabase-js clients, each with its own socket and the owner's token, subscribe to the
+ * owner's new generations; then FANOUT_COMMITS inserts, one at a time, each timed from just before its
+ * request to the first and to the last subscriber's callback.
+ */
+async function fanOut(
+  b: Backend,
+  server: SupabaseClient,
+  ownerId: string,
+  token: string,
+  template: Record<string, unknown>,
+): Promise<Omit<FanOut, "database">> {
+  const clients = Array.from({ length: FANOUT_CLIENTS }, () =>
+    createClient(b.url, b.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: WebSocket as never },
+    }),
+  );
+  // Each socket joins with the owner's token, whose row-level security lets them see the rows.
+  await Promise.all(clients.map((c) => c.realtime.setAuth(token)));
+  const arrivals = new Map<string, number[]>();
+  let onArrival: (() => void) | null = null;
+  const channels = clients.map((c, i) =>
+    c
+      .channel(`bench-fanout-${i}`)
+      .on(
+        "postgres_changes",
+        { event: "INSERT", schema: "public", table: "generations", filter: `user_id=eq.${ownerId}` },
+        (p) => {
+          const id = (p.new as { id: string }).id;
+          arrivals.set(id, [...(arrivals.get(id) ?? []), performance.now()]);
+          onArrival?.();
+        },
+      ),
+  );
+  const subscribed = await Promise.all(
+    channels.map(
+      (ch) =>
+        new Promise<boolean>((res) => {
+          const timer = setTimeout(() => res(false), 30_000);
+          ch.subscribe((st) => {
+            if (st === "SUBSCRIBED" || st === "CHANNEL_ERROR" || st === "TIMED_OUT") {
+              clearTimeout(timer);
+              res(st === "SUBSCRIBED");
+            }
+          });
+        }),
+    ),
+  );
+  const insertOne = async () => {
+    const id = randomUUID();
+    const all = new Promise<void>((res) => {
+      onArrival = () => ((arrivals.get(id)?.length ?? 0) >= FANOUT_CLIENTS ? res() : undefined);
+    });
+    const t0 = performance.now();
+    const r = await server.from("generations").insert({ ...template, id, image_path: `${ownerId}/${id}.png` });
+    if (r.error) throw new Error(`fan-out insert: ${r.error.message}`);
+    await Promise.race([all, new Promise((res) => setTimeout(res, 5000))]);
+    return { t0, got: arrivals.get(id) ?? [] };
+  };
+  // One commit first, unmeasured: every subscription is then surely in place.
+  await insertOne();
+  const first: number[] = [];
+  const last: number[] = [];
+  let complete = 0;
+  for (let i = 0; i < FANOUT_COMMITS; i++) {
+    const { t0, got } = await insertOne();
+    if (got.length) first.push(Math.min(...got) - t0);
+    if (got.length >= FANOUT_CLIENTS) {
+      complete++;
+      last.push(Math.max(...got) - t0);
+    }
+  }
+  await Promise.all(clients.map((c) => c.removeAllChannels()));
+  first.sort((x, y) => x - y);
+  last.sort((x, y) => x - y);
+  const n = subscribed.filter(Boolean).length;
+  console.log(
+    `  realtime fan-out to ${FANOUT_CLIENTS} sockets (${n} subscribed)  ${complete}/${FANOUT_COMMITS} commits reached all` +
+      `  first p50 ${pct(first, 50).toFixed(1)} ms p99 ${pct(first, 99).toFixed(1)} ms` +
+      `  ${FANOUT_CLIENTS}th p50 ${pct(last, 50).toFixed(1)} ms p99 ${pct(last, 99).toFixed(1)} ms`,
+  );
+  return { subscribed: n, commits: FANOUT_COMMITS, complete, first, last };
 }
 
 function printTable(rows: Row[]) {
@@ -257,6 +409,19 @@ function printTable(rows: Row[]) {
         `  ${r.rps.toFixed(0).padStart(6)}  ${r.p50.toFixed(1).padStart(5)}  ${r.p99.toFixed(1).padStart(6)}  ${String(r.errors).padStart(6)}`,
     );
   }
+  if (fanouts.length) {
+    console.log(
+      `\nRealtime fan-out (ms): insert request sent -> the first and the ${FANOUT_CLIENTS}th of ${FANOUT_CLIENTS} subscribers' callbacks`,
+    );
+    console.log("  database  subscribed  commits reaching all  first p50  first p99  last p50  last p99");
+    for (const f of fanouts) {
+      console.log(
+        `  ${f.database.padEnd(8)}  ${String(f.subscribed).padStart(10)}  ${`${f.complete}/${f.commits}`.padStart(20)}` +
+          `  ${pct(f.first, 50).toFixed(1).padStart(9)}  ${pct(f.first, 99).toFixed(1).padStart(9)}` +
+          `  ${pct(f.last, 50).toFixed(1).padStart(8)}  ${pct(f.last, 99).toFixed(1).padStart(8)}`,
+      );
+    }
+  }
   const goal = rows.filter((r) => r.database === "postgres" && r.clients === 8 && r.batch);
   if (goal.length) {
     const worst = Math.max(...goal.map((r) => r.p99));
@@ -271,7 +436,8 @@ function printTable(rows: Row[]) {
 
 async function main() {
   const rows: Row[] = [];
-  const env = { ...BUILTIN_ONLY };
+  const migrations = migrationsWithFixture();
+  const env = { ...BUILTIN_ONLY, MIGRATIONS_DIR: migrations };
   if (DATABASES.includes("pglite")) {
     const pglite = await startBackend({ env });
     try {
@@ -292,6 +458,7 @@ async function main() {
       await db.drop();
     }
   } else console.log("\nPostgreSQL is not reachable at 127.0.0.1:5432: the PostgreSQL figures are skipped.");
+  rmSync(migrations, { recursive: true, force: true });
   printTable(rows);
 }
 
