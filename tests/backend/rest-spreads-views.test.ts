@@ -308,6 +308,22 @@ describe.each(BACKEND_TARGETS)("to-many spreads and relationships through views 
     ]);
   });
 
+  it.skipIf(skip)("writes embedded resources as jsonb, with its key order and spacing, as PostgREST does", async () => {
+    const res = await fetch(`${b.url}/rest/v1/sp_processes?select=name,sp_factories(name,id),sp_costs(cost)&id=eq.1`, {
+      headers: { apikey: b.anonKey },
+    });
+    expect(await res.text()).toBe(
+      '[{"name":"A1","sp_factories":{"id": 1, "name": "Factory A"},"sp_costs":{"cost": 150.00}}]',
+    );
+    const many = await fetch(
+      `${b.url}/rest/v1/sp_factories?select=id,sp_processes(name,id)&id=eq.2&sp_processes.order=id`,
+      {
+        headers: { apikey: b.anonKey },
+      },
+    );
+    expect(await many.text()).toBe('[{"id":2,"sp_processes":[{"id": 3, "name": "B1"}, {"id": 4, "name": "B2"}]}]');
+  });
+
   it.skipIf(skip)("lets a browser read exactly the headers PostgREST exposes, never Content-Profile", async () => {
     const res = await fetch(`${b.url}/rest/v1/sp_factories?select=id`, {
       headers: { apikey: b.anonKey, origin: "http://localhost:5173", "accept-profile": "public" },

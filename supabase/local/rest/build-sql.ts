@@ -193,7 +193,8 @@ export function whereSql(p: Params, src: Source, conditions: Condition[]): strin
 /**
  * Resource embedding: what a request's select list needs besides its own columns. Each embedded table
  * is read in a correlated subquery (json_agg for to-many, row_to_json for to-one, a lateral join for
- * spreads), so it is read as the caller's role and row-level security applies to it too.
+ * spreads), so it is read as the caller's role and row-level security applies to it too. Embedded
+ * resources are jsonb, as PostgREST makes them, so their keys and spacing come out as hosted's do.
  */
 export interface EmbedScope {
   catalog: Catalog;
@@ -338,14 +339,14 @@ function embedSql(
   const rows = `select ${inner.list} from ${from}${inner.joins}${where}${orderSql(p, child, params.order)}`;
   if (toOne(rel)) {
     return {
-      column: `(select row_to_json(_r) from (${rows} limit 1) as _r) as ${quoteIdent(key)}`,
+      column: `(select row_to_json(_r)::jsonb from (${rows} limit 1) as _r) as ${quoteIdent(key)}`,
       names: [key],
       join: "",
       cond,
     };
   }
   return {
-    column: `coalesce((select json_agg(_r) from (${rows}${page()}) as _r), '[]') as ${quoteIdent(key)}`,
+    column: `coalesce((select json_agg(_r)::jsonb from (${rows}${page()}) as _r), '[]') as ${quoteIdent(key)}`,
     names: [key],
     join: "",
     cond,
