@@ -77,11 +77,22 @@ const NO_API_KEY = {
   hint: "No `apikey` request header or url param was found.",
 };
 
+/**
+ * The gateway's answer to an API key that is not one of the project's: key-auth knows its consumers' keys
+ * (anon and service_role) and refuses any other string, a JWT signed with the project's secret included.
+ */
+const INVALID_API_KEY = {
+  message: "Invalid API key",
+  hint: "Double check your Supabase `anon` or `service_role` API key.",
+};
+
 async function route(req: Request, info: { remoteAddr: string }): Promise<Response> {
   const url = new URL(req.url);
   if (url.pathname === "/health") return json({ status: "ok", database: db.kind });
-  if (!req.headers.get("apikey")?.trim() && !url.searchParams.get("apikey")?.trim()) {
-    if (!apiKeyOptional(url.pathname, req.method)) return json(NO_API_KEY, 401);
+  if (!apiKeyOptional(url.pathname, req.method)) {
+    const key = req.headers.get("apikey")?.trim() || url.searchParams.get("apikey")?.trim();
+    if (!key) return json(NO_API_KEY, 401);
+    if (key !== config.anonKey && key !== config.serviceRoleKey) return json(INVALID_API_KEY, 401);
   }
   for (const [prefix, service] of services) {
     if (url.pathname === prefix || url.pathname.startsWith(prefix + "/")) {

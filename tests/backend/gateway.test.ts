@@ -87,6 +87,33 @@ describe.each(BACKEND_TARGETS)("the gateway and hostile REST input on $title", (
     expect((await call("/functions/v1/no-such-function", { key: false })).body).not.toEqual(NO_KEY);
   });
 
+  it.skipIf(skip)(
+    "refuses an API key that is not the project's anon or service_role key, even a JWT signed with its secret",
+    async () => {
+      const invalid = {
+        message: "Invalid API key",
+        hint: "Double check your Supabase `anon` or `service_role` API key.",
+      };
+      // A person's own access token is a valid JWT of the project, but no API key.
+      for (const key of ["nope", token, b.anonKey + "x"]) {
+        for (const path of ["/rest/v1/generations?select=id", "/storage/v1/bucket", "/auth/v1/settings"]) {
+          const r = await call(path, { key: false, headers: { apikey: key }, as: token });
+          expect(r.status, `${path} with ${key.slice(0, 8)}`).toBe(401);
+          expect(r.body, path).toEqual(invalid);
+        }
+        expect((await call(`/rest/v1/generations?select=id&apikey=${key}`, { key: false })).body).toEqual(invalid);
+      }
+      // Both keys pass; the routes the gateway leaves open do not look at a key at all.
+      for (const key of [b.anonKey, b.serviceRoleKey]) {
+        const r = await call("/rest/v1/generations?select=id", { key: false, headers: { apikey: key } });
+        expect(r.status, r.text).toBe(200);
+      }
+      expect(
+        (await call("/functions/v1/no-such-function", { key: false, headers: { apikey: "nope" } })).body,
+      ).not.toEqual(invalid);
+    },
+  );
+
   it.skipIf(skip)("refuses a write body nested 10,000 deep with 400, and keeps serving", async () => {
     const deep = deepArray(10_000);
     const patch = await call(`/rest/v1/user_preferences?user_id=eq.${user.id}`, {

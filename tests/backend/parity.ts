@@ -9,7 +9,7 @@
 export type ParityStatus = "served" | "stricter" | "not-served";
 
 export interface ParityRow {
-  service: "realtime" | "auth" | "rest" | "storage" | "functions";
+  service: "gateway" | "realtime" | "auth" | "rest" | "storage" | "functions";
   feature: string;
   status: ParityStatus;
   note: string;
@@ -36,6 +36,24 @@ const surface = "storage-surface.test.ts";
 const shapes = "storage-hosted-shapes.test.ts";
 
 export const PARITY: ParityRow[] = [
+  // The API gateway in front of every service
+  {
+    service: "gateway",
+    feature: "API key: required, and only the project's own",
+    status: "served",
+    note: "no key: 401 'No API key found in request'; any other string, a JWT signed with the project's secret included: 401 'Invalid API key'; open routes as hosted's",
+    tests: [
+      {
+        file: "gateway.test.ts",
+        title: "refuses requests with no API key as hosted's gateway does, and only where it does",
+      },
+      {
+        file: "gateway.test.ts",
+        title:
+          "refuses an API key that is not the project's anon or service_role key, even a JWT signed with its secret",
+      },
+    ],
+  },
   // Realtime
   {
     service: "realtime",

@@ -141,11 +141,13 @@ export async function serviceHeaders(page: Page): Promise<Headers> {
   const body = b64url(JSON.stringify({ iss: "supabase-local", role: "service_role", iat: now, exp: now + 3600 }));
   const key = `${head}.${body}.${sign(secret, `${head}.${body}`)}`;
   // The backend must accept it (a wrong signature is refused); the callers also check it sees rows first.
+  // The gateway takes only the project's own keys as `apikey` (this token is a service-role JWT, not that
+  // key), so the anon key goes there and the token in Authorization, as an operator's script would send.
   const check = await page.request.get(`${await apiUrl(page)}/rest/v1/tier_quotas?select=tier`, {
-    headers: { apikey: key, Authorization: `Bearer ${key}` },
+    headers: { apikey: anon, Authorization: `Bearer ${key}` },
   });
   expect(check.status(), await check.text()).toBe(200);
-  return { apikey: key, Authorization: `Bearer ${key}` };
+  return { apikey: anon, Authorization: `Bearer ${key}` };
 }
 
 /** Rows of `table` whose user_id is `userId`, as the given caller sees them. */
