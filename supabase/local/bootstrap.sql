@@ -64,16 +64,44 @@ create table if not exists auth.one_time_tokens (
 );
 
 -- When an invitation and a sign-up confirmation went out, a pending e-mail change (the new address,
--- when its links went out, how many of the two have been followed), as GoTrue keeps them on the user,
+-- when its links went out, how many of the two have been followed), when a reauthentication code went
+-- out, as GoTrue keeps them on the user,
 -- and the token types e-mail change links are stored as.
 alter table auth.users add column if not exists invited_at timestamptz;
 alter table auth.users add column if not exists confirmation_sent_at timestamptz;
 alter table auth.users add column if not exists email_change varchar(255);
 alter table auth.users add column if not exists email_change_sent_at timestamptz;
 alter table auth.users add column if not exists email_change_confirm_status smallint not null default 0;
+alter table auth.users add column if not exists reauthentication_sent_at timestamptz;
 alter table auth.one_time_tokens drop constraint if exists one_time_tokens_token_type_check;
 alter table auth.one_time_tokens add constraint one_time_tokens_token_type_check
   check (token_type in ('recovery', 'signup', 'email_change_current', 'email_change_new'));
+
+-- Multi-factor authentication (TOTP), as GoTrue keeps it: a session's assurance level and the factor
+-- that raised it, how the session was authenticated (`amr`, newest first; GoTrue's mfa_amr_claims),
+-- the enrolled factors and their challenges.
+alter table auth.sessions add column if not exists aal text not null default 'aal1';
+alter table auth.sessions add column if not exists factor_id uuid;
+alter table auth.sessions add column if not exists amr jsonb;
+create table if not exists auth.mfa_factors (
+  id uuid primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  friendly_name text,
+  factor_type text not null check (factor_type in ('totp')),
+  status text not null check (status in ('unverified', 'verified')),
+  secret text not null,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  last_challenged_at timestamptz
+);
+create index if not exists mfa_factors_user_idx on auth.mfa_factors (user_id, created_at);
+create table if not exists auth.mfa_challenges (
+  id uuid primary key,
+  factor_id uuid not null references auth.mfa_factors (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  verified_at timestamptz,
+  ip_address text not null
+);
 
 create or replace function auth.jwt() returns jsonb
 language sql stable as $$

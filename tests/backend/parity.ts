@@ -22,6 +22,8 @@ const broadcast = "realtime-broadcast.test.ts";
 const auth = "auth.test.ts";
 const authAdmin = "auth-admin.test.ts";
 const emailChange = "auth-email-change.test.ts";
+const authMfa = "auth-mfa.test.ts";
+const authDefaults = "auth-defaults.test.ts";
 const rest = "rest.test.ts";
 const embedding = "rest-embedding.test.ts";
 const m2m = "rest-embedding-m2m.test.ts";
@@ -299,10 +301,11 @@ export const PARITY: ParityRow[] = [
     service: "auth",
     feature: "`generateLink` (signup, invite, magiclink, recovery), `inviteUserByEmail`",
     status: "served",
-    note: "the invitation lands in the dev mailbox",
+    note: "the invitation lands in the dev mailbox; `invited_at`, `confirmation_sent_at` recorded",
     tests: [
       { file: authAdmin, title: "generates magic link, recovery, sign-up and invite links without mailing them" },
       { file: authAdmin, title: "invites by e-mail into the dev mailbox; the invitation signs the person in once" },
+      { file: authDefaults, title: "records invited_at and confirmation_sent_at when an invitation goes out" },
     ],
   },
   {
@@ -356,8 +359,11 @@ export const PARITY: ParityRow[] = [
     service: "auth",
     feature: "phone sign-up and SMS OTP",
     status: "not-served",
-    note: "400 `phone_provider_disabled`, as hosted with the phone provider off",
-    tests: [{ file: auth, title: "checks the password before the address, in GoTrue's sign-up order" }],
+    note: "400 `phone_provider_disabled`, as hosted with the phone provider off; a phone code is checked, then matches no account",
+    tests: [
+      { file: auth, title: "checks the password before the address, in GoTrue's sign-up order" },
+      { file: authDefaults, title: "checks a phone code's number, then finds no account for it" },
+    ],
   },
   {
     service: "auth",
@@ -381,6 +387,48 @@ export const PARITY: ParityRow[] = [
     status: "not-served",
     note: "hosted adds it to the response; local does not",
     tests: [],
+  },
+  {
+    service: "auth",
+    feature: "MFA with TOTP (`mfa.enroll`, `challenge`, `verify`, `unenroll`, `admin.mfa`)",
+    status: "served",
+    note: "aal2 sessions, GoTrue's aal2-only actions; phone and WebAuthn factors off, as hosted's defaults",
+    tests: [
+      {
+        file: authMfa,
+        title: "enrols a TOTP factor with its secret, otpauth URI and QR code, unverified until a code is given",
+      },
+      {
+        file: authMfa,
+        title: "raises the session to aal2 with a right code, ends the other aal1 sessions and keeps aal2 on refresh",
+      },
+      {
+        file: authMfa,
+        title: "refuses at aal1 what GoTrue keeps for aal2: a password change, a new factor, removing a verified one",
+      },
+      { file: authMfa, title: "lets the admin API list and delete a user's factors, and nobody else" },
+    ],
+  },
+  {
+    service: "auth",
+    feature: "`reauthenticate`",
+    status: "stricter",
+    note: "the code is mailed, never asked for (`secure_password_change` is not served)",
+    tests: [{ file: authDefaults, title: "mails a reauthentication code at most once a minute" }],
+  },
+  {
+    service: "auth",
+    feature: "SAML SSO, manual identity linking, Web3 and ID-token sign-in",
+    status: "not-served",
+    note: "GoTrue's answers for each with the feature off (hosted's default)",
+    tests: [
+      { file: authDefaults, title: "refuses SAML single sign-on with 404 saml_provider_disabled" },
+      {
+        file: authDefaults,
+        title: "refuses linking and unlinking identities after authentication with 404 manual_linking_disabled",
+      },
+      { file: authDefaults, title: "refuses Web3 and ID-token sign-in as GoTrue does with the providers off" },
+    ],
   },
 
   // REST

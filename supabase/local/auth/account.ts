@@ -48,6 +48,13 @@ export const updateUser: Endpoint = async (actx, req, url) => {
     return answer(refuse(403, "not_admin", "Updating app_metadata requires admin privileges"));
   }
   if (fields.phone) return answer(refuse(422, "phone_provider_disabled", "Phone updates are disabled"));
+  const mfaEnabled = user.factors.some((f) => f.status === "verified");
+  const changesCredentials = Boolean(fields.password) || (Boolean(fields.email) && fields.email !== user.email);
+  if (mfaEnabled && caller.value.aal !== "aal2" && changesCredentials) {
+    return answer(
+      refuse(401, "insufficient_aal", "AAL2 session is required to update email or password when MFA is enabled."),
+    );
+  }
 
   let newEmail: string | null = null;
   if (fields.email) {

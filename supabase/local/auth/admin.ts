@@ -30,7 +30,7 @@ import { findUserByEmail, findUserById, normalizeEmail, toGoTrueUser, type UserR
 const ADMIN_ROLES = new Set(["service_role", "supabase_admin"]);
 
 /** Answers for requests that are not an admin's, with GoTrue's statuses and codes. */
-async function requireAdmin(actx: AuthCtx, req: Request): Promise<Response | null> {
+export async function requireAdmin(actx: AuthCtx, req: Request): Promise<Response | null> {
   const token = bearer(req);
   if (!token) return answer(refuse(401, "no_authorization", "This endpoint requires a valid Bearer token"));
   const verified = await verifyJwt(token, actx.config.jwtSecret);

@@ -8,6 +8,9 @@ import { createUser, deleteUser, generateLink, getUserById, invite, listUsers, u
 import { answer, type AuthCtx, type Endpoint } from "./context.ts";
 import { EmailRateLimited, type IpLimit, RateLimiter } from "./rate-limits.ts";
 import { otp } from "./otp.ts";
+import { manualLinkingDisabled, samlDisabled } from "./disabled.ts";
+import { reauthenticate } from "./reauthenticate.ts";
+import { adminFactors, challengeFactor, enrollFactor, unenrollFactor, verifyFactor } from "./mfa.ts";
 import { recover, verifyGet, verifyPost } from "./recovery.ts";
 import { failureResponse, withApiVersion } from "./responses.ts";
 import { resend, signup } from "./signup.ts";
@@ -88,10 +91,46 @@ const ROUTES: Record<string, Partial<Record<string, Endpoint>>> = {
   "/admin/users": { GET: listUsers, POST: createUser },
   "/admin/generate_link": { POST: generateLink },
   "/verify": { GET: limited("verify", verifyGet), POST: limited("verify", verifyPost) },
+  "/reauthenticate": { GET: reauthenticate },
+  "/factors": { POST: enrollFactor },
+  "/user/identities/authorize": { GET: manualLinkingDisabled },
+  "/sso": { POST: samlDisabled },
+  "/sso/saml/metadata": { GET: samlDisabled },
+  "/sso/saml/acs": { POST: samlDisabled },
   "/settings": { GET: settings },
   "/health": { GET: health },
   "/.well-known/jwks.json": { GET: jwks },
 };
+
+/** /factors/{id}, /factors/{id}/challenge and /factors/{id}/verify: one MFA factor of the caller. */
+const FACTOR = /^\/factors\/([^/]+)(\/challenge|\/verify)?$/;
+/** /admin/users/{id}/factors and /admin/users/{id}/factors/{factor id}. */
+const ADMIN_FACTORS = /^\/admin\/users\/([^/]+)\/factors(?:\/([^/]+))?$/;
+
+function factorRoute(clean: string): Partial<Record<string, Endpoint>> | undefined {
+  const admin = ADMIN_FACTORS.exec(clean);
+  if (admin) {
+    const endpoint: Endpoint = (actx, req) => adminFactors(actx, req, safeDecode(admin[1]), admin[2] ?? null);
+    return admin[2] ? { DELETE: endpoint, PUT: endpoint } : { GET: endpoint };
+  }
+  const own = FACTOR.exec(clean);
+  if (!own) return undefined;
+  const id = safeDecode(own[1]);
+  if (own[2] === "/challenge") return { POST: (actx, req, _url, client) => challengeFactor(actx, req, id, client) };
+  if (own[2] === "/verify") return { POST: (actx, req, _url, client) => verifyFactor(actx, req, id, client) };
+  return { DELETE: (actx, req) => unenrollFactor(actx, req, id) };
+}
+
+function safeDecode(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** /user/identities/{id}: unlinking an identity, which needs manual linking (off, as hosted's default). */
+const IDENTITY = /^\/user\/identities\/[^/]+$/;
 
 /** /admin/users/{id}: the admin routes with a parameter in their path. */
 const ADMIN_USER = /^\/admin\/users\/([^/]+)$/;
@@ -120,7 +159,8 @@ export function createAuth(ctx: Ctx): Service {
     const url = new URL(req.url);
     const clean = path.replace(/\/+$/, "") || "/";
     const admin = ADMIN_USER.exec(clean);
-    const route = admin ? adminUserRoute(admin[1]) : ROUTES[clean];
+    const route = admin ? adminUserRoute(admin[1]) : ROUTES[clean] ?? factorRoute(clean) ??
+      (IDENTITY.test(clean) ? { DELETE: manualLinkingDisabled } : undefined);
     let res: Response;
     if (!route) {
       res = failureResponse({ status: 404, code: "not_found", message: `No auth endpoint at ${path || "/"}` });

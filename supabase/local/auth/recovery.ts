@@ -131,7 +131,13 @@ export const verifyPost: Endpoint = async (actx, req) => {
   }
   let linkToken: string;
   if (code) {
-    if (phone && !email) return answer(refuse(400, "phone_provider_disabled", "Unsupported phone provider"));
+    if (phone && !email) {
+      // GoTrue checks the number, then finds no account with it (no local account has one).
+      if (!/^[1-9][0-9]{1,14}$/.test(phone.replace(/^\+/, "").replaceAll(" ", ""))) {
+        return answer(refuse(400, "validation_failed", "Invalid phone number format (E.164 required)"));
+      }
+      return answer(refuse(403, "otp_expired", "Token has expired or is invalid"));
+    }
     if (!email || phone) {
       return answer(
         refuse(400, "validation_failed", "Only an email address or phone number should be provided on verify"),
@@ -146,7 +152,14 @@ export const verifyPost: Endpoint = async (actx, req) => {
     }
     linkToken = tokenHash!;
   }
-  if (!KNOWN_TYPE(type)) return answer(refuse(400, "validation_failed", "Invalid email verification type"));
+  if (!KNOWN_TYPE(type)) {
+    // A code of a type GoTrue has no e-mail code for matches nothing; a token hash's type is checked first.
+    return answer(
+      code ?
+        refuse(403, "otp_expired", "Token has expired or is invalid") :
+        refuse(400, "validation_failed", "Invalid email verification type"),
+    );
+  }
   const outcome = await actx.db.transaction((sql) => redeem(actx, sql, linkToken, type));
   if (!outcome.ok && outcome.error.code === "otp_expired") {
     return answer(refuse(403, "otp_expired", code ? "Token has expired or is invalid" : EXPIRED_LINK));

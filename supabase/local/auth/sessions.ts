@@ -11,14 +11,20 @@ import { randomSecret, sha256Hex } from "./secrets.ts";
 import { findUserById, toGoTrueUser, type UserRow, UUID } from "./users.ts";
 
 /** How the session was authenticated, as the `amr` claim names it. */
-export type AuthMethod = "password" | "otp" | "recovery";
+export type AuthMethod = "password" | "otp" | "recovery" | "totp";
 
 interface Amr {
   method: AuthMethod;
   timestamp: number;
 }
 
-async function accessToken(ctx: Ctx, user: UserRow, sessionId: string, amr: Amr, nowSec: number) {
+/** A session's assurance level and how it was authenticated (newest method first), as its tokens claim. */
+interface Assurance {
+  aal: "aal1" | "aal2";
+  amr: Amr[];
+}
+
+async function accessToken(ctx: Ctx, user: UserRow, sessionId: string, assurance: Assurance, nowSec: number) {
   const exp = nowSec + ctx.config.jwtExpirySec;
   const token = await signJwt(
     {
@@ -32,8 +38,8 @@ async function accessToken(ctx: Ctx, user: UserRow, sessionId: string, amr: Amr,
       app_metadata: user.app_metadata,
       user_metadata: user.user_metadata,
       role: user.role,
-      aal: "aal1",
-      amr: [amr],
+      aal: assurance.aal,
+      amr: assurance.amr,
       session_id: sessionId,
       is_anonymous: user.is_anonymous,
     },
@@ -42,9 +48,9 @@ async function accessToken(ctx: Ctx, user: UserRow, sessionId: string, amr: Amr,
   return { token, exp };
 }
 
-async function sessionBody(ctx: Ctx, user: UserRow, sessionId: string, refreshToken: string, amr: Amr) {
+async function sessionBody(ctx: Ctx, user: UserRow, sessionId: string, refreshToken: string, assurance: Assurance) {
   const now = Math.floor(Date.now() / 1000);
-  const { token, exp } = await accessToken(ctx, user, sessionId, amr, now);
+  const { token, exp } = await accessToken(ctx, user, sessionId, assurance, now);
   return {
     access_token: token,
     token_type: "bearer",
@@ -100,11 +106,68 @@ async function insertRefreshToken(
 /** Starts a session for a user who has just proven who they are; records the sign-in time. */
 export async function startSession(ctx: Ctx, sql: Sql, userId: string, method: AuthMethod): Promise<JsonObject> {
   const sessionId = crypto.randomUUID();
+  const amr: Amr[] = [{ method, timestamp: Math.floor(Date.now() / 1000) }];
   await sql.query(`update auth.users set last_sign_in_at = now() where id = $1`, [userId]);
-  await sql.query(`insert into auth.sessions (id, user_id) values ($1, $2)`, [sessionId, userId]);
+  await sql.query(`insert into auth.sessions (id, user_id, aal, amr) values ($1, $2, 'aal1', $3::jsonb)`, [
+    sessionId,
+    userId,
+    JSON.stringify(amr),
+  ]);
   const refresh = await insertRefreshToken(sql, randomSecret(), userId, sessionId, null);
   const user = (await findUserById(sql, userId))!;
-  return await sessionBody(ctx, user, sessionId, refresh, { method, timestamp: Math.floor(Date.now() / 1000) });
+  return await sessionBody(ctx, user, sessionId, refresh, { aal: "aal1", amr });
+}
+
+/** The session's stored assurance (sessions from before it was stored count as a password sign-in). */
+function assuranceOf(row: { aal: string | null; amr: string | null; session_started: number }): Assurance {
+  const amr = row.amr ? (JSON.parse(row.amr) as Amr[]) : [];
+  return {
+    aal: row.aal === "aal2" ? "aal2" : "aal1",
+    amr: amr.length ? amr : [{ method: "password", timestamp: Math.floor(row.session_started) }],
+  };
+}
+
+/**
+ * Raises the session to aal2 after a verified second factor (GoTrue's updateMFASessionAndClaims): the
+ * method joins the session's amr, the factor is recorded, the session's refresh token is swapped for a
+ * new one (the old one revoked) and the new tokens are answered. Other sessions of the user below
+ * aal2 are ended, as GoTrue ends them.
+ */
+export async function raiseToAal2(
+  ctx: Ctx,
+  sql: Sql,
+  userId: string,
+  sessionId: string,
+  factorId: string,
+  method: AuthMethod,
+): Promise<JsonObject> {
+  const { rows } = await sql.query<{ aal: string | null; amr: string | null; session_started: number }>(
+    `select aal, amr::text as amr, extract(epoch from created_at)::float8 as session_started
+       from auth.sessions where id = $1`,
+    [sessionId],
+  );
+  const before = assuranceOf(rows[0]);
+  const amr = [{ method, timestamp: Math.floor(Date.now() / 1000) }, ...before.amr.filter((a) => a.method !== method)];
+  await sql.query(
+    `update auth.sessions set aal = 'aal2', factor_id = $2, amr = $3::jsonb, updated_at = now() where id = $1`,
+    [sessionId, factorId, JSON.stringify(amr)],
+  );
+  const { rows: live } = await sql.query<{ token: string }>(
+    `update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and not revoked
+     returning token`,
+    [sessionId],
+  );
+  const refresh = await insertRefreshToken(sql, randomSecret(), userId, sessionId, live[0]?.token ?? null);
+  await sql.query(`delete from auth.sessions where user_id = $1 and id <> $2 and aal <> 'aal2'`, [userId, sessionId]);
+  const user = (await findUserById(sql, userId))!;
+  return await sessionBody(ctx, user, sessionId, refresh, { aal: "aal2", amr });
+}
+
+/** After a factor is removed: every session it raised goes back to aal1 (GoTrue's DowngradeSessionsToAAL1). */
+export async function lowerSessionsOfFactor(sql: Sql, factorId: string): Promise<void> {
+  await sql.query(`update auth.sessions set aal = 'aal1', factor_id = null, updated_at = now() where factor_id = $1`, [
+    factorId,
+  ]);
 }
 
 type TokenRow = {
@@ -115,6 +178,8 @@ type TokenRow = {
   revoked_for_sec: number;
   session_started: number;
   session_ended: boolean;
+  aal: string | null;
+  amr: string | null;
 };
 
 /** Most rotations walked to find the session's current token (more cannot happen within the interval). */
@@ -137,7 +202,7 @@ export function refreshSession(ctx: Ctx, raw: string): Promise<Outcome<JsonObjec
     const { rows } = await sql.query<TokenRow>(
       `select rt.id::text as id, rt.user_id::text as user_id, rt.session_id::text as session_id,
               rt.revoked, extract(epoch from now() - rt.updated_at)::float8 as revoked_for_sec,
-              extract(epoch from s.created_at)::float8 as session_started,
+              extract(epoch from s.created_at)::float8 as session_started, s.aal, s.amr::text as amr,
               (s.not_after is not null and s.not_after <= now()) as session_ended
          from auth.refresh_tokens rt join auth.sessions s on s.id = rt.session_id
         where rt.token = $1 for update of rt, s`,
@@ -167,9 +232,7 @@ export function refreshSession(ctx: Ctx, raw: string): Promise<Outcome<JsonObjec
       return refuse(400, "refresh_token_already_used", ALREADY_USED);
     }
     await sql.query(`update auth.sessions set updated_at = now() where id = $1`, [row.session_id]);
-    // The method of the original sign-in is not stored with the session; refreshed tokens say password.
-    const amr: Amr = { method: "password", timestamp: Math.floor(row.session_started) };
-    return succeed(await sessionBody(ctx, user, row.session_id, issued, amr));
+    return succeed(await sessionBody(ctx, user, row.session_id, issued, assuranceOf(row)));
   });
 }
 
@@ -208,6 +271,8 @@ export async function endSessions(sql: Sql, userId: string, sessionId: string | 
 export interface Caller {
   user: UserRow;
   sessionId: string | null;
+  /** The session's assurance level (aal1 without a session). */
+  aal: "aal1" | "aal2";
 }
 
 /**
@@ -229,12 +294,13 @@ export async function authenticate(ctx: Ctx, req: Request): Promise<Outcome<Call
   const user = await findUserById(ctx.db, claims.sub);
   if (!user) return refuse(403, "user_not_found", "User from sub claim in JWT does not exist");
   let sessionId: string | null = null;
+  let aal: Caller["aal"] = "aal1";
   if (claims.session_id !== undefined) {
     const sid = String(claims.session_id);
     const found = UUID.test(sid) ?
       (
-        await ctx.db.query(
-          `select 1 from auth.sessions where id = $1 and user_id = $2 and (not_after is null or not_after > now())`,
+        await ctx.db.query<{ aal: string }>(
+          `select aal from auth.sessions where id = $1 and user_id = $2 and (not_after is null or not_after > now())`,
           [sid, user.id],
         )
       ).rows :
@@ -243,6 +309,7 @@ export async function authenticate(ctx: Ctx, req: Request): Promise<Outcome<Call
       return refuse(403, "session_not_found", "Session from session_id claim in JWT does not exist");
     }
     sessionId = sid;
+    aal = found[0].aal === "aal2" ? "aal2" : "aal1";
   }
-  return succeed({ user, sessionId });
+  return succeed({ user, sessionId, aal });
 }

@@ -9,6 +9,7 @@ import { burnDummyHash, verifyPassword } from "./passwords.ts";
 import { type JsonObject, readJsonObject, refuse, stringFields, succeed } from "./responses.ts";
 import { refreshSession, startSession } from "./sessions.ts";
 import { findUserByEmail } from "./users.ts";
+import { idTokenGrant, web3Grant } from "./disabled.ts";
 
 const INVALID_CREDENTIALS = "Invalid login credentials";
 
@@ -55,6 +56,10 @@ export const token: Endpoint = async (actx, req, url, client) => {
       return await passwordGrant(actx, body.value, client);
     case "refresh_token":
       return await refreshGrant(actx, body.value);
+    case "web3":
+      return web3Grant();
+    case "id_token":
+      return idTokenGrant(body.value);
     case "pkce":
       return answer(refuse(404, "flow_state_not_found", "invalid flow state, no valid flow state found"));
     default:

@@ -22,30 +22,51 @@ export interface UserRow {
   email_change_sent_at: string | null;
   /** How many of a pending change's two links have been followed (0 or 1). */
   email_change_confirm_status: number;
+  reauthentication_sent_at: string | null;
   last_sign_in_at: string | null;
   created_at: string;
   updated_at: string;
   app_metadata: JsonObject;
   user_metadata: JsonObject;
+  /** The MFA factors, in GoTrue's form. */
+  factors: JsonObject[];
 }
 
 const ts = (col: string) => `to_char(${col} at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as ${col}`;
 
+/** A user's MFA factors as GoTrue serialises them, oldest first (the secret never leaves the database). */
+export const FACTORS_JSON = `select coalesce(json_agg(jsonb_strip_nulls(jsonb_build_object(
+    'id', f.id, 'friendly_name', nullif(f.friendly_name, ''), 'factor_type', f.factor_type, 'status', f.status,
+    'created_at', to_char(f.created_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+    'updated_at', to_char(f.updated_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')))
+  || jsonb_build_object('phone', '', 'last_challenged_at',
+       to_char(f.last_challenged_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))
+  order by f.created_at, f.id), '[]'::json) from auth.mfa_factors f`;
+
 const USER_SELECT = `select id::text as id, aud, role, email, encrypted_password, phone, is_anonymous,
   coalesce(banned_until > now(), false) as banned,
   ${ts("email_confirmed_at")}, ${ts("confirmed_at")}, ${ts("recovery_sent_at")}, ${ts("last_sign_in_at")},
-  ${ts("invited_at")}, ${ts("confirmation_sent_at")}, nullif(email_change, '') as new_email, ${
-  ts("email_change_sent_at")
-}, email_change_confirm_status,
+  ${ts("invited_at")}, ${ts("confirmation_sent_at")}, ${ts("email_change_sent_at")},
+  ${ts("reauthentication_sent_at")}, nullif(email_change, '') as new_email, email_change_confirm_status,
   ${ts("created_at")}, ${ts("updated_at")},
-  coalesce(raw_app_meta_data, '{}')::text as app_meta, coalesce(raw_user_meta_data, '{}')::text as user_meta
+  coalesce(raw_app_meta_data, '{}')::text as app_meta, coalesce(raw_user_meta_data, '{}')::text as user_meta,
+  (${FACTORS_JSON} where f.user_id = auth.users.id)::text as factors_json
   from auth.users`;
 
-type RawUser = Omit<UserRow, "app_metadata" | "user_metadata"> & { app_meta: string; user_meta: string };
+type RawUser = Omit<UserRow, "app_metadata" | "user_metadata" | "factors"> & {
+  app_meta: string;
+  user_meta: string;
+  factors_json: string;
+};
 
 function fromRaw(r: RawUser): UserRow {
-  const { app_meta, user_meta, ...rest } = r;
-  return { ...rest, app_metadata: JSON.parse(app_meta), user_metadata: JSON.parse(user_meta) };
+  const { app_meta, user_meta, factors_json, ...rest } = r;
+  return {
+    ...rest,
+    app_metadata: JSON.parse(app_meta),
+    user_metadata: JSON.parse(user_meta),
+    factors: JSON.parse(factors_json),
+  };
 }
 
 export async function findUserById(sql: Sql, id: string): Promise<UserRow | null> {
@@ -120,9 +141,11 @@ export async function toGoTrueUser(u: UserRow): Promise<JsonObject> {
     ...optional("recovery_sent_at"),
     ...optional("new_email"),
     ...optional("email_change_sent_at"),
+    ...optional("reauthentication_sent_at"),
     ...optional("last_sign_in_at"),
     app_metadata: u.app_metadata,
     user_metadata: u.user_metadata,
+    ...(u.factors.length ? { factors: u.factors } : {}),
     identities,
     created_at: u.created_at,
     updated_at: u.updated_at,
