@@ -75,6 +75,7 @@ describe.each(BACKEND_TARGETS)("TOTP multi-factor authentication on $title", ({ 
       });
       expect(data!.totp.qr_code.startsWith("data:image/svg+xml;utf-8,")).toBe(true);
       expect(data!.totp.qr_code).toContain("<svg");
+      expect(data!.totp.qr_code).not.toContain("#");
 
       const factors = await client.auth.mfa.listFactors();
       expect(factors.data!.all).toEqual([expect.objectContaining({ id: data!.id, status: "unverified" })]);

@@ -316,7 +316,7 @@ export function qrSvg(text: string): string {
       if (on) path += `M${(c + quiet) * unit} ${(r + quiet) * unit}h${unit}v${unit}h-${unit}z`;
     })
   );
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${side}" ` +
-    `height="${side}" viewBox="0 0 ${side} ${side}"><rect width="${side}" height="${side}" fill="#fff"/>` +
-    `<path fill="#000" d="${path}"/></svg>`;
+  // No "#" and no line breaks: supabase-js puts the document as it is into a data: URI for an <img>.
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${side}" height="${side}" viewBox="0 0 ${side} ${side}">` +
+    `<rect width="${side}" height="${side}" fill="white"/><path fill="black" d="${path}"/></svg>`;
 }
