@@ -73,7 +73,21 @@ async function clickToImage(page, prompt) {
     for (;;) {
       await new Promise((r) => requestAnimationFrame(r));
       const img = [...document.querySelectorAll('[aria-label="Preview"] img')].find((i) => i.alt === p);
-      if (img?.complete && img.naturalWidth > 0) return performance.now() - start;
+      if (img?.complete && img.naturalWidth > 0) {
+        const total = performance.now() - start;
+        // Where the time went, from the resource timings of this click's send and of the image shown.
+        const entries = performance.getEntriesByType("resource").filter((e) => e.startTime >= start);
+        const send = entries.find((e) => e.name.includes("/functions/v1/generate-image"));
+        const image = img.currentSrc.startsWith("http") ? entries.find((e) => e.name === img.currentSrc) : undefined;
+        return {
+          total,
+          beforeSend: send ? send.startTime - start : NaN,
+          send: send ? send.responseEnd - send.startTime : NaN,
+          afterAnswer: send ? (image ? image.startTime : performance.now()) - send.responseEnd : NaN,
+          imageFetch: image ? image.responseEnd - image.startTime : NaN,
+          fromLocalBytes: !image,
+        };
+      }
       if (performance.now() - start > 60_000) throw new Error("no image within 60 s");
     }
   }, prompt);
@@ -180,12 +194,19 @@ try {
 
   console.log(`Generator through the UI against ${app.url} (built-in engine, local backend)\n`);
   await clickToImage(page, "Warm-up image, not counted");
-  const clicks = [];
-  for (let i = 0; i < RUNS; i++) clicks.push(await clickToImage(page, `Bench image ${i + 1}, a red fox in the snow`));
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await clickToImage(page, `Bench image ${i + 1}, a red fox in the snow`));
+  const clicks = runs.map((r) => r.total);
   console.log(
     `Click to image visible (${RUNS} runs): p50 ${ms(pct(clicks, 50))}, p95 ${ms(pct(clicks, 95))}  (goal p50 <= 300 ms)`,
   );
   console.log(`  each: ${clicks.map((c) => Math.round(c)).join(", ")}`);
+  const phase = (key) => ms(pct(runs.map((r) => r[key]).filter(Number.isFinite), 50));
+  console.log(
+    `  p50 by phase: click to send ${phase("beforeSend")}, send to answer ${phase("send")}, answer to image request ` +
+      `${phase("afterAnswer")}, image fetch ${phase("imageFetch")}; shown from the answer's URL in ` +
+      `${runs.filter((r) => !r.fromLocalBytes).length} of ${RUNS}`,
+  );
 
   const reconnects = [];
   for (let i = 0; i < 3; i++) {

@@ -122,8 +122,9 @@ function startPageRunner(userId: string): PageRunner {
 
   const base: Omit<GenerationRuntime, "queue"> = {
     userId,
-    enqueued() {
+    enqueued(_taskIds, entries) {
       if (!navigator.onLine) requestBackgroundSync();
+      for (const task of entries ?? []) queue?.send({ type: "task.added", task });
     },
     setConcurrency(value) {
       const next = writeConcurrency(value);

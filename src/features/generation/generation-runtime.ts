@@ -3,14 +3,17 @@
 // useGenerationRuntime. Only types of the machine are imported, so this module costs the first page
 // load nothing but React.
 import { createContext, createElement, useContext, useSyncExternalStore, type ReactNode } from "react";
-import type { QueueActor } from "../../sync/queue/queue-machine";
+import type { QueueActor, QueueEntry } from "../../sync/queue/queue-machine";
 
 export type GenerationRuntime = {
   userId: string;
   /** The queue actor when this tab runs the queue; null while another tab or the worker does. */
   queue: QueueActor | null;
-  /** New tasks were written: wake the runner (or, offline, ask for a Background Sync). */
-  enqueued(taskIds: string[]): void;
+  /**
+   * New tasks were written: wake the runner (or, offline, ask for a Background Sync). With their entries,
+   * the runner in this tab starts them at once rather than on Dexie's next live-query round.
+   */
+  enqueued(taskIds: string[], entries?: QueueEntry[]): void;
   setConcurrency(value: number): void;
 };
 
