@@ -439,6 +439,7 @@ describe("auth on the embedded database", () => {
         "expires_at",
         "expires_in",
         "refresh_token",
+        "sb",
         "token_type",
         "type",
       ]);
@@ -469,6 +470,7 @@ describe("auth on the embedded database", () => {
         error: "access_denied",
         error_code: "otp_expired",
         error_description: "Email link is invalid or has expired",
+        sb: "",
       });
     });
 

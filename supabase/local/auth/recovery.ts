@@ -76,7 +76,8 @@ function seeOther(location: string): Response {
 function errorRedirect(redirectTo: string, error: string, code: string, description: string): Response {
   const url = new URL(redirectTo);
   url.search = "";
-  const fragment = new URLSearchParams({ error, error_code: code, error_description: description });
+  // `sb` marks the redirect as Supabase Auth's, as GoTrue adds it.
+  const fragment = new URLSearchParams({ error, error_code: code, error_description: description, sb: "" });
   return seeOther(`${url.toString()}#${fragment.toString()}`);
 }
 
@@ -112,6 +113,7 @@ export const verifyGet: Endpoint = async (actx, _req, url) => {
     expires_at: String(s.expires_at),
     expires_in: String(s.expires_in),
     refresh_token: String(s.refresh_token),
+    sb: "",
     token_type: String(s.token_type),
     type,
   });
