@@ -246,7 +246,8 @@ export async function loadConfig(env: Env = denoEnv): Promise<Config> {
     migrationsDir: env("MIGRATIONS_DIR") ?? "supabase/migrations",
     dbPoolSize: positiveInt(env("DB_POOL_SIZE"), 10),
     functionTimeoutMs: positiveInt(env("FUNCTION_TIMEOUT_MS"), 150_000),
-    restMaxRows: positiveInt(env("REST_MAX_ROWS"), 1000),
+    // PostgREST's db-max-rows: config.toml's [api] max_rows (the CLI's default 1000), REST_MAX_ROWS overriding.
+    restMaxRows: positiveInt(env("REST_MAX_ROWS"), tomlIntegers(configToml, "api").max_rows || 1000),
     renderWorkers: env("RENDER_WORKERS") ? positiveInt(env("RENDER_WORKERS"), 1) : null,
     functionEnv: env,
     authRateLimits: authRateLimitsOf(env, configToml),

@@ -59,6 +59,17 @@ Deno.test("reads each variable, and ignores numbers that are not positive intege
     assert.equal(c.functionEnv("SOME_PROVIDER_KEY"), "k", "functions see the rest of the environment");
   }));
 
+Deno.test("takes PostgREST's max rows from config.toml's [api] max_rows, REST_MAX_ROWS overriding", () =>
+  withDataDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/config.toml`, "[api]\nmax_rows = 250\n\n[auth]\nmax_rows = 7\n");
+    const fromFile = await loadConfig(envOf({ DATA_DIR: dir, SUPABASE_CONFIG: `${dir}/config.toml` }));
+    assert.equal(fromFile.restMaxRows, 250);
+    const overridden = await loadConfig(
+      envOf({ DATA_DIR: dir, SUPABASE_CONFIG: `${dir}/config.toml`, REST_MAX_ROWS: "40" }),
+    );
+    assert.equal(overridden.restMaxRows, 40);
+  }));
+
 Deno.test("refuses a JWT secret shorter than 32 characters", () =>
   withDataDir(async (dir) => {
     await assert.rejects(loadConfig(envOf({ DATA_DIR: dir, JWT_SECRET: "short" })), /at least 32 characters/);
