@@ -407,6 +407,7 @@ export const PARITY: ParityRow[] = [
         title: "refuses at aal1 what GoTrue keeps for aal2: a password change, a new factor, removing a verified one",
       },
       { file: authMfa, title: "lets the admin API list and delete a user's factors, and nobody else" },
+      { file: authMfa, title: "answers code checks beyond 15 a minute from one IP with 429 over_request_rate_limit" },
     ],
   },
   {

@@ -116,8 +116,12 @@ function factorRoute(clean: string): Partial<Record<string, Endpoint>> | undefin
   const own = FACTOR.exec(clean);
   if (!own) return undefined;
   const id = safeDecode(own[1]);
-  if (own[2] === "/challenge") return { POST: (actx, req, _url, client) => challengeFactor(actx, req, id, client) };
-  if (own[2] === "/verify") return { POST: (actx, req, _url, client) => verifyFactor(actx, req, id, client) };
+  if (own[2] === "/challenge") {
+    return { POST: limited("factor_challenge", (actx, req, _url, client) => challengeFactor(actx, req, id, client)) };
+  }
+  if (own[2] === "/verify") {
+    return { POST: limited("factor_verify", (actx, req, _url, client) => verifyFactor(actx, req, id, client)) };
+  }
   return { DELETE: (actx, req) => unenrollFactor(actx, req, id) };
 }
 

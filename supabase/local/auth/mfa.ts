@@ -4,7 +4,8 @@
 // caller's IP address); POST /factors/{id}/verify checks a code (RFC 6238: SHA-1, six digits, 30 s, one
 // step of skew), verifies the factor, raises the session to aal2 and ends the user's other sessions
 // below aal2; DELETE /factors/{id} unenrols (a verified factor only from an aal2 session). The admin
-// API lists, renames and deletes a user's factors. Phone and WebAuthn factors are off, as hosted's
+// API lists, renames and deletes a user's factors. Challenges and verifications are limited to 15 a minute
+// per IP each (GoTrue's MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY; rate-limits.ts). Phone and WebAuthn factors are off, as hosted's
 // defaults have them. Unverified factors older than five minutes are dropped when a new one is enrolled.
 import type { Sql } from "../db.ts";
 import { json } from "../http.ts";

@@ -12,13 +12,28 @@ import type { AuthRateLimits } from "../config.ts";
 import { type AuthFailure, type Outcome, refuse, succeed } from "./responses.ts";
 
 /** The per-IP buckets, each with GoTrue's window for its `[auth.rate_limit]` setting. */
-export type IpLimit = "sign_in_sign_ups" | "otp" | "recover" | "resend" | "user_update" | "token" | "verify";
+export type IpLimit =
+  | "sign_in_sign_ups"
+  | "otp"
+  | "recover"
+  | "resend"
+  | "user_update"
+  | "token"
+  | "verify"
+  | "factor_challenge"
+  | "factor_verify";
 
 const FIVE_MINUTES = 5 * 60;
 const HOUR = 60 * 60;
 
-/** The setting each bucket's rate comes from, and the window that rate is per (seconds). */
-const SOURCES: Record<IpLimit, { setting: keyof AuthRateLimits; windowSec: number }> = {
+/** GoTrue's MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY default: MFA challenges, and verifications, per minute per IP. */
+const MFA_PER_MINUTE = 15;
+
+/**
+ * The setting each bucket's rate comes from (or GoTrue's fixed rate, for limits config.toml does not
+ * name), and the window that rate is per (seconds).
+ */
+const SOURCES: Record<IpLimit, { setting: keyof AuthRateLimits | number; windowSec: number }> = {
   // GoTrue: sign-up and password sign-in (RATE_LIMIT_OTP / sign_in_sign_ups), per 5 minutes per IP.
   sign_in_sign_ups: { setting: "signInSignUps", windowSec: FIVE_MINUTES },
   // GoTrue gives /otp, /recover, /resend and PUT /user each their own bucket at the same rate.
@@ -30,6 +45,9 @@ const SOURCES: Record<IpLimit, { setting: keyof AuthRateLimits; windowSec: numbe
   token: { setting: "tokenRefresh", windowSec: FIVE_MINUTES },
   // /verify (the e-mailed links and verifyOtp), per 5 minutes per IP.
   verify: { setting: "tokenVerifications", windowSec: FIVE_MINUTES },
+  // POST /factors/{id}/challenge and /factors/{id}/verify, each its own bucket.
+  factor_challenge: { setting: MFA_PER_MINUTE, windowSec: 60 },
+  factor_verify: { setting: MFA_PER_MINUTE, windowSec: 60 },
 };
 
 interface Bucket {
@@ -56,7 +74,7 @@ export class RateLimiter {
 
   #shape(limit: IpLimit) {
     const { setting, windowSec } = SOURCES[limit];
-    const perWindow = this.limits[setting];
+    const perWindow = typeof setting === "number" ? setting : this.limits[setting];
     return { capacity: Math.min(perWindow, this.limits.burst), perSec: perWindow / windowSec };
   }
 

@@ -85,3 +85,13 @@ Deno.test("reads [auth.rate_limit] from supabase/config.toml, the environment ov
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("MFA challenges and verifications: 15 a minute per IP each, whatever config.toml raises", () => {
+  const { l, advance } = limiter({ signInSignUps: 1_000_000, tokenVerifications: 1_000_000, burst: 1_000_000 });
+  const hits = (limit: "factor_challenge" | "factor_verify", n: number) =>
+    Array.from({ length: n }, () => l.hit(limit, "10.0.0.9").ok).filter(Boolean).length;
+  assert.equal(hits("factor_verify", 20), 15);
+  assert.equal(hits("factor_challenge", 15), 15, "its own bucket");
+  advance(4);
+  assert.equal(hits("factor_verify", 5), 1, "one more every 4 s");
+});
