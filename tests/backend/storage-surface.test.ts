@@ -1,6 +1,7 @@
 // The rest of Supabase Storage's object surface through the real supabase-js client, on PGlite and on
 // PostgreSQL: move, copy, info, exists, listV2, signed upload URLs, transformed signed URLs, scoped
-// signed tokens and the 404 of a route hosted serves and this backend does not. Surface tests use a
+// signed tokens and the 404 of a route hosted serves and this backend does not (the public info and
+// render routes are served: storage-errors.test.ts). Surface tests use a
 // bucket of their own, created by the service role (no policy lets a user into it, so users are refused
 // everything there); the 'generations' bucket's read policy shows the operation names hosted sets.
 import { deflateSync } from "node:zlib";
@@ -225,16 +226,22 @@ describe.each(BACKEND_TARGETS)("storage surface on $title", ({ postgres, skip })
   it.skipIf(skip)("answers 404 NotSupported for hosted routes it does not serve", async () => {
     const headers = { apikey: backend.serviceRoleKey, Authorization: `Bearer ${backend.serviceRoleKey}` };
     for (const [method, path] of [
-      ["GET", `/object/info/public/${BUCKET}/info/a.png`],
-      ["GET", `/render/image/public/${BUCKET}/render/a.png?width=8`],
       ["POST", "/upload/resumable"],
+      ["GET", "/s3/surface"],
     ]) {
       const res = await fetch(`${backend.url}/storage/v1${path}`, { method, headers });
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(await res.json()).toMatchObject({ statusCode: "404", code: "NotSupported" });
     }
+    // A route storage-api does not have at all is its own 404.
     const wrongMethod = await fetch(`${backend.url}/storage/v1/object/move`, { headers });
     expect(wrongMethod.status).toBe(404);
+    expect(await wrongMethod.json()).toEqual({
+      statusCode: "404",
+      code: "InvalidRequest",
+      error: "Not Found",
+      message: "Route GET:/object/move not found",
+    });
   });
 
   it.skipIf(skip)(

@@ -59,20 +59,33 @@ interface BucketInput {
 }
 
 export async function createBucket(db: Db, claims: Claims, body: BucketInput): Promise<Result<Response, StorageError>> {
-  const name = typeof body.name === "string" ? body.name : typeof body.id === "string" ? body.id : "";
-  const checkedId = checkBucketId(typeof body.id === "string" ? body.id : name);
-  if (!checkedId.ok) return checkedId;
-  const id = checkedId.value;
+  // As storage-api's body schema: a name is required (supabase-js sends it with the id).
+  if (body.name === undefined) return err(storageErrors.validation("body must have required property 'name'"));
+  if (typeof body.name !== "string") return err(storageErrors.validation("body/name must be string"));
+  if (body.id !== undefined && typeof body.id !== "string") {
+    return err(storageErrors.validation("body/id must be string"));
+  }
   const checked = bucketOptions(body);
   if (!checked.ok) return checked;
+  const name = body.name;
+  const checkedName = checkBucketId(name);
+  if (!checkedName.ok) return checkedName;
+  const checkedId = checkBucketId((body.id as string | undefined) || name);
+  if (!checkedId.ok) return checkedId;
+  const id = checkedId.value;
   const opts = checked.value;
-  await asStorageRole(db, claims, OPERATIONS.createBucket, (tx) =>
-    tx.query(
-      `insert into storage.buckets (id, name, owner, public, file_size_limit, allowed_mime_types)
-       values ($1, $2, $3, coalesce($4, false), $5, $6)`,
-      [id, name || id, ownerOf(claims), opts.public, opts.fileSizeLimit, opts.allowedMimeTypes],
-    ));
-  return ok(json({ name: name || id }));
+  try {
+    await asStorageRole(db, claims, OPERATIONS.createBucket, (tx) =>
+      tx.query(
+        `insert into storage.buckets (id, name, owner, public, file_size_limit, allowed_mime_types)
+         values ($1, $2, $3, coalesce($4, false), $5, $6)`,
+        [id, name, ownerOf(claims), opts.public, opts.fileSizeLimit, opts.allowedMimeTypes],
+      ));
+  } catch (e) {
+    if ((e as { code?: unknown })?.code === "23505") return err(storageErrors.bucketAlreadyExists());
+    throw e;
+  }
+  return ok(json({ name }));
 }
 
 export async function updateBucket(
@@ -82,15 +95,14 @@ export async function updateBucket(
   body: BucketInput,
 ): Promise<Result<Response, StorageError>> {
   // As storage-api: at least one setting, and only the settings given change.
+  if (!Object.keys(body).length) return err(storageErrors.validation("body must NOT have fewer than 1 properties"));
   if (!("public" in body || "file_size_limit" in body || "allowed_mime_types" in body)) {
     return err(
-      storageErrors.invalidRequest(
-        "body must have required property 'public', 'file_size_limit' or 'allowed_mime_types'",
+      storageErrors.validation(
+        "body must have required property 'public', body must have required property 'file_size_limit', " +
+          "body must have required property 'allowed_mime_types', body must match a schema in anyOf",
       ),
     );
-  }
-  if (body.public !== undefined && typeof body.public !== "boolean") {
-    return err(storageErrors.invalidRequest("body/public must be boolean"));
   }
   const checked = bucketOptions(body);
   if (!checked.ok) return checked;
@@ -133,13 +145,19 @@ interface BucketOptions {
   allowedMimeTypes: string[] | null;
 }
 
+/** The bucket settings of a create or update body, refused in the words of storage-api's body schema. */
 function bucketOptions(body: BucketInput): Result<BucketOptions, StorageError> {
-  const limit = body.file_size_limit == null ? null : parseSize(body.file_size_limit);
-  if (limit === undefined) return err(storageErrors.invalidRequest("file_size_limit is not a size"));
-  const mimes = body.allowed_mime_types;
-  if (mimes != null && !(Array.isArray(mimes) && mimes.every((m) => typeof m === "string"))) {
-    return err(storageErrors.invalidRequest("allowed_mime_types must be an array of strings"));
+  if (body.public !== undefined && typeof body.public !== "boolean") {
+    return err(storageErrors.validation("body/public must be boolean"));
   }
+  const limit = body.file_size_limit == null ? null : parseSize(body.file_size_limit);
+  if (limit === undefined) return err(storageErrors.validation("body/file_size_limit must match a schema in anyOf"));
+  const mimes = body.allowed_mime_types;
+  if (mimes != null && !Array.isArray(mimes)) {
+    return err(storageErrors.validation("body/allowed_mime_types must be array"));
+  }
+  const notString = Array.isArray(mimes) ? mimes.findIndex((m) => typeof m !== "string") : -1;
+  if (notString >= 0) return err(storageErrors.validation(`body/allowed_mime_types/${notString} must be string`));
   return ok({
     public: typeof body.public === "boolean" ? body.public : null,
     fileSizeLimit: limit,
@@ -149,12 +167,17 @@ function bucketOptions(body: BucketInput): Result<BucketOptions, StorageError> {
 
 const UNITS: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9 };
 
-/** Accepts a byte count or a string such as "5MB", as supabase-js passes `fileSizeLimit` through. */
+/**
+ * A byte count (a whole number, or digits in a string, as Ajv coerces them) or a size with its unit such
+ * as "5MB" (three significant digits, as storage-api reads it); undefined for anything storage-api's
+ * schema refuses.
+ */
 function parseSize(v: unknown): number | null | undefined {
-  if (typeof v === "number" && Number.isFinite(v) && v >= 0) return Math.floor(v) || null;
-  if (typeof v !== "string") return undefined;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(v);
-  return m ? Math.floor(Number(m[1]) * UNITS[(m[2] ?? "b").toLowerCase()]) || null : undefined;
+  const n = typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v;
+  if (typeof n === "number") return Number.isSafeInteger(n) && n >= 0 ? n || null : undefined;
+  if (typeof n !== "string") return undefined;
+  const m = /^(\d+(?:\.\d+)?)(gb|mb|kb|b)$/i.exec(n);
+  return m ? Math.floor(Number(Number.parseFloat(m[1]).toPrecision(3)) * UNITS[m[2].toLowerCase()]) || null : undefined;
 }
 
 export function ownerOf(claims: Claims): string | null {

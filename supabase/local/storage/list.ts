@@ -9,7 +9,48 @@ import { iso } from "./iso-time.ts";
 import { asStorageRole, OPERATIONS } from "./operation.ts";
 
 const MAX_LIMIT = 1000;
-const SORT_COLUMNS = new Set(["name", "updated_at", "created_at", "last_accessed_at"]);
+const SORT_COLUMNS = ["name", "updated_at", "created_at", "last_accessed_at"];
+const V2_SORT_COLUMNS = ["name", "updated_at", "created_at"];
+
+/**
+ * The first way a list body breaks storage-api's body schema, in Ajv's words as Fastify reports them
+ * (required properties first, then each property's type, bound or allowed values); null when it fits.
+ */
+function bodyRefusal(body: Record<string, unknown>, v2: boolean): StorageError | null {
+  const bad = (message: string) => storageErrors.validation(message);
+  if (!v2 && body.prefix === undefined) return bad("body must have required property 'prefix'");
+  const integer = (key: string, min: number) => {
+    const v = body[key];
+    if (v === undefined) return null;
+    if (typeof v !== "number" || !Number.isInteger(v)) return bad(`body/${key} must be integer`);
+    return v < min ? bad(`body/${key} must be >= ${min}`) : null;
+  };
+  const string = (key: string) =>
+    body[key] !== undefined && typeof body[key] !== "string" ? bad(`body/${key} must be string`) : null;
+  const sortBy = () => {
+    const v = body.sortBy;
+    if (v === undefined) return null;
+    if (typeof v !== "object" || v === null || Array.isArray(v)) return bad("body/sortBy must be object");
+    const { column, order } = v as { column?: unknown; order?: unknown };
+    if (column === undefined) return bad("body/sortBy must have required property 'column'");
+    if (typeof column !== "string") return bad("body/sortBy/column must be string");
+    if (!(v2 ? V2_SORT_COLUMNS : SORT_COLUMNS).includes(column)) {
+      return bad("body/sortBy/column must be equal to one of the allowed values");
+    }
+    if (order === undefined) return null;
+    if (typeof order !== "string") return bad("body/sortBy/order must be string");
+    return order === "asc" || order === "desc" ?
+      null :
+      bad("body/sortBy/order must be equal to one of the allowed values");
+  };
+  const withDelimiter = () =>
+    body.with_delimiter !== undefined && typeof body.with_delimiter !== "boolean" ?
+      bad("body/with_delimiter must be boolean") :
+      null;
+  return v2 ?
+    string("prefix") ?? integer("limit", 1) ?? string("cursor") ?? withDelimiter() ?? sortBy() :
+    string("prefix") ?? integer("limit", 1) ?? integer("offset", 0) ?? sortBy() ?? string("search");
+}
 
 interface Entry {
   name: string;
@@ -26,13 +67,14 @@ export async function listObjects(
   bucket: string,
   body: Record<string, unknown>,
 ): Promise<Result<Response, StorageError>> {
-  const prefix = typeof body.prefix === "string" ? body.prefix.replace(/^\/+|\/+$/g, "") : "";
-  const limit = Math.min(Math.max(Number(body.limit ?? 100) || 100, 1), MAX_LIMIT);
-  const offset = Math.max(Number(body.offset ?? 0) || 0, 0);
+  const refusal = bodyRefusal(body, false);
+  if (refusal) return err(refusal);
+  const prefix = (body.prefix as string).replace(/^\/+|\/+$/g, "");
+  const limit = Math.min((body.limit as number | undefined) ?? 100, MAX_LIMIT);
+  const offset = (body.offset as number | undefined) ?? 0;
   const search = typeof body.search === "string" ? body.search.toLowerCase() : "";
   const sortBy = (body.sortBy ?? {}) as { column?: unknown; order?: unknown };
   const column = typeof sortBy.column === "string" ? sortBy.column : "name";
-  if (!SORT_COLUMNS.has(column)) return err(storageErrors.invalidRequest(`cannot sort by ${column}`));
   const descending = String(sortBy.order ?? "asc").toLowerCase() === "desc";
 
   const base = prefix ? `${prefix}/` : "";
@@ -126,26 +168,16 @@ export async function listObjectsV2(
   bucket: string,
   body: Record<string, unknown>,
 ): Promise<Result<Response, StorageError>> {
-  const prefix = body.prefix ?? "";
-  if (typeof prefix !== "string") return err(storageErrors.invalidRequest("prefix must be a string"));
-  const rawLimit = body.limit ?? MAX_LIMIT;
-  if (typeof rawLimit !== "number" || !Number.isInteger(rawLimit) || rawLimit < 1) {
-    return err(storageErrors.invalidRequest("limit must be an integer, at least 1"));
-  }
-  const limit = Math.min(rawLimit, MAX_LIMIT);
+  const refusal = bodyRefusal(body, true);
+  if (refusal) return err(refusal);
+  const prefix = (body.prefix as string | undefined) ?? "";
+  const limit = Math.min((body.limit as number | undefined) ?? MAX_LIMIT, MAX_LIMIT);
   const delimited = body.with_delimiter === true;
   const sortBy = (body.sortBy ?? {}) as { column?: unknown; order?: unknown };
   let column: V2Column = "name";
   let order = "asc";
   if (body.sortBy !== undefined) {
-    if (typeof body.sortBy !== "object" || body.sortBy === null) return err(storageErrors.invalidRequest("bad sortBy"));
-    if (sortBy.column !== "name" && sortBy.column !== "updated_at" && sortBy.column !== "created_at") {
-      return err(storageErrors.invalidRequest("sortBy.column must be name, updated_at or created_at"));
-    }
-    if (sortBy.order !== undefined && sortBy.order !== "asc" && sortBy.order !== "desc") {
-      return err(storageErrors.invalidRequest("sortBy.order must be asc or desc"));
-    }
-    column = sortBy.column;
+    column = sortBy.column as V2Column;
     order = (sortBy.order as string | undefined) ?? "asc";
   }
   let after: { name: string; value: string | undefined } | null = null;

@@ -28,13 +28,14 @@ interface Transfer {
 /** The body's bucketId, sourceKey, destinationKey and optional destinationBucket, checked. */
 function transferOf(body: Record<string, unknown>): Result<Transfer, StorageError> {
   for (const field of ["bucketId", "sourceKey", "destinationKey"]) {
-    if (typeof body[field] !== "string") {
-      return err(storageErrors.invalidRequest(`body must have required property '${field}'`));
+    if (body[field] === undefined) {
+      return err(storageErrors.validation(`body must have required property '${field}'`));
     }
+    if (typeof body[field] !== "string") return err(storageErrors.validation(`body/${field} must be string`));
   }
   const destinationBucket = body.destinationBucket;
   if (destinationBucket !== undefined && destinationBucket !== null && typeof destinationBucket !== "string") {
-    return err(storageErrors.invalidRequest("destinationBucket must be a string"));
+    return err(storageErrors.validation("body/destinationBucket must be string"));
   }
   const bucket = checkBucketId(body.bucketId as string);
   if (!bucket.ok) return bucket;
@@ -118,7 +119,7 @@ export async function copyObject(
   const t = transferOf(body);
   if (!t.ok) return t;
   if (body.copyMetadata !== undefined && typeof body.copyMetadata !== "boolean") {
-    return err(storageErrors.invalidRequest("body/copyMetadata must be boolean"));
+    return err(storageErrors.validation("body/copyMetadata must be boolean"));
   }
   // As storage-api: the source's user metadata travels with it unless copyMetadata is false; then the
   // x-metadata header (base64 JSON) gives the copy's, or it has none.

@@ -77,7 +77,7 @@ async function serve(
   row: ObjectRow,
 ): Promise<Result<Response, StorageError>> {
   const opened = await store.open(bucket, row.name);
-  if (!opened) return err(storageErrors.noSuchKey());
+  if (!opened) return err(storageErrors.blobMissing());
   const meta = row.metadata ?? {};
   const headers = new Headers({
     "content-type": meta.mimetype || "application/octet-stream",
@@ -111,6 +111,12 @@ export function etagMatches(header: string | null, etag: string): boolean {
   return header.split(",").some((t) => t.trim() === "*" || bare(t) === bare(etag));
 }
 
+/** One object's facts as info() answers them, as JSON text. */
+const INFO_SQL = `select json_build_object('id', id, 'name', name, 'version', version, 'bucket_id', bucket_id,
+    'metadata', metadata, 'user_metadata', user_metadata, 'updated_at', ${iso("updated_at")},
+    'created_at', ${iso("created_at")})::text as o
+  from storage.objects where bucket_id = $1 and name = $2`;
+
 /**
  * GET /object/info/<bucket>/<name> (supabase-js `info()`): the object's facts as JSON, read as the caller
  * with hosted's info operation. Hosted reads public buckets' objects with its own rights; here the
@@ -124,15 +130,30 @@ export async function objectInfo(
 ): Promise<Result<Response, StorageError>> {
   if (!(await findBucket(db, bucket))) return err(storageErrors.noSuchBucket());
   const text = await asStorageRole(db, claims, OPERATIONS.info, async (tx) => {
-    const { rows } = await tx.query<{ o: string }>(
-      `select json_build_object('id', id, 'name', name, 'version', version, 'bucket_id', bucket_id,
-         'metadata', metadata, 'user_metadata', user_metadata, 'updated_at', ${iso("updated_at")},
-         'created_at', ${iso("created_at")})::text as o
-         from storage.objects where bucket_id = $1 and name = $2`,
-      [bucket, name],
-    );
+    const { rows } = await tx.query<{ o: string }>(INFO_SQL, [bucket, name]);
     return rows[0]?.o ?? null;
   });
+  return infoAnswer(text);
+}
+
+/**
+ * GET /object/info/public/<bucket>/<name>, and /object/info/<bucket>/<name> with a token that does not
+ * verify (hosted lets that route through as unauthenticated): as hosted, the bucket must be public (any
+ * other answers NoSuchBucket, whether it exists or not), and the object is then read with the server's
+ * rights, as a public download is.
+ */
+export async function objectInfoPublic(
+  db: Db,
+  bucketId: string,
+  name: string,
+): Promise<Result<Response, StorageError>> {
+  const bucket = await findBucket(db, bucketId);
+  if (!bucket || !bucket.public) return err(storageErrors.noSuchBucket());
+  const { rows } = await db.query<{ o: string }>(INFO_SQL, [bucketId, name]);
+  return infoAnswer(rows[0]?.o ?? null);
+}
+
+function infoAnswer(text: string | null): Result<Response, StorageError> {
   if (!text) return err(storageErrors.noSuchKey());
   const o = JSON.parse(text) as {
     id: string;

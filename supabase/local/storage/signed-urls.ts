@@ -14,6 +14,7 @@ import { findBucket, ownerOf } from "./buckets.ts";
 import { type StorageError, storageErrors } from "./errors.ts";
 import { checkObjectName, nameList } from "./object-key.ts";
 import { asStorageRole, OPERATIONS } from "./operation.ts";
+import { tokenRefusal } from "./token-refusal.ts";
 import { downloadGranted, parseRow, ROW_SQL } from "./read.ts";
 import {
   parseTransform,
@@ -42,9 +43,19 @@ function hostedMaxExpiresIn(nowMs: number): number {
  */
 export function expiresInOf(body: Record<string, unknown>, nowMs = Date.now()): Result<number, StorageError> {
   const raw = body.expiresIn;
-  const v = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(v) || v < 1 || v > hostedMaxExpiresIn(nowMs)) {
-    return err(storageErrors.invalidRequest("expiresIn must be a whole number of seconds, at least 1"));
+  if (raw === undefined) return err(storageErrors.validation("body must have required property 'expiresIn'"));
+  // Ajv coerces null to 0 and a numeric string to its number; nothing else is taken.
+  const v = typeof raw === "number" ?
+    raw :
+    raw === null ?
+    0 :
+    typeof raw === "string" && raw.trim() !== "" ?
+    Number(raw) :
+    NaN;
+  if (!Number.isInteger(v)) return err(storageErrors.validation("body/expiresIn must be integer"));
+  if (v < 1) return err(storageErrors.validation("body/expiresIn must be >= 1"));
+  if (!Number.isSafeInteger(v) || v > hostedMaxExpiresIn(nowMs)) {
+    return err(storageErrors.invalidParameter("expiresIn"));
   }
   return ok(Math.min(v, MAX_EXPIRES_IN_SEC));
 }
@@ -80,7 +91,7 @@ export function transformationsOf(body: Record<string, unknown>): Result<string,
   const t = body.transform;
   if (t === undefined || t === null) return ok("");
   if (typeof t !== "object" || Array.isArray(t)) {
-    return err(storageErrors.invalidRequest("transform must be an object"));
+    return err(storageErrors.validation("body/transform must be object"));
   }
   const o = t as Record<string, unknown>;
   const params = new URLSearchParams();
@@ -88,16 +99,14 @@ export function transformationsOf(body: Record<string, unknown>): Result<string,
     const v = o[key];
     if (v === undefined || v === null || v === "") continue;
     if (typeof v !== "number" && typeof v !== "string") {
-      return err(storageErrors.invalidRequest(`bad transform.${key}`));
+      const type = key === "resize" || key === "format" ? "string" : "integer";
+      return err(storageErrors.validation(`body/transform/${key} must be ${type}`));
     }
     params.set(key, String(v));
   }
-  const checked = parseTransform(params);
+  const checked = parseTransform(params, null, "body/transform");
   if (!checked.ok) return checked;
   const format = params.get("format");
-  if (format !== null && format !== "origin") {
-    return err(storageErrors.invalidRequest("transform.format must be origin"));
-  }
   const segments: string[] = [];
   if (params.has("height")) segments.push(`height:${params.get("height")}`);
   if (params.has("width")) segments.push(`width:${params.get("width")}`);
@@ -188,14 +197,14 @@ export async function verifySigned(
   scope: typeof SCOPE_DOWNLOAD | typeof SCOPE_UPLOAD,
 ): Promise<Result<Record<string, unknown>, StorageError>> {
   const token = new URL(req.url).searchParams.get("token");
-  if (!token) return err(storageErrors.invalidRequest("querystring must have required property 'token'"));
+  if (token === null) return err(storageErrors.validation("querystring must have required property 'token'"));
   const r = await verifyJwt(token, secret);
-  if (!r.ok) return err(r.error === "expired" ? storageErrors.signatureExpired() : storageErrors.invalidSignature());
+  if (!r.ok) return err(storageErrors.invalidJwt((await tokenRefusal(token, secret)) ?? "Invalid JWT"));
   const claims = r.value as Record<string, unknown>;
   const upload = claims.scope === SCOPE_UPLOAD || (claims.scope === undefined && "upsert" in claims);
   const download = claims.scope === SCOPE_DOWNLOAD || (claims.scope === undefined && !("upsert" in claims));
   if (scope === SCOPE_UPLOAD ? !upload : !download) {
-    return err(storageErrors.invalidSignatureFor(`Token is not scoped for ${scope}`));
+    return err(storageErrors.invalidSignature(`Token is not scoped for ${scope}`));
   }
   // A token that carries a role is an API key or a session, never a signed URL.
   if (claims.url !== `${bucket}/${name}` || typeof claims.exp !== "number" || "role" in claims) {

@@ -122,13 +122,14 @@ async function readIncoming(req: Request, limit: number): Promise<Result<Incomin
   try {
     if (/^multipart\/form-data/i.test(contentType)) {
       const boundary = boundaryOf(contentType);
-      if (!boundary) return err(storageErrors.invalidRequest("multipart body without a boundary"));
+      // storage-api passes the multipart parser's words on (NoContentProvided, an InvalidRequest).
+      if (!boundary) return err(storageErrors.invalidRequest("Multipart: Boundary not found"));
       const body = await readBody(req, limit + MULTIPART_OVERHEAD_BYTES);
       const parts = parseMultipart(body, boundary);
-      if (!parts) return err(storageErrors.invalidRequest("malformed multipart body"));
+      if (!parts) return err(storageErrors.invalidRequest("Unexpected end of form"));
       // supabase-js names the file part ""; other clients name it "file".
       const file = parts.find((p) => p.name === "") ?? parts.find((p) => p.filename !== null);
-      if (!file) return err(storageErrors.invalidRequest("no file part in the multipart body"));
+      if (!file) return err(storageErrors.invalidRequest("No content provided"));
       if (file.body.byteLength > limit) return err(storageErrors.entityTooLarge());
       const cacheField = parts.find((p) => p.name === "cacheControl");
       const seconds = cacheField ? new TextDecoder().decode(cacheField.body).trim() : "";
