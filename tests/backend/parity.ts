@@ -36,6 +36,7 @@ const spreadsViews = "rest-spreads-views.test.ts";
 const storage = "storage.test.ts";
 const surface = "storage-surface.test.ts";
 const shapes = "storage-hosted-shapes.test.ts";
+const storageErrors = "storage-errors.test.ts";
 
 export const PARITY: ParityRow[] = [
   // The API gateway in front of every service
@@ -782,10 +783,19 @@ export const PARITY: ParityRow[] = [
   },
   {
     service: "storage",
-    feature: "`/object/info/public`, `/render/image/public`",
-    status: "not-served",
-    note: "404 `NotSupported`",
-    tests: [{ file: surface, title: "answers 404 NotSupported for hosted routes it does not serve" }],
+    feature: "`/object/info/public`, `/render/image/public` (`getPublicUrl(path, {transform})`)",
+    status: "stricter",
+    note: "public buckets only, read with the server's rights; any other bucket is `NoSuchBucket`, as hosted; renders as `render/image/authenticated` does",
+    tests: [
+      {
+        file: storageErrors,
+        title: "serves a public bucket's object info and renders at the public routes, to anyone",
+      },
+      {
+        file: storageErrors,
+        title: "refuses the public routes for a private bucket (the app's) as hosted: NoSuchBucket",
+      },
+    ],
   },
   {
     service: "storage",

@@ -292,6 +292,18 @@ describe.each(BACKEND_TARGETS)("storage errors as storage-api sends them on $tit
     },
   );
 
+  it.skipIf(skip)("answers a delete of one object the caller may not delete with AccessDenied", async () => {
+    const token = (await stranger.client.auth.getSession()).data.session!.access_token;
+    expect(await answer(await call(`/object/${APP_BUCKET}/${appPath}`, { method: "DELETE", token }))).toEqual({
+      status: 400,
+      body: own("403", "AccessDenied", "Access denied", "Unauthorized"),
+    });
+    expect(await answer(await call(`/object/${APP_BUCKET}/${owner.id}/none.png`, { method: "DELETE", token }))).toEqual(
+      { status: 400, body: NO_SUCH_KEY },
+    );
+    expect((await server.storage.from(APP_BUCKET).exists(appPath)).data).toBe(true);
+  });
+
   it.skipIf(skip)("answers a route it does not have with its 404, the route named as storage-api sees it", async () => {
     expect(await answer(await call(`/object/${OPEN}?x=1`))).toEqual({
       status: 404,

@@ -73,7 +73,11 @@ export async function removeOne(
     for (const row of rows) await store.remove(bucket, row.name);
     return rows;
   });
-  return deleted.length ? ok(json({ message: "Successfully deleted" })) : err(storageErrors.noSuchKey());
+  if (deleted.length) return ok(json({ message: "Successfully deleted" }));
+  // As storage-api: it looks the object up with its own rights first (NoSuchKey when there is none), and
+  // a delete the caller's policies then refuse is AccessDenied.
+  const { rows } = await db.query("select 1 from storage.objects where bucket_id = $1 and name = $2", [bucket, name]);
+  return err(rows.length ? storageErrors.accessDenied("Access denied") : storageErrors.noSuchKey());
 }
 
 /** storage-api refuses to empty a bucket holding more objects than this (STORAGE_EMPTY_BUCKET_MAX). */
