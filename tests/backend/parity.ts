@@ -776,6 +776,40 @@ export const PARITY: ParityRow[] = [
   },
   {
     service: "storage",
+    feature: "error bodies (`statusCode`, `code`, `error`, `message`) and HTTP status",
+    status: "served",
+    note: "storage-api's three shapes: its own errors (HTTP 400, 500 for a fault), Fastify's schema and body refusals, its route 404; jose's words for a token",
+    tests: [
+      {
+        file: storageErrors,
+        title: "answers StorageApiError with storage-api's status and statusCode through supabase-js",
+      },
+      {
+        file: storageErrors,
+        title: "sends each of its own errors whole: status, statusCode, code, error label, message",
+      },
+      {
+        file: storageErrors,
+        title: "answers a delete of one object the caller may not delete with AccessDenied",
+      },
+      {
+        file: storageErrors,
+        title: "refuses requests its schema or its body parser refuses, with Fastify's status and name",
+      },
+      {
+        file: storageErrors,
+        title: "answers a route it does not have with its 404, the route named as storage-api sees it",
+      },
+      { file: storageErrors, title: "refuses a token that does not verify with jose's words, as AccessDenied" },
+      {
+        file: storageErrors,
+        title: "answers a signed token naming a role the database lacks as storage-api's failed set_config",
+      },
+      { file: storage, title: "answers a forged JWT as storage-api does: AccessDenied in jose's words" },
+    ],
+  },
+  {
+    service: "storage",
     feature: "resumable uploads (TUS, `/upload/resumable`)",
     status: "not-served",
     note: "404 `NotSupported`",
