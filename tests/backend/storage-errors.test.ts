@@ -304,6 +304,15 @@ describe.each(BACKEND_TARGETS)("storage errors as storage-api sends them on $tit
     expect((await server.storage.from(APP_BUCKET).exists(appPath)).data).toBe(true);
   });
 
+  it.skipIf(skip)("refuses update() of a missing object (stricter: hosted's update creates it)", async () => {
+    expect((await server.storage.from(OPEN).update("p/never.png", picture())).error).toMatchObject({
+      status: 400,
+      statusCode: "404",
+      message: "Object not found",
+    });
+    expect((await server.storage.from(OPEN).exists("p/never.png")).data).toBe(false);
+  });
+
   it.skipIf(skip)("answers a route it does not have with its 404, the route named as storage-api sees it", async () => {
     expect(await answer(await call(`/object/${OPEN}?x=1`))).toEqual({
       status: 404,
