@@ -27,6 +27,16 @@ describe("auth answers for features off by default", () => {
     return { client, email, session: data.session };
   }
 
+  it("refuses an anonymous sign-in with 422 anonymous_provider_disabled, before counting it", async () => {
+    const { data, error } = await anonClient(b).auth.signInAnonymously({ options: { data: { a: 1 } } });
+    expect(data).toEqual({ user: null, session: null });
+    expect(error).toMatchObject({
+      status: 422,
+      code: "anonymous_provider_disabled",
+      message: "Anonymous sign-ins are disabled",
+    });
+  });
+
   it("refuses SAML single sign-on with 404 saml_provider_disabled", async () => {
     const { data, error } = await anonClient(b).auth.signInWithSSO({ domain: "example.test" });
     expect(data).toBeNull();

@@ -420,6 +420,18 @@ export const PARITY: ParityRow[] = [
   },
   {
     service: "auth",
+    feature: "anonymous sign-ins (`signInAnonymously`)",
+    status: "not-served",
+    note: "422 `anonymous_provider_disabled`, as hosted with them off (its default and this project's)",
+    tests: [
+      {
+        file: authDefaults,
+        title: "refuses an anonymous sign-in with 422 anonymous_provider_disabled, before counting it",
+      },
+    ],
+  },
+  {
+    service: "auth",
     feature: "SAML SSO, manual identity linking, Web3 and ID-token sign-in",
     status: "not-served",
     note: "GoTrue's answers for each with the feature off (hosted's default)",

@@ -13,7 +13,7 @@ import { reauthenticate } from "./reauthenticate.ts";
 import { adminFactors, challengeFactor, enrollFactor, unenrollFactor, verifyFactor } from "./mfa.ts";
 import { recover, verifyGet, verifyPost } from "./recovery.ts";
 import { failureResponse, withApiVersion } from "./responses.ts";
-import { resend, signup } from "./signup.ts";
+import { resend, signup, signupRoute } from "./signup.ts";
 import { token } from "./token.ts";
 
 const EXTERNAL_PROVIDERS = [
@@ -80,7 +80,7 @@ function limited(limit: IpLimit, endpoint: Endpoint): Endpoint {
 
 // /token's own limits (every grant, then sign-in's for passwords) are counted in token.ts.
 const ROUTES: Record<string, Partial<Record<string, Endpoint>>> = {
-  "/signup": { POST: limited("sign_in_sign_ups", signup) },
+  "/signup": { POST: signupRoute(limited("sign_in_sign_ups", signup)) },
   "/token": { POST: token },
   "/user": { GET: getUser, PUT: limited("user_update", updateUser) },
   "/logout": { POST: logout },

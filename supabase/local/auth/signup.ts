@@ -65,6 +65,25 @@ export async function readUserBody(req: Request, limit: number): Promise<Outcome
   return succeed({ body: body.value, fields: fields.value, data: data.value });
 }
 
+/**
+ * POST /signup as GoTrue routes it: a body with neither an e-mail address nor a phone number is an
+ * anonymous sign-in, refused (before any rate limit counts it) while anonymous sign-ins are off, as
+ * they are on hosted by default and in this project's config.toml; anything else goes to `signup`
+ * through `limited`.
+ */
+export function signupRoute(limited: Endpoint): Endpoint {
+  return async (actx, req, url, client) => {
+    const peek = await readJsonObject(req.clone(), actx.config.maxBodyBytes);
+    if (!peek.ok) return answer(peek);
+    const fields = stringFields(peek.value, "email", "phone");
+    if (!fields.ok) return answer(fields);
+    if (!fields.value.email && !fields.value.phone) {
+      return answer(refuse(422, "anonymous_provider_disabled", "Anonymous sign-ins are disabled"));
+    }
+    return await limited(actx, req, url, client);
+  };
+}
+
 export const signup: Endpoint = async (actx, req, url) => {
   const read = await readUserBody(req, actx.config.maxBodyBytes);
   if (!read.ok) return answer(read);
