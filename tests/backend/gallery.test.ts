@@ -194,6 +194,6 @@ describe("gallery tiles read a thumbnail the Storage API scales, under the same 
       .download(made.image_path, { transform: { width: 99999 } });
     expect(data).toBeNull();
     expect(error).not.toBeNull();
-    expect(error).toMatchObject({ statusCode: "400", message: "width must be an integer from 1 to 2500" });
+    expect(error).toMatchObject({ statusCode: "400", message: "querystring/width must be <= 2500" });
   });
 });
