@@ -206,4 +206,23 @@ describe.each(BACKEND_TARGETS)("e-mail change on $title", ({ postgres, skip }) =
     const malformed = await admin.auth.admin.generateLink({ type: "email_change_current", email, newEmail: "nope" });
     expect(malformed.error).toMatchObject({ status: 400, code: "validation_failed" });
   });
+  it.skipIf(skip)(
+    "holds a resend of a pending change back for a minute and tells nothing for an address without one",
+    async () => {
+      const { client, email } = await signedUp(b, "resend");
+      const next = uniqueEmail("resend-new");
+      expect((await client.auth.updateUser({ email: next })).error).toBeNull();
+      const first = await changeMail(b, next);
+      const soon = await anonClient(b).auth.resend({ type: "email_change", email });
+      expect(soon.error).toMatchObject({ status: 429, code: "over_email_send_rate_limit" });
+      // Without a pending change, or for an unknown address, nothing is sent and nothing is told.
+      const { email: settled } = await signedUp(b, "settled");
+      expect(await anonClient(b).auth.resend({ type: "email_change", email: settled })).toMatchObject({ error: null });
+      expect(await mailTo(b, settled)).toEqual([]);
+      expect(
+        (await anonClient(b).auth.resend({ type: "email_change", email: uniqueEmail("nobody") })).error,
+      ).toBeNull();
+      expect(first.code).toMatch(/^\d{6}$/);
+    },
+  );
 });

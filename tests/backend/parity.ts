@@ -338,6 +338,10 @@ export const PARITY: ParityRow[] = [
         title: "takes the codes only with their own address, once, and answers the first with GoTrue's message",
       },
       { file: emailChange, title: "refuses a second change within a minute with over_email_send_rate_limit" },
+      {
+        file: emailChange,
+        title: "holds a resend of a pending change back for a minute and tells nothing for an address without one",
+      },
     ],
   },
   {

@@ -4,6 +4,7 @@
 import { json } from "../http.ts";
 import { answer, type AuthCtx, type Endpoint } from "./context.ts";
 import { sendLink } from "./email-links.ts";
+import { requestEmailChange } from "./email-change.ts";
 import { hashPassword, passwordTooLong, passwordWeakness } from "./passwords.ts";
 import { safeRedirect } from "./redirects.ts";
 import {
@@ -153,23 +154,50 @@ async function createAccount(
   return answer(outcome);
 }
 
-/** POST /resend {type:'signup', email}: mails a new confirmation link to an unconfirmed account. */
+/**
+ * POST /resend: {type:'signup', email} mails a new confirmation link to an unconfirmed account,
+ * {type:'email_change', email} the two messages of the account's pending e-mail change; phone types meet
+ * the phone provider being off. `{}` whatever happened, so the answer does not reveal accounts.
+ */
 export const resend: Endpoint = async (actx, req, url) => {
   const body = await readJsonObject(req, actx.config.maxBodyBytes);
   if (!body.ok) return answer(body);
-  const fields = stringFields(body.value, "type", "email");
+  const fields = stringFields(body.value, "type", "email", "phone", "code_challenge");
   if (!fields.ok) return answer(fields);
-  if (fields.value.type !== "signup") {
+  const { type, email, phone } = fields.value;
+  // GoTrue's ResendConfirmationParams.Validate, in its order.
+  if (type !== "signup" && type !== "email_change" && type !== "sms" && type !== "phone_change") {
     return answer(
       refuse(400, "validation_failed", "Missing one of these types: signup, email_change, sms, phone_change"),
     );
   }
-  const address = normalizeEmail(fields.value.email ?? "");
+  if (!email && type === "signup") {
+    return answer(refuse(400, "validation_failed", "Type provided requires an email address"));
+  }
+  if (!phone && type === "sms") {
+    return answer(refuse(400, "validation_failed", "Type provided requires a phone number"));
+  }
+  if (email && phone) {
+    return answer(refuse(400, "validation_failed", "Only an email address or phone number should be provided."));
+  }
+  if (phone) return answer(refuse(400, "phone_provider_disabled", "Phone logins are disabled"));
+  if (!email) return json({});
+  const address = normalizeEmail(email);
   if (!address) return answer(refuse(400, "validation_failed", INVALID_EMAIL));
+  if (fields.value.code_challenge) {
+    return answer(refuse(400, "validation_failed", "PKCE is not supported by the local backend's e-mail links"));
+  }
   const user = await findUserByEmail(actx.db, address);
-  if (user && !user.email_confirmed_at) {
-    const redirectTo = safeRedirect(actx.config, url.searchParams.get("redirect_to"));
+  const redirectTo = safeRedirect(actx.config, url.searchParams.get("redirect_to"));
+  if (user && type === "signup" && !user.email_confirmed_at) {
     await actx.db.transaction((sql) => sendLink(actx, sql, { id: user.id, email: address }, "signup", redirectTo));
+  }
+  if (user && type === "email_change" && user.new_email) {
+    // The pending change's two messages again, fresh codes and links (at most once a minute).
+    const sent = await actx.db.transaction((sql) =>
+      requestEmailChange(actx, sql, { ...user, email: address }, user.new_email!, redirectTo)
+    );
+    if (!sent.ok) return answer(sent);
   }
   return json({});
 };
