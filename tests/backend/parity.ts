@@ -819,7 +819,7 @@ export const PARITY: ParityRow[] = [
       { file: storageErrors, title: "refuses a token that does not verify with jose's words, as AccessDenied" },
       {
         file: storageErrors,
-        title: "answers a signed token naming a role the database lacks as storage-api's failed set_config",
+        title: "refuses a signed token naming a role the database lacks before any SQL, as AccessDenied",
       },
       { file: storage, title: "answers a forged JWT as storage-api does: AccessDenied in jose's words" },
     ],

@@ -306,9 +306,11 @@ export function createStorage(ctx: Ctx): Service {
       const token = tokenOf(req);
       return err(storageErrors.accessDenied((await tokenRefusal(token, config.jwtSecret)) ?? "Invalid JWT"));
     }
-    // A correctly signed token naming a role the database does not have fails, as on hosted, where
-    // storage-api's set_config('role', …) does (22023); here it is refused before any SQL runs.
-    if (!DB_ROLES.has(who.value.claims.role)) return err(storageErrors.databaseError("22023"));
+    // A correctly signed token naming a role the database does not have: hosted fails in the database
+    // (storage-api's set_config('role', …) raises 22023, answered as a 500 DatabaseError); here it is
+    // refused before any SQL as AccessDenied, so no signed token can provoke a server error.
+    const role = who.value.claims.role;
+    if (!DB_ROLES.has(role)) return err(storageErrors.accessDenied(`role "${role}" does not exist`));
     if (path === "/bucket" || path.startsWith("/bucket/")) return await bucketRoute(req, path, who.value.claims);
     if (path.startsWith(RENDER_PREFIX) && (req.method === "GET" || req.method === "HEAD")) {
       const t = target(req, path.slice(RENDER_PREFIX.length), true);
