@@ -592,6 +592,18 @@ export const PARITY: ParityRow[] = [
   },
   {
     service: "rest",
+    feature: "`count` as a field of an embedded resource (`comments(count)`), or of the whole resource",
+    status: "served",
+    note: "where no column or computed field is named count: PostgreSQL's `alias.count` is count(alias), so the resource answers one row with its count; not an aggregate `db-aggregates-enabled` governs",
+    tests: [
+      {
+        file: spreadsViews,
+        title: "counts an embedded resource's rows with a plain count field, as PostgreSQL reads alias.count",
+      },
+    ],
+  },
+  {
+    service: "rest",
     feature: "spread of a to-many resource",
     status: "served",
     note: "one array per column (PostgREST v13 and later), ordered alike by the spread's order; nested spreads and embeds; `!inner`",

@@ -308,6 +308,26 @@ describe.each(BACKEND_TARGETS)("to-many spreads and relationships through views 
     ]);
   });
 
+  it.skipIf(skip)(
+    "counts an embedded resource's rows with a plain count field, as PostgreSQL reads alias.count",
+    async () => {
+      const many = await anon.from("sp_factories").select("name, sp_processes(count)").order("id");
+      expect(many.error).toBeNull();
+      expect(many.data).toEqual([
+        { name: "Factory A", sp_processes: [{ count: 2 }] },
+        { name: "Factory B", sp_processes: [{ count: 2 }] },
+        { name: "Factory C", sp_processes: [{ count: 0 }] },
+      ]);
+      // Nested and to-one: each process's factory counts 1; an alias names it.
+      const nested = await anon.from("sp_factories").select("name, sp_processes(sp_factories(n:count))").eq("id", 2);
+      expect(nested.data).toEqual([
+        { name: "Factory B", sp_processes: [{ sp_factories: { n: 1 } }, { sp_factories: { n: 1 } }] },
+      ]);
+      // At the top level the whole resource is counted, as PostgREST's query counts it.
+      expect((await anon.from("sp_factories").select("count")).data).toEqual([{ count: 3 }]);
+    },
+  );
+
   it.skipIf(skip)("writes embedded resources as jsonb, with its key order and spacing, as PostgREST does", async () => {
     const res = await fetch(`${b.url}/rest/v1/sp_processes?select=name,sp_factories(name,id),sp_costs(cost)&id=eq.1`, {
       headers: { apikey: b.anonKey },

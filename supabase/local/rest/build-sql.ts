@@ -222,6 +222,11 @@ interface SelectParts {
   conds: string[];
 }
 
+/** A plain `count` field where the resource has no column or computed field of that name. */
+function countsRows(src: Source, field: Field): boolean {
+  return field.name === "count" && !field.path.length && !src.byName.has("count") && !src.computed?.has("count");
+}
+
 function selectSql(
   p: Params,
   src: Source,
@@ -243,6 +248,15 @@ function selectSql(
       continue;
     }
     if (item.kind === "field") {
+      if (countsRows(src, item.field)) {
+        // PostgREST writes the field as `alias.count`, and PostgreSQL reads attribute notation on a row as a
+        // call: count(alias), an aggregate, so the resource answers one row with its row count
+        // (`comments(count)` gives [{"count": n}]). Not one of the aggregates `db-aggregates-enabled` governs.
+        const name = item.alias ?? "count";
+        list.push(`pg_catalog.count(${rowSql(src)})${item.cast ? `::${item.cast}` : ""} as ${quoteIdent(name)}`);
+        names.push(name);
+        continue;
+      }
       const o = operand(p, src, item.field);
       const last = item.field.path[item.field.path.length - 1];
       const name = item.alias ?? (last ? String(last.key) : item.field.name);
