@@ -8,6 +8,7 @@ import { chromiumPath } from "../../scripts/chromium.mjs";
 import { startServers, type Servers } from "./backend";
 import {
   patchLimits,
+  setTimezone,
   readDexie,
   readRowIds,
   readServer,
@@ -690,6 +691,12 @@ async function settle(run: Run, timeoutMs: number): Promise<string | null> {
 
 const flags = (saved: boolean | number, pub: boolean | number) => `${saved ? "S" : "-"}${pub ? "P" : "-"}`;
 
+/** An IANA zone whose local time is about noon at `now` (Etc/GMT-k is UTC+k). */
+function noonZone(now: number): string {
+  const k = 12 - new Date(now).getUTCHours();
+  return k === 0 ? "Etc/UTC" : `Etc/GMT${k > 0 ? "-" : "+"}${Math.abs(k)}`;
+}
+
 /**
  * The invariants. `final` adds what holds only at quiescence (convergence of device and server, the
  * outbox, every task accounted for); the others hold at any moment.
@@ -821,8 +828,12 @@ export async function runSchedule(
   const run = new Run(servers, browser, seed);
   servers.providerPlan.splice(0);
   if (!servers.backendAlive()) await servers.startBackend();
+  const zone = noonZone(started);
   run.context = await browser.newContext({
     baseURL: servers.appUrl,
+    // The person's day (and so the quota's count) starts at their own midnight: a device zone where it is
+    // about noon now keeps a schedule from spanning midnight, whose reset would look like missing charges.
+    timezoneId: zone,
     storageState: {
       cookies: [],
       origins: [{ origin: servers.appUrl, localStorage: [{ name: "onboarding_completed", value: "true" }] }],
@@ -833,6 +844,8 @@ export async function runSchedule(
     run.userId = await signUpUser(servers, run.email, PASSWORD);
     // A paid tier, so the day's quota is never what stops a schedule (the quota fault spends it on purpose).
     await patchLimits(servers, run.userId, { subscription_tier: "pro" });
+    // Set before anything is generated, so the device's first pull changes no day boundary mid-schedule.
+    await setTimezone(servers, run.userId, zone);
     const page = await run.newPage("/auth");
     await signIn(run, page);
     await page.evaluate(() => navigator.serviceWorker?.ready.then(() => true)).catch(() => false);

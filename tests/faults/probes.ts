@@ -159,6 +159,15 @@ export async function patchLimits(s: Servers, userId: string, patch: Record<stri
   });
 }
 
+/** The person's time zone on the server, as their device would set it on its first pull. */
+export async function setTimezone(s: Servers, userId: string, timezone: string): Promise<void> {
+  await getJson(s, `/rest/v1/user_preferences?user_id=eq.${userId}`, {
+    method: "PATCH",
+    body: JSON.stringify({ timezone }),
+    headers: { Prefer: "return=minimal" },
+  });
+}
+
 export async function signUpUser(s: Servers, email: string, password: string): Promise<string> {
   const res = await fetch(`${s.apiUrl}/auth/v1/signup`, {
     method: "POST",
