@@ -31,7 +31,12 @@ export const CLASSIFICATION_ORDER: readonly { code: ErrorCode; matches: (p: Prob
   },
   {
     code: "auth_required",
-    matches: (p) => /auth|unauthori[sz]ed|jwt|\b401\b/.test(p.text) || p.status === 401,
+    // Storage words a bad token as jose does ("Invalid Compact JWS", '"exp" claim timestamp check failed',
+    // "signature verification failed"), in a 400 whose statusCode is 403.
+    matches: (p) =>
+      /auth|unauthori[sz]ed|jwt|\bjws\b|claim timestamp check failed|signature verification failed|\b401\b/.test(
+        p.text,
+      ) || p.status === 401,
   },
   { code: "timeout", matches: (p) => /time[\s_-]?out|timed out|\b408\b/.test(p.text) || p.status === 408 },
   {

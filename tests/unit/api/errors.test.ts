@@ -75,6 +75,22 @@ describe("toAppError", () => {
     expect(toAppError({ message: "upstream busy", status: 429 }).code).toBe("rate_limit");
   });
 
+  it("reads Storage's token refusals (jose's words, a 400 whose statusCode is 403) as a sign-in to renew", () => {
+    for (const message of [
+      '"exp" claim timestamp check failed',
+      "Invalid Compact JWS",
+      "signature verification failed",
+    ]) {
+      expect(toAppError({ name: "StorageApiError", message, status: 400, statusCode: "403" }).code, message).toBe(
+        "auth_required",
+      );
+    }
+    // A refusal by a policy is no token problem.
+    expect(
+      toAppError({ name: "StorageApiError", message: "Access denied", status: 400, statusCode: "403" }).code,
+    ).not.toBe("auth_required");
+  });
+
   it("treats supabase-js transport failures as connection failures", () => {
     const fetchError = Object.assign(new Error("Failed to send a request to the Edge Function"), {
       name: "FunctionsFetchError",
