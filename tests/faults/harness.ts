@@ -809,9 +809,17 @@ async function checkInvariants(run: Run, where: string, final: boolean): Promise
       continue;
     }
     if (t.status === "done" && !hasRow) run.violation(where, `task ${id} is done but the server has no row`);
-    if (t.status === "error" && hasRow) run.violation(where, `task ${id} failed (${t.error?.code}) yet has a row`);
+    if (t.status === "error" && hasRow)
+      run.violation(
+        where,
+        `task ${id} failed (${t.error?.code}: ${t.error?.message}, ${t.attempts ?? 0} sends) yet has a row`,
+      );
     if (t.status === "error" && !t.error?.code) run.violation(where, `task ${id} failed with no error shown`);
-    if (t.status === "queued" && hasRow) run.violation(where, `task ${id} still queued but the server made its row`);
+    if (t.status === "queued" && hasRow)
+      run.violation(
+        where,
+        `task ${id} still queued (wait ${t.wait?.reason ?? "none"}, ${t.attempts ?? 0} sends) but the server made its row`,
+      );
   }
 }
 
