@@ -78,6 +78,11 @@ export type TaskRecord = {
   status: TaskStatus;
   /** Sends so far (a replay after a reload counts too). */
   attempts: number;
+  /**
+   * Set at the first send and kept through a retry: the server may hold this request's row (an answer
+   * lost, a tab closed mid-send), so only the server may refuse it; a replay is never charged.
+   */
+  sent?: true;
   wait?: TaskWait;
   error?: { code: ErrorCode; message: string };
   createdAt: string;

@@ -59,7 +59,13 @@ export async function markRunning(db: AppDb, id: string, now: number = Date.now(
   return db.transaction("rw", db.tasks, async () => {
     const task = await db.tasks.get(id);
     if (!task || task.status !== "queued") return undefined;
-    const running: TaskRecord = { ...task, status: "running", attempts: task.attempts + 1, updatedAt: iso(now) };
+    const running: TaskRecord = {
+      ...task,
+      status: "running",
+      attempts: task.attempts + 1,
+      sent: true,
+      updatedAt: iso(now),
+    };
     delete running.wait;
     delete running.error;
     await db.tasks.put(running);

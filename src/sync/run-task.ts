@@ -185,9 +185,11 @@ export async function runTask(deps: RunTaskDeps, taskId: string): Promise<RunOut
   // The scheduler chose from what it last saw; the record may have moved on since.
   if (queued.wait && !isDue(queued.wait, deps.now(), true)) return { status: "skipped", taskId, wait: queued.wait };
   const held = heldForReset(queued);
-  // With today's quota known to be spent nothing is sent: a held task waits for the reset, any other
-  // fails at once with the daily-limit error.
-  const spentUntil = await quotaSpent(deps, queued.userId);
+  // With today's quota known to be spent nothing new is sent: a held task waits for the reset, any other
+  // fails at once with the daily-limit error. A task sent before is sent again whatever the device
+  // knows: its row may already be on the server (the answer was lost), and only the server can tell a
+  // free replay from a request the day's quota refuses.
+  const spentUntil = queued.sent ? null : await quotaSpent(deps, queued.userId);
   if (spentUntil) {
     if (held) return wait(deps, queued, { reason: "quota", until: spentUntil });
     return fail(deps, queued, appErrorOf("daily_limit", "quota spent (known before sending)"));

@@ -2,7 +2,7 @@ import { Blob as NodeBlob } from "node:buffer";
 import { afterEach, describe, expect, it } from "vitest";
 import { generateImage, type InvokeFn } from "#src/api/generate.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
-import { enqueueTasks } from "#src/db/tasks.ts";
+import { enqueueTasks, retryTask } from "#src/db/tasks.ts";
 import { freshImageUrl } from "#src/sync/fresh-images.ts";
 import { MAX_ATTEMPTS, runTask, type RunTaskDeps } from "#src/sync/run-task.ts";
 import { generationRow, newTask } from "../../support/records.ts";
@@ -229,6 +229,21 @@ describe("runTask", () => {
     expect(await runTask(deps, "t1")).toMatchObject({ status: "error", error: { code: "daily_limit" } });
     expect(sent).toEqual([]);
     expect(await db.tasks.get("t1")).toMatchObject({ status: "error" });
+  });
+
+  it("sends a task sent before even with today's quota known spent: its row may be on the server", async () => {
+    // The first send reached the server and made the row, but its answer was lost (a tab closed mid-send);
+    // meanwhile the device learnt the day is spent. Only the server can tell the free replay.
+    const { deps, sent } = await setup("run-spent-sent", async () => answer("t1"));
+    await db.tasks.update("t1", { attempts: 1, sent: true });
+    await db.limits.put(spent);
+    expect(await runTask(deps, "t1")).toMatchObject({ status: "done", generationId: "t1" });
+    expect(sent.map((b) => b.request_id)).toEqual(["t1"]);
+
+    // A retry forgets the attempts, not that it was sent: the person's Retry reaches the server too.
+    await db.tasks.update("t1", { status: "error", error: { code: "daily_limit", message: "limit" } });
+    await retryTask(db, "t1");
+    expect(await db.tasks.get("t1")).toMatchObject({ status: "queued", attempts: 0, sent: true });
   });
 
   it("holds a task for the reset only when the person chose it, without sending it", async () => {
