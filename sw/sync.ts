@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 // Background Sync: with no page open, the 'sync' event (tag promptcanvas-queue, registered by a page
 // that queued work offline) drains the signed-in user's queue with the same code the page runs: the
-// queue machine in drain mode, its runs sending through src/sync/run-task.ts. The session comes from
+// queue's delivery lane until it is idle, its sends through src/sync/run-task.ts. The session comes from
 // the IndexedDB the page's client writes to. The Web Lock is awaited for a minute, so a page already
 // running the queue is left to it and a page just closed hands over. The tag promptcanvas-outbox (a
 // write made offline) runs the page's outbox drain (src/sync/push.ts), which waits for its own lock.
@@ -9,8 +9,7 @@ import { createBackendClient, setBackendClient, storedBackendConfig } from "../s
 import { storedUser } from "../src/api/auth";
 import { db } from "../src/db/db";
 import { readConcurrency } from "../src/sync/queue/concurrency-store";
-import { QUEUE_LOCK_PREFIX, QUEUE_SYNC_TAG, startQueueRunner } from "../src/sync/queue/queue-runner";
-import { waitFor } from "xstate";
+import { QUEUE_LOCK_PREFIX, QUEUE_SYNC_TAG, drainUserQueue } from "../src/sync/queue/queue-runner";
 import {
   FINISHED_MESSAGE,
   finishedUnit,
@@ -19,13 +18,12 @@ import {
   type FinishedMessage,
 } from "../src/sync/queue/finished-work";
 import { OUTBOX_SYNC_TAG, drainWithLock, pushDeps } from "../src/sync/push";
+import { subscribe } from "../src/sync/triggers";
 
 declare const self: ServiceWorkerGlobalScope;
 
 /** How long a sync waits for a page to let go of the queue before leaving the work to that page. */
 const QUEUE_LOCK_WAIT_MS = 60_000;
-
-type SyncEvent = ExtendableEvent & { tag: string; lastChance?: boolean };
 
 /** Where a click on a finished-work notification leads. */
 const FINISHED_URL = "/history";
@@ -54,13 +52,13 @@ export async function drainQueue(): Promise<void> {
   const user = await storedUser();
   if (!user) return;
   const firstTime = oncePerUnit();
-  const drain = async () => {
-    const runner = await startQueueRunner({
+  // Nothing is due or on the wire any more, and the last tasks' images are kept: the sync event lasts
+  // until then.
+  const drain = () =>
+    drainUserQueue({
       db,
       userId: user.id,
-      concurrency: readConcurrency(),
-      online: navigator.onLine,
-      drain: true,
+      concurrency: readConcurrency,
       // With no page open, a finished batch or task is told by a system notification (if wanted).
       onOutcome: (outcome) => {
         if (outcome.status !== "done" && outcome.status !== "error") return;
@@ -71,14 +69,6 @@ export async function drainQueue(): Promise<void> {
         })().catch((e: unknown) => console.warn("[sw] notifying failed:", e instanceof Error ? e.message : String(e)));
       },
     });
-    try {
-      await waitFor(runner.actor, (s) => s.status === "done");
-      // The last tasks' images are still being kept: the sync event lasts until they are.
-      await runner.imagesKept();
-    } finally {
-      runner.stop();
-    }
-  };
   if (!("locks" in navigator)) return drain();
   // A page that runs the queue holds the lock; one that was just closed releases it a moment after the
   // browser fires this event (on reconnect it fires at once). So wait for the lock, for a while: once
@@ -129,24 +119,13 @@ export function listenForQueueSync(): void {
     );
   });
 
-  self.addEventListener("sync", (event) => {
-    const sync = event as SyncEvent;
-    if (sync.tag === OUTBOX_SYNC_TAG) {
-      sync.waitUntil(
-        drainOutboxInWorker().catch((e: unknown) => {
-          console.warn("[sw] outbox sync failed:", e instanceof Error ? e.message : String(e));
-          throw e;
-        }),
-      );
-      return;
-    }
-    if (sync.tag !== QUEUE_SYNC_TAG) return;
-    sync.waitUntil(
-      drainQueue().catch((e: unknown) => {
-        console.warn("[sw] queue sync failed:", e instanceof Error ? e.message : String(e));
-        // A rejected sync is retried by the browser later.
-        throw e;
-      }),
-    );
-  });
+  // Background Sync, as src/sync/triggers.ts hears it: the listener's promise goes to the event's
+  // waitUntil, and a rejected one is retried by the browser later.
+  const failed = (what: string) => (e: unknown) => {
+    console.warn(`[sw] ${what} sync failed:`, e instanceof Error ? e.message : String(e));
+    throw e;
+  };
+  const sources = { worker: self };
+  subscribe({ on: "sync", tag: OUTBOX_SYNC_TAG }, () => drainOutboxInWorker().catch(failed("outbox")), sources);
+  subscribe({ on: "sync", tag: QUEUE_SYNC_TAG }, () => drainQueue().catch(failed("queue")), sources);
 }

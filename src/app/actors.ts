@@ -13,7 +13,7 @@ import { setSessionView, type SessionRuntime } from "../state/session-store";
 import { pullUserData } from "../sync/pull";
 import { followLibraryUser } from "./library-runtime";
 import { preloadOwnPages } from "./page-preload";
-import { followSignedInUser, sessionRenewed } from "./queue-runtime";
+import { followSignedInUser } from "./queue-runtime";
 
 /** Offline, the pull waits for the connection (the views show what Dexie holds meanwhile). */
 async function reloadUserData(userId: string, signal: AbortSignal): Promise<void> {
@@ -62,7 +62,6 @@ export function startSessionActor(): SessionRuntime {
 
   const subscribed = onAuthChange(({ event, user }) => {
     actor.send({ type: "auth.changed", event: event as AuthEventName, user });
-    if (user && (event === "SIGNED_IN" || event === "TOKEN_REFRESHED")) sessionRenewed(user.id);
   });
   if (!subscribed.ok) {
     // No backend configured: nobody can be signed in, and the auth screens say why.

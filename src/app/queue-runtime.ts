@@ -1,10 +1,12 @@
 // The signed-in user's queue on this page (docs/architecture.md, "A generation, end to end"). Every tab
 // publishes a generation runtime (views can queue work); the queue runner itself runs in the one tab that holds the
 // user's Web Lock, so tabs and the service worker never send the same task at once; the others see
-// everything through Dexie and take over when that tab closes. The runner hears connectivity and
-// session renewals; offline, new work also asks for a Background Sync. Each tab keeps the limits
-// record fresh while visible.
+// everything through Dexie and take over when that tab closes. The runner's lane hears the shared
+// triggers (src/sync/triggers.ts: online, offline, visible, this user's session renewed) and is woken
+// here when work is queued or the concurrency changes; offline, new work also asks for a Background
+// Sync. Each tab keeps the limits record fresh while visible.
 import { createActor, fromPromise } from "xstate";
+import { onAuthChange } from "../api/auth";
 import { fetchMyLimits } from "../api/user-rows";
 import { db } from "../db/db";
 import { untilOnline } from "../lib/online";
@@ -20,13 +22,12 @@ import {
   type FinishedUnit,
 } from "../sync/queue/finished-work";
 import { announceOutcome } from "../features/generation/outcome-toasts";
-import type { QueueActor } from "../sync/queue/queue-machine";
-import { QUEUE_LOCK_PREFIX, QUEUE_SYNC_TAG, startQueueRunner } from "../sync/queue/queue-runner";
+import { QUEUE_LOCK_PREFIX, QUEUE_SYNC_TAG, startQueueRunner, type QueueRunner } from "../sync/queue/queue-runner";
 import { limitsMachine } from "../features/quota/limits-machine";
 import { addUnseenFinished, showToast } from "../state/toasts";
 import { toLimitsRecord } from "../sync/pull";
 import type { RunOutcome } from "../sync/run-task";
-import { subscribeAll } from "../sync/triggers";
+import { browserSources, type TriggerSources } from "../sync/triggers";
 
 type PageRunner = { userId: string; runtime: GenerationRuntime; stop: () => void };
 let current: PageRunner | null = null;
@@ -85,30 +86,35 @@ function startLimits(userId: string) {
   };
 }
 
+/** This user's session renewals (a sign-in, a token refresh), as the triggers hear them. */
+function sessionRenewals(userId: string): TriggerSources["session"] {
+  return (listener) => {
+    const auth = onAuthChange(({ event, user }) => {
+      if (user?.id === userId && (event === "SIGNED_IN" || event === "TOKEN_REFRESHED")) listener();
+    });
+    return auth.ok ? auth.value : () => undefined;
+  };
+}
+
 /** Runs the queue while this tab holds the user's lock; resolves when stopped. */
 async function holdQueue(
   userId: string,
   stopped: Promise<void>,
-  onStart: (queue: QueueActor | null) => void,
+  onStart: (queue: QueueRunner | null) => void,
   onOutcome: (outcome: RunOutcome) => void,
 ): Promise<void> {
   const runner = await startQueueRunner({
     db,
     userId,
-    concurrency: readConcurrency(),
-    online: navigator.onLine,
+    concurrency: readConcurrency,
     onOutcome,
+    sources: { ...browserSources(), session: sessionRenewals(userId) },
   });
-  const queue = runner.actor;
-  // The triggers every delivery shares (src/sync/triggers.ts).
-  const untrigger = subscribeAll([{ on: "online" }, { on: "offline" }], ({ on }) =>
-    queue.send({ type: on === "online" ? "connectivity.online" : "connectivity.offline" }),
-  );
-  const unsubscribe = subscribeConcurrency(() => queue.send({ type: "concurrency.set", value: readConcurrency() }));
-  onStart(queue);
+  // The concurrency is the lane's limit, read at each look: a change (here or in another tab) is a wake.
+  const unsubscribe = subscribeConcurrency(() => runner.wake());
+  onStart(runner);
   await stopped;
   unsubscribe();
-  untrigger();
   runner.stop();
   onStart(null);
 }
@@ -118,18 +124,16 @@ function startPageRunner(userId: string): PageRunner {
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   const abort = new AbortController();
   const limits = startLimits(userId);
-  let queue: QueueActor | null = null;
+  let queue: QueueRunner | null = null;
 
   const base: Omit<GenerationRuntime, "queue"> = {
     userId,
-    enqueued(_taskIds, entries) {
+    enqueued() {
       if (!navigator.onLine) requestBackgroundSync();
-      for (const task of entries ?? []) queue?.send({ type: "task.added", task });
+      queue?.wake();
     },
-    setConcurrency(value) {
-      const next = writeConcurrency(value);
-      queue?.send({ type: "concurrency.set", value: next });
-    },
+    // Announced to the runner's subscription (subscribeConcurrency), which wakes its lane.
+    setConcurrency: (value) => void writeConcurrency(value),
   };
   const publish = () => {
     const runtime: GenerationRuntime = { ...base, queue };
@@ -192,9 +196,4 @@ export function followSignedInUser(userId: string | null): void {
   current = null;
   publishGenerationRuntime(null);
   if (userId) current = startPageRunner(userId);
-}
-
-/** A fresh session lifts the tasks that waited for one. */
-export function sessionRenewed(userId: string): void {
-  if (current?.userId === userId) current.runtime.queue?.send({ type: "auth.changed", signedIn: true });
 }

@@ -1,17 +1,18 @@
 // How views reach the queue process without importing src/app: the app publishes the runtime of the
 // signed-in user here (publishGenerationRuntime) and mounts GenerationProvider; hooks read it with
-// useGenerationRuntime. Only types of the machine are imported, so this module costs the first page
+// useGenerationRuntime. Only types of the queue runner are imported, so this module costs the first page
 // load nothing but React.
 import { createContext, createElement, useContext, useSyncExternalStore, type ReactNode } from "react";
-import type { QueueActor, QueueEntry } from "../../sync/queue/queue-machine";
+import type { QueueEntry, QueueRuns } from "../../sync/queue/queue-runner";
 
 export type GenerationRuntime = {
   userId: string;
-  /** The queue actor when this tab runs the queue; null while another tab or the worker does. */
-  queue: QueueActor | null;
+  /** The queue's runs (their progress) when this tab runs the queue; null while another tab or the worker does. */
+  queue: QueueRuns | null;
   /**
-   * New tasks were written: wake the runner (or, offline, ask for a Background Sync). With their entries,
-   * the runner in this tab starts them at once rather than on Dexie's next live-query round.
+   * New tasks were written: wake the runner in this tab at once, rather than on Dexie's next live-query
+   * round (or, offline, ask for a Background Sync). The runner reads the tasks from Dexie; the entries
+   * say what was written.
    */
   enqueued(taskIds: string[], entries?: QueueEntry[]): void;
   setConcurrency(value: number): void;

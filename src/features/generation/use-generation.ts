@@ -12,7 +12,6 @@ import { addPrompt, clearPrompts, removePrompt, type PromptEntry } from "../../d
 import { clearTasks, enqueueTasks, removeTask, retryTask, type NewTask } from "../../db/tasks";
 import { readConcurrency, subscribeConcurrency } from "../../sync/queue/concurrency-store";
 import { useGenerationRuntime } from "./generation-runtime";
-import { runChildId, type RunActor } from "../../sync/queue/queue-machine";
 
 export type GenerationSettings = {
   prompt: string;
@@ -147,12 +146,17 @@ export function useConcurrency(): number {
 
 type Progress = { taskId: string; progress: number } | null;
 
+const noRuns = () => () => undefined;
+
 /** The newest running task's progress (docs/spec.md §4), or null when nothing runs in this tab. */
 export function useRunProgress(): Progress {
-  const queue = useGenerationRuntime()?.queue ?? undefined;
-  const newest = useSelector(queue, (s) => s?.context.inFlight.at(-1) ?? null);
-  const child =
-    newest && queue ? (queue.getSnapshot().children[runChildId(newest)] as RunActor | undefined) : undefined;
-  const progress = useSelector(child, (s) => s?.context.progress ?? null);
+  const queue = useGenerationRuntime()?.queue ?? null;
+  const newest = useSyncExternalStore(
+    queue ? queue.subscribe : noRuns,
+    () => queue?.running().at(-1) ?? null,
+    () => null,
+  );
+  const run = newest ? queue?.runOf(newest) : undefined;
+  const progress = useSelector(run, (s) => s?.context.progress ?? null);
   return newest && progress !== null ? { taskId: newest, progress } : null;
 }

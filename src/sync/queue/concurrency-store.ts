@@ -1,9 +1,13 @@
-// The queue's concurrency (1–4, default 2), a setting of this browser shared by its tabs: kept in
-// localStorage, announced to listeners here and to other tabs by the storage event.
-import { CONCURRENCY_DEFAULT } from "#shared/vocabulary/generation.ts";
-import { clampConcurrency } from "./queue-machine";
+// The queue's concurrency (1–4, default 2), the limit of its delivery lane, read at each look: a setting
+// of this browser shared by its tabs, kept in localStorage, announced to listeners here and to other tabs
+// by the storage event.
+import { CONCURRENCY_DEFAULT, CONCURRENCY_MAX, CONCURRENCY_MIN } from "#shared/vocabulary/generation.ts";
 
 export const CONCURRENCY_KEY = "promptcanvas.queue-concurrency";
+
+/** A concurrency the queue can use: a whole number from 1 to 4 (the default for anything else). */
+export const clampConcurrency = (n: number) =>
+  Number.isFinite(n) ? Math.min(CONCURRENCY_MAX, Math.max(CONCURRENCY_MIN, Math.round(n))) : CONCURRENCY_DEFAULT;
 
 const listeners = new Set<() => void>();
 

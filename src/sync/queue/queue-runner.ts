@@ -1,29 +1,65 @@
-// The queue as a running process, composed the same way on the page and in the service worker: the
-// queue machine, whose runs send through src/sync/run-task.ts, fed by a live query of the user's
-// queued tasks. The caller adds what only it has (connectivity and auth events, toasts) and holds
-// the Web Lock that makes this the only runner of the user's queue.
+// The generation queue (docs/architecture.md, "A generation, end to end"; decision 117): a concurrent lane
+// of the one delivery machine (src/sync/delivery.ts), composed the same way on the page and in the service
+// worker. Its source is the user's queued tasks in Dexie, oldest first; a task's persisted wait
+// (src/sync/task-wait.ts) says when it may go; each delivery is one send through src/sync/run-task.ts,
+// shown to the person as a run (./run-machine.ts). The lane's limit is the person's concurrency, read at
+// each look. The Dexie live query, wake() and the triggers (src/sync/triggers.ts: online, offline,
+// visible, a session renewed) make it look again. The caller holds the Web Lock that makes this the only
+// runner of the user's queue.
 import { createActor, fromPromise } from "xstate";
 import { refreshSession } from "../../api/auth";
-import { trackEvent } from "../telemetry";
 import { generateImage } from "../../api/generate";
 import type { AppDb } from "../../db/db";
+import { queuedTasks } from "../../db/queries";
+import type { TaskRecord, TaskWait } from "../../db/schema";
 import { recoverInterrupted, releaseWaits } from "../../db/tasks";
 import { watchQueuedTasks } from "../../db/watch";
+import { createLane, systemClock, type Clock, type DeliveryOutcome, type Settled } from "../delivery";
 import { runTask, type RunOutcome, type RunTaskDeps } from "../run-task";
-import { queueMachine, type QueueActor } from "./queue-machine";
-import { reportingRunMachine, type GenerateTaskOutput } from "./run-machine";
+import { isDue } from "../task-wait";
+import { trackEvent } from "../telemetry";
+import { subscribeAll, type TriggerSources } from "../triggers";
+import { runMachine, type GenerateTaskOutput, type RunActor } from "./run-machine";
 
 export const QUEUE_LOCK_PREFIX = "promptcanvas-queue:";
 export const QUEUE_SYNC_TAG = "promptcanvas-queue";
 
+/** What the lane knows of a queued task: ids and timing, never the row. */
+export type QueueEntry = Pick<TaskRecord, "id" | "createdAt" | "wait">;
+
 export type QueueRunnerOptions = {
   db: AppDb;
   userId: string;
-  concurrency: number;
-  online: boolean;
-  drain?: boolean;
+  /** The most sends at once, read at each look (the person's setting, changeable live). */
+  concurrency: () => number;
   /** Hears every outcome (the page shows toasts and re-reads the limits). */
   onOutcome?: (outcome: RunOutcome) => void;
+  /** Where online, offline, visible and a renewed session are heard; absent, only wake() and Dexie wake it. */
+  sources?: TriggerSources;
+  /** What a send uses (default: the backend, runTaskDeps); its `now` must be the clock's. */
+  deps?: RunTaskDeps;
+  /** The lane's and the runs' clock (default: the system's). */
+  clock?: Clock;
+};
+
+/** The sends on the wire, as the generator shows them (docs/spec.md §4's progress). */
+export type QueueRuns = {
+  /** The tasks being sent now, in the order they started. */
+  running(): readonly string[];
+  /** The run of a task being sent, with its progress. */
+  runOf(taskId: string): RunActor | undefined;
+  /** Calls back when a run starts or ends; returns its unsubscribe. */
+  subscribe(listener: () => void): () => void;
+};
+
+export type QueueRunner = QueueRuns & {
+  /** Something changed (a task queued or retried here, the concurrency): look now. */
+  wake(): void;
+  /** Resolves once nothing is on the wire and nothing more can go now. */
+  idle(): Promise<void>;
+  /** Resolves once every finished task's image is kept (or could not be): the worker waits for it. */
+  imagesKept(): Promise<void>;
+  stop(): void;
 };
 
 async function fetchImage(url: string): Promise<Blob> {
@@ -45,57 +81,197 @@ export function runTaskDeps(db: AppDb): RunTaskDeps {
   };
 }
 
-export type QueueRunner = {
-  actor: QueueActor;
-  /** Resolves once every finished task's image is kept (or could not be): the worker waits for it. */
-  imagesKept: () => Promise<void>;
-  stop: () => void;
-};
+const warn = (what: string) => (e: unknown) =>
+  console.warn(`[queue] ${what}:`, e instanceof Error ? e.message : String(e));
 
-/** Recovers interrupted sends, then starts the queue; call it while holding the user's queue lock. */
+/** When a timed wait ends (epoch ms); undefined when the wait has no time (or one that cannot be read). */
+function endOf(wait: TaskWait | undefined): number | undefined {
+  const at = wait?.until ? Date.parse(wait.until) : NaN;
+  return Number.isFinite(at) ? at : undefined;
+}
+
+/**
+ * Recovers interrupted sends, lifts the waits for a session (the runner starts only for a signed-in
+ * person), then starts the queue's lane; call it while holding the user's queue lock.
+ */
 export async function startQueueRunner(options: QueueRunnerOptions): Promise<QueueRunner> {
   const { db, userId } = options;
-  await recoverInterrupted(db, userId);
-  const deps = runTaskDeps(db);
+  const clock = options.clock ?? systemClock;
+  const deps = options.deps ?? runTaskDeps(db);
+  // A reload or a closed tab left sends half-way: they are queued again (the server replays a send that
+  // reached it). A renewal heard by an earlier page is not heard again after a reload: a session is here.
+  await recoverInterrupted(db, userId, clock.now());
+  await releaseWaits(db, userId, "auth", clock.now());
+
   const keeping = new Set<Promise<unknown>>();
-  const generateTask = fromPromise<GenerateTaskOutput, { taskId: string }>(async ({ input }) => {
-    const outcome = await runTask(deps, input.taskId);
+  /** Sends that ended before their task recorded a wait (a broken read, a send that was skipped). */
+  const unrecorded = new Set<string>();
+  /** For those, the lane's backoff (the task's record holds nothing to wait on): id → epoch ms. */
+  const holds = new Map<string, number>();
+  /** Sessions renewed so far: a send that ended waiting for one it missed goes again. */
+  let renewals = 0;
+
+  const runs = new Map<string, RunActor>();
+  let running: readonly string[] = [];
+  const listeners = new Set<() => void>();
+  const announce = () => {
+    running = [...runs.keys()];
+    listeners.forEach((l) => l());
+  };
+  function track(taskId: string, sending: Promise<RunOutcome>): void {
+    const machine = runMachine.provide({
+      actors: { generateTask: fromPromise<GenerateTaskOutput, { taskId: string }>(() => sending) },
+    });
+    const run = createActor(machine, { input: { taskId }, clock });
+    run.start();
+    run.send({ type: "run.start" });
+    runs.set(taskId, run);
+    announce();
+  }
+  function untrack(taskId: string): void {
+    const run = runs.get(taskId);
+    if (!run) return;
+    runs.delete(taskId);
+    run.stop();
+    announce();
+  }
+
+  /** What the lane makes of a send: a persisted wait (backoff, quota) holds the task through dueAt. */
+  async function outcomeOf(outcome: RunOutcome, renewalsBefore: number): Promise<DeliveryOutcome> {
+    switch (outcome.status) {
+      case "done":
+        return { outcome: "delivered" };
+      case "error":
+        return { outcome: "failed" };
+      case "skipped":
+        if (!outcome.wait) unrecorded.add(outcome.taskId);
+        return { outcome: "retry" };
+      case "waiting":
+        switch (outcome.wait.reason) {
+          case "offline":
+            // The connection may be back already (its trigger fired while the send was out).
+            return deps.isOnline() ? { outcome: "retry" } : { outcome: "wait", for: "online" };
+          case "auth":
+            if (renewals === renewalsBefore) return { outcome: "wait", for: "session" };
+            // A session was renewed while this send was out: its wait is lifted now.
+            await releaseWaits(db, userId, "auth", clock.now());
+            return { outcome: "retry" };
+          case "backoff":
+          case "quota":
+            return { outcome: "retry" };
+        }
+    }
+  }
+
+  async function deliver(entry: QueueEntry): Promise<DeliveryOutcome> {
+    const renewalsBefore = renewals;
+    const sending = runTask(deps, entry.id);
+    track(entry.id, sending);
+    let outcome: RunOutcome;
+    try {
+      outcome = await sending;
+    } catch (e) {
+      warn("sending a task failed")(e);
+      unrecorded.add(entry.id);
+      return { outcome: "retry" };
+    } finally {
+      untrack(entry.id);
+    }
     if (outcome.status === "done") {
       const image = outcome.image;
       keeping.add(image);
       void image.finally(() => keeping.delete(image));
     }
     options.onOutcome?.(outcome);
-    return outcome;
-  });
-  const machine = queueMachine.provide({
-    actors: {
-      run: reportingRunMachine.provide({ actors: { generateTask } }),
-      releaseAuthWaits: fromPromise(() => releaseWaits(db, userId, "auth")),
+    return outcomeOf(outcome, renewalsBefore);
+  }
+
+  function settled(entry: QueueEntry, result: Settled): void {
+    if (result.outcome === "retry" && unrecorded.delete(entry.id)) holds.set(entry.id, result.at);
+    else holds.delete(entry.id);
+  }
+
+  const lane = createLane<QueueEntry>({
+    key: QUEUE_LOCK_PREFIX + userId,
+    mode: "concurrent",
+    limit: () => options.concurrency(),
+    async next() {
+      const tasks = await queuedTasks(userId, db);
+      const listed = new Set(tasks.map((t) => t.id));
+      for (const id of holds.keys()) if (!listed.has(id)) holds.delete(id);
+      const now = clock.now();
+      // Oldest first (queuedTasks' order). A wait that time cannot end (a session, a quota reset with no
+      // known time) is left out: its own release lifts it in Dexie, and the live query wakes the lane.
+      return tasks
+        .filter((t) => isDue(t.wait, now, true) || endOf(t.wait) !== undefined)
+        .map((t): QueueEntry => ({ id: t.id, createdAt: t.createdAt, wait: t.wait }));
     },
+    idOf: (entry) => entry.id,
+    // The task's own wait (isDue, the one rule); the lane's backoff only where the record holds none.
+    dueAt: (entry) =>
+      isDue(entry.wait, clock.now(), true) ? (holds.get(entry.id) ?? 0) : (endOf(entry.wait) ?? Infinity),
+    deliver,
+    settled,
+    isOnline: deps.isOnline,
+    clock,
+    random: deps.random,
+    onError: warn("the queue stumbled"),
   });
-  const actor = createActor(machine, {
-    input: { concurrency: options.concurrency, online: options.online, signedIn: true, drain: options.drain },
-  });
-  actor.start();
-  const unwatch = watchQueuedTasks(
-    db,
-    userId,
-    (tasks) =>
-      actor.send({
-        type: "tasks.changed",
-        tasks: tasks.map((t) => ({ id: t.id, createdAt: t.createdAt, wait: t.wait })),
-      }),
-    (e) => console.warn("[queue] reading the queue failed:", e instanceof Error ? e.message : String(e)),
-  );
+
+  async function sessionRenewed(): Promise<void> {
+    renewals++;
+    await releaseWaits(db, userId, "auth", clock.now());
+    lane.release("session");
+  }
+  const untrigger = options.sources
+    ? subscribeAll(
+        [{ on: "online" }, { on: "offline" }, { on: "visible" }, { on: "session" }],
+        ({ on }) => {
+          if (on === "online") lane.release("online");
+          else if (on === "session") void sessionRenewed().catch(warn("lifting the waits for a session failed"));
+          else lane.wake();
+        },
+        options.sources,
+      )
+    : () => undefined;
+  const unwatch = watchQueuedTasks(db, userId, () => lane.wake(), warn("reading the queue failed"));
+  lane.wake();
+
   return {
-    actor,
+    wake: () => lane.wake(),
+    idle: async () => {
+      await lane.idle();
+    },
     imagesKept: async () => {
       while (keeping.size) await Promise.all([...keeping]);
     },
-    stop: () => {
+    running: () => running,
+    runOf: (taskId) => runs.get(taskId),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    stop() {
+      untrigger();
       unwatch();
-      actor.stop();
+      lane.stop();
+      for (const run of runs.values()) run.stop();
+      runs.clear();
+      announce();
     },
   };
+}
+
+/**
+ * The service worker's drain: sends what is due now, and resolves once nothing is on the wire, nothing
+ * more can go now, and the finished tasks' images are kept; then the runner stops.
+ */
+export async function drainUserQueue(options: QueueRunnerOptions): Promise<void> {
+  const runner = await startQueueRunner(options);
+  try {
+    await runner.idle();
+    await runner.imagesKept();
+  } finally {
+    runner.stop();
+  }
 }

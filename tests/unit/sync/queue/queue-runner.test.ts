@@ -1,0 +1,377 @@
+// The generation queue as a concurrent lane of the delivery machine (decision 117), on a simulated clock:
+// real Dexie (fake-indexeddb), the real sends (src/sync/run-task.ts), and a backend whose answers the test
+// gives one send at a time. Dexie's work runs on real (zero-delay) timers, so the test waits for it with
+// vi.waitFor; time for the waits moves only when the test advances the clock.
+import { Blob as NodeBlob } from "node:buffer";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { GenerateAnswer } from "#src/api/generate.ts";
+import { appErrorOf, type AppError } from "#src/api/errors.ts";
+import { openAppDb, type AppDb } from "#src/db/db.ts";
+import type { TaskWait } from "#src/db/schema.ts";
+import { enqueueTasks, retryTask } from "#src/db/tasks.ts";
+import { err, ok, type Result } from "#src/lib/result.ts";
+import {
+  drainUserQueue,
+  startQueueRunner,
+  type QueueRunner,
+  type QueueRunnerOptions,
+} from "#src/sync/queue/queue-runner.ts";
+import type { RunOutcome, RunTaskDeps } from "#src/sync/run-task.ts";
+import { generationRow, newTask } from "../../../support/records.ts";
+import { simClock } from "../sim-clock.ts";
+
+const NOW = Date.parse("2026-11-22T10:00:00.000Z");
+const USER = "alice";
+
+let db: AppDb | undefined;
+let runner: QueueRunner | undefined;
+let dbs = 0;
+afterEach(async () => {
+  runner?.stop();
+  runner = undefined;
+  await db?.delete();
+  db = undefined;
+});
+
+type Answer = Result<GenerateAnswer, AppError>;
+
+const made = (id: string): Answer =>
+  ok({
+    generation: { ...generationRow(id, USER), image_url: `https://backend.test/storage/v1/object/sign/${id}.png` },
+    quota: { remaining: 3, daily_limit: 5, reset_at: "2026-11-23T00:00:00.000Z" },
+    replayed: false,
+  });
+
+const refused = (code: AppError["code"], retryAfterMs?: number): Answer => {
+  const error = appErrorOf(code, "refused in the test");
+  return err(retryAfterMs === undefined ? error : { ...error, retryAfterMs });
+};
+
+/** A queue for alice whose sends wait until the test answers them; records each send, in order. */
+async function harness(options: { concurrency?: number; online?: boolean; renews?: boolean; start?: boolean } = {}) {
+  db = openAppDb(`queue-runner-${++dbs}`);
+  const clock = simClock(NOW);
+  const sent: string[] = [];
+  const waiting = new Map<string, (answer: Answer) => void>();
+  let onWire = 0;
+  let mostOnWire = 0;
+  const state = { online: options.online ?? true, concurrency: options.concurrency ?? 2 };
+  const outcomes: RunOutcome[] = [];
+  const window = new EventTarget();
+  const sessionListeners = new Set<() => void>();
+  const deps: RunTaskDeps = {
+    db,
+    generate: (request) => {
+      sent.push(request.requestId);
+      mostOnWire = Math.max(mostOnWire, ++onWire);
+      return new Promise((resolve) =>
+        waiting.set(request.requestId, (answer) => {
+          onWire--;
+          waiting.delete(request.requestId);
+          resolve(answer);
+        }),
+      );
+    },
+    fetchImage: async () => new NodeBlob([new Uint8Array([1, 2, 3])], { type: "image/png" }) as unknown as Blob,
+    track: async () => undefined,
+    refreshSession: async () => options.renews ?? false,
+    isOnline: () => state.online,
+    now: () => clock.now(),
+    random: () => 0.5,
+  };
+  const runnerOptions: QueueRunnerOptions = {
+    db,
+    userId: USER,
+    concurrency: () => state.concurrency,
+    onOutcome: (outcome) => outcomes.push(outcome),
+    sources: {
+      window,
+      clock,
+      session: (listener) => {
+        sessionListeners.add(listener);
+        return () => sessionListeners.delete(listener);
+      },
+    },
+    deps,
+    clock,
+  };
+  const h = {
+    db,
+    clock,
+    sent,
+    state,
+    outcomes,
+    options: runnerOptions,
+    mostOnWire: () => mostOnWire,
+    onWire: () => [...waiting.keys()],
+    /** Deliveries the lane made (each is a run), sent or not: a lane that spins makes many. */
+    deliveries: 0,
+    async start() {
+      runner = await startQueueRunner(runnerOptions);
+      let before: readonly string[] = [];
+      runner.subscribe(() => {
+        const now = runner?.running() ?? [];
+        h.deliveries += now.filter((id) => !before.includes(id)).length;
+        before = now;
+      });
+      return runner;
+    },
+    /** Queues tasks in this order, each a second after the one before (createdAt says who is older). */
+    async enqueue(ids: string[], wait?: TaskWait, at = clock.now()) {
+      for (const [i, id] of ids.entries()) {
+        await enqueueTasks(db!, [newTask(id, USER, wait ? { wait } : {})], null, at + i * 1_000);
+      }
+    },
+    /** Answers the send of `id` (it must be on the wire) and waits until its task is settled. */
+    async answer(id: string, answer: Answer = made(id)) {
+      await vi.waitFor(() => expect(waiting.has(id), `${id} is on the wire`).toBe(true));
+      const told = outcomes.length;
+      waiting.get(id)!(answer);
+      // The runner hears the outcome once the send has settled the task in Dexie.
+      await vi.waitFor(() => expect(outcomes.slice(told).some((o) => o.taskId === id)).toBe(true));
+    },
+    async sentBecomes(ids: string[]) {
+      await vi.waitFor(() => expect(sent).toEqual(ids));
+    },
+    /** Real time for Dexie and the lane to do what they would (nothing, in a test of what must not happen). */
+    quiet: () => new Promise((resolve) => setTimeout(resolve, 60)),
+    async task(id: string) {
+      return db!.tasks.get(id);
+    },
+    fire(event: "online" | "offline") {
+      window.dispatchEvent(new Event(event));
+    },
+    renewSession() {
+      sessionListeners.forEach((l) => l());
+    },
+  };
+  if (options.start !== false) await h.start();
+  return h;
+}
+
+describe("the queue's lane", () => {
+  it("sends queued tasks oldest first, never more than the concurrency at once", async () => {
+    const h = await harness({ concurrency: 2, start: false });
+    await h.enqueue(["a", "b", "c", "d"]);
+    await h.db.tasks.update("c", { createdAt: "2026-11-22T09:00:00.000Z" }); // c is the oldest now
+    await h.start();
+    await h.sentBecomes(["c", "a"]);
+    await h.quiet();
+    expect(h.sent).toEqual(["c", "a"]);
+    await h.answer("a");
+    await h.sentBecomes(["c", "a", "b"]);
+    await h.answer("c");
+    await h.sentBecomes(["c", "a", "b", "d"]);
+    await h.answer("b");
+    await h.answer("d");
+    expect(h.mostOnWire()).toBe(2);
+    expect((await h.db.tasks.toArray()).map((t) => t.status)).toEqual(["done", "done", "done", "done"]);
+  });
+
+  it("follows the concurrency live: a raised one starts more at once, a lowered one starts none until below it", async () => {
+    const h = await harness({ concurrency: 1, start: false });
+    await h.enqueue(["a", "b", "c", "d", "e"]);
+    const runner = await h.start();
+    await h.sentBecomes(["a"]);
+    h.state.concurrency = 3;
+    runner.wake();
+    await h.sentBecomes(["a", "b", "c"]);
+    h.state.concurrency = 1;
+    runner.wake();
+    await h.answer("a");
+    await h.answer("b");
+    await h.quiet();
+    expect(h.sent).toEqual(["a", "b", "c"]); // c alone is on the wire: that is the limit
+    await h.answer("c");
+    await h.sentBecomes(["a", "b", "c", "d"]);
+    await h.answer("d");
+    await h.sentBecomes(["a", "b", "c", "d", "e"]);
+    await h.answer("e");
+    expect(h.mostOnWire()).toBe(3);
+  });
+
+  it("honours a backoff wait to the millisecond, and the server's retry_after as its floor", async () => {
+    const h = await harness();
+    await h.enqueue(["a"]);
+    await h.sentBecomes(["a"]);
+    await h.answer("a", refused("server_error"));
+    // The first backoff: 2 s (random 0.5: no jitter).
+    expect((await h.task("a"))?.wait).toEqual({ reason: "backoff", until: new Date(NOW + 2_000).toISOString() });
+    await h.quiet();
+    await h.clock.advance(1_999);
+    await h.quiet();
+    expect(h.sent).toEqual(["a"]);
+    expect(h.deliveries, "the lane leaves a waiting task alone").toBe(1);
+    await h.clock.advance(1);
+    await h.sentBecomes(["a", "a"]);
+    // The second would be 4 s; the server asks for 30 s, and 30 s it is.
+    await h.answer("a", refused("rate_limit", 30_000));
+    const resent = h.clock.now();
+    expect((await h.task("a"))?.wait).toEqual({ reason: "backoff", until: new Date(resent + 30_000).toISOString() });
+    await h.quiet();
+    await h.clock.advance(29_999);
+    await h.quiet();
+    expect(h.sent).toEqual(["a", "a"]);
+    await h.clock.advance(1);
+    await h.sentBecomes(["a", "a", "a"]);
+    await h.answer("a");
+    expect((await h.task("a"))?.status).toBe("done");
+  });
+
+  it("holds everything offline, and sends it all when the connection is back", async () => {
+    const h = await harness({ online: false, start: false });
+    await h.enqueue(["a", "b"], { reason: "offline" });
+    await h.start();
+    await h.quiet();
+    await h.clock.advance(60_000);
+    await h.quiet();
+    expect(h.sent).toEqual([]);
+    h.state.online = true;
+    h.fire("online");
+    await h.sentBecomes(["a", "b"]);
+    // The connection drops while a is out: its send fails and it waits; nothing else goes meanwhile.
+    h.state.online = false;
+    h.fire("offline");
+    await h.answer("a", refused("network_error"));
+    expect((await h.task("a"))?.wait).toEqual({ reason: "offline" });
+    await h.enqueue(["c"], undefined, NOW + 10_000);
+    await h.answer("b");
+    await h.quiet();
+    expect(h.sent).toEqual(["a", "b"]);
+    h.state.online = true;
+    h.fire("online");
+    await h.sentBecomes(["a", "b", "a", "c"]);
+  });
+
+  it("wakes a task held for the quota reset at that time; one with no known time waits for the person", async () => {
+    const h = await harness({ start: false });
+    const reset = NOW + 3_600_000;
+    await h.enqueue(["held"], { reason: "quota", until: new Date(reset).toISOString() });
+    await h.enqueue(["untimed"], { reason: "quota" }, NOW + 5_000);
+    await h.start();
+    await h.quiet();
+    await h.clock.advance(3_600_000 - 1);
+    await h.quiet();
+    expect(h.sent).toEqual([]);
+    expect(h.deliveries).toBe(0);
+    await h.clock.advance(1);
+    await h.sentBecomes(["held"]);
+    await h.answer("held");
+    await h.clock.advance(86_400_000);
+    await h.quiet();
+    expect(h.sent).toEqual(["held"]);
+    expect((await h.task("untimed"))?.status).toBe("queued");
+    // Retry (the person's choice) lifts its wait, and the live query wakes the lane.
+    await retryTask(h.db, "untimed", h.clock.now());
+    await h.sentBecomes(["held", "untimed"]);
+  });
+
+  it("lifts the waits for a session when it starts: a reload with a valid session sends them", async () => {
+    const h = await harness({ start: false });
+    await h.enqueue(["a", "b"], { reason: "auth" });
+    await h.start();
+    await h.sentBecomes(["a", "b"]);
+    await h.answer("a");
+    await h.answer("b");
+    expect((await h.db.tasks.toArray()).map((t) => t.status)).toEqual(["done", "done"]);
+  });
+
+  it("waits for a session once a send needs one, and goes on when it is renewed", async () => {
+    const h = await harness({ renews: false });
+    await h.enqueue(["a"]);
+    await h.answer("a", refused("auth_required"));
+    expect((await h.task("a"))?.wait).toEqual({ reason: "auth" });
+    // The lane holds: a new task waits too, and no time lifts it.
+    await h.enqueue(["b"], undefined, NOW + 10_000);
+    await h.quiet();
+    await h.clock.advance(3_600_000);
+    await h.quiet();
+    expect(h.sent).toEqual(["a"]);
+    expect(h.deliveries).toBe(1);
+    h.renewSession();
+    await h.sentBecomes(["a", "a", "b"]);
+    await h.answer("a");
+    await h.answer("b");
+    expect((await h.db.tasks.toArray()).map((t) => t.status)).toEqual(["done", "done"]);
+  });
+
+  it("sends again a task whose send ended waiting for a session renewed while it was out", async () => {
+    const h = await harness({ renews: false });
+    await h.enqueue(["a"]);
+    await h.sentBecomes(["a"]);
+    h.renewSession();
+    await h.answer("a", refused("auth_required"));
+    await h.sentBecomes(["a", "a"]);
+    await h.answer("a");
+    expect((await h.task("a"))?.status).toBe("done");
+  });
+
+  it("never sends one task twice at once, however many wakes come together", async () => {
+    const h = await harness({ concurrency: 4 });
+    await h.enqueue(["a", "b"]);
+    for (let i = 0; i < 5; i++) runner!.wake();
+    h.fire("online");
+    h.renewSession();
+    runner!.wake();
+    await h.sentBecomes(["a", "b"]);
+    for (let i = 0; i < 5; i++) runner!.wake();
+    await h.db.tasks.update("b", { updatedAt: new Date(h.clock.now()).toISOString() }); // a live-query round
+    await h.quiet();
+    expect(h.sent).toEqual(["a", "b"]);
+    await h.answer("a");
+    await h.answer("b");
+    await h.quiet();
+    expect(h.sent).toEqual(["a", "b"]);
+    expect(h.outcomes.map((o) => `${o.taskId}:${o.status}`)).toEqual(["a:done", "b:done"]);
+  });
+
+  it("shows each send's progress on the clock while it is on the wire", async () => {
+    const h = await harness({ concurrency: 2 });
+    const seen: string[][] = [];
+    runner!.subscribe(() => seen.push([...runner!.running()]));
+    await h.enqueue(["a", "b"]);
+    await h.sentBecomes(["a", "b"]);
+    expect(runner!.running()).toEqual(["a", "b"]);
+    await h.clock.advance(600);
+    expect(runner!.runOf("b")?.getSnapshot().context.progress).toBe(30);
+    await h.clock.advance(10_000);
+    expect(runner!.runOf("b")?.getSnapshot().context.progress).toBe(90);
+    await h.answer("b");
+    await vi.waitFor(() => expect(runner!.running()).toEqual(["a"]));
+    expect(runner!.runOf("b")).toBeUndefined();
+    await h.answer("a");
+    await vi.waitFor(() => expect(runner!.running()).toEqual([]));
+    expect(seen).toEqual([["a"], ["a", "b"], ["a"], []]);
+  });
+});
+
+describe("the queue's drain (the service worker)", () => {
+  it("sends what is due, then ends once nothing is on the wire and the images are kept", async () => {
+    const h = await harness({ start: false });
+    await h.enqueue(["a", "b"]);
+    await h.enqueue(["later"], { reason: "backoff", until: new Date(NOW + 60_000).toISOString() }, NOW + 5_000);
+    let ended = false;
+    const drained = drainUserQueue(h.options).then(() => (ended = true));
+    await h.sentBecomes(["a", "b"]);
+    await h.answer("a");
+    await h.quiet();
+    expect(ended).toBe(false);
+    await h.answer("b");
+    await drained;
+    expect(h.sent).toEqual(["a", "b"]);
+    expect((await h.db.images.toArray()).map((i) => i.id).sort()).toEqual(["a", "b"]);
+    // Ended: the waiting task is left for later, and no timer of the drain's is left behind.
+    await h.clock.advance(120_000);
+    await h.quiet();
+    expect(h.sent).toEqual(["a", "b"]);
+    expect((await h.task("later"))?.status).toBe("queued");
+  });
+
+  it("ends at once offline, leaving everything queued", async () => {
+    const h = await harness({ online: false, start: false });
+    await h.enqueue(["a"], { reason: "offline" });
+    await drainUserQueue(h.options);
+    expect(h.sent).toEqual([]);
+    expect((await h.task("a"))?.status).toBe("queued");
+  });
+});
