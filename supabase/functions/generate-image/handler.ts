@@ -39,9 +39,35 @@ export interface Deps {
 
 export const DEFAULT_CONFIG: HandlerConfig = { signedUrlTtlSec: 3600, maxBodyBytes: 6_000_000 };
 
-type Outcome =
-  | { ok: true; answer: GenerateImageAnswer | GenerateImageDeleted; providerMs: number }
-  | { ok: false; error: AppError };
+type Outcome = { ok: true; answer: GenerateImageAnswer | GenerateImageDeleted } | { ok: false; error: AppError };
+
+/**
+ * How long each step of one request took, for its Server-Timing header (monotonic clock, ms to a tenth):
+ * body, auth, lookup, tz, reserve, optin, decode, provider, recipe, upload, record, note, sign, then
+ * total. Steps that run side by side are timed each on its own; a step that did not run is left out.
+ */
+class Phases {
+  readonly #spans = new Map<string, number>();
+
+  /** Times `work` from now until it settles. */
+  async time<T>(name: string, work: Promise<T>): Promise<T> {
+    const start = performance.now();
+    try {
+      return await work;
+    } finally {
+      this.add(name, performance.now() - start);
+    }
+  }
+
+  add(name: string, ms: number): void {
+    this.#spans.set(name, (this.#spans.get(name) ?? 0) + ms);
+  }
+
+  header(totalMs: number): string {
+    const round = (ms: number) => Math.round(ms * 10) / 10;
+    return [...this.#spans, ["total", totalMs] as const].map(([n, ms]) => `${n};dur=${round(ms)}`).join(", ");
+  }
+}
 
 // Concurrent duplicates reaching the same isolate share one run; across isolates the database's
 // idempotent reservation and the row's primary key decide.
@@ -65,6 +91,7 @@ export async function handler(req: Request, d: Deps): Promise<Response> {
   if (req.method !== "POST") return errorResponse(invalidInput("Use POST", 405));
   // Durations for Server-Timing use the monotonic clock; d.now is the wall clock the quota reads.
   const started = performance.now();
+  const phases = new Phases();
 
   const jwt = bearerToken(req);
   if (!jwt) return errorResponse(appError("auth_required"));
@@ -76,18 +103,19 @@ export async function handler(req: Request, d: Deps): Promise<Response> {
   const parsed = parseGenerationRequest(body.value, req.headers.get("x-timezone"));
   if (!parsed.ok) return errorResponse(parsed.error);
   const request = parsed.value;
+  phases.add("body", performance.now() - started);
 
-  const [user, existing] = await Promise.all([d.store.userFromJwt(jwt), d.store.findGeneration(request.requestId)]);
+  const [user, existing] = await Promise.all([
+    phases.time("auth", d.store.userFromJwt(jwt)),
+    phases.time("lookup", d.store.findGeneration(request.requestId)),
+  ]);
   if (!user.ok) return failed(d, user.error, null);
   const userId = user.value.id;
   const outcome = existing.ok && existing.value ?
-    await replay(d, jwt, userId, existing.value) :
-    await once(d.store, `${userId}:${request.requestId}`, () => generate(d, jwt, userId, request));
+    await replay(d, jwt, userId, existing.value, phases) :
+    await once(d.store, `${userId}:${request.requestId}`, () => generate(d, jwt, userId, request, phases));
   if (!outcome.ok) return failed(d, outcome.error, request.requestId);
-  const total = Math.round((performance.now() - started) * 10) / 10;
-  return jsonResponse(outcome.answer, 200, {
-    "Server-Timing": `provider;dur=${outcome.providerMs}, total;dur=${total}`,
-  });
+  return jsonResponse(outcome.answer, 200, { "Server-Timing": phases.header(performance.now() - started) });
 }
 
 function failed(d: Deps, error: AppError, requestId: string | null): Response {
@@ -97,13 +125,22 @@ function failed(d: Deps, error: AppError, requestId: string | null): Response {
   return errorResponse(error);
 }
 
-async function generate(d: Deps, jwt: string, userId: string, req: GenerationRequest): Promise<Outcome> {
+async function generate(
+  d: Deps,
+  jwt: string,
+  userId: string,
+  req: GenerationRequest,
+  phases: Phases,
+): Promise<Outcome> {
   const { store } = d;
-  if (req.timezone) await rememberTimezone(d, jwt, userId, req.timezone);
+  if (req.timezone) await phases.time("tz", rememberTimezone(d, jwt, userId, req.timezone));
 
   // The gallery opt-in is read beside the reservation (one round trip's time); a failed read keeps the
   // image private, since publishing must never happen without the person's choice.
-  const [reservation, optIn] = await Promise.all([store.reserve(userId, req.requestId), store.publishDefault(userId)]);
+  const [reservation, optIn] = await Promise.all([
+    phases.time("reserve", store.reserve(userId, req.requestId)),
+    phases.time("optin", store.publishDefault(userId)),
+  ]);
   if (!reservation.ok) return { ok: false, error: await unlessGone(d, jwt, reservation.error) };
   if (!optIn.ok) d.log("gallery_opt_in.read_failed", { request_id: req.requestId, detail: optIn.error.detail });
   const isPublic = optIn.ok && optIn.value;
@@ -118,7 +155,7 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
   const giveBack = async (error: AppError): Promise<Outcome> => {
     // A concurrent duplicate may have stored this request meanwhile: then the request succeeded.
     const stored = await store.findGeneration(req.requestId);
-    if (stored.ok && stored.value?.user_id === userId) return replay(d, jwt, userId, stored.value);
+    if (stored.ok && stored.value?.user_id === userId) return replay(d, jwt, userId, stored.value, phases);
     const released = await store.release(userId, req.requestId);
     if (!released.ok) d.log("quota.release_failed", { request_id: req.requestId, detail: released.error.detail });
     return { ok: false, error: await unlessGone(d, jwt, error) };
@@ -126,7 +163,9 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
 
   // The reference image is decoded only now: for a verified caller with quota left, whose slot is
   // held (a person at 0 left, or a visitor, costs the backend no decode at all).
+  const decodeStarted = performance.now();
   const decoded = req.reference ? decodeReference(req.reference) : null;
+  if (req.reference) phases.add("decode", performance.now() - decodeStarted);
   if (decoded && !decoded.ok) return giveBack(decoded.error);
   const reference = decoded?.value ?? null;
 
@@ -156,11 +195,13 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
     clearTimeout(timer);
   }
   const providerMs = Math.round((performance.now() - providerStarted) * 10) / 10;
+  phases.add("provider", providerMs);
   if (!drawn.ok) {
     await noteAttempt(d, { provider: provider.id, ok: false, errorCode: drawn.error.code, ms: providerMs });
     return giveBack(drawn.error);
   }
 
+  const recipeStarted = performance.now();
   const image = sniffImage(drawn.value.bytes);
   if (!image) return giveBack(appError("server_error", { detail: `${provider.id}: output is not an image` }));
   const path = `${userId}/${req.requestId}.${image.extension}`;
@@ -180,29 +221,33 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
     model: drawn.value.model,
   };
   const bytes = writeRecipe(drawn.value.bytes, recipe) ?? drawn.value.bytes;
-  const put = await store.putImage(path, bytes, image.contentType);
+  phases.add("recipe", performance.now() - recipeStarted);
+  const put = await phases.time("upload", store.putImage(path, bytes, image.contentType));
   if (!put.ok) return giveBack(put.error);
 
   // The row and its charge are one transaction: no crash can leave a stored image uncharged.
-  const recorded = await store.recordGeneration({
-    id: req.requestId,
-    user_id: userId,
-    prompt: req.prompt,
-    negative_prompt: req.negativePrompt,
-    style: req.style,
-    quality: req.quality,
-    aspect_ratio: req.aspectRatio,
-    width: image.width,
-    height: image.height,
-    seed: drawn.value.seed,
-    provider: provider.id,
-    model: drawn.value.model,
-    image_path: path,
-    is_public: isPublic,
-  });
+  const recorded = await phases.time(
+    "record",
+    store.recordGeneration({
+      id: req.requestId,
+      user_id: userId,
+      prompt: req.prompt,
+      negative_prompt: req.negativePrompt,
+      style: req.style,
+      quality: req.quality,
+      aspect_ratio: req.aspectRatio,
+      width: image.width,
+      height: image.height,
+      seed: drawn.value.seed,
+      provider: provider.id,
+      model: drawn.value.model,
+      image_path: path,
+      is_public: isPublic,
+    }),
+  );
   if (!recorded.ok) {
     const stored = await store.findGeneration(req.requestId);
-    if (stored.ok && stored.value?.user_id === userId) return replay(d, jwt, userId, stored.value);
+    if (stored.ok && stored.value?.user_id === userId) return replay(d, jwt, userId, stored.value, phases);
     await store.removeImage(path);
     return giveBack(recorded.error);
   }
@@ -221,33 +266,25 @@ async function generate(d: Deps, jwt: string, userId: string, req: GenerationReq
     if (!stored.value || stored.value.user_id !== userId) {
       return giveBack(appError("server_error", { detail: "insert conflicted but no row is visible" }));
     }
-    return replay(d, jwt, userId, stored.value);
+    return replay(d, jwt, userId, stored.value, phases);
   }
 
   // Time to image for /status: from the engine call to the image stored with its row.
   const toImageMs = Math.round(performance.now() - providerStarted);
   const [url] = await Promise.all([
-    store.signedUrl(path, d.config.signedUrlTtlSec),
-    noteAttempt(d, { provider: provider.id, ok: true, errorCode: null, ms: toImageMs }),
+    phases.time("sign", store.signedUrl(path, d.config.signedUrlTtlSec)),
+    phases.time("note", noteAttempt(d, { provider: provider.id, ok: true, errorCode: null, ms: toImageMs })),
   ]);
   const { allowed: _allowed, tier: _tier, ...reserved } = reservation.value;
   const quota = recorded.value.quota ?? reserved;
   // The row is stored and charged: a retry with the same request id replays it and signs again.
   if (!url.ok) return url;
-  return {
-    ok: true,
-    providerMs,
-    answer: { generation: { ...recorded.value.row, image_url: url.value }, quota, replayed: false },
-  };
+  return { ok: true, answer: { generation: { ...recorded.value.row, image_url: url.value }, quota, replayed: false } };
 }
 
 function deletedAnswer(id: string, quota: QuotaState & { allowed?: boolean; tier?: string }): Outcome {
   const { remaining, daily_limit, reset_at } = quota;
-  return {
-    ok: true,
-    providerMs: 0,
-    answer: { deleted: { id }, quota: { remaining, daily_limit, reset_at }, replayed: true },
-  };
+  return { ok: true, answer: { deleted: { id }, quota: { remaining, daily_limit, reset_at }, replayed: true } };
 }
 
 /** Notes an engine call for /status (docs/decisions: engine health); a failure to note it is only logged. */
@@ -269,7 +306,13 @@ async function unlessGone(d: Deps, jwt: string, error: AppError): Promise<AppErr
   return { ...still.error, detail: `user gone; was: ${error.detail ?? error.code}` };
 }
 
-async function replay(d: Deps, jwt: string, userId: string, row: GenerationRow): Promise<Outcome> {
+async function replay(
+  d: Deps,
+  jwt: string,
+  userId: string,
+  row: GenerationRow,
+  phases: Phases,
+): Promise<Outcome> {
   // The id is the caller's own: another account's row stays invisible and unaffected.
   if (row.user_id !== userId) {
     return { ok: false, error: invalidInput("This request id is already in use", 409) };
@@ -278,8 +321,8 @@ async function replay(d: Deps, jwt: string, userId: string, row: GenerationRow):
   // the charge became one transaction) is charged now; otherwise the commit is a no-op that reports
   // the quota. The reservation is the original request's, so a replay never charges a second time.
   const [url, settled] = await Promise.all([
-    d.store.signedUrl(row.image_path, d.config.signedUrlTtlSec),
-    d.store.commit(userId, row.id),
+    phases.time("sign", d.store.signedUrl(row.image_path, d.config.signedUrlTtlSec)),
+    phases.time("commit", d.store.commit(userId, row.id)),
   ]);
   if (!url.ok) return url;
   if (!settled.ok) d.log("quota.commit_failed", { request_id: row.id, detail: settled.error.detail });
@@ -287,11 +330,7 @@ async function replay(d: Deps, jwt: string, userId: string, row: GenerationRow):
     { ok: true as const, value: settled.value } :
     await d.store.readLimits(jwt);
   if (!quota.ok) return quota;
-  return {
-    ok: true,
-    providerMs: 0,
-    answer: { generation: { ...row, image_url: url.value }, quota: quota.value, replayed: true },
-  };
+  return { ok: true, answer: { generation: { ...row, image_url: url.value }, quota: quota.value, replayed: true } };
 }
 
 async function rememberTimezone(d: Deps, jwt: string, userId: string, timezone: string): Promise<void> {
