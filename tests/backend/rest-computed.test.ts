@@ -5,16 +5,17 @@
 // declared `rows 1`, to-many otherwise, with filters, order, limits and `!inner`; named after a table,
 // it replaces the relationships detected with that table. The tables and functions are this file's
 // own: a migration written next to copies of the product's migrations (MIGRATIONS_DIR).
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
+import { BACKEND_TARGETS } from "../support/backend-targets.ts";
 import { anonClient, serviceClient } from "../support/clients.ts";
+import { startBackendWithFixture } from "../support/fixture-migrations.ts";
 
-const FIXTURE = `
+/** This file's own migration, run after the product's. */
+const FIXTURE = {
+  file: "99999999999999_rest_computed_fixture.sql",
+  sql: `
 create table public.cf_teams (id int primary key, name text not null);
 -- No foreign keys: the relationships below are the functions'.
 create table public.cf_people (
@@ -61,34 +62,22 @@ insert into public.cf_teams values (1, 'Red'), (2, 'Blue'), (3, 'Empty');
 insert into public.cf_people values
   (1, 'Ann', 'Lee', 1, null, '{}'), (2, 'Bob', 'Ray', 1, 1, '{}'), (3, 'Cy', 'Moe', 2, 1, '{}'), (4, 'Di', 'Fox', null, 3, '{}');
 insert into public.cf_tasks values (1, 'plan', 2, 1), (2, 'ship', 3, null);
-`;
-
-/** A migrations folder: the product's migrations and, last, this file's fixture. */
-function migrationsWithFixture(): string {
-  const dir = mkdtempSync(join(tmpdir(), "pc-rest-computed-"));
-  for (const f of readdirSync("supabase/migrations")) {
-    if (f.endsWith(".sql")) copyFileSync(join("supabase/migrations", f), join(dir, f));
-  }
-  writeFileSync(join(dir, "99999999999999_rest_computed_fixture.sql"), FIXTURE);
-  return dir;
-}
+`,
+};
 
 describe.each(BACKEND_TARGETS)("computed fields and relationships on $title", ({ postgres, skip }) => {
   let b: Backend;
   let anon: SupabaseClient;
   let service: SupabaseClient;
-  let dir: string;
 
   beforeAll(async () => {
     if (skip) return;
-    dir = migrationsWithFixture();
-    b = await startBackendOn(postgres, "rest_computed", { MIGRATIONS_DIR: dir });
+    b = await startBackendWithFixture(postgres, "rest_computed", FIXTURE);
     anon = anonClient(b);
     service = serviceClient(b);
   }, 120_000);
   afterAll(async () => {
     await b?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it.skipIf(skip)("selects, filters and orders by a computed field, which * leaves out", async () => {

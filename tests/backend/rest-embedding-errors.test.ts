@@ -3,16 +3,17 @@
 // join after it), never an object silently keeping only one; an unknown column of an embedded table is
 // named by PostgREST's alias for it (`<table>_<depth>`). The tables are this file's own: a migration
 // written next to copies of the product's migrations (MIGRATIONS_DIR).
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
+import { BACKEND_TARGETS } from "../support/backend-targets.ts";
 import { anonClient } from "../support/clients.ts";
+import { startBackendWithFixture } from "../support/fixture-migrations.ts";
 
-const FIXTURE = `
+/** This file's own migration, run after the product's. */
+const FIXTURE = {
+  file: "99999999999999_rest_embedding_errors_fixture.sql",
+  sql: `
 create table public.ee_people (name text primary key);
 create table public.ee_pairs (
   id int primary key,
@@ -22,32 +23,20 @@ create table public.ee_pairs (
 grant select on public.ee_people, public.ee_pairs to anon;
 insert into public.ee_people values ('ann'), ('bob');
 insert into public.ee_pairs values (1, 'ann', 'bob');
-`;
-
-/** A migrations folder: the product's migrations and, last, this file's fixture. */
-function migrationsWithFixture(): string {
-  const dir = mkdtempSync(join(tmpdir(), "pc-rest-embedding-errors-"));
-  for (const f of readdirSync("supabase/migrations")) {
-    if (f.endsWith(".sql")) copyFileSync(join("supabase/migrations", f), join(dir, f));
-  }
-  writeFileSync(join(dir, "99999999999999_rest_embedding_errors_fixture.sql"), FIXTURE);
-  return dir;
-}
+`,
+};
 
 describe.each(BACKEND_TARGETS)("embedding errors on $title", ({ postgres, skip }) => {
   let b: Backend;
   let anon: SupabaseClient;
-  let dir: string;
 
   beforeAll(async () => {
     if (skip) return;
-    dir = migrationsWithFixture();
-    b = await startBackendOn(postgres, "rest_embedding_errors", { MIGRATIONS_DIR: dir });
+    b = await startBackendWithFixture(postgres, "rest_embedding_errors", FIXTURE);
     anon = anonClient(b);
   }, 120_000);
   afterAll(async () => {
     await b?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it.skipIf(skip)("refuses two embeds of one name at one level with 42712, and serves them aliased", async () => {

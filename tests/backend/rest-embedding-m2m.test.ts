@@ -4,16 +4,17 @@
 // is read under its own row-level security; two junctions between the same tables are PGRST201, worded
 // as PostgREST's, and a hint naming the junction chooses one. The tables are this file's own: a
 // migration written next to copies of the product's migrations (MIGRATIONS_DIR).
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
+import { BACKEND_TARGETS } from "../support/backend-targets.ts";
 import { anonClient, serviceClient } from "../support/clients.ts";
+import { startBackendWithFixture } from "../support/fixture-migrations.ts";
 
-const FIXTURE = `
+/** This file's own migration, run after the product's. */
+const FIXTURE = {
+  file: "99999999999999_rest_m2m_fixture.sql",
+  sql: `
 create table public.m2m_films (id int primary key, title text not null);
 create table public.m2m_actors (id int primary key, name text not null);
 create table public.m2m_roles (
@@ -74,34 +75,22 @@ insert into public.m2m_productions values (1, 1, 1), (2, 2, 1), (3, 2, 2);
 insert into public.m2m_festivals values (1, 'Cannes'), (2, 'Venice');
 insert into public.m2m_screenings values (1, 1), (1, 2), (2, 3);
 insert into public.m2m_awards values (1, 2, 'Palme');
-`;
-
-/** A migrations folder: the product's migrations and, last, this file's fixture. */
-function migrationsWithFixture(): string {
-  const dir = mkdtempSync(join(tmpdir(), "pc-rest-m2m-"));
-  for (const f of readdirSync("supabase/migrations")) {
-    if (f.endsWith(".sql")) copyFileSync(join("supabase/migrations", f), join(dir, f));
-  }
-  writeFileSync(join(dir, "99999999999999_rest_m2m_fixture.sql"), FIXTURE);
-  return dir;
-}
+`,
+};
 
 describe.each(BACKEND_TARGETS)("many-to-many embedding on $title", ({ postgres, skip }) => {
   let b: Backend;
   let anon: SupabaseClient;
   let service: SupabaseClient;
-  let dir: string;
 
   beforeAll(async () => {
     if (skip) return;
-    dir = migrationsWithFixture();
-    b = await startBackendOn(postgres, "rest_m2m", { MIGRATIONS_DIR: dir });
+    b = await startBackendWithFixture(postgres, "rest_m2m", FIXTURE);
     anon = anonClient(b);
     service = serviceClient(b);
   }, 120_000);
   afterAll(async () => {
     await b?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it.skipIf(skip)("embeds both sides of a junction table as arrays, reading only the far side's columns", async () => {

@@ -5,16 +5,17 @@
 // with them: upsert statuses, rpc counts and max-affected, and text/csv. The tables are this file's own: a
 // migration written next to copies of the product's migrations (MIGRATIONS_DIR), so the product's
 // schema stays untouched.
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
+import { BACKEND_TARGETS } from "../support/backend-targets.ts";
 import { anonClient, serviceClient } from "../support/clients.ts";
+import { startBackendWithFixture } from "../support/fixture-migrations.ts";
 
-const FIXTURE = `
+/** This file's own migration, run after the product's. */
+const FIXTURE = {
+  file: "99999999999999_rest_embedding_fixture.sql",
+  sql: `
 create table public.emb_authors (id int primary key, name text not null);
 create table public.emb_posts (
   id int primary key,
@@ -61,34 +62,22 @@ delete from public.emb_many where id > 50;
 create table public.emb_tags (name text primary key, uses int not null);
 alter table public.emb_tags enable row level security;
 grant all on public.emb_tags to service_role;
-`;
-
-/** A migrations folder: the product's migrations and, last, this file's fixture. */
-function migrationsWithFixture(): string {
-  const dir = mkdtempSync(join(tmpdir(), "pc-rest-embedding-"));
-  for (const f of readdirSync("supabase/migrations")) {
-    if (f.endsWith(".sql")) copyFileSync(join("supabase/migrations", f), join(dir, f));
-  }
-  writeFileSync(join(dir, "99999999999999_rest_embedding_fixture.sql"), FIXTURE);
-  return dir;
-}
+`,
+};
 
 describe.each(BACKEND_TARGETS)("resource embedding on $title", ({ postgres, skip }) => {
   let b: Backend;
   let anon: SupabaseClient;
   let service: SupabaseClient;
-  let dir: string;
 
   beforeAll(async () => {
     if (skip) return;
-    dir = migrationsWithFixture();
-    b = await startBackendOn(postgres, "rest_embedding", { MIGRATIONS_DIR: dir });
+    b = await startBackendWithFixture(postgres, "rest_embedding", FIXTURE);
     anon = anonClient(b);
     service = serviceClient(b);
   }, 120_000);
   afterAll(async () => {
     await b?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it.skipIf(skip)("embeds to-many through a hinted foreign key, to-one with aliases, and one-to-one", async () => {

@@ -6,16 +6,20 @@
 // PGRST106 worded as PostgREST's. This file's schemas, tables and functions come from a migration written
 // next to copies of the product's migrations (MIGRATIONS_DIR), and its exposed schemas from a copy of
 // the project's config.toml (SUPABASE_CONFIG).
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
+import { BACKEND_TARGETS } from "../support/backend-targets.ts";
 import { anonClient, serviceClient } from "../support/clients.ts";
+import { startBackendWithFixture } from "../support/fixture-migrations.ts";
 
-const FIXTURE = `
+/** This file's schemas, tables and functions, migrated after the product's migrations. */
+const FIXTURE = {
+  file: "99999999999999_rest_profiles_fixture.sql",
+  sql: `
 create schema rp_extra;
 create schema rp_hidden;
 grant usage on schema rp_extra, rp_hidden to anon, authenticated, service_role;
@@ -47,20 +51,8 @@ begin
   return (select count(*) from rp_things);
 end $$;
 grant execute on all functions in schema rp_extra to anon, authenticated, service_role;
-`;
-
-/** A migrations folder: the product's migrations and, last, this file's fixture. */
-function migrationsWithFixture(dir: string): string {
-  const migrations = join(dir, "migrations");
-  copyDir("supabase/migrations", migrations);
-  writeFileSync(join(migrations, "99999999999999_rest_profiles_fixture.sql"), FIXTURE);
-  return migrations;
-}
-
-function copyDir(from: string, to: string): void {
-  mkdirSync(to);
-  for (const f of readdirSync(from)) if (f.endsWith(".sql")) copyFileSync(join(from, f), join(to, f));
-}
+`,
+};
 
 /** The project's config.toml with one more exposed schema. */
 function configWithSchema(dir: string): string {
@@ -85,10 +77,7 @@ describe.each(BACKEND_TARGETS)("schemas and profiles on $title", ({ postgres, sk
   beforeAll(async () => {
     if (skip) return;
     dir = mkdtempSync(join(tmpdir(), "pc-rest-profiles-"));
-    b = await startBackendOn(postgres, "rest_profiles", {
-      MIGRATIONS_DIR: migrationsWithFixture(dir),
-      SUPABASE_CONFIG: configWithSchema(dir),
-    });
+    b = await startBackendWithFixture(postgres, "rest_profiles", FIXTURE, { SUPABASE_CONFIG: configWithSchema(dir) });
     anon = anonClient(b);
     service = serviceClient(b);
   }, 120_000);

@@ -3,16 +3,17 @@
 // relationships embed, to-one and to-many, with `!inner`, filters, order and limits, after a write too;
 // a function returning rows of no table has no relationships (PGRST200). The tables and functions are
 // this file's own: a migration written next to copies of the product's migrations (MIGRATIONS_DIR).
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
+import { BACKEND_TARGETS } from "../support/backend-targets.ts";
 import { anonClient, serviceClient } from "../support/clients.ts";
+import { startBackendWithFixture } from "../support/fixture-migrations.ts";
 
-const FIXTURE = `
+/** This file's own migration, run after the product's. */
+const FIXTURE = {
+  file: "99999999999999_rest_rpc_embedding_fixture.sql",
+  sql: `
 create table public.rpcemb_authors (id int primary key, name text not null);
 create table public.rpcemb_books (
   id int primary key,
@@ -42,34 +43,22 @@ create function public.rpcemb_pairs() returns table (id int, author_id int)
   language sql stable as $$ select id, author_id from public.rpcemb_books $$;
 grant execute on function public.rpcemb_add_book(int, text, int) to service_role;
 revoke execute on function public.rpcemb_add_book(int, text, int) from public, anon, authenticated;
-`;
-
-/** A migrations folder: the product's migrations and, last, this file's fixture. */
-function migrationsWithFixture(): string {
-  const dir = mkdtempSync(join(tmpdir(), "pc-rest-rpc-embedding-"));
-  for (const f of readdirSync("supabase/migrations")) {
-    if (f.endsWith(".sql")) copyFileSync(join("supabase/migrations", f), join(dir, f));
-  }
-  writeFileSync(join(dir, "99999999999999_rest_rpc_embedding_fixture.sql"), FIXTURE);
-  return dir;
-}
+`,
+};
 
 describe.each(BACKEND_TARGETS)("embedding on rpc results on $title", ({ postgres, skip }) => {
   let b: Backend;
   let anon: SupabaseClient;
   let service: SupabaseClient;
-  let dir: string;
 
   beforeAll(async () => {
     if (skip) return;
-    dir = migrationsWithFixture();
-    b = await startBackendOn(postgres, "rest_rpc_embedding", { MIGRATIONS_DIR: dir });
+    b = await startBackendWithFixture(postgres, "rest_rpc_embedding", FIXTURE);
     anon = anonClient(b);
     service = serviceClient(b);
   }, 120_000);
   afterAll(async () => {
     await b?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it.skipIf(skip)("embeds the to-one side of a set-returning function's rows, by POST and by GET", async () => {

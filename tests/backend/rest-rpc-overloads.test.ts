@@ -3,16 +3,17 @@
 // parameter takes the whole body, and the failures are PostgREST's: PGRST202 (no overload, with its
 // details and fuzzy hint) and PGRST203 (several, listed in PostgREST's order). The functions are this
 // file's own: a migration written next to copies of the product's migrations (MIGRATIONS_DIR).
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
+import { BACKEND_TARGETS } from "../support/backend-targets.ts";
 import { anonClient } from "../support/clients.ts";
+import { startBackendWithFixture } from "../support/fixture-migrations.ts";
 
-const FIXTURE = `
+/** This file's own migration, run after the product's. */
+const FIXTURE = {
+  file: "99999999999999_rest_rpc_overloads_fixture.sql",
+  sql: `
 create function public.ovl_area(w int, h int) returns text language sql immutable as $$ select 'rect ' || w * h $$;
 create function public.ovl_area(r int) returns text language sql immutable as $$ select 'square ' || r * r $$;
 create function public.ovl_greet(who text, greeting text default 'hello') returns text
@@ -27,17 +28,8 @@ create function public.ovl_raw(text) returns text language sql immutable as $$ s
 create function public.ovl_unnamed_int(int) returns int language sql immutable as $$ select $1 $$;
 create function public.ovl_series(n int) returns table (v int) language sql immutable as $$
   select generate_series(1, n) $$;
-`;
-
-/** A migrations folder: the product's migrations and, last, this file's fixture. */
-function migrationsWithFixture(): string {
-  const dir = mkdtempSync(join(tmpdir(), "pc-rest-rpc-overloads-"));
-  for (const f of readdirSync("supabase/migrations")) {
-    if (f.endsWith(".sql")) copyFileSync(join("supabase/migrations", f), join(dir, f));
-  }
-  writeFileSync(join(dir, "99999999999999_rest_rpc_overloads_fixture.sql"), FIXTURE);
-  return dir;
-}
+`,
+};
 
 const AMBIGUOUS_HINT =
   "Try renaming the parameters or the function itself in the database so function overloading can be resolved";
@@ -45,17 +37,14 @@ const AMBIGUOUS_HINT =
 describe.each(BACKEND_TARGETS)("rpc overload resolution on $title", ({ postgres, skip }) => {
   let b: Backend;
   let anon: SupabaseClient;
-  let dir: string;
 
   beforeAll(async () => {
     if (skip) return;
-    dir = migrationsWithFixture();
-    b = await startBackendOn(postgres, "rest_rpc_overloads", { MIGRATIONS_DIR: dir });
+    b = await startBackendWithFixture(postgres, "rest_rpc_overloads", FIXTURE);
     anon = anonClient(b);
   }, 120_000);
   afterAll(async () => {
     await b?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it.skipIf(skip)("chooses the overload whose parameters the argument names match, by POST and GET", async () => {

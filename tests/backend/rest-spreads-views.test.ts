@@ -4,16 +4,17 @@
 // that relationship, with PostgREST's PGRST200 / PGRST201), and the response headers a browser may read
 // of a REST answer. The tables and views are this file's own: a migration written next to copies of the
 // product's migrations (MIGRATIONS_DIR); the views' tables sit in a schema the API does not expose.
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
+import { BACKEND_TARGETS } from "../support/backend-targets.ts";
 import { anonClient } from "../support/clients.ts";
+import { startBackendWithFixture } from "../support/fixture-migrations.ts";
 
-const FIXTURE = `
+/** This file's own migration, run after the product's. */
+const FIXTURE = {
+  file: "99999999999999_rest_spreads_views_fixture.sql",
+  sql: `
 create table public.sp_factories (id int primary key, name text not null);
 create table public.sp_processes (
   id int primary key,
@@ -78,32 +79,20 @@ begin
     execute format('grant select on public.%I to anon, authenticated, service_role', t);
   end loop;
 end $$;
-`;
-
-/** A migrations folder: the product's migrations and, last, this file's fixture. */
-function migrationsWithFixture(): string {
-  const dir = mkdtempSync(join(tmpdir(), "pc-rest-spreads-views-"));
-  for (const f of readdirSync("supabase/migrations")) {
-    if (f.endsWith(".sql")) copyFileSync(join("supabase/migrations", f), join(dir, f));
-  }
-  writeFileSync(join(dir, "99999999999999_rest_spreads_views_fixture.sql"), FIXTURE);
-  return dir;
-}
+`,
+};
 
 describe.each(BACKEND_TARGETS)("to-many spreads and relationships through views on $title", ({ postgres, skip }) => {
   let b: Backend;
   let anon: SupabaseClient;
-  let dir: string;
 
   beforeAll(async () => {
     if (skip) return;
-    dir = migrationsWithFixture();
-    b = await startBackendOn(postgres, "rest_spreads_views", { MIGRATIONS_DIR: dir });
+    b = await startBackendWithFixture(postgres, "rest_spreads_views", FIXTURE);
     anon = anonClient(b);
   }, 120_000);
   afterAll(async () => {
     await b?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it.skipIf(skip)("spreads a one-to-many resource as one array per column, [] when none", async () => {
