@@ -2,91 +2,43 @@
 // supabase-js client, on PGlite and on PostgreSQL: who hears a message, who is seen present, and what
 // the realtime.messages policies of a private channel let through.
 import "fake-indexeddb/auto";
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { RealtimeChannel, SupabaseClient } from "@supabase/supabase-js";
+import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
-import { anonClient, newUser, type NewUser } from "../support/clients.ts";
+import { BACKEND_TARGETS, castOn } from "../support/backend-targets.ts";
+import type { NewUser } from "../support/clients.ts";
+import { startBackendWithFixture } from "../support/fixture-migrations.ts";
+import { enter, sleep, waitFor } from "../support/realtime.ts";
 
 const SILENCE_MS = 1200;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 /**
- * The project's migrations plus policies on realtime.messages, as a project would write them:
- * a person reads and writes only their own room ("room:<uid>"), and may read (not write) "lobby".
+ * Policies on realtime.messages, as a project would write them: a person reads and writes only their
+ * own room ("room:<uid>"), and may read (not write) "lobby".
  */
-function migrationsWithPolicies(): string {
-  const dir = mkdtempSync(join(tmpdir(), "rt-migrations-"));
-  for (const f of readdirSync("supabase/migrations")) copyFileSync(join("supabase/migrations", f), join(dir, f));
-  writeFileSync(
-    join(dir, "29991231000000_realtime_test_policies.sql"),
-    `create policy "own room and lobby are readable" on realtime.messages for select to authenticated
+const POLICIES = {
+  file: "29991231000000_realtime_test_policies.sql",
+  sql: `create policy "own room and lobby are readable" on realtime.messages for select to authenticated
        using (realtime.topic() = 'room:' || auth.uid()::text or realtime.topic() = 'lobby');
      create policy "own room is writable" on realtime.messages for insert to authenticated
        with check (realtime.topic() = 'room:' || auth.uid()::text);`,
-  );
-  return dir;
-}
-
-type Heard = { event: string; payload: Record<string, unknown> };
-
-async function enter(
-  client: SupabaseClient,
-  name: string,
-  config: Record<string, unknown> = {},
-  withPresence = false,
-): Promise<{ channel: RealtimeChannel; heard: Heard[] }> {
-  const heard: Heard[] = [];
-  const channel = client
-    .channel(name, { config })
-    .on("broadcast", { event: "*" }, (m: Heard) => heard.push({ event: m.event, payload: m.payload }));
-  if (withPresence) channel.on("presence", { event: "sync" }, () => {});
-  await subscribed(channel);
-  return { channel, heard };
-}
-
-function subscribed(channel: RealtimeChannel): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    channel.subscribe((status, err) => {
-      if (status === "SUBSCRIBED") resolve();
-      else if (status === "CHANNEL_ERROR" || status === "TIMED_OUT") reject(err ?? new Error(status));
-    });
-  });
-}
+};
 
 describe.each(BACKEND_TARGETS)("realtime broadcast and presence on $title", ({ postgres, skip }) => {
   let backend: Backend;
-  let migrations: string;
   let alice: NewUser;
   let bob: NewUser;
   let anon: SupabaseClient;
 
   beforeAll(async () => {
     if (skip) return;
-    migrations = migrationsWithPolicies();
-    backend = await startBackendOn(postgres, "pc_rt_broadcast", { MIGRATIONS_DIR: migrations });
-    alice = await newUser(backend, "rt-alice");
-    bob = await newUser(backend, "rt-bob");
-    anon = anonClient(backend);
+    backend = await startBackendWithFixture(postgres, "pc_rt_broadcast", POLICIES);
+    ({ owner: alice, stranger: bob, anon } = await castOn(backend));
   });
 
   afterAll(async () => {
     for (const c of [alice?.client, bob?.client, anon]) await c?.removeAllChannels();
     await backend?.stop();
-    if (migrations) rmSync(migrations, { recursive: true, force: true });
   });
 
   it.skipIf(skip)("a broadcast reaches the other members of the channel, and the sender only with self", async () => {

@@ -3,40 +3,25 @@
 // reach the channels of their topic (a private one only for members its SELECT policies let read),
 // after commit and never for a rolled-back transaction, as hosted Realtime serves them.
 import "fake-indexeddb/auto";
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { RealtimeChannel, SupabaseClient } from "@supabase/supabase-js";
+import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
-import { anonClient, newUser, type NewUser } from "../support/clients.ts";
+import { BACKEND_TARGETS, castOn } from "../support/backend-targets.ts";
+import type { NewUser } from "../support/clients.ts";
+import { startBackendWithFixture } from "../support/fixture-migrations.ts";
+import { enter, sleep, waitFor } from "../support/realtime.ts";
 
 const SILENCE_MS = 1200;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 /**
- * The project's migrations plus what a project using database broadcasts would write: a person reads
- * (and may write) their own room "room:<uid>"; anyone signed in may see a room's presence (so may join
- * it privately, yet not read its broadcasts); a table whose changes a SECURITY DEFINER trigger sends to
- * its owner's room with realtime.broadcast_changes; and functions calling realtime.send.
+ * What a project using database broadcasts would write: a person reads (and may write) their own room
+ * "room:<uid>"; anyone signed in may see a room's presence (so may join it privately, yet not read its
+ * broadcasts); a table whose changes a SECURITY DEFINER trigger sends to its owner's room with
+ * realtime.broadcast_changes; and functions calling realtime.send.
  */
-function migrationsWithDatabaseBroadcasts(): string {
-  const dir = mkdtempSync(join(tmpdir(), "rt-db-migrations-"));
-  for (const f of readdirSync("supabase/migrations")) copyFileSync(join("supabase/migrations", f), join(dir, f));
-  writeFileSync(
-    join(dir, "29991231000000_realtime_database_broadcasts.sql"),
-    `create policy "own room is readable" on realtime.messages for select to authenticated
+const DATABASE_BROADCASTS = {
+  file: "29991231000000_realtime_database_broadcasts.sql",
+  sql: `create policy "own room is readable" on realtime.messages for select to authenticated
        using (realtime.topic() = 'room:' || auth.uid()::text);
      create policy "room presence is readable" on realtime.messages for select to authenticated
        using (extension = 'presence' and realtime.topic() like 'room:%');
@@ -76,52 +61,23 @@ function migrationsWithDatabaseBroadcasts(): string {
      create function public.rt_send_as_me(topic text) returns void language sql as $$
        select realtime.send(jsonb_build_object('from', auth.uid()), 'as-me', topic)
      $$;`,
-  );
-  return dir;
-}
-
-type Heard = { event: string; payload: Record<string, unknown>; meta?: { id?: string } };
-
-async function enter(
-  client: SupabaseClient,
-  name: string,
-  config: Record<string, unknown> = {},
-  withPresence = false,
-): Promise<{ channel: RealtimeChannel; heard: Heard[] }> {
-  const heard: Heard[] = [];
-  const channel = client
-    .channel(name, { config })
-    .on("broadcast", { event: "*" }, (m: Heard) => heard.push({ event: m.event, payload: m.payload, meta: m.meta }));
-  if (withPresence) channel.on("presence", { event: "sync" }, () => {});
-  await new Promise<void>((resolve, reject) => {
-    channel.subscribe((status, err) => {
-      if (status === "SUBSCRIBED") resolve();
-      else if (status === "CHANNEL_ERROR" || status === "TIMED_OUT") reject(err ?? new Error(status));
-    });
-  });
-  return { channel, heard };
-}
+};
 
 describe.each(BACKEND_TARGETS)("realtime broadcasts from the database on $title", ({ postgres, skip }) => {
   let backend: Backend;
-  let migrations: string;
   let alice: NewUser;
   let bob: NewUser;
   let anon: SupabaseClient;
 
   beforeAll(async () => {
     if (skip) return;
-    migrations = migrationsWithDatabaseBroadcasts();
-    backend = await startBackendOn(postgres, "pc_rt_db_broadcast", { MIGRATIONS_DIR: migrations });
-    alice = await newUser(backend, "rt-db-alice");
-    bob = await newUser(backend, "rt-db-bob");
-    anon = anonClient(backend);
+    backend = await startBackendWithFixture(postgres, "pc_rt_db_broadcast", DATABASE_BROADCASTS);
+    ({ owner: alice, stranger: bob, anon } = await castOn(backend));
   });
 
   afterAll(async () => {
     for (const c of [alice?.client, bob?.client, anon]) await c?.removeAllChannels();
     await backend?.stop();
-    if (migrations) rmSync(migrations, { recursive: true, force: true });
   });
 
   it.skipIf(skip)(

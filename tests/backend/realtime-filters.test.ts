@@ -3,35 +3,20 @@
 // like/ilike/is/match/imatch/isdistinct beside eq…in, `select` narrowing what a change carries, and the
 // join refused for a filter the subscriber's role cannot use.
 import "fake-indexeddb/auto";
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { RealtimeChannel, SupabaseClient } from "@supabase/supabase-js";
+import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
+import { BACKEND_TARGETS } from "../support/backend-targets.ts";
 import { newUser, type NewUser } from "../support/clients.ts";
+import { startBackendWithFixture } from "../support/fixture-migrations.ts";
+import { listenChanges, sleep, waitFor } from "../support/realtime.ts";
 
 const SILENCE_MS = 1200;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
-
-/** The project's migrations plus a published table whose rows their owner alone may read. */
-function migrationsWithItems(): string {
-  const dir = mkdtempSync(join(tmpdir(), "rt-filter-migrations-"));
-  for (const f of readdirSync("supabase/migrations")) copyFileSync(join("supabase/migrations", f), join(dir, f));
-  writeFileSync(
-    join(dir, "29991231000000_realtime_filter_items.sql"),
-    `create table public.rt_items (
+/** A published table whose rows their owner alone may read. */
+const ITEMS = {
+  file: "29991231000000_realtime_filter_items.sql",
+  sql: `create table public.rt_items (
        id bigint generated always as identity primary key,
        user_id uuid not null default auth.uid(),
        title text not null,
@@ -45,47 +30,29 @@ function migrationsWithItems(): string {
      revoke select on public.rt_items from authenticated;
      grant select (id, user_id, title, status, done) on public.rt_items to authenticated;
      alter publication supabase_realtime add table public.rt_items;`,
-  );
-  return dir;
-}
+};
 
 type Change = { eventType: string; new: Record<string, unknown> };
 type Listen = { event: "INSERT"; schema: "public"; table: "rt_items"; filter?: string; select?: string[] };
 
-async function listen(client: SupabaseClient, name: string, binding: Omit<Listen, "event" | "schema" | "table">) {
-  const changes: Change[] = [];
-  const channel: RealtimeChannel = client
-    .channel(name)
-    .on(
-      "postgres_changes" as never,
-      { event: "INSERT", schema: "public", table: "rt_items", ...binding } as never,
-      (c: Change) => changes.push(c),
-    );
-  await new Promise<void>((resolve, reject) => {
-    channel.subscribe((status, err) => {
-      if (status === "SUBSCRIBED") resolve();
-      else if (status === "CHANNEL_ERROR" || status === "TIMED_OUT") reject(err ?? new Error(status));
-    });
-  });
-  return { changes, channel };
+/** Subscribes to the INSERTs into rt_items that `binding` lets through. */
+function listen(client: SupabaseClient, name: string, binding: Omit<Listen, "event" | "schema" | "table">) {
+  return listenChanges<Change>(client, name, { event: "INSERT", schema: "public", table: "rt_items", ...binding });
 }
 
 describe.each(BACKEND_TARGETS)("realtime filters and column selection on $title", ({ postgres, skip }) => {
   let backend: Backend;
-  let migrations: string;
   let alice: NewUser;
 
   beforeAll(async () => {
     if (skip) return;
-    migrations = migrationsWithItems();
-    backend = await startBackendOn(postgres, "pc_rt_filters", { MIGRATIONS_DIR: migrations });
+    backend = await startBackendWithFixture(postgres, "pc_rt_filters", ITEMS);
     alice = await newUser(backend, "rt-filter-alice");
   });
 
   afterAll(async () => {
     await alice?.client.removeAllChannels();
     await backend?.stop();
-    if (migrations) rmSync(migrations, { recursive: true, force: true });
   });
 
   it.skipIf(skip)(
