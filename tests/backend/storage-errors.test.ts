@@ -5,42 +5,16 @@
 // status with the JavaScript error's name as `error`; a route it lacks is a 404. supabase-js 2.109 turns
 // the body into StorageApiError {message, status, statusCode}, asserted through it where it is the
 // caller, and the whole body with raw fetch where supabase-js hides part of it.
-import { crc32, deflateSync } from "node:zlib";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signJwt } from "../../supabase/local/jwt.ts";
 import type { Backend } from "../support/backend.ts";
 import { BACKEND_TARGETS, castOn, startBackendOn } from "../support/backend-targets.ts";
 import type { NewUser } from "../support/clients.ts";
+import { png } from "../support/png.ts";
 
 const OPEN = "open-pictures";
 const APP_BUCKET = "generations";
-
-/** A w×h grey RGB PNG the render route can decode. */
-function png(w: number, h: number): Uint8Array<ArrayBuffer> {
-  const chunk = (type: string, data: Uint8Array) => {
-    const body = Buffer.concat([Buffer.from(type, "latin1"), Buffer.from(data)]);
-    const out = Buffer.alloc(4 + body.length + 4);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), 4 + body.length);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const raw = Buffer.alloc(h * (1 + 3 * w), 128);
-  for (let y = 0; y < h; y++) raw[y * (1 + 3 * w)] = 0;
-  return new Uint8Array(
-    Buffer.concat([
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-      chunk("IHDR", ihdr),
-      chunk("IDAT", deflateSync(raw)),
-      chunk("IEND", new Uint8Array()),
-    ]),
-  );
-}
 
 const PICTURE = png(32, 24);
 const picture = () => new Blob([PICTURE], { type: "image/png" });

@@ -3,41 +3,16 @@
 // delimiter, partial bucket updates, emptying a bucket, times written as storage-api's JSON writes them,
 // and the X-Transformations header of a rendered image. Found by running the upstream storage-js suite
 // against this backend; each case is what storage-api (github:supabase/storage) does.
-import { crc32, deflateSync } from "node:zlib";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../support/backend.ts";
 import { BACKEND_TARGETS, castOn, startBackendOn } from "../support/backend-targets.ts";
 import type { NewUser } from "../support/clients.ts";
+import { png } from "../support/png.ts";
 
 const BUCKET = "shapes";
 const ISO_MS_Z = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const BYTES = Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
-
-/** A w×h grey RGB PNG the render route can decode. */
-function png(w: number, h: number): Uint8Array<ArrayBuffer> {
-  const chunk = (type: string, data: Uint8Array) => {
-    const body = Buffer.concat([Buffer.from(type, "latin1"), Buffer.from(data)]);
-    const out = Buffer.alloc(4 + body.length + 4);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), 4 + body.length);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const raw = Buffer.alloc(h * (1 + 3 * w), 128);
-  for (let y = 0; y < h; y++) raw[y * (1 + 3 * w)] = 0;
-  const bytes = Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", ihdr),
-    chunk("IDAT", deflateSync(raw)),
-    chunk("IEND", new Uint8Array()),
-  ]);
-  return new Uint8Array(bytes);
-}
 
 describe.each(BACKEND_TARGETS)("storage as storage-api answers on $title", ({ postgres, skip }) => {
   let backend: Backend;

@@ -4,49 +4,17 @@
 // render routes are served: storage-errors.test.ts). Surface tests use a
 // bucket of their own, created by the service role (no policy lets a user into it, so users are refused
 // everything there); the 'generations' bucket's read policy shows the operation names hosted sets.
-import { deflateSync } from "node:zlib";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../support/backend.ts";
 import { BACKEND_TARGETS, castOn, startBackendOn } from "../support/backend-targets.ts";
 import type { NewUser } from "../support/clients.ts";
+import { png } from "../support/png.ts";
 
 const BUCKET = "surface";
 const GENERATIONS = "generations";
-
-function crc32(bytes: Uint8Array): number {
-  let c = ~0;
-  for (const b of bytes) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
-  }
-  return ~c >>> 0;
-}
-
-/** A real w×h RGB PNG, so the render route can decode it. */
-function png(w: number, h: number): Uint8Array<ArrayBuffer> {
-  const chunk = (type: string, data: Uint8Array) => {
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    out.write(type, 4, "latin1");
-    Buffer.from(data).copy(out, 8);
-    out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const raw = Buffer.alloc(h * (1 + 3 * w));
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) raw.set([x * 7, y * 5, 90], y * (1 + 3 * w) + 1 + 3 * x);
-  const bytes = Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", ihdr),
-    chunk("IDAT", deflateSync(raw)),
-    chunk("IEND", new Uint8Array()),
-  ]);
-  return new Uint8Array(bytes);
-}
+/** The pixels of this file's pictures: a colour ramp. */
+const RAMP = (x: number, y: number): [number, number, number] => [x * 7, y * 5, 90];
 
 const BYTES: Uint8Array<ArrayBuffer> = Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
 const blob = (bytes: Uint8Array<ArrayBuffer> = BYTES, type = "image/png") => new Blob([bytes], { type });
@@ -170,7 +138,7 @@ describe.each(BACKEND_TARGETS)("storage surface on $title", ({ postgres, skip })
     expect(elsewhere.error).toMatchObject({ statusCode: "400" });
     // Upsert tokens overwrite.
     const upsert = await files().createSignedUploadUrl("signed/up.png", { upsert: true });
-    const png4 = png(4, 4);
+    const png4 = png(4, 4, RAMP);
     expect(
       (await anon.storage.from(BUCKET).uploadToSignedUrl("signed/up.png", upsert.data!.token, blob(png4))).error,
     ).toBeNull();
@@ -193,7 +161,7 @@ describe.each(BACKEND_TARGETS)("storage surface on $title", ({ postgres, skip })
     const download = await files().createSignedUrl("scope/a.png", 60);
     expect(claimsOf(download.data!.signedUrl)).toMatchObject({ scope: "download" });
     const token = new URL(download.data!.signedUrl).searchParams.get("token")!;
-    const asUpload = await anon.storage.from(BUCKET).uploadToSignedUrl("scope/a.png", token, blob(png(2, 2)), {
+    const asUpload = await anon.storage.from(BUCKET).uploadToSignedUrl("scope/a.png", token, blob(png(2, 2, RAMP)), {
       upsert: true,
     });
     expect(asUpload.error).toMatchObject({ statusCode: "400" });
@@ -201,7 +169,7 @@ describe.each(BACKEND_TARGETS)("storage surface on $title", ({ postgres, skip })
   });
 
   it.skipIf(skip)("serves a transformed signed URL as the transformed image", async () => {
-    const original = png(64, 48);
+    const original = png(64, 48, RAMP);
     await put("render/a.png", original);
     const signed = await files().createSignedUrl("render/a.png", 60, { transform: { width: 16, height: 16 } });
     expect(signed.error).toBeNull();
