@@ -18,7 +18,10 @@ export const systemClock: Clock = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-/** What a lane can wait for: each is lifted only by its own release (a quota wait also by its time). */
+/**
+ * What a lane can wait for: each is lifted only by its own release (a quota wait also by its time, a
+ * connection wait also by a wake that finds the device online).
+ */
 export type WaitFor = "online" | "session" | "quota";
 
 export type DeliveryOutcome =
@@ -167,6 +170,9 @@ export function createLane<T>(options: LaneOptions<T>): Lane {
     do {
       again = false;
       if (stopped) return;
+      // A connection that came back while no 'online' event reached this lane (it was heard before the
+      // lane began to wait, or by a page that closed) is seen at the next wake.
+      if (waiting?.for === "online" && options.isOnline?.()) waiting = null;
       if (waiting) return arm(waiting.until ?? null);
       const free = capacity() - inFlight.size;
       if (free <= 0) return;

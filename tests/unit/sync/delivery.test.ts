@@ -180,14 +180,30 @@ describe("waits", () => {
     lane.wake();
     await h.clock.advance(0);
     expect(lane.status().waiting).toBe("online");
-    online = true;
     lane.release("session");
     lane.wake();
     await h.clock.advance(60_000);
     expect(h.delivered).toHaveLength(0);
+    online = true;
     lane.release("online");
     await h.clock.advance(0);
     expect(h.delivered).toHaveLength(1);
+  });
+
+  it("sees a connection that came back without an 'online' event at its next wake", async () => {
+    let online = false;
+    const h = harness(["a"], ok);
+    const lane = createLane({ ...h.options, isOnline: () => online });
+    lane.wake();
+    await h.clock.advance(0);
+    expect(lane.status().waiting).toBe("online");
+    online = true;
+    await h.clock.advance(60_000);
+    expect(h.delivered).toHaveLength(0);
+    lane.wake();
+    await h.clock.advance(0);
+    expect(h.delivered).toHaveLength(1);
+    expect(lane.status().waiting).toBeNull();
   });
 
   it("parks for a session until a session is renewed", async () => {
