@@ -33,6 +33,20 @@ export function onAuthChange(listener: (change: AuthChange) => void): Result<() 
   }
 }
 
+/**
+ * Session renewals (a sign-in, a token refresh), for one person when `userId` is given, as the delivery
+ * triggers hear them (src/sync/triggers.ts `session`); returns its unsubscribe.
+ */
+export function sessionRenewals(userId?: string): (listener: () => void) => () => void {
+  return (listener) => {
+    const auth = onAuthChange(({ event, user }) => {
+      if (!user || (userId !== undefined && user.id !== userId)) return;
+      if (event === "SIGNED_IN" || event === "TOKEN_REFRESHED") listener();
+    });
+    return auth.ok ? auth.value : () => undefined;
+  };
+}
+
 export function signInWithPassword(email: string, password: string): Promise<Result<SessionUser, AuthFailure>> {
   return attempt(async () => {
     const { data, error } = await supabase().auth.signInWithPassword({ email, password });

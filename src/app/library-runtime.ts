@@ -5,7 +5,7 @@
 // same entry at once. Writes made offline also ask for a Background Sync ("promptcanvas-outbox"),
 // which the service worker answers with the same drain. Conflicts are announced once (whichever
 // tab claims them) and stay listed for the UI (listConflicts).
-import { onAuthChange } from "../api/auth";
+import { sessionRenewals } from "../api/auth";
 import { sanitizeForLog } from "../api/errors";
 import { subscribeGenerationChanges } from "../api/library";
 import { db } from "../db/db";
@@ -105,12 +105,7 @@ function startLibrary(userId: string): () => void {
     void releaseWaits(db, userId, "auth").then(drain).catch(warn("releasing parked writes failed"));
   const sources: TriggerSources = {
     ...browserSources(),
-    session: (listener) => {
-      const auth = onAuthChange(({ event, user }) => {
-        if (user?.id === userId && (event === "SIGNED_IN" || event === "TOKEN_REFRESHED")) listener();
-      });
-      return auth.ok ? auth.value : () => undefined;
-    },
+    session: sessionRenewals(userId),
   };
   const untrigger = [
     subscribe({ on: "online" }, onOnline, sources),

@@ -6,7 +6,7 @@
 // here when work is queued or the concurrency changes; offline, new work also asks for a Background
 // Sync. Each tab keeps the limits record fresh while visible.
 import { createActor, fromPromise } from "xstate";
-import { onAuthChange } from "../api/auth";
+import { sessionRenewals } from "../api/auth";
 import { fetchMyLimits } from "../api/user-rows";
 import { db } from "../db/db";
 import { untilOnline } from "../lib/online";
@@ -27,7 +27,7 @@ import { limitsMachine } from "../features/quota/limits-machine";
 import { addUnseenFinished, showToast } from "../state/toasts";
 import { toLimitsRecord } from "../sync/pull";
 import type { RunOutcome } from "../sync/run-task";
-import { browserSources, type TriggerSources } from "../sync/triggers";
+import { browserSources } from "../sync/triggers";
 
 type PageRunner = { userId: string; runtime: GenerationRuntime; stop: () => void };
 let current: PageRunner | null = null;
@@ -83,16 +83,6 @@ function startLimits(userId: string) {
       document.removeEventListener("visibilitychange", onVisibility);
       actor.stop();
     },
-  };
-}
-
-/** This user's session renewals (a sign-in, a token refresh), as the triggers hear them. */
-function sessionRenewals(userId: string): TriggerSources["session"] {
-  return (listener) => {
-    const auth = onAuthChange(({ event, user }) => {
-      if (user?.id === userId && (event === "SIGNED_IN" || event === "TOKEN_REFRESHED")) listener();
-    });
-    return auth.ok ? auth.value : () => undefined;
   };
 }
 

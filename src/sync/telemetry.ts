@@ -10,7 +10,7 @@
 // answer harmless. A run keeps the session it started under, so a sign-out while a batch is on the wire
 // cannot turn the next batches into anonymous requests that row-level security refuses.
 import type { WebVitalName } from "#shared/vocabulary/web-vitals.ts";
-import { onAuthChange } from "../api/auth";
+import { sessionRenewals } from "../api/auth";
 import { sanitizeForLog } from "../api/errors";
 import { sendTelemetry, type SendFailure } from "../api/telemetry";
 import { supabase } from "../api/client";
@@ -18,7 +18,7 @@ import { db } from "../db/db";
 import { bufferTelemetry, bufferedTelemetry, dropTelemetry, type TelemetryItem } from "../db/telemetry-buffer";
 import type { Result } from "../lib/result";
 import { createLane, systemClock, type Clock, type DeliveryOutcome } from "./delivery";
-import { browserSources, subscribe, type LockManagerLike, type TriggerSources } from "./triggers";
+import { browserSources, subscribe, type LockManagerLike } from "./triggers";
 
 export type { TelemetryItem } from "../db/telemetry-buffer";
 
@@ -267,13 +267,7 @@ export function telemetry(): Telemetry {
     locks: sources.locks,
   });
   subscribe({ on: "online" }, () => recorder.online(), sources);
-  const session: TriggerSources["session"] = (listener) => {
-    const auth = onAuthChange(({ event, user }) => {
-      if (user && (event === "SIGNED_IN" || event === "TOKEN_REFRESHED")) listener();
-    });
-    return auth.ok ? auth.value : () => undefined;
-  };
-  subscribe({ on: "session" }, () => void recorder.flush(), { ...sources, session });
+  subscribe({ on: "session" }, () => void recorder.flush(), { ...sources, session: sessionRenewals() });
   shared = recorder;
   return recorder;
 }

@@ -3,7 +3,7 @@
 // useGenerationRuntime. Only types of the queue runner are imported, so this module costs the first page
 // load nothing but React.
 import { createContext, createElement, useContext, useSyncExternalStore, type ReactNode } from "react";
-import type { QueueEntry, QueueRuns } from "../../sync/queue/queue-runner";
+import type { QueueRuns } from "../../sync/queue/queue-runner";
 
 export type GenerationRuntime = {
   userId: string;
@@ -11,10 +11,9 @@ export type GenerationRuntime = {
   queue: QueueRuns | null;
   /**
    * New tasks were written: wake the runner in this tab at once, rather than on Dexie's next live-query
-   * round (or, offline, ask for a Background Sync). The runner reads the tasks from Dexie; the entries
-   * say what was written.
+   * round (or, offline, ask for a Background Sync). The runner reads the tasks from Dexie.
    */
-  enqueued(taskIds: string[], entries?: QueueEntry[]): void;
+  enqueued(taskIds: string[]): void;
   setConcurrency(value: number): void;
 };
 

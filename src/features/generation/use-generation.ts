@@ -97,14 +97,9 @@ export function useGenerationActions() {
       const tasks = tasksFor(settings, runtime.userId, isOnline(), spentUntil);
       const prompt: PromptEntry = { prompt: settings.prompt, style: settings.style, quality: tasks[0].quality };
       try {
-        const now = Date.now();
-        const taskIds = await enqueueTasks(db, tasks, prompt, now);
-        // The same entries enqueueTasks wrote (createdAt one millisecond apart), so this tab's queue starts
-        // them without waiting for the live query.
-        runtime.enqueued(
-          taskIds,
-          tasks.map((t, i) => ({ id: t.id, createdAt: new Date(now + i).toISOString(), wait: t.wait })),
-        );
+        const taskIds = await enqueueTasks(db, tasks, prompt, Date.now());
+        // This tab's queue looks at once, without waiting for the live query's next round.
+        runtime.enqueued(taskIds);
         return spentUntil ? { ok: true, taskIds, heldUntil: spentUntil } : { ok: true, taskIds };
       } catch (e) {
         report("queueing")(e);
