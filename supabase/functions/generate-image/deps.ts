@@ -10,6 +10,15 @@ export interface Platform {
   fetch?: typeof fetch;
   /** Renders the built-in engine's image; the engine's renderPng in this isolate by default. */
   render?: RenderFn;
+  /** Runs work after the answer is sent; the edge runtime's EdgeRuntime.waitUntil by default, where it exists. */
+  background?: (work: Promise<void>) => void;
+}
+
+/** Supabase's edge runtime keeps an isolate alive for the promises given to EdgeRuntime.waitUntil. */
+function edgeRuntimeBackground(): Platform["background"] {
+  const runtime = (globalThis as { EdgeRuntime?: { waitUntil?: (work: Promise<unknown>) => void } }).EdgeRuntime;
+  const waitUntil = runtime?.waitUntil;
+  return waitUntil ? (work) => waitUntil.call(runtime, work) : undefined;
 }
 
 export function createDeps(env: (name: string) => string | undefined, platform: Platform = {}): Deps {
@@ -27,5 +36,6 @@ export function createDeps(env: (name: string) => string | undefined, platform: 
     now: () => Date.now(),
     log: (event, fields) => console.warn(JSON.stringify({ fn: "generate-image", event, ...fields })),
     config: DEFAULT_CONFIG,
+    background: platform.background ?? edgeRuntimeBackground(),
   };
 }

@@ -6,7 +6,7 @@
 // a quota slot is held, and only then is the reference image decoded. Everything it touches arrives as
 // Deps (deps.ts builds them from the environment), so tests pass fakes. A new generation is published when its owner opted in to the
 // public gallery (user_preferences.public_gallery_opt_in); changing that later affects new ones only.
-import { type AppError, appError, invalidInput, type Result } from "../_shared/errors.ts";
+import { type AppError, appError, fail, invalidInput, type Result } from "../_shared/errors.ts";
 import { seedFromRequestId } from "../_shared/generation-options.ts";
 import { DIMENSIONS } from "../_shared/vocabulary/generation.ts";
 import type { GenerationRow } from "../_shared/vocabulary/rows.ts";
@@ -35,6 +35,11 @@ export interface Deps {
   /** Receives codes and ids only: never tokens, prompts, keys or images. */
   log: (event: string, fields: Record<string, unknown>) => void;
   config: HandlerConfig;
+  /**
+   * Keeps work the answer does not wait for running after it is sent (EdgeRuntime.waitUntil on
+   * Supabase); without it the handler waits for that work before answering.
+   */
+  background?: (work: Promise<void>) => void;
 }
 
 export const DEFAULT_CONFIG: HandlerConfig = { signedUrlTtlSec: 3600, maxBodyBytes: 6_000_000 };
@@ -197,7 +202,7 @@ async function generate(
   const providerMs = Math.round((performance.now() - providerStarted) * 10) / 10;
   phases.add("provider", providerMs);
   if (!drawn.ok) {
-    await noteAttempt(d, { provider: provider.id, ok: false, errorCode: drawn.error.code, ms: providerMs });
+    await note(d, phases, { provider: provider.id, ok: false, errorCode: drawn.error.code, ms: providerMs });
     return giveBack(drawn.error);
   }
 
@@ -225,6 +230,11 @@ async function generate(
   const put = await phases.time("upload", store.putImage(path, bytes, image.contentType));
   if (!put.ok) return giveBack(put.error);
 
+  // The object is stored, so its URL is signed while the row is written (signing needs only the path);
+  // whatever becomes of the row, the signing settles as a Result.
+  const signing = phases.time("sign", store.signedUrl(path, d.config.signedUrlTtlSec)).catch((e) =>
+    fail(appError("server_error", { detail: `sign url threw: ${String(e)}` }))
+  );
   // The row and its charge are one transaction: no crash can leave a stored image uncharged.
   const recorded = await phases.time(
     "record",
@@ -271,10 +281,8 @@ async function generate(
 
   // Time to image for /status: from the engine call to the image stored with its row.
   const toImageMs = Math.round(performance.now() - providerStarted);
-  const [url] = await Promise.all([
-    phases.time("sign", store.signedUrl(path, d.config.signedUrlTtlSec)),
-    phases.time("note", noteAttempt(d, { provider: provider.id, ok: true, errorCode: null, ms: toImageMs })),
-  ]);
+  await note(d, phases, { provider: provider.id, ok: true, errorCode: null, ms: toImageMs });
+  const url = await signing;
   const { allowed: _allowed, tier: _tier, ...reserved } = reservation.value;
   const quota = recorded.value.quota ?? reserved;
   // The row is stored and charged: a retry with the same request id replays it and signs again.
@@ -287,10 +295,19 @@ function deletedAnswer(id: string, quota: QuotaState & { allowed?: boolean; tier
   return { ok: true, answer: { deleted: { id }, quota: { remaining, daily_limit, reset_at }, replayed: true } };
 }
 
-/** Notes an engine call for /status (docs/decisions: engine health); a failure to note it is only logged. */
-async function noteAttempt(d: Deps, attempt: EngineAttempt): Promise<void> {
-  const noted = await d.store.recordAttempt(attempt);
-  if (!noted.ok) d.log("engine_attempt.record_failed", { provider: attempt.provider, detail: noted.error.detail });
+/**
+ * Notes an engine call for /status (docs/decisions: engine health), after the answer where the platform
+ * keeps background work (Deps.background): nobody waits for it. A failure to note it is only logged.
+ */
+async function note(d: Deps, phases: Phases, attempt: EngineAttempt): Promise<void> {
+  const noting = d.store.recordAttempt(attempt).then(
+    (noted) => {
+      if (!noted.ok) d.log("engine_attempt.record_failed", { provider: attempt.provider, detail: noted.error.detail });
+    },
+    (e) => d.log("engine_attempt.record_failed", { provider: attempt.provider, detail: String(e) }),
+  );
+  if (d.background) d.background(noting);
+  else await phases.time("note", noting);
 }
 
 /**

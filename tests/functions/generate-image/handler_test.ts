@@ -7,6 +7,7 @@ import { createProviderRegistry } from "../../../supabase/functions/_shared/prov
 import { createReplicateProvider } from "../../../supabase/functions/_shared/providers/replicate.ts";
 import { sniffImage } from "../../../supabase/functions/_shared/image/sniff.ts";
 import { FakeDb, FakeStore } from "../fakes/fake-store.ts";
+import type { EngineAttempt, GenerationStore } from "../../../supabase/functions/_shared/generation-store.ts";
 import { VALIDATION_MESSAGES } from "../../../supabase/functions/_shared/vocabulary/errors.ts";
 import {
   ASPECT_RATIOS,
@@ -152,21 +153,23 @@ Deno.test(
       assert.equal(sniffImage(object.bytes)?.width, 1344);
       assert.equal(h.db.limitsOf(h.user.id).used, 1);
       assert.equal(h.db.reservations.size, 0);
-      // Each step the request went through, in order, with its duration; total last.
+      // Each step the request went through with its duration (steps side by side in the order they
+      // ended), total last.
       const timing = (res.headers.get("server-timing") ?? "").split(", ").map((e) => e.split(";dur="));
-      assert.deepEqual(timing.map(([name]) => name), [
-        "body",
+      assert.equal(timing.at(-1)?.[0], "total");
+      assert.deepEqual(timing.map(([name]) => name).sort(), [
         "auth",
+        "body",
         "lookup",
-        "reserve",
+        "note",
         "optin",
         "provider",
         "recipe",
-        "upload",
         "record",
+        "reserve",
         "sign",
-        "note",
         "total",
+        "upload",
       ]);
       assert.ok(timing.every(([, ms]) => /^\d+(\.\d)?$/.test(ms)), JSON.stringify(timing));
     } finally {
@@ -387,6 +390,75 @@ Deno.test("each engine call is noted for /status once: engine, success and time 
     assert.equal(attempt.ok, true);
     assert.equal(attempt.errorCode, null);
     assert.ok(attempt.ms >= 0 && attempt.ms < 5_000);
+  } finally {
+    await h.close();
+  }
+});
+
+/** The store, with every call's start and end written to `events` as "<method>:start" and "<method>:end". */
+function traced(store: GenerationStore, events: string[]): GenerationStore {
+  return new Proxy(store, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        events.push(`${String(name)}:start`);
+        return (value.apply(target, args) as Promise<unknown>).finally(() => events.push(`${String(name)}:end`));
+      };
+    },
+  });
+}
+
+Deno.test(
+  "the image is stored before its row and its URL; the URL is signed while the row is written; the engine call is noted after the row",
+  async () => {
+    const h = harness();
+    try {
+      const events: string[] = [];
+      const res = await h.call(request(), { deps: { ...h.deps, store: traced(h.deps.store, events) } });
+      assert.equal(res.status, 200);
+      const at = (event: string) => {
+        assert.ok(events.includes(event), `${event} missing from ${events.join(", ")}`);
+        return events.indexOf(event);
+      };
+      assert.ok(at("putImage:end") < at("recordGeneration:start"), events.join(", "));
+      assert.ok(at("putImage:end") < at("signedUrl:start"), events.join(", "));
+      assert.ok(at("signedUrl:start") < at("recordGeneration:end"), events.join(", "));
+      assert.ok(at("recordGeneration:end") < at("recordAttempt:start"), events.join(", "));
+    } finally {
+      await h.close();
+    }
+  },
+);
+
+Deno.test("where the platform keeps background work, the answer does not wait for the engine call's note", async () => {
+  const h = harness();
+  try {
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const store = h.deps.store;
+    // The note's write hangs until released: an answer that waited for it would never come.
+    const slowNotes: GenerationStore = new Proxy(store, {
+      get: (target, name, receiver) =>
+        name === "recordAttempt" ?
+          async (attempt: EngineAttempt) => {
+            await held;
+            return target.recordAttempt(attempt);
+          } :
+          Reflect.get(target, name, receiver),
+    });
+    const kept: Promise<void>[] = [];
+    const deps: Deps = { ...h.deps, store: slowNotes, background: (work) => kept.push(work) };
+    const timeout = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 3_000));
+    const res = await Promise.race([h.call(request(), { deps }), timeout]);
+    assert.notEqual(res, "timeout", "the answer waited for the note");
+    assert.equal((res as Response).status, 200);
+    assert.equal(kept.length, 1);
+    assert.equal(h.db.attempts.length, 0);
+    release();
+    await Promise.all(kept);
+    assert.equal(h.db.attempts.length, 1);
+    assert.equal(h.db.attempts[0].ok, true);
   } finally {
     await h.close();
   }
