@@ -21,8 +21,8 @@ export default {
     "tests/support/functions/*/handler.ts",
     "supabase/functions/*/index.ts!",
     "supabase/local/main.ts!",
-    // Started with `new Worker(new URL(...))`, which Knip does not follow.
-    "supabase/local/render-worker.ts!",
+    // Started as a process (`deno run` of its URL), which Knip does not follow.
+    "supabase/local/render-process.ts!",
   ],
   // Production code is listed directory by directory: a catch-all pattern without "!" beside the "!" ones
   // makes Knip 6 lose the production module graph.

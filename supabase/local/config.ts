@@ -40,7 +40,7 @@ export interface Config {
   functionTimeoutMs: number;
   /** Most rows one REST request answers. */
   restMaxRows: number;
-  /** Workers rendering built-in engine images (default: the machine's cores). */
+  /** Processes rendering built-in engine images (default: render-pool.ts's defaultPoolSize). */
   renderWorkers: number | null;
   /** The environment edge functions see besides the platform's variables (provider keys and the like). */
   functionEnv: Env;

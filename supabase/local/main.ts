@@ -40,12 +40,31 @@ if (applied.length) log(`applied migrations: ${applied.join(", ")}`);
 const ctx: Ctx = { config, db, log };
 const renderPool = createRenderPool({ size: config.renderWorkers ?? defaultPoolSize() });
 const MAILBOX = "/_dev/mailbox";
+
+/**
+ * What functions fetch with: a request to this backend's own URL is served in-process by `serve` below,
+ * through the same gateway check, routes and database roles as one over the network, without a loopback
+ * connection (HTTP framing, compression, an event-loop turn each way); anything else goes out as usual.
+ */
+const functionFetch: typeof fetch = (input, init) => {
+  const req = new Request(input, init);
+  if (new URL(req.url).origin !== new URL(config.publicUrl).origin) return fetch(req);
+  return serve(req, { remoteAddr: "127.0.0.1" });
+};
+
 const services: [string, Service][] = [
   ["/auth/v1", createAuth(ctx)],
   ["/rest/v1", createRest(ctx)],
   ["/storage/v1", createStorage(ctx)],
   ["/realtime/v1", await createRealtime(ctx)],
-  ["/functions/v1", createFunctions(ctx, renderPool)],
+  [
+    "/functions/v1",
+    createFunctions(ctx, {
+      render: renderPool.render,
+      fetch: functionFetch,
+      background: (work) => void work.catch((e) => log("function background work failed", { error: String(e) })),
+    }),
+  ],
   [MAILBOX, createMailbox(ctx)],
 ];
 
@@ -126,34 +145,36 @@ const server = Deno.serve(
       );
     },
   },
-  async (req, info) => {
-    // The mailbox holds live sign-in links: no other web origin may read it, so it gets no CORS at all.
-    const path = new URL(req.url).pathname;
-    const shared = path !== MAILBOX && !path.startsWith(MAILBOX + "/");
-    if (req.method === "OPTIONS") {
-      return new Response(null, { status: 204, headers: shared ? corsHeaders(req) : {} });
-    }
-    const remoteAddr = (info.remoteAddr as Deno.NetAddr).hostname ?? "";
-    let res: Response;
-    try {
-      res = await route(req, { remoteAddr });
-    } catch (e) {
-      if (e instanceof DatabaseUnavailable) {
-        // The embedded database is being re-opened (db.ts): a retry shortly after will be served.
-        res = json({ message: e.message, code: e.code }, 503, { "Retry-After": "1" });
-      } else {
-        log("unhandled error", { error: String(e), stack: (e as Error)?.stack });
-        res = json({ message: "Internal server error" }, 500);
-      }
-    }
-    if (res.status === 101 || !shared) return res; // websocket upgrade, or the mailbox
-    const cors = corsHeaders(req);
-    const headers = new Headers(res.headers);
-    // Vary adds to what the route said (an image transformation varies by Accept as well).
-    cors.forEach((v, k) => (k === "vary" && headers.has(k) ? headers.append(k, v) : headers.set(k, v)));
-    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
-  },
+  (req, info) => serve(req, { remoteAddr: (info.remoteAddr as Deno.NetAddr).hostname ?? "" }),
 );
+
+/** Every request, from the network or from a function (functionFetch): CORS, the route, its failures. */
+async function serve(req: Request, info: { remoteAddr: string }): Promise<Response> {
+  // The mailbox holds live sign-in links: no other web origin may read it, so it gets no CORS at all.
+  const path = new URL(req.url).pathname;
+  const shared = path !== MAILBOX && !path.startsWith(MAILBOX + "/");
+  if (req.method === "OPTIONS") {
+    return new Response(null, { status: 204, headers: shared ? corsHeaders(req) : {} });
+  }
+  let res: Response;
+  try {
+    res = await route(req, info);
+  } catch (e) {
+    if (e instanceof DatabaseUnavailable) {
+      // The embedded database is being re-opened (db.ts): a retry shortly after will be served.
+      res = json({ message: e.message, code: e.code }, 503, { "Retry-After": "1" });
+    } else {
+      log("unhandled error", { error: String(e), stack: (e as Error)?.stack });
+      res = json({ message: "Internal server error" }, 500);
+    }
+  }
+  if (res.status === 101 || !shared) return res; // websocket upgrade, or the mailbox
+  const cors = corsHeaders(req);
+  const headers = new Headers(res.headers);
+  // Vary adds to what the route said (an image transformation varies by Accept as well).
+  cors.forEach((v, k) => (k === "vary" && headers.has(k) ? headers.append(k, v) : headers.set(k, v)));
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}
 
 // Functions written to read the platform's variables themselves (rather than through createDeps)
 // find them in the process environment, as on the edge runtime.
@@ -169,7 +190,7 @@ async function shutdown() {
   if (stopping) return;
   stopping = true;
   for (const [, service] of services) await service.close?.();
-  renderPool.close();
+  await renderPool.close();
   await server.shutdown();
   await db.close();
   Deno.exit(0);

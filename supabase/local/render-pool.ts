@@ -1,29 +1,28 @@
-// Built-in engine renders off the server's event loop: a pool of Deno Workers, one per core but one
-// unless RENDER_WORKERS says otherwise, each running renderPng (render-worker.ts). A render takes hundreds of
-// milliseconds of pure computation; on the event loop it would stall every REST, auth and realtime
-// request meanwhile. Work beyond the pool's size waits in a queue, first come first served. A worker
-// that dies is replaced; its render is rejected and the pool carries on.
-import type { RenderFn } from "../functions/_shared/providers/builtin.ts";
-
-type RenderInput = Parameters<RenderFn>[0];
-
-/** What the pool posts to a worker, and what the worker answers. */
-export type RenderRequest = { id: number; input: RenderInput };
-export type RenderReply = { id: number; ok: true; bytes: Uint8Array } | { id: number; ok: false; message: string };
+// Built-in engine renders off the server: a pool of render processes (render-process.ts), one per core
+// but one unless RENDER_WORKERS says otherwise, each started at a lower CPU priority (`nice`). A render
+// takes hundreds of milliseconds of pure computation; on the event loop it would stall every REST, auth
+// and realtime request meanwhile, and at the server's own priority it takes CPU the event loop and the
+// database need. Work beyond the pool's size waits in a queue, first come first served. A process that
+// dies is replaced; its render is rejected and the pool carries on. Requests and replies are frames on
+// the process's stdin and stdout (render-protocol.ts).
+import { encodeRequest, FrameReader, type RenderInput, type ReplyHeader } from "./render-protocol.ts";
 
 export interface RenderPool {
-  /** Renders in a worker; the same signature as renderPng, so the engine's provider takes it as is. */
-  render: RenderFn;
+  /** Renders in a process; the same signature as renderPng, so the engine's provider takes it as is. */
+  render: (input: RenderInput) => Promise<Uint8Array>;
   readonly size: number;
-  /** Renders running now and renders waiting for a worker. */
+  /** Renders running now and renders waiting for a process. */
   load(): { running: number; queued: number };
-  close(): void;
+  /** Rejects what runs or waits, stops the processes; resolves once they have exited. */
+  close(): Promise<void>;
 }
 
 export interface RenderPoolOptions {
   size: number;
-  /** The worker module (tests give one that misbehaves on purpose). */
-  workerUrl?: URL;
+  /** The program each process runs (tests give one that misbehaves on purpose). */
+  processUrl?: URL;
+  /** How much lower than the server's the renders' priority is, on nice's scale (0 to 19); 0 keeps it equal. */
+  niceness?: number;
 }
 
 interface Job {
@@ -34,14 +33,24 @@ interface Job {
 }
 
 interface Slot {
-  worker: Worker;
+  child: Deno.ChildProcess;
+  stdin: WritableStreamDefaultWriter<Uint8Array>;
   job: Job | null;
+  /** Settles once the process has exited and its output is read. */
+  done: Promise<void>;
 }
 
-export const DEFAULT_WORKER_URL = new URL("./render-worker.ts", import.meta.url);
+export const DEFAULT_PROCESS_URL = new URL("./render-process.ts", import.meta.url);
 
 /**
- * One worker per core but one: that core is left to the event loop (REST, auth, realtime) and the
+ * Renders run at nice 10: on Linux's scheduler a task at nice 0 gets about ten times the CPU of one at
+ * nice 10 when both want it, so the event loop and the database take a core whenever they have work
+ * and renders use the rest.
+ */
+export const DEFAULT_NICENESS = 10;
+
+/**
+ * One process per core but one: that core is left to the event loop (REST, auth, realtime) and the
  * database. A worker per core made the workers take the server's CPU during a batch: on 2 cores REST p99
  * at 8 clients was 52 ms with 2 workers and 27 ms with 1 (bench/backend-bench.ts, PostgreSQL). Never
  * fewer than one; RENDER_WORKERS overrides.
@@ -50,35 +59,91 @@ export function defaultPoolSize(): number {
   return Math.max(1, (navigator.hardwareConcurrency || 1) - 1);
 }
 
+/** What a render process is given of the server's environment: where Deno keeps its cache, nothing secret. */
+const PASSED_ENV = [
+  "PATH",
+  "HOME",
+  "DENO_DIR",
+  "XDG_CACHE_HOME",
+  "TMPDIR",
+  "LOCALAPPDATA",
+  "USERPROFILE",
+  "SystemRoot",
+];
+
+/** How much of a process's last error output a rejected render carries. */
+const STDERR_TAIL = 2_000;
+
 export function createRenderPool(opts: RenderPoolOptions): RenderPool {
   const size = Math.max(1, Math.floor(opts.size));
-  const workerUrl = opts.workerUrl ?? DEFAULT_WORKER_URL;
+  const processUrl = opts.processUrl ?? DEFAULT_PROCESS_URL;
+  const niceness = Math.min(19, Math.max(0, Math.floor(opts.niceness ?? DEFAULT_NICENESS)));
   const slots: Slot[] = [];
   const queue: Job[] = [];
   let nextId = 1;
   let closed = false;
+  // Where `nice` is not a command (Windows, a minimal container), renders run at the server's priority.
+  let niceFound = niceness > 0;
 
-  // Workers start on first use: a backend that never renders pays nothing for them.
+  function start(): Deno.ChildProcess {
+    const deno = Deno.execPath();
+    const args = ["run", "--quiet", "--no-prompt", processUrl.href];
+    // Deno's messages without colour codes, so a failure's message reads plainly.
+    const env: Record<string, string> = { NO_COLOR: "1" };
+    for (const name of PASSED_ENV) {
+      const value = Deno.env.get(name);
+      if (value !== undefined) env[name] = value;
+    }
+    const options = { stdin: "piped", stdout: "piped", stderr: "piped", clearEnv: true, env } as const;
+    if (niceFound) {
+      try {
+        return new Deno.Command("nice", { ...options, args: ["-n", String(niceness), deno, ...args] }).spawn();
+      } catch (e) {
+        if (!(e instanceof Deno.errors.NotFound)) throw e;
+        niceFound = false;
+      }
+    }
+    return new Deno.Command(deno, { ...options, args }).spawn();
+  }
+
+  // Processes start on first use: a backend that never renders pays nothing for them.
   function spawn(): Slot {
-    const slot: Slot = { worker: new Worker(workerUrl, { type: "module" }), job: null };
-    slot.worker.onmessage = (e: MessageEvent<RenderReply>) => {
+    const child = start();
+    let stderr = "";
+    const slot: Slot = { child, stdin: child.stdin.getWriter(), job: null, done: Promise.resolve() };
+    const readReplies = (async () => {
+      const frames = new FrameReader();
+      for await (const chunk of child.stdout) {
+        for (const { header, payload } of frames.push(chunk)) {
+          const reply = header as ReplyHeader;
+          const job = slot.job;
+          if (!job || reply.id !== job.id) continue;
+          slot.job = null;
+          if (reply.ok) job.resolve(payload);
+          else job.reject(new Error(reply.message));
+          pump();
+        }
+      }
+    })().catch(() => {
+      // Output that is not the protocol: the process is in an unknown state.
+      kill(child);
+    });
+    const readErrors = (async () => {
+      for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
+        stderr = (stderr + chunk).slice(-STDERR_TAIL);
+      }
+    })().catch(() => {});
+    // A process that exits (a crash, a kill, a failed start) takes its render with it and is replaced.
+    slot.done = Promise.all([child.status, readReplies, readErrors]).then(([status]) => {
+      const at = slots.indexOf(slot);
+      if (at >= 0) slots.splice(at, 1);
       const job = slot.job;
-      if (!job || e.data.id !== job.id) return;
       slot.job = null;
-      if (e.data.ok) job.resolve(e.data.bytes);
-      else job.reject(new Error(e.data.message));
+      slot.stdin.abort().catch(() => {});
+      const why = lastError(stderr) || `exit code ${status.code}${status.signal ? ` (${status.signal})` : ""}`;
+      job?.reject(new Error(`render process failed: ${why}`));
       pump();
-    };
-    // An error the worker did not catch leaves it in an unknown state: reject its job, replace it.
-    slot.worker.onerror = (e: ErrorEvent) => {
-      e.preventDefault();
-      const job = slot.job;
-      slot.job = null;
-      slot.worker.terminate();
-      slots.splice(slots.indexOf(slot), 1);
-      job?.reject(new Error(`render worker failed: ${e.message}`));
-      pump();
-    };
+    });
     slots.push(slot);
     return slot;
   }
@@ -89,7 +154,8 @@ export function createRenderPool(opts: RenderPoolOptions): RenderPool {
       if (!slot) return;
       const job = queue.shift()!;
       slot.job = job;
-      slot.worker.postMessage({ id: job.id, input: job.input } satisfies RenderRequest);
+      // A write to a process that has exited fails; its exit rejects the job.
+      slot.stdin.write(encodeRequest(job.id, job.input)).catch(() => kill(slot.child));
     }
   }
 
@@ -103,14 +169,30 @@ export function createRenderPool(opts: RenderPoolOptions): RenderPool {
       });
     },
     load: () => ({ running: slots.filter((s) => s.job).length, queued: queue.length }),
-    close() {
+    async close() {
       closed = true;
-      for (const s of slots) {
-        s.worker.terminate();
+      const stopping = slots.splice(0);
+      for (const s of stopping) {
         s.job?.reject(new Error("render pool closed"));
+        s.job = null;
+        kill(s.child);
       }
-      slots.length = 0;
       for (const j of queue.splice(0)) j.reject(new Error("render pool closed"));
+      await Promise.all(stopping.map((s) => s.done));
     },
   };
+}
+
+function kill(child: Deno.ChildProcess): void {
+  try {
+    child.kill("SIGKILL");
+  } catch {
+    // already exited
+  }
+}
+
+/** The error a dying process printed last (Deno's "error: Uncaught ..." line). */
+function lastError(stderr: string): string {
+  const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
+  return lines.find((l) => l.startsWith("error:")) ?? lines.at(-1) ?? "";
 }

@@ -1,49 +1,50 @@
-// The render worker pool: renders run on worker threads side by side up to the pool's size, the rest
-// wait their turn; a failed or crashed render is a rejected promise and the pool keeps serving; the
-// real worker answers exactly the bytes the engine renders in-process.
+// The render pool: renders run in processes side by side up to the pool's size, the rest wait their
+// turn; a failed or crashed render is a rejected promise and the pool keeps serving; the processes run
+// at a lower priority than the server; the real render process answers exactly the bytes the engine
+// renders in-process.
 import assert from "node:assert/strict";
 import { renderPng } from "../../supabase/functions/_shared/engine/render.ts";
 import { createRenderPool, type RenderPool } from "../../supabase/local/render-pool.ts";
 
-const SCRIPTED = new URL("./fixtures/scripted-render-worker.ts", import.meta.url);
+const SCRIPTED = new URL("./fixtures/scripted-render-process.ts", import.meta.url);
 
 const job = (prompt: string) => ({ prompt, style: "photorealistic", width: 8, height: 8, seed: 1 });
 
-/** Runs a scripted job; answers when it started and ended on its worker. */
+/** Runs a scripted job; answers when it started and ended in its process. */
 async function timed(pool: RenderPool, ms: number): Promise<{ start: number; end: number }> {
   const bytes = await pool.render(job(`busy:${ms}`));
   const [start, end] = new Float64Array(bytes.slice().buffer);
   return { start, end };
 }
 
-async function withPool(size: number, fn: (pool: RenderPool) => Promise<void>, workerUrl = SCRIPTED) {
-  const pool = createRenderPool({ size, workerUrl });
+async function withPool(size: number, fn: (pool: RenderPool) => Promise<void>, niceness?: number) {
+  const pool = createRenderPool({ size, processUrl: SCRIPTED, niceness });
   try {
     await fn(pool);
   } finally {
-    pool.close();
+    await pool.close();
   }
 }
 
-Deno.test("two renders overlap in time on two workers", () =>
+Deno.test("two renders overlap in time in two processes", () =>
   withPool(2, async (pool) => {
     const [a, b] = await Promise.all([timed(pool, 300), timed(pool, 300)]);
     assert.ok(a.start < b.end && b.start < a.end, `expected overlap: ${JSON.stringify({ a, b })}`);
   }));
 
-Deno.test("renders beyond the pool's size wait for a free worker", () =>
+Deno.test("renders beyond the pool's size wait for a free process", () =>
   withPool(2, async (pool) => {
     const runs = [timed(pool, 250), timed(pool, 250), timed(pool, 250)];
     assert.deepEqual(pool.load(), { running: 2, queued: 1 });
     const [a, b, c] = await Promise.all(runs);
-    assert.ok(c.start >= Math.min(a.end, b.end), `the third started before a worker was free: ${c.start}`);
+    assert.ok(c.start >= Math.min(a.end, b.end), `the third started before a process was free: ${c.start}`);
     assert.deepEqual(pool.load(), { running: 0, queued: 0 });
   }));
 
-Deno.test("a single worker runs renders one after another", () =>
+Deno.test("a single process runs renders one after another", () =>
   withPool(1, async (pool) => {
     const [a, b] = await Promise.all([timed(pool, 150), timed(pool, 150)]);
-    assert.ok(b.start >= a.end, "the second render overlapped the first on one worker");
+    assert.ok(b.start >= a.end, "the second render overlapped the first in one process");
   }));
 
 Deno.test("a render that fails is a rejected promise and the pool goes on", () =>
@@ -53,35 +54,90 @@ Deno.test("a render that fails is a rejected promise and the pool goes on", () =
     assert.ok(after.end >= after.start);
   }));
 
-Deno.test("a crashed worker rejects its render and is replaced", () =>
+Deno.test("a crashed process rejects its render and is replaced", () =>
   withPool(1, async (pool) => {
     const queuedBehind = timed(pool, 10);
     const crashed = pool.render(job("crash"));
     const alsoQueued = timed(pool, 10);
     await queuedBehind;
-    await assert.rejects(crashed, /render worker failed: .*worker crashed on purpose/);
+    await assert.rejects(crashed, /render process failed: .*render process crashed on purpose/);
     await alsoQueued;
     assert.deepEqual(pool.load(), { running: 0, queued: 0 });
   }));
 
+Deno.test({
+  name: "the render processes run at a lower priority than the server, or at its own with niceness 0",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    for (const niceness of [10, 0]) {
+      await withPool(1, async (pool) => {
+        await timed(pool, 1);
+        const own = niceOf(Deno.pid);
+        assert.deepEqual(childrenOf(Deno.pid).map(niceOf), [Math.min(19, own + niceness)]);
+      }, niceness);
+    }
+  },
+});
+
 Deno.test("a closed pool refuses work and rejects what was waiting", async () => {
-  const pool = createRenderPool({ size: 1, workerUrl: SCRIPTED });
+  const pool = createRenderPool({ size: 1, processUrl: SCRIPTED });
   const running = pool.render(job("busy:200"));
   const waiting = pool.render(job("busy:10"));
-  pool.close();
+  const closing = pool.close();
   await assert.rejects(running, /closed/);
   await assert.rejects(waiting, /closed/);
   await assert.rejects(pool.render(job("busy:1")), /closed/);
+  await closing;
+  assert.deepEqual(childrenOf(Deno.pid), []);
 });
 
-Deno.test("the real worker answers the engine's own bytes, and its errors", async () => {
+Deno.test("the real render process answers the engine's own bytes, and its errors", async () => {
   const pool = createRenderPool({ size: 2 });
   try {
     const input = { prompt: "a lighthouse on a cliff at dawn", style: "watercolor", width: 48, height: 32, seed: 7 };
-    const [inWorker, inProcess] = await Promise.all([pool.render(input), renderPng(input)]);
-    assert.deepEqual(inWorker, inProcess);
+    const [pooled, inProcess] = await Promise.all([pool.render(input), renderPng(input)]);
+    assert.deepEqual(pooled, inProcess);
     await assert.rejects(pool.render({ ...input, style: "no-such-style" }), /unknown style/);
   } finally {
-    pool.close();
+    await pool.close();
   }
 });
+
+Deno.test("a reference image's pixels reach the render process intact", async () => {
+  const pool = createRenderPool({ size: 1 });
+  try {
+    const rgba = new Uint8Array(16 * 16 * 4).map((_, i) => (i * 37) % 251);
+    const input = {
+      prompt: "a harbour at noon",
+      style: "photorealistic",
+      width: 64,
+      height: 64,
+      seed: 3,
+      reference: { width: 16, height: 16, rgba },
+    };
+    assert.deepEqual(await pool.render(input), await renderPng(input));
+    assert.notDeepEqual(await pool.render(input), await renderPng({ ...input, reference: null }));
+  } finally {
+    await pool.close();
+  }
+});
+
+/** Linux's view of a process: its parent and its niceness (fields 4 and 19 of /proc/<pid>/stat). */
+function statOf(pid: number): { ppid: number; nice: number } | null {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { ppid: Number(fields[1]), nice: Number(fields[16]) };
+  } catch {
+    return null; // gone meanwhile
+  }
+}
+
+const niceOf = (pid: number) => statOf(pid)!.nice;
+
+/** The live processes whose parent is `pid`. */
+function childrenOf(pid: number): number[] {
+  if (Deno.build.os !== "linux") return [];
+  const pids = [...Deno.readDirSync("/proc")].map((e) => Number(e.name)).filter(Number.isInteger);
+  return pids.filter((p) => statOf(p)?.ppid === pid);
+}

@@ -1,9 +1,10 @@
 // Serves supabase/functions/<name>/ at /functions/v1/<name>, composed the way the function's index.ts
 // composes it on the edge runtime: `createDeps(env, platform)` from deps.ts once per function, then
 // `handler(req, deps)` from handler.ts for every request. What differs here is the platform: the
-// environment Supabase gives functions (SUPABASE_URL and the keys) and the render worker pool, so a
-// built-in engine render never runs on the server's event loop. Also the gateway's behaviour: the JWT
-// check and its error answers (unknown function, boot failure and wall-clock timeout are relay errors).
+// environment Supabase gives functions (SUPABASE_URL and the keys), the render pool, so a built-in engine
+// render never runs on the server's event loop, and a fetch that serves the function's calls to this
+// backend in-process. Also the gateway's behaviour: the JWT check and its error answers (unknown
+// function, boot failure and wall-clock timeout are relay errors).
 import type { Env } from "../config.ts";
 import type { Ctx, Service } from "../http.ts";
 import { bearer, json } from "../http.ts";
@@ -11,7 +12,17 @@ import { verifyJwt } from "../jwt.ts";
 import type { RenderPool } from "../render-pool.ts";
 
 type Handler = (req: Request, deps?: unknown) => Promise<Response> | Response;
-type CreateDeps = (env: Env, platform: { render?: RenderPool["render"] }) => unknown;
+
+/** What the local backend gives every function's createDeps, beside its environment. */
+export interface Platform {
+  /** Draws a built-in engine image off the event loop (the render pool). */
+  render: RenderPool["render"];
+  fetch: typeof fetch;
+  /** Work a function does after its answer: this server lives on, so it simply runs to its end. */
+  background: (work: Promise<void>) => void;
+}
+
+type CreateDeps = (env: Env, platform: Platform) => unknown;
 
 interface LoadedFunction {
   handler: Handler;
@@ -24,7 +35,7 @@ const NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const relayError = (code: string, message: string, status: number) =>
   json({ code, message }, status, { "x-relay-error": "true" });
 
-export function createFunctions(ctx: Ctx, pool: RenderPool): Service {
+export function createFunctions(ctx: Ctx, platform: Platform): Service {
   const { config } = ctx;
   const loaded = new Map<string, Promise<LoadedFunction>>();
 
@@ -73,7 +84,7 @@ export function createFunctions(ctx: Ctx, pool: RenderPool): Service {
         if (await isFile(`${folder}/deps.ts`)) {
           const { createDeps } = (await import(`file://${folder}/deps.ts`)) as { createDeps?: CreateDeps };
           if (typeof createDeps !== "function") throw new Error("deps.ts exports no createDeps");
-          deps = createDeps(env, { render: pool.render });
+          deps = createDeps(env, platform);
         }
         return { handler: handler as Handler, deps };
       })();
