@@ -1,38 +1,65 @@
 // `npm run bench faults`: FAULT_SCHEDULES seeded fault schedules (default 1,000; seeds from
-// FAULT_SEED_START, default 1) against one backend of its own (fresh users per schedule). Prints
-// each violation with the seed that reproduces it, the recovery paths exercised, and ends with
-// `faults: N schedules, V violations`. FAULT_BUDGET_MIN stops it after that many minutes (the schedule
-// under way finishes), and the last line then says how many of the asked schedules ran.
-import { addCounters, counterTable, startHarness, zeroCounters } from "../tests/faults/harness.ts";
+// FAULT_SEED_START, default 1), each with a fresh user. Prints each violation with the seed that
+// reproduces it, the recovery paths exercised, and ends with `faults: N schedules, V violations`.
+// FAULT_BUDGET_MIN stops it after that many minutes (the schedules under way finish), and the last line
+// then says how many of the asked schedules ran.
+//
+// FAULT_PARALLEL=K runs K lanes at once. Each lane owns its servers and its browser, so a backend
+// SIGKILL, a provider fault or a browser crash in one lane never reaches another, and a seed gives the
+// same schedule whichever lane runs it (FAULT_PARALLEL=1 reproduces it alone). Lanes take the next
+// seed from one counter, so seeds run in order from FAULT_SEED_START. Lane k's ports: the app
+// FAULTS_PORT + 10k, the fake provider that + 1, the backend that + 50,000 (default FAULTS_PORT 4731:
+// lanes at 4731, 4741, 4751…, so a many-lane run should not share the machine with the e2e fault spec's
+// 4741 unless FAULTS_PORT moves it).
+// FAULT_PROFILE=1 also prints where the schedules' wall time went and the machine's idle CPU.
+import { addCounters, counterTable, startHarness, zeroCounters, type Harness } from "../tests/faults/harness.ts";
+import {
+  loadAverage,
+  mergeProfile,
+  profileTable,
+  sampleCpu,
+  sampleTreeCpu,
+  type Profile,
+} from "../tests/faults/profile.ts";
 
 const total = Number(process.env.FAULT_SCHEDULES ?? 1000);
 const first = Number(process.env.FAULT_SEED_START ?? 1);
 const verbose = process.env.FAULT_VERBOSE === "1";
+const profiling = process.env.FAULT_PROFILE === "1";
 const budgetMs = Number(process.env.FAULT_BUDGET_MIN ?? 0) * 60_000;
-// FAULTS_PORT: the app's port (the backend takes it + 50,000, the fake provider + 1), so two runs can share a machine.
-const port = Number(process.env.FAULTS_PORT ?? 4731);
-const harness = await startHarness({
-  port,
-  apiPort: port + 50_000,
-  providerPort: port + 1,
-  log: verbose ? (l) => console.log(l) : undefined,
-});
+/** Lanes: measured on the 2-core development machine (docs/benchmarks.md, faults). */
+const DEFAULT_PARALLEL = 3;
+const parallel = Math.max(1, Math.min(total, Number(process.env.FAULT_PARALLEL ?? DEFAULT_PARALLEL)));
+const basePort = Number(process.env.FAULTS_PORT ?? 4731);
+/** Ports between one lane's app port and the next's (each lane uses its app port, + 1, and + 50,000). */
+const LANE_PORT_STRIDE = 10;
+
+const cpu = sampleCpu();
+const ownCpu = sampleTreeCpu();
+const loadAtStart = loadAverage();
 const counters = zeroCounters();
 const faults: Record<string, number> = {};
+const profile: Profile = {};
 let violations = 0;
 /** Schedules the harness itself could not finish (a crashed browser, say): not checked to the end. */
 let aborted = 0;
 let notes = 0;
+let scheduleMs = 0;
 const failingSeeds: number[] = [];
 const started = Date.now();
+let next = 0;
 let ran = 0;
-try {
-  for (let i = 0; i < total; i++) {
-    if (budgetMs > 0 && Date.now() - started > budgetMs) break;
-    const seed = first + i;
+
+async function lane(index: number, harness: Harness): Promise<void> {
+  const tag = parallel > 1 ? ` lane ${index}` : "";
+  for (;;) {
+    if (next >= total || (budgetMs > 0 && Date.now() - started > budgetMs)) return;
+    const seed = first + next++;
     const r = await harness.runSchedule(seed);
     ran++;
+    scheduleMs += r.ms;
     addCounters(counters, r.counters);
+    mergeProfile(profile, r.profile);
     for (const [k, n] of Object.entries(r.faults)) faults[k] = (faults[k] ?? 0) + n;
     notes += r.notes.length;
     if (r.violations.length) {
@@ -51,18 +78,39 @@ try {
     }
     if (verbose && !r.violations.length)
       for (const n of r.notes) console.log(`  note seed=${seed}: ${n.split("\n")[0]}`);
-    const done = i + 1;
-    if (done % 10 === 0 || done === total || verbose) {
-      const perRun = (Date.now() - started) / done / 1000;
+    if (verbose && profiling)
+      console.log(`  steps seed=${seed}: ${r.steps.map((s, n) => `${s} ${(r.stepMs[n] ?? 0) / 1000}s`).join(", ")}`);
+    if (ran % 10 === 0 || ran === total || verbose) {
+      const perRun = (Date.now() - started) / ran / 1000;
       console.log(
-        `progress: ${done}/${total} schedules, ${violations} violations, ${perRun.toFixed(1)} s/schedule` +
-          (verbose ? ` (seed ${seed}: ${r.steps.length} steps, ${(r.ms / 1000).toFixed(1)} s)` : ""),
+        `progress: ${ran}/${total} schedules, ${violations} violations, ${perRun.toFixed(1)} s/schedule` +
+          (verbose ? ` (seed ${seed}${tag}: ${r.steps.length} steps, ${(r.ms / 1000).toFixed(1)} s)` : ""),
       );
     }
   }
-} finally {
-  await harness.close();
 }
+
+const harnesses: Harness[] = [];
+try {
+  // One lane after another: the first builds the app when an input changed, the others find it built.
+  for (let k = 0; k < parallel; k++) {
+    const port = basePort + LANE_PORT_STRIDE * k;
+    const prefix = parallel > 1 ? `[lane ${k}] ` : "";
+    harnesses.push(
+      await startHarness({
+        port,
+        apiPort: port + 50_000,
+        providerPort: port + 1,
+        log: verbose ? (l) => console.log(prefix + l) : undefined,
+      }),
+    );
+  }
+  if (verbose || profiling) console.log(`${parallel} lane(s), app ports from ${basePort} every ${LANE_PORT_STRIDE}`);
+  await Promise.all(harnesses.map((h, k) => lane(k, h)));
+} finally {
+  await Promise.all(harnesses.map((h) => h.close()));
+}
+const wallMs = Date.now() - started;
 console.log(
   `\nfaults injected: ${Object.entries(faults)
     .map(([k, n]) => `${k} ${n}`)
@@ -71,7 +119,29 @@ console.log(
 console.log(`actions not applied (notes, not violations): ${notes}`);
 console.log("recovery paths:");
 console.log(counterTable(counters));
-if (failingSeeds.length) console.log(`seeds with violations: ${failingSeeds.join(" ")}`);
+if (profiling) {
+  const use = cpu.stop();
+  const own = ownCpu.stop();
+  console.log(
+    `\nwall time: ${(wallMs / 1000).toFixed(0)} s for ${ran} schedules in ${parallel} lane(s): ` +
+      `${(wallMs / Math.max(1, ran) / 1000).toFixed(1)} s/schedule, each schedule ${(scheduleMs / Math.max(1, ran) / 1000).toFixed(1)} s on its own`,
+  );
+  if (use)
+    console.log(
+      `machine CPU idle: mean ${(100 * use.meanIdle).toFixed(0)}%, lowest 1-s sample ${(100 * use.minIdle).toFixed(0)}% ` +
+        `(load average at start ${loadAtStart}, at end ${loadAverage()}); ` +
+        `this run's processes used ${own.cores.toFixed(2)} cores (${own.cpuSeconds.toFixed(0)} CPU s)`,
+    );
+  console.log(
+    `CPU s by process: ${Object.entries(own.byKind)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+      .join(", ")}`,
+  );
+  console.log(`where the schedules' time went (wall time; nested entries overlap their step's):`);
+  console.log(profileTable(profile, scheduleMs));
+}
+if (failingSeeds.length) console.log(`seeds with violations: ${failingSeeds.sort((a, b) => a - b).join(" ")}`);
 const cut = ran < total ? ` (of ${total} asked: FAULT_BUDGET_MIN=${budgetMs / 60_000} reached)` : "";
 const abortedNote = aborted ? `, ${aborted} aborted by the harness before their checks ended` : "";
 console.log(`faults: ${ran} schedules, ${violations} violations${abortedNote}${cut}`);
