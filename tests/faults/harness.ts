@@ -777,11 +777,17 @@ function noteTasks(run: Run, d: DexieState): void {
   }
 }
 
-function busy(run: Run, d: DexieState): string | null {
+/**
+ * What is still in flight on the device, or null. A wait for a session is not in flight until the person
+ * has signed in again (`authAnswered`): from then on the queue must lift it, so it counts as busy.
+ */
+function busy(run: Run, d: DexieState, authAnswered = false): string | null {
   const mine = d.tasks.filter((t) => t.userId === run.userId);
   const running = mine.filter((t) => t.status === "running");
   if (running.length) return `${running.length} running`;
-  const queued = mine.filter((t) => t.status === "queued" && t.wait?.reason !== "quota" && t.wait?.reason !== "auth");
+  const queued = mine.filter(
+    (t) => t.status === "queued" && t.wait?.reason !== "quota" && (authAnswered || t.wait?.reason !== "auth"),
+  );
   if (queued.length) return `${queued.length} queued (${queued.map((t) => t.wait?.reason ?? "none").join(",")})`;
   const pending = d.outbox.filter((o) => o.userId === run.userId && o.status === "pending");
   if (pending.length) return `${pending.length} outbox pending`;
@@ -803,7 +809,7 @@ async function settleSteps(run: Run, timeoutMs: number): Promise<string | null> 
     if (d) {
       run.lastDexie = d;
       noteTasks(run, d);
-      why = busy(run, d);
+      why = busy(run, d, authTried);
       const authWait = d.tasks.some(
         (t) => t.userId === run.userId && t.status === "queued" && t.wait?.reason === "auth",
       );
@@ -1069,7 +1075,9 @@ export async function runSchedule(
     // which the charge invariant checks).
     for (const n of run.generateBodies.values()) if (n > 1) run.counters["duplicate suppression on the server"] += 0;
   } catch (e) {
-    run.violation("harness", `schedule aborted: ${String((e as Error).stack ?? e).slice(0, 400)}`);
+    // A browser that is gone (it crashed, or the machine killed it) is said so: the next schedule relaunches it.
+    const gone = browser.isConnected() ? "" : " (the browser is gone: it crashed or was killed)";
+    run.violation("harness", `schedule aborted${gone}: ${String((e as Error).stack ?? e).slice(0, 400)}`);
   } finally {
     await run.time("context close", () => run.context.close().catch(() => undefined));
   }
