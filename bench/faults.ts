@@ -11,7 +11,9 @@
 // FAULTS_PORT + 10k, the fake provider that + 1, the backend that + 50,000 (default FAULTS_PORT 4731:
 // lanes at 4731, 4741, 4751…, so a many-lane run should not share the machine with the e2e fault spec's
 // 4741 unless FAULTS_PORT moves it).
-// FAULT_PROFILE=1 also prints where the schedules' wall time went and the machine's idle CPU.
+// FAULT_PROFILE=1 also prints where the schedules' wall time went, the machine's idle CPU and the CPU this
+// run's processes used; FAULT_PROFILE=cpu adds each entry's CPU (costs about a second of CPU a schedule).
+import { availableParallelism } from "node:os";
 import { addCounters, counterTable, startHarness, zeroCounters, type Harness } from "../tests/faults/harness.ts";
 import {
   loadAverage,
@@ -25,11 +27,16 @@ import {
 const total = Number(process.env.FAULT_SCHEDULES ?? 1000);
 const first = Number(process.env.FAULT_SEED_START ?? 1);
 const verbose = process.env.FAULT_VERBOSE === "1";
-const profiling = process.env.FAULT_PROFILE === "1";
+const profiling = process.env.FAULT_PROFILE === "1" || process.env.FAULT_PROFILE === "cpu";
 const budgetMs = Number(process.env.FAULT_BUDGET_MIN ?? 0) * 60_000;
-/** Lanes: measured on the 2-core development machine (docs/benchmarks.md, faults). */
-const DEFAULT_PARALLEL = 3;
-const parallel = Math.max(1, Math.min(total, Number(process.env.FAULT_PARALLEL ?? DEFAULT_PARALLEL)));
+/**
+ * One lane per core: a lane alone keeps about one core busy (browser, backend, this process), so on the
+ * 2-core development machine 2 lanes ran as many schedules an hour as 3 (docs/benchmarks.md, Faults),
+ * each schedule less stretched by waiting for the CPU.
+ */
+const DEFAULT_PARALLEL = availableParallelism();
+const askedParallel = Math.floor(Number(process.env.FAULT_PARALLEL ?? DEFAULT_PARALLEL));
+const parallel = Math.max(1, Math.min(total, Number.isFinite(askedParallel) ? askedParallel : DEFAULT_PARALLEL));
 const basePort = Number(process.env.FAULTS_PORT ?? 4731);
 /** Ports between one lane's app port and the next's (each lane uses its app port, + 1, and + 50,000). */
 const LANE_PORT_STRIDE = 10;
@@ -141,7 +148,13 @@ if (profiling) {
   console.log(`where the schedules' time went (wall time; nested entries overlap their step's):`);
   console.log(profileTable(profile, scheduleMs));
 }
-if (failingSeeds.length) console.log(`seeds with violations: ${failingSeeds.sort((a, b) => a - b).join(" ")}`);
+if (failingSeeds.length) {
+  const seeds = failingSeeds.sort((a, b) => a - b);
+  console.log(`seeds with violations: ${seeds.join(" ")}`);
+  console.log(
+    `reproduce one alone: FAULT_PARALLEL=1 FAULT_SCHEDULES=1 FAULT_SEED_START=${seeds[0]} FAULT_VERBOSE=1 npm run bench faults`,
+  );
+}
 const cut = ran < total ? ` (of ${total} asked: FAULT_BUDGET_MIN=${budgetMs / 60_000} reached)` : "";
 const abortedNote = aborted ? `, ${aborted} aborted by the harness before their checks ended` : "";
 console.log(`faults: ${ran} schedules, ${violations} violations${abortedNote}${cut}`);

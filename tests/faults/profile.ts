@@ -4,7 +4,7 @@
 // Also the machine's CPU use from /proc/stat, to know how much idle CPU parallel lanes could take.
 import { readdirSync, readFileSync } from "node:fs";
 
-/** Count, wall time and, when FAULT_PROFILE=1, CPU time of this process and its children (all lanes). */
+/** Count, wall time and, when FAULT_PROFILE=cpu, CPU time of this process and its children (all lanes). */
 export type Timing = { n: number; ms: number; maxMs: number; cpuMs: number };
 export type Profile = Record<string, Timing>;
 
@@ -26,43 +26,48 @@ export function mergeProfile(into: Profile, from: Profile): void {
   }
 }
 
-const PROFILING = process.env.FAULT_PROFILE === "1";
+/**
+ * FAULT_PROFILE=cpu also gives each entry the CPU this process tree used meanwhile (a /proc walk, about
+ * 3 ms, at each end of every timed wait: a second or so of CPU per schedule, so only when asked).
+ */
+const CPU_PER_ENTRY = process.env.FAULT_PROFILE === "cpu";
 
-/** Times `work` under `name` in `profile` (also when it throws); with FAULT_PROFILE=1 also its CPU. */
+/** Times `work` under `name` in `profile` (also when it throws); with FAULT_PROFILE=cpu also its CPU. */
 export async function timed<T>(profile: Profile, name: string, work: () => Promise<T>): Promise<T> {
   const start = performance.now();
-  const cpu = PROFILING ? cpuClockMs() : 0;
+  const cpu = CPU_PER_ENTRY ? cpuClockMs() : 0;
   try {
     return await work();
   } finally {
-    addTiming(profile, name, performance.now() - start, PROFILING ? cpuClockMs() - cpu : 0);
+    addTiming(profile, name, performance.now() - start, CPU_PER_ENTRY ? cpuClockMs() - cpu : 0);
   }
 }
 
-/** A start mark for `addSince`: wall and (FAULT_PROFILE=1) CPU clocks now. */
+/** A start mark for `addSince`: wall and (FAULT_PROFILE=cpu) CPU clocks now. */
 export function mark(): { wall: number; cpu: number } {
-  return { wall: performance.now(), cpu: PROFILING ? cpuClockMs() : 0 };
+  return { wall: performance.now(), cpu: CPU_PER_ENTRY ? cpuClockMs() : 0 };
 }
 
 /** Adds the time since `from` under `name`. */
 export function addSince(into: Profile, name: string, from: { wall: number; cpu: number }): number {
   const ms = performance.now() - from.wall;
-  addTiming(into, name, ms, PROFILING ? cpuClockMs() - from.cpu : 0);
+  addTiming(into, name, ms, CPU_PER_ENTRY ? cpuClockMs() - from.cpu : 0);
   return ms;
 }
 
 /**
  * The profile as a table, largest total first: name, count, total s, mean ms, max ms, share of `wallMs`,
- * and CPU s (this process and its children: with several lanes, theirs overlap).
+ * and under FAULT_PROFILE=cpu the CPU s (this process and its children: with several lanes, theirs overlap).
  */
 export function profileTable(profile: Profile, wallMs: number): string {
   const rows = Object.entries(profile).sort((a, b) => b[1].ms - a[1].ms);
-  const head = `  ${"where".padEnd(40)} ${"count".padStart(6)} ${"total s".padStart(8)} ${"mean ms".padStart(8)} ${"max ms".padStart(7)} ${"share".padStart(6)} ${"CPU s".padStart(6)}`;
+  const cpu = (text: string) => (CPU_PER_ENTRY ? ` ${text.padStart(6)}` : "");
+  const head = `  ${"where".padEnd(40)} ${"count".padStart(6)} ${"total s".padStart(8)} ${"mean ms".padStart(8)} ${"max ms".padStart(7)} ${"share".padStart(6)}${cpu("CPU s")}`;
   return [
     head,
     ...rows.map(
       ([name, t]) =>
-        `  ${name.padEnd(40)} ${String(t.n).padStart(6)} ${(t.ms / 1000).toFixed(1).padStart(8)} ${(t.ms / t.n).toFixed(0).padStart(8)} ${t.maxMs.toFixed(0).padStart(7)} ${((100 * t.ms) / Math.max(1, wallMs)).toFixed(0).padStart(5)}% ${(t.cpuMs / 1000).toFixed(1).padStart(6)}`,
+        `  ${name.padEnd(40)} ${String(t.n).padStart(6)} ${(t.ms / 1000).toFixed(1).padStart(8)} ${(t.ms / t.n).toFixed(0).padStart(8)} ${t.maxMs.toFixed(0).padStart(7)} ${((100 * t.ms) / Math.max(1, wallMs)).toFixed(0).padStart(5)}%${cpu((t.cpuMs / 1000).toFixed(1))}`,
     ),
   ].join("\n");
 }
@@ -208,7 +213,7 @@ let clock: { kinds: Map<number, string>; last: Map<number, ProcTicks>; base: Map
 
 /**
  * CPU milliseconds this process and its children have used since the first call (a process that exited
- * keeps its last reading). Walks /proc, a few milliseconds: used only under FAULT_PROFILE=1.
+ * keeps its last reading). Walks /proc, a few milliseconds: used only under FAULT_PROFILE=cpu.
  */
 export function cpuClockMs(): number {
   if (!clock) {
