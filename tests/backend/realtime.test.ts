@@ -3,7 +3,7 @@
 // joins, heartbeats and tokens are answered.
 import "fake-indexeddb/auto";
 import { randomBytes } from "node:crypto";
-import type { RealtimeChannel, SupabaseClient } from "@supabase/supabase-js";
+import type { SupabaseClient } from "@supabase/supabase-js";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setBackendClient } from "#src/api/client.ts";
@@ -17,6 +17,7 @@ import { signJwt } from "../../supabase/local/jwt.ts";
 import type { Backend } from "../support/backend.ts";
 import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
 import { anonClient, newUser, type NewUser, serviceClient } from "../support/clients.ts";
+import { listenChanges, sleep, waitFor } from "../support/realtime.ts";
 
 /** How long "never receives" waits after the rightful subscriber got the change. */
 const SILENCE_MS = 1500;
@@ -26,35 +27,11 @@ type Change = { eventType: string; new: Record<string, unknown>; old: Record<str
 type Binding = { event: "*" | "INSERT" | "UPDATE" | "DELETE"; schema: string; table?: string; filter?: string };
 type PhxFrame = [string | null, string | null, string, string, Record<string, unknown>];
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
-
 /** A token signed the way the backend signs (its own JWT module). */
 const signToken = (secret: string, claims: Record<string, unknown>) => signJwt(claims, secret);
 
 /** Subscribes a channel with one postgres_changes binding and resolves once SUBSCRIBED. */
-async function listen(client: SupabaseClient, name: string, binding: Binding) {
-  const changes: Change[] = [];
-  const channel: RealtimeChannel = client
-    .channel(name)
-    .on("postgres_changes" as never, binding as never, (c: Change) => changes.push(c));
-  await new Promise<void>((resolve, reject) => {
-    channel.subscribe((status, err) => {
-      if (status === "SUBSCRIBED") resolve();
-      else if (status === "CHANNEL_ERROR" || status === "TIMED_OUT") reject(err ?? new Error(status));
-    });
-  });
-  return { changes, channel };
-}
+const listen = (client: SupabaseClient, name: string, binding: Binding) => listenChanges<Change>(client, name, binding);
 
 /** A bare Phoenix vsn 2.0.0 socket, for the protocol-level cases. */
 async function rawSocket(backend: Backend, apikey = backend.anonKey) {
