@@ -74,6 +74,17 @@ export async function markRunning(db: AppDb, id: string, now: number = Date.now(
 }
 
 /**
+ * The quota a finished send leaves: a record, or one made from the record held (read in the same
+ * transaction, so a send's answer costs one transaction), or null to leave it.
+ */
+export type LimitsUpdate = LimitsRecord | null | ((held: LimitsRecord | undefined) => LimitsRecord);
+
+async function putLimits(db: AppDb, userId: string, update: LimitsUpdate): Promise<void> {
+  if (!update) return;
+  await db.limits.put(typeof update === "function" ? update(await db.limits.get(userId)) : update);
+}
+
+/**
  * The generation (with its image bytes) and the task's completion land together or not at all, and
  * so does the quota the server answered with. A task removed while it ran still leaves its image:
  * it was made and charged.
@@ -82,14 +93,14 @@ export async function markDone(
   db: AppDb,
   id: string,
   generation: GenerationRecord,
-  limits: LimitsRecord | null,
+  limits: LimitsUpdate,
   now: number = Date.now(),
   bytes: ImageBytes = {},
 ): Promise<void> {
   await db.transaction("rw", [db.tasks, db.generations, db.images, db.imageUse, db.limits], async () => {
     await db.generations.put(generation);
     if (bytes.image || bytes.thumbnail) await putImage(db, generation.id, generation.userId, bytes);
-    if (limits) await db.limits.put(limits);
+    await putLimits(db, generation.userId, limits);
     await db.tasks.update(id, {
       status: "done",
       updatedAt: iso(now),
@@ -106,14 +117,15 @@ export async function markDone(
 export async function markDoneDeleted(
   db: AppDb,
   id: string,
-  limits: LimitsRecord | null,
+  userId: string,
+  limits: LimitsUpdate,
   now: number = Date.now(),
 ): Promise<void> {
   await db.transaction("rw", [db.tasks, db.generations, db.images, db.imageUse, db.limits], async () => {
     await db.generations.delete(id);
     await db.images.delete(id);
     await db.imageUse.delete(id);
-    if (limits) await db.limits.put(limits);
+    await putLimits(db, userId, limits);
     await db.tasks.update(id, { status: "done", updatedAt: iso(now), finishedAt: iso(now) });
   });
 }

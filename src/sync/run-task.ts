@@ -85,10 +85,9 @@ function limitsAfter(previous: LimitsRecord | undefined, userId: string, answer:
 }
 
 /** Today's known quota is used up and its reset is still ahead: the reset moment, else null. */
-async function quotaSpent(deps: RunTaskDeps, userId: string): Promise<string | null> {
-  const limits = await deps.db.limits.get(userId);
+function quotaSpent(limits: LimitsRecord | undefined, now: number): string | null {
   if (!limits || limits.remaining > 0) return null;
-  return Date.parse(limits.resetAt) > deps.now() ? limits.resetAt : null;
+  return Date.parse(limits.resetAt) > now ? limits.resetAt : null;
 }
 
 /** The person chose to hold this task for after the daily reset (only they can: never by itself). */
@@ -98,8 +97,8 @@ async function succeed(deps: RunTaskDeps, task: TaskRecord, answer: GenerateAnsw
   const { db } = deps;
   if ("deleted" in answer) {
     // Made earlier (this send's first answer was lost), then deleted by the person: done, nothing kept.
-    const limits = limitsAfter(await db.limits.get(task.userId), task.userId, answer, deps.now());
-    await markDoneDeleted(db, task.id, limits, deps.now());
+    const now = deps.now();
+    await markDoneDeleted(db, task.id, task.userId, (held) => limitsAfter(held, task.userId, answer, now), now);
     return { status: "done", taskId: task.id, generationId: task.id, replayed: true, image: Promise.resolve("gone") };
   }
   // The row and the quota are stored and the task settled as soon as the answer is here, so the queue's
@@ -108,8 +107,8 @@ async function succeed(deps: RunTaskDeps, task: TaskRecord, answer: GenerateAnsw
   // answer's signed URL.
   const record = toGenerationRecord(answer.generation);
   rememberFreshImage(record.id, answer.generation.image_url, deps.now());
-  const limits = limitsAfter(await db.limits.get(task.userId), task.userId, answer, deps.now());
-  await markDone(db, task.id, record, limits, deps.now());
+  const now = deps.now();
+  await markDone(db, task.id, record, (held) => limitsAfter(held, task.userId, answer, now), now);
   void deps.track(task.userId, "queue_task_success", { provider: answer.generation.provider, taskId: task.id });
   const image = keepImage(deps, record.id, answer.generation.image_url);
   return { status: "done", taskId: task.id, generationId: record.id, replayed: answer.replayed, image };
@@ -178,26 +177,51 @@ async function settleFailure(deps: RunTaskDeps, task: TaskRecord, error: AppErro
   return fail(deps, task, error);
 }
 
-export async function runTask(deps: RunTaskDeps, taskId: string): Promise<RunOutcome> {
-  const { db } = deps;
-  const queued = await db.tasks.get(taskId);
-  if (!queued || queued.status !== "queued") return { status: "skipped", taskId };
-  // The scheduler chose from what it last saw; the record may have moved on since.
-  if (queued.wait && !isDue(queued.wait, deps.now(), true)) return { status: "skipped", taskId, wait: queued.wait };
-  const held = heldForReset(queued);
-  // With today's quota known to be spent nothing new is sent: a held task waits for the reset, any other
-  // fails at once with the daily-limit error. A task sent before is sent again whatever the device
-  // knows: its row may already be on the server (the answer was lost), and only the server can tell a
-  // free replay from a request the day's quota refuses.
-  const spentUntil = queued.sent ? null : await quotaSpent(deps, queued.userId);
-  if (spentUntil) {
-    if (held) return wait(deps, queued, { reason: "quota", until: spentUntil });
-    return fail(deps, queued, appErrorOf("daily_limit", "quota spent (known before sending)"));
-  }
-  if (!deps.isOnline()) return wait(deps, queued, held && queued.wait ? queued.wait : { reason: "offline" });
+/** What a send found when it went to claim its task. */
+type Claim =
+  | { kind: "skipped"; wait?: TaskWait }
+  | { kind: "spent"; queued: TaskRecord; until: string }
+  | { kind: "offline"; queued: TaskRecord }
+  /** `held`: the person had held it for the reset (its wait, gone once it runs, said so). */
+  | { kind: "claimed"; task: TaskRecord; held: boolean };
 
-  const task = await markRunning(db, taskId, deps.now());
-  if (!task) return { status: "skipped", taskId };
+/**
+ * Reads the task and the known quota and, when it may go, marks it running: one transaction, so the
+ * path from a click (or the previous answer) to the next send holds no more than it must.
+ */
+function claim(deps: RunTaskDeps, taskId: string): Promise<Claim> {
+  const { db } = deps;
+  return db.transaction("rw", [db.tasks, db.limits], async (): Promise<Claim> => {
+    const queued = await db.tasks.get(taskId);
+    if (!queued || queued.status !== "queued") return { kind: "skipped" };
+    // The scheduler chose from what it last saw; the record may have moved on since.
+    if (queued.wait && !isDue(queued.wait, deps.now(), true)) return { kind: "skipped", wait: queued.wait };
+    // With today's quota known to be spent nothing new is sent. A task sent before is sent again
+    // whatever the device knows: its row may already be on the server (the answer was lost), and only
+    // the server can tell a free replay from a request the day's quota refuses.
+    const spentUntil = queued.sent ? null : quotaSpent(await db.limits.get(queued.userId), deps.now());
+    if (spentUntil) return { kind: "spent", queued, until: spentUntil };
+    if (!deps.isOnline()) return { kind: "offline", queued };
+    const task = await markRunning(db, taskId, deps.now());
+    return task ? { kind: "claimed", task, held: heldForReset(queued) } : { kind: "skipped" };
+  });
+}
+
+export async function runTask(deps: RunTaskDeps, taskId: string): Promise<RunOutcome> {
+  const claimed = await claim(deps, taskId);
+  switch (claimed.kind) {
+    case "skipped":
+      return { status: "skipped", taskId, ...(claimed.wait ? { wait: claimed.wait } : {}) };
+    case "spent":
+      // A held task waits for the reset; any other fails at once with the daily-limit error.
+      if (heldForReset(claimed.queued)) return wait(deps, claimed.queued, { reason: "quota", until: claimed.until });
+      return fail(deps, claimed.queued, appErrorOf("daily_limit", "quota spent (known before sending)"));
+    case "offline": {
+      const { queued } = claimed;
+      return wait(deps, queued, heldForReset(queued) && queued.wait ? queued.wait : { reason: "offline" });
+    }
+  }
+  const { task, held } = claimed;
   const answer = await deps.generate(requestOf(task));
   // A replay (the request reached the server before a reload) answers the stored row: a success.
   if (answer.ok) return succeed(deps, task, answer.value);
