@@ -2,7 +2,8 @@
 // FAULT_SEED_START, default 1), each with a fresh user. Prints each violation with the seed that
 // reproduces it, the recovery paths exercised, and ends with `faults: N schedules, V violations`.
 // FAULT_BUDGET_MIN stops it after that many minutes (the schedules under way finish), and the last line
-// then says how many of the asked schedules ran.
+// then says how many of the asked schedules ran. A schedule the harness could not finish (its browser
+// died) runs once more; only a second such failure counts as aborted.
 //
 // FAULT_PARALLEL=K runs K lanes at once. Each lane owns its servers and its browser, so a backend
 // SIGKILL, a provider fault or a browser crash in one lane never reaches another, and a seed gives the
@@ -50,6 +51,8 @@ const profile: Profile = {};
 let violations = 0;
 /** Schedules the harness itself could not finish (a crashed browser, say): not checked to the end. */
 let aborted = 0;
+/** Schedules run a second time because the harness could not finish the first. */
+let rerun = 0;
 let notes = 0;
 let scheduleMs = 0;
 const failingSeeds: number[] = [];
@@ -62,7 +65,14 @@ async function lane(index: number, harness: Harness): Promise<void> {
   for (;;) {
     if (next >= total || (budgetMs > 0 && Date.now() - started > budgetMs)) return;
     const seed = first + next++;
-    const r = await harness.runSchedule(seed);
+    let r = await harness.runSchedule(seed);
+    if (r.violations.some((v) => v.where === "harness")) {
+      // The harness could not finish the schedule (its browser died): the seed runs once more from the
+      // start in a new browser, so each seed asked is checked to the end where it can be.
+      rerun += 1;
+      console.log(`RERUN seed=${seed}: ${r.violations.find((v) => v.where === "harness")?.message.split("\n")[0]}`);
+      r = await harness.runSchedule(seed);
+    }
     ran++;
     scheduleMs += r.ms;
     addCounters(counters, r.counters);
@@ -156,5 +166,7 @@ if (failingSeeds.length) {
   );
 }
 const cut = ran < total ? ` (of ${total} asked: FAULT_BUDGET_MIN=${budgetMs / 60_000} reached)` : "";
-const abortedNote = aborted ? `, ${aborted} aborted by the harness before their checks ended` : "";
+const abortedNote =
+  (rerun ? `, ${rerun} run again after the harness lost its browser` : "") +
+  (aborted ? `, ${aborted} aborted by the harness before their checks ended` : "");
 console.log(`faults: ${ran} schedules, ${violations} violations${abortedNote}${cut}`);
