@@ -79,8 +79,8 @@ async function lane(index: number, harness: Harness): Promise<void> {
     mergeProfile(profile, r.profile);
     for (const [k, n] of Object.entries(r.faults)) faults[k] = (faults[k] ?? 0) + n;
     notes += r.notes.length;
+    if (r.violations.some((v) => v.where !== "harness")) failingSeeds.push(seed);
     if (r.violations.length) {
-      failingSeeds.push(seed);
       console.log(`seed ${seed} schedule: ${r.steps.map((s, n) => `${n}:${s}`).join(" ")}`);
       for (const n of r.notes) console.log(`  note seed=${seed}: ${n.split("\n")[0]}`);
     }
