@@ -9,6 +9,7 @@ import { createBackendClient, setBackendClient, storedBackendConfig } from "../s
 import { storedUser } from "../src/api/auth";
 import { db } from "../src/db/db";
 import { readConcurrency } from "../src/sync/queue/concurrency-store";
+import { WORKER_DRAIN_WAIT_MS, WorkLeftForLater } from "../src/sync/delivery";
 import { QUEUE_LOCK_PREFIX, QUEUE_SYNC_TAG, drainUserQueue } from "../src/sync/queue/queue-runner";
 import {
   FINISHED_MESSAGE,
@@ -44,7 +45,10 @@ export async function notifyFinished(note: Omit<FinishedMessage, "type">, except
   });
 }
 
-/** Drains the queue once; resolves when nothing more is due (or there is nothing to do). */
+/**
+ * Drains the queue: resolves once nothing more is due (or there is nothing to do, or a page has it);
+ * rejects with WorkLeftForLater when tasks must wait past the drain (src/sync/queue/queue-runner.ts).
+ */
 export async function drainQueue(): Promise<void> {
   const config = await storedBackendConfig();
   if (!config) return;
@@ -53,9 +57,10 @@ export async function drainQueue(): Promise<void> {
   if (!user) return;
   const firstTime = oncePerUnit();
   // Nothing is due or on the wire any more, and the last tasks' images are kept: the sync event lasts
-  // until then.
-  const drain = () =>
+  // until then (and through retries due within the drain's time).
+  const drain = (handOver?: () => Promise<boolean>) =>
     drainUserQueue({
+      handOver,
       db,
       userId: user.id,
       concurrency: readConcurrency,
@@ -73,25 +78,33 @@ export async function drainQueue(): Promise<void> {
   // A page that runs the queue holds the lock; one that was just closed releases it a moment after the
   // browser fires this event (on reconnect it fires at once). So wait for the lock, for a while: once
   // it is ours, a page still open has finished or gone, and whatever is still due is sent here.
+  const lock = QUEUE_LOCK_PREFIX + user.id;
+  // While the drain waits for a retry, a page that opens and asks for the queue is given it.
+  const handOver = async () => ((await navigator.locks.query()).pending ?? []).some((l) => l.name === lock);
   try {
-    await navigator.locks.request(
-      QUEUE_LOCK_PREFIX + user.id,
-      { signal: AbortSignal.timeout(QUEUE_LOCK_WAIT_MS) },
-      drain,
-    );
+    await navigator.locks.request(lock, { signal: AbortSignal.timeout(QUEUE_LOCK_WAIT_MS) }, () => drain(handOver));
   } catch (e) {
     if (e instanceof DOMException && (e.name === "TimeoutError" || e.name === "AbortError")) return; // a page runs it
     throw e;
   }
 }
 
-/** Drains the signed-in user's outbox once, with the page's drain (and its Web Lock). */
+/** Drains the signed-in user's outbox with the page's drain (and its Web Lock). */
 export async function drainOutboxInWorker(): Promise<void> {
   const config = await storedBackendConfig();
   if (!config) return;
   setBackendClient(createBackendClient(config, { onPage: false }));
   const user = await storedUser();
-  if (user) await drainWithLock(pushDeps(db), user.id);
+  if (!user) return;
+  // An entry whose retry comes within the drain's time is waited for (without the lock, so a page that
+  // opens drains it); one left offline or for later rejects the event, and the browser fires it again.
+  const deadline = Date.now() + WORKER_DRAIN_WAIT_MS;
+  for (;;) {
+    const { stopped } = await drainWithLock(pushDeps(db), user.id);
+    if (stopped.reason === "empty" || stopped.reason === "auth") return;
+    if (stopped.reason === "offline" || stopped.until > deadline) throw new WorkLeftForLater("changes to the library");
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, stopped.until - Date.now())));
+  }
 }
 
 export function listenForQueueSync(): void {
@@ -122,7 +135,9 @@ export function listenForQueueSync(): void {
   // Background Sync, as src/sync/triggers.ts hears it: the listener's promise goes to the event's
   // waitUntil, and a rejected one is retried by the browser later.
   const failed = (what: string) => (e: unknown) => {
-    console.warn(`[sw] ${what} sync failed:`, e instanceof Error ? e.message : String(e));
+    // Work left for a later retry is no failure of the worker's, but the browser must fire the sync again.
+    if (e instanceof WorkLeftForLater) console.info(`[sw] ${what} sync: ${e.message}`);
+    else console.warn(`[sw] ${what} sync failed:`, e instanceof Error ? e.message : String(e));
     throw e;
   };
   const sources = { worker: self };

@@ -40,6 +40,23 @@ export type Settled =
   | { outcome: "retry"; at: number; attempts: number }
   | { outcome: "wait"; for: WaitFor; until?: number };
 
+/**
+ * How long in all a drain of the service worker's (the queue's, the outbox's) waits for retries that
+ * time ends (a backoff after a 429 or a 500, a send the lane holds). Chromium ends a sync event after
+ * three minutes (its Background Sync parameters' max_sync_event_duration) and retries a rejected one
+ * later; the queue's drain may first wait a minute for its lock (sw/sync.ts), and what is left leaves
+ * room for the last send to finish inside the event.
+ */
+export const WORKER_DRAIN_WAIT_MS = 90_000;
+
+/** A drain that ended with work only time or a connection can free: the sync event is rejected for it. */
+export class WorkLeftForLater extends Error {
+  constructor(what: string) {
+    super(`${what} wait for a retry: left for the browser's next sync`);
+    this.name = "WorkLeftForLater";
+  }
+}
+
 export type Backoff = { baseMs: number; maxMs: number; /** ± this fraction of the delay. */ jitter: number };
 
 export const DELIVERY_BACKOFF: Backoff = { baseMs: 2_000, maxMs: 60_000, jitter: 0.25 };

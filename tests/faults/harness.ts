@@ -591,6 +591,30 @@ async function runFault(run: Run, step: Step): Promise<void> {
           }
         });
         const after = (await readServer(s, run.userId)).rows.filter((r) => !before.has(r.id));
+        // The worker's drain waits for retries that end within its time (src/sync/queue/queue-runner.ts):
+        // with no page open nothing else sends them. A task still missing whose retry came before the
+        // wait above ended was left behind (read from a static page of the origin: no app code runs).
+        const missing = ids.filter((id) => !after.some((r) => r.id === id));
+        if (missing.length) {
+          const reader = await run.context.newPage();
+          await reader.goto(`${origin}/robots.txt`).catch(() => undefined);
+          const tasks = (await readDexie(reader).catch(() => null))?.tasks ?? [];
+          await reader.close().catch(() => undefined);
+          const now = Date.now();
+          const stranded = tasks.filter(
+            (t) =>
+              missing.includes(t.id) &&
+              t.status === "queued" &&
+              (!t.wait ||
+                t.wait.reason === "offline" ||
+                (t.wait.reason === "backoff" && Date.parse(t.wait.until ?? "") < now - 2_000)),
+          );
+          if (stranded.length)
+            run.violation(
+              "worker drain",
+              `${stranded.length} queued task(s) due before the worker's drain ended were not sent: ${JSON.stringify(stranded[0].wait ?? null)}`,
+            );
+        }
         if (after.some((r) => ids.includes(r.id))) run.counters["worker drain"] += 1;
         else run.notes.push("workerSync: the worker sent nothing with no page open");
         await cdp.detach().catch(() => undefined);

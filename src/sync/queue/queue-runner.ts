@@ -14,7 +14,15 @@ import { queuedTasks } from "../../db/queries";
 import type { TaskRecord, TaskWait } from "../../db/schema";
 import { recoverInterrupted, releaseWaits } from "../../db/tasks";
 import { watchQueuedTasks } from "../../db/watch";
-import { createLane, systemClock, type Clock, type DeliveryOutcome, type Settled } from "../delivery";
+import {
+  WORKER_DRAIN_WAIT_MS,
+  WorkLeftForLater,
+  createLane,
+  systemClock,
+  type Clock,
+  type DeliveryOutcome,
+  type Settled,
+} from "../delivery";
 import { runTask, type RunOutcome, type RunTaskDeps } from "../run-task";
 import { isDue } from "../task-wait";
 import { trackEvent } from "../telemetry";
@@ -263,13 +271,54 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
 }
 
 /**
- * The service worker's drain: sends what is due now, and resolves once nothing is on the wire, nothing
- * more can go now, and the finished tasks' images are kept; then the runner stops.
+ * When the soonest queued task that time alone frees may go (epoch ms; `now` for one with no wait, held
+ * by the lane), and how many there are. Waits for a session or for the day's quota are not counted:
+ * a page's sign-in or the next day frees those, not a retry of the sync.
  */
-export async function drainUserQueue(options: QueueRunnerOptions): Promise<void> {
+async function retriesLeft(db: AppDb, userId: string, now: number): Promise<{ count: number; soonest: number }> {
+  let count = 0;
+  let soonest = Infinity;
+  for (const task of await queuedTasks(userId, db)) {
+    const wait = task.wait;
+    if (wait?.reason === "auth" || wait?.reason === "quota") continue;
+    count += 1;
+    soonest = Math.min(soonest, wait?.reason === "backoff" ? (endOf(wait) ?? now) : now);
+  }
+  return { count, soonest };
+}
+
+/**
+ * The service worker's drain: sends what is due, waits (within WORKER_DRAIN_WAIT_MS) for retries that
+ * time frees, and resolves once nothing is on the wire, nothing more can go, and the finished tasks'
+ * images are kept; then the runner stops. With no page open nothing else would send a task whose retry
+ * comes later, so a drain that must leave one (offline, or its wait ends past the drain's time) rejects
+ * with WorkLeftForLater, and the browser fires the sync again later. `handOver` says a page asks for the
+ * queue: the drain then ends at its next look and leaves the waiting tasks to it.
+ */
+export async function drainUserQueue(
+  options: QueueRunnerOptions & { handOver?: () => Promise<boolean> },
+): Promise<void> {
+  const clock = options.clock ?? systemClock;
+  const isOnline = (options.deps ?? runTaskDeps(options.db)).isOnline;
+  const handOver = options.handOver ?? (async () => false);
+  const deadline = clock.now() + WORKER_DRAIN_WAIT_MS;
+  const sleep = (ms: number) => new Promise<void>((resolve) => clock.setTimeout(resolve, ms));
   const runner = await startQueueRunner(options);
   try {
-    await runner.idle();
+    for (;;) {
+      await runner.idle();
+      const left = await retriesLeft(options.db, options.userId, clock.now());
+      if (!left.count || (await handOver())) break;
+      if (!isOnline() || left.soonest > deadline) {
+        await runner.imagesKept();
+        throw new WorkLeftForLater(`${left.count} queued task(s)`);
+      }
+      // Looks each second while it waits (a page asking for the queue is heard within one), and never
+      // more often: a task the lane holds without a recorded wait is not looked at in a tight loop.
+      const at = Math.max(left.soonest, clock.now() + 1_000);
+      while (clock.now() < at && !(await handOver())) await sleep(Math.min(1_000, at - clock.now()));
+      runner.wake();
+    }
     await runner.imagesKept();
   } finally {
     runner.stop();

@@ -16,6 +16,7 @@ import {
   type QueueRunner,
   type QueueRunnerOptions,
 } from "#src/sync/queue/queue-runner.ts";
+import { WORKER_DRAIN_WAIT_MS, WorkLeftForLater } from "#src/sync/delivery.ts";
 import type { RunOutcome, RunTaskDeps } from "#src/sync/run-task.ts";
 import { generationRow, newTask } from "../../../support/records.ts";
 import { simClock } from "../sim-clock.ts";
@@ -349,7 +350,6 @@ describe("the queue's drain (the service worker)", () => {
   it("sends what is due, then ends once nothing is on the wire and the images are kept", async () => {
     const h = await harness({ start: false });
     await h.enqueue(["a", "b"]);
-    await h.enqueue(["later"], { reason: "backoff", until: new Date(NOW + 60_000).toISOString() }, NOW + 5_000);
     let ended = false;
     const drained = drainUserQueue(h.options).then(() => (ended = true));
     await h.sentBecomes(["a", "b"]);
@@ -360,17 +360,75 @@ describe("the queue's drain (the service worker)", () => {
     await drained;
     expect(h.sent).toEqual(["a", "b"]);
     expect((await h.db.images.toArray()).map((i) => i.id).sort()).toEqual(["a", "b"]);
-    // Ended: the waiting task is left for later, and no timer of the drain's is left behind.
-    await h.clock.advance(120_000);
+  });
+
+  it("waits for a retry that comes within its time and sends it: no page may be open to do it later", async () => {
+    const h = await harness({ start: false });
+    await h.enqueue(["a"]);
+    await h.enqueue(["later"], { reason: "backoff", until: new Date(NOW + 60_000).toISOString() }, NOW + 5_000);
+    let ended = false;
+    const drained = drainUserQueue(h.options).then(() => (ended = true));
+    await h.sentBecomes(["a"]);
+    await h.answer("a");
     await h.quiet();
-    expect(h.sent).toEqual(["a", "b"]);
+    await h.clock.advance(59_000);
+    await h.quiet();
+    expect(h.sent).toEqual(["a"]);
+    expect(ended).toBe(false);
+    await h.clock.advance(1_000);
+    await h.sentBecomes(["a", "later"]);
+    await h.answer("later");
+    await drained;
+    expect((await h.task("later"))?.status).toBe("done");
+  });
+
+  it("leaves a retry past its time to the browser's next sync: it rejects, and no timer of its is left", async () => {
+    const h = await harness({ start: false });
+    await h.enqueue(["a"]);
+    const until = NOW + WORKER_DRAIN_WAIT_MS + 60_000;
+    await h.enqueue(["later"], { reason: "backoff", until: new Date(until).toISOString() }, NOW + 5_000);
+    const drained = drainUserQueue(h.options).catch((e: unknown) => e);
+    await h.sentBecomes(["a"]);
+    await h.answer("a");
+    const error = await drained;
+    expect(error).toBeInstanceOf(WorkLeftForLater);
+    expect(String((error as Error).message)).toMatch(/^1 queued task\(s\) wait for a retry/);
+    expect((await h.db.images.toArray()).map((i) => i.id)).toEqual(["a"]);
+    await h.clock.advance(until - NOW + 60_000);
+    await h.quiet();
+    expect(h.sent).toEqual(["a"]);
     expect((await h.task("later"))?.status).toBe("queued");
   });
 
-  it("ends at once offline, leaving everything queued", async () => {
+  it("hands a waiting retry to a page that asks for the queue", async () => {
+    const h = await harness({ start: false });
+    await h.enqueue(["later"], { reason: "backoff", until: new Date(NOW + 30_000).toISOString() });
+    let asked = false;
+    let ended = false;
+    const drained = drainUserQueue({ ...h.options, handOver: async () => asked }).then(() => (ended = true));
+    await h.quiet();
+    await h.clock.advance(5_000);
+    await h.quiet();
+    expect(ended).toBe(false);
+    asked = true;
+    await h.clock.advance(1_000);
+    await drained;
+    expect(h.sent).toEqual([]);
+    expect((await h.task("later"))?.status).toBe("queued");
+  });
+
+  it("does not wait for a session or for the day's quota: those are a page's or the next day's", async () => {
+    const h = await harness({ start: false });
+    await h.enqueue(["spent"], { reason: "quota", until: new Date(NOW + 14 * 3_600_000).toISOString() });
+    await drainUserQueue(h.options);
+    expect(h.sent).toEqual([]);
+    expect((await h.task("spent"))?.status).toBe("queued");
+  });
+
+  it("offline, leaves everything queued and rejects, so the browser fires the sync again", async () => {
     const h = await harness({ online: false, start: false });
     await h.enqueue(["a"], { reason: "offline" });
-    await drainUserQueue(h.options);
+    await expect(drainUserQueue(h.options)).rejects.toBeInstanceOf(WorkLeftForLater);
     expect(h.sent).toEqual([]);
     expect((await h.task("a"))?.status).toBe("queued");
   });
