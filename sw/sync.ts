@@ -9,7 +9,7 @@ import { createBackendClient, setBackendClient, storedBackendConfig } from "../s
 import { storedUser } from "../src/api/auth";
 import { db } from "../src/db/db";
 import { readConcurrency } from "../src/sync/queue/concurrency-store";
-import { WORKER_DRAIN_WAIT_MS, WorkLeftForLater } from "../src/sync/delivery";
+import { WorkLeftForLater } from "../src/sync/delivery";
 import { QUEUE_LOCK_PREFIX, QUEUE_SYNC_TAG, drainUserQueue } from "../src/sync/queue/queue-runner";
 import {
   FINISHED_MESSAGE,
@@ -18,7 +18,7 @@ import {
   oncePerUnit,
   type FinishedMessage,
 } from "../src/sync/queue/finished-work";
-import { OUTBOX_SYNC_TAG, drainWithLock, pushDeps } from "../src/sync/push";
+import { OUTBOX_SYNC_TAG, drainOutboxInWorker, pushDeps } from "../src/sync/push";
 import { subscribe } from "../src/sync/triggers";
 
 declare const self: ServiceWorkerGlobalScope;
@@ -89,22 +89,13 @@ export async function drainQueue(): Promise<void> {
   }
 }
 
-/** Drains the signed-in user's outbox with the page's drain (and its Web Lock). */
-export async function drainOutboxInWorker(): Promise<void> {
+/** Drains the signed-in user's outbox with the page's drain and its Web Lock (src/sync/push.ts). */
+async function syncOutbox(): Promise<void> {
   const config = await storedBackendConfig();
   if (!config) return;
   setBackendClient(createBackendClient(config, { onPage: false }));
   const user = await storedUser();
-  if (!user) return;
-  // An entry whose retry comes within the drain's time is waited for (without the lock, so a page that
-  // opens drains it); one left offline or for later rejects the event, and the browser fires it again.
-  const deadline = Date.now() + WORKER_DRAIN_WAIT_MS;
-  for (;;) {
-    const { stopped } = await drainWithLock(pushDeps(db), user.id);
-    if (stopped.reason === "empty" || stopped.reason === "auth") return;
-    if (stopped.reason === "offline" || stopped.until > deadline) throw new WorkLeftForLater("changes to the library");
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, stopped.until - Date.now())));
-  }
+  if (user) await drainOutboxInWorker(pushDeps(db), user.id);
 }
 
 export function listenForQueueSync(): void {
@@ -141,6 +132,6 @@ export function listenForQueueSync(): void {
     throw e;
   };
   const sources = { worker: self };
-  subscribe({ on: "sync", tag: OUTBOX_SYNC_TAG }, () => drainOutboxInWorker().catch(failed("outbox")), sources);
+  subscribe({ on: "sync", tag: OUTBOX_SYNC_TAG }, () => syncOutbox().catch(failed("outbox")), sources);
   subscribe({ on: "sync", tag: QUEUE_SYNC_TAG }, () => drainQueue().catch(failed("queue")), sources);
 }

@@ -23,7 +23,7 @@ import type { AppDb } from "../db/db";
 import { removeImages } from "../db/images";
 import { completeEntry, deferEntry, headEntry, markConflict, parkEntry } from "../db/outbox";
 import type { OutboxEntry, OutboxOp, PreferencesPatch } from "../db/schema";
-import { createLane, type DeliveryOutcome, type Settled } from "./delivery";
+import { WORKER_DRAIN_WAIT_MS, WorkLeftForLater, createLane, type DeliveryOutcome, type Settled } from "./delivery";
 
 export const OUTBOX_LOCK_PREFIX = "promptcanvas-outbox:";
 export const OUTBOX_SYNC_TAG = "promptcanvas-outbox";
@@ -220,6 +220,27 @@ export function drainWithLock(
 ): Promise<DrainReport> {
   if (!locks) return drainOutbox(deps, userId);
   return locks.request(OUTBOX_LOCK_PREFIX + userId, () => drainOutbox(deps, userId));
+}
+
+/**
+ * The service worker's drain (no page may be open to retry later): drains under the lock, waits without
+ * it (a page that opens meanwhile drains) for a backoff that ends within WORKER_DRAIN_WAIT_MS, and
+ * rejects with WorkLeftForLater for an entry left offline or for later, so the browser fires the sync
+ * again. An entry parked for a sign-in is a page's to send.
+ */
+export async function drainOutboxInWorker(
+  deps: PushDeps,
+  userId: string,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  locks: LockManagerLike | undefined = typeof navigator !== "undefined" ? navigator.locks : undefined,
+): Promise<void> {
+  const deadline = deps.now() + WORKER_DRAIN_WAIT_MS;
+  for (;;) {
+    const { stopped } = await drainWithLock(deps, userId, locks);
+    if (stopped.reason === "empty" || stopped.reason === "auth") return;
+    if (stopped.reason === "offline" || stopped.until > deadline) throw new WorkLeftForLater("changes to the library");
+    await sleep(Math.max(0, stopped.until - deps.now()));
+  }
 }
 
 /** The drain as the page and the service worker run it: the real backend calls. */

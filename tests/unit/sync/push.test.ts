@@ -10,7 +10,8 @@ import { deleteGeneration, setPublished, setSaved, updatePreferences } from "#sr
 import { claimUnnotifiedConflicts, pendingEntries, releaseWaits } from "#src/db/outbox.ts";
 import { listConflicts, pendingOutboxCount } from "#src/db/queries.ts";
 import { err, ok } from "#src/lib/result.ts";
-import { drainOutbox, drainWithLock, type PushDeps } from "#src/sync/push.ts";
+import { WORKER_DRAIN_WAIT_MS, WorkLeftForLater } from "#src/sync/delivery.ts";
+import { drainOutbox, drainOutboxInWorker, drainWithLock, type PushDeps } from "#src/sync/push.ts";
 import { generationRow } from "../../support/records.ts";
 
 const NOW = Date.parse("2026-11-22T10:00:00.000Z");
@@ -253,5 +254,56 @@ describe("outbox drain", () => {
       'update g2 {"is_saved":true}',
       'update g3 {"is_saved":true}',
     ]);
+  });
+});
+
+describe("the outbox drain in the service worker", () => {
+  /** A clock the drain's waits move: each sleep is recorded and advances `now` by its length. */
+  function sleeper() {
+    const state = { now: NOW, slept: [] as number[] };
+    const sleep = (ms: number) => {
+      state.slept.push(ms);
+      state.now += ms;
+      return Promise.resolve();
+    };
+    return { state, sleep };
+  }
+
+  it("waits for a backoff that ends within its time, then sends the rest: no page may be open to do it", async () => {
+    const server = await library(["g1"]);
+    await setSaved("alice", "g1", true, db);
+    await setPublished("alice", "g1", true, db);
+    server.failures.push("transient");
+    const { state, sleep } = sleeper();
+    await drainOutboxInWorker(server.deps({ now: () => state.now }), "alice", sleep);
+    expect(state.slept).toEqual([2_000]);
+    expect(server.log).toEqual(['update g1 {"is_saved":true}', 'update g1 {"is_public":true}']);
+    expect(await pendingOutboxCount("alice", db)).toBe(0);
+  });
+
+  it("rejects for an entry whose retry comes past its time, so the browser fires the sync again", async () => {
+    const server = await library(["g1"]);
+    await setSaved("alice", "g1", true, db);
+    // Failures whose backoffs (2, 4, 8, 16, 32, 60, 60 s) pass the drain's 90 s before an attempt succeeds.
+    server.failures.push(...Array.from({ length: 10 }, () => "transient" as const));
+    const { state, sleep } = sleeper();
+    const error = await drainOutboxInWorker(server.deps({ now: () => state.now }), "alice", sleep).catch((e) => e);
+    expect(error).toBeInstanceOf(WorkLeftForLater);
+    expect(state.now - NOW).toBeLessThanOrEqual(WORKER_DRAIN_WAIT_MS);
+    expect(server.log).toEqual([]);
+    expect(await pendingOutboxCount("alice", db)).toBe(1);
+  });
+
+  it("rejects offline and ends for an entry parked for a sign-in, sending nothing", async () => {
+    const server = await library(["g1"]);
+    await setSaved("alice", "g1", true, db);
+    const { sleep } = sleeper();
+    await expect(drainOutboxInWorker(server.deps({ isOnline: () => false }), "alice", sleep)).rejects.toBeInstanceOf(
+      WorkLeftForLater,
+    );
+    server.failures.push("auth");
+    await drainOutboxInWorker(server.deps(), "alice", sleep);
+    expect(server.log).toEqual([]);
+    expect(await pendingOutboxCount("alice", db)).toBe(1);
   });
 });
