@@ -8,6 +8,11 @@
 // for three one-key requests (docs/decisions/055-nothing-repaints-or-loads-that-is-not-needed.md). The layout is the one Dexie gave it (database
 // version 10, which is Dexie's version 1, one object store `kv` keyed by `key`), so a store written
 // by an earlier build opens unchanged.
+// What a store has read or written is kept in memory: supabase-js reads the session before every
+// request, and a read of IndexedDB waits for the page's main thread, which is busiest just as a queued
+// send should go (the live lists redrawing with the image before it). Every write is announced on a
+// BroadcastChannel, so the other stores of the database (other tabs, the service worker) forget that
+// key and read it again; a deleted database forgets everything.
 export type KeyValueStore = {
   getItem(key: string): Promise<string | null>;
   setItem(key: string, value: string): Promise<void>;
@@ -38,6 +43,19 @@ function open(name: string): Promise<IDBDatabase> {
 
 export function openAuthStorage(name: string = AUTH_DB_NAME): KeyValueStore {
   let connection: Promise<IDBDatabase> | null = null;
+  /** Values known to be the stored ones (null: known absent), by key. */
+  const known = new Map<string, string | null>();
+  /** Counts what made a value known or unknown: a read keeps what it saw only if nothing did meanwhile. */
+  let changes = 0;
+  const forget = (key?: string) => {
+    changes++;
+    if (key === undefined) known.clear();
+    else known.delete(key);
+  };
+  const channel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel(`${name}:written`);
+  if (channel)
+    channel.onmessage = (event: MessageEvent<{ key?: unknown }>) =>
+      forget(typeof event.data?.key === "string" ? event.data.key : undefined);
   // One connection, opened on first use and again after it closes: another tab deleting the database
   // (clearing this device) must not wait on it, and a failed open is tried again by the next request.
   const db = () =>
@@ -46,9 +64,11 @@ export function openAuthStorage(name: string = AUTH_DB_NAME): KeyValueStore {
         opened.onversionchange = () => {
           opened.close();
           connection = null;
+          forget();
         };
         opened.onclose = () => {
           connection = null;
+          forget();
         };
         return opened;
       },
@@ -69,13 +89,32 @@ export function openAuthStorage(name: string = AUTH_DB_NAME): KeyValueStore {
     });
     return result;
   };
+  /**
+   * A write is known at once (a read after it answers it, as IndexedDB would), told to the other
+   * stores once committed, and forgotten if it fails.
+   */
+  const write = async (key: string, value: string | null, make: (store: IDBObjectStore) => IDBRequest) => {
+    changes++;
+    known.set(key, value);
+    try {
+      await run("readwrite", make);
+    } catch (error) {
+      forget(key);
+      throw error;
+    }
+    channel?.postMessage({ key });
+  };
   return {
-    getItem: async (key) => ((await run("readonly", (s) => s.get(key))) as Entry | undefined)?.value ?? null,
-    setItem: async (key, value) => {
-      await run("readwrite", (s) => s.put({ key, value } satisfies Entry));
+    getItem: async (key) => {
+      const held = known.get(key);
+      if (held !== undefined) return held;
+      const before = changes;
+      const value = ((await run("readonly", (s) => s.get(key))) as Entry | undefined)?.value ?? null;
+      // A write meanwhile (here, or told by another store) may be newer than what this read saw.
+      if (changes === before) known.set(key, value);
+      return value;
     },
-    removeItem: async (key) => {
-      await run("readwrite", (s) => s.delete(key));
-    },
+    setItem: (key, value) => write(key, value, (s) => s.put({ key, value } satisfies Entry)),
+    removeItem: (key) => write(key, null, (s) => s.delete(key)),
   };
 }

@@ -87,17 +87,19 @@ async function putLimits(db: AppDb, userId: string, update: LimitsUpdate): Promi
 /**
  * The generation (with its image bytes) and the task's completion land together or not at all, and
  * so does the quota the server answered with. A task removed while it ran still leaves its image:
- * it was made and charged.
+ * it was made and charged. `then` runs last in the same transaction (the queue claims its next task
+ * there: src/sync/run-task.ts), and what it answers is answered once all of it has committed.
  */
-export async function markDone(
+export async function markDone<T = void>(
   db: AppDb,
   id: string,
   generation: GenerationRecord,
   limits: LimitsUpdate,
   now: number = Date.now(),
   bytes: ImageBytes = {},
-): Promise<void> {
-  await db.transaction("rw", [db.tasks, db.generations, db.images, db.imageUse, db.limits], async () => {
+  then?: () => Promise<T>,
+): Promise<T | undefined> {
+  return db.transaction("rw", [db.tasks, db.generations, db.images, db.imageUse, db.limits], async () => {
     await db.generations.put(generation);
     if (bytes.image || bytes.thumbnail) await putImage(db, generation.id, generation.userId, bytes);
     await putLimits(db, generation.userId, limits);
@@ -107,6 +109,7 @@ export async function markDone(
       finishedAt: iso(now),
       provider: generation.provider,
     });
+    return then?.();
   });
 }
 

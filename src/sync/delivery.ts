@@ -101,7 +101,7 @@ export type LaneOptions<T> = {
 
 export type LaneStatus = { waiting: WaitFor | null; until: number | null; inFlight: number; stopped: boolean };
 
-export type Lane = {
+export type Lane<T = unknown> = {
   readonly key: string;
   /** Something may be deliverable: look now (coalesced with a run under way). */
   wake(): void;
@@ -114,9 +114,22 @@ export type Lane = {
   status(): LaneStatus;
   /** Starts nothing more; deliveries on the wire finish and are settled. */
   stop(): void;
+  /**
+   * Hands the slot of `from`, whose delivery is ending, to `item`: a source that claims its next item
+   * in the same step that settles the last one (the queue: one transaction from an answer to the next
+   * send) asks here first, and the lane then counts `item` in flight, so no look of its own starts it.
+   * False, with nothing reserved, when the lane would not start `item` now: stopped, waiting, `from`
+   * not in flight or already handed on, `item` in flight, finished or not yet due, or the limit would
+   * be passed without `from`. An ordered lane never hands on (its head's outcome decides what goes).
+   */
+  reserve(from: string, item: T): boolean;
+  /** Gives a reserved slot back (the source could not claim the item after all). */
+  unreserve(from: string, item: T): void;
+  /** Settles a reserved item's delivery, already under way, like one of the lane's own. */
+  adopt(item: T, delivery: Promise<DeliveryOutcome>): void;
 };
 
-export function createLane<T>(options: LaneOptions<T>): Lane {
+export function createLane<T>(options: LaneOptions<T>): Lane<T> {
   const clock = options.clock ?? systemClock;
   const random = options.random ?? Math.random;
   const backoff = options.backoff ?? DELIVERY_BACKOFF;
@@ -125,6 +138,8 @@ export function createLane<T>(options: LaneOptions<T>): Lane {
   const held = new Map<string, { at: number; attempts: number }>();
   /** Settled in this lane's life, until the source stops listing them: never delivered twice. */
   const finished = new Set<string>();
+  /** Deliveries in flight whose slot is already reserved for the next item (reserve()). */
+  const handedOn = new Set<string>();
   let waiting: { for: WaitFor; until?: number } | null = null;
   let timer: unknown;
   let timerAt: number | null = null;
@@ -227,12 +242,12 @@ export function createLane<T>(options: LaneOptions<T>): Lane {
     } while (again);
   }
 
-  async function run(item: T): Promise<void> {
+  async function run(item: T, delivery?: Promise<DeliveryOutcome>): Promise<void> {
     const id = options.idOf(item);
     try {
       let outcome: DeliveryOutcome;
       try {
-        outcome = await options.deliver(item);
+        outcome = await (delivery ?? options.deliver(item));
       } catch (e) {
         options.onError?.(e);
         outcome = { outcome: "retry" };
@@ -245,6 +260,7 @@ export function createLane<T>(options: LaneOptions<T>): Lane {
       options.onError?.(e);
     } finally {
       inFlight.delete(id);
+      handedOn.delete(id);
       wake();
     }
   }
@@ -291,6 +307,25 @@ export function createLane<T>(options: LaneOptions<T>): Lane {
       stopped = true;
       arm(null);
       settleIdle();
+    },
+    reserve(from, item) {
+      const id = options.idOf(item);
+      if (options.mode === "ordered" || stopped || waiting) return false;
+      if (!inFlight.has(from) || handedOn.has(from)) return false;
+      if (inFlight.has(id) || finished.has(id) || dueAt(item) > clock.now()) return false;
+      if (inFlight.size - handedOn.size - 1 >= capacity()) return false;
+      handedOn.add(from);
+      inFlight.add(id);
+      return true;
+    },
+    unreserve(from, item) {
+      handedOn.delete(from);
+      inFlight.delete(options.idOf(item));
+      settleIdle();
+    },
+    adopt(item, delivery) {
+      inFlight.add(options.idOf(item));
+      void run(item, delivery);
     },
   };
 }

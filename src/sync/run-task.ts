@@ -49,6 +49,8 @@ export type RunOutcome =
       replayed: boolean;
       /** Settles once the image's bytes are kept on this device (or could not be); never rejects. */
       image: Promise<ImageKept>;
+      /** The task claimed in the same transaction that stored this answer, already being sent. */
+      next?: { task: TaskRecord; sending: Promise<RunOutcome> };
     }
   | { status: "waiting"; taskId: string; wait: TaskWait; error?: AppError }
   | { status: "error"; taskId: string; error: AppError }
@@ -93,7 +95,24 @@ function quotaSpent(limits: LimitsRecord | undefined, now: number): string | nul
 /** The person chose to hold this task for after the daily reset (only they can: never by itself). */
 export const heldForReset = (task: Pick<TaskRecord, "wait">): boolean => task.wait?.reason === "quota";
 
-async function succeed(deps: RunTaskDeps, task: TaskRecord, answer: GenerateAnswer): Promise<RunOutcome> {
+/** A task marked running by this send's claim, ready to go; `held`: see Claim. */
+export type Claimed = { task: TaskRecord; held: boolean };
+
+export type SendOptions = {
+  /**
+   * Runs inside the transaction that stores a success and may claim the task to send next
+   * (claimNext): its send then starts the moment that transaction commits, before the page's live
+   * views redraw with the new row and keep IndexedDB and the main thread busy.
+   */
+  next?: (doneTaskId: string) => Promise<Claimed | undefined>;
+};
+
+async function succeed(
+  deps: RunTaskDeps,
+  task: TaskRecord,
+  answer: GenerateAnswer,
+  options: SendOptions,
+): Promise<RunOutcome> {
   const { db } = deps;
   if ("deleted" in answer) {
     // Made earlier (this send's first answer was lost), then deleted by the person: done, nothing kept.
@@ -108,10 +127,26 @@ async function succeed(deps: RunTaskDeps, task: TaskRecord, answer: GenerateAnsw
   const record = toGenerationRecord(answer.generation);
   rememberFreshImage(record.id, answer.generation.image_url, deps.now());
   const now = deps.now();
-  await markDone(db, task.id, record, (held) => limitsAfter(held, task.userId, answer, now), now);
+  const claimed = await markDone(
+    db,
+    task.id,
+    record,
+    (held) => limitsAfter(held, task.userId, answer, now),
+    now,
+    {},
+    options.next && (() => options.next!(task.id)),
+  );
+  const next = claimed && { task: claimed.task, sending: sendClaimed(deps, claimed, options) };
   void deps.track(task.userId, "queue_task_success", { provider: answer.generation.provider, taskId: task.id });
   const image = keepImage(deps, record.id, answer.generation.image_url);
-  return { status: "done", taskId: task.id, generationId: record.id, replayed: answer.replayed, image };
+  return {
+    status: "done",
+    taskId: task.id,
+    generationId: record.id,
+    replayed: answer.replayed,
+    image,
+    ...(next ? { next } : {}),
+  };
 }
 
 /** Fetches a made image, makes its thumbnail (in a worker) and keeps both with the row; never rejects. */
@@ -183,7 +218,7 @@ type Claim =
   | { kind: "spent"; queued: TaskRecord; until: string }
   | { kind: "offline"; queued: TaskRecord }
   /** `held`: the person had held it for the reset (its wait, gone once it runs, said so). */
-  | { kind: "claimed"; task: TaskRecord; held: boolean };
+  | ({ kind: "claimed" } & Claimed);
 
 /**
  * Reads the task and the known quota and, when it may go, marks it running: one transaction, so the
@@ -207,7 +242,17 @@ function claim(deps: RunTaskDeps, taskId: string): Promise<Claim> {
   });
 }
 
-export async function runTask(deps: RunTaskDeps, taskId: string): Promise<RunOutcome> {
+/**
+ * Claims a task to send next, inside a transaction that holds the tasks and the limits (SendOptions.next):
+ * answered only when it may go now; anything else (removed, not due, today's quota known to be spent,
+ * offline) is left untouched for the queue's own look, which settles it.
+ */
+export async function claimNext(deps: RunTaskDeps, taskId: string): Promise<Claimed | undefined> {
+  const claimed = await claim(deps, taskId);
+  return claimed.kind === "claimed" ? { task: claimed.task, held: claimed.held } : undefined;
+}
+
+export async function runTask(deps: RunTaskDeps, taskId: string, options: SendOptions = {}): Promise<RunOutcome> {
   const claimed = await claim(deps, taskId);
   switch (claimed.kind) {
     case "skipped":
@@ -221,9 +266,17 @@ export async function runTask(deps: RunTaskDeps, taskId: string): Promise<RunOut
       return wait(deps, queued, heldForReset(queued) && queued.wait ? queued.wait : { reason: "offline" });
     }
   }
-  const { task, held } = claimed;
+  return sendClaimed(deps, claimed, options);
+}
+
+/** Sends a claimed task and settles it. */
+export async function sendClaimed(
+  deps: RunTaskDeps,
+  { task, held }: Claimed,
+  options: SendOptions = {},
+): Promise<RunOutcome> {
   const answer = await deps.generate(requestOf(task));
   // A replay (the request reached the server before a reload) answers the stored row: a success.
-  if (answer.ok) return succeed(deps, task, answer.value);
+  if (answer.ok) return succeed(deps, task, answer.value, options);
   return settleFailure(deps, task, answer.error, held);
 }

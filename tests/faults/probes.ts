@@ -241,6 +241,11 @@ export async function rewriteStoredToken(page: Page, secret: string): Promise<bo
       tx.onerror = () => reject(tx.error);
     });
     idb.close();
+    // Announced as a store of the database announces its writes (src/db/auth-storage.ts), so the
+    // stores that keep the session in memory read it again.
+    const told = new BroadcastChannel("promptcanvas-auth:written");
+    told.postMessage({ key: ${JSON.stringify(found.key)} });
+    told.close();
   })()`);
   return true;
 }

@@ -23,7 +23,7 @@ import {
   type DeliveryOutcome,
   type Settled,
 } from "../delivery";
-import { runTask, type RunOutcome, type RunTaskDeps } from "../run-task";
+import { claimNext, runTask, type Claimed, type RunOutcome, type RunTaskDeps } from "../run-task";
 import { isDue } from "../task-wait";
 import { trackEvent } from "../telemetry";
 import { subscribeAll, type TriggerSources } from "../triggers";
@@ -34,6 +34,8 @@ export const QUEUE_SYNC_TAG = "promptcanvas-queue";
 
 /** What the lane knows of a queued task: ids and timing, never the row. */
 export type QueueEntry = Pick<TaskRecord, "id" | "createdAt" | "wait">;
+
+const entryOf = (task: TaskRecord): QueueEntry => ({ id: task.id, createdAt: task.createdAt, wait: task.wait });
 
 export type QueueRunnerOptions = {
   db: AppDb;
@@ -171,19 +173,49 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
     }
   }
 
-  async function deliver(entry: QueueEntry): Promise<DeliveryOutcome> {
+  /** Successors reserved in the lane, by the task whose answer's transaction claimed them. */
+  const reserved = new Map<string, QueueEntry>();
+
+  /**
+   * In the transaction that stores the answer of task `from`: the next due task, oldest first, when
+   * the lane hands it `from`'s slot and it may go now (claimNext); its send starts as that transaction
+   * commits.
+   */
+  async function successorOf(from: string): Promise<Claimed | undefined> {
+    const now = clock.now();
+    for (const task of await queuedTasks(userId, db)) {
+      const entry = entryOf(task);
+      if (!isDue(task.wait, now, true) || !lane.reserve(from, entry)) continue;
+      const claimed = await claimNext(deps, task.id).catch(() => undefined);
+      if (claimed) {
+        reserved.set(from, entry);
+        return claimed;
+      }
+      lane.unreserve(from, entry);
+      return undefined;
+    }
+    return undefined;
+  }
+  const sendOptions = { next: successorOf };
+
+  /** Follows a send to its end: shown as a run meanwhile, then heard and turned into the lane's outcome. */
+  async function follow(entry: QueueEntry, sending: Promise<RunOutcome>): Promise<DeliveryOutcome> {
     const renewalsBefore = renewals;
-    const sending = runTask(deps, entry.id);
     track(entry.id, sending);
-    let outcome: RunOutcome;
-    try {
-      outcome = await sending;
-    } catch (e) {
+    const outcome = await sending.catch((e: unknown) => {
       warn("sending a task failed")(e);
+      return null;
+    });
+    untrack(entry.id);
+    // A successor is started in the lane's slot; one reserved whose transaction then failed gives it back.
+    const successor = reserved.get(entry.id);
+    reserved.delete(entry.id);
+    const next = outcome?.status === "done" ? outcome.next : undefined;
+    if (next) lane.adopt(entryOf(next.task), follow(entryOf(next.task), next.sending));
+    else if (successor) lane.unreserve(entry.id, successor);
+    if (!outcome) {
       unrecorded.add(entry.id);
       return { outcome: "retry" };
-    } finally {
-      untrack(entry.id);
     }
     if (outcome.status === "done") {
       const image = outcome.image;
@@ -193,6 +225,8 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
     options.onOutcome?.(outcome);
     return outcomeOf(outcome, renewalsBefore);
   }
+
+  const deliver = (entry: QueueEntry) => follow(entry, runTask(deps, entry.id, sendOptions));
 
   function settled(entry: QueueEntry, result: Settled): void {
     if (result.outcome === "retry" && unrecorded.delete(entry.id)) holds.set(entry.id, result.at);
@@ -210,9 +244,7 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
       const now = clock.now();
       // Oldest first (queuedTasks' order). A wait that time cannot end (a session, a quota reset with no
       // known time) is left out: its own release lifts it in Dexie, and the live query wakes the lane.
-      return tasks
-        .filter((t) => isDue(t.wait, now, true) || endOf(t.wait) !== undefined)
-        .map((t): QueueEntry => ({ id: t.id, createdAt: t.createdAt, wait: t.wait }));
+      return tasks.filter((t) => isDue(t.wait, now, true) || endOf(t.wait) !== undefined).map(entryOf);
     },
     idOf: (entry) => entry.id,
     // The task's own wait (isDue, the one rule); the lane's backoff only where the record holds none.

@@ -1,8 +1,24 @@
 import { Dexie } from "dexie";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { openAuthStorage } from "#src/db/auth-storage.ts";
 
 const fresh = () => `auth-storage-${crypto.randomUUID()}`;
+
+/** Writes a value straight into the database, as no store of it would. */
+async function rawPut(name: string, key: string, value: string): Promise<void> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const request = indexedDB.open(name);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  await new Promise<void>((resolve, reject) => {
+    const tx = db.transaction("kv", "readwrite");
+    tx.objectStore("kv").put({ key, value });
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error);
+  });
+  db.close();
+}
 
 describe("the auth key-value store", () => {
   it("keeps, replaces and removes values, and answers null for a missing key", async () => {
@@ -22,6 +38,24 @@ describe("the auth key-value store", () => {
     const name = fresh();
     await openAuthStorage(name).setItem("session", "written by the page");
     expect(await openAuthStorage(name).getItem("session")).toBe("written by the page");
+  });
+
+  it("answers what it knows from memory, and reads again what another store of the database wrote", async () => {
+    const name = fresh();
+    const page = openAuthStorage(name);
+    const worker = openAuthStorage(name);
+    await page.setItem("session", "one");
+    expect(await worker.getItem("session")).toBe("one");
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the page's announcement has come
+    expect(await worker.getItem("session")).toBe("one");
+    // Known from memory now: a change behind both stores' backs (no store wrote it) is not seen...
+    await rawPut(name, "session", "outside");
+    expect(await worker.getItem("session")).toBe("one");
+    // ...while a write by another store is announced, and the next read goes to the database again.
+    await page.setItem("session", "two");
+    await vi.waitFor(async () => expect(await worker.getItem("session")).toBe("two"));
+    await page.removeItem("session");
+    await vi.waitFor(async () => expect(await worker.getItem("session")).toBeNull());
   });
 
   it("reads a store an earlier build wrote with Dexie, and Dexie reads what it writes", async () => {

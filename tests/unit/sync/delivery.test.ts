@@ -172,6 +172,82 @@ describe("a concurrent lane", () => {
   });
 });
 
+describe("a slot handed on (reserve, adopt)", () => {
+  /** A concurrent lane whose deliveries wait until the test ends them; ends them by id. */
+  function handing(ids: string[], limit: number) {
+    const ends = new Map<string, (o: DeliveryOutcome) => void>();
+    const h = harness(ids, (id) => new Promise<DeliveryOutcome>((resolve) => ends.set(id, resolve)));
+    const lane = createLane({ ...h.options, mode: "concurrent", limit });
+    const end = async (id: string) => {
+      ends.get(id)!(ok());
+      await flush();
+    };
+    return { h, lane, end };
+  }
+
+  it("counts a reserved item in flight, so no look of its own starts it, and settles its delivery", async () => {
+    const { h, lane, end } = handing(["a", "b", "c"], 1);
+    lane.wake();
+    await flush();
+    expect(h.delivered.map((d) => d.id)).toEqual(["a"]);
+    const b = h.pending[1]!;
+    expect(lane.reserve("a", b)).toBe(true);
+    let endB!: (o: DeliveryOutcome) => void;
+    lane.adopt(b, new Promise((resolve) => (endB = resolve)));
+    await end("a");
+    // a's slot went to b: the lane's look after a starts nothing, and never b a second time.
+    expect(h.delivered.map((d) => d.id)).toEqual(["a"]);
+    expect(lane.status().inFlight).toBe(1);
+    endB(ok());
+    await flush();
+    expect(h.settled.map((s) => [s.id, s.settled.outcome])).toEqual([
+      ["a", "delivered"],
+      ["b", "delivered"],
+    ]);
+    expect(h.delivered.map((d) => d.id)).toEqual(["a", "c"]);
+  });
+
+  it("gives the slot back when the source could not claim the item after all", async () => {
+    const { h, lane, end } = handing(["a", "b"], 1);
+    lane.wake();
+    await flush();
+    expect(lane.reserve("a", { id: "b" })).toBe(true);
+    lane.unreserve("a", { id: "b" });
+    await end("a");
+    expect(h.delivered.map((d) => d.id)).toEqual(["a", "b"]);
+  });
+
+  it("refuses what it would not start now: a second hand-on, an item in flight or not due, past the limit, stopped", async () => {
+    const { h, lane } = handing(["a", "b", "c", "d"], 2);
+    lane.wake();
+    await flush();
+    expect(h.delivered.map((d) => d.id)).toEqual(["a", "b"]);
+    expect(lane.reserve("x", { id: "c" })).toBe(false); // x is not in flight
+    expect(lane.reserve("a", { id: "b" })).toBe(false); // b is in flight
+    expect(lane.reserve("a", { id: "c" })).toBe(true);
+    expect(lane.reserve("a", { id: "d" })).toBe(false); // a's slot is handed on already
+    expect(lane.reserve("b", { id: "d" })).toBe(true); // the limit counts a and b as leaving
+    lane.unreserve("b", { id: "d" });
+
+    const limited = handing(["a", "b", "c"], 1);
+    limited.lane.wake();
+    await flush();
+    limited.h.options.dueAt = (item) => (item.id === "b" ? limited.h.clock.now() + 1_000 : 0);
+    const later = createLane({ ...limited.h.options, mode: "concurrent", limit: 1 });
+    later.wake();
+    await flush();
+    expect(later.reserve("a", { id: "b" })).toBe(false); // b is not due yet
+    later.stop();
+    expect(later.reserve("a", { id: "c" })).toBe(false); // stopped
+
+    const ordered = harness(["a", "b"], () => new Promise<DeliveryOutcome>(() => undefined));
+    const orderedLane = createLane(ordered.options);
+    orderedLane.wake();
+    await flush();
+    expect(orderedLane.reserve("a", { id: "b" })).toBe(false); // the head's outcome decides
+  });
+});
+
 describe("waits", () => {
   it("waits for the connection until released by 'online', not by another release", async () => {
     let online = false;

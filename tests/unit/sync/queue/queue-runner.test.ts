@@ -58,12 +58,18 @@ async function harness(options: { concurrency?: number; online?: boolean; renews
   let mostOnWire = 0;
   const state = { online: options.online ?? true, concurrency: options.concurrency ?? 2 };
   const outcomes: RunOutcome[] = [];
+  /** For each send, the outcomes the runner had heard when it went out. */
+  const heardAtSend = new Map<string, string[]>();
   const window = new EventTarget();
   const sessionListeners = new Set<() => void>();
   const deps: RunTaskDeps = {
     db,
     generate: (request) => {
       sent.push(request.requestId);
+      heardAtSend.set(
+        request.requestId,
+        outcomes.map((o) => `${o.taskId}:${o.status}`),
+      );
       mostOnWire = Math.max(mostOnWire, ++onWire);
       return new Promise((resolve) =>
         waiting.set(request.requestId, (answer) => {
@@ -102,6 +108,7 @@ async function harness(options: { concurrency?: number; online?: boolean; renews
     sent,
     state,
     outcomes,
+    heardAtSend,
     options: runnerOptions,
     mostOnWire: () => mostOnWire,
     onWire: () => [...waiting.keys()],
@@ -324,6 +331,52 @@ describe("the queue's lane", () => {
     await h.quiet();
     expect(h.sent).toEqual(["a", "b"]);
     expect(h.outcomes.map((o) => `${o.taskId}:${o.status}`)).toEqual(["a:done", "b:done"]);
+  });
+
+  it("sends the next task from the transaction that stores an answer, before the answer is even heard", async () => {
+    const h = await harness({ concurrency: 1, start: false });
+    await h.enqueue(["a", "b", "c"]);
+    await h.start();
+    await h.sentBecomes(["a"]);
+    await h.answer("a");
+    await h.sentBecomes(["a", "b"]);
+    // b went out as a's answer was stored: the page (onOutcome) heard of a only after.
+    expect(h.heardAtSend.get("b")).toEqual([]);
+    expect((await h.task("a"))?.status).toBe("done");
+    expect((await h.task("b"))?.status).toBe("running");
+    await h.answer("b");
+    await h.sentBecomes(["a", "b", "c"]);
+    expect(h.heardAtSend.get("c")).toEqual(["a:done"]);
+    await h.answer("c");
+    await h.quiet();
+    expect(h.sent).toEqual(["a", "b", "c"]);
+    expect(h.mostOnWire()).toBe(1);
+    expect(h.outcomes.map((o) => `${o.taskId}:${o.status}`)).toEqual(["a:done", "b:done", "c:done"]);
+  });
+
+  it("does not send the next task on a quota the answer used up", async () => {
+    const h = await harness({ concurrency: 1, start: false });
+    await h.enqueue(["a", "b"]);
+    await h.start();
+    await h.sentBecomes(["a"]);
+    const spent = made("a");
+    if (spent.ok && "generation" in spent.value) spent.value.quota = { ...spent.value.quota, remaining: 0 };
+    await h.answer("a", spent);
+    await vi.waitFor(async () => expect((await h.task("b"))?.status).toBe("error"));
+    expect((await h.task("b"))?.error?.code).toBe("daily_limit");
+    expect(h.sent).toEqual(["a"]);
+  });
+
+  it("once stopped, sends nothing more from an answer's transaction", async () => {
+    const h = await harness({ concurrency: 1, start: false });
+    await h.enqueue(["x", "y"]);
+    const stopping = await h.start();
+    await h.sentBecomes(["x"]);
+    stopping.stop();
+    await h.answer("x");
+    await h.quiet();
+    expect(h.sent).toEqual(["x"]);
+    expect((await h.task("y"))?.status).toBe("queued");
   });
 
   it("shows each send's progress on the clock while it is on the wire", async () => {
