@@ -10,7 +10,7 @@ import { sessionRenewals } from "../api/auth";
 import { fetchMyLimits } from "../api/user-rows";
 import { db } from "../db/db";
 import { untilOnline } from "../lib/online";
-import { retryTask } from "../db/tasks";
+import { enqueueTasks, retryTask } from "../db/tasks";
 import { readConcurrency, subscribeConcurrency, writeConcurrency } from "../sync/queue/concurrency-store";
 import { publishGenerationRuntime, type GenerationRuntime } from "../features/generation/generation-runtime";
 import {
@@ -121,6 +121,14 @@ function startPageRunner(userId: string): PageRunner {
     enqueued() {
       if (!navigator.onLine) requestBackgroundSync();
       queue?.wake();
+    },
+    async enqueue(tasks, prompt) {
+      const now = Date.now();
+      const taskIds = queue
+        ? await queue.enqueue((claimDue) => enqueueTasks(db, tasks, prompt, now, claimDue))
+        : await enqueueTasks(db, tasks, prompt, now);
+      base.enqueued(taskIds);
+      return taskIds;
     },
     // Announced to the runner's subscription (subscribeConcurrency), which wakes its lane.
     setConcurrency: (value) => void writeConcurrency(value),

@@ -19,8 +19,11 @@ export async function enqueueTasks(
   tasks: NewTask[],
   prompt: PromptEntry | null,
   now: number = Date.now(),
+  then?: () => Promise<void>,
 ): Promise<string[]> {
-  return db.transaction("rw", [db.tasks, db.promptHistory], async () => {
+  // `then` runs last in the same transaction, with the limits in scope: the queue claims there what
+  // may go at once (src/sync/queue/queue-runner.ts, enqueue), so a click's send needs no second one.
+  return db.transaction("rw", [db.tasks, db.promptHistory, db.limits], async () => {
     await db.tasks.bulkAdd(
       tasks.map((t, i): TaskRecord => ({
         ...t,
@@ -31,6 +34,7 @@ export async function enqueueTasks(
       })),
     );
     if (prompt && tasks.length) await addPrompt(db, tasks[0].userId, prompt, now);
+    await then?.();
     return tasks.map((t) => t.id);
   });
 }

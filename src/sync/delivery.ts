@@ -115,16 +115,17 @@ export type Lane<T = unknown> = {
   /** Starts nothing more; deliveries on the wire finish and are settled. */
   stop(): void;
   /**
-   * Hands the slot of `from`, whose delivery is ending, to `item`: a source that claims its next item
-   * in the same step that settles the last one (the queue: one transaction from an answer to the next
-   * send) asks here first, and the lane then counts `item` in flight, so no look of its own starts it.
-   * False, with nothing reserved, when the lane would not start `item` now: stopped, waiting, `from`
-   * not in flight or already handed on, `item` in flight, finished or not yet due, or the limit would
-   * be passed without `from`. An ordered lane never hands on (its head's outcome decides what goes).
+   * Hands the slot of `from`, whose delivery is ending, to `item` (or, with `from` null, a free slot):
+   * a source that claims its next item in the same step that settles the last one or writes a new one
+   * (the queue: one transaction from an answer, or a click, to the send) asks here first, and the lane
+   * then counts `item` in flight, so no look of its own starts it. False, with nothing reserved, when
+   * the lane would not start `item` now: stopped, waiting, `from` not in flight or already handed on,
+   * `item` in flight, finished or not yet due, or the limit would be passed (without `from`). An
+   * ordered lane never hands on (its head's outcome decides what goes).
    */
-  reserve(from: string, item: T): boolean;
+  reserve(from: string | null, item: T): boolean;
   /** Gives a reserved slot back (the source could not claim the item after all). */
-  unreserve(from: string, item: T): void;
+  unreserve(from: string | null, item: T): void;
   /** Settles a reserved item's delivery, already under way, like one of the lane's own. */
   adopt(item: T, delivery: Promise<DeliveryOutcome>): void;
 };
@@ -214,6 +215,9 @@ export function createLane<T>(options: LaneOptions<T>): Lane<T> {
       }
       const items = await options.next();
       if (stopped) return;
+      // Counted again: a source may have reserved a slot (reserve()) while the lane read.
+      const room = capacity() - inFlight.size;
+      if (room <= 0) return;
       const listed = new Set(items.map(options.idOf));
       for (const id of finished) if (!listed.has(id)) finished.delete(id);
       for (const id of held.keys()) if (!listed.has(id)) held.delete(id);
@@ -232,7 +236,7 @@ export function createLane<T>(options: LaneOptions<T>): Lane<T> {
           continue;
         }
         start.push(item);
-        if (start.length >= free) break;
+        if (start.length >= room) break;
       }
       arm(soonest);
       for (const item of start) {
@@ -311,15 +315,15 @@ export function createLane<T>(options: LaneOptions<T>): Lane<T> {
     reserve(from, item) {
       const id = options.idOf(item);
       if (options.mode === "ordered" || stopped || waiting) return false;
-      if (!inFlight.has(from) || handedOn.has(from)) return false;
+      if (from !== null && (!inFlight.has(from) || handedOn.has(from))) return false;
       if (inFlight.has(id) || finished.has(id) || dueAt(item) > clock.now()) return false;
-      if (inFlight.size - handedOn.size - 1 >= capacity()) return false;
-      handedOn.add(from);
+      if (inFlight.size - handedOn.size - (from === null ? 0 : 1) >= capacity()) return false;
+      if (from !== null) handedOn.add(from);
       inFlight.add(id);
       return true;
     },
     unreserve(from, item) {
-      handedOn.delete(from);
+      if (from !== null) handedOn.delete(from);
       inFlight.delete(options.idOf(item));
       settleIdle();
     },

@@ -167,6 +167,8 @@ test.describe("docs/spec.md §5 messages", () => {
     await page.goto(`/generate?prompt=${"z".repeat(PROMPT_MAX_CHARS + 20)}`);
     const prompt = page.getByLabel("Prompt", { exact: true });
     await expect(prompt).toBeVisible();
+    // The link's prompt is filled in once the page has read it (it may be after the field shows).
+    await expect(prompt).not.toHaveValue("");
     const length = (await prompt.inputValue()).length;
     test.info().annotations.push({ type: "link prompt length", description: String(length) });
     if (length > PROMPT_MAX_CHARS) {

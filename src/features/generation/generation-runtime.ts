@@ -3,6 +3,8 @@
 // useGenerationRuntime. Only types of the queue runner are imported, so this module costs the first page
 // load nothing but React.
 import { createContext, createElement, useContext, useSyncExternalStore, type ReactNode } from "react";
+import type { PromptEntry } from "../../db/prompt-history";
+import type { NewTask } from "../../db/tasks";
 import type { QueueRuns } from "../../sync/queue/queue-runner";
 
 export type GenerationRuntime = {
@@ -14,6 +16,11 @@ export type GenerationRuntime = {
    * round (or, offline, ask for a Background Sync). The runner reads the tasks from Dexie.
    */
   enqueued(taskIds: string[]): void;
+  /**
+   * Writes new tasks (and the prompt to remember) in one transaction; when this tab runs the queue,
+   * what may go at once is claimed in that transaction and sent as it commits. Answers the task ids.
+   */
+  enqueue(tasks: NewTask[], prompt: PromptEntry | null): Promise<string[]>;
   setConcurrency(value: number): void;
 };
 

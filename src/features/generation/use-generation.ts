@@ -9,7 +9,7 @@ import { isStyleId } from "#shared/vocabulary/styles.ts";
 import { db } from "../../db/db";
 import { getLimits } from "../../db/queries";
 import { addPrompt, clearPrompts, removePrompt, type PromptEntry } from "../../db/prompt-history";
-import { clearTasks, enqueueTasks, removeTask, retryTask, type NewTask } from "../../db/tasks";
+import { clearTasks, removeTask, retryTask, type NewTask } from "../../db/tasks";
 import { readConcurrency, subscribeConcurrency } from "../../sync/queue/concurrency-store";
 import { useGenerationRuntime } from "./generation-runtime";
 
@@ -97,9 +97,8 @@ export function useGenerationActions() {
       const tasks = tasksFor(settings, runtime.userId, isOnline(), spentUntil);
       const prompt: PromptEntry = { prompt: settings.prompt, style: settings.style, quality: tasks[0].quality };
       try {
-        const taskIds = await enqueueTasks(db, tasks, prompt, Date.now());
-        // This tab's queue looks at once, without waiting for the live query's next round.
-        runtime.enqueued(taskIds);
+        // This tab's queue sends what may go from the same transaction, without waiting for a look.
+        const taskIds = await runtime.enqueue(tasks, prompt);
         return spentUntil ? { ok: true, taskIds, heldUntil: spentUntil } : { ok: true, taskIds };
       } catch (e) {
         report("queueing")(e);

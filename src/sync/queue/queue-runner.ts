@@ -23,7 +23,7 @@ import {
   type DeliveryOutcome,
   type Settled,
 } from "../delivery";
-import { claimNext, runTask, type Claimed, type RunOutcome, type RunTaskDeps } from "../run-task";
+import { claimNext, runTask, sendClaimed, type Claimed, type RunOutcome, type RunTaskDeps } from "../run-task";
 import { isDue } from "../task-wait";
 import { trackEvent } from "../telemetry";
 import { subscribeAll, type TriggerSources } from "../triggers";
@@ -65,6 +65,12 @@ export type QueueRuns = {
 export type QueueRunner = QueueRuns & {
   /** Something changed (a task queued or retried here, the concurrency): look now. */
   wake(): void;
+  /**
+   * Writes new tasks with `write`, which must call `claimDue` last inside its transaction: what may
+   * go at once (oldest first, within the concurrency) is claimed there and sent as it commits, so a
+   * click's send needs no look and no transaction of its own. Answers what `write` answers.
+   */
+  enqueue<T>(write: (claimDue: () => Promise<void>) => Promise<T>): Promise<T>;
   /** Resolves once nothing is on the wire and nothing more can go now. */
   idle(): Promise<void>;
   /** Resolves once every finished task's image is kept (or could not be): the worker waits for it. */
@@ -228,6 +234,37 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
 
   const deliver = (entry: QueueEntry) => follow(entry, runTask(deps, entry.id, sendOptions));
 
+  async function enqueue<T>(write: (claimDue: () => Promise<void>) => Promise<T>): Promise<T> {
+    const reservedHere: QueueEntry[] = [];
+    const claimed: Array<{ entry: QueueEntry; claim: Claimed }> = [];
+    async function claimDue(): Promise<void> {
+      const now = clock.now();
+      for (const task of await queuedTasks(userId, db)) {
+        const entry = entryOf(task);
+        if (!isDue(task.wait, now, true) || !lane.reserve(null, entry)) continue;
+        reservedHere.push(entry);
+        const claim = await claimNext(deps, task.id).catch(() => undefined);
+        if (!claim) return; // not now (offline, the quota): the lane's own look settles it
+        claimed.push({ entry, claim });
+      }
+    }
+    let written: T;
+    try {
+      written = await write(claimDue);
+    } catch (e) {
+      for (const entry of reservedHere) lane.unreserve(null, entry);
+      throw e;
+    }
+    // Committed: the claimed tasks go now; a slot reserved for one that could not be claimed goes back.
+    for (const entry of reservedHere) {
+      const sent = claimed.find((c) => c.entry === entry);
+      if (sent) lane.adopt(entry, follow(entry, sendClaimed(deps, sent.claim, sendOptions)));
+      else lane.unreserve(null, entry);
+    }
+    lane.wake();
+    return written;
+  }
+
   function settled(entry: QueueEntry, result: Settled): void {
     if (result.outcome === "retry" && unrecorded.delete(entry.id)) holds.set(entry.id, result.at);
     else holds.delete(entry.id);
@@ -279,6 +316,7 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
 
   return {
     wake: () => lane.wake(),
+    enqueue,
     idle: async () => {
       await lane.idle();
     },

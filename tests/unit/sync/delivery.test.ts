@@ -207,6 +207,26 @@ describe("a slot handed on (reserve, adopt)", () => {
     expect(h.delivered.map((d) => d.id)).toEqual(["a", "c"]);
   });
 
+  it("never passes its limit when a slot is reserved while it reads its source", async () => {
+    const { h, lane } = handing(["a"], 2);
+    const next = h.options.next;
+    let reading: (() => void) | undefined;
+    h.options.next = () => new Promise((resolve) => (reading = () => void next().then(resolve)));
+    const slow = createLane({ ...h.options, mode: "concurrent", limit: 2 });
+    slow.wake();
+    reading!();
+    await flush();
+    expect(h.delivered.map((d) => d.id)).toEqual(["a"]);
+    h.pending.push({ id: "b" });
+    slow.wake(); // one slot is free as the lane starts to read...
+    expect(slow.reserve(null, { id: "x" })).toBe(true); // ...and is taken meanwhile
+    reading!();
+    await flush();
+    expect(h.delivered.map((d) => d.id)).toEqual(["a"]); // b waits: a and x fill the limit
+    expect(slow.status().inFlight).toBe(2);
+    lane.stop();
+  });
+
   it("gives the slot back when the source could not claim the item after all", async () => {
     const { h, lane, end } = handing(["a", "b"], 1);
     lane.wake();

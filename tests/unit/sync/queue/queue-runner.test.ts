@@ -354,6 +354,53 @@ describe("the queue's lane", () => {
     expect(h.outcomes.map((o) => `${o.taskId}:${o.status}`)).toEqual(["a:done", "b:done", "c:done"]);
   });
 
+  it("sends a new task from the transaction that writes it, within the concurrency, oldest first", async () => {
+    const h = await harness({ concurrency: 2 });
+    const write = (ids: string[]) => (claimDue: () => Promise<void>) =>
+      enqueueTasks(
+        h.db,
+        ids.map((id) => newTask(id, USER)),
+        null,
+        h.clock.now(),
+        claimDue,
+      );
+    await runner!.enqueue(write(["a"]));
+    // On the wire as the write resolves: no look of the lane's and no transaction of its own between.
+    expect(h.sent).toEqual(["a"]);
+    await runner!.enqueue(write(["b", "c"]));
+    expect(h.sent).toEqual(["a", "b"]); // two at once is the limit; c waits its turn
+    await h.quiet();
+    expect(h.sent).toEqual(["a", "b"]);
+    await h.answer("a");
+    await h.sentBecomes(["a", "b", "c"]);
+    await h.answer("b");
+    await h.answer("c");
+    expect(h.mostOnWire()).toBe(2);
+    expect((await h.db.tasks.toArray()).map((t) => t.status)).toEqual(["done", "done", "done"]);
+  });
+
+  it("claims nothing from a write that fails, and sends nothing offline from one", async () => {
+    const h = await harness({ concurrency: 1 });
+    await expect(
+      runner!.enqueue(async (claimDue) => {
+        await h.db.transaction("rw", [h.db.tasks, h.db.limits, h.db.promptHistory], async () => {
+          await enqueueTasks(h.db, [newTask("x", USER)], null, h.clock.now(), claimDue);
+          throw new Error("the write fails after the claim");
+        });
+      }),
+    ).rejects.toThrow("the write fails");
+    expect(await h.task("x")).toBeUndefined();
+    h.state.online = false;
+    await runner!.enqueue((claimDue) => enqueueTasks(h.db, [newTask("y", USER)], null, h.clock.now(), claimDue));
+    await h.quiet();
+    expect(h.sent).toEqual([]);
+    expect((await h.task("y"))?.status).toBe("queued");
+    h.state.online = true;
+    h.fire("online");
+    await h.sentBecomes(["y"]); // the slot the failed write reserved was given back
+    await h.answer("y");
+  });
+
   it("does not send the next task on a quota the answer used up", async () => {
     const h = await harness({ concurrency: 1, start: false });
     await h.enqueue(["a", "b"]);
