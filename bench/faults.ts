@@ -2,7 +2,8 @@
 // FAULT_SEED_START, default 1), each with a fresh user. Prints each violation with the seed that
 // reproduces it, the recovery paths exercised, and ends with `faults: N schedules, V violations`.
 // FAULT_BUDGET_MIN stops it after that many minutes (the schedules under way finish), and the last line
-// then says how many of the asked schedules ran. A schedule the harness could not finish (its browser
+// then says how many of the asked schedules ran. SIGTERM (or Ctrl-C) does the same at once: no schedule
+// starts after it, and the summary is printed when the ones under way have finished. A schedule the harness could not finish (its browser
 // died) runs once more; only a second such failure counts as aborted.
 //
 // FAULT_PARALLEL=K runs K lanes at once. Each lane owns its servers and its browser, so a backend
@@ -30,6 +31,14 @@ const first = Number(process.env.FAULT_SEED_START ?? 1);
 const verbose = process.env.FAULT_VERBOSE === "1";
 const profiling = process.env.FAULT_PROFILE === "1" || process.env.FAULT_PROFILE === "cpu";
 const budgetMs = Number(process.env.FAULT_BUDGET_MIN ?? 0) * 60_000;
+let stopAsked = false;
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => {
+    if (stopAsked) process.exit(130);
+    stopAsked = true;
+    console.log(`${signal}: no more schedules start; the ones under way finish`);
+  });
+}
 /**
  * One lane per core: a lane alone keeps about one core busy (browser, backend, this process), so on the
  * 2-core development machine 2 lanes ran as many schedules an hour as 3 (docs/benchmarks.md, Faults),
@@ -63,7 +72,7 @@ let ran = 0;
 async function lane(index: number, harness: Harness): Promise<void> {
   const tag = parallel > 1 ? ` lane ${index}` : "";
   for (;;) {
-    if (next >= total || (budgetMs > 0 && Date.now() - started > budgetMs)) return;
+    if (stopAsked || next >= total || (budgetMs > 0 && Date.now() - started > budgetMs)) return;
     const seed = first + next++;
     let r = await harness.runSchedule(seed);
     if (r.violations.some((v) => v.where === "harness")) {
@@ -165,7 +174,10 @@ if (failingSeeds.length) {
     `reproduce one alone: FAULT_PARALLEL=1 FAULT_SCHEDULES=1 FAULT_SEED_START=${seeds[0]} FAULT_VERBOSE=1 npm run bench faults`,
   );
 }
-const cut = ran < total ? ` (of ${total} asked: FAULT_BUDGET_MIN=${budgetMs / 60_000} reached)` : "";
+const cut =
+  ran < total
+    ? ` (of ${total} asked: ${stopAsked ? "stopped by a signal" : `FAULT_BUDGET_MIN=${budgetMs / 60_000} reached`})`
+    : "";
 const abortedNote =
   (rerun ? `, ${rerun} run again after the harness lost its browser` : "") +
   (aborted ? `, ${aborted} aborted by the harness before their checks ended` : "");
