@@ -182,25 +182,36 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
   /** Successors reserved in the lane, by the task whose answer's transaction claimed them. */
   const reserved = new Map<string, QueueEntry>();
 
+  type Taken = { entry: QueueEntry; claim: Claimed };
+
   /**
-   * In the transaction that stores the answer of task `from`: the next due task, oldest first, when
-   * the lane hands it `from`'s slot and it may go now (claimNext); its send starts as that transaction
-   * commits.
+   * Inside a transaction that holds the tasks and the limits: claims the due queued tasks, oldest
+   * first, into slots the lane reserves (`from`'s, or free ones), at most `most`, and stops at the first
+   * that may not go now (offline, the quota: the lane's own look settles it). Their sends start once
+   * the transaction has committed.
    */
-  async function successorOf(from: string): Promise<Claimed | undefined> {
+  async function take(from: string | null, most: number): Promise<Taken[]> {
+    const taken: Taken[] = [];
     const now = clock.now();
     for (const task of await queuedTasks(userId, db)) {
+      if (taken.length >= most) break;
       const entry = entryOf(task);
       if (!isDue(task.wait, now, true) || !lane.reserve(from, entry)) continue;
-      const claimed = await claimNext(deps, task.id).catch(() => undefined);
-      if (claimed) {
-        reserved.set(from, entry);
-        return claimed;
+      const claim = await claimNext(deps, task.id).catch(() => undefined);
+      if (!claim) {
+        lane.unreserve(from, entry);
+        break;
       }
-      lane.unreserve(from, entry);
-      return undefined;
+      taken.push({ entry, claim });
     }
-    return undefined;
+    return taken;
+  }
+
+  /** In the transaction that stores the answer of task `from`: the task to send next in its slot. */
+  async function successorOf(from: string): Promise<Claimed | undefined> {
+    const [next] = await take(from, 1);
+    if (next) reserved.set(from, next.entry);
+    return next?.claim;
   }
   const sendOptions = { next: successorOf };
 
@@ -235,32 +246,18 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
   const deliver = (entry: QueueEntry) => follow(entry, runTask(deps, entry.id, sendOptions));
 
   async function enqueue<T>(write: (claimDue: () => Promise<void>) => Promise<T>): Promise<T> {
-    const reservedHere: QueueEntry[] = [];
-    const claimed: Array<{ entry: QueueEntry; claim: Claimed }> = [];
-    async function claimDue(): Promise<void> {
-      const now = clock.now();
-      for (const task of await queuedTasks(userId, db)) {
-        const entry = entryOf(task);
-        if (!isDue(task.wait, now, true) || !lane.reserve(null, entry)) continue;
-        reservedHere.push(entry);
-        const claim = await claimNext(deps, task.id).catch(() => undefined);
-        if (!claim) return; // not now (offline, the quota): the lane's own look settles it
-        claimed.push({ entry, claim });
-      }
-    }
+    let taken: Taken[] = [];
     let written: T;
     try {
-      written = await write(claimDue);
+      written = await write(async () => {
+        taken = await take(null, Infinity);
+      });
     } catch (e) {
-      for (const entry of reservedHere) lane.unreserve(null, entry);
+      for (const { entry } of taken) lane.unreserve(null, entry);
       throw e;
     }
-    // Committed: the claimed tasks go now; a slot reserved for one that could not be claimed goes back.
-    for (const entry of reservedHere) {
-      const sent = claimed.find((c) => c.entry === entry);
-      if (sent) lane.adopt(entry, follow(entry, sendClaimed(deps, sent.claim, sendOptions)));
-      else lane.unreserve(null, entry);
-    }
+    // Committed: what was claimed goes now.
+    for (const { entry, claim } of taken) lane.adopt(entry, follow(entry, sendClaimed(deps, claim, sendOptions)));
     lane.wake();
     return written;
   }
