@@ -98,7 +98,15 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     providerPort: opts.providerPort ?? 4732,
     log: opts.log,
   });
-  const launch = () => chromium.launch({ executablePath: chromiumPath(), args: LAUNCH_ARGS });
+  // The bench ends on SIGTERM or Ctrl-C after the schedules under way (bench/faults.ts): the browser must
+  // not close on them first, as Playwright would by default. It is still closed when the process exits.
+  const launch = () =>
+    chromium.launch({
+      executablePath: chromiumPath(),
+      args: LAUNCH_ARGS,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+    });
   let browser = await launch();
   return {
     servers,
