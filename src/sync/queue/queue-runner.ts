@@ -207,8 +207,22 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
     return taken;
   }
 
+  /**
+   * Whether the queue may hold a task the lane's last look did not see: anything that wakes the lane
+   * from outside (the live query of the user's queued tasks, a trigger, wake(), a write) says so.
+   */
+  let queueMoved = true;
+  let queuedAtLastLook = 0;
+  const moved = () => {
+    queueMoved = true;
+    lane.wake();
+  };
+
   /** In the transaction that stores the answer of task `from`: the task to send next in its slot. */
   async function successorOf(from: string): Promise<Claimed | undefined> {
+    // Nothing was queued at the last look and nothing has moved since: no read holds the answer's
+    // transaction open (the preview waits for its commit). A task queued meanwhile wakes the lane.
+    if (!queueMoved && queuedAtLastLook === 0) return undefined;
     const [next] = await take(from, 1);
     if (next) reserved.set(from, next.entry);
     return next?.claim;
@@ -258,7 +272,7 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
     }
     // Committed: what was claimed goes now.
     for (const { entry, claim } of taken) lane.adopt(entry, follow(entry, sendClaimed(deps, claim, sendOptions)));
-    lane.wake();
+    moved();
     return written;
   }
 
@@ -272,7 +286,9 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
     mode: "concurrent",
     limit: () => options.concurrency(),
     async next() {
+      queueMoved = false;
       const tasks = await queuedTasks(userId, db);
+      queuedAtLastLook = tasks.length;
       const listed = new Set(tasks.map((t) => t.id));
       for (const id of holds.keys()) if (!listed.has(id)) holds.delete(id);
       const now = clock.now();
@@ -295,24 +311,26 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
   async function sessionRenewed(): Promise<void> {
     renewals++;
     await releaseWaits(db, userId, "auth", clock.now());
+    queueMoved = true;
     lane.release("session");
   }
   const untrigger = options.sources
     ? subscribeAll(
         [{ on: "online" }, { on: "offline" }, { on: "visible" }, { on: "session" }],
         ({ on }) => {
+          queueMoved = true;
           if (on === "online") lane.release("online");
           else if (on === "session") void sessionRenewed().catch(warn("lifting the waits for a session failed"));
-          else lane.wake();
+          else moved();
         },
         options.sources,
       )
     : () => undefined;
-  const unwatch = watchQueuedTasks(db, userId, () => lane.wake(), warn("reading the queue failed"));
+  const unwatch = watchQueuedTasks(db, userId, moved, warn("reading the queue failed"));
   lane.wake();
 
   return {
-    wake: () => lane.wake(),
+    wake: moved,
     enqueue,
     idle: async () => {
       await lane.idle();

@@ -401,6 +401,19 @@ describe("the queue's lane", () => {
     await h.answer("y");
   });
 
+  it("chains a task queued (in Dexie, by any tab) while the queue looked empty", async () => {
+    const h = await harness({ concurrency: 1 });
+    await h.enqueue(["a"]);
+    await h.sentBecomes(["a"]);
+    await h.quiet(); // the lane's last look found nothing more queued
+    await h.enqueue(["b"]);
+    await h.quiet(); // the live query has told the runner
+    await h.answer("a");
+    await h.sentBecomes(["a", "b"]);
+    expect(h.heardAtSend.get("b")).toEqual([]);
+    await h.answer("b");
+  });
+
   it("does not send the next task on a quota the answer used up", async () => {
     const h = await harness({ concurrency: 1, start: false });
     await h.enqueue(["a", "b"]);
