@@ -122,12 +122,12 @@ function startPageRunner(userId: string): PageRunner {
       if (!navigator.onLine) requestBackgroundSync();
       queue?.wake();
     },
-    async enqueue(tasks, prompt) {
+    async enqueue(plan, prompt) {
       const now = Date.now();
       const taskIds = queue
-        ? await queue.enqueue((claimDue) => enqueueTasks(db, tasks, prompt, now, claimDue))
-        : await enqueueTasks(db, tasks, prompt, now);
-      base.enqueued(taskIds);
+        ? await queue.enqueue((claimDue) => enqueueTasks(db, plan, prompt, now, claimDue))
+        : await enqueueTasks(db, plan, prompt, now);
+      if (taskIds.length) base.enqueued(taskIds);
       return taskIds;
     },
     // Announced to the runner's subscription (subscribeConcurrency), which wakes its lane.

@@ -11,12 +11,19 @@ export type NewTask = Omit<TaskRecord, "status" | "attempts" | "createdAt" | "up
 const iso = (now: number) => new Date(now).toISOString();
 
 /**
+ * What to queue: the tasks, or a choice made from the person's limits as the queueing transaction reads
+ * them (a click decides there whether today's quota lets it go, be held, or be refused, with no read of
+ * its own before). A choice of no tasks writes nothing.
+ */
+export type TaskPlan = NewTask[] | { userId: string; pick: (limits: LimitsRecord | undefined) => NewTask[] };
+
+/**
  * Queues tasks and records their prompt in history, in one transaction. Tasks of one batch get
  * createdAt one millisecond apart, so they run in the order they were queued.
  */
 export async function enqueueTasks(
   db: AppDb,
-  tasks: NewTask[],
+  plan: TaskPlan,
   prompt: PromptEntry | null,
   now: number = Date.now(),
   then?: () => Promise<void>,
@@ -24,6 +31,8 @@ export async function enqueueTasks(
   // `then` runs last in the same transaction, with the limits in scope: the queue claims there what
   // may go at once (src/sync/queue/queue-runner.ts, enqueue), so a click's send needs no second one.
   return db.transaction("rw", [db.tasks, db.promptHistory, db.limits], async () => {
+    const tasks = Array.isArray(plan) ? plan : plan.pick(await db.limits.get(plan.userId));
+    if (!tasks.length) return [];
     await db.tasks.bulkAdd(
       tasks.map((t, i): TaskRecord => ({
         ...t,
@@ -33,7 +42,7 @@ export async function enqueueTasks(
         updatedAt: iso(now + i),
       })),
     );
-    if (prompt && tasks.length) await addPrompt(db, tasks[0].userId, prompt, now);
+    if (prompt) await addPrompt(db, tasks[0].userId, prompt, now);
     await then?.();
     return tasks.map((t) => t.id);
   });

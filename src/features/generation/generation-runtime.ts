@@ -4,7 +4,7 @@
 // load nothing but React.
 import { createContext, createElement, useContext, useSyncExternalStore, type ReactNode } from "react";
 import type { PromptEntry } from "../../db/prompt-history";
-import type { NewTask } from "../../db/tasks";
+import type { TaskPlan } from "../../db/tasks";
 import type { QueueRuns } from "../../sync/queue/queue-runner";
 
 export type GenerationRuntime = {
@@ -17,10 +17,11 @@ export type GenerationRuntime = {
    */
   enqueued(taskIds: string[]): void;
   /**
-   * Writes new tasks (and the prompt to remember) in one transaction; when this tab runs the queue,
-   * what may go at once is claimed in that transaction and sent as it commits. Answers the task ids.
+   * Writes new tasks (and the prompt to remember) in one transaction, which also reads the limits a
+   * plan picks its tasks by; when this tab runs the queue, what may go at once is claimed in that
+   * transaction and sent as it commits. Answers the task ids (none when the plan picked none).
    */
-  enqueue(tasks: NewTask[], prompt: PromptEntry | null): Promise<string[]>;
+  enqueue(plan: TaskPlan, prompt: PromptEntry | null): Promise<string[]>;
   setConcurrency(value: number): void;
 };
 

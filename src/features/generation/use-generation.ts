@@ -7,8 +7,8 @@ import { validateNegativePrompt, validatePrompt } from "#shared/vocabulary/promp
 import { BATCH_MAX, BATCH_MIN, isAspectRatio, isQuality, SEED_MAX } from "#shared/vocabulary/generation.ts";
 import { isStyleId } from "#shared/vocabulary/styles.ts";
 import { db } from "../../db/db";
-import { getLimits } from "../../db/queries";
 import { addPrompt, clearPrompts, removePrompt, type PromptEntry } from "../../db/prompt-history";
+import type { LimitsRecord } from "../../db/schema";
 import { clearTasks, removeTask, retryTask, type NewTask } from "../../db/tasks";
 import { readConcurrency, subscribeConcurrency } from "../../sync/queue/concurrency-store";
 import { useGenerationRuntime } from "./generation-runtime";
@@ -87,18 +87,28 @@ export function useGenerationActions() {
       const invalid = validateSettings(settings);
       if (invalid) return { ok: false, message: invalid };
       // docs/spec.md §5: generating requires remaining quota. With today's known to be spent nothing is queued
-      // to be sent; the person may choose to hold the request for the reset instead.
-      const limits = await getLimits(runtime.userId).catch(() => undefined);
-      const spentUntil =
-        limits && limits.remaining <= 0 && Date.parse(limits.resetAt) > Date.now() ? limits.resetAt : undefined;
-      if (spentUntil && !settings.holdUntilReset) {
-        return { ok: false, message: VALIDATION_MESSAGES.dailyLimit, resetAt: spentUntil };
-      }
-      const tasks = tasksFor(settings, runtime.userId, isOnline(), spentUntil);
-      const prompt: PromptEntry = { prompt: settings.prompt, style: settings.style, quality: tasks[0].quality };
+      // to be sent; the person may choose to hold the request for the reset instead. The limits are read
+      // in the transaction that queues the tasks, and this tab's queue sends what may go from it too, so a
+      // click costs one transaction before its send.
+      const online = isOnline();
+      const read: { spentUntil?: string } = {};
+      const pick = (limits: LimitsRecord | undefined): NewTask[] => {
+        const spent = limits && limits.remaining <= 0 && Date.parse(limits.resetAt) > Date.now();
+        read.spentUntil = spent ? limits.resetAt : undefined;
+        if (read.spentUntil && !settings.holdUntilReset) return [];
+        return tasksFor(settings, runtime.userId, online, read.spentUntil);
+      };
+      const prompt: PromptEntry = {
+        prompt: settings.prompt,
+        style: settings.style,
+        quality: settings.quality as NewTask["quality"],
+      };
       try {
-        // This tab's queue sends what may go from the same transaction, without waiting for a look.
-        const taskIds = await runtime.enqueue(tasks, prompt);
+        const taskIds = await runtime.enqueue({ userId: runtime.userId, pick }, prompt);
+        const { spentUntil } = read;
+        if (!taskIds.length && spentUntil) {
+          return { ok: false, message: VALIDATION_MESSAGES.dailyLimit, resetAt: spentUntil };
+        }
         return spentUntil ? { ok: true, taskIds, heldUntil: spentUntil } : { ok: true, taskIds };
       } catch (e) {
         report("queueing")(e);

@@ -932,6 +932,8 @@ Deno.test("answers CORS preflight and refuses other methods than POST", async ()
     );
     assert.equal(pre.status, 200);
     assert.match(pre.headers.get("access-control-allow-headers") ?? "", /x-timezone/);
+    // The browser keeps the preflight, so a later generation goes straight to its POST.
+    assert.equal(pre.headers.get("access-control-max-age"), "86400");
     await pre.body?.cancel();
     const get = await handler(new Request("http://localhost/functions/v1/generate-image"), h.deps);
     assert.equal(get.status, 405);

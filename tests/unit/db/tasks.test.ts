@@ -71,6 +71,41 @@ describe("tasks", () => {
     expect(await listPromptHistory("alice", db)).toEqual([]);
   });
 
+  it("lets a plan pick its tasks from the limits its own transaction reads; a plan of none writes nothing", async () => {
+    db = openAppDb("tasks-plan");
+    const limits = {
+      userId: "alice",
+      generationsToday: 10,
+      dailyLimit: 10,
+      remaining: 0,
+      resetAt: "2026-11-26T00:00:00.000Z",
+      tier: "free" as const,
+      checkedAt: "2026-11-25T10:00:00.000Z",
+    };
+    await db.limits.put(limits);
+    const seen: (number | undefined)[] = [];
+    const prompt = { prompt: "a red fox", style: "anime", quality: "standard" as const };
+    const refused = await enqueueTasks(
+      db,
+      { userId: "alice", pick: (l) => (seen.push(l?.remaining), l && l.remaining > 0 ? [task("t1")] : []) },
+      prompt,
+    );
+    expect(refused).toEqual([]);
+    expect(await listTasks("alice", db)).toEqual([]);
+    expect(await listPromptHistory("alice", db)).toEqual([]);
+
+    await db.limits.put({ ...limits, generationsToday: 0, remaining: 10 });
+    const queued = await enqueueTasks(
+      db,
+      { userId: "alice", pick: (l) => (seen.push(l?.remaining), l && l.remaining > 0 ? [task("t1")] : []) },
+      prompt,
+    );
+    expect(queued).toEqual(["t1"]);
+    expect(seen).toEqual([0, 10]);
+    expect((await listTasks("alice", db)).map((t) => t.id)).toEqual(["t1"]);
+    expect((await listPromptHistory("alice", db)).map((p) => p.prompt)).toEqual(["a red fox"]);
+  });
+
   it("claims a queued task once and counts the attempt", async () => {
     db = openAppDb("tasks-claim");
     await enqueueTasks(db, [task("t1")], null);
