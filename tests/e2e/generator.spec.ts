@@ -79,7 +79,7 @@ test("a built-in-engine image shows with its prompt and downloads as PNG, JPG an
   await expectDownloads(page, testInfo.outputPath("wide"), DIMENSIONS["16:9"]);
 });
 
-test("a free user with 0 left sees the spec's sentence and Upgrade Now at once, and nothing is sent", async ({
+test("a free user with 0 left sees the spec's sentence and Upgrade Now at once, nothing is sent, and a held request waits", async ({
   page,
 }) => {
   test.setTimeout(180_000);
@@ -111,6 +111,13 @@ test("a free user with 0 left sees the spec's sentence and Upgrade Now at once, 
   expect(sent).toEqual([]);
   await expectCounter(page, "Queued", 0, 1_000);
   await expect(previewImage(page, "Quota test image number 6")).toHaveCount(0);
+
+  // Chosen, the request is queued to wait for the reset, and still nothing is sent.
+  await notice.getByRole("button", { name: /^Hold it until the reset/ }).click();
+  await expect(page.getByText("Held 1 task until the daily reset")).toBeVisible({ timeout: 5_000 });
+  await expectCounter(page, "Queued", 1, 5_000);
+  await page.waitForTimeout(1_000);
+  expect(sent).toEqual([]);
 
   const server = await serverSession(page, email);
   expect((await serverRows(page.request, server)).length).toBe(quota);
