@@ -22,6 +22,7 @@ import { randomBytes } from "node:crypto";
 import { chromium } from "playwright-core";
 import { chromiumPath } from "../scripts/chromium.mjs";
 import { json, percentile, serviceRoleKeyFor, signUpInPage, startApp } from "./support/app.mjs";
+import { traceDuring } from "./support/trace.mjs";
 
 const CHROME_PATH = chromiumPath();
 const PORT = Number(process.env.BENCH_GEN_PORT ?? 55810);
@@ -237,20 +238,13 @@ function gapLines(gaps) {
  * the next send, the page's main-thread busy time (top-level tasks) and the time in each script.
  */
 async function traceGaps(page, work) {
-  const cdp = await page.context().newCDPSession(page);
-  const events = [];
-  cdp.on("Tracing.dataCollected", ({ value }) => events.push(...value));
-  const complete = new Promise((r) => cdp.once("Tracing.tracingComplete", r));
-  await cdp.send("Tracing.start", {
-    transferMode: "ReportEvents",
-    traceConfig: {
+  const events = await traceDuring(
+    page,
+    {
       includedCategories: ["devtools.timeline", "toplevel", "v8.execute", "v8", "disabled-by-default-v8.cpu_profiler"],
     },
-  });
-  await work();
-  await cdp.send("Tracing.end");
-  await complete;
-  await cdp.detach();
+    work,
+  );
   const main = events.find((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain");
   const onMain = (e) => main && e.pid === main.pid && e.tid === main.tid;
   // The sends and their answers, by the network request id the page's events share.

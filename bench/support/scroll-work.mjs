@@ -4,6 +4,7 @@
 // delta). Headless Chromium paces frames at 60 Hz whatever the page costs, so the work is the figure
 // that says whether a frame would fit; the deltas show frames actually missed.
 /* global document, requestAnimationFrame, window */
+import { traceDuring } from "./trace.mjs";
 
 /**
  * Scrolls `step` px per frame for `frames` frames (back to the top at the bottom) and answers per
@@ -11,30 +12,24 @@
  * time per trace event name over the whole run, nested events counted in each) for a breakdown.
  */
 export async function scrollWork(page, step, frames) {
-  const cdp = await page.context().newCDPSession(page);
-  const events = [];
-  cdp.on("Tracing.dataCollected", ({ value }) => events.push(...value));
-  const done = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
-  await cdp.send("Tracing.start", {
-    categories: "toplevel,devtools.timeline,disabled-by-default-devtools.timeline",
-    transferMode: "ReportEvents",
-  });
-  await page.evaluate(
-    async ({ step, frames }) => {
-      let y = window.scrollY;
-      for (let i = 0; i <= frames; i++) {
-        await new Promise((r) => requestAnimationFrame(r));
-        console.timeStamp("bench-frame");
-        const bottom = document.documentElement.scrollHeight - window.innerHeight;
-        y = y + step > bottom ? 0 : y + step;
-        window.scrollTo(0, y);
-      }
-    },
-    { step, frames },
+  const events = await traceDuring(
+    page,
+    { includedCategories: ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline"] },
+    () =>
+      page.evaluate(
+        async ({ step, frames }) => {
+          let y = window.scrollY;
+          for (let i = 0; i <= frames; i++) {
+            await new Promise((r) => requestAnimationFrame(r));
+            console.timeStamp("bench-frame");
+            const bottom = document.documentElement.scrollHeight - window.innerHeight;
+            y = y + step > bottom ? 0 : y + step;
+            window.scrollTo(0, y);
+          }
+        },
+        { step, frames },
+      ),
   );
-  await cdp.send("Tracing.end");
-  await done;
-  await cdp.detach();
   const marks = events.filter((e) => e.name === "TimeStamp" && e.args?.data?.message === "bench-frame");
   if (marks.length < 2) throw new Error("no frame marks in the trace");
   const { pid, tid } = marks[0];
