@@ -92,6 +92,7 @@ async function lane(index: number, harness: Harness): Promise<void> {
     if (r.violations.length) {
       console.log(`seed ${seed} schedule: ${r.steps.map((s, n) => `${n}:${s}`).join(" ")}`);
       for (const n of r.notes) console.log(`  note seed=${seed}: ${n.split("\n")[0]}`);
+      for (const line of r.trail) console.log(`  trail seed=${seed}: ${line}`);
     }
     for (const v of r.violations) {
       if (v.where === "harness") {

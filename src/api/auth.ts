@@ -3,7 +3,7 @@
 import type { AuthChangeEvent, Session, User } from "@supabase/supabase-js";
 import { err, ok, type Result } from "../lib/result";
 import { toAuthFailure, type AuthFailure } from "./auth-errors";
-import { forgetStoredSession, supabase } from "./client";
+import { forgetStoredSession, onStoredSessionWritten, supabase } from "./client";
 
 export type SessionUser = { id: string; email: string };
 export type AuthChange = { event: AuthChangeEvent; user: SessionUser | null };
@@ -38,12 +38,25 @@ export function onAuthChange(listener: (change: AuthChange) => void): Result<() 
  * triggers hear them (src/sync/triggers.ts `session`); returns its unsubscribe.
  */
 export function sessionRenewals(userId?: string): (listener: () => void) => () => void {
+  const forThem = (user: SessionUser | null) => user !== null && (userId === undefined || user.id === userId);
   return (listener) => {
     const auth = onAuthChange(({ event, user }) => {
-      if (!user || (userId !== undefined && user.id !== userId)) return;
-      if (event === "SIGNED_IN" || event === "TOKEN_REFRESHED") listener();
+      if (forThem(user) && (event === "SIGNED_IN" || event === "TOKEN_REFRESHED")) listener();
     });
-    return auth.ok ? auth.value : () => undefined;
+    // supabase-js tells the page's other tabs, but not what the service worker's client renewed: that is
+    // heard as the auth store announces the write, so work waiting here for a session goes too.
+    let stored: () => void = () => undefined;
+    try {
+      stored = onStoredSessionWritten(() => {
+        void storedUser().then((user) => forThem(user) && listener());
+      });
+    } catch {
+      // No backend configured: nothing is stored, and nothing waits for a session.
+    }
+    return () => {
+      if (auth.ok) auth.value();
+      stored();
+    };
   };
 }
 
@@ -130,14 +143,55 @@ export function signOutLocally(): Promise<Result<void, AuthFailure>> {
   });
 }
 
-/** One attempt to renew the session with its refresh token; true when a fresh session is in place. */
+/** What the auth server answers for a refresh token of a session it has ended. */
+const SESSION_ENDED = new Set([
+  "refresh_token_already_used",
+  "refresh_token_not_found",
+  "session_not_found",
+  "session_expired",
+]);
+
+/**
+ * One attempt to renew the session with its refresh token; true when a fresh session is in place. A
+ * session the server has ended (signed out everywhere, or its refresh token reused too late) is
+ * forgotten on this device too: supabase-js keeps it while its own clock says the access token is valid,
+ * and every call would be refused with nobody asked to sign in. Signed out, the person is asked, and
+ * their queued work waits for them (session-ended keeps it).
+ */
 export async function refreshSession(): Promise<boolean> {
   try {
     const { data, error } = await supabase().auth.refreshSession();
+    if (error && SESSION_ENDED.has(String((error as { code?: unknown }).code))) {
+      // The page's tabs hear it either way: SIGNED_OUT, or the auth store announcing the removal when
+      // the service worker's client (which has no localStorage hint to clear) signs out.
+      if (typeof window !== "undefined") await signOutLocally();
+      else
+        await supabase()
+          .auth.signOut({ scope: "local" })
+          .catch(() => undefined);
+      return false;
+    }
     return !error && Boolean(data.session);
   } catch {
     return false;
   }
+}
+
+/**
+ * Runs `work`, and when the server refused its session (`refused`), renews the session once and runs it
+ * again. The client renews a token only as its own clock says it lapses; one the server refuses before
+ * that (a device clock running late, a renewal whose answer was lost to a reload) must be renewed at
+ * once: the refresh token a lost renewal used is honoured again only for a few seconds (GoTrue's reuse
+ * interval, 10 s on hosted Supabase), after which the server ends the session.
+ */
+export async function renewingOnce<T>(
+  work: () => Promise<T>,
+  refused: (result: T) => boolean,
+  renew: () => Promise<boolean> = refreshSession,
+): Promise<T> {
+  const first = await work();
+  if (!refused(first) || !(await renew())) return first;
+  return work();
 }
 
 /** The signed-in user per the stored session (read from storage, no network), or null. */

@@ -3,7 +3,7 @@
 // The session lives in IndexedDB (page and worker share it), is refreshed automatically on the page,
 // and is read from the URL fragment when a password-reset link lands (implicit flow, the default).
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
-import { openAuthStorage, type KeyValueStore } from "../db/auth-storage";
+import { onStoreWritten, openAuthStorage, type KeyValueStore } from "../db/auth-storage";
 import { appConfig, authStorageKey, isBackendConfigured, type AppConfig } from "./config";
 import { hintedSessionStorage } from "./session-storage";
 
@@ -53,6 +53,30 @@ export function supabase(): SupabaseClient {
     .setItem(CONFIG_KEY, JSON.stringify({ supabaseUrl, supabaseAnonKey }))
     .catch(() => undefined);
   return client;
+}
+
+/**
+ * Calls `listener` when a session is stored: by another tab, by the service worker or by this page
+ * (each store of the auth database announces its writes). Returns its unsubscribe.
+ */
+export function onStoredSessionWritten(listener: () => void): () => void {
+  return onStoreWritten(authStorageKey(appConfig()), listener);
+}
+
+/**
+ * Who the stored session belongs to, read from the auth store itself (no refresh, no network): null when
+ * none is stored, undefined when the store could not be read (then nothing may be concluded).
+ */
+export async function storedSessionOwner(): Promise<{ id: string; email: string } | null | undefined> {
+  try {
+    const raw = await authStorage().getItem(authStorageKey(appConfig()));
+    if (raw === null) return null;
+    const user = (JSON.parse(raw) as { user?: { id?: unknown; email?: unknown } }).user;
+    if (typeof user?.id !== "string") return undefined;
+    return { id: user.id, email: typeof user.email === "string" ? user.email : "" };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Removes the page's stored session (and its hint) without telling the server. */

@@ -3,7 +3,8 @@
 // events and mirrored into the session store for views, and for the signed-in user the queue
 // runner (src/app/queue-runtime.ts).
 import { createActor, fromPromise, type SnapshotFrom } from "xstate";
-import { onAuthChange, signOut, signOutLocally } from "../api/auth";
+import { onAuthChange, renewingOnce, signOut, signOutLocally } from "../api/auth";
+import { onStoredSessionWritten, storedSessionOwner } from "../api/client";
 import { sanitizeForLog } from "../api/errors";
 import { db } from "../db/db";
 import { clearOtherUsersCache, clearUserData } from "../db/user-data";
@@ -19,7 +20,11 @@ import { followSignedInUser } from "./queue-runtime";
 async function reloadUserData(userId: string, signal: AbortSignal): Promise<void> {
   await clearOtherUsersCache(db, userId);
   await untilOnline(signal);
-  const report = await pullUserData(db, userId);
+  // A session the server refuses is renewed at once and the pull made again (renewingOnce).
+  const report = await renewingOnce(
+    () => pullUserData(db, userId),
+    (r) => r.errors.some(({ error }) => error.code === "auth_required"),
+  );
   for (const { part, error } of report.errors) {
     console.warn(`[sync] pull of ${part} failed: ${error.title} (${sanitizeForLog(error.detail)})`);
   }
@@ -63,6 +68,23 @@ export function startSessionActor(): SessionRuntime {
   const subscribed = onAuthChange(({ event, user }) => {
     actor.send({ type: "auth.changed", event: event as AuthEventName, user });
   });
+  // supabase-js tells the page's other tabs of its auth events, but the service worker's client (which
+  // renews a lapsed session while it drains the queue) tells nobody. What any store of the session
+  // writes is announced by the auth store, so a session renewed, replaced or removed there (a refresh
+  // the server refused ends the session) is followed here too, rather than sending with one that is gone.
+  if (subscribed.ok) {
+    onStoredSessionWritten(() => {
+      void storedSessionOwner().then((owner) => {
+        if (owner === undefined) return;
+        const snapshot = actor.getSnapshot();
+        const signedIn = snapshot.matches("signedIn");
+        if (owner === null && signedIn) actor.send({ type: "auth.changed", event: "SIGNED_OUT", user: null });
+        else if (owner && (!signedIn || owner.id !== snapshot.context.user?.id)) {
+          actor.send({ type: "auth.changed", event: "SIGNED_IN", user: owner });
+        }
+      });
+    });
+  }
   if (!subscribed.ok) {
     // No backend configured: nobody can be signed in, and the auth screens say why.
     actor.send({ type: "auth.changed", event: "INITIAL_SESSION", user: null });

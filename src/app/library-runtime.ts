@@ -5,7 +5,7 @@
 // same entry at once. Writes made offline also ask for a Background Sync ("promptcanvas-outbox"),
 // which the service worker answers with the same drain. Conflicts are announced once (whichever
 // tab claims them) and stay listed for the UI (listConflicts).
-import { sessionRenewals } from "../api/auth";
+import { renewingOnce, sessionRenewals } from "../api/auth";
 import { sanitizeForLog } from "../api/errors";
 import { subscribeGenerationChanges } from "../api/library";
 import { db } from "../db/db";
@@ -56,7 +56,12 @@ function startLibrary(userId: string): () => void {
     {
       db,
       subscribe: subscribeGenerationChanges,
-      catchUp: (uid) => catchUp(db, uid),
+      // A session the server refuses is renewed at once and the catch-up made again (renewingOnce).
+      catchUp: (uid) =>
+        renewingOnce(
+          () => catchUp(db, uid),
+          (r) => r.errors.some((e) => e.code === "auth_required"),
+        ),
       onError: (w, e) => warn(w)(e),
       connectivity: {
         isOnline: () => navigator.onLine,

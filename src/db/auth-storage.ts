@@ -118,3 +118,16 @@ export function openAuthStorage(name: string = AUTH_DB_NAME): KeyValueStore {
     removeItem: (key) => write(key, null, (s) => s.delete(key)),
   };
 }
+
+/**
+ * Calls `listener` each time a store of the database (another tab's, the service worker's, or one of
+ * this page's) announces that it wrote `key`, once the write has committed; returns its unsubscribe.
+ */
+export function onStoreWritten(key: string, listener: () => void, name: string = AUTH_DB_NAME): () => void {
+  if (typeof BroadcastChannel === "undefined") return () => undefined;
+  const channel = new BroadcastChannel(`${name}:written`);
+  channel.onmessage = (event: MessageEvent<{ key?: unknown }>) => {
+    if (event.data?.key === key) listener();
+  };
+  return () => channel.close();
+}

@@ -1,5 +1,6 @@
 import { expect, test } from "./support/test";
 import { PASSWORD, accountButton, signIn, signOut, signUp, uniqueEmail } from "./support/app";
+import { dexieTasks, generateOne, openGenerator, previewImage, serverRows, serverSession } from "./support/generator";
 
 test("sign up, sign out and sign in again", async ({ page }) => {
   const email = uniqueEmail("journey");
@@ -77,4 +78,61 @@ test("clear messages for wrong credentials, an existing account, a weak password
   await context.route(`${api.origin}/auth/v1/**`, (route) => route.abort("internetdisconnected"));
   await signIn(page, email);
   await expect(page.getByRole("alert")).toHaveText(/couldn't reach the server/);
+});
+
+test("signing out in one tab signs the person's other tabs out, and signing in again signs them in", async ({
+  page,
+  context,
+}) => {
+  const email = uniqueEmail("tabs");
+  await signUp(page, email);
+  const other = await context.newPage();
+  await other.goto("/history");
+  await expect(accountButton(other, email)).toBeVisible();
+
+  // No reload of the other tab: it follows the session both tabs share.
+  await signOut(page, email);
+  await expect(other.getByRole("link", { name: "Sign in", exact: true })).toBeVisible({ timeout: 10_000 });
+  await expect(accountButton(other, email)).toHaveCount(0);
+
+  await page.goto("/auth");
+  await signIn(page, email);
+  await expect(accountButton(page, email)).toBeVisible();
+  await expect(accountButton(other, email)).toBeVisible({ timeout: 10_000 });
+});
+
+test("a session ended elsewhere asks this device to sign in again, and the prompt queued meanwhile waits for it", async ({
+  page,
+  allowConsole,
+  allowFailedRequest,
+}) => {
+  test.setTimeout(120_000);
+  allowFailedRequest(/generate-image 401$/, "the send made with the ended session is refused");
+  allowFailedRequest(/auth\/v1\/token\?grant_type=refresh_token 400$/, "the ended session's refresh is refused");
+  allowFailedRequest(/\/rest\/v1\/\S+ 401$/, "reads made with the ended session are refused");
+  allowFailedRequest(/auth\/v1\/logout\S* (401|403|404)$/, "this device's own sign-out finds the session gone");
+  allowConsole(/status of (400|401|403|404)/, "the refusals above, as the browser logs them");
+  const email = uniqueEmail("ended");
+  await signUp(page, email);
+  await openGenerator(page);
+
+  // Signed out everywhere from another device: the server ends every session of the account.
+  const elsewhere = await serverSession(page, email);
+  const out = await page.request.post(`${elsewhere.api}/auth/v1/logout?scope=global`, {
+    headers: { apikey: elsewhere.anonKey, Authorization: `Bearer ${elsewhere.token}` },
+  });
+  expect(out.status()).toBe(204);
+
+  // This device still holds its session; the send is refused, the renewal too, and the person is asked.
+  await generateOne(page, "A lighthouse queued as the session ended");
+  await expect(page.getByRole("link", { name: "Sign in", exact: true })).toBeVisible({ timeout: 20_000 });
+  expect((await dexieTasks(page)).map((t) => t.status)).toEqual(["queued"]);
+
+  await page.goto("/auth");
+  await signIn(page, email);
+  await expect(accountButton(page, email)).toBeVisible();
+  await openGenerator(page);
+  await expect(previewImage(page, "A lighthouse queued as the session ended")).toBeVisible({ timeout: 30_000 });
+  const again = await serverSession(page, email);
+  expect((await serverRows(page.request, again)).length).toBe(1);
 });

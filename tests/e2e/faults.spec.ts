@@ -33,6 +33,7 @@ for (const seed of CI_SEEDS) {
       ...r.notes.map((n) => `note: ${n.split("\n")[0]}`),
     ].join("\n");
     console.log(report);
+    if (r.violations.length) console.log(r.trail.map((line) => `trail: ${line}`).join("\n"));
     expect(r.violations.map((v) => `step ${v.step} ${v.where}: ${v.message}`)).toEqual([]);
   });
 }

@@ -37,7 +37,11 @@ export const KNOWN_VIOLATION_SEEDS: { seed: number; reason: string }[] = [];
 // 2522: a check right after an offline spell read a row committed while the list of objects was being read,
 // and called it a row without an image (the final check found it whole): the check now counts only rows
 // seen both before and after that list.
-export const CI_SEEDS: number[] = [1, 2, 3, 115, 198, 228, 2522];
+// 2714: a session renewal whose answer a reload cut off (the server had rotated the refresh token), then
+// reads refused for the lapsed token and nobody renewing until the reuse interval had passed: the server
+// ended the session, and every tab went on sending with it, asking nobody to sign in. Now a refused read
+// renews at once, and a session the server ended is forgotten, so the person is asked (src/api/auth.ts).
+export const CI_SEEDS: number[] = [1, 2, 3, 115, 198, 228, 2522, 2714];
 
 export const RECOVERY_PATHS = [
   "outbox replay",
@@ -68,9 +72,17 @@ export type ScheduleResult = {
   profile: Profile;
   /** Each step's wall time (ms), in schedule order. */
   stepMs: number[];
+  /**
+   * What the schedule's browser said, by seconds since it began: each step's start, the pages' console
+   * warnings and errors and uncaught errors, failed requests, and the status of every session refresh
+   * and generate-image call. Printed for a schedule with a violation, where a seed's timing may not come again.
+   */
+  trail: string[];
 };
 
 const PASSWORD = "correct-horse-battery";
+/** The trail keeps a schedule's last lines only. */
+const TRAIL_LINES = 3000;
 const LAUNCH_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
@@ -133,6 +145,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
           ms: Date.now() - started,
           profile: {},
           stepMs: [],
+          trail: [],
         };
       }
     },
@@ -163,6 +176,8 @@ class Run {
   readonly faults: Record<string, number> = {};
   readonly profile: Profile = {};
   readonly stepMs: number[] = [];
+  readonly trail: string[] = [];
+  readonly #began = performance.now();
   context!: BrowserContext;
   pages: Page[] = [];
   email: string;
@@ -265,7 +280,26 @@ class Run {
     page.on("dialog", (d) => void d.dismiss().catch(() => undefined));
   }
 
+  /** Adds a line to the trail (ScheduleResult.trail), the oldest going once it is long. */
+  note(line: string) {
+    if (this.trail.length >= TRAIL_LINES) this.trail.shift();
+    this.trail.push(`${((performance.now() - this.#began) / 1000).toFixed(2)}s ${line.slice(0, 300)}`);
+  }
+
   observe(context: BrowserContext) {
+    const where = (url: string | undefined) => (url ? new URL(url).pathname : "?");
+    context.on("console", (m) => {
+      // A failed load is in the trail as its request's status already.
+      if (m.text().startsWith("Failed to load resource")) return;
+      if (m.type() === "error" || m.type() === "warning")
+        this.note(`console.${m.type()} ${where(m.page()?.url())}: ${m.text()}`);
+    });
+    context.on("weberror", (e) => this.note(`page error ${where(e.page()?.url())}: ${e.error().message}`));
+    context.on("requestfailed", (req) => {
+      const u = new URL(req.url());
+      if (u.port !== new URL(this.servers.appUrl).port)
+        this.note(`failed ${req.method()} ${u.pathname}: ${req.failure()?.errorText}`);
+    });
     context.on("request", (req: Request) => this.onRequest(req));
     context.on("response", (res) => {
       const url = res.url();
@@ -283,6 +317,32 @@ class Run {
       }
       if (url.includes("/auth/v1/token") && url.includes("refresh_token") && res.status() === 200) {
         this.counters["token renewal"] += 1;
+      }
+      if (url.includes("/auth/v1/token") || url.includes("/functions/v1/generate-image")) {
+        const from = res.request().serviceWorker() ? "worker" : where(res.frame()?.page()?.url());
+        const line = `${res.request().method()} ${new URL(url).pathname}${new URL(url).search} ${res.status()} (${from})`;
+        if (!url.includes("/auth/v1/token")) this.note(line);
+        else {
+          // A refresh token's rotations, by each token's last characters, and why one was refused.
+          const tail = (t: unknown) => (typeof t === "string" ? `…${t.slice(-6)}` : "?");
+          const sent = (() => {
+            try {
+              return tail((JSON.parse(res.request().postData() ?? "{}") as { refresh_token?: unknown }).refresh_token);
+            } catch {
+              return "?";
+            }
+          })();
+          void res
+            .text()
+            .then((body) => {
+              const got =
+                res.status() === 200
+                  ? tail((JSON.parse(body) as { refresh_token?: unknown }).refresh_token)
+                  : body.slice(0, 160);
+              this.note(`${line} ${sent} → ${got}`);
+            })
+            .catch(() => this.note(`${line} ${sent}`));
+        }
       }
     });
   }
@@ -650,7 +710,7 @@ async function runFault(run: Run, step: Step): Promise<void> {
       const page = run.page;
       await run.setOffline(true);
       await generate(run, page).catch((e) => run.notes.push(`token gen: ${e}`));
-      const done = await rewriteStoredToken(page, s.jwtSecret);
+      const done = await rewriteStoredToken(page, s.jwtSecret, (l) => run.note(l));
       if (!done) run.notes.push("tokenExpired: no stored session");
       for (const p of run.pages)
         if (!p.isClosed()) await p.reload({ waitUntil: "domcontentloaded" }).catch(() => undefined);
@@ -669,7 +729,7 @@ async function runFault(run: Run, step: Step): Promise<void> {
         } else await route.continue();
       });
       const page = run.page;
-      const done = await rewriteStoredToken(page, s.jwtSecret);
+      const done = await rewriteStoredToken(page, s.jwtSecret, (l) => run.note(l));
       if (!done) run.notes.push("refreshRefused: no stored session");
       await page.reload({ waitUntil: "domcontentloaded" }).catch(() => undefined);
       await generate(run, page).catch((e) => run.notes.push(`refresh gen: ${e}`));
@@ -1078,6 +1138,7 @@ export async function runSchedule(
       run.stepIndex = i;
       const step = steps[i];
       const label = `step ${i} ${describeStep(step)}`;
+      run.note(label);
       const stepStart = mark();
       try {
         if (isFault(step)) {
@@ -1146,6 +1207,7 @@ export async function runSchedule(
     ms: Date.now() - started,
     profile: run.profile,
     stepMs: run.stepMs,
+    trail: run.trail,
   };
 }
 

@@ -193,10 +193,7 @@ export function expiredToken(token: string, secret: string): string {
   return `${head}.${payload}.${sig}`;
 }
 
-/**
- * Replaces the stored session's access token (auth store in IndexedDB) with `make(token)`, leaving
- * expires_at as it is, so the client believes the token valid until the server refuses it.
- */
+/** Page code that opens the auth store's IndexedDB database (src/db/auth-storage.ts) as `openKv()`. */
 const AUTH_KV = `
   const openKv = () => new Promise((resolve, reject) => {
     const open = indexedDB.open("promptcanvas-auth");
@@ -204,8 +201,65 @@ const AUTH_KV = `
     open.onerror = () => reject(open.error);
   });`;
 
-export async function rewriteStoredToken(page: Page, secret: string): Promise<boolean> {
-  const found = (await page.evaluate(`(async () => {
+/**
+ * Replaces the stored session's access token (auth store in IndexedDB) with an expired one and says it
+ * expires in 50 minutes, so the client believes the token valid until the server refuses it (as on a
+ * device whose clock runs late). False when no session is stored.
+ */
+export async function rewriteStoredToken(
+  page: Page,
+  secret: string,
+  note: (line: string) => void = () => undefined,
+): Promise<boolean> {
+  // Read, then written back only if the stored session is still the one read (in the write's own
+  // transaction): a client that renewed it in between (a tab, or the worker, whose requests no route
+  // sees) must not get its rotated refresh token replaced by the old one, which the server would then
+  // refuse as reused, ending the session. A session that moved is read again.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const found = await readStoredSession(page);
+    if (!found) return false;
+    const session = JSON.parse(found.value) as { access_token: string; expires_at?: number; refresh_token?: string };
+    note(`token rewrite: read the session with refresh token …${session.refresh_token?.slice(-6)}`);
+    session.access_token = expiredToken(session.access_token, secret);
+    session.expires_at = Math.floor(Date.now() / 1000) + 3000;
+    const written = (await page.evaluate(`(async () => {
+      ${AUTH_KV}
+      const idb = await openKv();
+      try {
+        return await new Promise((resolve, reject) => {
+          const tx = idb.transaction("kv", "readwrite");
+          const store = tx.objectStore("kv");
+          let swapped = false;
+          const read = store.get(${JSON.stringify(found.key)});
+          read.onsuccess = () => {
+            if (read.result?.value !== ${JSON.stringify(found.value)}) return;
+            store.put(${JSON.stringify({ key: found.key, value: JSON.stringify(session) })});
+            swapped = true;
+          };
+          tx.oncomplete = () => resolve(swapped);
+          tx.onerror = () => reject(tx.error);
+        });
+      } finally {
+        idb.close();
+      }
+    })()`)) as boolean;
+    note(`token rewrite: ${written ? "written" : "not written: the stored session moved meanwhile"}`);
+    if (!written) continue;
+    // Announced as a store of the database announces its writes (src/db/auth-storage.ts), so the
+    // stores that keep the session in memory read it again.
+    await page.evaluate(`(() => {
+      const told = new BroadcastChannel("promptcanvas-auth:written");
+      told.postMessage({ key: ${JSON.stringify(found.key)} });
+      told.close();
+    })()`);
+    return true;
+  }
+  return false;
+}
+
+/** The stored session's key and raw value in the auth store, or null when none is stored. */
+async function readStoredSession(page: Page): Promise<{ key: string; value: string } | null> {
+  return (await page.evaluate(`(async () => {
     ${AUTH_KV}
     const idb = await openKv();
     try {
@@ -226,26 +280,4 @@ export async function rewriteStoredToken(page: Page, secret: string): Promise<bo
       idb.close();
     }
   })()`)) as { key: string; value: string } | null;
-  if (!found) return false;
-  const session = JSON.parse(found.value) as { access_token: string; expires_at?: number };
-  session.access_token = expiredToken(session.access_token, secret);
-  session.expires_at = Math.floor(Date.now() / 1000) + 3000;
-  const entry = JSON.stringify({ key: found.key, value: JSON.stringify(session) });
-  await page.evaluate(`(async () => {
-    ${AUTH_KV}
-    const idb = await openKv();
-    await new Promise((resolve, reject) => {
-      const tx = idb.transaction("kv", "readwrite");
-      tx.objectStore("kv").put(${entry});
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error);
-    });
-    idb.close();
-    // Announced as a store of the database announces its writes (src/db/auth-storage.ts), so the
-    // stores that keep the session in memory read it again.
-    const told = new BroadcastChannel("promptcanvas-auth:written");
-    told.postMessage({ key: ${JSON.stringify(found.key)} });
-    told.close();
-  })()`);
-  return true;
 }

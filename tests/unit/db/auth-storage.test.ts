@@ -1,6 +1,6 @@
 import { Dexie } from "dexie";
 import { describe, expect, it, vi } from "vitest";
-import { openAuthStorage } from "#src/db/auth-storage.ts";
+import { onStoreWritten, openAuthStorage } from "#src/db/auth-storage.ts";
 
 const fresh = () => `auth-storage-${crypto.randomUUID()}`;
 
@@ -56,6 +56,25 @@ describe("the auth key-value store", () => {
     await vi.waitFor(async () => expect(await worker.getItem("session")).toBe("two"));
     await page.removeItem("session");
     await vi.waitFor(async () => expect(await worker.getItem("session")).toBeNull());
+  });
+
+  it("tells a listener of a key each committed write of it by any store of the database, and nothing else", async () => {
+    const name = fresh();
+    const heard: string[] = [];
+    const stop = onStoreWritten("session", () => heard.push("session"), name);
+    const tab = openAuthStorage(name);
+    const worker = openAuthStorage(name);
+    await tab.setItem("session", "renewed by the tab");
+    await vi.waitFor(() => expect(heard).toEqual(["session"]));
+    await worker.setItem("config", "{}");
+    await worker.setItem("session", "renewed by the worker");
+    await vi.waitFor(() => expect(heard).toEqual(["session", "session"]));
+    await worker.removeItem("session");
+    await vi.waitFor(() => expect(heard).toHaveLength(3));
+    stop();
+    await tab.setItem("session", "after the listener left");
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(heard).toHaveLength(3);
   });
 
   it("reads a store an earlier build wrote with Dexie, and Dexie reads what it writes", async () => {
