@@ -84,8 +84,7 @@ export function startSessionActor(): SessionRuntime {
         }
       });
     });
-  }
-  if (!subscribed.ok) {
+  } else {
     // No backend configured: nobody can be signed in, and the auth screens say why.
     actor.send({ type: "auth.changed", event: "INITIAL_SESSION", user: null });
   }
