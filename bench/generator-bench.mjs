@@ -14,8 +14,10 @@
 // Where the time goes: the function's own steps come from its Server-Timing header (p50 of each); the
 // device's, between one answer and the next send at concurrency 1, from the page's resource timings
 // and its IndexedDB transactions (each one's stores, mode, start and end, recorded by an init script).
-// BENCH_GEN_TRACE=1 adds a batch at concurrency 1 under Chromium's tracing: the page's main-thread work in
-// those gaps, and the scripts it ran in.
+// Each batch's CPU time a send, by kind of process (Linux's /proc: bench/support/process-cpu.mjs), shows what
+// shares the two cores with the renders. BENCH_GEN_TRACE=1 adds a batch at concurrency 1 under Chromium's
+// tracing: the page's main-thread work in those gaps and the scripts it ran in, and each thread's busy time
+// over the whole batch.
 // The functions handed to page.evaluate run in the browser, where these exist.
 /* global document, requestAnimationFrame, IDBDatabase */
 import { randomBytes } from "node:crypto";
@@ -23,6 +25,7 @@ import { chromium } from "playwright-core";
 import { chromiumPath } from "../scripts/chromium.mjs";
 import { json, percentile, serviceRoleKeyFor, signUpInPage, startApp } from "./support/app.mjs";
 import { traceDuring } from "./support/trace.mjs";
+import { cpuByKind, cpuSince } from "./support/process-cpu.mjs";
 
 const CHROME_PATH = chromiumPath();
 const PORT = Number(process.env.BENCH_GEN_PORT ?? 55810);
@@ -313,6 +316,31 @@ async function traceGaps(page, work) {
       byScript,
     });
   }
+  // The whole batch, from the first send to the last answer: each thread's busy time (top-level tasks),
+  // and the main thread's script time by file.
+  const from = sends[0]?.start ?? 0;
+  const to = sends.at(-1)?.end ?? 0;
+  const names = new Map(
+    events.filter((e) => e.ph === "M" && e.name === "thread_name").map((e) => [`${e.pid}:${e.tid}`, e.args?.name]),
+  );
+  const threads = {};
+  for (const e of events) {
+    if (e.ph !== "X" || !(e.name === "ThreadControllerImpl::RunTask" || e.name === "RunTask")) continue;
+    const name = names.get(`${e.pid}:${e.tid}`) ?? "?";
+    threads[name] = (threads[name] ?? 0) + overlap(e, from, to);
+  }
+  const byScript = {};
+  for (let k = 0; k < samples.length - 1; k++) {
+    if (samples[k].ts < from || samples[k].ts >= to || samples[k].where === "(idle)") continue;
+    byScript[samples[k].where] = (byScript[samples[k].where] ?? 0) + (samples[k + 1].ts - samples[k].ts) / 1000;
+  }
+  gaps.whole = {
+    wall: (to - from) / 1000,
+    threads,
+    byScript,
+    rendering: rendering.reduce((n, t) => n + overlap(t, from, to), 0),
+    gc: gcs.reduce((n, t) => n + overlap(t, from, to), 0),
+  };
   return gaps;
 }
 
@@ -338,6 +366,7 @@ async function batchWallTime(page, concurrency, restProbe) {
   };
   page.on("response", onResponse);
   const since = await page.evaluate(() => performance.now());
+  const cpuBefore = cpuByKind();
   const start = Date.now();
   await page.getByRole("button", { name: /^Queue 8 tasks/ }).click();
   if (!cardShown) {
@@ -347,12 +376,13 @@ async function batchWallTime(page, concurrency, restProbe) {
   const probe = restProbe?.();
   await waitCounter(page, "Done", 8);
   const wall = Date.now() - start;
+  const cpu = cpuSince(cpuBefore, cpuByKind());
   page.off("response", onResponse);
   const latencies = await probe?.stop();
   const renderMs = spans.reduce((sum, x) => sum + (Number.isFinite(x.provider) ? x.provider : 0), 0);
   const serverMs = spans.reduce((sum, x) => sum + (Number.isFinite(x.server) ? x.server : 0), 0);
   const device = await deviceGaps(page, since);
-  return { wall, latencies, renderMs, serverMs, sends: spans.length, spans, device };
+  return { wall, latencies, renderMs, serverMs, sends: spans.length, spans, device, cpu };
 }
 
 /** REST selects every 50 ms until stopped: the backend's responsiveness while images render. */
@@ -440,6 +470,15 @@ try {
         `; per send: render ${ms(r.renderMs / r.sends)}, whole function ${ms(r.serverMs / r.sends)}, wall ${ms(r.wall / r.sends)}`,
     );
     console.log(`    server steps, p50: ${phaseLine(r.spans)}`);
+    if (r.cpu) {
+      const total = Object.values(r.cpu).reduce((a, b) => a + b, 0);
+      const each = Object.entries(r.cpu)
+        .map(([kind, v]) => `${kind} ${ms(v / r.sends)}`)
+        .join(", ");
+      console.log(
+        `    CPU a send: ${ms(total / r.sends)} (${(total / r.wall).toFixed(2)} cores over the batch): ${each}`,
+      );
+    }
   }
   const { gaps, sendMs } = one.device;
   // At concurrency 1 the answers come in the order the sends went out.
@@ -480,6 +519,17 @@ try {
       `  traced batch at concurrency 1 (${traced.length} gaps): gap p50 ${p50("gap")}, the page's main thread ` +
         `busy p50 ${p50("busy")} (style, layout and paint ${p50("rendering")}, garbage collection ${p50("gc")}); ` +
         `script time per gap: ${top.join(", ")}`,
+    );
+    const whole = traced.whole;
+    const busiest = (o) =>
+      Object.entries(o)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8)
+        .map(([k, v]) => `${k} ${ms(v)}`)
+        .join(", ");
+    console.log(
+      `  the whole traced batch (${ms(whole.wall)}): threads busy ${busiest(whole.threads)}; on the main thread ` +
+        `style, layout and paint ${ms(whole.rendering)}, garbage collection ${ms(whole.gc)}, scripts ${busiest(whole.byScript)}`,
     );
   }
   const rest = two.latencies ?? [];

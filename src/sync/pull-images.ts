@@ -15,6 +15,7 @@ import { budgetKey, getOfflineBudget, planAndEvict } from "../db/offline-library
 import type { Result } from "../lib/result";
 import { whenIdle } from "../lib/schedule";
 import { coalesced } from "./delivery";
+import { freshImageUrl } from "./fresh-images";
 import { makeThumbnail } from "../lib/thumbnail";
 
 /**
@@ -84,6 +85,12 @@ export type FillDeps = {
   budget: (userId: string) => Promise<number>;
   turn: () => Promise<void>;
   online: () => boolean;
+  /**
+   * A generation whose image the queue is keeping now (just made here: it fetches the bytes from its
+   * answer's URL and makes the thumbnail, src/sync/run-task.ts): the fill leaves it to the queue rather
+   * than sign, download and scale the same image a second time.
+   */
+  keptByQueue: (id: string) => boolean;
 };
 
 export function fillDeps(db: AppDb): FillDeps {
@@ -94,6 +101,7 @@ export function fillDeps(db: AppDb): FillDeps {
     budget: async (userId) => (await getOfflineBudget(userId, db)).bytes,
     turn: backgroundTurn,
     online: () => navigator.onLine,
+    keptByQueue: (id) => freshImageUrl(id) !== undefined,
   };
 }
 
@@ -113,12 +121,14 @@ export async function fillOnce(
 ): Promise<FillReport> {
   const { db } = deps;
   const failed = new Set<string>();
+  // Left to the queue for this pass (see FillDeps.keptByQueue).
+  const left = new Set<string>();
   let fetched = 0;
   for (;;) {
     if (stopped()) return { fetched, failed: failed.size, stopped: "stopped" };
     if (!deps.online()) return { fetched, failed: failed.size, stopped: "offline" };
     const plan = await planAndEvict(userId, await deps.budget(userId), db);
-    const next = plan.fetch.filter((f) => !failed.has(f.id)).slice(0, FILL_BATCH);
+    const next = plan.fetch.filter((f) => !failed.has(f.id) && !left.has(f.id)).slice(0, FILL_BATCH);
     if (!next.length) return { fetched, failed: failed.size, stopped: "done" };
     for (const item of next) {
       if (changed()) break;
@@ -127,6 +137,12 @@ export async function fillOnce(
       const record = await db.generations.get(item.id);
       if (!record) continue;
       const held = await getImage(item.id, db);
+      // Kept meanwhile (by the queue, a view or another tab): nothing to fetch or write.
+      if (held?.thumbnail && (held.image || !item.full)) continue;
+      if (!held?.thumbnail && deps.keptByQueue(item.id)) {
+        left.add(item.id);
+        continue;
+      }
       let image = held?.image;
       if (!image) {
         const got = await deps.fetchImage(record.imagePath);

@@ -49,8 +49,14 @@ export function useRecordImage(record: Pick<GenerationRecord, "id" | "imagePath"
   // Ids whose bytes this view already fetched to keep: if the offline library lets them go again
   // (past a small budget), the view shows the signed URL rather than fetching them over and over.
   const kept = useRef(new Set<string>());
-  // A generation just made here: its answer's signed URL, while the queue keeps its bytes.
+  // A generation just made here: its answer's signed URL, while the queue keeps its bytes. Once this
+  // view has shown it, it keeps showing it when the bytes arrive while online: the picture is already
+  // decoded, and an object URL in its place would load and decode the same image again (a view opened
+  // later, or offline, shows the kept bytes).
+  const shownFresh = useRef<{ id: string; url: string }>(undefined);
   const fresh = blob ? undefined : freshImageUrl(record.id);
+  if (fresh) shownFresh.current = { id: record.id, url: fresh };
+  const stillFresh = shownFresh.current?.id === record.id ? shownFresh.current.url : undefined;
   const needsRemote = bytes !== undefined && !blob && !fresh && Boolean(record.imagePath);
 
   useEffect(() => {
@@ -71,7 +77,7 @@ export function useRecordImage(record: Pick<GenerationRecord, "id" | "imagePath"
     };
   }, [needsRemote, online, record.imagePath, record.id]);
 
-  if (blob) return { src: local, blob };
+  if (blob) return { src: (online && stillFresh) || local, blob };
   if (fresh) return { src: fresh };
   if (!online && needsRemote) return { error: NOT_ON_DEVICE };
   if (remote?.path === record.imagePath) return { src: remote.src, error: remote.error };

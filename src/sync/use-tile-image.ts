@@ -13,6 +13,7 @@ import type { GenerationRecord } from "../db/schema";
 import { afterPaint, whenIdle } from "../lib/schedule";
 import { makeThumbnail } from "../lib/thumbnail";
 import { useOnline } from "../lib/use-online";
+import { freshImageUrl } from "./fresh-images";
 import { NOT_ON_DEVICE, remoteUrl, type RecordImage } from "./use-record-image";
 
 const THUMBNAILS_KEPT = 1000;
@@ -162,7 +163,11 @@ export function useTileImage(record: Pick<GenerationRecord, "id" | "imagePath">)
   }, [id]);
 
   const online = useOnline();
-  const needsRemote = local === null && Boolean(imagePath);
+  // A generation just made here shows its answer's URL, the one the preview shows (one download and
+  // one decode for both); the queue keeps its bytes and thumbnail, so the tile neither signs another
+  // URL nor makes a thumbnail of its own.
+  const fresh = local ? undefined : freshImageUrl(id);
+  const needsRemote = local === null && !fresh && Boolean(imagePath);
   useEffect(() => {
     if (!needsRemote || !online) return;
     let live = true;
@@ -177,6 +182,7 @@ export function useTileImage(record: Pick<GenerationRecord, "id" | "imagePath">)
   }, [needsRemote, online, imagePath, id]);
 
   if (local) return { src: local };
+  if (fresh) return { src: fresh };
   if (remote?.path === imagePath && remote.src) return { src: remote.src };
   if (needsRemote && !online) return { error: NOT_ON_DEVICE };
   if (remote?.path === imagePath) return { error: remote.error };

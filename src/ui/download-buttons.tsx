@@ -6,6 +6,7 @@ import type { ImageRecipe } from "#shared/recipe-metadata/recipe.ts";
 import { EXPORT_FORMATS, exportImage, fileNameFor, saveBlob, type ExportFormat } from "../lib/image-export";
 import { showToast } from "../state/toasts";
 import { Icon } from "./icons";
+import { Spinner } from "./spinner";
 
 type Props = {
   /** The generation's settings: the file's name comes from its prompt, and the file carries it all. */
@@ -44,11 +45,7 @@ export function DownloadButtons({ recipe, image, disabled = false }: Props) {
           disabled={busy !== null || disabled}
           onClick={() => void download(f.format)}
         >
-          {busy === f.format ? (
-            <span className="loading loading-spinner loading-xs" aria-hidden="true" />
-          ) : (
-            <Icon name="download" className="size-4" />
-          )}
+          {busy === f.format ? <Spinner size="xs" /> : <Icon name="download" className="size-4" />}
           {f.label}
         </button>
       ))}

@@ -1,8 +1,10 @@
+import { Spinner } from "./spinner";
+
 /** A polite, centred loading line for page and panel fallbacks. */
 export function Loading({ label }: { label: string }) {
   return (
     <div role="status" className="flex min-h-40 items-center justify-center gap-3 text-base-content/80">
-      <span className="loading loading-spinner loading-md" aria-hidden="true" />
+      <Spinner size="md" />
       <span>{label}</span>
     </div>
   );

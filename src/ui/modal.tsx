@@ -3,6 +3,7 @@
 // is open; closing is the parent's decision (onClose), so the dialog never disappears behind state.
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Icon } from "./icons";
+import { Spinner } from "./spinner";
 
 export type ModalProps = {
   title: ReactNode;
@@ -104,7 +105,7 @@ export function ConfirmModal({
           onClick={onConfirm}
           disabled={busy}
         >
-          {busy && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+          {busy && <Spinner size="xs" />}
           {confirmLabel}
         </button>
       </div>

@@ -1,5 +1,6 @@
 // Labelled inputs and the status lines shared by the sign-in, sign-up and reset forms.
 import { useId, useState, type ReactNode } from "react";
+import { Spinner } from "../../ui/spinner";
 
 type FieldProps = {
   label: string;
@@ -88,7 +89,7 @@ export function SubmitButton({
 }) {
   return (
     <button type="submit" className="btn btn-primary w-full" disabled={pending}>
-      {pending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+      {pending && <Spinner size="sm" />}
       {pending ? pendingLabel : label}
     </button>
   );

@@ -10,6 +10,7 @@ import { DefinitionList } from "../../ui/definition-list";
 import { Icon } from "../../ui/icons";
 import { Modal } from "../../ui/modal";
 import { usePublishedImage } from "./use-published-image";
+import { Spinner } from "../../ui/spinner";
 
 /** Where "Use this recipe" goes: the filled generator, or sign-in that returns to it. */
 export function recipeTarget(generateLink: string, signedIn: boolean): string {
@@ -36,7 +37,9 @@ export function GalleryItemDialog({ row, onClose }: { row: PublishedRow; onClose
               className="max-h-[60vh] w-auto object-contain"
             />
           ) : image.status === "loading" ? (
-            <span role="status" className="loading loading-spinner loading-md" aria-label="Loading image" />
+            <span role="status" aria-label="Loading image" className="inline-flex">
+              <Spinner size="md" />
+            </span>
           ) : (
             <p className="p-6 text-sm text-base-content/80">This image is not available right now.</p>
           )}

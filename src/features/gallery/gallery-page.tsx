@@ -10,6 +10,7 @@ import { PageHeader } from "../../ui/page-header";
 import { GalleryItemDialog } from "./gallery-item-dialog";
 import { useGallery } from "./use-gallery";
 import { usePublishedImage } from "./use-published-image";
+import { Spinner } from "../../ui/spinner";
 
 function GallerySearch({ q }: { q: string }) {
   const [, navigate] = useLocation();
@@ -156,7 +157,7 @@ export default function GalleryPage() {
             disabled={gallery.status === "loading" || !gallery.online}
             onClick={gallery.loadMore}
           >
-            {gallery.status === "loading" && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+            {gallery.status === "loading" && <Spinner size="xs" />}
             Load more
           </button>
         </div>

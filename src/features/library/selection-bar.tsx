@@ -10,6 +10,7 @@ import { Icon } from "../../ui/icons";
 import { ConfirmModal } from "../../ui/modal";
 import { removeGenerations } from "./library-actions";
 import { buildZip, zipFileName, type ZipItem } from "./zip-export";
+import { Spinner } from "../../ui/spinner";
 
 /** The bytes of a record: cached on this device, else fetched once (and cached for offline use). */
 async function imageOf(record: GenerationRecord): Promise<Blob> {
@@ -88,11 +89,7 @@ export function SelectionBar({ userId, items, selected, onSelectAll, onClear }: 
           disabled={count === 0 || busy !== null}
           onClick={() => void downloadZip()}
         >
-          {busy === "zip" ? (
-            <span className="loading loading-spinner loading-xs" aria-hidden="true" />
-          ) : (
-            <Icon name="download" className="size-4" />
-          )}
+          {busy === "zip" ? <Spinner size="xs" /> : <Icon name="download" className="size-4" />}
           Download zip
         </button>
         <button

@@ -4,6 +4,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { changePassword } from "../../api/auth";
 import { LabelledField } from "../../ui/labelled-field";
+import { Spinner } from "../../ui/spinner";
 
 /** The same floor as sign-up and the reset page (auth feature), so no screen accepts a weaker one. */
 export const PASSWORD_MIN_CHARS = 8;
@@ -82,7 +83,7 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
       )}
       <div>
         <button type="submit" className="btn btn-primary btn-sm" disabled={pending}>
-          {pending && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+          {pending && <Spinner size="xs" />}
           Update password
         </button>
       </div>

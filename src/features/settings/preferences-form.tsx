@@ -10,6 +10,7 @@ import type { PreferencesPatch, PreferencesRecord } from "../../db/schema";
 import { ASPECT_RATIO_OPTIONS, QUALITY_OPTIONS, STYLE_OPTIONS } from "../../lib/generation-recipe";
 import { showToast } from "../../state/toasts";
 import { SelectField } from "../../ui/labelled-field";
+import { Spinner } from "../../ui/spinner";
 
 export const PREFERENCES_SAVED = "Preferences updated successfully";
 export const PREFERENCES_FAILED = "Failed to update preferences";
@@ -147,7 +148,7 @@ export function PreferencesForm({ userId }: { userId: string | undefined }) {
       </label>
       <div className="flex flex-wrap gap-2">
         <button type="submit" className="btn btn-primary" disabled={saving || (!dirty && Boolean(userId))}>
-          {saving && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+          {saving && <Spinner size="xs" />}
           Save preferences
         </button>
         {dirty && (

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { toGenerationRecord } from "#src/db/generation-record.ts";
-import { getImage } from "#src/db/images.ts";
+import { getImage, storeImage } from "#src/db/images.ts";
 import { offlineSummary } from "#src/db/offline-library.ts";
 import { err, ok } from "#src/lib/result.ts";
 import {
@@ -43,11 +43,43 @@ function deps(over: Partial<FillDeps> = {}): FillDeps & { fetched: string[] } {
     budget: async () => 1_500_000,
     turn: async () => undefined,
     online: () => true,
+    keptByQueue: () => false,
     ...over,
   };
 }
 
 describe("fillOnce", () => {
+  it("leaves an image the queue is keeping to the queue, and neither fetches nor scales it", async () => {
+    db = openAppDb("fill-left-to-queue");
+    await db.generations.bulkPut([1, 2].map((n) => toGenerationRecord(row(n))));
+    let thumbnails = 0;
+    const d = deps({
+      keptByQueue: (id) => id === "g2",
+      thumbnail: async () => {
+        thumbnails++;
+        return "data:image/webp;base64,AA";
+      },
+    });
+    expect(await fillOnce(d, "alice")).toEqual({ fetched: 1, failed: 0, stopped: "done" });
+    expect(d.fetched).toEqual(["alice/g1.png"]);
+    expect(thumbnails).toBe(1);
+    expect(await getImage("g2", db)).toBeUndefined();
+  });
+
+  it("writes nothing for an image kept whole meanwhile (by the queue, a view or another tab)", async () => {
+    db = openAppDb("fill-kept-meanwhile");
+    await db.generations.bulkPut([toGenerationRecord(row(1))]);
+    const d = deps({
+      // The plan is made; before the fill's turn comes, the bytes and the thumbnail are kept.
+      turn: async () => {
+        await storeImage("g1", { image: blob(900_000), thumbnail: "data:image/webp;base64,BB" }, db);
+      },
+    });
+    expect(await fillOnce(d, "alice")).toEqual({ fetched: 0, failed: 0, stopped: "done" });
+    expect(d.fetched).toEqual([]);
+    expect((await getImage("g1", db))?.thumbnail).toBe("data:image/webp;base64,BB");
+  });
+
   it("keeps every thumbnail, the saved full image and the newest within the budget", async () => {
     db = openAppDb("fill-all");
     await db.generations.bulkPut([1, 2, 3].map((n) => toGenerationRecord(row(n, { is_saved: n === 1 }))));

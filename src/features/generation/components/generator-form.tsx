@@ -12,6 +12,7 @@ import { useEngines } from "../../../sync/use-engines";
 import { EngineField } from "../../../ui/engine-field";
 import { AspectRatioField, BatchField, NegativePromptField, QualityField, SeedField } from "./setting-fields";
 import { StylePicker } from "./style-picker";
+import { Spinner } from "../../../ui/spinner";
 
 export type FormNotice = {
   message: string;
@@ -129,7 +130,7 @@ export function GeneratorForm({
           aria-disabled={busy || undefined}
         >
           {submitting || (running && !settings.batch) ? (
-            <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+            <Spinner size="sm" />
           ) : (
             <Icon name="sparkles" className="size-5" />
           )}

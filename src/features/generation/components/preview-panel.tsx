@@ -11,6 +11,7 @@ import { DownloadMenu } from "../../../ui/download-menu";
 import { useRecordImage } from "../../../sync/use-record-image";
 import { useTileImage } from "../../../sync/use-tile-image";
 import { modelName } from "../../../lib/model-names";
+import { PulseRing } from "../../../ui/spinner";
 
 /** docs/spec.md §9: recent thumbnails are generations 2 to 5. */
 export const RECENT_FIRST = 1;
@@ -74,7 +75,7 @@ function Generating({ value }: { value: number }) {
   const percent = Math.round(Math.min(100, Math.max(0, value)));
   return (
     <div className="flex min-h-72 flex-col items-center justify-center gap-3 rounded-box bg-base-200 p-6 text-center">
-      <span className="loading loading-ring loading-lg text-primary" aria-hidden="true" />
+      <PulseRing className="text-primary" />
       <h2 className="text-lg font-semibold">Generating Your Masterpiece</h2>
       <p className="text-sm text-base-content/80">Drawing your image…</p>
       <ProgressBar value={percent} label="Generation progress" className="max-w-xs" />

@@ -1,0 +1,63 @@
+// CPU time by kind of process, read from Linux's /proc (elsewhere: null): how much of the machine a
+// stretch of work took in the browser, the backend and its render processes, and the benchmark itself.
+// Processes that exit in between are not counted; the benchmarks read it around work that keeps its
+// processes.
+import { execSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+
+let ticksPerSecond;
+function clockTicks() {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execSync("getconf CLK_TCK", { encoding: "utf8" }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+/** What a command line is: a Chromium process by its --type, the backend's render processes, Deno, Node. */
+function kindOf(cmdline) {
+  if (/chrom/i.test(cmdline.split(" ")[0] ?? "")) {
+    const type = /--type=(\S+)/.exec(cmdline)?.[1];
+    if (!type) return "Chromium browser";
+    if (type === "renderer") return "Chromium renderer (the page)";
+    if (type === "gpu-process") return "Chromium GPU (compositing)";
+    return `Chromium ${type}`;
+  }
+  if (cmdline.includes("render-process.ts")) return "render processes";
+  if (/(^|\/)deno\s/.test(cmdline)) return "backend (Deno)";
+  if (/(^|\/)node\s/.test(cmdline)) return "Node (the benchmark, its app runner)";
+  return null;
+}
+
+/** CPU milliseconds (user + system) so far, summed by kind of process; null without /proc. */
+export function cpuByKind() {
+  if (!existsSync("/proc/self/stat")) return null;
+  const totals = {};
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const kind = kindOf(readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " "));
+      if (!kind) continue;
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command's closing parenthesis.
+      totals[kind] = (totals[kind] ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks();
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return totals;
+}
+
+/** The CPU each kind used between two readings of cpuByKind (kinds that used none are left out). */
+export function cpuSince(before, after) {
+  if (!before || !after) return null;
+  return Object.fromEntries(
+    Object.entries(after)
+      .map(([kind, ms]) => [kind, ms - (before[kind] ?? 0)])
+      .filter(([, ms]) => ms > 0)
+      .sort((a, b) => b[1] - a[1]),
+  );
+}
