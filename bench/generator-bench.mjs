@@ -19,7 +19,7 @@
 // tracing: the page's main-thread work in those gaps and the scripts it ran in, and each thread's busy time
 // over the whole batch.
 // The functions handed to page.evaluate run in the browser, where these exist.
-/* global document, requestAnimationFrame, IDBDatabase */
+/* global document, requestAnimationFrame, IDBDatabase, MutationObserver */
 import { randomBytes } from "node:crypto";
 import { chromium } from "playwright-core";
 import { chromiumPath } from "../scripts/chromium.mjs";
@@ -110,20 +110,36 @@ async function clickToImage(page, prompt) {
   }, prompt);
 }
 
-const counter = (page, name) =>
-  page.evaluate((n) => {
-    const dt = [...document.querySelectorAll('dl[aria-label="Queue counters"] dt')].find(
-      (d) => d.textContent.trim() === n,
-    );
-    return Number((dt?.parentElement?.querySelector("dd") ?? dt?.nextElementSibling)?.textContent ?? 0);
-  }, name);
-
+/**
+ * Waits in the page, on its DOM's changes, for a queue counter to read `value`: no polling from here, whose
+ * evaluate calls would cost the page and the browser CPU the batch is measured with.
+ */
 async function waitCounter(page, name, value, timeout = 120_000) {
-  const until = Date.now() + timeout;
-  while ((await counter(page, name)) !== value) {
-    if (Date.now() > until) throw new Error(`${name} never reached ${value}`);
-    await page.waitForTimeout(25);
-  }
+  const reached = await page.evaluate(
+    ([n, v, ms]) =>
+      new Promise((resolve) => {
+        const read = () => {
+          const dt = [...document.querySelectorAll('dl[aria-label="Queue counters"] dt')].find(
+            (d) => d.textContent.trim() === n,
+          );
+          return Number((dt?.parentElement?.querySelector("dd") ?? dt?.nextElementSibling)?.textContent ?? 0);
+        };
+        if (read() === v) return resolve(true);
+        const observer = new MutationObserver(() => {
+          if (read() !== v) return;
+          observer.disconnect();
+          clearTimeout(timer);
+          resolve(true);
+        });
+        const timer = setTimeout(() => {
+          observer.disconnect();
+          resolve(false);
+        }, ms);
+        observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+      }),
+    [name, value, timeout],
+  );
+  if (!reached) throw new Error(`${name} never reached ${value}`);
 }
 
 async function setConcurrency(page, n) {
