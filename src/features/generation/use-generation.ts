@@ -152,15 +152,30 @@ type Progress = { taskId: string; progress: number } | null;
 
 const noRuns = () => () => undefined;
 
-/** The newest running task's progress (docs/spec.md §4), or null when nothing runs in this tab. */
-export function useRunProgress(): Progress {
+/** The newest task running in this tab, and its run's machine. */
+function useNewestRun() {
   const queue = useGenerationRuntime()?.queue ?? null;
   const newest = useSyncExternalStore(
     queue ? queue.subscribe : noRuns,
     () => queue?.running().at(-1) ?? null,
     () => null,
   );
-  const run = newest ? queue?.runOf(newest) : undefined;
+  return { newest, run: newest ? queue?.runOf(newest) : undefined };
+}
+
+/** The newest running task's progress (docs/spec.md §4), or null when nothing runs in this tab. */
+export function useRunProgress(): Progress {
+  const { newest, run } = useNewestRun();
   const progress = useSelector(run, (s) => s?.context.progress ?? null);
   return newest && progress !== null ? { taskId: newest, progress } : null;
+}
+
+/**
+ * Whether a task runs in this tab (useRunProgress is not null): a component that needs only this
+ * re-renders when it changes, not on every progress tick (five a second while an image is drawn).
+ */
+export function useRunActive(): boolean {
+  const { newest, run } = useNewestRun();
+  const active = useSelector(run, (s) => (s?.context.progress ?? null) !== null);
+  return newest !== null && active;
 }

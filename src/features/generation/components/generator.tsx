@@ -12,10 +12,10 @@ import { buildGenerateLink, stashReferenceImage } from "../../../lib/generate-li
 import { useHydrated } from "../../../lib/use-hydrated";
 import { useSession } from "../../../state/session-store";
 import { showToast } from "../../../state/toasts";
-import { useConcurrency, useGenerationActions, useRunProgress } from "../use-generation";
+import { useConcurrency, useGenerationActions, useRunActive } from "../use-generation";
 import { GeneratorForm, type FormNotice } from "./generator-form";
 import { applyRecipe, parseSeed, toRequest, type GeneratorSettings } from "./generator-settings";
-import { PreviewPanel, RECENT_COUNT, RECENT_FIRST } from "./preview-panel";
+import { LivePreviewPanel, RECENT_COUNT, RECENT_FIRST } from "./preview-panel";
 import { PromptHistory } from "./prompt-history";
 import { QueueCard } from "./queue-card";
 import { useGeneratorForm } from "./use-generator-form";
@@ -88,7 +88,7 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
   );
   useImagesFromOutside(opened, useSearch());
   const actions = useGenerationActions();
-  const progress = useRunProgress();
+  const running = useRunActive();
   const concurrency = useConcurrency();
   const tasks = useLiveQuery(() => (userId ? listTasks(userId) : NO_TASKS), [userId], NO_TASKS);
   const generations = useLiveQuery(
@@ -107,7 +107,6 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
   // may make the column taller than the screen) are brought into view; focus stays on Generate.
   const followSince = useRef(0);
   const followFrom = useRef<string | undefined>(undefined);
-  const running = progress !== null;
   const latestId = shownGenerations[0]?.id;
   useEffect(() => {
     if (!followSince.current || Date.now() - followSince.current > FOLLOW_MS) return;
@@ -164,7 +163,7 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
                 reset();
               }}
               onGenerate={() => void generate()}
-              running={progress !== null}
+              running={running}
               submitting={submitting}
               notice={notice}
               alert={limitAlert}
@@ -183,7 +182,7 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
       {/* After Generate the preview is scrolled to unless its top is already in view (a sticky column
           did not hold: with the result and the queue it is taller than a 800 px screen). */}
       <div className="flex min-w-0 scroll-mt-20 flex-col gap-6" ref={preview}>
-        <PreviewPanel progress={progress} generations={shownGenerations} />
+        <LivePreviewPanel generations={shownGenerations} />
         <QueueCard
           tasks={tasks}
           concurrency={concurrency}

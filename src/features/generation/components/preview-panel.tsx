@@ -12,6 +12,7 @@ import { useRecordImage } from "../../../sync/use-record-image";
 import { useTileImage } from "../../../sync/use-tile-image";
 import { modelName } from "../../../lib/model-names";
 import { PulseRing } from "../../../ui/spinner";
+import { useRunProgress } from "../use-generation";
 
 /** docs/spec.md §9: recent thumbnails are generations 2 to 5. */
 export const RECENT_FIRST = 1;
@@ -24,6 +25,14 @@ export const DRAWING_NOTE =
 export type RunProgress = { taskId: string; progress: number } | null;
 
 type Props = { progress: RunProgress; generations: readonly GenerationWithImage[] };
+
+/**
+ * The panel with this tab's running task's progress read here, so that its ticks (five a second while an
+ * image is drawn) redraw the panel alone and not the whole generator.
+ */
+export function LivePreviewPanel({ generations }: { generations: readonly GenerationWithImage[] }) {
+  return <PreviewPanel progress={useRunProgress()} generations={generations} />;
+}
 
 export function PreviewPanel({ progress, generations }: Props) {
   const latest = generations[0];

@@ -20,6 +20,7 @@ vi.mock("#src/features/generation/use-generation.ts", () => ({
   }),
   useConcurrency: () => 2,
   useRunProgress: () => null,
+  useRunActive: () => false,
   useOnline: () => true,
 }));
 
