@@ -96,6 +96,10 @@ test("device B shows, downloads and keeps offline the images made on device A", 
   await b.page.getByLabel("Offline budget for images not saved (MB)").fill(budgetMb.toFixed(4));
   await b.page.getByRole("button", { name: "Set budget" }).click();
   await expect(toasts(b.page).getByText("Offline budget set")).toBeVisible();
+  // The value set is the one typed (the field is not editable until it shows the current budget).
+  await expect(
+    toasts(b.page).getByText(`${Number(budgetMb.toFixed(4)).toFixed(1)} MB for images not saved.`),
+  ).toBeVisible();
   await expect(b.page.getByTestId("offline-kept")).toContainText("4 of 4 thumbnails; 2 full images", {
     timeout: 60_000,
   });

@@ -90,6 +90,9 @@ function OfflineLibrary({ userId, onChanged }: { userId: string; onChanged: () =
             step="any"
             className={`input input-sm w-36 ${error ? "input-error" : ""}`}
             value={value}
+            // Not editable until the budget is read: a value typed before it arrived would be joined to it
+            // ("1000" then "1.5" made "10001.5").
+            disabled={budget === undefined}
             aria-describedby={error ? `${hintId} ${errorId}` : hintId}
             aria-invalid={error ? true : undefined}
             onChange={(e) => {
@@ -97,7 +100,7 @@ function OfflineLibrary({ userId, onChanged }: { userId: string; onChanged: () =
               setError(null);
             }}
           />
-          <button type="submit" className="btn btn-outline btn-sm">
+          <button type="submit" className="btn btn-outline btn-sm" disabled={budget === undefined}>
             Set budget
           </button>
         </div>

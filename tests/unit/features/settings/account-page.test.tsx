@@ -49,6 +49,20 @@ afterEach(() => {
 });
 
 describe("account page", () => {
+  it("lets the offline budget be typed only once the current one shows, and sets what was typed", async () => {
+    renderPage();
+    const field = screen.getByLabelText("Offline budget for images not saved (MB)") as HTMLInputElement;
+    // Before the budget is read the field takes no typing, which the value arriving would join.
+    expect(field.disabled).toBe(true);
+    await waitFor(() => expect(field.disabled).toBe(false));
+    expect(field.value).toBe("200");
+    await userEvent.clear(field);
+    await userEvent.type(field, "1.5");
+    await userEvent.click(screen.getByRole("button", { name: "Set budget" }));
+    await waitFor(() => expect(toasts.items.map((t) => t.message)).toContain("1.5 MB for images not saved."));
+    expect((await db.meta.get("offline.budget.u1"))?.value).toBe(1_500_000);
+  });
+
   it("saves preferences on the device and queues them for the server", async () => {
     renderPage();
     await userEvent.selectOptions(screen.getByLabelText("Default style"), "anime");
