@@ -2,6 +2,13 @@
 // "loading" below the maximum and "complete" at it; the maximum must be greater than 0 (else the
 // default 100 applies) and the value is clamped to 0..max, so a late or overshooting tick never
 // draws a bar wider than its track.
+//
+// It is drawn by the compositor: the filled part is scaled with `transform`, never resized. A native
+// <progress> (daisyUI's `progress`) eases its value's width over 0.3 s, and the generator moves it every
+// 200 ms (docs/spec.md §4), so while an image renders Chromium restyled, laid out and painted the page on the
+// main thread at every frame, about 60 ms of CPU a send in a batch
+// (docs/decisions/122-less-cpu-around-each-render.md). The reduced-motion rule in index.css stops
+// the easing and the indeterminate sweep.
 
 export const PROGRESS_MAX_DEFAULT = 100;
 
@@ -30,13 +37,24 @@ type Props = {
 export function ProgressBar({ value, max, label, className = "" }: Props) {
   const p = normalizeProgress(value, max);
   return (
-    <progress
-      className={`progress progress-primary w-full ${className}`}
+    <div
+      role="progressbar"
       aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={p.max}
+      // No current value at all is what says "indeterminate" to assistive technology.
+      {...(p.value === null ? {} : { "aria-valuenow": p.value })}
       data-state={p.state}
-      max={p.max}
-      // No value attribute at all draws the native indeterminate animation.
-      {...(p.value === null ? {} : { value: p.value })}
-    />
+      className={`relative h-2 w-full overflow-hidden rounded-box bg-primary/20 text-primary ${className}`}
+    >
+      {p.value === null ? (
+        <div className="absolute inset-y-0 left-0 w-1/3 animate-progress-sweep rounded-box bg-current" />
+      ) : (
+        <div
+          className="absolute inset-0 origin-left rounded-box bg-current transition-transform duration-300 ease-out"
+          style={{ transform: `scaleX(${p.value / p.max})` }}
+        />
+      )}
+    </div>
   );
 }

@@ -15,7 +15,9 @@ export function b64url(bytes: Uint8Array): string {
 export function fromB64url(s: string): Uint8Array {
   const pad = s.replaceAll("-", "+").replaceAll("_", "/") + "===".slice((s.length + 3) % 4);
   const bin = atob(pad);
-  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
 }
 
 const keyCache = new Map<string, Promise<CryptoKey>>();
@@ -47,8 +49,19 @@ function boundedJson(text: string): Record<string, unknown> {
   return r.value as Record<string, unknown>;
 }
 
+// Tokens whose signature this server has checked, with their claims: one page's requests carry the same
+// token many times over (the gateway, then the function's own calls back to auth, REST and Storage), and
+// an HMAC check and two JSON parses each time were a measurable share of the backend's CPU a generation
+// (docs/decisions/122-less-cpu-around-each-render.md). Only a good signature is remembered, per
+// secret; expiry is still checked on every call, and the oldest entry goes first past the bound.
+const VERIFIED_MAX = 512;
+const verified = new Map<string, Readonly<Record<string, unknown>>>();
+
 /** Verifies signature, algorithm and expiry. Never throws. */
 export async function verifyJwt(token: string, secret: string, nowSec = Date.now() / 1000): Promise<JwtResult> {
+  const cacheKey = `${secret}\n${token}`;
+  const known = verified.get(cacheKey);
+  if (known) return expiryOf(known, nowSec);
   const parts = token.split(".");
   if (parts.length !== 3) return { ok: false, error: "malformed" };
   try {
@@ -62,10 +75,19 @@ export async function verifyJwt(token: string, secret: string, nowSec = Date.now
     );
     if (!valid) return { ok: false, error: "bad_signature" };
     const claims = boundedJson(dec.decode(fromB64url(parts[1])));
-    if (typeof claims !== "object" || claims === null) return { ok: false, error: "malformed" };
-    if (typeof claims.exp === "number" && claims.exp <= nowSec) return { ok: false, error: "expired" };
-    return { ok: true, value: claims };
+    if (typeof claims !== "object" || claims === null || Array.isArray(claims)) {
+      return { ok: false, error: "malformed" };
+    }
+    Object.freeze(claims);
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+    verified.set(cacheKey, claims);
+    return expiryOf(claims, nowSec);
   } catch {
     return { ok: false, error: "malformed" };
   }
+}
+
+function expiryOf(claims: Readonly<Record<string, unknown>>, nowSec: number): JwtResult {
+  if (typeof claims.exp === "number" && claims.exp <= nowSec) return { ok: false, error: "expired" };
+  return { ok: true, value: claims as Record<string, unknown> };
 }

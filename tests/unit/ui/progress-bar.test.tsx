@@ -29,11 +29,21 @@ describe("progress bar", () => {
         <ProgressBar label="Unknown" />
       </>,
     );
-    const known = screen.getByRole("progressbar", { name: "Known" }) as HTMLProgressElement;
-    expect(known.getAttribute("value")).toBe("100");
+    const known = screen.getByRole("progressbar", { name: "Known" });
+    expect(known.getAttribute("aria-valuenow")).toBe("100");
+    expect(known.getAttribute("aria-valuemax")).toBe("100");
     expect(known.dataset.state).toBe("complete");
     const unknown = screen.getByRole("progressbar", { name: "Unknown" });
-    expect(unknown.hasAttribute("value")).toBe(false);
+    expect(unknown.hasAttribute("aria-valuenow")).toBe(false);
     expect(unknown.dataset.state).toBe("indeterminate");
+  });
+
+  it("fills its track by transform alone, so the compositor draws every change", () => {
+    render(<ProgressBar label="Half" value={30} max={60} />);
+    const bar = screen.getByRole("progressbar", { name: "Half" });
+    const fill = bar.firstElementChild as HTMLElement;
+    expect(fill.style.transform).toBe("scaleX(0.5)");
+    expect(fill.style.width).toBe("");
+    expect(fill.className).toContain("transition-transform");
   });
 });

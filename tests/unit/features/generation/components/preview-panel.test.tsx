@@ -50,7 +50,7 @@ describe("preview panel", () => {
     expect(screen.getByText("40% Complete")).toBeTruthy();
     expect(screen.getByText(/built-in procedural renderer/)).toBeTruthy();
     expect(screen.queryByText(/AI is crafting/)).toBeNull();
-    expect(screen.getByRole("progressbar").getAttribute("value")).toBe("40");
+    expect(screen.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("40");
   });
 
   it("shows the latest image with the prompt as alt text at its real aspect ratio, and its downloads", async () => {
