@@ -101,6 +101,8 @@ async function clickToImage(page, prompt) {
           beforeSend: send ? send.startTime - start : NaN,
           send: send ? send.responseEnd - send.startTime : NaN,
           afterAnswer: send ? (image ? image.startTime : performance.now()) - send.responseEnd : NaN,
+          // The device's whole part after the answer, whatever the render took: to the frame that shows it.
+          answerToShown: send ? start + total - send.responseEnd : NaN,
           imageFetch: image ? image.responseEnd - image.startTime : NaN,
           fromLocalBytes: !image,
         };
@@ -446,7 +448,8 @@ try {
   const phase = (key) => ms(pct(runs.map((r) => r[key]).filter(Number.isFinite), 50));
   console.log(
     `  p50 by phase: click to send ${phase("beforeSend")}, send to answer ${phase("send")}, answer to image request ` +
-      `${phase("afterAnswer")}, image fetch ${phase("imageFetch")}; shown from the answer's URL in ` +
+      `${phase("afterAnswer")}, image fetch ${phase("imageFetch")}, answer to image shown ${phase("answerToShown")}; ` +
+      `shown from the answer's URL in ` +
       `${runs.filter((r) => !r.fromLocalBytes).length} of ${RUNS}`,
   );
   console.log("  IndexedDB transactions between the click and the send (ms from the click):");

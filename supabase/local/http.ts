@@ -55,17 +55,29 @@ export function json(body: unknown, status = 200, headers: HeadersInit = {}): Re
 
 export class BodyTooLarge extends Error {}
 
-/** Reads at most `limit` bytes of the body; throws BodyTooLarge beyond that. */
+/**
+ * The body stopped before its end: the client closed the connection (a tab closed mid-request; Deno
+ * reports BadResource). Nobody is left to read an answer, so it is answered 400 and not logged as a
+ * server fault.
+ */
+export class BodyUnreadable extends Error {}
+
+/** Reads at most `limit` bytes of the body; throws BodyTooLarge beyond that, BodyUnreadable if it breaks off. */
 export async function readBody(req: Request, limit: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > limit) throw new BodyTooLarge();
   if (!req.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of req.body) {
-    size += chunk.byteLength;
-    if (size > limit) throw new BodyTooLarge();
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req.body) {
+      size += chunk.byteLength;
+      if (size > limit) throw new BodyTooLarge();
+      chunks.push(chunk);
+    }
+  } catch (e) {
+    if (e instanceof BodyTooLarge) throw e;
+    throw new BodyUnreadable(`the request body broke off: ${String(e)}`, { cause: e });
   }
   const out = new Uint8Array(size);
   let off = 0;

@@ -4,7 +4,7 @@
 import { loadConfig } from "./config.ts";
 import { DatabaseUnavailable, openDb } from "./db.ts";
 import { bootstrap, migrate, type SqlFile } from "./migrate.ts";
-import { corsHeaders, type Ctx, json, type Service } from "./http.ts";
+import { BodyUnreadable, corsHeaders, type Ctx, json, type Service } from "./http.ts";
 import { createRenderPool, defaultPoolSize } from "./render-pool.ts";
 import { createAuth } from "./auth/auth.ts";
 import { createMailbox } from "./auth/mailbox.ts";
@@ -163,6 +163,8 @@ async function serve(req: Request, info: { remoteAddr: string }): Promise<Respon
     if (e instanceof DatabaseUnavailable) {
       // The embedded database is being re-opened (db.ts): a retry shortly after will be served.
       res = json({ message: e.message, code: e.code }, 503, { "Retry-After": "1" });
+    } else if (e instanceof BodyUnreadable) {
+      res = json({ message: "Could not read the request body" }, 400);
     } else {
       log("unhandled error", { error: String(e), stack: (e as Error)?.stack });
       res = json({ message: "Internal server error" }, 500);

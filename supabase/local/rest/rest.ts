@@ -3,7 +3,7 @@
 // media type, names against the catalog) before any SQL exists, then runs as the JWT's role inside
 // one transaction so that row-level security decides what it sees and changes.
 import { asRole, DB_ROLES, type Sql } from "../db.ts";
-import { BodyTooLarge, type Ctx, resolveClaims, type Service } from "../http.ts";
+import { BodyTooLarge, BodyUnreadable, type Ctx, resolveClaims, type Service } from "../http.ts";
 import {
   buildDelete,
   buildInsert,
@@ -285,6 +285,9 @@ export function createRest(ctx: Ctx): Service {
     try {
       return await serve(req, path);
     } catch (e) {
+      if (e instanceof BodyUnreadable) {
+        return errorResponse(restError(400, "PGRST102", "Could not read the request body"));
+      }
       ctx.log("rest: unexpected error", { error: String(e), stack: (e as Error)?.stack });
       return errorResponse(restError(500, "XX000", "Internal error while serving the request"));
     }
