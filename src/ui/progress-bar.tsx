@@ -6,7 +6,7 @@
 // It is drawn by the compositor: the filled part is scaled with `transform`, never resized. A native
 // <progress> (daisyUI's `progress`) eases its value's width over 0.3 s, and the generator moves it every
 // 200 ms (docs/spec.md §4), so while an image renders Chromium restyled, laid out and painted the page on the
-// main thread at every frame, about 60 ms of CPU a send in a batch
+// main thread at every frame: about 20 ms of the page's CPU a send in a batch
 // (docs/decisions/122-less-cpu-around-each-render.md). The reduced-motion rule in index.css stops
 // the easing and the indeterminate sweep.
 
