@@ -376,13 +376,8 @@ async function batchWallTime(page, concurrency, restProbe) {
   await slider.focus();
   while (Number(await slider.inputValue()) < 8) await page.keyboard.press("ArrowRight");
   // Each send's span and the server's render time (Server-Timing provider): how far renders overlapped.
-  const spans = [];
-  const onResponse = async (res) => {
-    if (!res.url().includes("/functions/v1/generate-image")) return;
-    const phases = serverTimings(await res.headerValue("server-timing").catch(() => null));
-    spans.push({ provider: phases.provider ?? NaN, server: phases.total ?? NaN, phases });
-  };
-  page.on("response", onResponse);
+  // The page records them (recordFunctionTimings), since CDP cannot read a streamed answer's body.
+  await page.evaluate(() => (globalThis.__benchTimings.length = 0));
   const since = await page.evaluate(() => performance.now());
   const cpuBefore = cpuByKind();
   const start = Date.now();
@@ -395,12 +390,45 @@ async function batchWallTime(page, concurrency, restProbe) {
   await waitCounter(page, "Done", 8);
   const wall = Date.now() - start;
   const cpu = cpuSince(cpuBefore, cpuByKind());
-  page.off("response", onResponse);
+  // The last answer's clone may still be read when the counter shows it done.
+  await page.waitForFunction(() => globalThis.__benchTimings.length >= 8, null, { timeout: 2_000 }).catch(() => {});
+  const spans = (await page.evaluate(() => globalThis.__benchTimings)).map((header) => {
+    const phases = serverTimings(header);
+    return { provider: phases.provider ?? NaN, server: phases.total ?? NaN, phases };
+  });
   const latencies = await probe?.stop();
   const renderMs = spans.reduce((sum, x) => sum + (Number.isFinite(x.provider) ? x.provider : 0), 0);
   const serverMs = spans.reduce((sum, x) => sum + (Number.isFinite(x.server) ? x.server : 0), 0);
   const device = await deviceGaps(page, since);
   return { wall, latencies, renderMs, serverMs, sends: spans.length, spans, device, cpu };
+}
+
+/**
+ * An init script: keeps each generate-image answer's steps in `__benchTimings`, from its Server-Timing
+ * header or, for an answer streamed as events (decision 123), from its `timing` event (read from a clone).
+ */
+function recordFunctionTimings() {
+  const timings = [];
+  globalThis.__benchTimings = timings;
+  const original = globalThis.fetch;
+  globalThis.fetch = async function (...args) {
+    const response = await original.apply(this, args);
+    const url = typeof args[0] === "string" ? args[0] : (args[0]?.url ?? String(args[0]));
+    if (!url.includes("/functions/v1/generate-image")) return response;
+    const header = response.headers.get("server-timing");
+    if (header) timings.push(header);
+    else if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      void response
+        .clone()
+        .text()
+        .then((text) => {
+          const event = /^event: timing\ndata: (.*)$/m.exec(text);
+          if (event) timings.push(JSON.parse(event[1]));
+        })
+        .catch(() => undefined);
+    }
+    return response;
+  };
 }
 
 /** REST selects every 50 ms until stopped: the backend's responsiveness while images render. */
@@ -430,6 +458,7 @@ try {
   const context = await browser.newContext();
   await context.addInitScript(() => localStorage.setItem("onboarding_completed", "true"));
   await context.addInitScript(traceIndexedDb);
+  await context.addInitScript(recordFunctionTimings);
   const page = await context.newPage();
   const headers = await signUpPro(app, page, `bench-${Date.now().toString(36)}@example.com`);
   await page.goto(`${app.url}/generate`);
@@ -504,7 +533,7 @@ try {
   const outside = sendMs.map((t, i) => t - one.spans[i]?.server).filter(Number.isFinite);
   console.log(
     `  concurrency 1, a send's time outside the function (network, gateway, functions host) p50 ` +
-      `${ms(pct(outside, 50))}; device between an answer and the next send p50 ${ms(
+      `${ms(pct(outside, 50))}; device between an answer and the next send (below 0: sent before the answer) p50 ${ms(
         pct(
           gaps.map((g) => g.gap),
           50,

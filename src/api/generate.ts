@@ -59,9 +59,47 @@ function timezone(): string | undefined {
   }
 }
 
+/** How a caller hears the send's progress: `onDrawn` as the server has made the image, before the answer. */
+export type GenerateListeners = { onDrawn?: () => void };
+
+/**
+ * The answer as the function streams it to a caller that listens for `drawn` (its `streamed` in
+ * handler.ts): `drawn`, `timing`, then `answer` or `error`. A stream that ends without either broke off
+ * (the connection, the server, the platform's wall clock): a network error, so the send is made again
+ * and the server replays it if it had stored it.
+ */
+async function readEvents(response: Response, onDrawn: () => void): Promise<Result<unknown, unknown>> {
+  if (!response.body) return err({ message: "network error: the answer had no body" });
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return err({ message: "network error: the answer broke off" });
+    buffered += value;
+    let end: number;
+    while ((end = buffered.indexOf("\n\n")) >= 0) {
+      const block = buffered.slice(0, end);
+      buffered = buffered.slice(end + 2);
+      const name = /^event: ?(.*)$/m.exec(block)?.[1]?.trim();
+      const data = block
+        .split("\n")
+        .filter((line) => line.startsWith("data:"))
+        .map((line) => line.slice(5).replace(/^ /, ""))
+        .join("\n");
+      if (name === "drawn") onDrawn();
+      else if (name === "answer" || name === "error") {
+        void reader.cancel().catch(() => undefined);
+        const parsed = JSON.parse(data) as unknown;
+        return name === "answer" ? ok(parsed) : err(parsed);
+      }
+    }
+  }
+}
+
 export async function generateImage(
   request: GenerateRequest,
   invoke: InvokeFn = defaultInvoke,
+  listeners: GenerateListeners = {},
 ): Promise<Result<GenerateAnswer, AppError>> {
   const body: GenerateImageBody = {
     request_id: request.requestId,
@@ -76,11 +114,20 @@ export async function generateImage(
   if (request.provider) body.provider = request.provider;
   const tz = timezone();
   try {
-    const { data, error } = await invoke("generate-image", {
+    const headers: Record<string, string> = {};
+    if (tz) headers["x-timezone"] = tz;
+    if (listeners.onDrawn) headers.Accept = "text/event-stream";
+    const { data: first, error } = await invoke("generate-image", {
       body: { ...body },
-      headers: tz ? { "x-timezone": tz } : undefined,
+      headers: Object.keys(headers).length ? headers : undefined,
     });
     if (error) return err(toAppError(await readFailure(error)));
+    let data = first;
+    if (first instanceof Response && listeners.onDrawn) {
+      const streamed = await readEvents(first, listeners.onDrawn);
+      if (!streamed.ok) return err(toAppError(streamed.error));
+      data = streamed.value;
+    }
     if (!isAnswer(data)) return err(toAppError({ message: "server error: unexpected answer", status: 502 }));
     return ok(data);
   } catch (e) {

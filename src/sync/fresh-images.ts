@@ -3,6 +3,8 @@
 // off the main thread) instead of waiting for the fetch, the thumbnail and the Dexie write that follow
 // the task's end (src/sync/run-task.ts keepImage). In-memory and per context: the service worker's
 // drain shows nothing, and a reload falls back to the kept bytes or a new signed URL.
+import type { GenerationRecord } from "../db/schema";
+
 const fresh = new Map<string, { url: string; until: number }>();
 
 /** How long an answer's URL is offered (well inside its signed lifetime). */
@@ -31,4 +33,51 @@ export function freshImageUrl(id: string, now: number = Date.now()): string | un
 /** A URL whose download failed is not offered again: the view signs a new one. */
 export function forgetFreshImage(id: string): void {
   fresh.delete(id);
+}
+
+/**
+ * The generation this context's queue was last answered with, announced the moment the answer is in:
+ * the generator's preview shows it at once instead of after the answer's Dexie transaction commits and
+ * its live query reads the row back (tens of milliseconds of a click's wait for its image). The server
+ * has stored the row by then, so what it shows is true; the live list takes over as soon as it has it.
+ */
+export type JustMade = { userId: string; record: GenerationRecord; until: number };
+
+/** Long enough for any live query to catch up; a view never shows an announcement older than this. */
+const JUST_MADE_MS = 5_000;
+
+let justMade: JustMade | null = null;
+const madeListeners = new Set<() => void>();
+
+export function announceMade(userId: string, record: GenerationRecord, now: number = Date.now()): void {
+  justMade = { userId, record, until: now + JUST_MADE_MS };
+  for (const listener of madeListeners) listener();
+}
+
+/** The latest announcement (useSyncExternalStore's snapshot: the same object until the next one). */
+export function lastMade(): JustMade | null {
+  return justMade;
+}
+
+export function subscribeMade(listener: () => void): () => void {
+  madeListeners.add(listener);
+  return () => madeListeners.delete(listener);
+}
+
+/**
+ * `list` (newest first, as a live query read it) with `made` in front while the list has not caught up:
+ * only `userId`'s, only while fresh, only when newer than the list's newest, and never once `seen` (the
+ * list had it: a generation deleted after that stays deleted).
+ */
+export function withJustMade<T extends { id: string; createdAt: string }>(
+  list: readonly T[],
+  made: { userId: string; record: T; until: number } | null,
+  userId: string | undefined,
+  seen: ReadonlySet<string>,
+  now: number = Date.now(),
+): readonly T[] {
+  if (!made || made.userId !== userId || made.until <= now || seen.has(made.record.id)) return list;
+  if (list.some((g) => g.id === made.record.id)) return list;
+  if (list[0] && list[0].createdAt >= made.record.createdAt) return list;
+  return [made.record, ...list];
 }

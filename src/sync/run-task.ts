@@ -4,7 +4,7 @@
 // what trying again cannot fix, an error. Nothing queued is dropped: only the person removes tasks.
 import type { ErrorCode } from "#shared/vocabulary/errors.ts";
 import { DEFAULT_TIER } from "#shared/vocabulary/tiers.ts";
-import type { GenerateAnswer, GenerateRequest } from "../api/generate";
+import type { GenerateAnswer, GenerateListeners, GenerateRequest } from "../api/generate";
 import { appErrorOf, type AppError } from "../api/errors";
 import type { AppDb } from "../db/db";
 import type { LimitsRecord, TaskRecord, TaskWait } from "../db/schema";
@@ -12,7 +12,7 @@ import { toGenerationRecord } from "../db/generation-record";
 import { makeThumbnail } from "../lib/thumbnail";
 import { markDone, markDoneDeleted, markFailed, markRunning, markWaiting } from "../db/tasks";
 import { storeImage } from "../db/images";
-import { forgetFreshImage, rememberFreshImage } from "./fresh-images";
+import { announceMade, forgetFreshImage, rememberFreshImage } from "./fresh-images";
 import type { Result } from "../lib/result";
 import { backoffDelayMs } from "./delivery";
 import { isDue } from "./task-wait";
@@ -22,7 +22,8 @@ export const MAX_ATTEMPTS = 5;
 
 export type RunTaskDeps = {
   db: AppDb;
-  generate: (request: GenerateRequest) => Promise<Result<GenerateAnswer, AppError>>;
+  /** One send; `listeners.onDrawn` hears that the server has made the image, before its answer. */
+  generate: (request: GenerateRequest, listeners?: GenerateListeners) => Promise<Result<GenerateAnswer, AppError>>;
   fetchImage: (url: string) => Promise<Blob>;
   /** Product analytics (app_events); a failure there never fails the task. */
   track: (userId: string, name: string, metadata: Record<string, unknown>) => Promise<void>;
@@ -105,6 +106,11 @@ export type SendOptions = {
    * views redraw with the new row and keep IndexedDB and the main thread busy.
    */
   next?: (doneTaskId: string) => Promise<Claimed | undefined>;
+  /**
+   * Hears that the server has made this send's image and is storing it: the queue may send its next
+   * task now, so the next render starts while this answer is on its way (decision 123).
+   */
+  drawn?: (taskId: string) => void;
 };
 
 async function succeed(
@@ -126,6 +132,7 @@ async function succeed(
   // answer's signed URL.
   const record = toGenerationRecord(answer.generation);
   rememberFreshImage(record.id, answer.generation.image_url, deps.now());
+  announceMade(task.userId, record, deps.now());
   const now = deps.now();
   const claimed = await markDone(
     db,
@@ -275,7 +282,8 @@ export async function sendClaimed(
   { task, held }: Claimed,
   options: SendOptions = {},
 ): Promise<RunOutcome> {
-  const answer = await deps.generate(requestOf(task));
+  const drawn = options.drawn;
+  const answer = await deps.generate(requestOf(task), drawn && { onDrawn: () => drawn(task.id) });
   // A replay (the request reached the server before a reload) answers the stored row: a success.
   if (answer.ok) return succeed(deps, task, answer.value, options);
   return settleFailure(deps, task, answer.error, held);

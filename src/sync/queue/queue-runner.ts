@@ -87,7 +87,7 @@ async function fetchImage(url: string): Promise<Blob> {
 export function runTaskDeps(db: AppDb): RunTaskDeps {
   return {
     db,
-    generate: (request) => generateImage(request),
+    generate: (request, listeners) => generateImage(request, undefined, listeners),
     fetchImage,
     track: trackEvent,
     refreshSession,
@@ -220,6 +220,8 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
 
   /** In the transaction that stores the answer of task `from`: the task to send next in its slot. */
   async function successorOf(from: string): Promise<Claimed | undefined> {
+    // Already handed on when the server said the image was drawn (sentEarly).
+    if (early.has(from)) return undefined;
     // Nothing was queued at the last look and nothing has moved since: no read holds the answer's
     // transaction open (the preview waits for its commit). A task queued meanwhile wakes the lane.
     if (!queueMoved && queuedAtLastLook === 0) return undefined;
@@ -227,7 +229,34 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
     if (next) reserved.set(from, next.entry);
     return next?.claim;
   }
-  const sendOptions = { next: successorOf };
+
+  type Early = { entry: QueueEntry; sending: Promise<RunOutcome> };
+  /** Successors sent once the server said their predecessor's image was drawn, by predecessor. */
+  const early = new Map<string, Promise<Early | undefined>>();
+
+  /**
+   * The server has drawn `from`'s image and is storing it (decision 123): its slot goes to the next task
+   * now, claimed in a transaction of its own, so the next render starts while this answer travels and is
+   * stored here. The lane counts the successor in `from`'s slot (reserve), and `follow` adopts it when
+   * `from` settles, as it does a successor claimed with the answer.
+   */
+  function sentEarly(from: string): void {
+    if (early.has(from) || (!queueMoved && queuedAtLastLook === 0)) return;
+    const sending = db
+      .transaction("rw", [db.tasks, db.limits], async () => {
+        // Each send on the wire will use one of today's known remaining images: with none to spare, the
+        // next task waits for the answer, whose quota says what is left (it is not sent to be refused).
+        const limits = await db.limits.get(userId);
+        return limits && limits.remaining <= runs.size ? [] : take(from, 1);
+      })
+      .then(([next]) => next && { entry: next.entry, sending: sendClaimed(deps, next.claim, sendOptions) })
+      .catch((e: unknown) => {
+        warn("sending the next task early failed")(e);
+        return undefined;
+      });
+    early.set(from, sending);
+  }
+  const sendOptions = { next: successorOf, drawn: sentEarly };
 
   /** Follows a send to its end: shown as a run meanwhile, then heard and turned into the lane's outcome. */
   async function follow(entry: QueueEntry, sending: Promise<RunOutcome>): Promise<DeliveryOutcome> {
@@ -241,8 +270,14 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
     // A successor is started in the lane's slot; one reserved whose transaction then failed gives it back.
     const successor = reserved.get(entry.id);
     reserved.delete(entry.id);
-    const next = outcome?.status === "done" ? outcome.next : undefined;
-    if (next) lane.adopt(entryOf(next.task), follow(entryOf(next.task), next.sending));
+    const sent = await early.get(entry.id);
+    early.delete(entry.id);
+    const next =
+      sent ??
+      (outcome?.status === "done" && outcome.next
+        ? { entry: entryOf(outcome.next.task), sending: outcome.next.sending }
+        : undefined);
+    if (next) lane.adopt(next.entry, follow(next.entry, next.sending));
     else if (successor) lane.unreserve(entry.id, successor);
     if (!outcome) {
       unrecorded.add(entry.id);

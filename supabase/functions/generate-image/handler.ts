@@ -13,7 +13,16 @@ import type { GenerationRow } from "../_shared/vocabulary/rows.ts";
 import { decodeReference, type GenerationRequest, parseGenerationRequest } from "../_shared/generation-request.ts";
 import type { EngineAttempt, GenerationStore } from "../_shared/generation-store.ts";
 import type { GenerateImageAnswer, GenerateImageDeleted, QuotaState } from "../_shared/vocabulary/generate-image.ts";
-import { bearerToken, errorResponse, handleOptions, jsonResponse, readJsonBody } from "../_shared/http.ts";
+import {
+  bearerToken,
+  corsHeaders,
+  errorBody,
+  errorResponse,
+  handleOptions,
+  jsonResponse,
+  readJsonBody,
+  statusFor,
+} from "../_shared/http.ts";
 import { sniffImage } from "../_shared/image/sniff.ts";
 import { writeRecipe } from "../_shared/recipe-metadata/recipe-file.ts";
 import type { ProviderRegistry } from "../_shared/providers/select.ts";
@@ -116,11 +125,56 @@ export async function handler(req: Request, d: Deps): Promise<Response> {
   ]);
   if (!user.ok) return failed(d, user.error, null);
   const userId = user.value.id;
-  const outcome = existing.ok && existing.value ?
-    await replay(d, jwt, userId, existing.value, phases) :
-    await once(d.store, `${userId}:${request.requestId}`, () => generate(d, jwt, userId, request, phases));
-  if (!outcome.ok) return failed(d, outcome.error, request.requestId);
-  return jsonResponse(outcome.answer, 200, { "Server-Timing": phases.header(performance.now() - started) });
+  // A caller that asks for an event stream hears "drawn" the moment the engine has made the image, while
+  // it is still stored, recorded and signed: its queue sends the next task then, so the next render
+  // starts while this one's answer is on its way (docs/decisions/123-the-answer-says-drawn-before-it-is-stored.md).
+  let drawn: () => void = () => undefined;
+  const isDrawn = new Promise<"drawn">((resolve) => (drawn = () => resolve("drawn")));
+  const working = existing.ok && existing.value ?
+    replay(d, jwt, userId, existing.value, phases) :
+    once(d.store, `${userId}:${request.requestId}`, () => generate(d, jwt, userId, request, phases, drawn));
+  const first = wantsEvents(req) ? await Promise.race([working, isDrawn]) : await working;
+  if (first === "drawn") return streamed(d, working, phases, started, request.requestId);
+  if (!first.ok) return failed(d, first.error, request.requestId);
+  return jsonResponse(first.answer, 200, { "Server-Timing": phases.header(performance.now() - started) });
+}
+
+/** The caller reads an event stream (supabase-js hands such a body to the caller unread). */
+function wantsEvents(req: Request): boolean {
+  return (req.headers.get("accept") ?? "").split(",").some((t) => t.trim().split(";")[0] === "text/event-stream");
+}
+
+/**
+ * The answer as server-sent events, once the image is drawn: `drawn`, then `timing` (the steps, as
+ * Server-Timing would carry them) and `answer` (the JSON body a plain call gets), or `error` with
+ * `{ error, status }` (the body and status a plain call gets) when storing it fails.
+ */
+function streamed(
+  d: Deps,
+  working: Promise<Outcome>,
+  phases: Phases,
+  started: number,
+  requestId: string,
+): Response {
+  const encoder = new TextEncoder();
+  const event = (name: string, data: unknown) => encoder.encode(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(event("drawn", {}));
+      const outcome = await working;
+      controller.enqueue(event("timing", phases.header(performance.now() - started)));
+      if (outcome.ok) controller.enqueue(event("answer", outcome.answer));
+      else {
+        failed(d, outcome.error, requestId);
+        controller.enqueue(event("error", { ...errorBody(outcome.error), status: statusFor(outcome.error) }));
+      }
+      controller.close();
+    },
+  });
+  return new Response(body, {
+    status: 200,
+    headers: { ...corsHeaders, "Content-Type": "text/event-stream", "Cache-Control": "no-store" },
+  });
 }
 
 function failed(d: Deps, error: AppError, requestId: string | null): Response {
@@ -136,6 +190,7 @@ async function generate(
   userId: string,
   req: GenerationRequest,
   phases: Phases,
+  onDrawn: () => void,
 ): Promise<Outcome> {
   const { store } = d;
   if (req.timezone) await phases.time("tz", rememberTimezone(d, jwt, userId, req.timezone));
@@ -209,6 +264,7 @@ async function generate(
   const recipeStarted = performance.now();
   const image = sniffImage(drawn.value.bytes);
   if (!image) return giveBack(appError("server_error", { detail: `${provider.id}: output is not an image` }));
+  onDrawn();
   const path = `${userId}/${req.requestId}.${image.extension}`;
   // Every stored image carries its recipe, its pixels untouched: PNG text chunks, JPEG and WebP XMP
   // (docs/decisions/104-every-image-file-carries-its-recipe.md, 108-stored-jpeg-and-webp-carry-the-recipe.md);

@@ -118,9 +118,11 @@ export function createFunctions(ctx: Ctx, platform: Platform): Service {
         config.functionTimeoutMs,
       );
     });
+    const startedAt = Date.now();
     try {
       const run = fn.deps === undefined ? fn.handler(req) : fn.handler(req, fn.deps);
-      return await Promise.race([Promise.resolve(run), deadline]);
+      const res = await Promise.race([Promise.resolve(run), deadline]);
+      return isEventStream(res) ? withinWallClock(res, config.functionTimeoutMs - (Date.now() - startedAt)) : res;
     } catch (e) {
       ctx.log(`function ${name} threw`, { error: String(e) });
       return json({ code: "WORKER_ERROR", message: "Function exited due to an error (please check logs)" }, 500);
@@ -128,4 +130,44 @@ export function createFunctions(ctx: Ctx, platform: Platform): Service {
       clearTimeout(timer);
     }
   };
+}
+
+const isEventStream = (res: Response) => (res.headers.get("content-type") ?? "").startsWith("text/event-stream");
+
+/**
+ * A streamed answer is still the function's time: as on the hosted platform, its body is cut off when
+ * the wall-clock limit passes (the caller sees the stream break, not an end).
+ */
+export function withinWallClock(res: Response, remainingMs: number): Response {
+  if (!res.body) return res;
+  const reader = res.body.getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cut = false;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      timer = setTimeout(() => {
+        cut = true;
+        controller.error(new Error("the function exceeded its wall-clock limit"));
+        reader.cancel().catch(() => undefined);
+      }, Math.max(0, remainingMs));
+    },
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (cut) return;
+        if (done) {
+          clearTimeout(timer);
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (e) {
+        clearTimeout(timer);
+        if (!cut) controller.error(e);
+      }
+    },
+    cancel(reason) {
+      clearTimeout(timer);
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }

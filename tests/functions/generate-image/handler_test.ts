@@ -1045,3 +1045,77 @@ Deno.test("a generation deleted while its retry was drawing is not stored again,
     await h.close();
   }
 });
+
+/** The events of a streamed answer (decision 123), in order: [name, data]. */
+async function eventsOf(res: Response): Promise<[string, unknown][]> {
+  const text = await res.text();
+  return text
+    .split("\n\n")
+    .filter(Boolean)
+    .map((block) => {
+      const name = /^event: (.*)$/m.exec(block)?.[1] ?? "";
+      const data = /^data: (.*)$/m.exec(block)?.[1] ?? "null";
+      return [name, JSON.parse(data)];
+    });
+}
+
+const EVENTS = { accept: "text/event-stream" };
+
+Deno.test("a caller that asks for events hears drawn, the steps and the same answer; one row, one charge", async () => {
+  const h = harness();
+  try {
+    const body = request({ seed: 7 });
+    const res = await h.call(body, { headers: EVENTS });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "text/event-stream");
+    const events = await eventsOf(res);
+    assert.deepEqual(events.map(([name]) => name), ["drawn", "timing", "answer"]);
+    assert.match(String(events[1][1]), /provider;dur=[\d.]+.*total;dur=[\d.]+$/);
+    const answer = events[2][1] as { generation: { id: string; seed: number }; quota: { remaining: number } };
+    assert.equal(answer.generation.id, body.request_id);
+    assert.equal(answer.generation.seed, 7);
+    assert.equal(answer.quota.remaining, 4);
+    assert.equal(h.db.rows.size, 1);
+    assert.equal(h.db.limitsOf(h.user.id).used, 1);
+    // A replay asked for events has nothing to draw: its answer is a plain one.
+    const again = await h.call(body, { headers: EVENTS });
+    assert.equal(again.headers.get("content-type"), "application/json");
+    assert.equal((await again.json()).replayed, true);
+    assert.equal(h.db.limitsOf(h.user.id).used, 1);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("a failure before the image is drawn is the plain error answer, events asked or not", async () => {
+  const h = harness();
+  try {
+    h.db.limitsOf(h.user.id).used = 5;
+    const res = await h.call(request(), { headers: EVENTS });
+    assert.equal(res.status, 429);
+    assert.equal((await errorOf(res)).code, "daily_limit");
+    assert.equal((await errorOf(await h.call(request(), { jwt: null, headers: EVENTS }))).status, 401);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("a failure after drawn arrives as an error event with its status, and the slot is given back", async () => {
+  const h = harness();
+  try {
+    h.db.failures.set("putImage", appError("server_error", { detail: "storage down" }));
+    const res = await h.call(request(), { headers: EVENTS });
+    assert.equal(res.status, 200);
+    const events = await eventsOf(res);
+    assert.deepEqual(events.map(([name]) => name), ["drawn", "timing", "error"]);
+    const failure = events[2][1] as { error: { code: string; retryable: boolean }; status: number };
+    assert.equal(failure.error.code, "server_error");
+    assert.equal(failure.status, 500);
+    assert.equal(h.db.objects.size, 0);
+    assert.equal(h.db.rows.size, 0);
+    assert.equal(h.db.quota(h.user.id).remaining, 5);
+    assert.ok(h.logs.some((l) => l.event === "generation.failed" && l.code === "server_error"));
+  } finally {
+    await h.close();
+  }
+});

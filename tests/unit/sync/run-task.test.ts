@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { generateImage, type InvokeFn } from "#src/api/generate.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { enqueueTasks, retryTask } from "#src/db/tasks.ts";
-import { freshImageUrl } from "#src/sync/fresh-images.ts";
+import { freshImageUrl, lastMade, subscribeMade } from "#src/sync/fresh-images.ts";
 import { MAX_ATTEMPTS, runTask, type RunTaskDeps } from "#src/sync/run-task.ts";
 import { generationRow, newTask } from "../../support/records.ts";
 
@@ -104,9 +104,26 @@ describe("runTask", () => {
     expect(await db.generations.get("t1")).toMatchObject({ id: "t1" });
     expect(await db.images.get("t1")).toBeUndefined();
     expect(freshImageUrl("t1", NOW)).toBe(row("t1").image_url);
+    expect(lastMade()).toMatchObject({ userId: "alice", record: { id: "t1" }, until: NOW + 5_000 });
     release();
     expect(outcome.status === "done" && (await outcome.image)).toBe("kept");
     expect((await db.images.get("t1"))?.image?.size).toBe(3);
+  });
+
+  it("announces the answer's generation to this context's views as the answer arrives", async () => {
+    const { deps } = await setup("run-announce", async () => answer("t1"));
+    const storedWhenAnnounced: unknown[] = [];
+    const stop = subscribeMade(() => {
+      // A Dexie read does not settle synchronously; what matters is that the listener ran before runTask
+      // returned and saw the answer's record.
+      storedWhenAnnounced.push(lastMade()?.record.id);
+    });
+    try {
+      await runTask(deps, "t1");
+    } finally {
+      stop();
+    }
+    expect(storedWhenAnnounced).toEqual(["t1"]);
   });
 
   it("keeps nothing for a generation deleted before its image arrived, and says a failed download", async () => {

@@ -182,7 +182,7 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
       {/* After Generate the preview is scrolled to unless its top is already in view (a sticky column
           did not hold: with the result and the queue it is taller than a 800 px screen). */}
       <div className="flex min-w-0 scroll-mt-20 flex-col gap-6" ref={preview}>
-        <LivePreviewPanel generations={shownGenerations} />
+        <LivePreviewPanel generations={shownGenerations} userId={userId ?? undefined} />
         <QueueCard
           tasks={tasks}
           concurrency={concurrency}

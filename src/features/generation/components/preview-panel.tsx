@@ -2,7 +2,7 @@
 // '{n}% Complete'), else the latest image with the prompt as alt text at its real aspect ratio and
 // its downloads, else 'Ready to Create'; 'Recent Generations' shows generations 2 to 5. The copy
 // says what really draws: the built-in procedural renderer is not an AI model.
-import { useState } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { STYLE_BY_ID, isStyleId } from "#shared/vocabulary/styles.ts";
 import type { GenerationWithImage } from "../../../db/queries";
 import { Icon } from "../../../ui/icons";
@@ -10,6 +10,7 @@ import { ProgressBar } from "../../../ui/progress-bar";
 import { DownloadMenu } from "../../../ui/download-menu";
 import { useRecordImage } from "../../../sync/use-record-image";
 import { useTileImage } from "../../../sync/use-tile-image";
+import { lastMade, subscribeMade, withJustMade } from "../../../sync/fresh-images";
 import { modelName } from "../../../lib/model-names";
 import { PulseRing } from "../../../ui/spinner";
 import { useRunProgress } from "../use-generation";
@@ -28,10 +29,33 @@ type Props = { progress: RunProgress; generations: readonly GenerationWithImage[
 
 /**
  * The panel with this tab's running task's progress read here, so that its ticks (five a second while an
- * image is drawn) redraw the panel alone and not the whole generator.
+ * image is drawn) redraw the panel alone and not the whole generator. The image this tab's queue was just
+ * answered with is shown before its row is read back from Dexie (src/sync/fresh-images.ts), again by the
+ * panel alone.
  */
-export function LivePreviewPanel({ generations }: { generations: readonly GenerationWithImage[] }) {
-  return <PreviewPanel progress={useRunProgress()} generations={generations} />;
+export function LivePreviewPanel({
+  generations: stored,
+  userId,
+}: {
+  generations: readonly GenerationWithImage[];
+  userId: string | undefined;
+}) {
+  const made = useSyncExternalStore(subscribeMade, lastMade, () => null);
+  const seen = useRef(new Set<string>());
+  const madeId = made?.record.id;
+  useEffect(() => {
+    if (madeId && stored.some((g) => g.id === madeId)) seen.current.add(madeId);
+  }, [stored, madeId]);
+  const generations = withJustMade(stored, made, userId, seen.current);
+  return <PreviewPanel progress={progressToShow(useRunProgress(), generations)} generations={generations} />;
+}
+
+/**
+ * The running task's progress, unless its generation is already listed: its answer is in (announced
+ * before its row is stored, src/sync/fresh-images.ts) and the image takes the stage at once.
+ */
+export function progressToShow(progress: RunProgress, generations: readonly { id: string }[]): RunProgress {
+  return progress !== null && generations[0]?.id === progress.taskId ? null : progress;
 }
 
 export function PreviewPanel({ progress, generations }: Props) {

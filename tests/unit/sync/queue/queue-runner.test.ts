@@ -54,6 +54,8 @@ async function harness(options: { concurrency?: number; online?: boolean; renews
   const clock = simClock(NOW);
   const sent: string[] = [];
   const waiting = new Map<string, (answer: Answer) => void>();
+  /** How each send hears that the server has drawn its image (decision 123). */
+  const drawnOf = new Map<string, () => void>();
   let onWire = 0;
   let mostOnWire = 0;
   const state = { online: options.online ?? true, concurrency: options.concurrency ?? 2 };
@@ -64,8 +66,9 @@ async function harness(options: { concurrency?: number; online?: boolean; renews
   const sessionListeners = new Set<() => void>();
   const deps: RunTaskDeps = {
     db,
-    generate: (request) => {
+    generate: (request, listeners) => {
       sent.push(request.requestId);
+      if (listeners?.onDrawn) drawnOf.set(request.requestId, listeners.onDrawn);
       heardAtSend.set(
         request.requestId,
         outcomes.map((o) => `${o.taskId}:${o.status}`),
@@ -137,6 +140,11 @@ async function harness(options: { concurrency?: number; online?: boolean; renews
       waiting.get(id)!(answer);
       // The runner hears the outcome once the send has settled the task in Dexie.
       await vi.waitFor(() => expect(outcomes.slice(told).some((o) => o.taskId === id)).toBe(true));
+    },
+    /** The server says it has drawn the image of `id` (on the wire), before its answer. */
+    async drawn(id: string) {
+      await vi.waitFor(() => expect(drawnOf.has(id), `${id} listens for drawn`).toBe(true));
+      drawnOf.get(id)!();
     },
     async sentBecomes(ids: string[]) {
       await vi.waitFor(() => expect(sent).toEqual(ids));
@@ -352,6 +360,70 @@ describe("the queue's lane", () => {
     expect(h.sent).toEqual(["a", "b", "c"]);
     expect(h.mostOnWire()).toBe(1);
     expect(h.outcomes.map((o) => `${o.taskId}:${o.status}`)).toEqual(["a:done", "b:done", "c:done"]);
+  });
+
+  it("sends the next task once the server has drawn the image, while that answer is still on its way", async () => {
+    const h = await harness({ concurrency: 1, start: false });
+    await h.enqueue(["a", "b", "c"]);
+    await h.start();
+    await h.sentBecomes(["a"]);
+    await h.drawn("a");
+    await h.sentBecomes(["a", "b"]);
+    expect(h.onWire()).toEqual(["a", "b"]);
+    // a's answer hands on nothing more: its slot went to b already.
+    await h.answer("a");
+    await h.quiet();
+    expect(h.sent).toEqual(["a", "b"]);
+    await h.drawn("b");
+    await h.sentBecomes(["a", "b", "c"]);
+    await h.answer("b");
+    await h.answer("c");
+    await h.quiet();
+    expect(h.sent).toEqual(["a", "b", "c"]);
+    expect(h.outcomes.map((o) => `${o.taskId}:${o.status}`)).toEqual(["a:done", "b:done", "c:done"]);
+    for (const id of ["a", "b", "c"]) expect((await h.task(id))?.status).toBe("done");
+  });
+
+  it("sends nothing early that today's known quota cannot cover: the answer says what is left", async () => {
+    const h = await harness({ concurrency: 1, start: false });
+    await h.db.limits.put({
+      userId: USER,
+      generationsToday: 4,
+      dailyLimit: 5,
+      remaining: 1,
+      resetAt: "2026-11-23T00:00:00.000Z",
+      tier: "free",
+      checkedAt: new Date(NOW).toISOString(),
+    });
+    await h.enqueue(["a", "b"]);
+    await h.start();
+    await h.sentBecomes(["a"]);
+    await h.drawn("a");
+    await h.quiet();
+    expect(h.sent).toEqual(["a"]);
+    const spent = made("a");
+    if (spent.ok && "generation" in spent.value) spent.value.quota = { ...spent.value.quota, remaining: 0 };
+    await h.answer("a", spent);
+    await vi.waitFor(async () => expect((await h.task("b"))?.status).toBe("error"));
+    expect(h.sent).toEqual(["a"]);
+  });
+
+  it("gives the slot back when the answer after drawn is a failure, and still sends the task it handed on", async () => {
+    const h = await harness({ concurrency: 1, start: false });
+    await h.enqueue(["a", "b"]);
+    await h.start();
+    await h.sentBecomes(["a"]);
+    await h.drawn("a");
+    await h.sentBecomes(["a", "b"]);
+    await h.answer("a", refused("server_error"));
+    expect((await h.task("a"))?.status).toBe("queued");
+    await h.answer("b");
+    expect((await h.task("b"))?.status).toBe("done");
+    // a goes again after its backoff, alone.
+    await h.clock.advance(60_000);
+    await h.sentBecomes(["a", "b", "a"]);
+    await h.answer("a");
+    expect((await h.task("a"))?.status).toBe("done");
   });
 
   it("sends a new task from the transaction that writes it, within the concurrency, oldest first", async () => {
