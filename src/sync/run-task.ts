@@ -111,6 +111,11 @@ export type SendOptions = {
    * task now, so the next render starts while this answer is on its way (decision 123).
    */
   drawn?: (taskId: string) => void;
+  /**
+   * Hears that this send's answer is a made image, the moment it is in (before it is stored here): the
+   * run is over for the person, who sees the image at once and may ask for the next.
+   */
+  answered?: (taskId: string) => void;
 };
 
 async function succeed(
@@ -133,6 +138,7 @@ async function succeed(
   const record = toGenerationRecord(answer.generation);
   rememberFreshImage(record.id, answer.generation.image_url, deps.now());
   announceMade(task.userId, record, deps.now());
+  options.answered?.(task.id);
   const now = deps.now();
   const claimed = await markDone(
     db,

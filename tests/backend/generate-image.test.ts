@@ -113,6 +113,43 @@ function generateImageSuite(database: "pglite" | "postgres") {
       expect(limits).toMatchObject({ generations_today: 1, remaining: 4 });
     });
 
+    it("streams drawn before the answer to a caller that asks for events, through the gateway unbuffered", async () => {
+      const request = body({ seed: 11 });
+      const { data, error } = await owner.client.functions.invoke("generate-image", {
+        body: request,
+        headers: { Accept: "text/event-stream" },
+      });
+      expect(error).toBeNull();
+      // supabase-js hands an event stream over unread.
+      expect(data).toBeInstanceOf(Response);
+      const reader = (data as Response).body!.pipeThrough(new TextDecoderStream()).getReader();
+      const heard: { name: string; data: string; at: number }[] = [];
+      let text = "";
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += value;
+        let end: number;
+        while ((end = text.indexOf("\n\n")) >= 0) {
+          const block = text.slice(0, end);
+          text = text.slice(end + 2);
+          heard.push({
+            name: /^event: (.*)$/m.exec(block)?.[1] ?? "",
+            data: /^data: (.*)$/m.exec(block)?.[1] ?? "",
+            at: performance.now(),
+          });
+        }
+      }
+      expect(heard.map((e) => e.name)).toEqual(["drawn", "timing", "answer"]);
+      // The answer came after the image was stored and recorded: drawn was not held back until then.
+      expect(heard[2].at).toBeGreaterThan(heard[0].at);
+      const answer = JSON.parse(heard[2].data);
+      expect(answer.generation).toMatchObject({ id: request.request_id, seed: 11, provider: "builtin" });
+      expect(answer.replayed).toBe(false);
+      const { data: rows } = await owner.client.from("generations").select("id").eq("id", request.request_id);
+      expect(rows).toHaveLength(1);
+    });
+
     it("answers invalid input with the spec's message in the error body", async () => {
       const { data, error } = await owner.client.functions.invoke("generate-image", { body: body({ prompt: "   " }) });
       expect(data).toBeNull();

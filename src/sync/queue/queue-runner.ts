@@ -256,7 +256,9 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
       });
     early.set(from, sending);
   }
-  const sendOptions = { next: successorOf, drawn: sentEarly };
+  // A run ends for the person when its image is in: the preview shows it and Generate is free again,
+  // while the task is still being stored (the lane counts it until then).
+  const sendOptions = { next: successorOf, drawn: sentEarly, answered: untrack };
 
   /** Follows a send to its end: shown as a run meanwhile, then heard and turned into the lane's outcome. */
   async function follow(entry: QueueEntry, sending: Promise<RunOutcome>): Promise<DeliveryOutcome> {

@@ -118,12 +118,14 @@ describe("runTask", () => {
       // returned and saw the answer's record.
       storedWhenAnnounced.push(lastMade()?.record.id);
     });
+    const answered: string[] = [];
     try {
-      await runTask(deps, "t1");
+      await runTask(deps, "t1", { answered: (id) => answered.push(id) });
     } finally {
       stop();
     }
     expect(storedWhenAnnounced).toEqual(["t1"]);
+    expect(answered).toEqual(["t1"]);
   });
 
   it("keeps nothing for a generation deleted before its image arrived, and says a failed download", async () => {

@@ -47,15 +47,7 @@ export function LivePreviewPanel({
     if (madeId && stored.some((g) => g.id === madeId)) seen.current.add(madeId);
   }, [stored, madeId]);
   const generations = withJustMade(stored, made, userId, seen.current);
-  return <PreviewPanel progress={progressToShow(useRunProgress(), generations)} generations={generations} />;
-}
-
-/**
- * The running task's progress, unless its generation is already listed: its answer is in (announced
- * before its row is stored, src/sync/fresh-images.ts) and the image takes the stage at once.
- */
-export function progressToShow(progress: RunProgress, generations: readonly { id: string }[]): RunProgress {
-  return progress !== null && generations[0]?.id === progress.taskId ? null : progress;
+  return <PreviewPanel progress={useRunProgress()} generations={generations} />;
 }
 
 export function PreviewPanel({ progress, generations }: Props) {

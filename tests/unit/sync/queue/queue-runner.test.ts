@@ -384,6 +384,22 @@ describe("the queue's lane", () => {
     for (const id of ["a", "b", "c"]) expect((await h.task(id))?.status).toBe("done");
   });
 
+  it("ends a run for the person as its image is answered, before the task is stored", async () => {
+    const h = await harness({ concurrency: 1, start: false });
+    await h.enqueue(["a"]);
+    const runner = await h.start();
+    await h.sentBecomes(["a"]);
+    expect(runner.running()).toEqual(["a"]);
+    // Read the task the moment its run ends: a read begun then sees it before the answer's transaction.
+    let whenEnded: Promise<string | undefined> | undefined;
+    runner.subscribe(() => {
+      if (!whenEnded && !runner.running().includes("a")) whenEnded = h.task("a").then((t) => t?.status);
+    });
+    await h.answer("a");
+    expect(await whenEnded).toBe("running");
+    expect((await h.task("a"))?.status).toBe("done");
+  });
+
   it("sends nothing early that today's known quota cannot cover: the answer says what is left", async () => {
     const h = await harness({ concurrency: 1, start: false });
     await h.db.limits.put({

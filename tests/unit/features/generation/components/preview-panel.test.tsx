@@ -2,7 +2,7 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { GenerationWithImage } from "#src/db/queries.ts";
-import { PreviewPanel, progressToShow } from "#src/features/generation/components/preview-panel.tsx";
+import { PreviewPanel } from "#src/features/generation/components/preview-panel.tsx";
 
 let made = 0;
 const revoked: string[] = [];
@@ -51,13 +51,6 @@ describe("preview panel", () => {
     expect(screen.getByText(/built-in procedural renderer/)).toBeTruthy();
     expect(screen.queryByText(/AI is crafting/)).toBeNull();
     expect(screen.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("40");
-  });
-
-  it("ends a run's progress as soon as its generation is listed, before the run itself ends", () => {
-    const running = { taskId: "g2", progress: 90 };
-    expect(progressToShow(running, [generation(1)])).toBe(running);
-    expect(progressToShow(running, [generation(2), generation(1)])).toBeNull();
-    expect(progressToShow(null, [generation(2)])).toBeNull();
   });
 
   it("shows the latest image with the prompt as alt text at its real aspect ratio, and its downloads", async () => {
