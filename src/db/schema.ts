@@ -85,6 +85,12 @@ export type TaskRecord = {
   sent?: true;
   wait?: TaskWait;
   error?: { code: ErrorCode; message: string };
+  /**
+   * Set while running when the server has said this task's image is drawn and the queue has sent the
+   * next task in its slot (decision 123): the task is finishing (stored, then answered) and no longer
+   * counts as running against the concurrency. Cleared when it runs again.
+   */
+  drawnAt?: string;
   createdAt: string;
   updatedAt: string;
   finishedAt?: string;

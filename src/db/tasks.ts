@@ -65,6 +65,22 @@ export async function recoverInterrupted(db: AppDb, userId: string, now: number 
 }
 
 /**
+ * A running task whose image the server has drawn, with the next task sent in its slot: finishing, no
+ * longer counted as running against the concurrency (TaskRecord.drawnAt).
+ */
+export async function markDrawn(db: AppDb, id: string, now: number = Date.now()): Promise<void> {
+  await db.tasks
+    .where("id")
+    .equals(id)
+    .and((t) => t.status === "running")
+    .modify({ drawnAt: iso(now) });
+}
+
+/** Whether a task counts as running against the concurrency: sent, its image not yet drawn. */
+export const isGenerating = (task: Pick<TaskRecord, "status" | "drawnAt">): boolean =>
+  task.status === "running" && !task.drawnAt;
+
+/**
  * Claims a queued task for sending: answers the task (attempts counted) or undefined when it was
  * removed or is no longer queued meanwhile (then nothing is sent).
  */
@@ -81,6 +97,7 @@ export async function markRunning(db: AppDb, id: string, now: number = Date.now(
     };
     delete running.wait;
     delete running.error;
+    delete running.drawnAt;
     await db.tasks.put(running);
     return running;
   });

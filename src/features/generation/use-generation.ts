@@ -172,10 +172,14 @@ export function useRunProgress(): Progress {
 
 /**
  * Whether a task runs in this tab (useRunProgress is not null): a component that needs only this
- * re-renders when it changes, not on every progress tick (five a second while an image is drawn).
+ * re-renders when it changes, not on every progress tick (five a second while an image is drawn) nor
+ * when one task's run hands over to the next in a batch.
  */
 export function useRunActive(): boolean {
-  const { newest, run } = useNewestRun();
-  const active = useSelector(run, (s) => (s?.context.progress ?? null) !== null);
-  return newest !== null && active;
+  const queue = useGenerationRuntime()?.queue ?? null;
+  return useSyncExternalStore(
+    queue ? queue.subscribe : noRuns,
+    () => (queue?.running().length ?? 0) > 0,
+    () => false,
+  );
 }

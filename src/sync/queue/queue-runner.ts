@@ -12,7 +12,7 @@ import { generateImage } from "../../api/generate";
 import type { AppDb } from "../../db/db";
 import { queuedTasks } from "../../db/queries";
 import type { TaskRecord, TaskWait } from "../../db/schema";
-import { recoverInterrupted, releaseWaits } from "../../db/tasks";
+import { markDrawn, recoverInterrupted, releaseWaits } from "../../db/tasks";
 import { watchQueuedTasks } from "../../db/watch";
 import {
   WORKER_DRAIN_WAIT_MS,
@@ -233,6 +233,10 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
   type Early = { entry: QueueEntry; sending: Promise<RunOutcome> };
   /** Successors sent once the server said their predecessor's image was drawn, by predecessor. */
   const early = new Map<string, Promise<Early | undefined>>();
+  /** The same, once sent (their claim committed), for the hand-over of the run shown (answered). */
+  const sentEarlyBy = new Map<string, Early>();
+  /** Sends whose run already ended for the person (answered) while the lane still settles them. */
+  const shownEnded = new Set<string>();
 
   /**
    * The server has drawn `from`'s image and is storing it (decision 123): its slot goes to the next task
@@ -247,33 +251,53 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
         // Each send on the wire will use one of today's known remaining images: with none to spare, the
         // next task waits for the answer, whose quota says what is left (it is not sent to be refused).
         const limits = await db.limits.get(userId);
-        return limits && limits.remaining <= runs.size ? [] : take(from, 1);
+        if (limits && limits.remaining <= runs.size) return [];
+        const taken = await take(from, 1);
+        if (taken.length) await markDrawn(db, from, clock.now());
+        return taken;
       })
-      .then(([next]) => next && { entry: next.entry, sending: sendClaimed(deps, next.claim, sendOptions) })
+      .then(([next]) => {
+        if (!next) return undefined;
+        const sent = { entry: next.entry, sending: sendClaimed(deps, next.claim, sendOptions) };
+        sentEarlyBy.set(from, sent);
+        return sent;
+      })
       .catch((e: unknown) => {
         warn("sending the next task early failed")(e);
         return undefined;
       });
     early.set(from, sending);
   }
-  // A run ends for the person when its image is in: the preview shows it and Generate is free again,
-  // while the task is still being stored (the lane counts it until then).
-  const sendOptions = { next: successorOf, drawn: sentEarly, answered: untrack };
+  /**
+   * A run ends for the person when its image is in: the preview shows it and Generate is free again,
+   * while the task is still being stored (the lane counts it until then). A successor already sent
+   * takes over as the run shown, in the same step, so a batch shows one run throughout.
+   */
+  function answered(from: string): void {
+    const next = sentEarlyBy.get(from);
+    sentEarlyBy.delete(from);
+    shownEnded.add(from);
+    untrack(from);
+    if (next && !runs.has(next.entry.id)) track(next.entry.id, next.sending);
+  }
+  const sendOptions = { next: successorOf, drawn: sentEarly, answered };
 
   /** Follows a send to its end: shown as a run meanwhile, then heard and turned into the lane's outcome. */
   async function follow(entry: QueueEntry, sending: Promise<RunOutcome>): Promise<DeliveryOutcome> {
     const renewalsBefore = renewals;
-    track(entry.id, sending);
+    if (!runs.has(entry.id) && !shownEnded.has(entry.id)) track(entry.id, sending);
     const outcome = await sending.catch((e: unknown) => {
       warn("sending a task failed")(e);
       return null;
     });
     untrack(entry.id);
+    shownEnded.delete(entry.id);
     // A successor is started in the lane's slot; one reserved whose transaction then failed gives it back.
     const successor = reserved.get(entry.id);
     reserved.delete(entry.id);
     const sent = await early.get(entry.id);
     early.delete(entry.id);
+    sentEarlyBy.delete(entry.id);
     const next =
       sent ??
       (outcome?.status === "done" && outcome.next

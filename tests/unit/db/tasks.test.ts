@@ -7,6 +7,7 @@ import {
   enqueueTasks,
   markDone,
   markFailed,
+  markDrawn,
   markRunning,
   markWaiting,
   recoverInterrupted,
@@ -115,6 +116,20 @@ describe("tasks", () => {
     expect(running?.wait).toBeUndefined();
     expect(await markRunning(db, "t1")).toBeUndefined();
     expect(await markRunning(db, "missing")).toBeUndefined();
+  });
+
+  it("marks only a running task drawn, and a task that runs again is not drawn", async () => {
+    db = openAppDb("tasks-drawn");
+    await enqueueTasks(db, [task("t1"), task("t2")], null);
+    await markDrawn(db, "t2");
+    expect((await db.tasks.get("t2"))?.drawnAt).toBeUndefined();
+    await markRunning(db, "t1");
+    await markDrawn(db, "t1", Date.parse("2026-11-26T00:00:00.000Z"));
+    expect((await db.tasks.get("t1"))?.drawnAt).toBe("2026-11-26T00:00:00.000Z");
+    // Its answer was a failure after drawn: queued again, then claimed again.
+    await markWaiting(db, "t1", { reason: "backoff", until: new Date(0).toISOString() });
+    expect((await markRunning(db, "t1"))?.drawnAt).toBeUndefined();
+    expect((await db.tasks.get("t1"))?.drawnAt).toBeUndefined();
   });
 
   it("stores the generation with its image and finishes the task together", async () => {

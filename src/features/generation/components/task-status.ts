@@ -1,6 +1,7 @@
 // How a queued task presents itself (docs/spec.md §4): the status colour, the badge label, and for a task
 // that waits, why and until when. Pure, so the wording is tested without rendering.
 import type { TaskRecord, TaskStatus } from "../../../db/schema";
+import { isGenerating } from "../../../db/tasks";
 
 export const STATUS_BADGE: Record<TaskStatus, string> = {
   queued: "Queued",
@@ -51,8 +52,13 @@ export function waitText(task: Pick<TaskRecord, "status" | "wait">, nowMs: numbe
 
 export type TaskCounts = Record<TaskStatus, number>;
 
-export function countTasks(tasks: readonly Pick<TaskRecord, "status">[]): TaskCounts {
+/**
+ * The queue's counters. Running counts what is being generated (docs/spec.md §4's running count): a task
+ * whose image is drawn while the next one is already sent in its slot is finishing and not counted
+ * (decision 123), until its answer makes it done.
+ */
+export function countTasks(tasks: readonly Pick<TaskRecord, "status" | "drawnAt">[]): TaskCounts {
   const counts: TaskCounts = { queued: 0, running: 0, done: 0, error: 0 };
-  for (const t of tasks) counts[t.status] += 1;
+  for (const t of tasks) if (t.status !== "running" || isGenerating(t)) counts[t.status] += 1;
   return counts;
 }

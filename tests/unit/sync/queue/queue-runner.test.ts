@@ -365,15 +365,24 @@ describe("the queue's lane", () => {
   it("sends the next task once the server has drawn the image, while that answer is still on its way", async () => {
     const h = await harness({ concurrency: 1, start: false });
     await h.enqueue(["a", "b", "c"]);
-    await h.start();
+    const runner = await h.start();
+    const shown: string[] = [];
+    runner.subscribe(() => shown.push(runner.running().join(",")));
     await h.sentBecomes(["a"]);
     await h.drawn("a");
     await h.sentBecomes(["a", "b"]);
     expect(h.onWire()).toEqual(["a", "b"]);
+    // One run is shown at concurrency 1: b's starts as a's image is answered, in the same step.
+    expect(runner.running()).toEqual(["a"]);
+    // a is finishing: stored as drawn, so only b counts as running against the concurrency.
+    expect((await h.task("a"))?.drawnAt).toBe(new Date(NOW).toISOString());
+    expect((await h.task("b"))?.drawnAt).toBeUndefined();
     // a's answer hands on nothing more: its slot went to b already.
     await h.answer("a");
     await h.quiet();
     expect(h.sent).toEqual(["a", "b"]);
+    expect(runner.running()).toEqual(["b"]);
+    expect(shown.filter((s) => s.includes(","))).toEqual([]);
     await h.drawn("b");
     await h.sentBecomes(["a", "b", "c"]);
     await h.answer("b");

@@ -28,4 +28,14 @@ describe("task status", () => {
       error: 1,
     });
   });
+
+  it("does not count as running a task whose image is drawn while the next one is sent in its slot", () => {
+    expect(
+      countTasks([
+        { status: "running", drawnAt: "2026-11-26T00:00:00.000Z" },
+        { status: "running" },
+        { status: "done" },
+      ]),
+    ).toEqual({ queued: 0, running: 1, done: 1, error: 0 });
+  });
 });
