@@ -220,8 +220,9 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
 
   /** In the transaction that stores the answer of task `from`: the task to send next in its slot. */
   async function successorOf(from: string): Promise<Claimed | undefined> {
-    // Already handed on when the server said the image was drawn (sentEarly).
-    if (early.has(from)) return undefined;
+    // Already handed on when the server said the image was drawn, or about to be (sentEarly). One that
+    // found nothing to send (nothing due, or today's quota) leaves the choice to this transaction.
+    if (sentEarlyBy.has(from) || earlyPending.has(from)) return undefined;
     // Nothing was queued at the last look and nothing has moved since: no read holds the answer's
     // transaction open (the preview waits for its commit). A task queued meanwhile wakes the lane.
     if (!queueMoved && queuedAtLastLook === 0) return undefined;
@@ -237,6 +238,8 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
   const sentEarlyBy = new Map<string, Early>();
   /** Sends whose run already ended for the person (answered) while the lane still settles them. */
   const shownEnded = new Set<string>();
+  /** Early claims whose transaction has not settled yet. */
+  const earlyPending = new Set<string>();
 
   /**
    * The server has drawn `from`'s image and is storing it (decision 123): its slot goes to the next task
@@ -265,7 +268,9 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
       .catch((e: unknown) => {
         warn("sending the next task early failed")(e);
         return undefined;
-      });
+      })
+      .finally(() => earlyPending.delete(from));
+    earlyPending.add(from);
     early.set(from, sending);
   }
   /**

@@ -409,6 +409,24 @@ describe("the queue's lane", () => {
     expect((await h.task("a"))?.status).toBe("done");
   });
 
+  it("with nothing to send at drawn, a task queued before the answer goes from the answer's transaction", async () => {
+    const h = await harness({ concurrency: 1, start: false });
+    await h.enqueue(["a"]);
+    await h.start();
+    await h.sentBecomes(["a"]);
+    await h.drawn("a");
+    await h.quiet();
+    await h.enqueue(["b"]);
+    await h.quiet();
+    expect(h.sent).toEqual(["a"]);
+    await h.answer("a");
+    await h.sentBecomes(["a", "b"]);
+    expect(h.heardAtSend.get("b")).toEqual([]);
+    expect((await h.task("a"))?.drawnAt).toBeUndefined();
+    await h.answer("b");
+    expect(h.outcomes.map((o) => `${o.taskId}:${o.status}`)).toEqual(["a:done", "b:done"]);
+  });
+
   it("sends nothing early that today's known quota cannot cover: the answer says what is left", async () => {
     const h = await harness({ concurrency: 1, start: false });
     await h.db.limits.put({
