@@ -23,7 +23,7 @@
 import { randomBytes } from "node:crypto";
 import { chromium } from "playwright-core";
 import { chromiumPath } from "../scripts/chromium.mjs";
-import { json, percentile, serviceRoleKeyFor, signUpInPage, startApp } from "./support/app.mjs";
+import { moveToTier, percentile, signUpInPage, startApp } from "./support/app.mjs";
 import { traceDuring } from "./support/trace.mjs";
 import { cpuByKind, cpuSince } from "./support/process-cpu.mjs";
 
@@ -35,40 +35,13 @@ const TRACE = process.env.BENCH_GEN_TRACE === "1";
 const PASSWORD = "correct-horse-battery";
 const JWT_SECRET = randomBytes(32).toString("hex");
 
-const serviceRoleKey = () => serviceRoleKeyFor(JWT_SECRET);
-
 const pct = percentile;
 const ms = (v) => `${Math.round(v)} ms`;
 
-/** Signs up through the UI, then moves the account to the pro tier; answers its REST token. */
+/** Signs up through the UI, then moves the account to the pro tier; answers its REST headers. */
 async function signUpPro(app, page, email) {
   await signUpInPage(app, page, email, PASSWORD);
-
-  const headers = { apikey: app.anonKey, "Content-Type": "application/json" };
-  const session = await json(
-    await fetch(`${app.api}/auth/v1/token?grant_type=password`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ email, password: PASSWORD }),
-    }),
-  );
-  const user = { ...headers, Authorization: `Bearer ${session.access_token}` };
-  await json(await fetch(`${app.api}/rest/v1/rpc/get_my_limits`, { method: "POST", headers: user, body: "{}" }));
-  const key = serviceRoleKey();
-  const changed = await json(
-    await fetch(`${app.api}/rest/v1/user_daily_limits?user_id=eq.${session.user.id}`, {
-      method: "PATCH",
-      headers: {
-        apikey: key,
-        Authorization: `Bearer ${key}`,
-        "Content-Type": "application/json",
-        Prefer: "return=representation",
-      },
-      body: JSON.stringify({ subscription_tier: "pro" }),
-    }),
-  );
-  if (changed?.length !== 1) throw new Error("could not move the bench account to the pro tier");
-  return user;
+  return moveToTier(app, JWT_SECRET, email, PASSWORD, "pro");
 }
 
 /** Clicks Generate in the page and waits (rAF) until the preview shows the decoded image of `prompt`. */

@@ -1,7 +1,8 @@
-// Built-in engine renders through the local backend: do they leave the server responsive, and do they
-// run side by side? Prints REST select p50/p99 idle and while a batch of 8 generations renders (4 in
-// flight), and the wall time of a batch of 8 at concurrency 1 and 2 with their ratio. Renders run in
-// the backend's worker pool (supabase/local/render-pool.ts, RENDER_WORKERS or one per core).
+// Built-in engine renders through the local backend: do they leave the server responsive? Prints REST
+// select p50/p99 idle and while a batch of 8 generations renders (4 in flight). Renders run in the
+// backend's worker pool (supabase/local/render-pool.ts, RENDER_WORKERS or one per core but one). A batch at
+// concurrency 1 against 2, and the share of it a render is in flight, are the sends-floor benchmark's
+// (bench/sends-floor-bench.mjs).
 // Run: `npx tsx bench/local-render-bench.ts` (or `npm run bench -- local-render`). Asserts nothing.
 import { randomUUID } from "node:crypto";
 import { startBackend, type Backend } from "../tests/support/backend.ts";
@@ -92,9 +93,6 @@ async function run(b: Backend) {
   rendering = false;
   await sampler;
 
-  const one = await batch(1);
-  const two = await batch(2);
-
   console.log(`Local backend on ${b.database}, built-in engine, 1024x1024 renders`);
   console.log(
     `  REST select, idle                     p50 ${ms(pct(idle, 50))}   p99 ${ms(pct(idle, 99))}   (n=${idle.length})`,
@@ -102,8 +100,6 @@ async function run(b: Backend) {
   console.log(
     `  REST select, batch of ${BATCH} rendering     p50 ${ms(pct(busy, 50))}   p99 ${ms(pct(busy, 99))}   max ${ms(Math.max(...busy))}   (n=${busy.length}, 4 in flight, batch ${ms(underLoad)})`,
   );
-  console.log(`  batch of ${BATCH}, concurrency 1            ${ms(one)}`);
-  console.log(`  batch of ${BATCH}, concurrency 2            ${ms(two)}   ratio c1/c2 ${(one / two).toFixed(2)}`);
 }
 
 await main();

@@ -14,6 +14,7 @@ const benches = [
   ["engine", denoPath(), ["run", "-A", "bench/engine-bench.ts"]],
   ["generate", denoPath(), ["run", "-A", "bench/generate-bench.ts"]],
   ["generator", process.execPath, ["bench/generator-bench.mjs"]],
+  ["sends-floor", process.execPath, ["bench/sends-floor-bench.mjs"]],
   ["history", process.execPath, ["bench/history-bench.mjs"]],
   ["library-fill", process.execPath, ["bench/library-fill-bench.mjs"]],
   ["gallery", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/gallery-bench.ts"]],

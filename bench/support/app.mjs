@@ -75,3 +75,32 @@ export function serviceRoleKeyFor(secret) {
   const sig = createHmac("sha256", secret).update(`${head}.${body}`).digest("base64url");
   return `${head}.${body}.${sig}`;
 }
+
+/**
+ * Signs in with a password (the account exists already) and moves it to `tier` with a service-role key made
+ * from the app's JWT secret, as an operator would (the free tier's 5 a day would cut a benchmark short).
+ * Answers the account's REST headers: apikey, its bearer token and JSON.
+ */
+export async function moveToTier(app, secret, email, password, tier) {
+  const headers = { apikey: app.anonKey, "Content-Type": "application/json" };
+  const session = await json(
+    await fetch(`${app.api}/auth/v1/token?grant_type=password`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ email, password }),
+    }),
+  );
+  const user = { ...headers, Authorization: `Bearer ${session.access_token}` };
+  // The limits row is made on first read; the tier is then set on it.
+  await json(await fetch(`${app.api}/rest/v1/rpc/get_my_limits`, { method: "POST", headers: user, body: "{}" }));
+  const key = serviceRoleKeyFor(secret);
+  const changed = await json(
+    await fetch(`${app.api}/rest/v1/user_daily_limits?user_id=eq.${session.user.id}`, {
+      method: "PATCH",
+      headers: { ...headers, apikey: key, Authorization: `Bearer ${key}`, Prefer: "return=representation" },
+      body: JSON.stringify({ subscription_tier: tier }),
+    }),
+  );
+  if (changed?.length !== 1) throw new Error(`could not move the bench account to the ${tier} tier`);
+  return user;
+}
