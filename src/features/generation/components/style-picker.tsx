@@ -1,6 +1,8 @@
 // 'Choose Your Style' (docs/spec.md §2): cards with a preview, label, description, a check mark on the
 // selected one, NEW and fire (popular) badges. The first 6 show by default; one button shows all
 // 27. A selection outside the first 6 (from a link or a preference) stays visible while collapsed.
+// As many columns as fit cards of at least 7rem, so the longest label ("Photorealistic") stays on one
+// line in the narrow settings column beside the sidebar.
 import { useId, useState } from "react";
 import { STYLES, type StyleId } from "#shared/vocabulary/styles.ts";
 import { stylePreviewSrc } from "../../../lib/style-catalog";
@@ -18,7 +20,7 @@ export function StylePicker({ value, onChange, disabled }: Props) {
   return (
     <fieldset className="flex flex-col gap-2">
       <legend className="mb-2 text-sm font-medium">Choose Your Style</legend>
-      <div id={`${id}-grid`} className="grid grid-cols-2 gap-2 sm:grid-cols-3">
+      <div id={`${id}-grid`} className="grid grid-cols-[repeat(auto-fill,minmax(7rem,1fr))] gap-2">
         {visible.map((s) => {
           const selected = s.id === value;
           return (
@@ -60,7 +62,7 @@ export function StylePicker({ value, onChange, disabled }: Props) {
                 </span>
               )}
               <span className="flex flex-col gap-0.5 p-2">
-                <span className="text-[0.8125rem] leading-tight font-semibold [overflow-wrap:anywhere]">{s.label}</span>
+                <span className="text-xs leading-tight font-semibold [overflow-wrap:anywhere]">{s.label}</span>
                 <span id={`${id}-${s.id}`} className="line-clamp-2 text-xs text-base-content/75">
                   {s.isNew ? <span className="sr-only">New. </span> : null}
                   {s.isPopular ? <span className="sr-only">Popular. </span> : null}
