@@ -160,7 +160,7 @@ function useHeadMeta(path: string, entry: RouteEntry | undefined): void {
   }, [path, entry]);
 }
 
-function RouteView({ entry }: { entry: RouteEntry }) {
+function RouteView({ entry, leaving }: { entry: RouteEntry; leaving: boolean }) {
   useDocumentTitle(entry.title);
   const PageComponent = PAGES[entry.page];
   const content = (
@@ -168,7 +168,7 @@ function RouteView({ entry }: { entry: RouteEntry }) {
       <PageComponent {...pageProps(entry)} />
     </Suspense>
   );
-  return entry.access === "protected" ? <RequireSession>{content}</RequireSession> : content;
+  return entry.access === "protected" ? <RequireSession leaving={leaving}>{content}</RequireSession> : content;
 }
 
 function NotFoundView() {
@@ -206,13 +206,14 @@ function useShownPath(location: string): string {
 export function AppRoutes({ onError }: { onError: (error: unknown, info: ErrorInfo) => void }) {
   const [location] = useLocation();
   const shown = useShownPath(location);
-  useHeadMeta(location, routeFor(location));
+  const target = routeFor(location);
+  useHeadMeta(location, target);
   return (
     <ErrorBoundary resetKey={shown} onError={onError}>
       <Switch location={shown}>
         {ROUTES.map((entry) => (
           <Route key={entry.path} path={entry.path}>
-            <RouteView entry={entry} />
+            <RouteView entry={entry} leaving={target !== entry} />
           </Route>
         ))}
         <Route>

@@ -18,7 +18,7 @@ import {
 } from "@playwright/test";
 import { GENERATIONS_BUCKET } from "#shared/vocabulary/rows.ts";
 import { apiUrl } from "./app";
-import { anonKey, generateOne, openGenerator, previewImage, type ServerSession } from "./generator";
+import { anonKey, dexieTasks, generateOne, openGenerator, previewImage, type ServerSession } from "./generator";
 
 // ---- Pages -----------------------------------------------------------------------------------------
 
@@ -29,6 +29,14 @@ export async function generateImages(page: Page, prompts: readonly string[]): Pr
     await generateOne(page, prompt);
     await expect(previewImage(page, prompt)).toBeVisible({ timeout: 45_000 });
   }
+  // The image shows as its answer arrives, a moment before its task is stored as done; a journey that
+  // leaves the page then would see the task replayed (and its success notice) on the next page.
+  await expect
+    .poll(async () => {
+      const mine = (await dexieTasks(page)).filter((t) => prompts.includes(t.prompt));
+      return mine.length >= prompts.length && mine.every((t) => t.status === "done");
+    })
+    .toBe(true);
 }
 
 export async function openHistory(page: Page): Promise<void> {

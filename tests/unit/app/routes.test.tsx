@@ -1,9 +1,10 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { ROUTES } from "#src/app/route-table.ts";
 import { AppRoutes, preloadRoute } from "#src/app/routes.tsx";
+import { registerSessionRuntime, setSessionView } from "#src/state/session-store.ts";
 
 afterEach(cleanup);
 
@@ -51,12 +52,13 @@ const SPEC_PATHS = [
 ];
 
 function renderAt(path: string, onError: (error: unknown) => void = () => undefined) {
-  const location = memoryLocation({ path });
+  const location = memoryLocation({ path, record: true });
   render(
     <Router hook={location.hook} searchHook={location.searchHook}>
       <AppRoutes onError={onError} />
     </Router>,
   );
+  return location;
 }
 
 describe("routes", () => {
@@ -78,6 +80,23 @@ describe("routes", () => {
     expect(await screen.findByLabelText("Prompt")).toBeTruthy();
     expect(screen.queryByText("Coming next")).toBeNull();
     expect(document.title).toBe("Generate · PromptCanvas");
+  });
+
+  it("a sign-out that leaves a protected page for / stays on /, while / is still loading", async () => {
+    registerSessionRuntime(async () => ({ signOut: async () => ({ ok: true as const }) }));
+    setSessionView({ status: "signed-in", user: { id: "u1", email: "a@example.com" }, verified: true });
+    try {
+      const location = renderAt("/billing");
+      // As the account menu does: go to /, then the session ends, before /'s code has arrived.
+      await act(async () => {
+        location.navigate("/");
+        setSessionView({ status: "signed-out", user: null, verified: true });
+      });
+      await screen.findByRole("heading", { level: 1, name: ROUTES.find((r) => r.path === "/")!.title });
+      expect(location.history).toEqual(["/billing", "/"]);
+    } finally {
+      setSessionView({ status: "checking", user: null, verified: false });
+    }
   });
 
   it("shows the 404 page with the bad path and its three ways out", async () => {

@@ -11,11 +11,11 @@ registerSessionRuntime(async () => ({ signOut: async () => ({ ok: true as const 
 
 afterEach(() => setSessionView({ status: "checking", user: null, verified: false }));
 
-function renderAt(path: string) {
+function renderAt(path: string, leaving = false) {
   const location = memoryLocation({ path, record: true });
   render(
     <Router hook={location.hook} searchHook={location.searchHook}>
-      <RequireSession>
+      <RequireSession leaving={leaving}>
         <p>Billing details</p>
       </RequireSession>
     </Router>,
@@ -47,5 +47,23 @@ describe("RequireSession", () => {
     );
     expect(screen.getByText("Billing details")).toBeTruthy();
     expect(location.history).toEqual(["/billing"]);
+  });
+
+  it("sends nobody to /auth while its page is being left, and does once it is the page again", async () => {
+    setSessionView({ status: "checking", user: null, verified: false });
+    const location = memoryLocation({ path: "/", record: true });
+    const tree = (leaving: boolean) => (
+      <Router hook={location.hook} searchHook={location.searchHook}>
+        <RequireSession leaving={leaving}>
+          <p>Billing details</p>
+        </RequireSession>
+      </Router>
+    );
+    const { rerender } = render(tree(true));
+    await act(async () => setSessionView({ status: "signed-out", user: null, verified: true }));
+    expect(location.history).toEqual(["/"]);
+    rerender(tree(false));
+    await act(async () => undefined);
+    expect(location.history).toEqual(["/auth?from=%2F"]);
   });
 });
