@@ -28,6 +28,18 @@ test("sign up, sign out and sign in again", async ({ page }) => {
   await expect(accountButton(page, email)).toBeVisible();
 });
 
+test("signing out from /account lands on / signed out, and /account then asks to sign in", async ({ page }) => {
+  const email = uniqueEmail("account-out");
+  await signUp(page, email);
+  await page.goto("/account");
+  await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
+  await page.goto("/account");
+  await expect(page).toHaveURL(/\/auth\?from=%2Faccount$/);
+});
+
 test("a reload while signed in keeps the session", async ({ page }) => {
   const email = uniqueEmail("reload");
   await signUp(page, email);
