@@ -68,6 +68,25 @@ export type GenerateListeners = { onDrawn?: () => void };
  * (the connection, the server, the platform's wall clock): a network error, so the send is made again
  * and the server replays it if it had stored it.
  */
+/** How long the rest of a settled stream (its close, right behind the last event) is waited for. */
+const DRAIN_MS = 5_000;
+
+/**
+ * Reads what follows the last event to the stream's end, off the caller's path. A cancelled body is an
+ * aborted request (net::ERR_ABORTED in the browser's network log) and costs the connection its reuse;
+ * the server closes the stream right after the last event. One that stays open is cancelled.
+ */
+async function drain(reader: ReadableStreamDefaultReader<string>): Promise<void> {
+  const timer = setTimeout(() => void reader.cancel().catch(() => undefined), DRAIN_MS);
+  try {
+    while (!(await reader.read()).done);
+  } catch {
+    // Broke off after the answer: nothing is lost.
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function readEvents(response: Response, onDrawn: () => void): Promise<Result<unknown, unknown>> {
   if (!response.body) return err({ message: "network error: the answer had no body" });
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -88,7 +107,7 @@ async function readEvents(response: Response, onDrawn: () => void): Promise<Resu
         .join("\n");
       if (name === "drawn") onDrawn();
       else if (name === "answer" || name === "error") {
-        void reader.cancel().catch(() => undefined);
+        void drain(reader);
         const parsed = JSON.parse(data) as unknown;
         return name === "answer" ? ok(parsed) : err(parsed);
       }

@@ -33,9 +33,15 @@ test("signing out from /account lands on / signed out, and /account then asks to
   await signUp(page, email);
   await page.goto("/account");
   await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
+  const visited: string[] = [];
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname);
+  });
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
+  // Straight to /: the page being left never sent the person to the sign-in screen on the way.
+  expect(visited).toEqual(["/"]);
   await page.goto("/account");
   await expect(page).toHaveURL(/\/auth\?from=%2Faccount$/);
 });

@@ -1,14 +1,12 @@
 // The top bar's account control: a Sign in button, or the person's initial opening a menu with
 // 'Signed in as', Account, Billing and Sign out (which goes to /). Sign out warns first when work
 // exists only on this device (signing out by choice removes it).
-import { Suspense, lazy, useState } from "react";
-import { Link, useLocation } from "wouter";
-import type { UnsyncedWork } from "../../db/queries";
-import { hasUnsyncedWork, unsyncedWarning } from "../../lib/unsynced-warning";
+import { Suspense, lazy } from "react";
+import { Link } from "wouter";
 import { Icon } from "../../ui/icons";
 import { Menu } from "../../ui/menu";
-import { ensureSessionRuntime, useSession } from "../../state/session-store";
-import { showToast } from "../../state/toasts";
+import { useSession } from "../../state/session-store";
+import { useSignOut } from "../../state/use-sign-out";
 
 // Shown only when a sign-out would lose unsent work, so its code stays off the first page load.
 const ConfirmModal = lazy(() => import("../../ui/modal").then((m) => ({ default: m.ConfirmModal })));
@@ -20,8 +18,11 @@ export function initialOf(email: string): string {
 
 export function AccountMenu() {
   const session = useSession();
-  const [, navigate] = useLocation();
-  const [warning, setWarning] = useState<UnsyncedWork | null>(null);
+  const userId = session.user?.id;
+  // Loaded on demand: the top bar is on every page, and Dexie stays out of the first load.
+  const { request, question } = useSignOut(async () =>
+    userId ? (await import("../../db/queries")).unsyncedWork(userId) : null,
+  );
 
   if (session.status === "checking" && !session.user) {
     return <span className="skeleton block size-10 rounded-full" aria-hidden="true" />;
@@ -35,25 +36,6 @@ export function AccountMenu() {
   }
 
   const { email } = session.user;
-  const signOut = async () => {
-    setWarning(null);
-    navigate("/");
-    try {
-      const runtime = await ensureSessionRuntime();
-      const result = await runtime.signOut();
-      if (!result.ok) showToast({ tone: "error", title: "Sign out failed", message: result.message });
-    } catch {
-      showToast({ tone: "error", title: "Sign out failed", message: "Check your connection and try again." });
-    }
-  };
-
-  const requestSignOut = async () => {
-    // Loaded on demand: the top bar is on every page, and Dexie stays out of the first load.
-    const work = await import("../../db/queries").then((q) => q.unsyncedWork(session.user!.id)).catch(() => null);
-    if (work && hasUnsyncedWork(work)) setWarning(work);
-    else await signOut();
-  };
-
   return (
     <>
       <Menu
@@ -72,20 +54,14 @@ export function AccountMenu() {
           {
             kind: "action",
             label: "Sign out",
-            onSelect: () => void requestSignOut(),
+            onSelect: () => void request(),
             icon: <Icon name="logOut" className="size-4" />,
           },
         ]}
       />
-      {warning && (
+      {question && (
         <Suspense fallback={null}>
-          <ConfirmModal
-            title="Sign out and lose unsent work?"
-            body={unsyncedWarning(warning)}
-            confirmLabel="Sign out anyway"
-            onConfirm={() => void signOut()}
-            onClose={() => setWarning(null)}
-          />
+          <ConfirmModal {...question} />
         </Suspense>
       )}
     </>

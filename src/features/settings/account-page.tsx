@@ -14,7 +14,6 @@ const CARD = "card border border-base-300 bg-base-100";
 
 export default function AccountPage() {
   const { user } = useSession();
-  const [error, setError] = useState<string | null>(null);
   const [changingPassword, setChangingPassword] = useState(false);
 
   return (
@@ -29,11 +28,6 @@ export default function AccountPage() {
             <dt className="text-sm text-base-content/80">Email</dt>
             <dd className="font-medium break-all">{user?.email}</dd>
           </dl>
-          {error && (
-            <div role="alert" className="alert alert-error alert-soft text-base-content text-sm">
-              {error}
-            </div>
-          )}
           {changingPassword ? (
             <ChangePasswordForm
               onDone={() => {
@@ -51,7 +45,7 @@ export default function AccountPage() {
             >
               {changingPassword ? "Cancel password change" : "Change password"}
             </button>
-            <SignOutButton onError={setError} />
+            <SignOutButton />
           </div>
         </div>
       </section>

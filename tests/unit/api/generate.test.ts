@@ -1,7 +1,7 @@
 // The generate-image call's answer as the function streams it to a caller that listens for `drawn`
 // (supabase/functions/generate-image/handler.ts, decision 123), read through supabase-js's shape: for a
 // text/event-stream answer `functions.invoke` hands over the Response unread.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { generateImage, type GenerateRequest, type InvokeFn } from "#src/api/generate.ts";
 import { generationRow } from "../../support/records.ts";
 
@@ -58,6 +58,58 @@ describe("generateImage, streamed", () => {
     expect(seen[0].headers?.Accept).toBe("text/event-stream");
     expect(order).toEqual(["drawn", "answered"]);
     expect(result).toEqual({ ok: true, value: answer });
+  });
+
+  it("reads the stream to its end after the answer instead of cancelling it (no aborted request)", async () => {
+    let cancelled = false;
+    let closedRead = false;
+    const encoder = new TextEncoder();
+    const parts = [event("drawn", {}) + event("timing", "total;dur=1") + event("answer", answer)];
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = parts.shift();
+        if (next !== undefined) controller.enqueue(encoder.encode(next));
+        else {
+          // The close comes a moment after the last event, as it does over a network.
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          if (cancelled) return;
+          closedRead = true;
+          controller.close();
+        }
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const response = new Response(body, { headers: { "Content-Type": "text/event-stream" } });
+    const result = await generateImage(request, invokeWith(response), { onDrawn: () => undefined });
+    expect(result).toEqual({ ok: true, value: answer });
+    await vi.waitFor(() => expect(closedRead).toBe(true));
+    expect(cancelled).toBe(false);
+  });
+
+  it("cancels a stream that stays open after its answer, once the drain's wait is over", async () => {
+    vi.useFakeTimers();
+    try {
+      let cancelled = false;
+      const encoder = new TextEncoder();
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(encoder.encode(event("drawn", {}) + event("answer", answer)));
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+      const response = new Response(body, { headers: { "Content-Type": "text/event-stream" } });
+      const result = await generateImage(request, invokeWith(response), { onDrawn: () => undefined });
+      expect(result.ok).toBe(true);
+      expect(cancelled).toBe(false);
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(cancelled).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("turns an error event into the catalogue's error with the server's code and wait", async () => {

@@ -118,6 +118,17 @@ describe("account page", () => {
     expect(screen.queryByRole("dialog")).toBeNull();
   });
 
+  it("goes to / as the session ends, and says so in a notice when the sign-out fails", async () => {
+    signOut.mockImplementationOnce(
+      async () => ({ ok: false, message: "The sign-in service did not answer." }) as never,
+    );
+    const location = renderPage();
+    await userEvent.click(screen.getByRole("button", { name: "Sign out" }));
+    await waitFor(() => expect(signOut).toHaveBeenCalledTimes(1));
+    expect(location.history).toEqual(["/account", "/"]);
+    await waitFor(() => expect(titles()).toContain("Sign out failed"));
+  });
+
   it("deletes the account only after the confirmation, then signs out on this device alone", async () => {
     deleteAccount.mockResolvedValue({ ok: true, value: { imagesRemoved: 3, alreadyDeleted: false } });
     renderPage();
