@@ -72,9 +72,9 @@ export type GenerateListeners = { onDrawn?: () => void };
 const DRAIN_MS = 5_000;
 
 /**
- * Reads what follows the last event to the stream's end, off the caller's path. A cancelled body is an
- * aborted request (net::ERR_ABORTED in the browser's network log) and costs the connection its reuse;
- * the server closes the stream right after the last event. One that stays open is cancelled.
+ * Reads what follows the last event to the stream's end, off the caller's path: the server closes the
+ * stream right after its last event, so this costs nothing, where a cancel would end the request as
+ * aborted (over HTTP/1.1, with its connection). A stream that stays open past DRAIN_MS is cancelled.
  */
 async function drain(reader: ReadableStreamDefaultReader<string>): Promise<void> {
   const timer = setTimeout(() => void reader.cancel().catch(() => undefined), DRAIN_MS);
