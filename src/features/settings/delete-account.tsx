@@ -30,7 +30,9 @@ export function DeleteAccount({ email, userId }: { email: string; userId?: strin
     }
     if (userId) await recorder?.accountGone(userId).catch(() => undefined);
     // The account is gone, and its session with it on the server: signing out on this device alone
-    // clears this browser's copy and queued work as well.
+    // clears this browser's copy and queued work as well. To / first, so /account (a protected page)
+    // does not send the person to the sign-in screen as the session ends.
+    navigate("/");
     await ensureSessionRuntime()
       .then((runtime) => runtime.signOut({ local: true }))
       .catch(() => undefined);
@@ -39,7 +41,6 @@ export function DeleteAccount({ email, userId }: { email: string; userId?: strin
       title: "Your account was deleted",
       message: "Every image and setting of it is gone.",
     });
-    navigate("/");
   };
 
   return (

@@ -131,7 +131,13 @@ describe("account page", () => {
 
   it("deletes the account only after the confirmation, then signs out on this device alone", async () => {
     deleteAccount.mockResolvedValue({ ok: true, value: { imagesRemoved: 3, alreadyDeleted: false } });
-    renderPage();
+    const location = renderPage();
+    // Where the person is as the session ends: already on /, so /account's guard sends nobody to /auth.
+    const whereAtSignOut: (string | undefined)[] = [];
+    signOut.mockImplementationOnce(async () => {
+      whereAtSignOut.push(location.history?.at(-1));
+      return { ok: true as const };
+    });
     await userEvent.click(screen.getByRole("button", { name: "Delete account…" }));
     const dialog = screen.getByRole("dialog", { name: "Delete your account?" });
     expect(dialog.textContent).toContain("a@example.com");
@@ -142,6 +148,8 @@ describe("account page", () => {
     expect(signOut).toHaveBeenCalledWith({ local: true });
     expect(deleteAccount).toHaveBeenCalledTimes(1);
     expect(titles()).toContain("Your account was deleted");
+    expect(whereAtSignOut).toEqual(["/"]);
+    expect(location.history).toEqual(["/account", "/"]);
   });
 
   it("shows why an account deletion failed", async () => {
