@@ -1,9 +1,13 @@
 // The delete-account call: the server removes every row and stored image of the signed-in person
 // and their auth user. The function's own sentence for a failure is kept (it says what to do); a
-// network failure reads as the catalogue's connection message.
+// network failure reads as the catalogue's connection message. A call refused for its session renews
+// it once and is made again (decision 120): a session ended elsewhere is then forgotten on this device,
+// and the person is asked to sign in rather than told to while still shown as signed in.
 import { err, ok, type Result } from "../lib/result";
+import { refreshSession, renewingOnce } from "./auth";
 import { supabase } from "./client";
 import { toAppError, type AppError } from "./errors";
+import type { InvokeFn } from "./generate";
 
 export type AccountDeletion = { imagesRemoved: number; alreadyDeleted: boolean };
 
@@ -23,9 +27,22 @@ async function failureOf(error: unknown): Promise<AppError> {
   return toAppError(error);
 }
 
-export async function deleteAccount(): Promise<Result<AccountDeletion, AppError>> {
+const defaultInvoke: InvokeFn = (name, options) => supabase().functions.invoke(name, options);
+
+export function deleteAccount(
+  invoke: InvokeFn = defaultInvoke,
+  renew: () => Promise<boolean> = refreshSession,
+): Promise<Result<AccountDeletion, AppError>> {
+  return renewingOnce(
+    () => deleteOnce(invoke),
+    (r) => !r.ok && r.error.code === "auth_required",
+    renew,
+  );
+}
+
+async function deleteOnce(invoke: InvokeFn): Promise<Result<AccountDeletion, AppError>> {
   try {
-    const { data, error } = await supabase().functions.invoke("delete-account", { body: {} });
+    const { data, error } = await invoke("delete-account", { body: {} });
     if (error) return err(await failureOf(error));
     const answer = data as { deleted?: unknown; images_removed?: unknown; already_deleted?: unknown } | null;
     if (answer?.deleted !== true) return err(toAppError("server error: unexpected answer"));
