@@ -168,9 +168,10 @@ const SECTIONS: LegalSection[] = [
       <>
         <p>
           You can see and delete your images in History, change your preferences in Settings, publish or unpublish
-          images, and sign out to remove offline data. To get a copy of your data or to close your account, contact the
-          operator of this site. Where data-protection law gives you further rights (access, correction, deletion,
-          objection), we will honour them.
+          images, and sign out to remove offline data. You can close your account yourself with Delete account on the{" "}
+          <Link to="/account">account page</Link>: it removes every image, record and setting of it at once. To get a
+          copy of your data, contact the operator of this site. Where data-protection law gives you further rights
+          (access, correction, deletion, objection), we will honour them.
         </p>
         <p>
           See also the <Link to="/terms">terms of service</Link> and the{" "}

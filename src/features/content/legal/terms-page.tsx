@@ -116,8 +116,9 @@ const SECTIONS: LegalSection[] = [
     title: "Ending your use",
     body: (
       <p>
-        You can stop using PromptCanvas at any time and delete your images from your history. Ask the operator of this
-        site to close your account; closing it deletes your images and every record linked to it.
+        You can stop using PromptCanvas at any time and delete your images from your history. You can close your account
+        yourself with Delete account on the <Link to="/account">account page</Link>; closing it deletes your images and
+        every record linked to it.
       </p>
     ),
   },
