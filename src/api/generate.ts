@@ -62,12 +62,6 @@ function timezone(): string | undefined {
 /** How a caller hears the send's progress: `onDrawn` as the server has made the image, before the answer. */
 export type GenerateListeners = { onDrawn?: () => void };
 
-/**
- * The answer as the function streams it to a caller that listens for `drawn` (its `streamed` in
- * handler.ts): `drawn`, `timing`, then `answer` or `error`. A stream that ends without either broke off
- * (the connection, the server, the platform's wall clock): a network error, so the send is made again
- * and the server replays it if it had stored it.
- */
 /** How long the rest of a settled stream (its close, right behind the last event) is waited for. */
 const DRAIN_MS = 5_000;
 
@@ -87,6 +81,12 @@ async function drain(reader: ReadableStreamDefaultReader<string>): Promise<void>
   }
 }
 
+/**
+ * The answer as the function streams it to a caller that listens for `drawn` (its `streamed` in
+ * handler.ts): `drawn`, `timing`, then `answer` or `error`. A stream that ends without either broke off
+ * (the connection, the server, the platform's wall clock): a network error, so the send is made again
+ * and the server replays it if it had stored it.
+ */
 async function readEvents(response: Response, onDrawn: () => void): Promise<Result<unknown, unknown>> {
   if (!response.body) return err({ message: "network error: the answer had no body" });
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

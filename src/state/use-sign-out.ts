@@ -2,7 +2,7 @@
 // only on this device (unsent changes, queued generations) the person is asked first, since signing out
 // removes it (docs/decisions/018-signing-out-clears-the-device.md). The person goes to / before the
 // session ends, so the protected page being left never sends them to /auth?from=<that page>; a sign-out
-// that fails says so in a notice (the page it started from is gone by then).
+// that fails says so in a notice (the page it started from is gone by then). Decision 124.
 import { useState } from "react";
 import { useLocation } from "wouter";
 import { hasUnsyncedWork, unsyncedWarning, type UnsyncedCounts } from "../lib/unsynced-warning";
