@@ -61,6 +61,7 @@ const services: [string, Service][] = [
     "/functions/v1",
     createFunctions(ctx, {
       render: renderPool.render,
+      decode: renderPool.decode,
       fetch: functionFetch,
       background: (work) => void work.catch((e) => log("function background work failed", { error: String(e) })),
     }),

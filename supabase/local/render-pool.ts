@@ -4,12 +4,28 @@
 // and realtime request meanwhile, and at the server's own priority it takes CPU the event loop and the
 // database need. Work beyond the pool's size waits in a queue, first come first served. A process that
 // dies is replaced; its render is rejected and the pool carries on. Requests and replies are frames on
-// the process's stdin and stdout (render-protocol.ts).
-import { encodeRequest, FrameReader, type RenderInput, type ReplyHeader } from "./render-protocol.ts";
+// the process's stdin and stdout (render-protocol.ts). The same processes decode untrusted reference
+// images (decode), with a time budget: a decode still running when it ends is answered image_too_slow
+// and its process killed, so a hostile file costs at most that much of a low-priority core.
+import type { DecodedImage } from "../functions/_shared/image/decode.ts";
+import { fail, type ImageResult } from "../functions/_shared/image/result.ts";
+import {
+  decodeReply,
+  encodeDecodeRequest,
+  encodeRequest,
+  FrameReader,
+  type RenderInput,
+  type ReplyHeader,
+} from "./render-protocol.ts";
 
 export interface RenderPool {
   /** Renders in a process; the same signature as renderPng, so the engine's provider takes it as is. */
   render: (input: RenderInput) => Promise<Uint8Array>;
+  /**
+   * Decodes an untrusted image file in a process within the decoder's limits; a decode still running
+   * after `budgetMs` of its own (time waiting for a process is not counted) is image_too_slow.
+   */
+  decode: (file: Uint8Array, budgetMs: number) => Promise<ImageResult<DecodedImage>>;
   readonly size: number;
   /** Renders running now and renders waiting for a process. */
   load(): { running: number; queued: number };
@@ -27,8 +43,13 @@ export interface RenderPoolOptions {
 
 interface Job {
   id: number;
-  input: RenderInput;
-  resolve: (bytes: Uint8Array) => void;
+  /** The request's frame (render-protocol.ts). */
+  frame: Uint8Array;
+  /** Milliseconds the job may run once a process has it; none for renders. */
+  budgetMs?: number;
+  /** Called when the budget runs out (the process is then killed). */
+  overran?: () => void;
+  resolve: (reply: { header: ReplyHeader; payload: Uint8Array }) => void;
   reject: (e: Error) => void;
 }
 
@@ -36,6 +57,8 @@ interface Slot {
   child: Deno.ChildProcess;
   stdin: WritableStreamDefaultWriter<Uint8Array>;
   job: Job | null;
+  /** The running job's budget timer. */
+  budget?: ReturnType<typeof setTimeout>;
   /** Settles once the process has exited and its output is read. */
   done: Promise<void>;
 }
@@ -119,8 +142,8 @@ export function createRenderPool(opts: RenderPoolOptions): RenderPool {
           const job = slot.job;
           if (!job || reply.id !== job.id) continue;
           slot.job = null;
-          if (reply.ok) job.resolve(payload);
-          else job.reject(new Error(reply.message));
+          clearTimeout(slot.budget);
+          job.resolve({ header: reply, payload });
           pump();
         }
       }
@@ -139,6 +162,7 @@ export function createRenderPool(opts: RenderPoolOptions): RenderPool {
       if (at >= 0) slots.splice(at, 1);
       const job = slot.job;
       slot.job = null;
+      clearTimeout(slot.budget);
       slot.stdin.abort().catch(() => {});
       const why = lastError(stderr) || `exit code ${status.code}${status.signal ? ` (${status.signal})` : ""}`;
       job?.reject(new Error(`render process failed: ${why}`));
@@ -148,25 +172,57 @@ export function createRenderPool(opts: RenderPoolOptions): RenderPool {
     return slot;
   }
 
+  function submit(
+    request: (id: number) => Pick<Job, "frame" | "budgetMs">,
+    overran?: () => void,
+  ): Promise<{ header: ReplyHeader; payload: Uint8Array }> {
+    if (closed) return Promise.reject(new Error("render pool closed"));
+    return new Promise((resolve, reject) => {
+      const id = nextId++;
+      const job: Job = { id, ...request(id), resolve, reject };
+      // The budget's end rejects the job at once: the caller does not wait for the process to exit.
+      if (overran) job.overran = () => (overran(), reject(new Error("decode budget exceeded")));
+      queue.push(job);
+      pump();
+    });
+  }
+
   function pump(): void {
     while (!closed && queue.length) {
       const slot = slots.find((s) => !s.job) ?? (slots.length < size ? spawn() : null);
       if (!slot) return;
       const job = queue.shift()!;
       slot.job = job;
+      if (job.budgetMs !== undefined) {
+        slot.budget = setTimeout(() => {
+          // Settled first: the exit that follows the kill then rejects a promise already settled.
+          job.overran?.();
+          kill(slot.child);
+        }, job.budgetMs);
+      }
       // A write to a process that has exited fails; its exit rejects the job.
-      slot.stdin.write(encodeRequest(job.id, job.input)).catch(() => kill(slot.child));
+      slot.stdin.write(job.frame).catch(() => kill(slot.child));
     }
   }
 
   return {
     size,
-    render(input) {
-      if (closed) return Promise.reject(new Error("render pool closed"));
-      return new Promise<Uint8Array>((resolve, reject) => {
-        queue.push({ id: nextId++, input, resolve, reject });
-        pump();
-      });
+    async render(input) {
+      const { header, payload } = await submit((id) => ({ frame: encodeRequest(id, input) }));
+      if (!header.ok) throw new Error(header.message);
+      return payload;
+    },
+    async decode(file, budgetMs) {
+      let overran = false;
+      const reply = await submit((id) => ({ frame: encodeDecodeRequest(id, file), budgetMs }), () => overran = true)
+        .catch((e: Error) => {
+          if (overran) return null;
+          throw e;
+        });
+      if (!reply) return fail("image_too_slow", `the image did not decode within ${budgetMs} ms`);
+      const result = decodeReply(reply.header, reply.payload);
+      if (result) return result;
+      throw new Error(reply.header.ok ? "decode answered no image" : reply.header.message);
     },
     load: () => ({ running: slots.filter((s) => s.job).length, queued: queue.length }),
     async close() {

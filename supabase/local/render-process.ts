@@ -1,7 +1,9 @@
-// One render process of render-pool.ts: runs the built-in engine's renderPng for each request read from
-// stdin and writes the PNG (or the error's message) to stdout (render-protocol.ts), until stdin closes.
-// The pool starts it at a lower CPU priority, so a render takes only the CPU the server leaves idle.
+// One process of render-pool.ts: runs the built-in engine's renderPng for each render request, and the
+// shared image decoder (within its limits) for each decode request, read from stdin, and writes the
+// answer to stdout (render-protocol.ts), until stdin closes. The pool starts it at a lower CPU priority,
+// so its work takes only the CPU the server leaves idle, and kills it when a decode overruns its budget.
 import { renderPng } from "../functions/_shared/engine/render.ts";
+import { decodeImage } from "../functions/_shared/image/decode.ts";
 import { serveRenders } from "./render-protocol.ts";
 
-await serveRenders(renderPng);
+await serveRenders(renderPng, (bytes) => decodeImage(bytes));

@@ -1,8 +1,13 @@
 // What the render pool (render-pool.ts) and a render process (render-process.ts) say to each other over
 // the process's stdin and stdout: frames of [header length: u32][payload length: u32][header: JSON]
-// [payload: bytes], big-endian. A request's header is { id, input } with the reference image's pixels
-// as the payload; a reply's is { id, ok: true } with the PNG as the payload, or { id, ok: false,
-// message }. Bytes travel as they are, never through JSON.
+// [payload: bytes], big-endian. Two kinds of job share the frames. A render's header is { id, input }
+// with the reference image's pixels as the payload; its reply is { id, ok: true } with the PNG as the
+// payload. A decode's header is { id, decode: true } with an untrusted image file as the payload; its
+// reply is { id, ok: true, image: { width, height, format } } with the RGBA pixels as the payload, or
+// { id, ok: false, message, code } when the file does not decode (a value, not a crash). Any other
+// failure is { id, ok: false, message }. Bytes travel as they are, never through JSON.
+import type { DecodedImage } from "../functions/_shared/image/decode.ts";
+import type { ImageErrorCode, ImageResult } from "../functions/_shared/image/result.ts";
 import type { RenderFn } from "../functions/_shared/providers/builtin.ts";
 
 export type RenderInput = Parameters<RenderFn>[0];
@@ -12,8 +17,13 @@ type WireInput = Omit<RenderInput, "reference"> & {
   reference?: { width: number; height: number } | null;
 };
 
-export type RequestHeader = { id: number; input: WireInput };
-export type ReplyHeader = { id: number; ok: true } | { id: number; ok: false; message: string };
+export type RequestHeader = { id: number; input: WireInput } | { id: number; decode: true };
+export type ReplyHeader =
+  | { id: number; ok: true; image?: Omit<DecodedImage, "rgba"> }
+  | { id: number; ok: false; message: string; code?: ImageErrorCode };
+
+/** What a process does with an untrusted image file: the shared decoder, with its limits. */
+export type DecodeFn = (bytes: Uint8Array) => ImageResult<DecodedImage>;
 
 /** No frame is larger: a 2500 px square render is about 19 MB as raw RGB, far less as PNG. */
 const MAX_FRAME_BYTES = 256 * 1024 * 1024;
@@ -38,9 +48,22 @@ export function encodeRequest(id: number, input: RenderInput): Uint8Array {
   return encodeFrame({ id, input: wire } satisfies RequestHeader, reference?.rgba);
 }
 
-export function decodeRequest(header: RequestHeader, payload: Uint8Array): { id: number; input: RenderInput } {
+export function encodeDecodeRequest(id: number, file: Uint8Array): Uint8Array {
+  return encodeFrame({ id, decode: true } satisfies RequestHeader, file);
+}
+
+export function decodeRequest(
+  header: { id: number; input: WireInput },
+  payload: Uint8Array,
+): { id: number; input: RenderInput } {
   const { reference, ...rest } = header.input;
   return { id: header.id, input: reference ? { ...rest, reference: { ...reference, rgba: payload } } : rest };
+}
+
+/** A decode job's reply as the decoder's own result (the pixels are the frame's payload). */
+export function decodeReply(header: ReplyHeader, payload: Uint8Array): ImageResult<DecodedImage> | null {
+  if (header.ok) return header.image ? { ok: true, value: { ...header.image, rgba: payload } } : null;
+  return header.code ? { ok: false, error: { code: header.code, message: header.message } } : null;
 }
 
 /**
@@ -115,23 +138,46 @@ export class FrameReader {
   }
 }
 
-/** Runs `serve` for every request read from stdin and writes its reply to stdout, until stdin ends. */
+/**
+ * Runs every request read from stdin, a render with `render` and a decode with `decode`, and writes its
+ * reply to stdout, until stdin ends.
+ */
 export async function serveRenders(
-  serve: (input: RenderInput) => Promise<Uint8Array>,
+  render: (input: RenderInput) => Promise<Uint8Array>,
+  decode?: DecodeFn,
 ): Promise<void> {
   const reader = new FrameReader();
   const out = Deno.stdout.writable.getWriter();
   for await (const chunk of Deno.stdin.readable) {
     for (const frame of reader.push(chunk)) {
-      const { id, input } = decodeRequest(frame.header as RequestHeader, frame.payload);
+      const header = frame.header as RequestHeader;
       let reply: Uint8Array;
       try {
-        reply = encodeFrame({ id, ok: true } satisfies ReplyHeader, await serve(input));
+        reply = "decode" in header ?
+          decodeAnswer(header.id, frame.payload, decode) :
+          await renderAnswer(decodeRequest(header, frame.payload), render);
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
-        reply = encodeFrame({ id, ok: false, message } satisfies ReplyHeader);
+        reply = encodeFrame({ id: header.id, ok: false, message } satisfies ReplyHeader);
       }
       await out.write(reply);
     }
   }
+}
+
+async function renderAnswer(
+  { id, input }: { id: number; input: RenderInput },
+  render: (input: RenderInput) => Promise<Uint8Array>,
+): Promise<Uint8Array> {
+  return encodeFrame({ id, ok: true } satisfies ReplyHeader, await render(input));
+}
+
+function decodeAnswer(id: number, file: Uint8Array, decode: DecodeFn | undefined): Uint8Array {
+  if (!decode) throw new Error("this process does not decode images");
+  const result = decode(file);
+  if (!result.ok) {
+    return encodeFrame({ id, ok: false, message: result.error.message, code: result.error.code } satisfies ReplyHeader);
+  }
+  const { rgba, ...image } = result.value;
+  return encodeFrame({ id, ok: true, image } satisfies ReplyHeader, rgba);
 }

@@ -1,10 +1,13 @@
 // The render pool: renders run in processes side by side up to the pool's size, the rest wait their
 // turn; a failed or crashed render is a rejected promise and the pool keeps serving; the processes run
 // at a lower priority than the server; the real render process answers exactly the bytes the engine
-// renders in-process.
+// renders in-process, and the pixels the decoder decodes, within the decode's time budget.
 import assert from "node:assert/strict";
 import { renderPng } from "../../supabase/functions/_shared/engine/render.ts";
 import { createRenderPool, type RenderPool } from "../../supabase/local/render-pool.ts";
+import { decodeImage } from "../../supabase/functions/_shared/image/decode.ts";
+import { DECODE_BUDGET_MS } from "../../supabase/functions/_shared/image/limits.ts";
+import { pngDeclaringHuge, pngTruncated } from "../support/hostile-images.ts";
 
 const SCRIPTED = new URL("./fixtures/scripted-render-process.ts", import.meta.url);
 
@@ -117,6 +120,42 @@ Deno.test("a reference image's pixels reach the render process intact", async ()
     };
     assert.deepEqual(await pool.render(input), await renderPng(input));
     assert.notDeepEqual(await pool.render(input), await renderPng({ ...input, reference: null }));
+  } finally {
+    await pool.close();
+  }
+});
+
+Deno.test("a decode in a render process answers the decoder's own pixels, and its errors as values", async () => {
+  const pool = createRenderPool({ size: 1 });
+  try {
+    const file = pngDeclaringHuge(64, 48);
+    assert.deepEqual(await pool.decode(file, DECODE_BUDGET_MS), decodeImage(file));
+    const lastRow = await pool.decode(pngDeclaringHuge(64, 48, true), DECODE_BUDGET_MS);
+    assert.equal(lastRow.ok ? "" : lastRow.error.code, "image_corrupt");
+    const cut = await pool.decode(pngTruncated(64, 48), DECODE_BUDGET_MS);
+    assert.equal(cut.ok ? "" : cut.error.code, "image_corrupt");
+    // The header's limits hold in the process too: nothing past 4096 px a side is decoded.
+    const huge = await pool.decode(pngDeclaringHuge(5000, 8), DECODE_BUDGET_MS);
+    assert.equal(huge.ok ? "" : huge.error.code, "image_too_large");
+  } finally {
+    await pool.close();
+  }
+});
+
+Deno.test("a decode past its budget is image_too_slow at once, its process killed, and the pool goes on", async () => {
+  const pool = createRenderPool({ size: 1 });
+  try {
+    // Warm the process first, so the budget times the decode, not Deno's start.
+    assert.ok((await pool.decode(pngDeclaringHuge(8, 8), DECODE_BUDGET_MS)).ok);
+    const [before] = childrenOf(Deno.pid);
+    const started = performance.now();
+    const slow = await pool.decode(pngDeclaringHuge(4096, 3900, true), 50);
+    const waited = performance.now() - started;
+    assert.equal(slow.ok ? "" : slow.error.code, "image_too_slow");
+    assert.ok(waited < 1_000, `answered after ${Math.round(waited)} ms`);
+    const next = await pool.decode(pngDeclaringHuge(8, 8), DECODE_BUDGET_MS);
+    assert.ok(next.ok, "the next decode ran");
+    if (Deno.build.os === "linux") assert.notEqual(childrenOf(Deno.pid)[0], before, "the slow process was replaced");
   } finally {
     await pool.close();
   }

@@ -2,9 +2,9 @@
 // normalised request or the first invalid_input with the spec's message. Everything here is cheap: the
 // reference image's format and header size are read from its bytes (so its declared type is never
 // trusted), but it is decoded only by decodeReference, after the caller's identity is verified.
-import { type AppError, invalidInput, type Result } from "./errors.ts";
-import { decodeImage, inspectImage, parseDataUrl } from "./image/decode.ts";
-import type { ImageErrorCode } from "./image/result.ts";
+import { type AppError, appError, invalidInput, type Result } from "./errors.ts";
+import { type DecodedImage, decodeImage, inspectImage, parseDataUrl } from "./image/decode.ts";
+import type { ImageErrorCode, ImageResult } from "./image/result.ts";
 import { isProviderId } from "./providers/select.ts";
 import type { ProviderId, ReferenceImage } from "./providers/types.ts";
 import { VALIDATION_MESSAGES } from "./vocabulary/errors.ts";
@@ -79,6 +79,8 @@ function imageError(code: ImageErrorCode): AppError {
       return tooManyPixels();
     case "image_unsupported_format":
       return invalidInput("Please select a PNG, JPEG or GIF image");
+    case "image_too_slow":
+      return invalidInput("The reference image takes too long to read; please use a smaller PNG or JPEG", 422);
     default:
       return invalidInput(VALIDATION_MESSAGES.notAnImage);
   }
@@ -107,9 +109,27 @@ function referenceOf(v: unknown): Result<ReferenceUpload | null> {
   return { ok: true, value: { bytes: parsed.value.bytes, dataUrl, mimeType, width, height } };
 }
 
+/**
+ * Decodes an untrusted image file within the decoder's limits. Where it runs is the platform's choice
+ * (generate-image/deps.ts): in this isolate by default, in the local backend's render processes with a
+ * time budget, so a decode there never holds the server's event loop.
+ */
+export type ReferenceDecoder = (file: Uint8Array) => Promise<ImageResult<DecodedImage>>;
+
+export const decodeInIsolate: ReferenceDecoder = (file) => Promise.resolve(decodeImage(file));
+
 /** Decodes a reference image that passed referenceOf's cheap checks; call it only for a verified caller. */
-export function decodeReference(upload: ReferenceUpload): Result<ReferenceImage> {
-  const decoded = decodeImage(upload.bytes);
+export async function decodeReference(
+  upload: ReferenceUpload,
+  decode: ReferenceDecoder = decodeInIsolate,
+): Promise<Result<ReferenceImage>> {
+  let decoded: ImageResult<DecodedImage>;
+  try {
+    decoded = await decode(upload.bytes);
+  } catch (e) {
+    // The decoder itself failed (a process that could not start, say), not the file.
+    return { ok: false, error: appError("server_error", { detail: `reference decode failed: ${String(e)}` }) };
+  }
   if (!decoded.ok) return { ok: false, error: imageError(decoded.error.code) };
   const { width, height, rgba } = decoded.value;
   return { ok: true, value: { dataUrl: upload.dataUrl, mimeType: upload.mimeType, width, height, rgba } };

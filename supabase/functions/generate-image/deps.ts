@@ -4,6 +4,9 @@
 import { createSupabaseStore } from "../_shared/supabase-store.ts";
 import type { RenderFn } from "../_shared/providers/builtin.ts";
 import { providersFromEnv } from "../_shared/providers/select.ts";
+import type { DecodedImage } from "../_shared/image/decode.ts";
+import { DECODE_BUDGET_MS } from "../_shared/image/limits.ts";
+import type { ImageResult } from "../_shared/image/result.ts";
 import { DEFAULT_CONFIG, type Deps } from "./handler.ts";
 
 export interface Platform {
@@ -12,6 +15,12 @@ export interface Platform {
   render?: RenderFn;
   /** Runs work after the answer is sent; the edge runtime's EdgeRuntime.waitUntil by default, where it exists. */
   background?: (work: Promise<void>) => void;
+  /**
+   * Decodes an untrusted reference image off the event loop, ending it after `budgetMs`
+   * (image_too_slow); the local backend's render pool. Without it the decode runs in this isolate,
+   * bounded by the header checks and the platform's own CPU limit.
+   */
+  decode?: (file: Uint8Array, budgetMs: number) => Promise<ImageResult<DecodedImage>>;
 }
 
 /** Supabase's edge runtime keeps an isolate alive for the promises given to EdgeRuntime.waitUntil. */
@@ -24,6 +33,7 @@ function edgeRuntimeBackground(): Platform["background"] {
 export function createDeps(env: (name: string) => string | undefined, platform: Platform = {}): Deps {
   const fetchFn = platform.fetch ?? fetch;
   const need = (k: string) => env(k) ?? "";
+  const offLoop = platform.decode;
   return {
     store: createSupabaseStore({
       url: need("SUPABASE_URL"),
@@ -37,5 +47,6 @@ export function createDeps(env: (name: string) => string | undefined, platform: 
     log: (event, fields) => console.warn(JSON.stringify({ fn: "generate-image", event, ...fields })),
     config: DEFAULT_CONFIG,
     background: platform.background ?? edgeRuntimeBackground(),
+    decode: offLoop && ((file) => offLoop(file, DECODE_BUDGET_MS)),
   };
 }

@@ -3,14 +3,22 @@
 // the quota is reserved before the provider call, charged in the same transaction that stores the row
 // (record_generation), and released on any failure. Nothing expensive happens before the caller is
 // known: the body is validated cheaply (the reference image by its header alone), the user is verified,
-// a quota slot is held, and only then is the reference image decoded. Everything it touches arrives as
+// a quota slot is held, and only then is the reference image decoded (where the platform says: off the
+// local backend's event loop, within a time budget). A request whose own input fails after that gives
+// its slot back but counts against its account (failure-limit.ts). Everything it touches arrives as
 // Deps (deps.ts builds them from the environment), so tests pass fakes. A new generation is published when its owner opted in to the
 // public gallery (user_preferences.public_gallery_opt_in); changing that later affects new ones only.
 import { type AppError, appError, fail, invalidInput, type Result } from "../_shared/errors.ts";
 import { seedFromRequestId } from "../_shared/generation-options.ts";
 import { DIMENSIONS } from "../_shared/vocabulary/generation.ts";
 import type { GenerationRow } from "../_shared/vocabulary/rows.ts";
-import { decodeReference, type GenerationRequest, parseGenerationRequest } from "../_shared/generation-request.ts";
+import {
+  decodeReference,
+  type GenerationRequest,
+  parseGenerationRequest,
+  type ReferenceDecoder,
+} from "../_shared/generation-request.ts";
+import { createFailureLimiter, type FailureLimiter } from "../_shared/failure-limit.ts";
 import type { EngineAttempt, GenerationStore } from "../_shared/generation-store.ts";
 import type { GenerateImageAnswer, GenerateImageDeleted, QuotaState } from "../_shared/vocabulary/generate-image.ts";
 import {
@@ -26,7 +34,7 @@ import {
 import { sniffImage } from "../_shared/image/sniff.ts";
 import { writeRecipe } from "../_shared/recipe-metadata/recipe-file.ts";
 import type { ProviderRegistry } from "../_shared/providers/select.ts";
-import type { ProviderInput } from "../_shared/providers/types.ts";
+import type { ProviderInput, ReferenceImage } from "../_shared/providers/types.ts";
 
 export interface HandlerConfig {
   /** Lifetime of the image URL in the answer. */
@@ -49,6 +57,8 @@ export interface Deps {
    * Supabase); without it the handler waits for that work before answering.
    */
   background?: (work: Promise<void>) => void;
+  /** Decodes the reference image; in this isolate by default (deps.ts gives the platform's). */
+  decode?: ReferenceDecoder;
 }
 
 export const DEFAULT_CONFIG: HandlerConfig = { signedUrlTtlSec: 3600, maxBodyBytes: 6_000_000 };
@@ -88,6 +98,17 @@ class Phases {
 const inFlight = new WeakMap<GenerationStore, Map<string, Promise<Outcome>>>();
 // The time zone last stored per user, so it is written once, not on every generation.
 const knownTimezones = new WeakMap<GenerationStore, Map<string, string>>();
+// Failed generations per account (failure-limit.ts), kept beside the isolate's store as the above are.
+const failureLimits = new WeakMap<GenerationStore, FailureLimiter>();
+
+function failuresOf(store: GenerationStore): FailureLimiter {
+  let limiter = failureLimits.get(store);
+  if (!limiter) failureLimits.set(store, limiter = createFailureLimiter());
+  return limiter;
+}
+
+/** A failure of the request's own input, which counts against its account (failure-limit.ts). */
+const sendersFault = (e: AppError) => e.code === "invalid_input" || e.code === "nsfw_content";
 
 function once(store: GenerationStore, key: string, run: () => Promise<Outcome>): Promise<Outcome> {
   let runs = inFlight.get(store);
@@ -193,6 +214,12 @@ async function generate(
   onDrawn: () => void,
 ): Promise<Outcome> {
   const { store } = d;
+  const failures = failuresOf(store);
+  // Refused before anything is held or decoded: an account whose requests keep failing costs only this.
+  const wait = failures.retryAfter(userId, d.now());
+  if (wait > 0) {
+    return { ok: false, error: appError("rate_limit", { retryAfter: wait, detail: "too many failed generations" }) };
+  }
   if (req.timezone) await phases.time("tz", rememberTimezone(d, jwt, userId, req.timezone));
 
   // The gallery opt-in is read beside the reservation (one round trip's time); a failed read keeps the
@@ -222,10 +249,15 @@ async function generate(
   };
 
   // The reference image is decoded only now: for a verified caller with quota left, whose slot is
-  // held (a person at 0 left, or a visitor, costs the backend no decode at all).
-  const decodeStarted = performance.now();
-  const decoded = req.reference ? decodeReference(req.reference) : null;
-  if (req.reference) phases.add("decode", performance.now() - decodeStarted);
+  // held (a person at 0 left, or a visitor, costs the backend no decode at all). It counts as a failure
+  // of its account until it succeeds, so a file that fails costs its sender, and the slot it gives back
+  // buys no more than the limit's few decodes a minute.
+  let decoded: Result<ReferenceImage> | null = null;
+  if (req.reference) {
+    const forgive = failures.note(userId, d.now());
+    decoded = await phases.time("decode", decodeReference(req.reference, d.decode));
+    if (decoded.ok || !sendersFault(decoded.error)) forgive();
+  }
   if (decoded && !decoded.ok) return giveBack(decoded.error);
   const reference = decoded?.value ?? null;
 
@@ -257,6 +289,7 @@ async function generate(
   const providerMs = Math.round((performance.now() - providerStarted) * 10) / 10;
   phases.add("provider", providerMs);
   if (!drawn.ok) {
+    if (sendersFault(drawn.error)) failures.note(userId, d.now());
     await note(d, phases, { provider: provider.id, ok: false, errorCode: drawn.error.code, ms: providerMs });
     return giveBack(drawn.error);
   }

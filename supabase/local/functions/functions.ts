@@ -1,8 +1,8 @@
 // Serves supabase/functions/<name>/ at /functions/v1/<name>, composed the way the function's index.ts
 // composes it on the edge runtime: `createDeps(env, platform)` from deps.ts once per function, then
 // `handler(req, deps)` from handler.ts for every request. What differs here is the platform: the
-// environment Supabase gives functions (SUPABASE_URL and the keys), the render pool, so a built-in engine
-// render never runs on the server's event loop, and a fetch that serves the function's calls to this
+// environment Supabase gives functions (SUPABASE_URL and the keys), the render pool, so neither a built-in
+// engine render nor a reference image's decode runs on the server's event loop, and a fetch that serves the function's calls to this
 // backend in-process. Also the gateway's behaviour: the JWT check and its error answers (unknown
 // function, boot failure and wall-clock timeout are relay errors).
 import type { Env } from "../config.ts";
@@ -17,6 +17,8 @@ type Handler = (req: Request, deps?: unknown) => Promise<Response> | Response;
 export interface Platform {
   /** Draws a built-in engine image off the event loop (the render pool). */
   render: RenderPool["render"];
+  /** Decodes an untrusted image off the event loop within a time budget (the render pool). */
+  decode: RenderPool["decode"];
   fetch: typeof fetch;
   /** Work a function does after its answer: this server lives on, so it simply runs to its end. */
   background: (work: Promise<void>) => void;

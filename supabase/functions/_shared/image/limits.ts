@@ -25,6 +25,13 @@ export const DEFAULT_DECODE_LIMITS: DecodeLimits = {
   maxBytes: REFERENCE_IMAGE_MAX_BYTES,
 };
 
+/**
+ * How long decoding one reference image may take where the decode runs off the event loop (the local
+ * backend's render processes, generate-image/deps.ts). A 16 MP JPEG decodes in about 2 s on one busy
+ * core at low priority; a file still decoding after twice that is hostile or useless as a reference.
+ */
+export const DECODE_BUDGET_MS = 4_000;
+
 export function checkPixelLimits(width: number, height: number, limits: PixelLimits): ImageResult<true> {
   if (width < 1 || height < 1) return fail("image_corrupt", `the image declares an empty size ${width}x${height}`);
   if (width > limits.maxDimension || height > limits.maxDimension) {

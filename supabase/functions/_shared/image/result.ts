@@ -7,7 +7,8 @@ export type ImageErrorCode =
   | "image_too_large" // more bytes, pixels or a longer side than the limits allow
   | "image_not_an_image" // the bytes are no image format at all (text, archives, ...)
   | "image_unsupported_format" // a real image format this decoder does not read (WebP, AVIF, ...)
-  | "image_corrupt"; // the format is recognised but the data is truncated or inconsistent
+  | "image_corrupt" // the format is recognised but the data is truncated or inconsistent
+  | "image_too_slow"; // decoding ran past its time budget (only where the decode runs off the event loop)
 
 export interface ImageError {
   code: ImageErrorCode;
