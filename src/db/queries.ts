@@ -73,6 +73,26 @@ export function newestGenerations(userId: string, limit: number, db: AppDb = app
     .toArray();
 }
 
+/** The user's generations made with this seed, newest first (the generator asks before making one again). */
+export async function generationsWithSeed(
+  userId: string,
+  seed: number,
+  db: AppDb = appDb,
+): Promise<GenerationRecord[]> {
+  const found = await db.generations
+    .where("userId")
+    .equals(userId)
+    .filter((g) => g.seed === seed)
+    .toArray();
+  return found.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/** One generation with the image bytes this device keeps for it. */
+export async function generationWithImage(id: string, db: AppDb = appDb): Promise<GenerationWithImage | undefined> {
+  const record = await db.generations.get(id);
+  return record ? (await withImages([record], db))[0] : undefined;
+}
+
 export function getGeneration(id: string, db: AppDb = appDb): Promise<GenerationRecord | undefined> {
   return db.generations.get(id);
 }

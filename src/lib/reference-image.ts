@@ -3,12 +3,19 @@
 // limits (4096 px a side, 16 M pixels, stated once in #shared/vocabulary/generation.ts), redrawn at most
 // 1024 px on its longer side as a JPEG so the request stays well inside the server's 4 MB limit and a
 // queued task stays small in IndexedDB. A picture within the limits is always shrunk, never refused;
-// one beyond them gets the size message.
+// one beyond them gets the size message. The server decodes PNG, JPEG and GIF only, so any other picture
+// the browser can decode (WebP, AVIF, BMP...) is redrawn here, and one it cannot decode is refused in the
+// field at once: nothing is accepted that Generate would then be refused.
 import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
 import { REFERENCE_IMAGE_MAX_PIXELS, REFERENCE_IMAGE_MAX_SIDE } from "#shared/vocabulary/generation.ts";
 
 export const REFERENCE_MAX_SIDE_PX = 1024;
-export const UNREADABLE_IMAGE = "That image could not be read. Try a PNG or JPEG file.";
+/** A picture that fails to decode is, for the generator, not an image file (docs/spec.md §5's message). */
+const UNREADABLE_IMAGE = VALIDATION_MESSAGES.notAnImage;
+const NOT_REDRAWN = "This device could not redraw that image. Try a smaller one.";
+
+/** The formats the server decodes (supabase/functions/_shared/image/decode.ts); others are redrawn here. */
+const SERVER_FORMATS: readonly string[] = ["image/png", "image/jpeg", "image/gif"];
 
 export function isImageFile(file: Pick<File, "type">): boolean {
   return file.type.startsWith("image/");
@@ -50,13 +57,13 @@ export async function shrinkToJpeg(file: Blob): Promise<ShrunkReference> {
     canvas.width = size.width;
     canvas.height = size.height;
     const ctx = canvas.getContext("2d");
-    if (!ctx) return { ok: false, message: "This browser cannot read images." };
+    if (!ctx) return { ok: false, message: NOT_REDRAWN };
     ctx.fillStyle = "#ffffff"; // JPEG has no transparency: flatten onto white
     ctx.fillRect(0, 0, size.width, size.height);
     ctx.drawImage(bitmap, 0, 0, size.width, size.height);
     const dataUrl = canvas.toDataURL("image/jpeg", 0.88);
-    // A canvas the browser could not allocate exports as "data:,": a read failure, not a non-image.
-    if (!dataUrl.startsWith("data:image/")) return { ok: false, message: UNREADABLE_IMAGE };
+    // A canvas the browser could not allocate exports as "data:,": the device's limit, not a non-image.
+    if (!dataUrl.startsWith("data:image/")) return { ok: false, message: NOT_REDRAWN };
     return { ok: true, dataUrl, ...size, resized };
   } finally {
     bitmap.close();
@@ -78,23 +85,24 @@ function readAsDataUrl(file: Blob): Promise<string> {
 }
 
 /**
- * A picked file as the reference image's data URL, or the message to show. A picture already small
- * in size and bytes keeps its own format and quality, unless `alwaysRedraw` (a page handing it to the
- * generator through sessionStorage, where a small JPEG is safest).
+ * A picked file as the reference image's data URL, or the message to show. A PNG, JPEG or GIF already
+ * small in size and bytes keeps its own format and quality, unless `alwaysRedraw` (a page handing it to
+ * the generator through sessionStorage, where a small JPEG is safest); any other format is redrawn.
  */
 export async function prepareReference(file: File, opts: { alwaysRedraw?: boolean } = {}): Promise<PreparedReference> {
   if (!isImageFile(file)) return { ok: false, message: VALIDATION_MESSAGES.notAnImage };
+  const serverReads = SERVER_FORMATS.includes(file.type.toLowerCase());
   try {
-    // Without a way to decode it here, only a file small enough to be within every limit is sent; the
-    // server checks it again.
+    // Without a way to decode it here, only a file the server reads, small enough to be within every
+    // limit, is sent; the server checks it again.
     if (typeof createImageBitmap !== "function") {
-      return file.size <= REFERENCE_KEEP_MAX_BYTES
+      return serverReads && file.size <= REFERENCE_KEEP_MAX_BYTES
         ? { ok: true, dataUrl: await readAsDataUrl(file) }
         : { ok: false, message: UNREADABLE_IMAGE };
     }
     const shrunk = await shrinkToJpeg(file);
     if (!shrunk.ok) return shrunk;
-    if (!opts.alwaysRedraw && !shrunk.resized && file.size <= REFERENCE_KEEP_MAX_BYTES)
+    if (serverReads && !opts.alwaysRedraw && !shrunk.resized && file.size <= REFERENCE_KEEP_MAX_BYTES)
       return { ok: true, dataUrl: await readAsDataUrl(file) };
     return { ok: true, dataUrl: shrunk.dataUrl };
   } catch {

@@ -10,7 +10,7 @@ import { db } from "../../db/db";
 import { addPrompt, clearPrompts, removePrompt, type PromptEntry } from "../../db/prompt-history";
 import type { LimitsRecord } from "../../db/schema";
 import { clearTasks, removeTask, retryTask, type NewTask } from "../../db/tasks";
-import { readConcurrency, subscribeConcurrency } from "../../sync/queue/concurrency-store";
+import { readConcurrency, subscribeConcurrency, writeConcurrency } from "../../sync/queue/concurrency-store";
 import { useGenerationRuntime } from "./generation-runtime";
 
 export type GenerationSettings = {
@@ -129,7 +129,8 @@ export function useGenerationActions() {
       clearTasks: () => {
         if (runtime) void clearTasks(db, runtime.userId).catch(report("clearing the queue"));
       },
-      setConcurrency: (n: number) => runtime?.setConcurrency(n),
+      // A setting of this browser: chosen before the queue's runner has started, it is kept for it.
+      setConcurrency: (n: number) => (runtime ? runtime.setConcurrency(n) : void writeConcurrency(n)),
       addPrompt: (entry: PromptEntry) => {
         if (runtime) void addPrompt(db, runtime.userId, entry).catch(report("saving the prompt"));
       },

@@ -34,6 +34,16 @@ type Props = {
   alert?: ReactNode;
   /** Below the prompt (prompt history). */
   afterPrompt?: ReactNode;
+  /** Changes when an image was opened from outside: the reference field starts afresh (no old message). */
+  openedCount?: number;
+  /**
+   * False until the saved defaults are in: style, quality and ratio keep their place unseen, so they are
+   * first shown with the person's own values (docs/spec.md §4), never flipping to them.
+   */
+  defaultsReady?: boolean;
+  /** The queue's concurrency, also set in the batch settings before a batch is queued. */
+  concurrency: number;
+  onConcurrency: (n: number) => void;
 };
 
 export function GeneratorForm({
@@ -46,11 +56,16 @@ export function GeneratorForm({
   notice,
   alert,
   afterPrompt,
+  openedCount = 0,
+  defaultsReady = true,
+  concurrency,
+  onConcurrency,
 }: Props) {
   const online = useOnline();
   const engines = useEngines();
   const [promptEdited, setPromptEdited] = useState(false);
   const [checked, setChecked] = useState<SettingsErrors | null>(null);
+  const [resets, setResets] = useState(0);
   // Live checks once the prompt was edited; every field after a Generate attempt.
   const live = validateSettings(settings);
   const errors: SettingsErrors = checked
@@ -87,10 +102,20 @@ export function GeneratorForm({
         onChange={(v) => update("negativePrompt", v)}
         error={errors.negativePrompt}
       />
-      <StylePicker value={settings.style} onChange={(v) => update("style", v)} />
-      <QualityField value={settings.quality} onChange={(v) => update("quality", v)} />
-      <AspectRatioField value={settings.aspectRatio} onChange={(v) => update("aspectRatio", v)} />
-      <ReferenceField value={settings.referenceImage} onChange={(v) => update("referenceImage", v)} />
+      <div
+        className={`flex flex-col gap-5 ${defaultsReady ? "" : "invisible"}`}
+        aria-busy={defaultsReady ? undefined : true}
+        data-testid="saved-defaults"
+      >
+        <StylePicker value={settings.style} onChange={(v) => update("style", v)} />
+        <QualityField value={settings.quality} onChange={(v) => update("quality", v)} />
+        <AspectRatioField value={settings.aspectRatio} onChange={(v) => update("aspectRatio", v)} />
+      </div>
+      <ReferenceField
+        key={`${resets}-${openedCount}`}
+        value={settings.referenceImage}
+        onChange={(v) => update("referenceImage", v)}
+      />
       <SeedField value={settings.seed} onChange={(v) => update("seed", v)} error={errors.seed} />
       <EngineField value={settings.provider} onChange={(v) => update("provider", v)} engines={engines} />
       <BatchField
@@ -98,6 +123,8 @@ export function GeneratorForm({
         count={settings.batchCount}
         onToggle={(v) => update("batch", v)}
         onCount={(n) => update("batchCount", n)}
+        concurrency={concurrency}
+        onConcurrency={onConcurrency}
       />
       {notice && (
         <div role="alert" className="alert alert-error alert-soft">
@@ -142,6 +169,7 @@ export function GeneratorForm({
           onClick={() => {
             setPromptEdited(false);
             setChecked(null);
+            setResets((n) => n + 1);
             onReset();
           }}
         >

@@ -7,6 +7,7 @@ import {
   BATCH_MIN,
   GENERATION_DEFAULTS,
   NEGATIVE_PROMPT_MAX_CHARS,
+  PREFERENCE_DEFAULTS,
   PROMPT_MAX_CHARS,
   SEED_MAX,
   isAspectRatio,
@@ -30,6 +31,13 @@ export type GeneratorSettings = GenerationChoice<StyleId> & {
 
 /** The saved defaults a person chose (a `preferences` record's fields). */
 export type SavedDefaults = { defaultStyle: string; defaultQuality: string; defaultAspectRatio: string };
+
+/** The defaults of a preferences row made for a new account (docs/spec.md §3: photorealistic, high, 1:1). */
+export const NEW_ACCOUNT_DEFAULTS: SavedDefaults = {
+  defaultStyle: PREFERENCE_DEFAULTS.style,
+  defaultQuality: PREFERENCE_DEFAULTS.quality,
+  defaultAspectRatio: PREFERENCE_DEFAULTS.aspectRatio,
+};
 
 export type StyleQualityRatio = Pick<GeneratorSettings, "style" | "quality" | "aspectRatio">;
 

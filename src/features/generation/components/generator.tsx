@@ -6,7 +6,10 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useSearch } from "wouter";
 import { useLiveQuery } from "dexie-react-hooks";
 import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
-import { listPromptHistory, listTasks, recentGenerations } from "../../../db/queries";
+import { db } from "../../../db/db";
+import { readEngines } from "../../../db/engines";
+import { generationWithImage, listPromptHistory, listTasks, recentGenerations } from "../../../db/queries";
+import type { GenerationRecord } from "../../../db/schema";
 import { authRedirectPath } from "../../../lib/auth-redirect";
 import { buildGenerateLink, stashReferenceImage } from "../../../lib/generate-link";
 import { useHydrated } from "../../../lib/use-hydrated";
@@ -20,6 +23,8 @@ import { PromptHistory } from "./prompt-history";
 import { QueueCard } from "./queue-card";
 import { useGeneratorForm } from "./use-generator-form";
 import { OpenImageDropZone, useImagesFromOutside, type OpenedImageHandlers } from "./open-image";
+import { findSameRecipe } from "./same-recipe";
+import { SameRecipeDialog } from "./same-recipe-dialog";
 
 const NO_TASKS: never[] = [];
 
@@ -78,11 +83,22 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
   const hydrated = useHydrated();
   const session = useSession();
   const userId = hydrated ? (session.user?.id ?? null) : null;
-  const { settings, update, reset, replace } = useGeneratorForm(userId);
+  const { settings, update, reset, replace, defaultsReady } = useGeneratorForm({
+    userId,
+    checking: session.status === "checking",
+  });
+  // Each image opened from outside starts the reference field afresh (an old refusal's message goes).
+  const [openedCount, setOpenedCount] = useState(0);
   const opened = useMemo<OpenedImageHandlers>(
     () => ({
-      remix: (recipe) => replace((s) => applyRecipe(s, recipe)),
-      reference: (reference) => update("referenceImage", reference),
+      remix: (recipe) => {
+        setOpenedCount((n) => n + 1);
+        replace((s) => applyRecipe(s, recipe));
+      },
+      reference: (reference) => {
+        setOpenedCount((n) => n + 1);
+        update("referenceImage", reference);
+      },
     }),
     [replace, update],
   );
@@ -101,7 +117,13 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
   const [notice, setNotice] = useState<FormNotice | null>(null);
   // Reset clears the preview's list (docs/spec.md §4): only what is generated after it is shown there.
   const [clearedAt, setClearedAt] = useState<string | null>(null);
-  const shownGenerations = clearedAt ? generations.filter((g) => g.createdAt > clearedAt) : generations;
+  // An identical re-run found (asked about), and the generation "Open it" put on the preview's stage.
+  const [same, setSame] = useState<GenerationRecord | null>(null);
+  const [pinnedId, setPinnedId] = useState<string | null>(null);
+  const pinned = useLiveQuery(() => (pinnedId ? generationWithImage(pinnedId) : undefined), [pinnedId]);
+  const recentShown = clearedAt ? generations.filter((g) => g.createdAt > clearedAt) : generations;
+  const shownGenerations =
+    pinned && pinned.userId === userId ? [pinned, ...recentShown.filter((g) => g.id !== pinned.id)] : recentShown;
   const preview = useRef<HTMLDivElement>(null);
   // After Generate the preview is followed until the result is in: its progress, then the image (which
   // may make the column taller than the screen) are brought into view; focus stays on Generate.
@@ -114,7 +136,8 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
     if (latestId !== followFrom.current) followSince.current = 0; // the result is in: stop following
   }, [running, latestId]);
 
-  const generate = async (hold = false) => {
+  /** `again`: the person chose to make an identical re-run anyway. */
+  const generate = async (hold = false, again = false) => {
     setNotice(null);
     if (!userId) {
       setNotice(noticeFor(VALIDATION_MESSAGES.signInToGenerate, settings));
@@ -122,6 +145,16 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
     }
     setSubmitting(true);
     try {
+      if (!hold && !again) {
+        const request = toRequest(settings);
+        const engine = settings.provider || (await readEngines(db))?.default || null;
+        const found = await findSameRecipe(userId, request, engine).catch(() => null);
+        if (found) {
+          setSame(found);
+          return;
+        }
+      }
+      setPinnedId(null);
       const result = await actions.generate({ ...toRequest(settings), holdUntilReset: hold });
       if (!result.ok) {
         const { resetAt } = result;
@@ -160,6 +193,7 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
                 setNotice(null);
                 // The newest shown so far marks the line (the server's clock, as every created_at is).
                 if (generations[0]) setClearedAt(generations[0].createdAt);
+                setPinnedId(null);
                 reset();
               }}
               onGenerate={() => void generate()}
@@ -167,6 +201,10 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
               submitting={submitting}
               notice={notice}
               alert={limitAlert}
+              defaultsReady={defaultsReady}
+              openedCount={openedCount}
+              concurrency={concurrency}
+              onConcurrency={actions.setConcurrency}
               afterPrompt={
                 <PromptHistory
                   entries={history}
@@ -192,6 +230,22 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
           onRetry={actions.retry}
         />
       </div>
+      {same && (
+        <SameRecipeDialog
+          prompt={same.prompt}
+          createdAt={same.createdAt}
+          onClose={() => setSame(null)}
+          onOpen={() => {
+            setPinnedId(same.id);
+            setSame(null);
+            revealPreview(preview.current);
+          }}
+          onGenerate={() => {
+            setSame(null);
+            void generate(false, true);
+          }}
+        />
+      )}
     </div>
   );
 }

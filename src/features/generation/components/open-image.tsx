@@ -20,7 +20,8 @@ export type OpenedImageHandlers = {
   reference: (reference: { dataUrl: string; name: string }) => void;
 };
 
-const ACCEPT = "image/png,image/jpeg,image/webp";
+/** Any picture the browser decodes: one without a recipe is redrawn as the reference (lib/reference-image). */
+const ACCEPT = "image/*";
 
 /** Reads a file handed to the generator and does what it calls for; answers what was done, for the toast. */
 export async function openImage(file: Blob, name: string, on: OpenedImageHandlers): Promise<void> {

@@ -3,10 +3,10 @@
 // prompt, badge, style and remove button, a waiting reason or the failure with Retry; then
 // '... and N more tasks'.
 import { useEffect, useState } from "react";
-import { CONCURRENCY_MAX, CONCURRENCY_MIN } from "#shared/vocabulary/generation.ts";
 import { STYLE_BY_ID, isStyleId } from "#shared/vocabulary/styles.ts";
 import type { TaskRecord } from "../../../db/schema";
 import { Icon } from "../../../ui/icons";
+import { ConcurrencyControl } from "./concurrency-control";
 import { STATUS_BADGE, STATUS_BADGE_CLASS, STATUS_DOT, countTasks, waitText } from "./task-status";
 
 /** docs/spec.md §9: the queue list shows 10 tasks. */
@@ -55,32 +55,11 @@ export function QueueCard({ tasks, concurrency, onConcurrency, onClear, onRemove
           </h2>
           <div className="flex items-center gap-2">
             <span className="text-sm text-base-content/80">Concurrency</span>
-            <div className="join">
-              <button
-                type="button"
-                className="btn join-item btn-sm btn-square"
-                aria-label="Decrease concurrency"
-                disabled={concurrency <= CONCURRENCY_MIN}
-                onClick={() => onConcurrency(concurrency - 1)}
-              >
-                −
-              </button>
-              <span
-                aria-label="Concurrency"
-                className="join-item grid min-w-8 place-items-center border-y border-base-300 px-2 text-sm font-semibold"
-              >
-                {concurrency}
-              </span>
-              <button
-                type="button"
-                className="btn join-item btn-sm btn-square"
-                aria-label="Increase concurrency"
-                disabled={concurrency >= CONCURRENCY_MAX}
-                onClick={() => onConcurrency(concurrency + 1)}
-              >
-                +
-              </button>
-            </div>
+            <ConcurrencyControl
+              value={concurrency}
+              onChange={onConcurrency}
+              names={{ value: "Concurrency", less: "Decrease concurrency", more: "Increase concurrency" }}
+            />
             <button type="button" className="btn btn-ghost btn-sm" onClick={onClear}>
               Clear all
             </button>

@@ -1,5 +1,7 @@
 // The optional reference image (docs/spec.md §5): images only ('Please select an image file' otherwise),
-// read as a data URL, shown as a small preview and removable.
+// read as a data URL, shown as a small preview and removable. A refused file takes the previous image
+// with it (what is shown is what Generate sends); the message stays until the next pick, a Reset (the
+// form remounts this field) or an image given from outside ("Open an image", a drop).
 import { useEffect, useId, useRef, useState } from "react";
 import { prepareReference } from "../../../lib/reference-image";
 import { OptionalLabel } from "./setting-fields";
@@ -12,18 +14,29 @@ export function ReferenceField({ value, onChange, disabled }: Props) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [error, setError] = useState("");
-  // Cleared from outside (Reset): the file input lets go of its file name too.
+  /** The last value this field gave; any other is from outside. */
+  const own = useRef<Reference | null>(value);
   useEffect(() => {
+    if (value === own.current) return;
+    own.current = value;
+    setError("");
+    // Cleared from outside: the file input lets go of its file name too.
     if (!value && input.current) input.current.value = "";
   }, [value]);
+
+  const give = (next: Reference | null) => {
+    own.current = next;
+    onChange(next);
+  };
 
   const onFile = async (file: File | undefined) => {
     setError("");
     if (!file) return;
     const read = await prepareReference(file);
-    if (read.ok) onChange({ dataUrl: read.dataUrl, name: file.name });
+    if (read.ok) give({ dataUrl: read.dataUrl, name: file.name });
     else {
       setError(read.message);
+      give(null);
       if (input.current) input.current.value = "";
     }
   };
@@ -59,7 +72,7 @@ export function ReferenceField({ value, onChange, disabled }: Props) {
             className="btn btn-ghost btn-sm"
             disabled={disabled}
             onClick={() => {
-              onChange(null);
+              give(null);
               if (input.current) input.current.value = "";
             }}
           >

@@ -14,6 +14,7 @@ import {
 import { charsLeft } from "#shared/vocabulary/prompt.ts";
 import { qualityLabel } from "../../../lib/generation-recipe";
 import { takeTypedBeforeLive } from "../../../lib/typed-before-live";
+import { ConcurrencyControl } from "./concurrency-control";
 
 const RATIO_LABEL: Record<AspectRatio, string> = { "1:1": "Square", "16:9": "Landscape", "9:16": "Portrait" };
 
@@ -180,6 +181,9 @@ export function BatchField(props: {
   count: number;
   onToggle: (on: boolean) => void;
   onCount: (n: number) => void;
+  /** The queue's concurrency: how many of the batch's images are drawn at once. */
+  concurrency: number;
+  onConcurrency: (n: number) => void;
   disabled?: boolean;
 }) {
   const id = useId();
@@ -216,6 +220,18 @@ export function BatchField(props: {
             disabled={props.disabled}
             onChange={(e) => props.onCount(Number(e.target.value))}
           />
+          <div className="mt-2 flex items-center justify-between gap-3 text-xs">
+            <span className="text-base-content/80">Images drawn at once</span>
+            <ConcurrencyControl
+              value={props.concurrency}
+              onChange={props.onConcurrency}
+              names={{
+                value: "Images drawn at once",
+                less: "Draw fewer images at once",
+                more: "Draw more images at once",
+              }}
+            />
+          </div>
         </div>
       )}
     </div>

@@ -11,8 +11,10 @@ function Harness(props: {
   notice?: FormNotice | null;
   onGenerate?: (s: GeneratorSettings) => void;
   start?: Partial<GeneratorSettings>;
+  defaultsReady?: boolean;
 }) {
   const [settings, setSettings] = useState<GeneratorSettings>({ ...initialSettings(), ...props.start });
+  const [concurrency, setConcurrency] = useState(2);
   return (
     <GeneratorForm
       settings={settings}
@@ -22,6 +24,9 @@ function Harness(props: {
       running={props.running ?? false}
       submitting={false}
       notice={props.notice ?? null}
+      defaultsReady={props.defaultsReady}
+      concurrency={concurrency}
+      onConcurrency={setConcurrency}
     />
   );
 }
@@ -113,10 +118,51 @@ describe("generator form", () => {
     await screen.findByRole("img", { name: "Reference image: ref.png" });
     expect(input.files).toHaveLength(1);
     await userEvent.click(screen.getByRole("button", { name: "Reset" }));
-    expect(input.value).toBe("");
+    expect((screen.getByLabelText("Reference image") as HTMLInputElement).value).toBe("");
     expect(screen.queryByRole("img", { name: "Reference image: ref.png" })).toBeNull();
     expect((screen.getByLabelText("Prompt") as HTMLTextAreaElement).value).toBe("");
     expect((screen.getByRole("radio", { name: /^Standard/ }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it("refuses a picture it cannot prepare at once, dropping the previous one, and Reset clears the message", async () => {
+    // jsdom decodes no image: a WebP cannot be redrawn here, so it is refused in the field, never sent.
+    const onGenerate = vi.fn();
+    render(<Harness onGenerate={onGenerate} start={{ prompt: "a lighthouse" }} />);
+    const input = () => screen.getByLabelText("Reference image") as HTMLInputElement;
+    await userEvent.upload(input(), new File([new Uint8Array([137, 80, 78, 71])], "ref.png", { type: "image/png" }));
+    await screen.findByRole("img", { name: "Reference image: ref.png" });
+    await userEvent.upload(input(), new File([new Uint8Array([82, 73, 70, 70])], "photo.webp", { type: "image/webp" }));
+    expect((await screen.findByRole("alert")).textContent).toBe(VALIDATION_MESSAGES.notAnImage);
+    expect(screen.queryByRole("img", { name: "Reference image: ref.png" })).toBeNull();
+    await userEvent.click(generateButton());
+    expect(onGenerate).toHaveBeenCalledWith(expect.objectContaining({ referenceImage: null }));
+    await userEvent.click(screen.getByRole("button", { name: "Reset" }));
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("sets how many images of a batch are drawn at once before the batch is queued, within 1 to 4", async () => {
+    render(<Harness />);
+    expect(screen.queryByRole("button", { name: "Draw more images at once" })).toBeNull();
+    await userEvent.click(screen.getByRole("checkbox", { name: "Batch mode" }));
+    const more = screen.getByRole("button", { name: "Draw more images at once" }) as HTMLButtonElement;
+    const fewer = screen.getByRole("button", { name: "Draw fewer images at once" }) as HTMLButtonElement;
+    expect(screen.getByLabelText("Images drawn at once").textContent).toBe("2");
+    await userEvent.click(more);
+    await userEvent.click(more);
+    expect(screen.getByLabelText("Images drawn at once").textContent).toBe("4");
+    expect(more.disabled).toBe(true);
+    for (let i = 0; i < 3; i++) await userEvent.click(fewer);
+    expect(screen.getByLabelText("Images drawn at once").textContent).toBe("1");
+    expect(fewer.disabled).toBe(true);
+  });
+
+  it("keeps style, quality and ratio unseen until the saved defaults are in", () => {
+    const { rerender } = render(<Harness defaultsReady={false} />);
+    const group = screen.getByTestId("saved-defaults");
+    expect(group.className).toContain("invisible");
+    expect(group.getAttribute("aria-busy")).toBe("true");
+    rerender(<Harness defaultsReady />);
+    expect(screen.getByTestId("saved-defaults").className).not.toContain("invisible");
   });
 
   it("shows a notice with its link", () => {
