@@ -30,7 +30,8 @@ export default function CompleteGuidePost() {
           <strong>The built-in procedural renderer</strong> is always there. It is not an AI model: it recognises a
           vocabulary of subjects (mountains, sea, city, forest, cat, dog, robot, castle, planet and more) and colour
           words, and draws them in the chosen style with code. It answers in well under a second, works with no account
-          anywhere, and gives the same picture for the same inputs.
+          anywhere, and gives the same picture for the same inputs; another seed frames the same subject differently
+          (horizon, distance, light and season), so a batch of four shows four takes.
         </li>
         <li>
           <strong>FLUX models through Replicate</strong>, when the operator has added a Replicate key: FLUX Schnell for

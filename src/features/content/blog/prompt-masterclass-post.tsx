@@ -161,8 +161,8 @@ export default function PromptMasterclassPost() {
         FLUX models read the whole prompt and reward precise language. The built-in procedural renderer, which every
         PromptCanvas installation has, is different: it is not an AI model, and it draws from a fixed vocabulary of
         subjects (sky, sea, beach, mountains, hills, city, forest, animals, flowers, planets, castles, robots, cars,
-        houses, boats and more) plus colour words, time of day and weather. Prompts that name those things get the most
-        out of it; abstract ideas such as &ldquo;nostalgia&rdquo; are ignored.
+        houses, boats, lighthouses and more) plus colour words, time of day and weather. Prompts that name those things
+        get the most out of it; abstract ideas such as &ldquo;nostalgia&rdquo; are ignored.
       </p>
 
       <h2>Practice</h2>

@@ -2,7 +2,7 @@
 // buildings, trees, the subjects (farthest first), flowers, then weather over everything.
 import { Canvas } from "./canvas.ts";
 import { drawAnimal, drawCat, drawDog } from "./draw/animals.ts";
-import { drawCastle, drawCity, drawHouse, reflectCity } from "./draw/buildings.ts";
+import { drawCastle, drawCity, drawHouse, drawLighthouse, reflectCity } from "./draw/buildings.ts";
 import { type Draw, drawContext } from "./draw/context.ts";
 import { drawCar, drawPortrait, drawRobot } from "./draw/figures.ts";
 import { drawBeach, drawDesert, drawHills, drawMountains } from "./draw/land.ts";
@@ -28,6 +28,7 @@ type SubjectDrawer = (d: Draw, x01: number, scale: number) => void;
 
 const SUBJECT_DRAWERS: Partial<Record<MotifId, SubjectDrawer>> = {
   castle: drawCastle,
+  lighthouse: drawLighthouse,
   house: drawHouse,
   animal: drawAnimal,
   dog: drawDog,
@@ -41,6 +42,7 @@ const SUBJECT_DRAWERS: Partial<Record<MotifId, SubjectDrawer>> = {
 
 /** Farthest subjects first so nearer ones overlap them. */
 const SUBJECT_DEPTH: MotifId[] = [
+  "lighthouse",
   "castle",
   "house",
   "animal",
@@ -83,7 +85,8 @@ export function composeScene(scene: Scene, width: number, height: number): Canva
     if (has("beach")) drawBeach(at("beach"));
     if (has("river") && !water) drawRiver(at("river"));
     if (has("forest")) drawForest(at("forest"));
-    if (has("boat") && has("sea")) drawBoat(at("boat"));
+    const boat = scene.subjects.find((sub) => sub.motif === "boat");
+    if (boat && has("sea")) drawBoat(at("boat"), boat.x, boat.scale);
   }
   if (has("fish")) drawFish(at("fish"));
   if (has("gears")) drawGears(at("gears"));

@@ -39,6 +39,7 @@ export const MOTIF_IDS = [
   "fog",
   "banana",
   "gears",
+  "lighthouse",
 ] as const;
 
 export type MotifId = (typeof MOTIF_IDS)[number];
@@ -121,6 +122,7 @@ const SYNONYMS: Record<MotifId, readonly string[]> = {
     "rainforest",
     "leaf",
     "leaves",
+    "branch",
   ],
   night: ["night", "midnight", "nighttime", "dark", "nocturnal"],
   sunset: ["sunset", "sunrise", "dusk", "dawn", "twilight", "golden hour", "afterglow", "evening"],
@@ -242,7 +244,20 @@ const SYNONYMS: Record<MotifId, readonly string[]> = {
   river: ["river", "stream", "creek", "brook", "waterfall", "canal"],
   castle: ["castle", "palace", "fortress", "kingdom", "tower", "citadel", "cathedral", "fort", "temple", "church"],
   robot: ["robot", "android", "cyborg", "mech", "mecha", "droid", "automaton", "bot", "ai"],
-  car: ["car", "vehicle", "truck", "racing", "taxi", "automobile", "racecar", "jeep", "van", "motorcycle"],
+  car: [
+    "car",
+    "fire truck",
+    "fire engine",
+    "vehicle",
+    "truck",
+    "racing",
+    "taxi",
+    "automobile",
+    "racecar",
+    "jeep",
+    "van",
+    "motorcycle",
+  ],
   house: [
     "house",
     "home",
@@ -264,7 +279,31 @@ const SYNONYMS: Record<MotifId, readonly string[]> = {
   fog: ["fog", "foggy", "mist", "misty", "haze", "hazy", "smoke", "ethereal"],
   banana: ["banana", "fruit", "nano banana"],
   gears: ["gear", "cog", "clockwork", "machinery", "clock", "mechanical", "steampunk", "engine"],
+  lighthouse: ["lighthouse", "beacon"],
 };
+
+/** Motifs that are things, not places, times or weather: the kinds of subject a compound can name. */
+const THINGS = new Set<MotifId>([
+  "portrait",
+  "cat",
+  "dog",
+  "bird",
+  "animal",
+  "fish",
+  "flower",
+  "car",
+  "house",
+  "boat",
+  "robot",
+  "banana",
+  "castle",
+  "gears",
+  "lighthouse",
+]);
+
+export function isThing(motif: MotifId): boolean {
+  return THINGS.has(motif);
+}
 
 /** Colour words, and the colour each pulls the palette toward. */
 export const COLOR_WORDS: Record<string, Rgb> = {

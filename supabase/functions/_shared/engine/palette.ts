@@ -108,6 +108,57 @@ const TIME_SKIES: Record<Exclude<TimeOfDay, "day">, Partial<Record<Role, string>
   },
 };
 
+/**
+ * The seed's light and season (decision 134): one of these per time of day tints the base palette
+ * before the setting, the style and the prompt's colours have their say, so they still win. The first
+ * of each list leaves the palette as it is.
+ */
+const MOODS: Record<TimeOfDay, ReadonlyArray<Partial<Record<Role, readonly [string, number]>>>> = {
+  day: [
+    {},
+    // A warm morning: a peach horizon and sunlit, yellower grass.
+    { skyBottom: ["#f7d9b0", 0.6], skyMid: ["#b9c9e0", 0.35], grass: ["#c2c25a", 0.35], ground: ["#9aa04a", 0.3] },
+    // Deep summer: a saturated sky and lush greens.
+    { skyTop: ["#1c4fb0", 0.6], skyMid: ["#4f95e0", 0.45], grass: ["#5fb83a", 0.4], foliage: ["#2f7a2a", 0.3] },
+    // Autumn: rust foliage and straw fields under a paler sky.
+    {
+      foliage: ["#c0602a", 0.65],
+      foliageDark: ["#6e3320", 0.5],
+      grass: ["#c4a24a", 0.55],
+      ground: ["#a4883e", 0.5],
+      groundDark: ["#6a5230", 0.4],
+      skyBottom: ["#f0e6d0", 0.4],
+    },
+    // Overcast: a soft grey sky and muted land.
+    {
+      skyTop: ["#7d8c9e", 0.6],
+      skyMid: ["#a9b4c0", 0.6],
+      skyBottom: ["#d4d8dc", 0.5],
+      cloud: ["#e4e8ec", 0.4],
+      ground: ["#6a8a5a", 0.3],
+      water: ["#4a6a80", 0.35],
+    },
+  ],
+  sunset: [
+    {},
+    // Golden hour: amber instead of rose.
+    { skyTop: ["#4a4a86", 0.5], skyMid: ["#e0893a", 0.7], skyBottom: ["#ffd27a", 0.6], cloud: ["#ffc56a", 0.5] },
+    // A red sky.
+    { skyTop: ["#3a1a4a", 0.5], skyMid: ["#c8383a", 0.65], skyBottom: ["#ff8a4a", 0.55], cloud: ["#e86a5a", 0.5] },
+  ],
+  night: [
+    {},
+    // A teal night.
+    { skyTop: ["#021418", 0.7], skyMid: ["#0b3440", 0.7], skyBottom: ["#1f5560", 0.6] },
+    // A violet night.
+    { skyTop: ["#0a0420", 0.7], skyMid: ["#26134f", 0.7], skyBottom: ["#4a2f6e", 0.6] },
+  ],
+  space: [{}, { skyMid: ["#1a0a30", 0.6], cloud: ["#5a2f6e", 0.5] }, {
+    skyMid: ["#061a2a", 0.6],
+    cloud: ["#1f5a6e", 0.5],
+  }],
+};
+
 /** Roles each motif owns, for colour words bound to it ("red car" tints the car's roles). */
 const MOTIF_ROLES: Partial<Record<MotifId, Role[]>> = {
   sky: SKY_ROLES,
@@ -144,6 +195,8 @@ const MOTIF_ROLES: Partial<Record<MotifId, Role[]>> = {
 
 export interface PaletteInputs {
   time: TimeOfDay;
+  /** The seed's pick among the time of day's moods, 0..1 (0 for the plain palette). */
+  mood?: number;
   motifs: ReadonlySet<MotifId>;
   style: StyleDef;
   colors: readonly string[];
@@ -173,6 +226,11 @@ export function buildPalette(p: PaletteInputs): ScenePalette {
       );
     }
     for (const [role, value] of Object.entries(TIME_SKIES[p.time])) set(role as Role, hex(value!));
+  }
+  const moods = MOODS[p.time];
+  const mood = moods[Math.min(moods.length - 1, Math.floor((p.mood ?? 0) * moods.length))];
+  for (const [role, [value, t]] of Object.entries(mood) as [Role, readonly [string, number]][]) {
+    set(role, mix(pal[role], hex(value), t));
   }
   if (p.motifs.has("snow")) {
     const snowy = p.time === "day" || p.time === "sunset" ? 1 : 0.6;

@@ -1,8 +1,9 @@
 // Reads a prompt the way the built-in engine can use it: which motifs to draw, which colours to favour
 // (a colour word right before a motif word binds to that motif: "red car"), and what to leave out
-// (the negative prompt, plus "no"/"without" inside the prompt itself).
+// (the negative prompt, plus "no"/"without" inside the prompt itself). In a compound of two things
+// ("fishing boat", "house cat") the last word is the subject and the first only says what kind.
 import type { Rgb } from "./color.ts";
-import { COLOR_WORDS, MOTIF_INDEX, type MotifId } from "./motifs.ts";
+import { COLOR_WORDS, isThing, MOTIF_INDEX, type MotifId } from "./motifs.ts";
 
 export interface ParsedPrompt {
   /** Motifs in order of first mention, without any the negative prompt removes. */
@@ -48,6 +49,24 @@ interface Term {
   negated: boolean;
 }
 
+function phraseAt(words: string[], i: number): readonly MotifId[] | undefined {
+  if (i + 1 >= words.length) return undefined;
+  return MOTIF_INDEX.get(`${words[i]} ${words[i + 1]}`) ?? MOTIF_INDEX.get(`${words[i]} ${stem(words[i + 1])}`);
+}
+
+function wordAt(words: string[], i: number): readonly MotifId[] {
+  return i < words.length ? (MOTIF_INDEX.get(words[i]) ?? MOTIF_INDEX.get(stem(words[i])) ?? []) : [];
+}
+
+/**
+ * A word naming only things, right before a word naming another thing, is that thing's kind, not a
+ * second subject: "fishing boat" is a boat, "house cat" a cat, "fishing village" houses. A thing
+ * before a place stays ("koi pond" has its koi), and fire is no thing ("burning house" is on fire).
+ */
+function isModifier(motifs: readonly MotifId[], next: readonly MotifId[]): boolean {
+  return motifs.length > 0 && motifs.every(isThing) && next.some((m) => isThing(m) && !motifs.includes(m));
+}
+
 /** Recognised terms of a text in order; a phrase of two words wins over its single words. */
 function terms(text: string): Term[] {
   const words = tokenize(text);
@@ -59,9 +78,12 @@ function terms(text: string): Term[] {
       negate = 3;
       continue;
     }
-    const pair = i + 1 < words.length ? `${word} ${words[i + 1]}` : "";
-    const phrase = pair ? (MOTIF_INDEX.get(pair) ?? MOTIF_INDEX.get(`${word} ${stem(words[i + 1])}`)) : undefined;
-    const motifs = phrase ?? MOTIF_INDEX.get(word) ?? MOTIF_INDEX.get(stem(word)) ?? [];
+    const phrase = phraseAt(words, i);
+    const motifs = phrase ?? wordAt(words, i);
+    // Skipped like a filler, so a colour or a "no" before it reaches the thing it qualifies. A word in
+    // -ing after it is a verb, not the head ("a man fishing").
+    const head = words[i + 1]?.endsWith("ing") ? [] : (phraseAt(words, i + 1) ?? wordAt(words, i + 1));
+    if (!phrase && isModifier(motifs, head)) continue;
     const color = phrase ? null : COLOR_WORDS[word] ? word : COLOR_WORDS[stem(word)] ? stem(word) : null;
     if (phrase) i++;
     if (motifs.length > 0 || color) {

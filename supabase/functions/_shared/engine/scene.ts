@@ -49,8 +49,45 @@ const SETTINGS: MotifId[] = [
   "river",
   "castle",
 ];
-const GROUND_SUBJECTS: MotifId[] = ["portrait", "robot", "cat", "dog", "animal", "car", "house", "fire", "banana"];
-const SLOT_ORDER: MotifId[] = ["portrait", "robot", "castle", "house", "animal", "dog", "cat", "car", "fire", "banana"];
+const GROUND_SUBJECTS: MotifId[] = [
+  "portrait",
+  "robot",
+  "cat",
+  "dog",
+  "animal",
+  "car",
+  "house",
+  "fire",
+  "banana",
+  "lighthouse",
+];
+/** Subjects that float on water; each brings the sea with it. */
+const WATER_SUBJECTS: MotifId[] = ["boat"];
+const SLOT_ORDER: MotifId[] = [
+  "portrait",
+  "robot",
+  "lighthouse",
+  "castle",
+  "house",
+  "animal",
+  "dog",
+  "cat",
+  "car",
+  "fire",
+  "banana",
+  "boat",
+];
+
+/**
+ * How the seed frames a picture whose prompt leaves it open (decision 134): where the horizon sits
+ * (as a shift from the scene's usual line), how near the subjects stand, what rises behind a subject
+ * the prompt gives no setting, and, when neither the prompt nor the style names one, the time of day.
+ */
+const HORIZON_SHIFTS = [-0.14, -0.07, 0, 0.07, 0.13];
+const SUBJECT_SCALES = [0.8, 1, 1.2];
+const FOCUS_XS = [0.34, 0.5, 0.66];
+const BACKDROPS: (MotifId | null)[] = [null, "mountain", "forest"];
+const OPEN_TIMES: TimeOfDay[] = ["day", "day", "day", "sunset", "sunset", "night"];
 
 export interface PlanInputs {
   parsed: ParsedPrompt;
@@ -70,17 +107,22 @@ export function planScene({ parsed, style, rng, reference, noiseOctaves = 5 }: P
     motifs.add(m);
     implied.push(m);
   };
+  // The framing draws from its own stream, so the choices above it keep theirs.
+  const frame = rng.fork("frame");
 
-  const namesScene = parsed.motifs.some(
-    (m) => SETTINGS.includes(m) || GROUND_SUBJECTS.includes(m) || m === "planet" || m === "gears",
-  );
+  const namesSetting = parsed.motifs.some((m) => SETTINGS.includes(m));
+  const namesScene = namesSetting ||
+    parsed.motifs.some(
+      (m) => GROUND_SUBJECTS.includes(m) || WATER_SUBJECTS.includes(m) || m === "planet" || m === "gears",
+    );
   if (!namesScene) style.defaults.forEach(imply);
   if (!namesScene && ![...motifs].some((m) => SETTINGS.includes(m))) {
     imply(rng.pick(["hills", "mountain", "sea"] as MotifId[]));
   }
 
   if (motifs.has("beach")) imply("sea");
-  const time = pickTime(motifs, parsed.motifs, style, banned);
+  if (WATER_SUBJECTS.some((m) => motifs.has(m)) || motifs.has("lighthouse")) imply("sea");
+  const time = pickTime(motifs, parsed.motifs, style, banned, frame);
   const openSpace = time === "space" &&
     !["mountain", "desert", "snow", "hills", "sea", "city"].some((m) => motifs.has(m as MotifId));
   if (!openSpace && !SETTINGS.some((m) => motifs.has(m) && m !== "space" && m !== "castle" && m !== "river")) {
@@ -91,6 +133,8 @@ export function planScene({ parsed, style, rng, reference, noiseOctaves = 5 }: P
   if (motifs.has("sea") && groundSubjects.length > 0 && !motifs.has("city") && !motifs.has("beach")) {
     imply(motifs.has("desert") ? "desert" : motifs.has("snow") ? "snow" : "hills");
   }
+  const backdrop = frame.pick(BACKDROPS);
+  if (!namesSetting && !openSpace && backdrop && !(backdrop === "forest" && motifs.has("sea"))) imply(backdrop);
   if (time === "night" && !motifs.has("rain")) {
     imply("moon");
     imply("stars");
@@ -109,10 +153,11 @@ export function planScene({ parsed, style, rng, reference, noiseOctaves = 5 }: P
     motifs.has("sky") ?
     0.72 :
     0.62;
-  if (horizon < 1) horizon += rng.range(-0.03, 0.03);
+  const shift = frame.pick(HORIZON_SHIFTS) * (motifs.has("portrait") ? 0.5 : 1);
+  if (horizon < 1) horizon = Math.min(0.82, Math.max(0.4, horizon + shift + rng.range(-0.03, 0.03)));
   if (reference?.horizon != null && horizon < 1) horizon = Math.min(0.85, Math.max(0.3, reference.horizon));
 
-  const focusX = reference?.focusX ?? rng.range(0.38, 0.62);
+  const focusX = reference?.focusX ?? frame.pick(FOCUS_XS) + rng.range(-0.04, 0.04);
   const lightX = focusX > 0.5 ? rng.range(0.14, 0.34) : rng.range(0.66, 0.86);
   const lightY = time === "sunset" ?
     Math.min(horizon, 1) - rng.range(0.05, 0.1) :
@@ -121,10 +166,12 @@ export function planScene({ parsed, style, rng, reference, noiseOctaves = 5 }: P
   const subjects = placeSubjects(
     [...SLOT_ORDER].filter((m) => motifs.has(m)),
     focusX,
+    frame.pick(SUBJECT_SCALES),
     rng,
   );
   const palette = buildPalette({
     time,
+    mood: frame.next(),
     motifs,
     style,
     colors: parsed.colors,
@@ -149,19 +196,25 @@ export function planScene({ parsed, style, rng, reference, noiseOctaves = 5 }: P
   };
 }
 
-function pickTime(motifs: Set<MotifId>, named: MotifId[], style: StyleDef, banned: Set<MotifId>): TimeOfDay {
+function pickTime(
+  motifs: Set<MotifId>,
+  named: MotifId[],
+  style: StyleDef,
+  banned: Set<MotifId>,
+  frame: Rng,
+): TimeOfDay {
   if (motifs.has("space") || (motifs.has("planet") && !named.includes("sun"))) return "space";
   const has = (m: MotifId) => named.includes(m);
   if (has("night") || ((has("stars") || has("moon")) && !has("sun") && !has("sunset"))) return "night";
   if (has("sunset")) return "sunset";
   if (has("sun")) return "day";
-  const preferred = style.time ?? (motifs.has("moon") ? "night" : "day");
+  const preferred = style.time ?? (motifs.has("moon") ? "night" : frame.pick(OPEN_TIMES));
   if ((preferred === "night" && banned.has("night")) || (preferred === "sunset" && banned.has("sunset"))) return "day";
   return preferred;
 }
 
 /** The first subject sits at the focus; each next one where it is farthest from those placed. */
-function placeSubjects(list: MotifId[], focusX: number, rng: Rng): Subject[] {
+function placeSubjects(list: MotifId[], focusX: number, nearness: number, rng: Rng): Subject[] {
   const placed: Subject[] = [];
   const candidates = [0.16, 0.28, 0.4, 0.5, 0.6, 0.72, 0.84];
   const hasPortrait = list.includes("portrait");
@@ -178,7 +231,7 @@ function placeSubjects(list: MotifId[], focusX: number, rng: Rng): Subject[] {
       }
     }
     const crowd = list.length > 3 ? 0.8 : 1;
-    placed.push({ motif, x, scale: (hasPortrait && motif !== "portrait" ? 0.7 : 1) * crowd });
+    placed.push({ motif, x, scale: (hasPortrait && motif !== "portrait" ? 0.7 : 1) * crowd * nearness });
   }
   return placed;
 }

@@ -1,5 +1,6 @@
 // Buildings: a city skyline in three hazy depths (windows lit at night, a wet street reflecting it when
-// the city stands on its own ground), a castle with towers and flags, and a house with a smoking chimney.
+// the city stands on its own ground), a castle with towers and flags, a house with a smoking chimney,
+// and a striped lighthouse on its rock, its lamp lit and sweeping a beam when the light is low.
 import { Layer } from "../canvas.ts";
 import { hex, mix, type Rgb } from "../color.ts";
 import type { MotifId } from "../motifs.ts";
@@ -14,6 +15,9 @@ export function drawCity(d: Draw): void {
   const ownGround = !OTHER_GROUND.some((m) => s.motifs.has(m));
   if (ownGround) drawStreet(d);
   c.drawLayer = Layer.structure;
+  // Each seed builds its own city: a low town, a mid-rise, or a cluster of towers, asleep or wide awake.
+  const rise = rng.pick([0.7, 1, 1.4]),
+    awake = rng.pick([0.55, 1, 1.5]);
   for (let li = 0; li < 3; li++) {
     const scaleH = [0.62, 0.85, 1][li];
     const haze = [0.55, 0.28, 0][li];
@@ -21,7 +25,7 @@ export function drawCity(d: Draw): void {
     let x = -rng.range(0, 0.05) * W;
     while (x < W) {
       const bw = U * rng.range(0.045, 0.1) * (li === 2 ? 1.15 : 1);
-      const bh = Math.min(hy - H * 0.05, (H * 0.1 + rng.next() ** 1.6 * H * 0.32) * scaleH);
+      const bh = Math.min(hy - H * 0.05, (H * 0.1 + rng.next() ** 1.6 * H * 0.32) * scaleH * rise);
       const top = baseY - bh;
       const wall = mix(rng.chance(0.5) ? p.wall : mix(p.wall, p.wallShade, 0.5), p.skyBottom, haze);
       const shade = mix(p.wallShade, p.skyBottom, haze * 0.8);
@@ -41,7 +45,7 @@ export function drawCity(d: Draw): void {
           to: shade,
         });
       } else if (roof < 0.55) c.fillPolygon([x, top + 1, x + bw / 2, top - bw * 0.6, x + bw, top + 1], dark);
-      if (li > 0) drawWindows(d, x, top, bw, baseY - top, li, night, haze);
+      if (li > 0) drawWindows(d, x, top, bw, baseY - top, li, night, haze, awake);
       x += bw + U * rng.range(0, 0.012);
     }
   }
@@ -56,6 +60,7 @@ function drawWindows(
   li: number,
   night: boolean,
   haze: number,
+  awake: number,
 ): void {
   const { c, p, rng, U } = d;
   const ww = U * (li === 2 ? 0.008 : 0.006),
@@ -66,7 +71,7 @@ function drawWindows(
   const offX = x + (bw - cols * (ww + gap) + gap) / 2;
   const lit = mix(p.windowLit, p.skyBottom, haze * 0.4);
   const glass = mix(p.window, p.skyTop, 0.2);
-  const litShare = rng.range(0.3, 0.6);
+  const litShare = rng.range(0.3, 0.6) * awake;
   for (let j = 0; j < rows; j++) {
     for (let i = 0; i < cols; i++) {
       const wx = offX + i * (ww + gap),
@@ -226,4 +231,50 @@ export function drawHouse(d: Draw, x01: number, scale: number): void {
     c.strokeLine(wx, wy, wx, wy + ws, Math.max(1, S * 0.012), p.wallShade);
     c.strokeLine(wx - ws / 2, wy + ws / 2, wx + ws / 2, wy + ws / 2, Math.max(1, S * 0.012), p.wallShade);
   }
+}
+
+export function drawLighthouse(d: Draw, x01: number, scale: number): void {
+  const { c, p, s, rng, W, U } = d;
+  c.drawLayer = Layer.structure;
+  const lit = s.time !== "day";
+  const x = x01 * W,
+    base = groundY(d, 0.8);
+  const S = U * 0.5 * scale,
+    bottomHalf = S * 0.09,
+    topHalf = S * 0.055,
+    top = base - S;
+  c.fillEllipse(x, base, bottomHalf * 2.6, S * 0.08, {
+    linear: [0, base - S * 0.08, 0, base + S * 0.08],
+    from: mix(p.rock, p.sun, 0.15),
+    to: mix(p.rock, p.ink, 0.5),
+  });
+  const bands = rng.int(4, 5);
+  const red = mix(p.accent, p.roof, 0.3),
+    white = mix(p.cloud, p.wall, 0.35);
+  for (let k = 0; k < bands; k++) {
+    const y0 = base - (S * k) / bands,
+      y1 = base - (S * (k + 1)) / bands;
+    const h0 = bottomHalf + ((topHalf - bottomHalf) * k) / bands,
+      h1 = bottomHalf + ((topHalf - bottomHalf) * (k + 1)) / bands;
+    const col = k % 2 === 0 ? white : red;
+    c.fillPolygon([x - h0, y0 + 1, x - h1, y1, x + h1, y1, x + h0, y0 + 1], {
+      linear: [x - h0, 0, x + h0, 0],
+      from: mix(col, p.sun, lit ? 0 : 0.15),
+      to: mix(col, p.ink, 0.35),
+    });
+  }
+  c.fillRect(x - bottomHalf * 0.3, base - S * 0.12, x + bottomHalf * 0.3, base + 1, mix(p.ink, p.door, 0.3));
+  c.fillRect(x - topHalf * 1.5, top - S * 0.02, x + topHalf * 1.5, top + S * 0.01, p.ink);
+  const lamp = top - S * 0.07;
+  c.fillRect(x - topHalf * 0.85, top - S * 0.12, x + topHalf * 0.85, top - S * 0.02, lit ? p.windowLit : p.window);
+  c.fillPolygon([x - topHalf * 1.2, top - S * 0.12, x, top - S * 0.22, x + topHalf * 1.2, top - S * 0.12], {
+    linear: [x - topHalf, 0, x + topHalf, 0],
+    from: mix(red, p.sun, 0.1),
+    to: mix(red, p.ink, 0.45),
+  });
+  if (!lit) return;
+  const dir = x01 < 0.5 ? 1 : -1,
+    reach = W * 0.7;
+  c.fillPolygon([x, lamp, x + dir * reach, lamp - S * 0.16, x + dir * reach, lamp + S * 0.12], p.windowLit, 0.16);
+  c.glow(x, lamp, S * 0.22, p.windowLit, 0.55);
 }

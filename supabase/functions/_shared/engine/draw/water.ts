@@ -106,13 +106,15 @@ export function drawRiver(d: Draw): void {
   }
 }
 
-export function drawBoat(d: Draw): void {
+/** A sailing boat at x01; as the picture's lead subject it sails nearer and larger. */
+export function drawBoat(d: Draw, x01: number, scale: number): void {
   const { c, p, rng, W, H, U, hy } = d;
   c.drawLayer = Layer.figure;
-  const x = W * (d.s.focusX < 0.5 ? rng.range(0.6, 0.8) : rng.range(0.2, 0.4));
-  const t = rng.range(0.15, 0.35);
+  const lead = d.s.subjects[0]?.motif === "boat";
+  const x = W * x01;
+  const t = lead ? rng.range(0.3, 0.45) : rng.range(0.15, 0.35);
   const y = hy + (H - hy) * t;
-  const s = U * (0.06 + 0.1 * t);
+  const s = U * (lead ? 0.1 + 0.15 * t : 0.06 + 0.1 * t) * scale;
   const hull = mix(p.accent, p.ink, 0.35);
   c.fillEllipse(x, y + s * 0.2, s * 1.1, s * 0.08, mix(p.waterDeep, p.ink, 0.3), 0.4, 0, 3);
   c.fillPolygon(
