@@ -146,6 +146,9 @@ export async function serveRenders(
   render: (input: RenderInput) => Promise<Uint8Array>,
   decode?: DecodeFn,
 ): Promise<void> {
+  // Stdout carries the frames alone: a library's message there (omggif logs a short GIF stream with
+  // console.log) would break the protocol and cost the process, so the console writes to stderr.
+  console.log = console.info = console.debug = console.error;
   const reader = new FrameReader();
   const out = Deno.stdout.writable.getWriter();
   for await (const chunk of Deno.stdin.readable) {

@@ -39,6 +39,7 @@ import {
   send,
   withDeep,
 } from "../support/hostile.ts";
+import { gifDeclaringHuge, jpegDeclaringHuge, pngDeclaringHuge, pngTruncated } from "../support/hostile-images.ts";
 
 /** Over every JSON body limit of the backend (REST and auth 1 MB, storage 256 KB, functions 6 MB). */
 const HUGE_BYTES = 7 * 1024 * 1024;
@@ -590,6 +591,13 @@ const BOMBS: { name: string; mime: string; bytes: () => Uint8Array<ArrayBuffer> 
   { name: "PNG claiming 50,000 x 50,000", mime: "image/png", bytes: () => pngBomb() },
   { name: "GIF claiming 65,535 x 65,535", mime: "image/gif", bytes: gifBomb },
   { name: "JPEG claiming 65,535 x 65,535", mime: "image/jpeg", bytes: jpegBomb },
+  // Within the limits (4096 px a side, 16 M pixels), so only a decode can refuse them: it runs off the
+  // event loop within its time budget, and each failure counts against the sender's account.
+  { name: "PNG declaring 4096 x 3900 in 62 KB", mime: "image/png", bytes: () => pngDeclaringHuge() },
+  { name: "PNG failing at its last row", mime: "image/png", bytes: () => pngDeclaringHuge(4096, 3900, true) },
+  { name: "PNG cut off halfway", mime: "image/png", bytes: () => pngTruncated() },
+  { name: "GIF declaring 4096 x 3900 in 35 bytes", mime: "image/gif", bytes: () => gifDeclaringHuge() },
+  { name: "JPEG declaring 4000 x 3900 with no scan", mime: "image/jpeg", bytes: () => jpegDeclaringHuge() },
 ];
 
 function bombProbes(): Probe[] {

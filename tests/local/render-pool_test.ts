@@ -7,7 +7,7 @@ import { renderPng } from "../../supabase/functions/_shared/engine/render.ts";
 import { createRenderPool, type RenderPool } from "../../supabase/local/render-pool.ts";
 import { decodeImage } from "../../supabase/functions/_shared/image/decode.ts";
 import { DECODE_BUDGET_MS } from "../../supabase/functions/_shared/image/limits.ts";
-import { pngDeclaringHuge, pngTruncated } from "../support/hostile-images.ts";
+import { gifDeclaringHuge, pngDeclaringHuge, pngTruncated } from "../support/hostile-images.ts";
 
 const SCRIPTED = new URL("./fixtures/scripted-render-process.ts", import.meta.url);
 
@@ -134,6 +134,9 @@ Deno.test("a decode in a render process answers the decoder's own pixels, and it
     assert.equal(lastRow.ok ? "" : lastRow.error.code, "image_corrupt");
     const cut = await pool.decode(pngTruncated(64, 48), DECODE_BUDGET_MS);
     assert.equal(cut.ok ? "" : cut.error.code, "image_corrupt");
+    // A decoder's console message (omggif's, for a GIF stream cut short) does not break the protocol.
+    const gif = await pool.decode(gifDeclaringHuge(64, 48), DECODE_BUDGET_MS);
+    assert.deepEqual(gif.ok && [gif.value.width, gif.value.height], [64, 48]);
     // The header's limits hold in the process too: nothing past 4096 px a side is decoded.
     const huge = await pool.decode(pngDeclaringHuge(5000, 8), DECODE_BUDGET_MS);
     assert.equal(huge.ok ? "" : huge.error.code, "image_too_large");

@@ -46,3 +46,28 @@ export function pngTruncated(width = 4096, height = 3900): Uint8Array<ArrayBuffe
   const whole = pngDeclaringHuge(width, height);
   return whole.slice(0, Math.floor(whole.length / 2));
 }
+
+/**
+ * A GIF whose screen and only frame declare `width` x `height`, with an LZW stream that ends at once:
+ * a decoder allocates the whole frame for a few dozen bytes.
+ */
+export function gifDeclaringHuge(width = 4096, height = 3900): Uint8Array<ArrayBuffer> {
+  const size = [width & 0xff, width >> 8, height & 0xff, height >> 8];
+  const head = [...new TextEncoder().encode("GIF89a"), ...size, 0x80, 0, 0];
+  const palette = [0, 0, 0, 255, 255, 255];
+  const frame = [0x2c, 0, 0, 0, 0, ...size, 0];
+  // LZW minimum code size 2; one sub-block holding a clear code and the end code; the trailer.
+  return new Uint8Array([...head, ...palette, ...frame, 2, 2, 0x4c, 0x01, 0, 0x3b]);
+}
+
+/**
+ * A JPEG whose start of frame declares `width` x `height` and whose comment pads it past the fewest
+ * bytes that size needs (decode.ts's jpegBytesFloor), with no scan at all: only the decoder can tell.
+ */
+export function jpegDeclaringHuge(width = 4000, height = 3900): Uint8Array<ArrayBuffer> {
+  const sof = [0xff, 0xc0, 0, 17, 8, height >> 8, height & 0xff, width >> 8, width & 0xff, 3];
+  const components = [1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1];
+  const padding = Math.min(65_000, Math.ceil((Math.ceil(width / 8) * Math.ceil(height / 8)) / 8) + 1024);
+  const comment = [0xff, 0xfe, (padding + 2) >> 8, (padding + 2) & 0xff, ...new Uint8Array(padding).fill(0x20)];
+  return new Uint8Array([0xff, 0xd8, ...sof, ...components, ...comment, 0xff, 0xd9]);
+}
