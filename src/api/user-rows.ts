@@ -4,6 +4,7 @@ import { err, ok, type Result } from "../lib/result";
 import { supabase } from "./client";
 import { toAppError, type AppError } from "./errors";
 import type { GenerationRow, MyLimits, PreferencesRow } from "#shared/vocabulary/rows.ts";
+import { PREFERENCE_DEFAULTS } from "#shared/vocabulary/generation.ts";
 
 async function attempt<T>(run: () => Promise<Result<T, AppError>>): Promise<Result<T, AppError>> {
   try {
@@ -39,6 +40,34 @@ export function fetchPreferences(userId: string): Promise<Result<PreferencesRow 
   return attempt(async () => {
     const { data, error } = await supabase().from("user_preferences").select("*").eq("user_id", userId).maybeSingle();
     return error ? err(toAppError(error)) : ok((data ?? null) as PreferencesRow | null);
+  });
+}
+
+/**
+ * docs/spec.md §4: a person with no preferences row gets the default one (§3's five fields, with the
+ * device's time zone). A row another device made meanwhile is kept as it is and answered.
+ */
+export function createDefaultPreferences(
+  userId: string,
+  timezone: string | null,
+): Promise<Result<PreferencesRow, AppError>> {
+  return attempt(async () => {
+    const row = {
+      user_id: userId,
+      default_style: PREFERENCE_DEFAULTS.style,
+      default_quality: PREFERENCE_DEFAULTS.quality,
+      default_aspect_ratio: PREFERENCE_DEFAULTS.aspectRatio,
+      notifications_enabled: PREFERENCE_DEFAULTS.notificationsEnabled,
+      public_gallery_opt_in: PREFERENCE_DEFAULTS.publicGalleryOptIn,
+      ...(timezone ? { timezone } : {}),
+    };
+    const { error } = await supabase()
+      .from("user_preferences")
+      .upsert(row, { onConflict: "user_id", ignoreDuplicates: true });
+    if (error) return err(toAppError(error));
+    const made = await fetchPreferences(userId);
+    if (!made.ok) return made;
+    return made.value ? ok(made.value) : err(toAppError(new Error("server error: the preferences row is missing")));
   });
 }
 

@@ -9,6 +9,7 @@ import type { AppError } from "../api/errors";
 import type { MyLimits, PreferencesRow } from "#shared/vocabulary/rows.ts";
 import { fetchGenerationFlags } from "../api/library";
 import {
+  createDefaultPreferences,
   fetchGenerationsByIds,
   fetchGenerationsSince,
   fetchMyLimits,
@@ -199,7 +200,13 @@ export async function pullUserData(
   ]);
   if (generations.error) errors.push({ part: "generations", error: generations.error });
   if (preferences.ok) {
-    const prefs = preferences.value;
+    let prefs = preferences.value;
+    if (!prefs) {
+      // docs/spec.md §4: loaded at start; if none exist, a default row is created.
+      const made = await createDefaultPreferences(userId, timezone);
+      if (made.ok) prefs = made.value;
+      else errors.push({ part: "preferences", error: made.error });
+    }
     // The quota resets at the person's local midnight: tell the server when the device's zone differs.
     if (prefs && timezone && prefs.timezone !== timezone) {
       const set = await setMyTimezone(timezone);

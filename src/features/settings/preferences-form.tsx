@@ -1,6 +1,8 @@
 // Preferences (docs/spec.md §3, §4): default style, quality and aspect ratio (the generator starts from
 // them), notifications, whether new generations are published to the gallery, and the time zone.
-// Saving applies on this device at once and reaches the server through the outbox, offline too.
+// Saving applies on this device at once and reaches the server through the outbox, offline too. Until
+// the person's row is on this device (the first pull brings it, or creates the default one) the form
+// waits: docs/spec.md §5, an update requires loaded preferences, so defaults never overwrite saved ones.
 import { useLiveQuery } from "dexie-react-hooks";
 import { useId, useState, type FormEvent } from "react";
 import { PREFERENCE_DEFAULTS } from "#shared/vocabulary/generation.ts";
@@ -60,7 +62,14 @@ function ToggleRow(props: { label: string; description: string; checked: boolean
 }
 
 export function PreferencesForm({ userId }: { userId: string | undefined }) {
-  const record = useLiveQuery(() => (userId ? getPreferences(userId) : undefined), [userId]);
+  // Wrapped, so "read, no row yet" differs from "not read yet".
+  const read = useLiveQuery(
+    async (): Promise<{ record: PreferencesRecord | undefined } | null> =>
+      userId ? { record: await getPreferences(userId) } : null,
+    [userId],
+  );
+  const record = read?.record;
+  const loaded = Boolean(record);
   // Only the fields changed here are kept; the rest follow the record (another tab may change it).
   const [edits, setEdits] = useState<PreferencesPatch>({});
   const [saving, setSaving] = useState(false);
@@ -71,7 +80,7 @@ export function PreferencesForm({ userId }: { userId: string | undefined }) {
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
-    if (!userId) {
+    if (!userId || !loaded) {
       showToast({ tone: "error", title: PREFERENCES_SIGN_IN });
       return;
     }
@@ -97,57 +106,65 @@ export function PreferencesForm({ userId }: { userId: string | undefined }) {
         Preferences
       </h2>
       <p className="-mt-2 text-sm text-base-content/80">The generator starts from these settings.</p>
-      <div className="grid gap-4 sm:grid-cols-3">
-        <SelectField
-          label="Default style"
-          value={values.defaultStyle}
-          options={STYLE_OPTIONS}
-          onChange={(v) => edit("defaultStyle", v)}
+      {userId && !loaded && (
+        <p role="status" className="flex items-center gap-2 text-sm">
+          <Spinner size="xs" />
+          Loading your preferences…
+        </p>
+      )}
+      <fieldset disabled={Boolean(userId) && !loaded} className="contents">
+        <div className="grid gap-4 sm:grid-cols-3">
+          <SelectField
+            label="Default style"
+            value={values.defaultStyle}
+            options={STYLE_OPTIONS}
+            onChange={(v) => edit("defaultStyle", v)}
+          />
+          <SelectField
+            label="Default quality"
+            value={values.defaultQuality}
+            options={QUALITY_OPTIONS}
+            onChange={(v) => edit("defaultQuality", v)}
+          />
+          <SelectField
+            label="Default aspect ratio"
+            value={values.defaultAspectRatio}
+            options={ASPECT_RATIO_OPTIONS}
+            onChange={(v) => edit("defaultAspectRatio", v)}
+          />
+        </div>
+        <ToggleRow
+          label="Notifications"
+          description="When a batch or a queued image finishes while this app is in the background: a count on the tab and app icon, and a system notification if you allow it."
+          checked={values.notificationsEnabled}
+          onChange={(on) => {
+            edit("notificationsEnabled", on);
+            // Turned on: ask now, while the person is here to answer (a system notification needs it).
+            if (on && typeof Notification !== "undefined" && Notification.permission === "default") {
+              void Notification.requestPermission().catch(() => undefined);
+            }
+          }}
         />
-        <SelectField
-          label="Default quality"
-          value={values.defaultQuality}
-          options={QUALITY_OPTIONS}
-          onChange={(v) => edit("defaultQuality", v)}
+        <ToggleRow
+          label="Publish new images to the gallery"
+          description="Off: new images stay private until you publish one yourself."
+          checked={values.publicGalleryOptIn}
+          onChange={(on) => edit("publicGalleryOptIn", on)}
         />
-        <SelectField
-          label="Default aspect ratio"
-          value={values.defaultAspectRatio}
-          options={ASPECT_RATIO_OPTIONS}
-          onChange={(v) => edit("defaultAspectRatio", v)}
-        />
-      </div>
-      <ToggleRow
-        label="Notifications"
-        description="When a batch or a queued image finishes while this app is in the background: a count on the tab and app icon, and a system notification if you allow it."
-        checked={values.notificationsEnabled}
-        onChange={(on) => {
-          edit("notificationsEnabled", on);
-          // Turned on: ask now, while the person is here to answer (a system notification needs it).
-          if (on && typeof Notification !== "undefined" && Notification.permission === "default") {
-            void Notification.requestPermission().catch(() => undefined);
-          }
-        }}
-      />
-      <ToggleRow
-        label="Publish new images to the gallery"
-        description="Off: new images stay private until you publish one yourself."
-        checked={values.publicGalleryOptIn}
-        onChange={(on) => edit("publicGalleryOptIn", on)}
-      />
-      <label className="flex flex-col gap-1 sm:max-w-sm">
-        <span className="text-sm font-medium">Time zone</span>
-        <select className="select w-full" value={values.timezone} onChange={(e) => edit("timezone", e.target.value)}>
-          {timeZones(values.timezone).map((z) => (
-            <option key={z} value={z}>
-              {z.replace(/_/g, " ")}
-            </option>
-          ))}
-        </select>
-        <span className="text-xs text-base-content/70">Your daily limit resets at midnight in this zone.</span>
-      </label>
+        <label className="flex flex-col gap-1 sm:max-w-sm">
+          <span className="text-sm font-medium">Time zone</span>
+          <select className="select w-full" value={values.timezone} onChange={(e) => edit("timezone", e.target.value)}>
+            {timeZones(values.timezone).map((z) => (
+              <option key={z} value={z}>
+                {z.replace(/_/g, " ")}
+              </option>
+            ))}
+          </select>
+          <span className="text-xs text-base-content/70">Your daily limit resets at midnight in this zone.</span>
+        </label>
+      </fieldset>
       <div className="flex flex-wrap gap-2">
-        <button type="submit" className="btn btn-primary" disabled={saving || (!dirty && Boolean(userId))}>
+        <button type="submit" className="btn btn-primary" disabled={saving || (Boolean(userId) && (!loaded || !dirty))}>
           {saving && <Spinner size="xs" />}
           Save preferences
         </button>

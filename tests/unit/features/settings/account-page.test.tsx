@@ -27,6 +27,17 @@ function renderPage() {
   return location;
 }
 
+const SAVED = {
+  userId: "u1",
+  defaultStyle: "photorealistic",
+  defaultQuality: "high",
+  defaultAspectRatio: "1:1",
+  notificationsEnabled: true,
+  publicGalleryOptIn: false,
+  timezone: "UTC",
+  updatedAt: "2026-11-22T10:00:00.000Z",
+} as const;
+
 const titles = () => toasts.items.map((t) => t.title);
 
 beforeEach(async () => {
@@ -64,7 +75,9 @@ describe("account page", () => {
   });
 
   it("saves preferences on the device and queues them for the server", async () => {
+    await db.preferences.put(SAVED);
     renderPage();
+    await waitFor(() => expect(screen.getByLabelText("Default style").matches(":disabled")).toBe(false));
     await userEvent.selectOptions(screen.getByLabelText("Default style"), "anime");
     await userEvent.click(screen.getByRole("checkbox", { name: /Publish new images to the gallery/ }));
     await userEvent.click(screen.getByRole("button", { name: "Save preferences" }));
@@ -73,6 +86,18 @@ describe("account page", () => {
     expect([prefs?.defaultStyle, prefs?.publicGalleryOptIn]).toEqual(["anime", true]);
     const [entry] = await db.outbox.toArray();
     expect(entry.payload).toEqual({ patch: { defaultStyle: "anime", publicGalleryOptIn: true } });
+  });
+
+  it("cannot save preferences before this device holds them, and shows the saved ones once in", async () => {
+    renderPage();
+    expect(await screen.findByText("Loading your preferences…")).toBeTruthy();
+    expect(screen.getByLabelText("Default quality").matches(":disabled")).toBe(true);
+    expect((screen.getByRole("button", { name: "Save preferences" }) as HTMLButtonElement).disabled).toBe(true);
+    await db.preferences.put({ ...SAVED, defaultQuality: "ultra" });
+    await waitFor(() => expect(screen.queryByText("Loading your preferences…")).toBeNull());
+    expect((screen.getByLabelText("Default quality") as HTMLSelectElement).value).toBe("ultra");
+    expect(screen.getByLabelText("Default quality").matches(":disabled")).toBe(false);
+    expect(await db.outbox.count()).toBe(0);
   });
 
   it("asks a signed-out visitor to sign in instead of saving", async () => {
@@ -116,6 +141,21 @@ describe("account page", () => {
     await userEvent.click(screen.getByRole("button", { name: "Sign out" }));
     await waitFor(() => expect(signOut).toHaveBeenCalledTimes(1));
     expect(screen.queryByRole("dialog")).toBeNull();
+  });
+
+  it("signs out this device alone with Sign out, and every device with Sign out everywhere once confirmed", async () => {
+    const location = renderPage();
+    await userEvent.click(screen.getByRole("button", { name: "Sign out" }));
+    await waitFor(() => expect(signOut).toHaveBeenCalledWith({ everywhere: false }));
+
+    signOut.mockClear();
+    await userEvent.click(await screen.findByRole("button", { name: "Sign out everywhere" }));
+    const dialog = await screen.findByRole("dialog", { name: "Sign out on every device?" });
+    expect(dialog.textContent).toContain("this one included, is signed out within seconds");
+    expect(signOut).not.toHaveBeenCalled();
+    await userEvent.click(within(dialog).getByRole("button", { name: "Sign out everywhere" }));
+    await waitFor(() => expect(signOut).toHaveBeenCalledWith({ everywhere: true }));
+    expect(location.history?.at(-1)).toBe("/");
   });
 
   it("goes to / as the session ends, and says so in a notice when the sign-out fails", async () => {

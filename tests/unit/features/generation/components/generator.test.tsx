@@ -1,10 +1,13 @@
-import { act, screen } from "@testing-library/react";
+import { act, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
+import { db } from "#src/db/db.ts";
+import { toGenerationRecord } from "#src/db/generation-record.ts";
 import { setSessionView } from "#src/state/session-store.ts";
 import { dismissToast, toasts } from "#src/state/toasts.ts";
 import { renderAt } from "../../../../support/render-at.tsx";
+import { resetDb, row } from "../../library/seed.ts";
 
 const generate = vi.fn();
 vi.mock("#src/features/generation/use-generation.ts", () => ({
@@ -28,7 +31,20 @@ const { Generator } = await import("#src/features/generation/components/generato
 
 const renderPage = (path: string) => renderAt(path, <Generator />);
 
-beforeEach(() => {
+const PREFS = {
+  userId: "u1",
+  defaultStyle: "anime",
+  defaultQuality: "ultra",
+  defaultAspectRatio: "16:9",
+  notificationsEnabled: true,
+  publicGalleryOptIn: false,
+  timezone: "UTC",
+  updatedAt: "2026-11-22T10:00:00.000Z",
+} as const;
+
+beforeEach(async () => {
+  await resetDb();
+  await db.preferences.put(PREFS);
   generate.mockReset();
   setSessionView({ status: "signed-in", user: { id: "u1", email: "a@example.com" }, verified: true });
 });
@@ -120,5 +136,56 @@ describe("generator", () => {
       "data:image/jpeg;base64,AAAA",
     );
     expect(sessionStorage.getItem("promptcanvas.reference_image")).toBeNull();
+  });
+
+  it("first shows style, quality and ratio with the saved preferences, never the product's defaults", async () => {
+    renderPage("/generate");
+    const group = screen.getByTestId("saved-defaults");
+    expect(group.className).toContain("invisible");
+    await waitFor(() => expect(group.className).not.toContain("invisible"));
+    expect((screen.getByRole("radio", { name: /^Ultra/ }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole("radio", { name: /^16:9/ }) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByRole("button", { name: "Anime" }).getAttribute("aria-pressed")).toBe("true");
+    // Applied once: a later change of the saved defaults leaves the form as the person sees it.
+    await act(async () => void (await db.preferences.put({ ...PREFS, defaultQuality: "standard" })));
+    expect((screen.getByRole("radio", { name: /^Ultra/ }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it("asks before making an identical image again: Open it queues nothing, Generate anyway does", async () => {
+    await db.generations.put(
+      toGenerationRecord(
+        row({
+          id: "made",
+          user_id: "u1",
+          prompt: "a red fox",
+          negative_prompt: "",
+          style: "anime",
+          quality: "ultra",
+          aspect_ratio: "16:9",
+          seed: 42,
+        }),
+      ),
+    );
+    generate.mockResolvedValue({ ok: true, taskIds: ["a"] });
+    renderPage("/generate");
+    await waitFor(() => expect(screen.getByTestId("saved-defaults").className).not.toContain("invisible"));
+    await userEvent.type(await screen.findByLabelText("Prompt"), "a red fox");
+    await userEvent.type(screen.getByLabelText("Seed"), "42");
+    await userEvent.click(screen.getByRole("button", { name: "Generate" }));
+    expect(await screen.findByRole("dialog", { name: "You already made this image" })).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Open it" }));
+    expect(screen.queryByRole("dialog", { name: "You already made this image" })).toBeNull();
+    expect(generate).not.toHaveBeenCalled();
+
+    await userEvent.click(screen.getByRole("button", { name: "Generate" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Generate anyway" }));
+    await waitFor(() => expect(generate).toHaveBeenCalledTimes(1));
+    expect(generate.mock.calls[0][0]).toMatchObject({ prompt: "a red fox", seed: 42 });
+
+    // Another seed is another picture: no question.
+    await userEvent.clear(screen.getByLabelText("Seed"));
+    await userEvent.type(screen.getByLabelText("Seed"), "43");
+    await userEvent.click(screen.getByRole("button", { name: "Generate" }));
+    await waitFor(() => expect(generate).toHaveBeenCalledTimes(2));
   });
 });

@@ -1,0 +1,75 @@
+// docs/spec.md §4, Preferences: loaded at start; a person with no preferences row gets the default one
+// created, and this device keeps it, so the generator starts from it.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { PreferencesRow } from "#shared/vocabulary/rows.ts";
+import { openAppDb, type AppDb } from "#src/db/db.ts";
+import { ok } from "#src/lib/result.ts";
+
+const server = vi.hoisted(() => ({ prefs: null as PreferencesRow | null, created: [] as unknown[] }));
+
+vi.mock("#src/api/user-rows.ts", () => ({
+  fetchGenerationsSince: async () => ok([]),
+  fetchGenerationsByIds: async () => ok([]),
+  fetchPreferences: async () => ok(server.prefs),
+  setMyTimezone: async () => ok(null),
+  fetchMyLimits: async () =>
+    ok({ generations_today: 0, daily_limit: 5, remaining: 5, reset_at: "2026-11-23T00:00:00.000Z", tier: "free" }),
+  createDefaultPreferences: async (userId: string, timezone: string | null) => {
+    server.created.push([userId, timezone]);
+    server.prefs = {
+      user_id: userId,
+      default_style: "photorealistic",
+      default_quality: "high",
+      default_aspect_ratio: "1:1",
+      notifications_enabled: true,
+      public_gallery_opt_in: false,
+      timezone: timezone ?? "UTC",
+      updated_at: "2026-11-22T10:00:00.000Z",
+    };
+    return ok(server.prefs);
+  },
+}));
+
+const { pullUserData } = await import("#src/sync/pull.ts");
+
+let db: AppDb;
+beforeEach(() => {
+  server.prefs = null;
+  server.created = [];
+  db = openAppDb(`pull-${crypto.randomUUID()}`);
+});
+afterEach(async () => {
+  await db.delete();
+});
+
+describe("pullUserData, preferences", () => {
+  it("creates the default row for a person who has none, and keeps it on this device", async () => {
+    const report = await pullUserData(db, "alice", () => new Date("2026-11-22T10:00:00Z"), "Europe/Paris");
+    expect(report.errors).toEqual([]);
+    expect(server.created).toEqual([["alice", "Europe/Paris"]]);
+    expect(await db.preferences.get("alice")).toMatchObject({
+      defaultStyle: "photorealistic",
+      defaultQuality: "high",
+      defaultAspectRatio: "1:1",
+      notificationsEnabled: true,
+      publicGalleryOptIn: false,
+      timezone: "Europe/Paris",
+    });
+  });
+
+  it("creates nothing when the row exists", async () => {
+    server.prefs = {
+      user_id: "alice",
+      default_style: "anime",
+      default_quality: "ultra",
+      default_aspect_ratio: "16:9",
+      notifications_enabled: false,
+      public_gallery_opt_in: true,
+      timezone: "UTC",
+      updated_at: "2026-11-22T10:00:00.000Z",
+    };
+    await pullUserData(db, "alice", () => new Date("2026-11-22T10:00:00Z"), "UTC");
+    expect(server.created).toEqual([]);
+    expect(await db.preferences.get("alice")).toMatchObject({ defaultStyle: "anime", defaultQuality: "ultra" });
+  });
+});
