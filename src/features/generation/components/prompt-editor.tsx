@@ -2,8 +2,9 @@
 // text the database can store: no NUL, no broken Unicode). The check and the count are the shared ones
 // (#shared/vocabulary/prompt.ts: trimmed, in code points). The field has no maxLength: the browser
 // would count UTF-16 units and cut a 500-character prompt with emoji short; the counter and the
-// message say when the prompt is too long instead.
-import { useEffect, useId, useRef } from "react";
+// message say when the prompt is too long instead. Ctrl+Enter (Cmd+Enter on a Mac) in the field
+// presses its form's Generate button, exactly as a click would (nothing when the button is disabled).
+import { useEffect, useId, useRef, type KeyboardEvent } from "react";
 import { PROMPT_MAX_CHARS } from "#shared/vocabulary/generation.ts";
 import { charsLeft } from "#shared/vocabulary/prompt.ts";
 import { takeTypedBeforeLive } from "../../../lib/typed-before-live";
@@ -14,6 +15,12 @@ type Props = {
   error?: string | null;
   disabled?: boolean;
 };
+
+function generateOnModEnter(e: KeyboardEvent<HTMLTextAreaElement>): void {
+  if (e.key !== "Enter" || !(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey || e.nativeEvent.isComposing) return;
+  e.preventDefault();
+  e.currentTarget.form?.querySelector<HTMLButtonElement>('button[type="submit"]')?.click();
+}
 
 export default function PromptEditor({ value, onChange, error, disabled }: Props) {
   const id = useId();
@@ -30,9 +37,14 @@ export default function PromptEditor({ value, onChange, error, disabled }: Props
   }, []);
   return (
     <div className="flex flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium">
-        Prompt
-      </label>
+      <div className="flex items-baseline justify-between gap-2">
+        <label htmlFor={id} className="text-sm font-medium">
+          Prompt
+        </label>
+        <span className="hidden text-xs text-base-content/70 sm:inline" aria-hidden="true">
+          <kbd className="kbd kbd-xs">Ctrl</kbd> + <kbd className="kbd kbd-xs">Enter</kbd> generates
+        </span>
+      </div>
       <textarea
         ref={field}
         id={id}
@@ -40,6 +52,8 @@ export default function PromptEditor({ value, onChange, error, disabled }: Props
         className={`textarea min-h-28 w-full ${error ? "textarea-error" : ""}`}
         value={value}
         onChange={(e) => onChange(e.target.value)}
+        onKeyDown={generateOnModEnter}
+        aria-keyshortcuts="Control+Enter Meta+Enter"
         disabled={disabled}
         placeholder="A lighthouse on a cliff at dusk, dramatic clouds, golden light"
         aria-invalid={error ? true : undefined}
