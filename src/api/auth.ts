@@ -122,10 +122,14 @@ export function changePassword(current: string, next: string): Promise<Result<vo
   });
 }
 
-/** Ends the session on the server and in this browser (the client then emits SIGNED_OUT). */
-export function signOut(): Promise<Result<void, AuthFailure>> {
+/**
+ * Ends this device's session on the server and in this browser (the client then emits SIGNED_OUT);
+ * `everywhere` ends every session of the person, and the other devices hear of it within seconds
+ * (decision 129).
+ */
+export function signOut(everywhere = false): Promise<Result<void, AuthFailure>> {
   return attempt(async () => {
-    const { error } = await supabase().auth.signOut();
+    const { error } = await supabase().auth.signOut({ scope: everywhere ? "global" : "local" });
     return error ? err(toAuthFailure(error)) : ok(undefined);
   });
 }
@@ -193,6 +197,29 @@ export async function renewingOnce<T>(
   if (!refused(first) || !(await renew())) return first;
   return work();
 }
+
+/**
+ * What the auth server says of this device's session: `account-gone` when its person no longer exists,
+ * `session-ended` when the session was ended (signed out everywhere, or by a password change elsewhere)
+ * or none is held here, `unknown` when it could not be asked (no network, a server error): then nothing
+ * may be concluded. An access token stays valid until it lapses whatever became of its session, so only
+ * this question tells (decision 129).
+ */
+export async function checkSession(): Promise<SessionCheck> {
+  try {
+    const { data, error } = await supabase().auth.getUser();
+    if (!error) return data.user ? "valid" : "session-ended";
+    const code = String((error as { code?: unknown }).code);
+    if (code === "user_not_found") return "account-gone";
+    // supabase-js answers the server's session_not_found as AuthSessionMissingError (and forgets the session).
+    if (error.name === "AuthSessionMissingError" || SESSION_ENDED.has(code)) return "session-ended";
+    return "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+export type SessionCheck = "valid" | "session-ended" | "account-gone" | "unknown";
 
 /** The signed-in user per the stored session (read from storage, no network), or null. */
 export async function storedUser(): Promise<SessionUser | null> {

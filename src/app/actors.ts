@@ -1,20 +1,25 @@
 // Long-lived processes, started once and on demand (this module is its own chunk, loaded by
 // session-boot, so supabase-js, XState and Dexie stay off the first page load): the session actor, fed by supabase-js auth
 // events and mirrored into the session store for views, and for the signed-in user the queue
-// runner (src/app/queue-runtime.ts).
+// runner (src/app/queue-runtime.ts), and the watch that ends this device's session once the server has
+// ended it elsewhere (src/app/session-watch.ts).
 import { createActor, fromPromise, type SnapshotFrom } from "xstate";
-import { onAuthChange, renewingOnce, signOut, signOutLocally } from "../api/auth";
+import { checkSession, onAuthChange, renewingOnce, signOut, signOutLocally } from "../api/auth";
 import { onStoredSessionWritten, storedSessionOwner } from "../api/client";
+import { subscribeSessionEnds } from "../api/session-ends";
 import { sanitizeForLog } from "../api/errors";
 import { db } from "../db/db";
 import { clearOtherUsersCache, clearUserData } from "../db/user-data";
 import { untilOnline } from "../lib/online";
 import { sessionMachine, type AuthEventName, type ClearReason } from "../features/auth/session-machine";
-import { setSessionView, type SessionRuntime } from "../state/session-store";
+import { isEndingHere, setSessionView, type SessionRuntime } from "../state/session-store";
+import { replaceToasts } from "../state/toasts";
 import { pullUserData } from "../sync/pull";
+import { subscribeAll } from "../sync/triggers";
 import { followLibraryUser } from "./library-runtime";
 import { preloadOwnPages } from "./page-preload";
 import { followSignedInUser } from "./queue-runtime";
+import { followWatchedUser, watchSession, type SessionEnd, type SessionWatch } from "./session-watch";
 
 /** Offline, the pull waits for the connection (the views show what Dexie holds meanwhile). */
 async function reloadUserData(userId: string, signal: AbortSignal): Promise<void> {
@@ -43,26 +48,60 @@ const machine = sessionMachine.provide({
     clearUserData: fromPromise(({ input }: { input: { reason: ClearReason; keepUserId: string | null } }) =>
       clearLocalData(input.reason, input.keepUserId),
     ),
-    signOut: fromPromise(async ({ input }: { input: { local: boolean } }) => {
-      const result = await (input.local ? signOutLocally() : signOut());
+    signOut: fromPromise(async ({ input }: { input: { local: boolean; everywhere: boolean } }) => {
+      const result = await (input.local ? signOutLocally() : signOut(input.everywhere));
       if (!result.ok) throw result.error;
     }),
   },
 });
 
 type Snapshot = SnapshotFrom<typeof machine>;
+type Actor = ReturnType<typeof createActor<typeof machine>>;
 
-function mirror(snapshot: Snapshot): void {
+/** What the person is told when their session ends elsewhere: one message, in place of any on screen. */
+const ENDED_ELSEWHERE: Record<SessionEnd, { title: string; message: string }> = {
+  "account-gone": {
+    title: "Your account was deleted",
+    message: "You are signed out, and nothing of the account is kept on this device.",
+  },
+  "session-ended": {
+    title: "You were signed out",
+    message: "Your session was ended on another device. Sign in to continue; work waiting here is sent once you do.",
+  },
+};
+const ENDED_TOAST_MS = 10_000;
+
+function startWatch(actor: Actor, userId: string): SessionWatch {
+  return watchSession({
+    check: checkSession,
+    stillStored: async () => (await storedSessionOwner()) !== null,
+    listen: (onEnded, onStatus) => subscribeSessionEnds(userId, onEnded, onStatus),
+    onReturn: (listener) => subscribeAll([{ on: "visible" }, { on: "online" }], () => listener()),
+    endingHere: isEndingHere,
+    end: (how) => {
+      replaceToasts({ tone: "warning", ...ENDED_ELSEWHERE[how], durationMs: ENDED_TOAST_MS });
+      // A gone account's data, queued work included, can never be sent: all of it goes (decision 129).
+      if (how === "account-gone") actor.send({ type: "session.signOut", local: true });
+      else void signOutLocally();
+    },
+    setTimeout: (fn, ms) => setTimeout(fn, ms),
+    clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  });
+}
+
+function mirror(actor: Actor, snapshot: Snapshot): void {
   const status = snapshot.matches("checking") ? "checking" : snapshot.matches("signedIn") ? "signed-in" : "signed-out";
+  const signedInId = status === "signed-in" ? (snapshot.context.user?.id ?? null) : null;
   setSessionView({ status, user: snapshot.context.user, verified: status !== "checking" });
-  followSignedInUser(status === "signed-in" ? (snapshot.context.user?.id ?? null) : null);
-  followLibraryUser(status === "signed-in" ? (snapshot.context.user?.id ?? null) : null);
+  followSignedInUser(signedInId);
+  followLibraryUser(signedInId);
+  followWatchedUser(signedInId, (userId) => startWatch(actor, userId));
   preloadOwnPages(status === "signed-in");
 }
 
 export function startSessionActor(): SessionRuntime {
   const actor = createActor(machine);
-  actor.subscribe(mirror);
+  actor.subscribe((snapshot) => mirror(actor, snapshot));
   actor.start();
 
   const subscribed = onAuthChange(({ event, user }) => {
@@ -102,7 +141,11 @@ export function startSessionActor(): SessionRuntime {
             resolve({ ok: false, message: snapshot.context.lastError });
           }
         });
-        actor.send({ type: "session.signOut", local: options?.local === true });
+        actor.send({
+          type: "session.signOut",
+          local: options?.local === true,
+          everywhere: options?.everywhere === true,
+        });
       });
     },
   };

@@ -18,6 +18,7 @@ import { followGenerations } from "../sync/realtime";
 import { coalesced } from "../sync/delivery";
 import { browserSources, subscribe, subscribeAll, type Fired, type TriggerSources } from "../sync/triggers";
 import { fillDeps, keepLibraryOffline } from "../sync/pull-images";
+import { confirmSession } from "./session-watch";
 
 /** A page that was hidden longer than this catches up when it is shown again. */
 const VISIBLE_CATCH_UP_AFTER_MS = 30_000;
@@ -46,7 +47,8 @@ async function announceConflicts(userId: string): Promise<void> {
 }
 
 function startLibrary(userId: string): () => void {
-  const deps = pushDeps(db);
+  // A change refused as a gone account's would be is first checked against the server (decision 129).
+  const deps = { ...pushDeps(db), sessionHolds: confirmSession };
   let stopped = false;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
 

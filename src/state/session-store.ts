@@ -15,11 +15,31 @@ export type SessionView = {
 /** What the actor offers views besides the mirror. */
 export type SessionRuntime = {
   /**
-   * Signs out on purpose (queued work is removed too); resolves once the outcome is known. `local`: the
-   * server has already ended the session (the account is deleted), so only this device forgets it.
+   * Signs out on purpose (queued work is removed too); resolves once the outcome is known. `everywhere`:
+   * every session of the person ends, on every device. `local`: the server has already ended the session
+   * (the account is deleted), so only this device forgets it.
    */
-  signOut(options?: { local?: boolean }): Promise<{ ok: true } | { ok: false; message: string }>;
+  signOut(options?: { local?: boolean; everywhere?: boolean }): Promise<{ ok: true } | { ok: false; message: string }>;
 };
+
+let endingHere = 0;
+
+/**
+ * Runs a chosen end of the session on this page (sign out, delete account). Meanwhile the server's
+ * "your session has ended" is this page's own doing, not news from elsewhere (decision 129).
+ */
+export async function endingHereWhile<T>(work: () => Promise<T>): Promise<T> {
+  endingHere += 1;
+  try {
+    return await work();
+  } finally {
+    endingHere -= 1;
+  }
+}
+
+export function isEndingHere(): boolean {
+  return endingHere > 0;
+}
 
 let view: SessionView = { status: "checking", user: null, verified: false };
 const listeners = new Set<() => void>();

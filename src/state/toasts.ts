@@ -28,6 +28,15 @@ export function showToast(toast: Omit<Toast, "id" | "durationMs"> & { durationMs
   return id;
 }
 
+/**
+ * Shows `toast` alone: the notices on screen spoke of a state that no longer holds (a session ended
+ * elsewhere makes a "Saved" just shown untrue), and one clear message replaces them.
+ */
+export function replaceToasts(toast: Omit<Toast, "id" | "durationMs"> & { durationMs?: number }): number {
+  toasts.items.splice(0);
+  return showToast(toast);
+}
+
 export function dismissToast(id: number): void {
   const index = toasts.items.findIndex((t) => t.id === id);
   if (index >= 0) toasts.items.splice(index, 1);

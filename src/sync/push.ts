@@ -36,6 +36,12 @@ export type PushDeps = {
   upsertPreferences: (userId: string, patch: PreferencesRowPatch) => Promise<Result<null, WriteFailure>>;
   /** One attempt to renew the session; true when a fresh one is in place. */
   refreshSession: () => Promise<boolean>;
+  /**
+   * Whether the person's session still holds, per the server (the page's session watch, decision 129):
+   * asked before a change becomes a conflict, since an access token outlives its deleted account and
+   * every change then looks refused or gone. Absent (the service worker): not asked.
+   */
+  sessionHolds?: () => Promise<boolean>;
   isOnline: () => boolean;
   now: () => number;
   random: () => number;
@@ -131,6 +137,7 @@ export async function drainOutbox(deps: PushDeps, userId: string): Promise<Drain
   const report: DrainReport = { sent: 0, conflicts: 0, stopped: { reason: "empty" } };
   const details = new Map<number, Detail>();
   let renewed = false;
+  let holds: Promise<boolean> | undefined;
   let error: unknown;
 
   async function deliver(entry: OutboxEntry): Promise<DeliveryOutcome> {
@@ -142,6 +149,13 @@ export async function drainOutbox(deps: PushDeps, userId: string): Promise<Drain
       sent = await send(deps, entry); // the same entry again, with the fresh session
     }
     if (sent.outcome === "applied") return { outcome: "delivered" };
+    const refusedOrGone = sent.outcome === "gone" || sent.failure.kind === "rejected";
+    if (refusedOrGone && deps.sessionHolds && !(await (holds ??= deps.sessionHolds()))) {
+      // Not a conflict: the session (or its account) is gone, which the page now says once. The entry
+      // waits for a sign-in; a gone account's entries go with the rest of its data.
+      details.set(entry.seq!, { park: "auth" });
+      return { outcome: "wait", for: "session" };
+    }
     if (sent.outcome === "gone") {
       details.set(entry.seq!, { conflict: "gone", message: GONE_MESSAGE });
       return { outcome: "failed" };

@@ -20,8 +20,11 @@ export type ClearReason = "signed-out-by-choice" | "session-ended" | "switched-u
 
 export type SessionEvent =
   | { type: "auth.changed"; event: AuthEventName; user: SessionUser | null }
-  /** `local`: the server has already ended the session (the account is deleted), so only this device forgets it. */
-  | { type: "session.signOut"; local?: boolean };
+  /**
+   * `local`: the server has already ended the session (the account is deleted), so only this device
+   * forgets it; `everywhere`: every session of the person ends, on every device.
+   */
+  | { type: "session.signOut"; local?: boolean; everywhere?: boolean };
 
 export type SessionContext = {
   user: SessionUser | null;
@@ -46,7 +49,7 @@ export const sessionMachine = setup({
     clearUserData: fromPromise<void, { reason: ClearReason; keepUserId: string | null }>(async () => {
       throw new Error("clearUserData is provided by src/app/actors.ts");
     }),
-    signOut: fromPromise<void, { local: boolean }>(async () => {
+    signOut: fromPromise<void, { local: boolean; everywhere: boolean }>(async () => {
       throw new Error("signOut is provided by src/app/actors.ts");
     }),
   },
@@ -102,7 +105,10 @@ export const sessionMachine = setup({
           entry: assign({ signOutRequested: true, lastError: null }),
           invoke: {
             src: "signOut",
-            input: ({ event }) => ({ local: event.type === "session.signOut" && event.local === true }),
+            input: ({ event }) => ({
+              local: event.type === "session.signOut" && event.local === true,
+              everywhere: event.type === "session.signOut" && event.everywhere === true,
+            }),
             // Normally SIGNED_OUT arrives while the call is still running and moves us on.
             onDone: { target: "ready", actions: assign({ signOutRequested: false }) },
             onError: {

@@ -1,5 +1,6 @@
-// /account (signed in): who you are signed in as, password and sign-out; preferences (the
-// generator's defaults and more); this device's copy of the library; and deleting the account.
+// /account (signed in): who you are signed in as, password and sign-out (this device, or every device);
+// preferences (the generator's defaults and more); this device's copy of the library; and deleting the
+// account.
 import { useState } from "react";
 import { useSession } from "../../state/session-store";
 import { showToast } from "../../state/toasts";
@@ -8,7 +9,7 @@ import { ChangePasswordForm } from "./change-password-form";
 import { DeleteAccount } from "./delete-account";
 import { DeviceStorage } from "./device-storage";
 import { PreferencesForm } from "./preferences-form";
-import { SignOutButton } from "./sign-out-button";
+import { SignOutButton, SignOutEverywhereButton } from "./sign-out-button";
 
 const CARD = "card border border-base-300 bg-base-100";
 
@@ -46,6 +47,7 @@ export default function AccountPage() {
               {changingPassword ? "Cancel password change" : "Change password"}
             </button>
             <SignOutButton />
+            <SignOutEverywhereButton />
           </div>
         </div>
       </section>

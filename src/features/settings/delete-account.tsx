@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { useLocation } from "wouter";
 import { deleteAccount } from "../../api/account";
-import { ensureSessionRuntime } from "../../state/session-store";
+import { endingHereWhile, ensureSessionRuntime } from "../../state/session-store";
 import { showToast } from "../../state/toasts";
 import { ConfirmModal } from "../../ui/modal";
 
@@ -14,7 +14,11 @@ export function DeleteAccount({ email, userId }: { email: string; userId?: strin
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const remove = async () => {
+  // The server announces the account's ended sessions to every device, this page included: meanwhile
+  // that is this page's own doing, not news to announce (decision 129).
+  const remove = () => endingHereWhile(removeAccount);
+
+  const removeAccount = async () => {
     setBusy(true);
     setError(null);
     // What analytics hold of this account is sent first; nothing of it is sent while (or after) it goes.

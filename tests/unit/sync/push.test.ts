@@ -183,6 +183,34 @@ describe("outbox drain", () => {
     expect((await listConflicts("alice", db))[0].conflict?.reason).toBe("rejected");
   });
 
+  it("parks a change found gone or refused, not a conflict, when the session turns out to be gone", async () => {
+    const server = await library(["g1", "g2"]);
+    await setSaved("alice", "g1", true, db);
+    await updatePreferences("alice", { defaultStyle: "anime" }, db);
+    await setSaved("alice", "g2", true, db);
+    // The account was deleted elsewhere: its rows are gone and its writes refused, its token still valid.
+    server.rows.clear();
+    let asked = 0;
+    const report = await drainOutbox(server.deps({ sessionHolds: async () => (asked++, false) }), "alice");
+    expect(report).toEqual({ sent: 0, conflicts: 0, stopped: { reason: "auth" } });
+    expect(asked).toBe(1);
+    expect(await listConflicts("alice", db)).toEqual([]);
+    expect(await db.generations.get("g1")).toBeDefined();
+    expect(await pendingOutboxCount("alice", db)).toBe(3);
+    expect((await pendingEntries(db, "alice"))[0].parkedReason).toBe("auth");
+  });
+
+  it("asks once per drain whether the session holds, and then treats a gone row as a conflict", async () => {
+    const server = await library(["g1", "g2"]);
+    await setSaved("alice", "g1", true, db);
+    await setSaved("alice", "g2", true, db);
+    server.rows.clear();
+    let asked = 0;
+    const report = await drainOutbox(server.deps({ sessionHolds: async () => (asked++, true) }), "alice");
+    expect(report).toEqual({ sent: 0, conflicts: 2, stopped: { reason: "empty" } });
+    expect(asked).toBe(1);
+  });
+
   it("backs off on server failures, keeping the order behind the failed entry", async () => {
     const server = await library(["g1"]);
     await setSaved("alice", "g1", true, db);

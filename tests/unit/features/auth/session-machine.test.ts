@@ -7,7 +7,7 @@ const bob = { id: "b2", email: "bob@example.com" };
 
 function start(options: { signOutFails?: boolean } = {}) {
   const reloads: string[] = [];
-  const signOuts: { local: boolean }[] = [];
+  const signOuts: { local: boolean; everywhere: boolean }[] = [];
   const clears: { reason: ClearReason; keepUserId: string | null }[] = [];
   // The machine's actors reach the running actor through this box, filled once it exists.
   const box: { actor?: ReturnType<typeof createActor<typeof sessionMachine>> } = {};
@@ -19,7 +19,7 @@ function start(options: { signOutFails?: boolean } = {}) {
       clearUserData: fromPromise(async ({ input }: { input: { reason: ClearReason; keepUserId: string | null } }) => {
         clears.push(input);
       }),
-      signOut: fromPromise(async ({ input }: { input: { local: boolean } }) => {
+      signOut: fromPromise(async ({ input }: { input: { local: boolean; everywhere: boolean } }) => {
         signOuts.push(input);
         if (options.signOutFails) throw new Error("We couldn't reach the server.");
         // supabase-js emits SIGNED_OUT before its signOut() resolves.
@@ -75,8 +75,21 @@ describe("session machine", () => {
     await waitFor(actor, (s) => s.matches({ signedIn: "ready" }));
     actor.send({ type: "session.signOut", local: true });
     await waitFor(actor, (s) => s.matches({ signedOut: "idle" }));
-    expect(signOuts).toEqual([{ local: false }, { local: true }]);
+    expect(signOuts).toEqual([
+      { local: false, everywhere: false },
+      { local: true, everywhere: false },
+    ]);
     expect(clears.map((c) => c.reason)).toEqual(["signed-out-by-choice", "signed-out-by-choice"]);
+  });
+
+  it("signs out everywhere when asked to, clearing this device as a chosen sign-out does", async () => {
+    const { actor, clears, signOuts } = start();
+    actor.send({ type: "auth.changed", event: "SIGNED_IN", user: alice });
+    await waitFor(actor, (s) => s.matches({ signedIn: "ready" }));
+    actor.send({ type: "session.signOut", everywhere: true });
+    await waitFor(actor, (s) => s.matches({ signedOut: "idle" }));
+    expect(signOuts).toEqual([{ local: false, everywhere: true }]);
+    expect(clears.map((c) => c.reason)).toEqual(["signed-out-by-choice"]);
   });
 
   it("ignores a repeated SIGNED_OUT", async () => {
