@@ -1,7 +1,8 @@
 // The onboarding dialog (docs/spec.md §2, §4): Welcome, Choose Your Style, Start Creating. Skip, Escape and
 // Get Started all mark it completed; Get Started then opens the generator with the chosen style.
 // Its claims are the product's real ones: 27 styles, the built-in procedural renderer always, and
-// FLUX Schnell, Dev and Pro only where the operator has configured Replicate.
+// FLUX Schnell, Dev and Pro where they are offered. Completion is kept in this browser and, for a person
+// signed in, with the account (account-flag.ts).
 import { useEffect, useId, useRef, useState } from "react";
 import { useLocation } from "wouter";
 import { Icon } from "../../ui/icons";
@@ -9,6 +10,7 @@ import { buildGenerateLink } from "../../lib/generate-link";
 import { GENERATION_DEFAULTS } from "#shared/vocabulary/generation.ts";
 import { STYLE_BY_ID, STYLE_IDS, type StyleId } from "#shared/vocabulary/styles.ts";
 import { stylePreviewSrc } from "../../lib/style-catalog";
+import { keepCompletionWithAccount } from "./account-flag";
 import { markOnboardingCompleted } from "./onboarding-storage";
 
 const STEPS = ["Welcome", "Choose Your Style", "Start Creating"] as const;
@@ -37,6 +39,7 @@ export default function OnboardingDialog({ onClose }: { onClose: () => void }) {
 
   const finish = (then?: () => void) => {
     markOnboardingCompleted(window.localStorage);
+    void keepCompletionWithAccount();
     dialog.current?.close?.();
     onClose();
     then?.();
@@ -129,11 +132,11 @@ export default function OnboardingDialog({ onClose }: { onClose: () => void }) {
           )}
           {step === 2 && (
             <>
-              <p>Write what you want to see, choose quality and a frame, and press Generate.</p>
+              <p>Write what you want to see, choose a quality and a frame, and press Generate.</p>
               <p className="mt-3 text-sm">
-                Every PromptCanvas has a built-in procedural renderer, always available and instant; it is not an AI
-                model. Where this site's operator has connected Replicate, FLUX Schnell, Dev and Pro draw your images
-                for standard, high and ultra quality.
+                The built-in procedural renderer is always there and quick; it paints shapes and light from your prompt,
+                and it is not an AI model. When the generator offers FLUX Schnell, Dev and Pro, they draw your standard,
+                high and ultra images.
               </p>
             </>
           )}

@@ -116,14 +116,18 @@ const SECTIONS: LegalSection[] = [
           </li>
           <li>
             <strong>Settings</strong>: your theme and whether you finished the welcome tour (
-            <code>onboarding_completed</code>), in local storage; your sign-in session, with its tokens (IndexedDB,
-            where the offline worker can read it), and a note of who is signed in, with no token (local storage);
-            whether the sidebar is collapsed (a cookie that lasts 7 days).
+            <code>onboarding_completed</code>), in local storage (when you are signed in, that you finished it is also
+            kept with your account, so your other devices do not show it again); your sign-in session, with its tokens
+            (IndexedDB, where the offline worker can read it), and a note of who is signed in, with no token (local
+            storage); whether the sidebar is collapsed (a cookie that lasts 7 days).
           </li>
         </ul>
         <p>
-          Signing out removes your account's offline data from the device. Clearing site data in your browser removes
-          all of it.
+          Signing out removes your account's offline data from the device. Sign out everywhere, on the account page,
+          signs out every device within seconds of it being online: each one removes its copy of your library and keeps
+          only work not yet sent (queued generations, unsent changes and your prompt history), out of sight until you
+          sign in there again. Deleting your account removes all of it from every device that is online. Clearing site
+          data in your browser removes all of it.
         </p>
       </>
     ),

@@ -1,0 +1,24 @@
+// The tour's completion as the account knows it, beside this browser's flag (onboarding-storage.ts).
+// The backend client is loaded only when asked, so a visitor's first page never carries it.
+import { getSessionView } from "../../state/session-store";
+
+const api = () => import("../../api/onboarding-flag");
+
+/** Whether the person signed in on this device completed the tour (on any device); false for nobody. */
+export async function completedWithAccount(): Promise<boolean> {
+  if (!getSessionView().user) return false;
+  return (
+    (await api()
+      .then((m) => m.accountOnboardingCompleted())
+      .catch(() => null)) === true
+  );
+}
+
+/** Keeps a completion with the signed-in account, once (nothing when nobody is signed in, or it is kept). */
+export async function keepCompletionWithAccount(): Promise<void> {
+  if (!getSessionView().user) return;
+  const m = await api().catch(() => null);
+  if (!m || (await m.accountOnboardingCompleted()) !== false) return;
+  const kept = await m.markAccountOnboardingCompleted();
+  if (!kept.ok) console.warn(`[onboarding] the completion was not kept with the account: ${kept.error.message}`);
+}
