@@ -42,6 +42,7 @@ export const BUILD_INPUTS = [
   "package-lock.json",
   "scripts/build.mjs",
   "scripts/prerender.mjs",
+  "scripts/security-headers.mjs",
   "scripts/precompress.mjs",
   // precompress.mjs compresses the files the app server would (isCompressible).
   "scripts/serve-app.mjs",

@@ -1,8 +1,9 @@
 // Runs after `vite build`: writes every public route as static HTML with its own head (title,
 // description, canonical URL, robots, Open Graph, JSON-LD) and its page already drawn, so search
 // engines and first paints need no JavaScript. Signed-in pages and the sign-in forms get an empty,
-// noindex shell with their title. Also writes sitemap.xml and robots.txt, and updates the service
-// worker's precache revision of index.html (the prerendered home page replaces Vite's).
+// noindex shell with their title. Also writes sitemap.xml, robots.txt and the static hosts' `_headers`
+// (scripts/security-headers.mjs), and updates the service worker's precache revision of index.html
+// (the prerendered home page replaces Vite's).
 //
 // Usage: node scripts/prerender.mjs [dist-dir]   (default dist/)
 // Environment: SITE_ORIGIN (the canonical origin, default https://promptcanvas.app).
@@ -12,6 +13,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import react from "@vitejs/plugin-react";
 import { build } from "vite";
+import { inlineScriptHashes, staticHostHeaders } from "./security-headers.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = resolve(root, process.argv[2] ?? "dist");
@@ -124,6 +126,12 @@ function outFile(path) {
 const written = [];
 const shells = [];
 const failures = [];
+/** The inline scripts of every page written, for the static hosts' policy (step 6). */
+const scriptHashes = new Set();
+function writePage(file, html) {
+  for (const hash of inlineScriptHashes(html)) scriptHashes.add(hash);
+  writeFileSync(file, html);
+}
 for (const entry of app.site.routes) {
   const head = app.renderHead(entry.path, entry, origin);
   let body = null;
@@ -143,14 +151,14 @@ for (const entry of app.site.routes) {
   });
   const file = outFile(entry.path);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, html);
+  writePage(file, html);
   (body !== null ? written : shells).push(entry.path);
 }
 
 // The not-found page's head over the empty app shell: scripts/serve-app.mjs and static hosts that
 // honour a root 404.html (Netlify, Cloudflare Pages, GitHub Pages, Vercel) answer unknown paths with
 // it and status 404, and the app draws its not-found page there.
-writeFileSync(
+writePage(
   join(dist, "404.html"),
   page({ path: "/404", head: app.renderHead("/404", undefined, origin), body: null, preloads: "", scripts: "" }),
 );
@@ -187,6 +195,13 @@ if (existsSync(swPath)) {
   const kept = entries.filter((e) => !RUNTIME_CACHED.test(e.url));
   writeFileSync(swPath, sw.replace(list[0], JSON.stringify(kept)));
 }
+
+// 6. The headers static hosts send (Netlify's and Cloudflare Pages' `_headers`): the app server's, with
+// a policy that allows the inline scripts of every page written above and the backend built in.
+writeFileSync(
+  join(dist, "_headers"),
+  staticHostHeaders({ scriptHashes: [...scriptHashes], backendUrl: process.env.VITE_SUPABASE_URL }),
+);
 
 if (!process.env.PRERENDER_KEEP) rmSync(ssrOut, { recursive: true, force: true });
 const ms = performance.now() - started;

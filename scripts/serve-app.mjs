@@ -2,11 +2,14 @@
 // route of the route table has its own <path>/index.html), the not-found shell with status 404 for
 // any other path (dist/404.html, which the app draws as its not-found page), long-lived caching for
 // hashed assets, compression for text, and /app-config.js telling the app where its backend is (so
-// one build runs against any backend).
+// one build runs against any backend). Every response carries the hardening headers and the
+// Content-Security-Policy of scripts/security-headers.mjs; a page's policy allows exactly its own
+// inline scripts, by hash, and the backend of /app-config.js.
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
 import { brotliCompressSync, gzipSync, constants as zc } from "node:zlib";
+import { backendSources, contentSecurityPolicy, HARDENING_HEADERS, inlineScriptHashes } from "./security-headers.mjs";
 
 const TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -35,14 +38,22 @@ export function isCompressible(file, bytes) {
 
 export function createAppServer({ distDir, appConfig }) {
   const root = resolve(distDir);
-  const cache = new Map(); // path -> { body, type, br, gz }
+  const cache = new Map(); // path -> { body, type, br, gz, policy }
+  const headersFile = join(root, "_headers");
+  const backend = backendSources(appConfig?.supabaseUrl);
+  const basePolicy = contentSecurityPolicy({ backend });
+  /** The headers of every answer, with the policy of what it carries. */
+  const hardened = (policy = basePolicy) => ({ ...HARDENING_HEADERS, "Content-Security-Policy": policy });
 
   async function load(file) {
     let entry = cache.get(file);
     if (entry) return entry;
     const body = await readFile(file);
     const type = TYPES[extname(file)] ?? "application/octet-stream";
-    entry = { body, type };
+    entry = { body, type, policy: basePolicy };
+    if (extname(file) === ".html") {
+      entry.policy = contentSecurityPolicy({ scriptHashes: inlineScriptHashes(body.toString("utf8")), backend });
+    }
     if (isCompressible(file, body.length)) {
       // The build's Brotli copy (scripts/precompress.mjs, quality 11) when it is as new as the file;
       // otherwise compressed here, once, at a quality fast enough for a request.
@@ -81,7 +92,8 @@ export function createAppServer({ distDir, appConfig }) {
     if (decoded.includes("\0")) return null;
     const rel = normalize(decoded).replace(/^(\.\.[/\\])+/, "");
     const candidate = join(root, rel);
-    if (!candidate.startsWith(root)) return null;
+    // The static hosts' header file (scripts/prerender.mjs) is read by the host, never served.
+    if (!candidate.startsWith(root) || candidate === headersFile) return null;
     if (await isFile(candidate)) return candidate;
     // Prerendered public pages: /pricing -> dist/pricing/index.html
     const page = join(candidate, "index.html");
@@ -93,11 +105,13 @@ export function createAppServer({ distDir, appConfig }) {
     try {
       const url = new URL(req.url ?? "/", "http://localhost");
       if (req.method !== "GET" && req.method !== "HEAD") {
-        res.writeHead(405, { Allow: "GET, HEAD" }).end();
+        // A form posted to the share target from another site, with no service worker to refuse it
+        // (sw/share-target.ts), ends here too: nothing is read or kept.
+        res.writeHead(405, { ...hardened(), Allow: "GET, HEAD" }).end();
         return;
       }
       if (url.pathname === "/app-config.js") {
-        res.writeHead(200, { "Content-Type": TYPES[".js"], "Cache-Control": "no-cache" });
+        res.writeHead(200, { ...hardened(), "Content-Type": TYPES[".js"], "Cache-Control": "no-cache" });
         res.end(`window.__APP_CONFIG__ = ${JSON.stringify(appConfig)};\n`);
         return;
       }
@@ -106,7 +120,7 @@ export function createAppServer({ distDir, appConfig }) {
       if (!file) {
         // An asset-like path that does not exist is a plain 404.
         if (/\.[a-z0-9]{2,5}$/i.test(url.pathname)) {
-          res.writeHead(404, { "Content-Type": TYPES[".txt"] }).end("Not found");
+          res.writeHead(404, { ...hardened(), "Content-Type": TYPES[".txt"] }).end("Not found");
           return;
         }
         // The router matches paths without regard to case (/Pricing draws /pricing): so does this.
@@ -119,9 +133,8 @@ export function createAppServer({ distDir, appConfig }) {
       }
       const entry = await load(file);
       const headers = {
+        ...hardened(entry.policy),
         "Content-Type": entry.type,
-        "X-Content-Type-Options": "nosniff",
-        "Referrer-Policy": "strict-origin-when-cross-origin",
         "Cache-Control": url.pathname.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "no-cache",
         Vary: "Accept-Encoding",
       };
@@ -138,7 +151,7 @@ export function createAppServer({ distDir, appConfig }) {
       res.writeHead(status, headers);
       res.end(req.method === "HEAD" ? undefined : body);
     } catch (e) {
-      res.writeHead(500, { "Content-Type": TYPES[".txt"] }).end("Server error");
+      res.writeHead(500, { ...hardened(), "Content-Type": TYPES[".txt"] }).end("Server error");
       console.error("[app] ", e);
     }
   });

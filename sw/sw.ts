@@ -57,10 +57,16 @@ registerRoute(
   ),
 );
 
-// An image shared from another app arrives as a POST the worker answers itself (offline too).
+// An image shared from another app arrives as a POST the worker answers itself (offline too); a form
+// posted from another site is turned away unread.
 registerRoute(
   ({ url, sameOrigin }) => sameOrigin && url.pathname === SHARE_TARGET_PATH,
-  ({ request }) => receiveShare(request),
+  ({ request, event }) =>
+    receiveShare(
+      request,
+      { clientId: (event as FetchEvent).clientId, findClient: (id) => self.clients.get(id) },
+      self.location.origin,
+    ),
   "POST",
 );
 

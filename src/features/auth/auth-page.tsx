@@ -2,7 +2,7 @@
 // where a successful sign-in lands; `mode` picks the form (sign-in, sign-up, forgot).
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { Link, useLocation, useSearch } from "wouter";
-import { safeReturnPath } from "../../lib/auth-redirect";
+import { AUTH_PATH, safeReturnPath } from "../../lib/auth-redirect";
 import { ensureSessionRuntime, useSession } from "../../state/session-store";
 import { Logo } from "../../ui/icons";
 import { ForgotPasswordForm, SignInForm, SignUpForm } from "./auth-forms";
@@ -26,8 +26,11 @@ export default function AuthPage() {
   const [mode, setMode] = useState<Mode>(parseMode(params.get("mode")));
   const [forgotEmail, setForgotEmail] = useState("");
   const session = useSession();
-  const [, navigate] = useLocation();
+  const [location, navigate] = useLocation();
   const destination = safeReturnPath(from);
+  // This page stays drawn while the next page's code loads (app/routes.tsx), under the next address,
+  // whose search has no `from`: only while the address is still /auth does it send the person on.
+  const onAuthPath = location.replace(/\/+$/, "").toLowerCase() === AUTH_PATH;
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
 
   useEffect(() => {
@@ -36,8 +39,8 @@ export default function AuthPage() {
 
   const signedIn = session.verified && session.status === "signed-in";
   useEffect(() => {
-    if (signedIn) navigate(destination, { replace: true });
-  }, [signedIn, destination, navigate]);
+    if (signedIn && onAuthPath) navigate(destination, { replace: true });
+  }, [signedIn, onAuthPath, destination, navigate]);
 
   const tabs: { mode: Mode; label: string }[] = [
     { mode: "sign-in", label: "Sign in" },
