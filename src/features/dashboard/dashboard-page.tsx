@@ -1,6 +1,8 @@
 // /dashboard (signed in): today's usage with the reset countdown and the plan, the library's totals
 // and newest images, and the quickest ways back into work.
+import { useLiveQuery } from "dexie-react-hooks";
 import { Link } from "wouter";
+import { countGenerations } from "../../db/queries";
 import { useSession } from "../../state/session-store";
 import { Icon, type IconName } from "../../ui/icons";
 import { PageHeader } from "../../ui/page-header";
@@ -14,11 +16,19 @@ const SHORTCUTS: { label: string; to: string; icon: IconName; body: string }[] =
   { label: "Gallery", to: "/gallery", icon: "image", body: "See what others published." },
 ];
 
+/** A person with nothing made yet is new here: welcomed, not welcomed back. */
+function greeting(email: string | undefined, made: number | undefined): string {
+  const who = email ? `, ${email}` : "";
+  if (made === undefined) return `Hello${who}.`;
+  return made > 0 ? `Welcome back${who}.` : `Welcome to PromptCanvas${who}. Your first image is one prompt away.`;
+}
+
 export default function DashboardPage({ quota }: { quota: QuotaHooks }) {
   const { user } = useSession();
+  const made = useLiveQuery(() => (user ? countGenerations(user.id) : 0), [user?.id]);
   return (
     <div className="mx-auto w-full max-w-5xl">
-      <PageHeader title="Dashboard" lead={<>Welcome back{user?.email ? `, ${user.email}` : ""}.</>} />
+      <PageHeader title="Dashboard" lead={greeting(user?.email, made)} />
       <div className="mb-6 grid items-start gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
         <UsageCard quota={quota} />
         {user && <LibrarySummary userId={user.id} />}

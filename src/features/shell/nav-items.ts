@@ -1,4 +1,6 @@
-// The sidebar's two groups, in the order docs/spec.md §2 lists them.
+// The sidebar's two groups, in the order docs/spec.md §2 lists them, without Audio: PromptCanvas makes no
+// sound, so /generate-audio is reached from More Tools, not offered beside what works
+// (docs/decisions/132-audio-leaves-the-sidebar-and-the-style-grid-shows-all-on-request.md).
 import type { IconName } from "../../ui/icons";
 
 export type NavItem = { label: string; to: string; icon: IconName };
@@ -14,7 +16,6 @@ export const NAV_GROUPS: NavGroup[] = [
       { label: "Templates", to: "/templates", icon: "templates" },
       { label: "Styles", to: "/styles", icon: "palette" },
       { label: "Advanced", to: "/advanced", icon: "sliders" },
-      { label: "Audio", to: "/generate-audio", icon: "music" },
       { label: "Text Effects", to: "/text-effects", icon: "type" },
       { label: "More Tools", to: "/more", icon: "grid" },
     ],

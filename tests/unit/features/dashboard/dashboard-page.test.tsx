@@ -72,4 +72,12 @@ describe("dashboard page", () => {
         .map((li) => li.textContent),
     ).toEqual(["three", "two", "one"]);
   });
+
+  it("welcomes a new account, and welcomes back a person who has made images", async () => {
+    renderPage(null);
+    expect(await screen.findByText(/^Welcome to PromptCanvas, a@example.com\./)).toBeTruthy();
+    expect(screen.queryByText(/Welcome back/)).toBeNull();
+    await seed([row({ prompt: "one" })]);
+    expect(await screen.findByText("Welcome back, a@example.com.")).toBeTruthy();
+  });
 });

@@ -15,12 +15,9 @@ describe("top bar and sidebar", () => {
     expect(initialOf("")).toBe("?");
   });
 
-  it("lists the Create and Mine groups of the spec, in order", () => {
+  it("lists the Create and Mine groups of the spec, in order, without Audio (decision 132)", () => {
     expect(NAV_GROUPS.map((g) => [g.label, g.items.map((i) => i.label)])).toEqual([
-      [
-        "Create",
-        ["Home", "Generate", "Prompts", "Templates", "Styles", "Advanced", "Audio", "Text Effects", "More Tools"],
-      ],
+      ["Create", ["Home", "Generate", "Prompts", "Templates", "Styles", "Advanced", "Text Effects", "More Tools"]],
       ["Mine", ["Gallery", "Saved", "History", "Settings", "Upgrade"]],
     ]);
     expect(NAV_GROUPS[1].items.find((i) => i.label === "Saved")?.to).toBe("/my-generations");
