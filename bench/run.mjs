@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark in turn; each prints its own figures. Nothing here is a gate.
-// `faults` (the seeded fault harness, hours at its default 1,000 schedules) runs only when named.
+// `faults` (the seeded fault harness, hours at its default 1,000 schedules) and `fuzz` (50,000 generated
+// requests a database) run only when named.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -20,9 +21,10 @@ const benches = [
   ["gallery", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/gallery-bench.ts"]],
   ["lighthouse", process.execPath, ["bench/lighthouse-bench.mjs"]],
   ["faults", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/faults.ts"]],
+  ["fuzz", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/fuzz.ts"]],
 ];
 for (const [name, cmd, args] of benches) {
-  if (only.length ? !only.includes(name) : name === "faults") continue;
+  if (only.length ? !only.includes(name) : name === "faults" || name === "fuzz") continue;
   const script = args.find((a) => a.startsWith("bench/"));
   if (script && !existsSync(join(root, script))) continue;
   console.log(`\n### ${name}`);

@@ -1,0 +1,76 @@
+// `npm run bench fuzz`: requests no one chose, generated from grammars of every public surface (REST
+// queries and bodies, RPC arguments, storage keys and bodies, auth bodies, realtime joins and frames,
+// function bodies, reference images), sent to a fresh local backend on each database. Ends with
+// `fuzz: N requests, F 5xx, S stalls`. Nothing here is a gate; tests/backend/fuzz.test.ts is.
+//
+// FUZZ_REQUESTS (50,000) requests of seed FUZZ_SEED (1) on FUZZ_DB (pglite, postgres or both: both),
+// FUZZ_CONCURRENCY (4) at a time. A stall is an answer slower than FUZZ_STALL_MS (1,000; a drawn image
+// FUZZ_RENDER_MS, 15,000) or /health slower than FUZZ_HEALTH_MS (100) while requests are in flight; each is
+// sent again alone and counts only if it stalls again (FUZZ_CONFIRM=0 counts every stall seen).
+// FUZZ_ONLY=12,345 sends only those requests of the seed and prints each with its answer.
+import type { Backend } from "../tests/support/backend.ts";
+import { startBackendOn } from "../tests/support/backend-targets.ts";
+import { postgresAvailable } from "../tests/support/postgres.ts";
+import { loadAverage, sampleCpu } from "../tests/faults/profile.ts";
+import { describeCase } from "./fuzz/report.ts";
+import { formatReport } from "./fuzz/report.ts";
+import { DEFAULT_OPTIONS, type FuzzOptions, type FuzzResult, generateCase, runFuzz } from "./fuzz/run.ts";
+import { setUpWorld } from "./fuzz/world-setup.ts";
+
+const env = process.env;
+const num = (name: string, fallback: number) => (env[name] ? Number(env[name]) : fallback);
+const only = env.FUZZ_ONLY ? env.FUZZ_ONLY.split(",").map(Number) : undefined;
+const options: FuzzOptions = {
+  seed: num("FUZZ_SEED", 1),
+  requests: num("FUZZ_REQUESTS", 50_000),
+  concurrency: num("FUZZ_CONCURRENCY", DEFAULT_OPTIONS.concurrency),
+  stallMs: num("FUZZ_STALL_MS", DEFAULT_OPTIONS.stallMs),
+  renderMs: num("FUZZ_RENDER_MS", DEFAULT_OPTIONS.renderMs),
+  healthMs: num("FUZZ_HEALTH_MS", DEFAULT_OPTIONS.healthMs),
+  healthEveryMs: num("FUZZ_HEALTH_EVERY_MS", DEFAULT_OPTIONS.healthEveryMs),
+  confirm: env.FUZZ_CONFIRM !== "0",
+  only,
+  progress: (line) => console.log(line),
+};
+const asked = env.FUZZ_DB ?? "both";
+const databases = asked === "both" ? ["pglite", "postgres"] : [asked];
+
+async function onDatabase(db: string): Promise<FuzzResult | null> {
+  if (db === "postgres" && !(await postgresAvailable())) {
+    console.log("postgres: skipped (no server at TEST_POSTGRES_URL or 127.0.0.1:5432)");
+    return null;
+  }
+  const b: Backend = await startBackendOn(db === "postgres", "pc_fuzz");
+  try {
+    const world = await setUpWorld(b);
+    console.log(
+      `${db}: backend and world ready; sending ${only ? only.length : options.requests} requests of seed ${options.seed}`,
+    );
+    const result = await runFuzz(b, world, options);
+    if (only) {
+      for (const index of only) console.log(`#${index} ${describeCase(generateCase(options.seed, index, world))}`);
+      for (const f of [...result.failures, ...result.stalls])
+        console.log(`#${f.index} answered ${f.answer.cls} ${f.answer.status ?? ""}: ${f.answer.detail}`);
+    }
+    return result;
+  } finally {
+    await b.stop();
+  }
+}
+
+const cpu = sampleCpu();
+const loadAtStart = loadAverage();
+const results: FuzzResult[] = [];
+for (const db of databases) {
+  const r = await onDatabase(db);
+  if (r) results.push(r);
+}
+const use = cpu.stop();
+if (use) {
+  console.log(
+    `machine CPU idle: mean ${(100 * use.meanIdle).toFixed(0)}%, lowest 1-s sample ${(100 * use.minIdle).toFixed(0)}% ` +
+      `(load average at start ${loadAtStart}, at end ${loadAverage()}); thresholds: answer ${options.stallMs} ms, ` +
+      `/health ${options.healthMs} ms, drawn image ${options.renderMs} ms`,
+  );
+}
+console.log(formatReport(results));

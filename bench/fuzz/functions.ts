@@ -1,0 +1,160 @@
+// The functions grammar: generate-image bodies (fields of their kind, one broken, or anything; a
+// reference image of any kind from images.ts, as a data URL that may lie about its type; JSON or a
+// server-sent-events answer), delete-generation bodies naming rows the caller does not own or that do
+// not exist, and delete-account bodies sent by an account made for it or with a token that must fail.
+import { pctEncode as pct } from "../../tests/support/hostile.ts";
+import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
+import { jsonBody, jsonValue, type Rng, text, word } from "./grammar.ts";
+import { fuzzImage } from "./images.ts";
+import { accountOf, BAD_TOKENS, type HttpCase, type Who, type World } from "./world.ts";
+
+/** A version-4 uuid drawn from the stream (the same request, the same id). */
+function uuid(r: Rng): string {
+  const h = r.repeat(32, () => r.int(0, 15).toString(16)).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20)}`;
+}
+
+function referenceImage(r: Rng): { value: unknown; name: string } {
+  const image = fuzzImage(r);
+  const b64 = Buffer.from(image.bytes).toString("base64");
+  return r.weighted<{ value: unknown; name: string }>([
+    [8, () => ({ value: `data:${image.mime};base64,${b64}`, name: image.name })],
+    [
+      1,
+      () => ({
+        value: `data:${r.pick(["image/webp", "text/html", "", "image/png;charset=utf-8"])};base64,${b64}`,
+        name: `${image.name}, odd type`,
+      }),
+    ],
+    [
+      1,
+      () => ({
+        value: `data:${image.mime};base64,${b64.slice(0, r.int(0, b64.length))}=%=`,
+        name: `${image.name}, bad base64`,
+      }),
+    ],
+    [
+      1,
+      () => ({
+        value: r.pick(["", "data:", "data:image/png;base64,", "https://example.test/a.png", text(r, 100)]),
+        name: "not a data URL",
+      }),
+    ],
+  ]);
+}
+
+/** A generate-image body whose fields are each valid (so it reaches the quota and the decoder). */
+function validFields(r: Rng): Record<string, unknown> {
+  return {
+    request_id: uuid(r),
+    prompt: r.pick(["a quiet harbour at dawn", "neon city", "cat", text(r, 300).trim() || "x"]),
+    ...(r.chance(0.5) ? { style: r.pick(STYLE_IDS) } : {}),
+    quality: "standard",
+    aspect_ratio: r.pick(["1:1", "16:9", "9:16"]),
+    ...(r.chance(0.3) ? { seed: r.int(0, 2 ** 31) } : {}),
+    ...(r.chance(0.2) ? { negative_prompt: text(r, 100) } : {}),
+  };
+}
+
+function generateImage(r: Rng, w: World, who: Who): HttpCase {
+  const premium: Who = r.pick(["user0", "user1"]);
+  const stream = r.chance(0.3);
+  const made = r.weighted<{ body: string; label: string; who: Who; renders: boolean }>([
+    [
+      4,
+      () => {
+        const ref = referenceImage(r);
+        return {
+          body: jsonBody(r, { ...validFields(r), reference_image: ref.value }),
+          label: `reference: ${ref.name}`,
+          who: r.chance(0.8) ? premium : who,
+          renders: true,
+        };
+      },
+    ],
+    [
+      3,
+      () => {
+        const fields = validFields(r);
+        const key = r.pick([...Object.keys(fields), "provider", "timezone", "reference_image", word(r)]);
+        fields[key] = r.chance(0.5) ? jsonValue(r, 4) : text(r, 4000);
+        if (key === "request_id" && r.chance(0.3)) fields[key] = r.pick(w.generations).id;
+        return { body: jsonBody(r, fields), label: `field ${key.slice(0, 20)} broken`, who, renders: false };
+      },
+    ],
+    [2, () => ({ body: jsonBody(r, jsonValue(r, 5)), label: "any body", who, renders: false })],
+    [0.3, () => ({ body: jsonBody(r, validFields(r)), label: "valid", who: premium, renders: true })],
+  ]);
+  return {
+    kind: "http",
+    surface: "functions",
+    label: `generate-image ${made.label}`,
+    who: made.who,
+    method: "POST",
+    path: "/functions/v1/generate-image",
+    headers: {
+      "content-type": "application/json",
+      ...(stream ? { accept: "text/event-stream" } : {}),
+      ...(r.chance(0.1) ? { "x-timezone": text(r, 40) } : {}),
+    },
+    body: made.body,
+    renders: made.renders,
+  };
+}
+
+export function functionsCase(r: Rng, w: World, who: Who): HttpCase {
+  const post = (label: string, path: string, body: string, as: Who): HttpCase => ({
+    kind: "http",
+    surface: "functions",
+    label,
+    who: as,
+    method: r.chance(0.95) ? "POST" : r.pick(["GET", "PUT", "OPTIONS"]),
+    path,
+    headers: { "content-type": "application/json" },
+    body,
+  });
+  return r.weighted<HttpCase>([
+    [6, () => generateImage(r, w, who)],
+    [
+      3,
+      () => {
+        // Rows of another account, or none: the caller's own rows stay, so the run's world does not change.
+        const mine = accountOf(w, who).id;
+        const other = w.generations.filter((g) => g.userId !== mine);
+        const g = r.chance(0.7) && other.length ? r.pick(other) : null;
+        const body = r.weighted<unknown>([
+          [4, () => ({ generation_id: g?.id ?? uuid(r), image_path: g?.path ?? `${mine}/${uuid(r)}.png` })],
+          [
+            1,
+            () => ({
+              generation_id: g?.id ?? uuid(r),
+              image_path: r.pick(["", "../x", `${mine}/../${g?.userId ?? "x"}/a.png`, text(r, 200)]),
+            }),
+          ],
+          [2, () => jsonValue(r, 4)],
+        ]);
+        return post("delete-generation", "/functions/v1/delete-generation", jsonBody(r, body), who);
+      },
+    ],
+    [
+      1,
+      () =>
+        post(
+          "delete-account",
+          "/functions/v1/delete-account",
+          jsonBody(r, r.chance(0.5) ? {} : jsonValue(r, 4)),
+          r.chance(0.5) ? "fresh" : r.pick(BAD_TOKENS),
+        ),
+    ],
+    [
+      1,
+      () =>
+        post(
+          "other function",
+          `/functions/v1/${pct(r.pick(["health", "", "..", word(r), text(r, 50)]))}`,
+          jsonBody(r, jsonValue(r, 3)),
+          who,
+        ),
+    ],
+  ]);
+}

@@ -1,0 +1,257 @@
+// The fuzz run: request `index` of `seed` is drawn from its own stream (any one rebuilt alone), sent
+// `concurrency` at a time against one backend, each answer timed, while /health is asked every
+// `healthEveryMs`. A failure is a 5xx, a reset or a crash; a stall is an answer slower than `stallMs`
+// (a drawn image: `renderMs`), or /health slower than `healthMs` while requests were in flight. On a
+// shared machine a stall may be the machine's, not the request's, so each stalled request (and every
+// request in flight during a slow /health) is sent again alone: a stall that comes back is confirmed.
+import type { Backend } from "../../tests/support/backend.ts";
+import type { Answer } from "../../tests/support/hostile.ts";
+import { authCase } from "./auth.ts";
+import { functionsCase } from "./functions.ts";
+import { caseRandom, type Rng } from "./grammar.ts";
+import { realtimeCase } from "./realtime.ts";
+import { restCase } from "./rest.ts";
+import { rpcCase } from "./rpc.ts";
+import { sendCase } from "./send.ts";
+import { storageCase } from "./storage.ts";
+import { renewTokens } from "./world-setup.ts";
+import { BAD_TOKENS, type FuzzCase, SIGNED_IN, type Surface, type Who, type World } from "./world.ts";
+
+export interface FuzzOptions {
+  seed: number;
+  requests: number;
+  concurrency: number;
+  /** An answer slower than this is a stall (1,000 ms). */
+  stallMs: number;
+  /** The bound of an answer that drew an image: drawing is the work asked for. */
+  renderMs: number;
+  /** /health slower than this while requests are in flight is a stall (100 ms). */
+  healthMs: number;
+  healthEveryMs: number;
+  /** Send only these indexes of the seed (reproducing a finding). */
+  only?: number[];
+  /** Send stalled requests again alone and count only the stalls that come back. */
+  confirm: boolean;
+  progress?: (line: string) => void;
+}
+
+export const DEFAULT_OPTIONS: Omit<FuzzOptions, "seed" | "requests"> = {
+  concurrency: 4,
+  stallMs: 1000,
+  renderMs: 15_000,
+  healthMs: 100,
+  healthEveryMs: 100,
+  confirm: true,
+};
+
+export interface Finding {
+  seed: number;
+  index: number;
+  kind: "5xx" | "stall";
+  case: FuzzCase;
+  answer: Answer;
+  /** For a stall: seen again when sent alone (null when not replayed). */
+  confirmed: boolean | null;
+}
+
+export interface FuzzResult {
+  database: string;
+  seed: number;
+  requests: number;
+  byClass: Record<string, number>;
+  bySurface: Record<string, number>;
+  failures: Finding[];
+  stalls: Finding[];
+  health: { probes: number; slow: number; worstMs: number };
+  elapsedMs: number;
+}
+
+const SURFACES: readonly [number, Surface][] = [
+  [30, "rest"],
+  [12, "rpc"],
+  [20, "storage"],
+  [12, "auth"],
+  [12, "realtime"],
+  [12, "functions"],
+];
+
+function who(r: Rng): Who {
+  return r.weighted<Who>([
+    [3, () => "anon"],
+    [6, () => r.pick(SIGNED_IN)],
+    [2, () => r.pick(BAD_TOKENS)],
+  ]);
+}
+
+/** Request `index` of `seed`: the same pair gives the same request on any backend with a world. */
+export function generateCase(seed: number, index: number, world: World): FuzzCase {
+  const r = caseRandom(seed, index);
+  const caller = who(r);
+  const surface = r.weighted(SURFACES.map(([w, s]) => [w, () => s] as const));
+  switch (surface) {
+    case "rest":
+      return restCase(r, world, caller);
+    case "rpc":
+      return rpcCase(r, world, caller);
+    case "storage":
+      return storageCase(r, world, caller);
+    case "auth":
+      return authCase(r, world, caller);
+    case "realtime":
+      return realtimeCase(r, world, caller);
+    default:
+      return functionsCase(r, world, caller);
+  }
+}
+
+/** Asks /health every `everyMs` until stopped; each answer's time, and what was in flight when slow. */
+function watchHealth(b: Backend, o: FuzzOptions, inFlight: () => number[]) {
+  const slow: { ms: number; during: number[] }[] = [];
+  let probes = 0;
+  let worstMs = 0;
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const during = inFlight();
+      const t0 = performance.now();
+      try {
+        await (await fetch(`${b.url}/health`, { signal: AbortSignal.timeout(10_000) })).arrayBuffer();
+      } catch {
+        /* a failed probe counts by its time like any other */
+      }
+      const ms = performance.now() - t0;
+      probes++;
+      worstMs = Math.max(worstMs, ms);
+      if (ms > o.healthMs && during.length) slow.push({ ms, during: [...new Set([...during, ...inFlight()])] });
+      await new Promise((r) => setTimeout(r, o.healthEveryMs));
+    }
+  })();
+  return {
+    slow,
+    async stop() {
+      stopped = true;
+      await loop;
+      return { probes, slow: slow.length, worstMs };
+    },
+  };
+}
+
+const isStall = (c: FuzzCase, a: Answer, o: FuzzOptions) =>
+  a.cls === "hang" || a.ms > (c.kind === "http" && c.renders && a.cls === "2xx" ? o.renderMs : o.stallMs);
+const TOKEN_RENEW_MS = 20 * 60_000;
+
+/** Sends the seed's requests against `b` and returns what it found. */
+export async function runFuzz(b: Backend, world: World, o: FuzzOptions): Promise<FuzzResult> {
+  const indexes = o.only ?? Array.from({ length: o.requests }, (_, i) => i);
+  const byClass: Record<string, number> = {};
+  const bySurface: Record<string, number> = {};
+  const failures: Finding[] = [];
+  const slowAnswers = new Map<number, Answer>();
+  const flying = new Set<number>();
+  const started = performance.now();
+  let renewedAt = Date.now();
+  let next = 0;
+  let done = 0;
+  const health = watchHealth(b, o, () => [...flying]);
+  const lane = async () => {
+    while (next < indexes.length) {
+      const index = indexes[next++];
+      if (Date.now() - renewedAt > TOKEN_RENEW_MS) {
+        renewedAt = Date.now();
+        await renewTokens(world);
+      }
+      const c = generateCase(o.seed, index, world);
+      flying.add(index);
+      const a = await sendCase(b, world, c);
+      flying.delete(index);
+      byClass[a.cls] = (byClass[a.cls] ?? 0) + 1;
+      bySurface[c.surface] = (bySurface[c.surface] ?? 0) + 1;
+      if (a.cls === "5xx" || a.cls === "reset" || a.cls === "crash") {
+        failures.push({ seed: o.seed, index, kind: "5xx", case: c, answer: a, confirmed: null });
+      } else if (isStall(c, a, o)) slowAnswers.set(index, a);
+      if (++done % 500 === 0) o.progress?.(`  ${done}/${indexes.length} sent (${b.database}, seed ${o.seed})`);
+      if (a.cls === "crash") return;
+    }
+  };
+  await Promise.all(Array.from({ length: o.concurrency }, lane));
+  const healthSummary = await health.stop();
+  const elapsedMs = performance.now() - started;
+  const stalls = await stallFindings(b, world, o, slowAnswers, health.slow);
+  return {
+    database: b.database,
+    seed: o.seed,
+    requests: done,
+    byClass,
+    bySurface,
+    failures,
+    stalls,
+    health: healthSummary,
+    elapsedMs,
+  };
+}
+
+/** The stalls seen, each sent again alone when `o.confirm` to tell the request's from the machine's. */
+async function stallFindings(
+  b: Backend,
+  world: World,
+  o: FuzzOptions,
+  slowAnswers: Map<number, Answer>,
+  slowHealth: { ms: number; during: number[] }[],
+): Promise<Finding[]> {
+  const suspects = new Map<number, Answer>(slowAnswers);
+  for (const h of slowHealth) {
+    for (const index of h.during) {
+      if (!suspects.has(index))
+        suspects.set(index, {
+          cls: "2xx",
+          status: null,
+          detail: `/health took ${h.ms.toFixed(0)} ms while this was in flight`,
+          ms: h.ms,
+        });
+    }
+  }
+  const found: Finding[] = [];
+  for (const [index, answer] of suspects) {
+    const c = generateCase(o.seed, index, world);
+    const again = o.confirm ? await replayAlone(b, world, c, o) : null;
+    found.push({
+      seed: o.seed,
+      index,
+      kind: "stall",
+      case: c,
+      answer: again?.answer ?? answer,
+      confirmed: again ? again.stalled : null,
+    });
+  }
+  return found;
+}
+
+/** Replays of a stalled request; it is confirmed when every one stalls (a busy machine rarely stalls twice). */
+const REPLAYS = 2;
+
+/** Sends `c` alone REPLAYS times: does it stall each time? The last answer, or the first that did not stall. */
+export async function replayAlone(
+  b: Backend,
+  world: World,
+  c: FuzzCase,
+  o: FuzzOptions,
+): Promise<{ answer: Answer; stalled: boolean }> {
+  let last = await replayOnce(b, world, c, o);
+  for (let i = 1; i < REPLAYS && last.stalled; i++) last = await replayOnce(b, world, c, o);
+  return last;
+}
+
+/** Sends `c` with nothing else in flight, /health asked every 20 ms meanwhile. */
+async function replayOnce(
+  b: Backend,
+  world: World,
+  c: FuzzCase,
+  o: FuzzOptions,
+): Promise<{ answer: Answer; stalled: boolean }> {
+  const watcher = watchHealth(b, { ...o, healthEveryMs: 20 }, () => [0]);
+  const answer = await sendCase(b, world, c);
+  const h = await watcher.stop();
+  const slowHealth = watcher.slow.length > 0;
+  const detail = slowHealth ? `${answer.detail} | /health took ${h.worstMs.toFixed(0)} ms meanwhile` : answer.detail;
+  return { answer: { ...answer, detail }, stalled: isStall(c, answer, o) || slowHealth };
+}

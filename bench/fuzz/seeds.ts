@@ -1,0 +1,14 @@
+// The fixed seeds: what CI sends on each database (tests/backend/fuzz.test.ts), and every request that
+// once found a fault, replayed alone after its fix so the fault cannot come back unseen.
+
+/** CI's runs on each database: a few thousand requests in all, a few minutes on two cores. */
+export const CI_RUNS: readonly { seed: number; requests: number }[] = [
+  { seed: 1, requests: 1000 },
+  { seed: 2, requests: 1000 },
+];
+
+/**
+ * Requests that found a fault (seed, index of the request, what it found). A fault found is fixed and
+ * its request added here; CI sends each alone on both databases, with /health asked every 20 ms.
+ */
+export const FOUND: readonly { seed: number; index: number; found: string }[] = [];
