@@ -130,6 +130,14 @@ test("a session ended elsewhere asks this device to sign in again, and the promp
   allowFailedRequest(/\/rest\/v1\/\S+ 401$/, "reads made with the ended session are refused");
   allowFailedRequest(/auth\/v1\/logout\S* (401|403|404)$/, "this device's own sign-out finds the session gone");
   allowConsole(/status of (400|401|403|404)/, "the refusals above, as the browser logs them");
+  // The database's hint that the session ended (decision 129) is lost on the way, as on a device whose
+  // socket was down: the device learns of the end only when its own calls are refused.
+  await page.routeWebSocket(/\/realtime\/v1\/websocket/, (ws) => {
+    const server = ws.connectToServer();
+    server.onMessage((message) => {
+      if (!String(message).includes("session.ended")) ws.send(message);
+    });
+  });
   const email = uniqueEmail("ended");
   await signUp(page, email);
   await openGenerator(page);

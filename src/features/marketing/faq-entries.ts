@@ -76,7 +76,7 @@ export const FAQ: readonly FaqEntry[] = [
     group: "Privacy and offline",
     question: "Where are my images and prompts stored?",
     answer:
-      "Your generated images are kept in private storage under your account, and only you can open them unless you publish one to the public gallery. Your prompt history stays on the device where you typed it, under your account. Each device you sign in on keeps every image's thumbnail, the full images you saved and your newest full images up to a budget you set on the account page, for offline use, until you sign out or clear it there. No advertising or third-party tracking scripts are used.",
+      "Your generated images are kept in private storage under your account, and only you can open them unless you publish one to the public gallery. Your prompt history stays on the device where you typed it, under your account. Each device you sign in on keeps every image's thumbnail, the full images you saved and your newest full images up to a budget you set on the account page, for offline use, until you sign out or clear it there; Sign out everywhere on the account page signs out every device within seconds. No advertising or third-party tracking scripts are used.",
     link: { label: "Privacy policy", to: "/privacy" },
   },
 ];

@@ -1,0 +1,138 @@
+// A session ended is ended everywhere (decision 129): two browser contexts signed in as the same person
+// are two devices. Deleting the account, or choosing Sign out everywhere, on device A signs device B out
+// within seconds; B says so once and keeps nothing private on screen. Sign out alone ends A's session only.
+import { accountButton, signIn, signUp, uniqueEmail } from "./support/app";
+import { sendGenerate, serverSession, toasts } from "./support/generator";
+import { historyTile, newDevice, openHistory } from "./support/library";
+import { expect, test, type Page } from "./support/test";
+
+/** "Within seconds": from A's choice to B showing it is signed out. */
+const WITHIN_MS = 5_000;
+
+/** Device B, signed in as `email`, showing a generation of theirs in History. */
+async function deviceWithHistory(b: Page, email: string, prompt: string): Promise<void> {
+  await b.goto("/auth");
+  await signIn(b, email);
+  await expect(accountButton(b, email)).toBeVisible();
+  await openHistory(b);
+  await expect(historyTile(b, prompt)).toBeVisible({ timeout: 20_000 });
+}
+
+/** What B's IndexedDB still holds of the person's library. */
+function heldGenerations(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open("promptcanvas");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const req = open.result.transaction("generations").objectStore("generations").count();
+          req.onsuccess = () => {
+            open.result.close();
+            resolve(req.result);
+          };
+        };
+      }),
+  );
+}
+
+/** B shows it is signed out and nothing of the person: no account menu, no tile, no prompt. */
+async function expectSignedOutWithin(b: Page, email: string, prompt: string, since: number): Promise<void> {
+  await expect(b.getByRole("link", { name: "Sign in", exact: true })).toBeVisible({ timeout: WITHIN_MS });
+  expect(Date.now() - since, "B signed out within seconds").toBeLessThan(WITHIN_MS);
+  await expect(accountButton(b, email)).toHaveCount(0);
+  await expect(historyTile(b, prompt)).toHaveCount(0);
+  await expect(b.locator("body")).not.toContainText(prompt);
+  // The private pages send B to sign in, with nothing of the library drawn first.
+  await b.goto("/history");
+  await expect(b).toHaveURL(/\/auth/);
+  await expect(b.locator("body")).not.toContainText(prompt);
+}
+
+test("an account deleted on device A signs device B out within seconds, and B keeps nothing of it", async ({
+  page: a,
+  browser,
+  allowConsole,
+  allowFailedRequest,
+  watchContext,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  allowFailedRequest(/auth\/v1\/user 403$/, "B asks the server about its session: its account is gone");
+  allowConsole(/status of 403/, "the refusal above, as the browser logs it");
+  const email = uniqueEmail("gone");
+  const prompt = "A harbour at dawn kept on two devices";
+  await signUp(a, email);
+  await sendGenerate(a.request, await serverSession(a, email), {
+    request_id: crypto.randomUUID(),
+    prompt,
+    style: "anime",
+    quality: "standard",
+    aspect_ratio: "1:1",
+  });
+
+  const { context, page: b } = await newDevice(browser, testInfo);
+  watchContext(context);
+  await deviceWithHistory(b, email, prompt);
+
+  await a.goto("/account");
+  await a.getByRole("button", { name: "Delete account…" }).click();
+  await a
+    .getByRole("dialog", { name: "Delete your account?" })
+    .getByRole("button", { name: "Delete my account" })
+    .click();
+  await expect(toasts(a).getByText("Your account was deleted")).toBeVisible({ timeout: 20_000 });
+  const deletedAt = Date.now();
+
+  await expect(toasts(b).getByText("Your account was deleted")).toBeVisible({ timeout: WITHIN_MS });
+  await expectSignedOutWithin(b, email, prompt, deletedAt);
+  // A gone account's copy is removed from the device, not only hidden.
+  await expect.poll(() => heldGenerations(b)).toBe(0);
+  await context.close();
+});
+
+test("Sign out ends device A's session alone; Sign out everywhere signs device B out within seconds", async ({
+  page: a,
+  browser,
+  allowConsole,
+  allowFailedRequest,
+  watchContext,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  allowFailedRequest(/auth\/v1\/user 403$/, "B asks the server about its session: it was ended");
+  allowConsole(/status of 403/, "the refusal above, as the browser logs it");
+  const email = uniqueEmail("everywhere");
+  const prompt = "A lantern-lit alley seen from two devices";
+  await signUp(a, email);
+  await sendGenerate(a.request, await serverSession(a, email), {
+    request_id: crypto.randomUUID(),
+    prompt,
+    style: "anime",
+    quality: "standard",
+    aspect_ratio: "1:1",
+  });
+  const { context, page: b } = await newDevice(browser, testInfo);
+  watchContext(context);
+  await deviceWithHistory(b, email, prompt);
+
+  // Sign out on A: A's session alone ends, and B, told of it, asks and stays signed in.
+  await accountButton(a, email).click();
+  await a.getByRole("menuitem", { name: "Sign out" }).click();
+  await expect(a.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
+  await b.waitForTimeout(2_500);
+  await expect(accountButton(b, email)).toBeVisible();
+  await expect(historyTile(b, prompt)).toBeVisible();
+
+  await a.goto("/auth");
+  await signIn(a, email);
+  await expect(accountButton(a, email)).toBeVisible();
+  await a.goto("/account");
+  await a.getByRole("button", { name: "Sign out everywhere" }).click();
+  const question = a.getByRole("dialog", { name: "Sign out on every device?" });
+  await question.getByRole("button", { name: "Sign out everywhere" }).click();
+  const chosenAt = Date.now();
+  await expect(a.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
+
+  await expect(toasts(b).getByText("You were signed out")).toBeVisible({ timeout: WITHIN_MS });
+  await expectSignedOutWithin(b, email, prompt, chosenAt);
+  await context.close();
+});
