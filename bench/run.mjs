@@ -12,6 +12,7 @@ const only = process.argv.slice(2);
 const benches = [
   ["backend", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/backend-bench.ts"]],
   ["local-render", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/local-render-bench.ts"]],
+  ["hostile-decode", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/hostile-decode-bench.ts"]],
   ["engine", denoPath(), ["run", "-A", "bench/engine-bench.ts"]],
   ["generate", denoPath(), ["run", "-A", "bench/generate-bench.ts"]],
   ["generator", process.execPath, ["bench/generator-bench.mjs"]],

@@ -5,8 +5,10 @@
 // database need. Work beyond the pool's size waits in a queue, first come first served. A process that
 // dies is replaced; its render is rejected and the pool carries on. Requests and replies are frames on
 // the process's stdin and stdout (render-protocol.ts). The same processes decode untrusted reference
-// images (decode), with a time budget: a decode still running when it ends is answered image_too_slow
-// and its process killed, so a hostile file costs at most that much of a low-priority core.
+// images (decode), with a budget of CPU time: a decode that has used it up is answered image_too_slow
+// and its process killed, so a hostile file costs at most that much of a low-priority core. CPU time,
+// not the clock: a process at low priority on a busy machine gets little CPU, and a real picture must
+// not be refused for the load of others (where the CPU time cannot be read, the clock is used).
 import type { DecodedImage } from "../functions/_shared/image/decode.ts";
 import { fail, type ImageResult } from "../functions/_shared/image/result.ts";
 import {
@@ -22,8 +24,9 @@ export interface RenderPool {
   /** Renders in a process; the same signature as renderPng, so the engine's provider takes it as is. */
   render: (input: RenderInput) => Promise<Uint8Array>;
   /**
-   * Decodes an untrusted image file in a process within the decoder's limits; a decode still running
-   * after `budgetMs` of its own (time waiting for a process is not counted) is image_too_slow.
+   * Decodes an untrusted image file in a process within the decoder's limits; a decode that has used
+   * `budgetMs` of CPU time (or MAX_BUDGET_STRETCH times that of the clock) is image_too_slow. Time
+   * waiting for a process is not counted.
    */
   decode: (file: Uint8Array, budgetMs: number) => Promise<ImageResult<DecodedImage>>;
   readonly size: number;
@@ -193,16 +196,30 @@ export function createRenderPool(opts: RenderPoolOptions): RenderPool {
       if (!slot) return;
       const job = queue.shift()!;
       slot.job = job;
-      if (job.budgetMs !== undefined) {
-        slot.budget = setTimeout(() => {
-          // Settled first: the exit that follows the kill then rejects a promise already settled.
-          job.overran?.();
-          kill(slot.child);
-        }, job.budgetMs);
-      }
+      if (job.budgetMs !== undefined) watchBudget(slot, job, job.budgetMs);
       // A write to a process that has exited fails; its exit rejects the job.
       slot.stdin.write(job.frame).catch(() => kill(slot.child));
     }
+  }
+
+  /** Kills the slot's process once its job has used `budgetMs` of CPU time, checked as it may run out. */
+  function watchBudget(slot: Slot, job: Job, budgetMs: number): void {
+    const pid = slot.child.pid;
+    const cpuAtStart = cpuMsOf(pid);
+    const wallLimit = performance.now() + budgetMs * MAX_BUDGET_STRETCH;
+    const check = (waitMs: number) => {
+      slot.budget = setTimeout(() => {
+        if (slot.job !== job) return;
+        const now = cpuMsOf(pid);
+        const left = cpuAtStart === null || now === null ? 0 : budgetMs - (now - cpuAtStart);
+        const wallLeft = wallLimit - performance.now();
+        if (left > 0 && wallLeft > 0) return check(Math.min(left, wallLeft));
+        // Settled first: the exit that follows the kill then rejects a promise already settled.
+        job.overran?.();
+        kill(slot.child);
+      }, waitMs);
+    };
+    check(budgetMs);
   }
 
   return {
@@ -237,6 +254,21 @@ export function createRenderPool(opts: RenderPoolOptions): RenderPool {
       await Promise.all(stopping.map((s) => s.done));
     },
   };
+}
+
+/** However busy the machine, a budget of CPU time ends after this many times its length of the clock. */
+export const MAX_BUDGET_STRETCH = 4;
+
+/** A process's CPU time so far (user and system), from Linux's /proc; null where it cannot be read. */
+function cpuMsOf(pid: number): number | null {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 14 and 15 of stat (11 and 12 after the name), in clock ticks: 100 a second on Linux.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
 }
 
 function kill(child: Deno.ChildProcess): void {

@@ -26,9 +26,9 @@ export const DEFAULT_DECODE_LIMITS: DecodeLimits = {
 };
 
 /**
- * How long decoding one reference image may take where the decode runs off the event loop (the local
- * backend's render processes, generate-image/deps.ts). A 16 MP JPEG decodes in about 2 s on one busy
- * core at low priority; a file still decoding after twice that is hostile or useless as a reference.
+ * How much CPU time decoding one reference image may take where the decode runs off the event loop
+ * (the local backend's render processes, generate-image/deps.ts). A 16 MP JPEG takes about 2 s; a file
+ * still decoding after twice that is hostile or useless as a reference.
  */
 export const DECODE_BUDGET_MS = 4_000;
 
