@@ -266,6 +266,22 @@ describe.each(BACKEND_TARGETS)("realtime on $title", ({ postgres, skip }) => {
     ws.close();
   });
 
+  it.skipIf(skip)("answers any other frame on the phoenix topic as an unmatched topic", async () => {
+    const ws = await rawSocket(backend);
+    for (const event of ["phx_join", "broadcast"]) {
+      const ref = ws.push("phoenix", event, { config: {} });
+      const reply = await ws.next((f) => f[1] === ref, `the ${event} reply`);
+      // A join's reply carries its ref as the join ref too; the frame's other fields are the point here.
+      expect(reply.slice(1)).toEqual([
+        ref,
+        "phoenix",
+        "phx_reply",
+        { status: "error", response: { reason: "unmatched topic" } },
+      ]);
+    }
+    ws.close();
+  });
+
   it.skipIf(skip)("echoes each binding exactly, with a numeric id, and confirms the subscription", async () => {
     const ws = await rawSocket(backend);
     const bindings = [

@@ -341,7 +341,9 @@ export function attachSession(
 
   async function onFrame(f: Frame) {
     if (f.topic === "phoenix") {
-      if (f.event === "heartbeat") send(reply(f, "ok"));
+      // Phoenix routes "phoenix" to no channel: anything but a heartbeat is an unmatched topic, answered so
+      // (a join left unanswered kept its client waiting for ever).
+      send(f.event === "heartbeat" ? reply(f, "ok") : reply(f, "error", { reason: "unmatched topic" }));
       return;
     }
     if (f.event === "phx_join") return await join(f);
