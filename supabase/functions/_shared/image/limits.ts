@@ -27,10 +27,11 @@ export const DEFAULT_DECODE_LIMITS: DecodeLimits = {
 
 /**
  * How much CPU time decoding one reference image may take where the decode runs off the event loop
- * (the local backend's render processes, generate-image/deps.ts). A 16 MP JPEG takes about 2 s; a file
- * still decoding after twice that is hostile or useless as a reference.
+ * (the local backend's render processes, generate-image/deps.ts). Hosted Edge Functions give a whole
+ * request 2 s of CPU time, so no file that hosted could decode is refused here; the app's references
+ * (at most 1024 px a side) decode in a few tens of milliseconds.
  */
-export const DECODE_BUDGET_MS = 4_000;
+export const DECODE_BUDGET_MS = 2_000;
 
 export function checkPixelLimits(width: number, height: number, limits: PixelLimits): ImageResult<true> {
   if (width < 1 || height < 1) return fail("image_corrupt", `the image declares an empty size ${width}x${height}`);
