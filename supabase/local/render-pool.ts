@@ -257,7 +257,7 @@ export function createRenderPool(opts: RenderPoolOptions): RenderPool {
 }
 
 /** However busy the machine, a budget of CPU time ends after this many times its length of the clock. */
-export const MAX_BUDGET_STRETCH = 4;
+const MAX_BUDGET_STRETCH = 4;
 
 /** A process's CPU time so far (user and system), from Linux's /proc; null where it cannot be read. */
 function cpuMsOf(pid: number): number | null {
