@@ -144,7 +144,8 @@ export function subscribeGenerationChanges(
   const upsert = (payload: RealtimePostgresChangesPayload<Record<string, unknown>>) =>
     onChange({ type: "upsert", row: payload.new as unknown as GenerationRow });
   const channel = client
-    .channel(`library:${userId}`)
+    // Private: only the person may join it or send on it (decision 128, realtime.messages policies).
+    .channel(`library:${userId}`, { config: { private: true } })
     .on("postgres_changes", { ...mine, event: "INSERT" }, upsert)
     .on("postgres_changes", { ...mine, event: "UPDATE" }, upsert)
     .on(
