@@ -24,5 +24,6 @@ export function toGenerationRecord(row: GenerationRow): GenerationRecord {
     isSaved: row.is_saved ? 1 : 0,
     createdAt: row.created_at,
     words: promptWords(row.prompt),
+    NSFWContent: false,
   };
 }

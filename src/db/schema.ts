@@ -3,7 +3,8 @@
 // Versions are appended, newest last; a shipped version is never edited (house rule 6).
 import type { Dexie, Transaction } from "dexie";
 import type { ErrorCode } from "#shared/vocabulary/errors.ts";
-import type { AspectRatio, Quality } from "#shared/vocabulary/generation.ts";
+import { DIMENSIONS, isAspectRatio, type AspectRatio, type Quality } from "#shared/vocabulary/generation.ts";
+import { GENERATIONS_BUCKET } from "#shared/vocabulary/rows.ts";
 import type { Tier } from "#shared/vocabulary/tiers.ts";
 import { promptWords } from "./search";
 
@@ -31,6 +32,11 @@ export type GenerationRecord = {
    * terms against them by prefix (src/db/search.ts). Built by toGenerationRecord, never by hand.
    */
   words?: string[];
+  /**
+   * docs/spec.md §3: always false for a generation loaded from history (schema 6): the server refuses a
+   * flagged image before a row exists. Set by toGenerationRecord; optional only for records built by hand.
+   */
+  NSFWContent?: false;
 };
 
 /**
@@ -52,6 +58,8 @@ export type ImageRecord = { id: string; userId: string; image?: Blob; thumbnail?
 export type ImageUseRecord = { id: string; userId: string; size: number; thumbnail: 0 | 1; viewedAt: number };
 
 export type TaskStatus = "queued" | "running" | "done" | "error";
+
+export type TaskParams = { width: number; height: number; model?: string };
 
 /** Why a queued task is not being sent now, and until when (ISO) if that is known. */
 export type TaskWait = { reason: "offline" | "quota" | "auth" | "backoff"; until?: string };
@@ -75,7 +83,17 @@ export type TaskRecord = {
   /** A data URL. */
   referenceImage?: string;
   provider?: string;
+  /**
+   * docs/spec.md §3 (schema 6): the size asked for (the ratio's pixels), and the model that drew it once
+   * the server has said.
+   */
+  params: TaskParams;
   status: TaskStatus;
+  /**
+   * docs/spec.md §4 (schema 6): set when done, the stored image's address relative to the backend's URL
+   * (the private bucket answers with the person's token); absent when the image was deleted since.
+   */
+  resultUrl?: string;
   /** Sends so far (a replay after a reload counts too). */
   attempts: number;
   /**
@@ -186,7 +204,7 @@ export type MetaRecord = { key: string; value: unknown };
 export const DB_NAME = "promptcanvas";
 
 /** The newest schema version. */
-const SCHEMA_VERSION = 5;
+const SCHEMA_VERSION = 6;
 
 /**
  * Declares the schema's versions on `db`, up to `upTo` (the newest by default; tests open a database
@@ -222,6 +240,46 @@ export function defineSchema(db: Dexie, upTo: number = SCHEMA_VERSION): void {
   if (upTo < 5) return;
   // 5: what is kept of each image, apart from its bytes (see ImageUseRecord).
   db.version(5).stores({ imageUse: "id, userId" }).upgrade(upgradeToV5);
+  if (upTo < 6) return;
+  // 6: tasks carry docs/spec.md §3's params and, when done, their resultUrl; generations carry
+  // NSFWContent false (no index changes).
+  db.version(6).stores({}).upgrade(upgradeToV6);
+}
+
+/** The size a task asks for: its ratio's pixels (docs/spec.md §9). */
+export function paramsFor(aspectRatio: AspectRatio): TaskParams {
+  const { width, height } = DIMENSIONS[aspectRatio];
+  return { width, height };
+}
+
+/** Where a done task's image is kept: the private bucket's object, as an authenticated read. */
+export function resultUrlOf(imagePath: string): string {
+  return `/storage/v1/object/authenticated/${GENERATIONS_BUCKET}/${imagePath}`;
+}
+
+/**
+ * Tasks get their params; a done task whose generation this device holds gets its model and resultUrl;
+ * every generation says NSFWContent false.
+ */
+export async function upgradeToV6(tx: Transaction): Promise<void> {
+  const generations = tx.table("generations");
+  await generations.toCollection().modify((record: GenerationRecord) => {
+    record.NSFWContent = false;
+  });
+  const tasks = (await tx.table("tasks").toArray()) as Array<Record<string, unknown>>;
+  for (const task of tasks) {
+    const ratio = isAspectRatio(task.aspectRatio) ? task.aspectRatio : "1:1";
+    const params: TaskParams = paramsFor(ratio);
+    if (task.status === "done") {
+      const made = (await generations.get(task.id as string)) as GenerationRecord | undefined;
+      if (made) {
+        params.model = made.model;
+        task.resultUrl = resultUrlOf(made.imagePath);
+      }
+    }
+    task.params = params;
+  }
+  await tx.table("tasks").bulkPut(tasks);
 }
 
 /** Every image record held gets its row in `imageUse` (nothing viewed yet). */

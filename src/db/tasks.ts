@@ -4,7 +4,7 @@
 import type { AppDb } from "./db";
 import { putImage, type ImageBytes } from "./images";
 import { addPrompt, type PromptEntry } from "./prompt-history";
-import type { GenerationRecord, LimitsRecord, TaskRecord, TaskWait } from "./schema";
+import { resultUrlOf, type GenerationRecord, type LimitsRecord, type TaskRecord, type TaskWait } from "./schema";
 
 export type NewTask = Omit<TaskRecord, "status" | "attempts" | "createdAt" | "updatedAt" | "finishedAt" | "error">;
 
@@ -138,6 +138,8 @@ export async function markDone<T = void>(
       updatedAt: iso(now),
       finishedAt: iso(now),
       provider: generation.provider,
+      resultUrl: resultUrlOf(generation.imagePath),
+      params: { width: generation.width, height: generation.height, model: generation.model },
     });
     return then?.();
   });

@@ -44,6 +44,7 @@ export function newTask(id: string, userId: string, over: Partial<NewTask> = {})
     style: "anime",
     quality: "standard",
     aspectRatio: "1:1",
+    params: { width: 1024, height: 1024 },
     seed: null,
     ...over,
   };

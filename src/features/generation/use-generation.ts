@@ -8,7 +8,7 @@ import { BATCH_MAX, BATCH_MIN, isAspectRatio, isQuality, SEED_MAX } from "#share
 import { isStyleId } from "#shared/vocabulary/styles.ts";
 import { db } from "../../db/db";
 import { addPrompt, clearPrompts, removePrompt, type PromptEntry } from "../../db/prompt-history";
-import type { LimitsRecord } from "../../db/schema";
+import { paramsFor, type LimitsRecord } from "../../db/schema";
 import { clearTasks, removeTask, retryTask, type NewTask } from "../../db/tasks";
 import { readConcurrency, subscribeConcurrency, writeConcurrency } from "../../sync/queue/concurrency-store";
 import { useGenerationRuntime } from "./generation-runtime";
@@ -63,6 +63,7 @@ function tasksFor(s: GenerationSettings, userId: string, online: boolean, holdUn
     style: s.style,
     quality: s.quality as NewTask["quality"],
     aspectRatio: s.aspectRatio as NewTask["aspectRatio"],
+    params: paramsFor(s.aspectRatio as NewTask["aspectRatio"]),
     seed: s.seed,
     ...(s.referenceImage ? { referenceImage: s.referenceImage } : {}),
     ...(s.provider ? { provider: s.provider } : {}),

@@ -1,8 +1,9 @@
 import { Blob as NodeBlob } from "node:buffer";
 import { afterEach, describe, expect, it } from "vitest";
+import { Dexie } from "dexie";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { listPromptHistory, listTasks } from "#src/db/queries.ts";
-import type { GenerationRecord } from "#src/db/schema.ts";
+import { defineSchema, type GenerationRecord } from "#src/db/schema.ts";
 import {
   enqueueTasks,
   markDone,
@@ -142,7 +143,12 @@ describe("tasks", () => {
     expect(stored).toMatchObject({ id: "t1", userId: "alice" });
     expect(new Uint8Array(await stored!.image!.arrayBuffer())).toEqual(new Uint8Array([137, 80, 78, 71]));
     expect(stored!.thumbnail).toBeUndefined();
-    expect(await db.tasks.get("t1")).toMatchObject({ status: "done", provider: "builtin" });
+    expect(await db.tasks.get("t1")).toMatchObject({
+      status: "done",
+      provider: "builtin",
+      resultUrl: "/storage/v1/object/authenticated/generations/alice/t1.png",
+      params: { width: 1024, height: 1024, model: "procedural" },
+    });
     expect((await listTasks("alice", db)).map((t) => [t.id, t.status])).toEqual([["t1", "done"]]);
   });
 
@@ -179,5 +185,28 @@ describe("tasks", () => {
     await releaseWaits(db, "alice", "auth");
     expect((await db.tasks.get("t1"))?.wait).toBeUndefined();
     expect((await db.tasks.get("t2"))?.wait?.reason).toBe("quota");
+  });
+
+  it("gives a version 5 database's tasks their params, a done one its model and resultUrl, and generations NSFWContent false", async () => {
+    const name = "tasks-upgrade-6";
+    const old = new Dexie(name);
+    defineSchema(old, 5);
+    const { params: _dropped, ...v5 } = newTask("t1", "alice", { aspectRatio: "16:9" });
+    const at = "2026-11-22T10:00:00.000Z";
+    await old.table("tasks").bulkPut([
+      { ...v5, status: "done", attempts: 1, createdAt: at, updatedAt: at },
+      { ...v5, id: "t2", status: "queued", attempts: 0, createdAt: at, updatedAt: at },
+    ]);
+    await old.table("generations").put(generation("t1"));
+    old.close();
+    db = openAppDb(name);
+    expect(await db.tasks.get("t1")).toMatchObject({
+      params: { width: 1536, height: 1024, model: "procedural" },
+      resultUrl: "/storage/v1/object/authenticated/generations/alice/t1.png",
+    });
+    expect((await db.generations.get("t1"))?.NSFWContent).toBe(false);
+    const queued = await db.tasks.get("t2");
+    expect(queued?.params).toEqual({ width: 1536, height: 1024 });
+    expect(queued?.resultUrl).toBeUndefined();
   });
 });
