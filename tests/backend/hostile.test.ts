@@ -820,3 +820,47 @@ describe.each(BACKEND_TARGETS)("hostile input on $title", ({ title, postgres, sk
     );
   }
 });
+
+// The app's private live channel (decision 128): joins of "library:<id>" topics with hostile names and
+// tokens, and private REST broadcasts to them, are refused or served, never a 5xx, a hang or a crash.
+function libraryChannelProbes(): Probe[] {
+  const topics: { name: string; topic: (s: Scene) => string }[] = [
+    { name: "own", topic: (s) => `library:${s.userId}` },
+    { name: "another person's", topic: () => `library:${randomUUID()}` },
+    { name: "SQL in the id", topic: () => "library:' or '1'='1" },
+    { name: "200 KB id", topic: () => `library:${"x".repeat(200_000)}` },
+    ...Object.entries(HOSTILE_TEXT).map(([name, text]) => ({ name, topic: () => `library:${text}` })),
+  ];
+  const join = (s: Scene, topic: string, token: string | null, presence: boolean) =>
+    realtimeProbe(
+      s.b,
+      `["1","1",${jsonText(`realtime:${topic}`)},"phx_join",${JSON.stringify({
+        ...(token ? { access_token: token } : {}),
+        config: { private: true, presence: { key: "", enabled: presence }, postgres_changes: [] },
+      })}]`,
+    );
+  const restBroadcast = (s: Scene, topic: string, token: string | null) =>
+    post(
+      s,
+      "/realtime/v1/api/broadcast",
+      `{"messages":[{"topic":${jsonText(topic)},"event":"x","payload":{},"private":true}]}`,
+      token,
+    );
+  return topics.flatMap(({ name, topic }) => [
+    { name: `private join, signed in: ${name}`, run: (s: Scene) => join(s, topic(s), s.token, false) },
+    { name: `private join with presence, signed in: ${name}`, run: (s: Scene) => join(s, topic(s), s.token, true) },
+    { name: `private join, visitor: ${name}`, run: (s: Scene) => join(s, topic(s), null, true) },
+    { name: `private REST broadcast, signed in: ${name}`, run: (s: Scene) => restBroadcast(s, topic(s), s.token) },
+    { name: `private REST broadcast, visitor: ${name}`, run: (s: Scene) => restBroadcast(s, topic(s), null) },
+  ]);
+}
+
+describe.each(BACKEND_TARGETS)("hostile input to the library channel on $title", ({ title, postgres, skip }) => {
+  it.skipIf(skip)(
+    `private library channels: no 5xx, hang, dropped connection or crash (${title})`,
+    { timeout: 600_000 },
+    async () => {
+      await runFamily(postgres ? "postgres" : "pglite", postgres, "private library channels", libraryChannelProbes());
+    },
+  );
+});
