@@ -39,7 +39,7 @@ const TUTORIALS: Tutorial[] = [
     steps: [
       "In the generator, switch on Batch mode and set the slider (1 to 10; 4 is the default).",
       "Press the button: instead of one image, that many tasks join the Generation Queue card.",
-      "Use the minus and plus buttons to run 1 to 4 tasks at once. Counters show Queued, Running, Done and Failed.",
+      "Choose how many images are drawn at once (1 to 4) under the slider before you queue, or with the minus and plus buttons on the queue card. Counters show Queued, Running, Done and Failed.",
       "Remove a single task with its remove button, or clear the whole queue.",
       "Each finished task appears in your history; each image counts toward the daily limit.",
     ],
@@ -71,7 +71,7 @@ const TUTORIALS: Tutorial[] = [
     minutes: 2,
     intro: "Borrow the colours and layout of a picture you already have.",
     steps: [
-      "In the generator (or on the Advanced page), choose a reference image. Only image files are accepted.",
+      "In the generator (or on the Advanced page), choose a reference image: any picture your browser can open. A WebP or other format is redrawn as a JPEG on your device; a file that is not a picture is refused at once.",
       "Write a prompt as usual. The built-in renderer takes the reference's palette and layout. Of the AI models (when the operator connects one), Runware and Replicate's FLUX Dev, FLUX 1.1 Pro and Nano Banana start from it; Replicate's FLUX Schnell (Standard quality) and OpenAI-style image APIs ignore it.",
       "Remove the reference any time before generating to go back to prompt-only.",
     ],

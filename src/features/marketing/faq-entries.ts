@@ -61,7 +61,7 @@ export const FAQ: readonly FaqEntry[] = [
     group: "Getting started",
     question: "Can I queue several images at once?",
     answer:
-      "Yes. Turn on batch mode to queue 1 to 10 tasks from one prompt; the queue runs 1 to 4 at a time (2 by default) and shows what is queued, running, done or failed. Each task is sent once, even if you reload or go offline in the middle, and a failed one can be retried.",
+      "Yes. Turn on batch mode to queue 1 to 10 tasks from one prompt; the queue runs 1 to 4 at a time (2 by default, set beside the batch count) and shows what is queued, running, done or failed. Each task is sent once, even if you reload or go offline in the middle, and a failed one can be retried.",
     link: { label: "Open the generator", to: "/generate" },
   },
   {

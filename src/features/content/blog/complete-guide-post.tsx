@@ -132,14 +132,16 @@ export default function CompleteGuidePost() {
       <p>
         Attach a picture to steer the result. The built-in renderer takes its palette and layout. Of the AI models an
         operator can connect, Runware and Replicate&rsquo;s FLUX Dev, FLUX 1.1 Pro and Nano Banana start from it;
-        Replicate&rsquo;s FLUX Schnell (Standard quality) and OpenAI-style image APIs ignore it. It must be an image
-        file (PNG, JPEG or GIF, up to 4 MB), and you can remove it again before generating.
+        Replicate&rsquo;s FLUX Schnell (Standard quality) and OpenAI-style image APIs ignore it. It must be a picture
+        your browser can open (up to 4096 pixels a side): PNG, JPEG and GIF are sent as they are, and any other format,
+        such as WebP, is redrawn as a JPEG on your device first. You can remove it again before generating.
       </p>
       <h3>Batch mode</h3>
       <p>
         Batch mode queues 1 to 10 copies of the request (4 by default) instead of generating once. The queue runs up to
-        4 at a time (2 by default), shows counters for queued, running, done and failed tasks, and keeps going while you
-        work on the next prompt. Each image in a batch counts against your daily limit.
+        4 at a time (2 by default; set it beside the batch count before you queue, or on the queue card), shows counters
+        for queued, running, done and failed tasks, and keeps going while you work on the next prompt. Each image in a
+        batch counts against your daily limit.
       </p>
       <p>
         Every one of these options is explained with a working form on the <Link to="/advanced">advanced options</Link>{" "}
