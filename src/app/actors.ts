@@ -70,13 +70,19 @@ const ENDED_ELSEWHERE: Record<SessionEnd, { title: string; message: string }> = 
   },
 };
 const ENDED_TOAST_MS = 10_000;
+/** A page shown again after being hidden this long asks whether its session still holds. */
+const RETURN_CHECK_AFTER_MS = 10_000;
 
 function startWatch(actor: Actor, userId: string): SessionWatch {
   return watchSession({
     check: checkSession,
     stillStored: async () => (await storedSessionOwner()) !== null,
     listen: (onEnded, onStatus) => subscribeSessionEnds(userId, onEnded, onStatus),
-    onReturn: (listener) => subscribeAll([{ on: "visible" }, { on: "online" }], () => listener()),
+    // A page hidden only briefly kept its socket, and with it the hint: only a longer absence is asked about.
+    onReturn: (listener) =>
+      subscribeAll([{ on: "visible" }, { on: "online" }], ({ on, hiddenForMs = 0 }) => {
+        if (on === "online" || hiddenForMs >= RETURN_CHECK_AFTER_MS) listener();
+      }),
     endingHere: isEndingHere,
     end: (how) => {
       replaceToasts({ tone: "warning", ...ENDED_ELSEWHERE[how], durationMs: ENDED_TOAST_MS });
