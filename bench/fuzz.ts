@@ -6,14 +6,14 @@
 // FUZZ_REQUESTS (50,000) requests of seed FUZZ_SEED (1) on FUZZ_DB (pglite, postgres or both: both),
 // FUZZ_CONCURRENCY (4) at a time. A stall is an answer slower than FUZZ_STALL_MS (1,000; a drawn image
 // FUZZ_RENDER_MS, 15,000) or /health slower than FUZZ_HEALTH_MS (100) while requests are in flight; each is
-// sent again alone and counts only if it stalls again (FUZZ_CONFIRM=0 counts every stall seen).
+// sent again alone, twice, and counts only if it stalls each time (FUZZ_CONFIRM=0 counts every stall seen;
+// at most FUZZ_MAX_REPLAYS, 200, are sent again, the slowest first).
 // FUZZ_ONLY=12,345 sends only those requests of the seed and prints each with its answer.
 import type { Backend } from "../tests/support/backend.ts";
 import { startBackendOn } from "../tests/support/backend-targets.ts";
 import { postgresAvailable } from "../tests/support/postgres.ts";
 import { loadAverage, sampleCpu } from "../tests/faults/profile.ts";
-import { describeCase } from "./fuzz/report.ts";
-import { formatReport } from "./fuzz/report.ts";
+import { caseFingerprint, describeCase, formatReport } from "./fuzz/report.ts";
 import { DEFAULT_OPTIONS, type FuzzOptions, type FuzzResult, generateCase, runFuzz } from "./fuzz/run.ts";
 import { setUpWorld } from "./fuzz/world-setup.ts";
 
@@ -29,6 +29,7 @@ const options: FuzzOptions = {
   healthMs: num("FUZZ_HEALTH_MS", DEFAULT_OPTIONS.healthMs),
   healthEveryMs: num("FUZZ_HEALTH_EVERY_MS", DEFAULT_OPTIONS.healthEveryMs),
   confirm: env.FUZZ_CONFIRM !== "0",
+  maxReplays: num("FUZZ_MAX_REPLAYS", DEFAULT_OPTIONS.maxReplays),
   only,
   progress: (line) => console.log(line),
 };
@@ -48,10 +49,14 @@ async function onDatabase(db: string): Promise<FuzzResult | null> {
     );
     const result = await runFuzz(b, world, options);
     if (only) {
-      for (const index of only) console.log(`#${index} ${describeCase(generateCase(options.seed, index, world))}`);
+      for (const index of only) {
+        const c = generateCase(options.seed, index, world);
+        console.log(`#${index} (fingerprint ${caseFingerprint(c, world)}) ${describeCase(c)}`);
+      }
       for (const f of [...result.failures, ...result.stalls])
         console.log(`#${f.index} answered ${f.answer.cls} ${f.answer.status ?? ""}: ${f.answer.detail}`);
     }
+    console.log(formatReport([result]));
     return result;
   } finally {
     await b.stop();
@@ -73,4 +78,5 @@ if (use) {
       `/health ${options.healthMs} ms, drawn image ${options.renderMs} ms`,
   );
 }
-console.log(formatReport(results));
+// Each database's failures and stalls were printed as it finished; the totals close the run.
+console.log(`\nall databases:\n${formatReport(results, false)}`);

@@ -12,7 +12,7 @@ import { caseRandom, type Rng } from "./grammar.ts";
 import { realtimeCase } from "./realtime.ts";
 import { restCase } from "./rest.ts";
 import { rpcCase } from "./rpc.ts";
-import { sendCase } from "./send.ts";
+import { callerToken, sendCase } from "./send.ts";
 import { storageCase } from "./storage.ts";
 import { renewTokens } from "./world-setup.ts";
 import { BAD_TOKENS, type FuzzCase, SIGNED_IN, type Surface, type Who, type World } from "./world.ts";
@@ -32,6 +32,8 @@ export interface FuzzOptions {
   only?: number[];
   /** Send stalled requests again alone and count only the stalls that come back. */
   confirm: boolean;
+  /** At most this many stalled requests are sent again (the rest are reported as not replayed). */
+  maxReplays: number;
   progress?: (line: string) => void;
 }
 
@@ -42,6 +44,7 @@ export const DEFAULT_OPTIONS: Omit<FuzzOptions, "seed" | "requests"> = {
   healthMs: 100,
   healthEveryMs: 100,
   confirm: true,
+  maxReplays: 200,
 };
 
 export interface Finding {
@@ -50,7 +53,9 @@ export interface Finding {
   kind: "5xx" | "stall";
   case: FuzzCase;
   answer: Answer;
-  /** For a stall: seen again when sent alone (null when not replayed). */
+  /** The answer in the run (for a stall, `answer` is the last one sent alone, when sent again). */
+  loadAnswer: Answer;
+  /** For a stall: seen again each time it was sent alone (null when not sent again). */
   confirmed: boolean | null;
 }
 
@@ -64,6 +69,8 @@ export interface FuzzResult {
   stalls: Finding[];
   health: { probes: number; slow: number; worstMs: number };
   elapsedMs: number;
+  /** Stalls were sent again alone (only those seen again count). */
+  confirmed: boolean;
 }
 
 const SURFACES: readonly [number, Surface][] = [
@@ -128,6 +135,7 @@ function watchHealth(b: Backend, o: FuzzOptions, inFlight: () => number[]) {
   })();
   return {
     slow,
+    probes: () => probes,
     async stop() {
       stopped = true;
       await loop;
@@ -161,13 +169,14 @@ export async function runFuzz(b: Backend, world: World, o: FuzzOptions): Promise
         await renewTokens(world);
       }
       const c = generateCase(o.seed, index, world);
+      const token = await callerToken(world, c);
       flying.add(index);
-      const a = await sendCase(b, world, c);
+      const a = await sendCase(b, world, c, token);
       flying.delete(index);
       byClass[a.cls] = (byClass[a.cls] ?? 0) + 1;
       bySurface[c.surface] = (bySurface[c.surface] ?? 0) + 1;
       if (a.cls === "5xx" || a.cls === "reset" || a.cls === "crash") {
-        failures.push({ seed: o.seed, index, kind: "5xx", case: c, answer: a, confirmed: null });
+        failures.push({ seed: o.seed, index, kind: "5xx", case: c, answer: a, loadAnswer: a, confirmed: null });
       } else if (isStall(c, a, o)) slowAnswers.set(index, a);
       if (++done % 500 === 0) o.progress?.(`  ${done}/${indexes.length} sent (${b.database}, seed ${o.seed})`);
       if (a.cls === "crash") return;
@@ -187,6 +196,7 @@ export async function runFuzz(b: Backend, world: World, o: FuzzOptions): Promise
     stalls,
     health: healthSummary,
     elapsedMs,
+    confirmed: o.confirm,
   };
 }
 
@@ -198,28 +208,31 @@ async function stallFindings(
   slowAnswers: Map<number, Answer>,
   slowHealth: { ms: number; during: number[] }[],
 ): Promise<Finding[]> {
-  const suspects = new Map<number, Answer>(slowAnswers);
-  for (const h of slowHealth) {
+  // The slowest answers first, then what was in flight during the slowest /health: if there are more
+  // than o.maxReplays, the likeliest culprits are the ones sent again.
+  const suspects = new Map<number, Answer>([...slowAnswers].sort((a, b) => b[1].ms - a[1].ms));
+  for (const h of [...slowHealth].sort((a, b) => b.ms - a.ms)) {
     for (const index of h.during) {
-      if (!suspects.has(index))
-        suspects.set(index, {
-          cls: "2xx",
-          status: null,
-          detail: `/health took ${h.ms.toFixed(0)} ms while this was in flight`,
-          ms: h.ms,
-        });
+      if (suspects.has(index)) continue;
+      const detail = `/health took ${h.ms.toFixed(0)} ms while this was in flight`;
+      suspects.set(index, { cls: "2xx", status: null, detail, ms: h.ms });
     }
   }
   const found: Finding[] = [];
+  let replayed = 0;
   for (const [index, answer] of suspects) {
     const c = generateCase(o.seed, index, world);
-    const again = o.confirm ? await replayAlone(b, world, c, o) : null;
+    const replay = o.confirm && replayed < o.maxReplays;
+    const again = replay ? await replayAlone(b, world, c, o) : null;
+    if (replay && ++replayed % 25 === 0)
+      o.progress?.(`  ${replayed}/${Math.min(suspects.size, o.maxReplays)} stalls sent again alone`);
     found.push({
       seed: o.seed,
       index,
       kind: "stall",
       case: c,
       answer: again?.answer ?? answer,
+      loadAnswer: answer,
       confirmed: again ? again.stalled : null,
     });
   }
@@ -241,17 +254,28 @@ export async function replayAlone(
   return last;
 }
 
-/** Sends `c` with nothing else in flight, /health asked every 20 ms meanwhile. */
+/** Probes of /health with nothing in flight before a replay, for the machine's own time at that moment. */
+const BASELINE_PROBES = 5;
+
+/**
+ * Sends `c` with nothing else in flight, /health asked every 20 ms meanwhile. A slow /health counts
+ * when it is over `healthMs` and over twice the worst of BASELINE_PROBES asked just before: on a busy
+ * machine /health is slow with or without the request, and only what the request adds is its own.
+ */
 async function replayOnce(
   b: Backend,
   world: World,
   c: FuzzCase,
   o: FuzzOptions,
 ): Promise<{ answer: Answer; stalled: boolean }> {
+  const token = await callerToken(world, c);
+  const baseline = watchHealth(b, { ...o, healthEveryMs: 20 }, () => []);
+  while (baseline.probes() < BASELINE_PROBES) await new Promise((r) => setTimeout(r, 20));
+  const before = await baseline.stop();
   const watcher = watchHealth(b, { ...o, healthEveryMs: 20 }, () => [0]);
-  const answer = await sendCase(b, world, c);
+  const answer = await sendCase(b, world, c, token);
   const h = await watcher.stop();
-  const slowHealth = watcher.slow.length > 0;
-  const detail = slowHealth ? `${answer.detail} | /health took ${h.worstMs.toFixed(0)} ms meanwhile` : answer.detail;
+  const slowHealth = h.worstMs > Math.max(o.healthMs, 2 * before.worstMs);
+  const detail = `${answer.detail} | /health ${h.worstMs.toFixed(0)} ms at worst meanwhile, ${before.worstMs.toFixed(0)} ms before`;
   return { answer: { ...answer, detail }, stalled: isStall(c, answer, o) || slowHealth };
 }

@@ -8,7 +8,9 @@ export const CI_RUNS: readonly { seed: number; requests: number }[] = [
 ];
 
 /**
- * Requests that found a fault (seed, index of the request, what it found). A fault found is fixed and
- * its request added here; CI sends each alone on both databases, with /health asked every 20 ms.
+ * Requests that found a fault: seed, index of the request, the case's fingerprint (report.ts; printed
+ * by `FUZZ_ONLY=<index>`), and what it found. A fault found is fixed and its request added here; CI
+ * sends each alone on both databases, and fails if the grammars have since changed what the seed and
+ * index make (then find the request again, or a new one that finds the same fault).
  */
-export const FOUND: readonly { seed: number; index: number; found: string }[] = [];
+export const FOUND: readonly { seed: number; index: number; fingerprint: string; found: string }[] = [];
