@@ -65,7 +65,8 @@ export function PlanCard(props: {
           <Heading className="card-title">{plan.name}</Heading>
           {props.badge}
         </div>
-        <p>
+        {/* In a narrow card (three across at 768 px) "/month" wraps under the price, not out of the card. */}
+        <p className="flex flex-wrap items-baseline">
           <span className="text-4xl font-bold">{formatPrice(plan.price)}</span>
           <span className="text-base-content/80">/{plan.period}</span>
         </p>

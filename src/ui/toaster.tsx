@@ -81,7 +81,13 @@ function ToastItem({ toast }: { toast: Toast }) {
 export function Toaster() {
   const snap = useSnapshot(toasts);
   return (
-    <section aria-label="Notices" aria-live="polite" className="toast toast-end toast-bottom z-[60] w-full max-w-sm">
+    // As wide as the window less daisyUI's 1rem inset on each side, up to 24rem: a full width would push a
+    // phone's notice off its left edge.
+    <section
+      aria-label="Notices"
+      aria-live="polite"
+      className="toast toast-end toast-bottom z-[60] w-[calc(100%-2rem)] max-w-sm"
+    >
       {snap.items.map((t) => (
         <ToastItem key={t.id} toast={t} />
       ))}

@@ -11,29 +11,33 @@ import { PLANS, SUBSCRIPTION_NOTICE } from "./plans";
 export function PlanCards({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {
   const hydrated = useHydrated();
   const signedIn = useSession().status === "signed-in" && hydrated;
+  // Three across only where the content column itself is wide enough (a container query): at 768 px the
+  // sidebar leaves too little room, and a card's price would stick out of it.
   return (
-    <ul className="grid gap-4 md:grid-cols-3">
-      {PLANS.map((plan) => (
-        <PlanCard
-          key={plan.name}
-          plan={plan}
-          headingLevel={headingLevel}
-          highlighted={plan.popular}
-          badge={plan.popular && <span className="badge badge-primary">Most popular</span>}
-        >
-          {plan.price === 0 ? (
-            <Link
-              to={signedIn ? "/generate" : "/auth?mode=sign-up"}
-              className={planActionClass(plan)}
-              aria-label={planActionLabel(plan)}
-            >
-              {plan.cta}
-            </Link>
-          ) : (
-            <PlanNoticeButton plan={plan} notice={SUBSCRIPTION_NOTICE} />
-          )}
-        </PlanCard>
-      ))}
-    </ul>
+    <div className="@container">
+      <ul className="grid gap-4 @3xl:grid-cols-3">
+        {PLANS.map((plan) => (
+          <PlanCard
+            key={plan.name}
+            plan={plan}
+            headingLevel={headingLevel}
+            highlighted={plan.popular}
+            badge={plan.popular && <span className="badge badge-primary">Most popular</span>}
+          >
+            {plan.price === 0 ? (
+              <Link
+                to={signedIn ? "/generate" : "/auth?mode=sign-up"}
+                className={planActionClass(plan)}
+                aria-label={planActionLabel(plan)}
+              >
+                {plan.cta}
+              </Link>
+            ) : (
+              <PlanNoticeButton plan={plan} notice={SUBSCRIPTION_NOTICE} />
+            )}
+          </PlanCard>
+        ))}
+      </ul>
+    </div>
   );
 }

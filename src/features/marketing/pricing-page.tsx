@@ -1,5 +1,6 @@
 // /pricing: the three plans (docs/spec.md §9), what each includes, how the daily quota works, and the plain
 // fact that subscriptions cannot be bought yet (every plan button shows the spec's notice).
+import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { LIMIT_ALERT_AT, TIER_DAILY_QUOTA } from "#shared/vocabulary/tiers.ts";
@@ -21,6 +22,12 @@ const COMPARISON: string[][] = [
 ];
 
 const PLAN_QUESTIONS = ["buy-plan", "daily-limit", "is-it-free"];
+
+/** "$19.99/month" may wrap after its slash in a narrow column, never inside "month". */
+function breakAfterSlash(text: string): ReactNode {
+  const [head, ...rest] = text.split("/");
+  return rest.length === 0 ? text : [head, ...rest.flatMap((part, i) => ["/", <wbr key={i} />, part])];
+}
 
 export default function PricingPage() {
   return (
@@ -46,8 +53,9 @@ export default function PricingPage() {
         <h2 id="compare-title" className="text-2xl font-bold">
           Compare the plans
         </h2>
+        {/* Fixed, equal columns whose text wraps: on a phone all three plans stay in view, none scrolled off. */}
         <div className="mt-4 overflow-x-auto rounded-box border border-base-300">
-          <table className="table">
+          <table className="table table-fixed table-xs sm:table-md">
             <thead>
               <tr>
                 <th scope="col">
@@ -67,7 +75,7 @@ export default function PricingPage() {
                     {label}
                   </th>
                   {cells.map((c, i) => (
-                    <td key={i}>{c}</td>
+                    <td key={i}>{breakAfterSlash(c)}</td>
                   ))}
                 </tr>
               ))}

@@ -41,6 +41,21 @@ describe("/pricing", () => {
     expect(creator.textContent).toContain("999 generations/day");
   });
 
+  it("compares the plans in one table whose prices may wrap after the slash on a phone, never inside a word", () => {
+    renderPricing();
+    const table = screen.getByRole("table");
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["Feature", "Free", "Creator", "Pro"]);
+    const price = within(table).getByRole("row", { name: /^Price/ });
+    const cells = within(price).getAllByRole("cell");
+    expect(cells.map((c) => c.textContent)).toEqual(["$0/month", "$9.99/month", "$19.99/month"]);
+    for (const cell of cells) expect(cell.innerHTML).toMatch(/\/<wbr>month$/);
+    expect(table.className).toContain("table-fixed");
+  });
+
   it("lists no extra that no tier has", () => {
     renderPricing();
     const text = document.body.textContent ?? "";
