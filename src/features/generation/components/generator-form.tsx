@@ -75,7 +75,9 @@ export function GeneratorForm({
   // Busy (sending, or a generation running) the button stays focusable and says so with
   // aria-disabled: a disabled button would drop the focus to the top of the page.
   const busy = submitting || (running && !settings.batch);
-  const disabled = busy || blank;
+  // Until the saved defaults are in, Generate waits too: it would send the product's defaults instead.
+  const held = busy || !defaultsReady;
+  const disabled = held || blank;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -152,9 +154,9 @@ export function GeneratorForm({
       <div className="flex flex-col gap-2 sm:flex-row">
         <button
           type="submit"
-          className={`btn btn-primary flex-1 ${busy ? "btn-disabled" : ""}`}
-          disabled={blank && !busy}
-          aria-disabled={busy || undefined}
+          className={`btn btn-primary flex-1 ${held ? "btn-disabled" : ""}`}
+          disabled={blank && !held}
+          aria-disabled={held || undefined}
         >
           {submitting || (running && !settings.batch) ? (
             <Spinner size="sm" />

@@ -156,13 +156,21 @@ describe("generator form", () => {
     expect(fewer.disabled).toBe(true);
   });
 
-  it("keeps style, quality and ratio unseen until the saved defaults are in", () => {
-    const { rerender } = render(<Harness defaultsReady={false} />);
+  it("keeps style, quality and ratio unseen, and Generate waiting, until the saved defaults are in", async () => {
+    const onGenerate = vi.fn();
+    const { rerender } = render(
+      <Harness defaultsReady={false} onGenerate={onGenerate} start={{ prompt: "a lighthouse" }} />,
+    );
     const group = screen.getByTestId("saved-defaults");
     expect(group.className).toContain("invisible");
     expect(group.getAttribute("aria-busy")).toBe("true");
-    rerender(<Harness defaultsReady />);
+    expect(generateButton().getAttribute("aria-disabled")).toBe("true");
+    await userEvent.click(generateButton());
+    expect(onGenerate).not.toHaveBeenCalled();
+    rerender(<Harness defaultsReady onGenerate={onGenerate} start={{ prompt: "a lighthouse" }} />);
     expect(screen.getByTestId("saved-defaults").className).not.toContain("invisible");
+    await userEvent.click(generateButton());
+    expect(onGenerate).toHaveBeenCalledTimes(1);
   });
 
   it("shows a notice with its link", () => {
