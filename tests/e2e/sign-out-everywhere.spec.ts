@@ -3,7 +3,7 @@
 // within seconds; B says so once and keeps nothing private on screen. Sign out alone ends A's session only.
 import { accountButton, signIn, signUp, uniqueEmail } from "./support/app";
 import { sendGenerate, serverSession, toasts } from "./support/generator";
-import { historyTile, newDevice, openHistory } from "./support/library";
+import { historyTile, newDevice, openHistory, openLargeView } from "./support/library";
 import { expect, test, type Page } from "./support/test";
 
 /** "Within seconds": from A's choice to B showing it is signed out. */
@@ -134,5 +134,63 @@ test("Sign out ends device A's session alone; Sign out everywhere signs device B
 
   await expect(toasts(b).getByText("You were signed out")).toBeVisible({ timeout: WITHIN_MS });
   await expectSignedOutWithin(b, email, prompt, chosenAt);
+  await context.close();
+});
+
+test("a save made offline on a device whose account was deleted meanwhile ends in one message, not two", async ({
+  page: a,
+  browser,
+  allowConsole,
+  allowFailedRequest,
+  allowOffline,
+  watchContext,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  allowOffline("device B is offline while the account is deleted");
+  allowFailedRequest(
+    /rest\/v1\/web_vitals\S* 409$/,
+    "B's page-speed records, kept while offline, name an account gone",
+  );
+  allowConsole(/status of 409/, "the refusal above, as the browser logs it");
+  allowFailedRequest(/auth\/v1\/user 403$/, "B asks the server about its session: its account is gone");
+  allowConsole(/status of 403/, "the refusal above, as the browser logs it");
+  const email = uniqueEmail("gone-offline");
+  const prompt = "A paper boat on a rainy windowsill";
+  await signUp(a, email);
+  const server = await serverSession(a, email);
+  await sendGenerate(a.request, server, {
+    request_id: crypto.randomUUID(),
+    prompt,
+    style: "anime",
+    quality: "standard",
+    aspect_ratio: "1:1",
+  });
+  const { context, page: b } = await newDevice(browser, testInfo);
+  watchContext(context);
+  await deviceWithHistory(b, email, prompt);
+
+  // B loses its connection; the account is deleted meanwhile, so B never hears of it.
+  await context.setOffline(true);
+  const deleted = await a.request.post(`${server.api}/functions/v1/delete-account`, {
+    headers: { apikey: server.anonKey, Authorization: `Bearer ${server.token}`, "Content-Type": "application/json" },
+    data: {},
+  });
+  expect(deleted.status()).toBe(200);
+
+  // Offline, B saves: the change is applied on the device and waits to be sent.
+  const dialog = await openLargeView(b, prompt);
+  await dialog.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(toasts(b).getByText("Saved", { exact: true })).toBeVisible();
+
+  // Back online, the save finds no row and the session no account: one message says so, and only it.
+  await context.setOffline(false);
+  const onlineAt = Date.now();
+  await expect(toasts(b).getByText("Your account was deleted")).toBeVisible({ timeout: WITHIN_MS });
+  await expect(b.getByRole("link", { name: "Sign in", exact: true })).toBeVisible({ timeout: WITHIN_MS });
+  expect(Date.now() - onlineAt, "B signed out within seconds of its return").toBeLessThan(WITHIN_MS);
+  // Whatever the outbox makes of the save afterwards, it adds no second notice.
+  await b.waitForTimeout(1_500);
+  await expect(toasts(b).getByText(/Saved|could not be applied|Failed to/)).toHaveCount(0);
+  await expectSignedOutWithin(b, email, prompt, Date.now());
   await context.close();
 });
