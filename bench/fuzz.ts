@@ -9,19 +9,21 @@
 // sent again alone, twice, and counts only if it stalls each time (FUZZ_CONFIRM=0 counts every stall seen;
 // at most FUZZ_MAX_REPLAYS, 200, are sent again, the slowest first).
 // FUZZ_ONLY=12,345 sends only those requests of the seed and prints each with its answer.
+// FUZZ_SEED=ci sends what CI sends (bench/fuzz/seeds.ts: CI_RUNS, each seed with its own request count).
 import type { Backend } from "../tests/support/backend.ts";
 import { startBackendOn } from "../tests/support/backend-targets.ts";
 import { postgresAvailable } from "../tests/support/postgres.ts";
 import { loadAverage, sampleCpu } from "../tests/faults/profile.ts";
 import { caseFingerprint, describeCase, formatReport } from "./fuzz/report.ts";
 import { DEFAULT_OPTIONS, type FuzzOptions, type FuzzResult, generateCase, runFuzz } from "./fuzz/run.ts";
+import { CI_RUNS } from "./fuzz/seeds.ts";
 import { setUpWorld } from "./fuzz/world-setup.ts";
 
 const env = process.env;
 const num = (name: string, fallback: number) => (env[name] ? Number(env[name]) : fallback);
 const only = env.FUZZ_ONLY ? env.FUZZ_ONLY.split(",").map(Number) : undefined;
 const options: FuzzOptions = {
-  seed: num("FUZZ_SEED", 1),
+  seed: env.FUZZ_SEED === "ci" ? 0 : num("FUZZ_SEED", 1),
   requests: num("FUZZ_REQUESTS", 50_000),
   concurrency: num("FUZZ_CONCURRENCY", DEFAULT_OPTIONS.concurrency),
   stallMs: num("FUZZ_STALL_MS", DEFAULT_OPTIONS.stallMs),
@@ -33,31 +35,36 @@ const options: FuzzOptions = {
   only,
   progress: (line) => console.log(line),
 };
+/** The seeds to send on each database: FUZZ_SEED's, or CI's. */
+const runs = env.FUZZ_SEED === "ci" ? CI_RUNS : [{ seed: options.seed, requests: options.requests }];
 const asked = env.FUZZ_DB ?? "both";
 const databases = asked === "both" ? ["pglite", "postgres"] : [asked];
 
-async function onDatabase(db: string): Promise<FuzzResult | null> {
+async function onDatabase(db: string): Promise<FuzzResult[]> {
   if (db === "postgres" && !(await postgresAvailable())) {
     console.log("postgres: skipped (no server at TEST_POSTGRES_URL or 127.0.0.1:5432)");
-    return null;
+    return [];
   }
   const b: Backend = await startBackendOn(db === "postgres", "pc_fuzz");
   try {
     const world = await setUpWorld(b);
-    console.log(
-      `${db}: backend and world ready; sending ${only ? only.length : options.requests} requests of seed ${options.seed}`,
-    );
-    const result = await runFuzz(b, world, options);
-    if (only) {
-      for (const index of only) {
-        const c = generateCase(options.seed, index, world);
-        console.log(`#${index} (fingerprint ${caseFingerprint(c, world)}) ${describeCase(c)}`);
+    const results: FuzzResult[] = [];
+    for (const run of runs) {
+      const o = { ...options, ...run };
+      console.log(`${db}: sending ${only ? only.length : o.requests} requests of seed ${o.seed}`);
+      const result = await runFuzz(b, world, o);
+      if (only) {
+        for (const index of only) {
+          const c = generateCase(o.seed, index, world);
+          console.log(`#${index} (fingerprint ${caseFingerprint(c, world)}) ${describeCase(c)}`);
+        }
+        for (const f of [...result.failures, ...result.stalls])
+          console.log(`#${f.index} answered ${f.answer.cls} ${f.answer.status ?? ""}: ${f.answer.detail}`);
       }
-      for (const f of [...result.failures, ...result.stalls])
-        console.log(`#${f.index} answered ${f.answer.cls} ${f.answer.status ?? ""}: ${f.answer.detail}`);
+      console.log(formatReport([result]));
+      results.push(result);
     }
-    console.log(formatReport([result]));
-    return result;
+    return results;
   } finally {
     await b.stop();
   }
@@ -67,8 +74,7 @@ const cpu = sampleCpu();
 const loadAtStart = loadAverage();
 const results: FuzzResult[] = [];
 for (const db of databases) {
-  const r = await onDatabase(db);
-  if (r) results.push(r);
+  results.push(...(await onDatabase(db)));
 }
 const use = cpu.stop();
 if (use) {

@@ -59,7 +59,7 @@ function validFields(r: Rng): Record<string, unknown> {
 function generateImage(r: Rng, w: World, who: Who): HttpCase {
   const premium: Who = r.pick(["user0", "user1"]);
   const stream = r.chance(0.3);
-  const made = r.weighted<{ body: string; label: string; who: Who; renders: boolean }>([
+  const made = r.weighted<{ body: string; label: string; who: Who }>([
     [
       4,
       () => {
@@ -68,7 +68,6 @@ function generateImage(r: Rng, w: World, who: Who): HttpCase {
           body: jsonBody(r, { ...validFields(r), reference_image: ref.value }),
           label: `reference: ${ref.name}`,
           who: r.chance(0.8) ? premium : who,
-          renders: true,
         };
       },
     ],
@@ -79,11 +78,11 @@ function generateImage(r: Rng, w: World, who: Who): HttpCase {
         const key = r.pick([...Object.keys(fields), "provider", "timezone", "reference_image", word(r)]);
         fields[key] = r.chance(0.5) ? jsonValue(r, 4) : text(r, 4000);
         if (key === "request_id" && r.chance(0.3)) fields[key] = r.pick(w.generations).id;
-        return { body: jsonBody(r, fields), label: `field ${key.slice(0, 20)} broken`, who, renders: false };
+        return { body: jsonBody(r, fields), label: `field ${key.slice(0, 20)} broken`, who };
       },
     ],
-    [2, () => ({ body: jsonBody(r, jsonValue(r, 5)), label: "any body", who, renders: false })],
-    [0.3, () => ({ body: jsonBody(r, validFields(r)), label: "valid", who: premium, renders: true })],
+    [2, () => ({ body: jsonBody(r, jsonValue(r, 5)), label: "any body", who })],
+    [0.3, () => ({ body: jsonBody(r, validFields(r)), label: "valid", who: premium })],
   ]);
   return {
     kind: "http",
@@ -98,7 +97,6 @@ function generateImage(r: Rng, w: World, who: Who): HttpCase {
       ...(r.chance(0.1) ? { "x-timezone": text(r, 40) } : {}),
     },
     body: made.body,
-    renders: made.renders,
   };
 }
 

@@ -39,8 +39,6 @@ export interface HttpCase {
   path: string;
   headers?: Record<string, string>;
   body?: string | Uint8Array<ArrayBuffer>;
-  /** A drawn image is the work asked for: its answer is held to the render bound, not the stall bound. */
-  renders?: boolean;
 }
 
 export interface SocketCase {

@@ -22,8 +22,12 @@ import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
 /** A seed of 1,000 requests took about a minute on two busy cores; the bound leaves room for a slow CI host. */
 const RUN_TIMEOUT_MS = 10 * 60_000;
 
+/** Stalled requests sent again alone in CI, the slowest first: each costs two sends and a baseline. */
+const CI_REPLAYS = 60;
+
 const bounds = (seed: number, requests: number): FuzzOptions => ({
   ...DEFAULT_OPTIONS,
+  maxReplays: CI_REPLAYS,
   seed,
   requests,
   stallMs: Number(process.env.FUZZ_STALL_MS ?? DEFAULT_OPTIONS.stallMs),
