@@ -17,7 +17,11 @@ export interface Sql {
 
 export interface Db extends Sql {
   readonly kind: "pglite" | "postgres";
-  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in a transaction. `setup`, a script of statements with no parameters, is sent with the
+   * BEGIN as one call (one round trip to Postgres, one call into PGlite) and runs before `fn`.
+   */
+  transaction<T>(fn: (tx: Sql) => Promise<T>, setup?: string): Promise<T>;
   /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -32,21 +36,53 @@ export const DB_ROLES: ReadonlySet<string> = new Set(["anon", "authenticated", "
 // Supabase's per-role statement timeouts, so one expensive anonymous query cannot hold the database.
 const STATEMENT_TIMEOUT: Record<string, string> = { anon: "3s", authenticated: "8s", service_role: "0" };
 
+/** What a transaction acting as a role also sets: read-only access, and settings local to it. */
+export interface RoleOptions {
+  readOnly?: boolean;
+  /** Settings (search_path, ...) set with is_local, as the role's own are. */
+  settings?: Record<string, string>;
+}
+
 /**
  * Runs `fn` in a transaction acting as the JWT's role with `request.jwt.claims` set, exactly what
- * PostgREST does before each request. Unknown roles are refused before any SQL runs.
+ * PostgREST does before each request. Unknown roles are refused before any SQL runs. The role and its
+ * settings travel with the BEGIN as one script of literals: on PGlite, whose one thread serves every
+ * request in turn, each call is work all the others wait for, and on Postgres each is a round trip.
  */
-export function asRole<T>(db: Db, claims: Claims, fn: (tx: Sql) => Promise<T>): Promise<T> {
+export function asRole<T>(db: Db, claims: Claims, fn: (tx: Sql) => Promise<T>, opts: RoleOptions = {}): Promise<T> {
   if (!DB_ROLES.has(claims.role)) return Promise.reject(new Error(`unknown role ${claims.role}`));
-  return db.transaction(async (tx) => {
-    await tx.query(
-      `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-              set_config('request.jwt.claim.sub', $3, true), set_config('request.jwt.claim.role', $1, true),
-              set_config('statement_timeout', $4, true)`,
-      [claims.role, JSON.stringify(claims), claims.sub ?? "", STATEMENT_TIMEOUT[claims.role]],
-    );
-    return await fn(tx);
-  });
+  const settings: [string, string][] = [
+    ["role", claims.role],
+    ["request.jwt.claims", JSON.stringify(claims)],
+    ["request.jwt.claim.role", claims.role],
+    ["statement_timeout", STATEMENT_TIMEOUT[claims.role]],
+    ...Object.entries(opts.settings ?? {}),
+  ];
+  const mode = opts.readOnly ? "set transaction read only; " : "";
+  const sub = claims.sub ?? "";
+  // A subject that is not plain text (or holds a NUL, which no SQL text may) goes as a parameter, as it
+  // always did, so Postgres converts or refuses it with its own error.
+  if (typeof sub !== "string" || sub.includes("\0")) {
+    return db.transaction(async (tx) => {
+      await tx.query("select set_config('request.jwt.claim.sub', $1, true)", [sub]);
+      return await fn(tx);
+    }, mode + setConfigs(settings));
+  }
+  return db.transaction(fn, mode + setConfigs([...settings, ["request.jwt.claim.sub", sub]]));
+}
+
+/** One statement setting each name to its value for the transaction only. */
+function setConfigs(settings: [string, string][]): string {
+  const calls = settings.map(([name, value]) => `set_config(${literal(name)}, ${literal(value)}, true)`);
+  return `select ${calls.join(", ")}`;
+}
+
+/**
+ * A string constant of any text without NUL. The escape-string form reads the same whatever the
+ * server's standard_conforming_strings, so no value can end the constant early.
+ */
+function literal(value: string): string {
+  return `E'${value.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
 }
 
 export interface DbOptions {
@@ -188,10 +224,10 @@ export function wrapPglite(first: PGlite, reopen?: () => Promise<PGlite>): Db {
     exec: (text) => exclusive(() => direct.exec(text)),
     // Begin, commit and rollback are run here rather than by pgl.transaction so that nothing more runs
     // on an instance found broken in the middle of a transaction (not even its rollback).
-    transaction: <T>(fn: (tx: Sql) => Promise<T>) =>
+    transaction: <T>(fn: (tx: Sql) => Promise<T>, setup?: string) =>
       exclusive(async () => {
-        await direct.exec("begin");
         try {
+          await direct.exec(setup ? `begin; ${setup}` : "begin");
           const out = await fn(direct);
           await direct.exec("commit");
           return out;
@@ -248,10 +284,10 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
   return {
     kind: "postgres",
     ...wrap(pool),
-    async transaction<T>(fn: (tx: Sql) => Promise<T>) {
+    async transaction<T>(fn: (tx: Sql) => Promise<T>, setup?: string) {
       const client = await pool.connect();
       try {
-        await client.query("begin");
+        await client.query(setup ? `begin; ${setup}` : "begin");
         const out = await fn(wrap(client));
         await client.query("commit");
         return out;

@@ -57,15 +57,12 @@ export function createRest(ctx: Ctx): Service {
   // Hosted Supabase answers at most 1000 rows per request unless configured otherwise (REST_MAX_ROWS).
   const maxRows = ctx.config.restMaxRows;
 
+  // GET and stable functions run read-only, as in PostgREST: a GET never changes data. As PostgREST,
+  // the request's schema comes first on the search path, then the extra search path.
   const run = <T>(r: RestRequest, readOnly: boolean, fn: (tx: Sql) => Promise<T>) =>
-    asRole(ctx.db, r.claims, async (tx) => {
-      // GET and stable functions run read-only, as in PostgREST: a GET never changes data.
-      if (readOnly) await tx.query("set transaction read only");
-      // As PostgREST: the request's schema first on the search path, then the extra search path.
-      await tx.query("select set_config('search_path', $1, true)", [
-        searchPathOf(r.profile.schema, schemas.extraSearchPath),
-      ]);
-      return await fn(tx);
+    asRole(ctx.db, r.claims, fn, {
+      readOnly,
+      settings: { search_path: searchPathOf(r.profile.schema, schemas.extraSearchPath) },
     });
 
   const query1 = async (tx: Sql, s: Statement) => (await tx.query<ResultRow>(s.text, s.params)).rows[0];
