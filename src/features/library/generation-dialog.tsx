@@ -1,7 +1,9 @@
 // The large view of one of the person's generations: the image, every setting, and what can be done
 // with it (download, copy the prompt, make it again, save, publish, delete). The record is read live,
-// so a change from another tab shows here too, and a delete elsewhere closes the view.
-import { useState } from "react";
+// so a change from another tab shows here too, and a delete elsewhere closes the view. Its actions keep
+// the keyboard's place: a button at work is aria-disabled, not disabled (a disabled button drops the
+// focus), and the delete question takes the focus to "Keep it" and gives it back to Delete.
+import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import type { GenerationRecord } from "../../db/schema";
 import { recipeLink, recipeRows } from "../../lib/generation-recipe";
@@ -28,18 +30,32 @@ export function GenerationDialog({ record, userId, onClose }: Props) {
   const image = useRecordImage(record);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
+  const working = useRef(false);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const keepButton = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
   const saved = record.isSaved === 1;
   const published = record.isPublic === 1;
 
-  const run = async (action: () => Promise<unknown>) => {
+  useEffect(() => {
+    if (confirming) keepButton.current?.focus();
+    else if (asked.current) deleteButton.current?.focus();
+    asked.current = confirming;
+  }, [confirming]);
+
+  const run = async <T,>(action: () => Promise<T>): Promise<T | undefined> => {
+    if (working.current) return undefined;
+    working.current = true;
     setBusy(true);
-    await action();
-    setBusy(false);
+    try {
+      return await action();
+    } finally {
+      working.current = false;
+      setBusy(false);
+    }
   };
   const remove = async () => {
-    setBusy(true);
-    const deleted = await removeGenerations(userId, [record.id]);
-    setBusy(false);
+    const deleted = await run(() => removeGenerations(userId, [record.id]));
     if (deleted === 1) onClose();
   };
 
@@ -79,7 +95,7 @@ export function GenerationDialog({ record, userId, onClose }: Props) {
               type="button"
               className="btn btn-outline btn-sm"
               aria-pressed={saved}
-              disabled={busy}
+              aria-disabled={busy || undefined}
               onClick={() => void run(() => toggleSaved(userId, record.id, !saved))}
             >
               <Icon name="bookmark" className="size-4" />
@@ -89,7 +105,7 @@ export function GenerationDialog({ record, userId, onClose }: Props) {
               type="button"
               className="btn btn-outline btn-sm"
               aria-pressed={published}
-              disabled={busy}
+              aria-disabled={busy || undefined}
               onClick={() => void run(() => togglePublished(userId, record.id, !published))}
             >
               <Icon name="globe" className="size-4" />
@@ -97,10 +113,11 @@ export function GenerationDialog({ record, userId, onClose }: Props) {
             </button>
             {!confirming && (
               <button
+                ref={deleteButton}
                 type="button"
                 className="btn btn-outline btn-sm"
-                disabled={busy}
-                onClick={() => setConfirming(true)}
+                aria-disabled={busy || undefined}
+                onClick={() => !working.current && setConfirming(true)}
               >
                 Delete
               </button>
@@ -110,10 +127,20 @@ export function GenerationDialog({ record, userId, onClose }: Props) {
             <div role="group" aria-label="Confirm delete" className="alert alert-error alert-soft flex-wrap text-sm">
               <span>Delete this generation and its image for good?</span>
               <div className="flex gap-2">
-                <button type="button" className="btn btn-ghost btn-sm" onClick={() => setConfirming(false)}>
+                <button
+                  ref={keepButton}
+                  type="button"
+                  className="btn btn-ghost btn-sm"
+                  onClick={() => setConfirming(false)}
+                >
                   Keep it
                 </button>
-                <button type="button" className="btn btn-error btn-sm" disabled={busy} onClick={() => void remove()}>
+                <button
+                  type="button"
+                  className="btn btn-error btn-sm"
+                  aria-disabled={busy || undefined}
+                  onClick={() => void remove()}
+                >
                   Delete for good
                 </button>
               </div>

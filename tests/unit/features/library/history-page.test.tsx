@@ -148,7 +148,9 @@ describe("history page", () => {
     await userEvent.click(await screen.findByRole("button", { name: "Open: a red fox" }));
     await userEvent.click(await screen.findByRole("button", { name: "Save" }));
     expect((await screen.findByRole("button", { name: "Unsave" })).getAttribute("aria-pressed")).toBe("true");
-    await waitFor(() => expect(screen.getByRole("button", { name: "Publish" }).hasAttribute("disabled")).toBe(false));
+    await waitFor(() =>
+      expect(screen.getByRole("button", { name: "Publish" }).getAttribute("aria-disabled")).toBeNull(),
+    );
     await userEvent.click(screen.getByRole("button", { name: "Publish" }));
     await waitFor(async () => {
       const record = await db.generations.get(r.id);
@@ -156,6 +158,26 @@ describe("history page", () => {
     });
     expect(toasts.items.map((t) => t.title)).toEqual(["Saved", "Published to the gallery"]);
     expect((await db.outbox.toArray()).map((e) => e.kind)).toEqual(["generation.flags", "generation.flags"]);
+  });
+
+  it("keeps the keyboard's place in the large view: a pressed action keeps the focus, the delete question takes and gives it back", async () => {
+    await seed([row({ prompt: "a red fox" })]);
+    renderPage();
+    await userEvent.click(await screen.findByRole("button", { name: "Open: a red fox" }));
+    const save = await screen.findByRole("button", { name: "Save" });
+    save.focus();
+    await userEvent.keyboard("{Enter}");
+    const unsave = await screen.findByRole("button", { name: "Unsave" });
+    expect(document.activeElement).toBe(unsave);
+    await waitFor(() => expect(unsave.getAttribute("aria-disabled")).toBeNull());
+    expect(document.activeElement).toBe(unsave);
+
+    screen.getByRole("button", { name: "Delete" }).focus();
+    await userEvent.keyboard("{Enter}");
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Keep it" }));
+    await userEvent.keyboard("{Enter}");
+    expect(screen.queryByRole("group", { name: "Confirm delete" })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Delete" }));
   });
 
   it("deletes after a confirmation, says 'Generation deleted' and the tile goes", async () => {
