@@ -4,8 +4,9 @@
 // (a drawn image: `renderMs`), or /health slower than `healthMs` while requests were in flight. On a
 // shared machine a stall may be the machine's, not the request's, so each stalled request (and every
 // request in flight during a slow /health) is sent again alone: a stall that comes back is confirmed.
+import { randomUUID } from "node:crypto";
 import type { Backend } from "../../tests/support/backend.ts";
-import type { Answer } from "../../tests/support/hostile.ts";
+import { type Answer, HANG_MS } from "../../tests/support/hostile.ts";
 import { authCase } from "./auth.ts";
 import { functionsCase } from "./functions.ts";
 import { caseRandom, type Rng } from "./grammar.ts";
@@ -162,9 +163,11 @@ function watchHealth(b: Backend, o: FuzzOptions, inFlight: () => number[]) {
   };
 }
 
+const drawing = (c: FuzzCase) => c.kind === "http" && c.path.startsWith("/functions/v1/generate-image");
 /** A generate-image answered 2xx drew an image (or replayed one), the work asked for: the render bound holds. */
-const drew = (c: FuzzCase, a: Answer) =>
-  c.kind === "http" && c.path.startsWith("/functions/v1/generate-image") && a.cls === "2xx";
+const drew = (c: FuzzCase, a: Answer) => drawing(c) && a.cls === "2xx";
+/** How long to wait before calling no answer a hang: a drawing is waited for past its own bound. */
+const hangMs = (c: FuzzCase, o: FuzzOptions) => (drawing(c) ? Math.max(HANG_MS, o.renderMs + HANG_MS) : HANG_MS);
 const isStall = (c: FuzzCase, a: Answer, o: FuzzOptions) =>
   a.cls === "hang" || a.ms > (drew(c, a) ? o.renderMs : o.stallMs);
 const TOKEN_RENEW_MS = 20 * 60_000;
@@ -192,7 +195,7 @@ export async function runFuzz(b: Backend, world: World, o: FuzzOptions): Promise
       const c = generateCase(o.seed, index, world);
       const token = await callerToken(world, c);
       flying.add(index);
-      const a = await sendCase(b, world, c, token);
+      const a = await sendCase(b, world, c, token, hangMs(c, o));
       flying.delete(index);
       byClass[a.cls] = (byClass[a.cls] ?? 0) + 1;
       bySurface[c.surface] = (bySurface[c.surface] ?? 0) + 1;
@@ -275,6 +278,15 @@ export async function replayAlone(
   return last;
 }
 
+/**
+ * The case with a new generate-image request id: sent again with its own, the request would be answered
+ * from the stored generation, not run again.
+ */
+function anotherRequestId(c: FuzzCase): FuzzCase {
+  if (!drawing(c) || c.kind !== "http" || typeof c.body !== "string") return c;
+  return { ...c, body: c.body.replace(/("request_id":")[0-9a-f-]{36}/, `$1${randomUUID()}`) };
+}
+
 /** Probes of /health with nothing in flight before a replay, for the machine's own time at that moment. */
 const BASELINE_PROBES = 5;
 
@@ -294,7 +306,7 @@ async function replayOnce(
   while (baseline.probes() < BASELINE_PROBES) await new Promise((r) => setTimeout(r, 20));
   const before = await baseline.stop();
   const watcher = watchHealth(b, { ...o, healthEveryMs: 20 }, () => [0]);
-  const answer = await sendCase(b, world, c, token);
+  const answer = await sendCase(b, world, anotherRequestId(c), token, hangMs(c, o));
   const h = await watcher.stop();
   const slowHealth = h.worstMs > Math.max(o.healthMs, 2 * before.worstMs);
   const detail = `${answer.detail} | /health ${h.worstMs.toFixed(0)} ms at worst meanwhile, ${before.worstMs.toFixed(0)} ms before`;

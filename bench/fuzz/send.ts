@@ -47,7 +47,7 @@ async function tokenFor(world: World, who: Who): Promise<string | null> {
   }
 }
 
-async function sendHttp(b: Backend, world: World, c: HttpCase, token: string | null): Promise<Answer> {
+async function sendHttp(b: Backend, world: World, c: HttpCase, token: string | null, hangMs: number): Promise<Answer> {
   const headers: Record<string, string> = {
     ...(c.who === "no-apikey" ? {} : { apikey: world.anonKey }),
     ...(token ? { authorization: `Bearer ${token}` } : {}),
@@ -55,7 +55,7 @@ async function sendHttp(b: Backend, world: World, c: HttpCase, token: string | n
     ...Object.fromEntries(Object.entries(c.headers ?? {}).map(([k, v]) => [k, v.replace(/[^\x20-\x7e]/g, "?")])),
   };
   const body = c.method === "GET" || c.method === "HEAD" ? undefined : c.body;
-  return await send(b, c.path, { method: c.method, headers, body });
+  return await send(b, c.path, { method: c.method, headers, body }, hangMs);
 }
 
 function sendSocket(b: Backend, world: World, c: SocketCase, token: string | null): Promise<Answer> {
@@ -130,10 +130,16 @@ export async function callerToken(world: World, c: FuzzCase): Promise<string | n
   return c.kind === "ws" && c.who === "anon" ? null : await tokenFor(world, c.who);
 }
 
-/** Sends `c` with `token` (from callerToken); never throws. */
-export async function sendCase(b: Backend, world: World, c: FuzzCase, token: string | null): Promise<Answer> {
+/** Sends `c` with `token` (from callerToken), a hang after `hangMs` (HTTP); never throws. */
+export async function sendCase(
+  b: Backend,
+  world: World,
+  c: FuzzCase,
+  token: string | null,
+  hangMs = HANG_MS,
+): Promise<Answer> {
   try {
-    if (c.kind === "http") return await sendHttp(b, world, c, token);
+    if (c.kind === "http") return await sendHttp(b, world, c, token, hangMs);
     return await sendSocket(b, world, c, token);
   } catch (e) {
     return { cls: "reset", status: null, detail: `could not send: ${String(e)}`, ms: 0 };

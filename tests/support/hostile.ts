@@ -43,14 +43,14 @@ export async function alive(b: Backend, timeoutMs = 2000): Promise<boolean> {
   }
 }
 
-/** Sends one request; its answer classified. Never throws. */
-export async function send(b: Backend, path: string, init: RequestInit = {}): Promise<Answer> {
+/** Sends one request; its answer classified (a hang after `hangMs`). Never throws. */
+export async function send(b: Backend, path: string, init: RequestInit = {}, hangMs = HANG_MS): Promise<Answer> {
   const t0 = performance.now();
   try {
     const res = await fetch(`${b.url}${path}`, {
       redirect: "manual",
       ...init,
-      signal: AbortSignal.timeout(HANG_MS),
+      signal: AbortSignal.timeout(hangMs),
     });
     const text = await res.text();
     return { cls: classOf(res.status), status: res.status, detail: text.slice(0, 200), ms: performance.now() - t0 };
@@ -58,7 +58,7 @@ export async function send(b: Backend, path: string, init: RequestInit = {}): Pr
     const ms = performance.now() - t0;
     const name = (e as Error).name;
     if (name === "TimeoutError" || name === "AbortError") {
-      return { cls: "hang", status: null, detail: `no answer in ${HANG_MS} ms`, ms };
+      return { cls: "hang", status: null, detail: `no answer in ${hangMs} ms`, ms };
     }
     const cause = String((e as { cause?: unknown }).cause ?? e);
     return (await alive(b))
