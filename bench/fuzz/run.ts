@@ -244,6 +244,8 @@ async function stallFindings(
   }
   const found: Finding[] = [];
   let replayed = 0;
+  // Work the run left on the server (a render whose client stopped waiting) would delay the first replays.
+  if (o.confirm && suspects.size) await new Promise((r) => setTimeout(r, SETTLE_MS));
   for (const [index, answer] of suspects) {
     const c = generateCase(o.seed, index, world);
     const replay = o.confirm && replayed < o.maxReplays;
@@ -262,6 +264,9 @@ async function stallFindings(
   }
   return found;
 }
+
+/** A pause between the run and its replays, for the server to finish what the run left it. */
+const SETTLE_MS = 5000;
 
 /** Replays of a stalled request; it is confirmed when every one stalls (a busy machine rarely stalls twice). */
 const REPLAYS = 2;
