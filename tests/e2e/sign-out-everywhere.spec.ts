@@ -4,18 +4,31 @@
 import { accountButton, signIn, signUp, uniqueEmail } from "./support/app";
 import { sendGenerate, serverSession, toasts } from "./support/generator";
 import { historyTile, newDevice, openHistory, openLargeView } from "./support/library";
-import { expect, test, type Page } from "./support/test";
+import { expect, test, type Browser, type BrowserContext, type Page, type TestInfo } from "./support/test";
 
 /** "Within seconds": from A's choice to B showing it is signed out. */
 const WITHIN_MS = 5_000;
 
-/** Device B, signed in as `email`, showing a generation of theirs in History. */
-async function deviceWithHistory(b: Page, email: string, prompt: string): Promise<void> {
+type Fixtures = { a: Page; browser: Browser; watchContext: (context: BrowserContext) => void; testInfo: TestInfo };
+
+/**
+ * Device A signs a new person up (with one generation of theirs, `prompt`, made over the API); device B, a
+ * browser context of its own, signs in as them and shows that generation in History.
+ */
+async function twoDevices({ a, browser, watchContext, testInfo }: Fixtures, tag: string, prompt: string) {
+  const email = uniqueEmail(tag);
+  await signUp(a, email);
+  const server = await serverSession(a, email);
+  const body = { request_id: crypto.randomUUID(), prompt, style: "anime", quality: "standard", aspect_ratio: "1:1" };
+  expect((await sendGenerate(a.request, server, body)).status()).toBe(200);
+  const { context, page: b } = await newDevice(browser, testInfo);
+  watchContext(context);
   await b.goto("/auth");
   await signIn(b, email);
   await expect(accountButton(b, email)).toBeVisible();
   await openHistory(b);
   await expect(historyTile(b, prompt)).toBeVisible({ timeout: 20_000 });
+  return { email, server, context, b };
 }
 
 /** What B's IndexedDB still holds of the person's library. */
@@ -59,20 +72,8 @@ test("an account deleted on device A signs device B out within seconds, and B ke
   test.setTimeout(120_000);
   allowFailedRequest(/auth\/v1\/user 403$/, "B asks the server about its session: its account is gone");
   allowConsole(/status of 403/, "the refusal above, as the browser logs it");
-  const email = uniqueEmail("gone");
   const prompt = "A harbour at dawn kept on two devices";
-  await signUp(a, email);
-  await sendGenerate(a.request, await serverSession(a, email), {
-    request_id: crypto.randomUUID(),
-    prompt,
-    style: "anime",
-    quality: "standard",
-    aspect_ratio: "1:1",
-  });
-
-  const { context, page: b } = await newDevice(browser, testInfo);
-  watchContext(context);
-  await deviceWithHistory(b, email, prompt);
+  const { email, context, b } = await twoDevices({ a, browser, watchContext, testInfo }, "gone", prompt);
 
   await a.goto("/account");
   await a.getByRole("button", { name: "Delete account…" }).click();
@@ -100,19 +101,8 @@ test("Sign out ends device A's session alone; Sign out everywhere signs device B
   test.setTimeout(120_000);
   allowFailedRequest(/auth\/v1\/user 403$/, "B asks the server about its session: it was ended");
   allowConsole(/status of 403/, "the refusal above, as the browser logs it");
-  const email = uniqueEmail("everywhere");
   const prompt = "A lantern-lit alley seen from two devices";
-  await signUp(a, email);
-  await sendGenerate(a.request, await serverSession(a, email), {
-    request_id: crypto.randomUUID(),
-    prompt,
-    style: "anime",
-    quality: "standard",
-    aspect_ratio: "1:1",
-  });
-  const { context, page: b } = await newDevice(browser, testInfo);
-  watchContext(context);
-  await deviceWithHistory(b, email, prompt);
+  const { email, context, b } = await twoDevices({ a, browser, watchContext, testInfo }, "everywhere", prompt);
 
   // Sign out on A: A's session alone ends, and B, told of it, asks and stays signed in.
   await accountButton(a, email).click();
@@ -152,22 +142,19 @@ test("a save made offline on a device whose account was deleted meanwhile ends i
     "B's page-speed records, kept while offline, name an account gone",
   );
   allowConsole(/status of 409/, "the refusal above, as the browser logs it");
+  allowFailedRequest(
+    /rest\/v1\/generations\?\S* 401$/,
+    "the save, when it leaves as B signs out, goes without a session and is refused (it waits for a sign-in)",
+  );
+  allowConsole(/status of 401/, "the refusal above, as the browser logs it");
   allowFailedRequest(/auth\/v1\/user 403$/, "B asks the server about its session: its account is gone");
   allowConsole(/status of 403/, "the refusal above, as the browser logs it");
-  const email = uniqueEmail("gone-offline");
   const prompt = "A paper boat on a rainy windowsill";
-  await signUp(a, email);
-  const server = await serverSession(a, email);
-  await sendGenerate(a.request, server, {
-    request_id: crypto.randomUUID(),
+  const { email, server, context, b } = await twoDevices(
+    { a, browser, watchContext, testInfo },
+    "gone-offline",
     prompt,
-    style: "anime",
-    quality: "standard",
-    aspect_ratio: "1:1",
-  });
-  const { context, page: b } = await newDevice(browser, testInfo);
-  watchContext(context);
-  await deviceWithHistory(b, email, prompt);
+  );
 
   // B loses its connection; the account is deleted meanwhile, so B never hears of it.
   await context.setOffline(true);
