@@ -9,21 +9,22 @@
 // sent again alone, twice, and counts only if it stalls each time (FUZZ_CONFIRM=0 counts every stall seen;
 // at most FUZZ_MAX_REPLAYS, 200, are sent again, the slowest first).
 // FUZZ_ONLY=12,345 sends only those requests of the seed and prints each with its answer.
-// FUZZ_SEED=ci sends what CI sends (bench/fuzz/seeds.ts: CI_RUNS, each seed with its own request count).
+// FUZZ_SEED=ci sends what CI sends (bench/fuzz/seeds.ts: CI_RUNS, each seed with its own request count);
+// FUZZ_SEED=found sends each request that once found a fault (FOUND) alone.
 import type { Backend } from "../tests/support/backend.ts";
 import { startBackendOn } from "../tests/support/backend-targets.ts";
 import { postgresAvailable } from "../tests/support/postgres.ts";
 import { loadAverage, sampleCpu } from "../tests/faults/profile.ts";
 import { caseFingerprint, describeCase, formatReport } from "./fuzz/report.ts";
 import { DEFAULT_OPTIONS, type FuzzOptions, type FuzzResult, generateCase, runFuzz } from "./fuzz/run.ts";
-import { CI_RUNS } from "./fuzz/seeds.ts";
+import { CI_RUNS, FOUND } from "./fuzz/seeds.ts";
 import { setUpWorld } from "./fuzz/world-setup.ts";
 
 const env = process.env;
 const num = (name: string, fallback: number) => (env[name] ? Number(env[name]) : fallback);
 const only = env.FUZZ_ONLY ? env.FUZZ_ONLY.split(",").map(Number) : undefined;
 const options: FuzzOptions = {
-  seed: env.FUZZ_SEED === "ci" ? 0 : num("FUZZ_SEED", 1),
+  seed: env.FUZZ_SEED === "ci" || env.FUZZ_SEED === "found" ? 0 : num("FUZZ_SEED", 1),
   requests: num("FUZZ_REQUESTS", 50_000),
   concurrency: num("FUZZ_CONCURRENCY", DEFAULT_OPTIONS.concurrency),
   stallMs: num("FUZZ_STALL_MS", DEFAULT_OPTIONS.stallMs),
@@ -35,8 +36,16 @@ const options: FuzzOptions = {
   only,
   progress: (line) => console.log(line),
 };
-/** The seeds to send on each database: FUZZ_SEED's, or CI's. */
-const runs = env.FUZZ_SEED === "ci" ? CI_RUNS : [{ seed: options.seed, requests: options.requests }];
+/** The seeds to send on each database: FUZZ_SEED's, CI's, or the requests that found faults. */
+const runs: { seed: number; requests: number; only?: number[] }[] =
+  env.FUZZ_SEED === "ci"
+    ? [...CI_RUNS]
+    : env.FUZZ_SEED === "found"
+      ? [...new Set(FOUND.map((f) => f.seed))].map((seed) => {
+          const indexes = FOUND.filter((f) => f.seed === seed).map((f) => f.index);
+          return { seed, requests: indexes.length, only: indexes };
+        })
+      : [{ seed: options.seed, requests: options.requests }];
 const asked = env.FUZZ_DB ?? "both";
 const databases = asked === "both" ? ["pglite", "postgres"] : [asked];
 
@@ -51,10 +60,10 @@ async function onDatabase(db: string): Promise<FuzzResult[]> {
     const results: FuzzResult[] = [];
     for (const run of runs) {
       const o = { ...options, ...run };
-      console.log(`${db}: sending ${only ? only.length : o.requests} requests of seed ${o.seed}`);
+      console.log(`${db}: sending ${o.only ? o.only.length : o.requests} requests of seed ${o.seed}`);
       const result = await runFuzz(b, world, o);
-      if (only) {
-        for (const index of only) {
+      if (o.only) {
+        for (const index of o.only) {
           const c = generateCase(o.seed, index, world);
           console.log(`#${index} (fingerprint ${caseFingerprint(c, world)}) ${describeCase(c)}`);
         }
