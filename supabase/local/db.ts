@@ -37,7 +37,7 @@ export const DB_ROLES: ReadonlySet<string> = new Set(["anon", "authenticated", "
 const STATEMENT_TIMEOUT: Record<string, string> = { anon: "3s", authenticated: "8s", service_role: "0" };
 
 /** What a transaction acting as a role also sets: read-only access, and settings local to it. */
-export interface RoleOptions {
+interface RoleOptions {
   readOnly?: boolean;
   /** Settings (search_path, ...) set with is_local, as the role's own are. */
   settings?: Record<string, string>;
