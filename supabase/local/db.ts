@@ -93,11 +93,19 @@ export interface DbOptions {
   poolSize?: number;
 }
 
+/**
+ * PGlite's engine recurses on the JavaScript engine's stack (about 1 MB), which Postgres does not
+ * measure: at Postgres's default max_stack_depth (2 MB) a deep text-search query or expression overflows
+ * it and breaks the instance. Below it, Postgres raises its own 54001 first, as it does on a server
+ * (docs/decisions/125-hostile-queries-are-bounded-before-sql.md).
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "max_stack_depth=512kB"];
+
 export async function openDb(opts: DbOptions): Promise<Db> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, { poolSize: opts.poolSize });
   const dataDir = opts.dataDir;
   const open = async () => {
-    const pgl = dataDir ? new PGlite(dataDir) : new PGlite();
+    const pgl = new PGlite({ dataDir, startParams: PGLITE_START_PARAMS });
     await pgl.waitReady;
     return pgl;
   };

@@ -1,4 +1,4 @@
-// search_gallery (migration 20261122000200): the gallery's full-text search, run as the function's
+// search_gallery (migrations 20261122000200, 20261126120000): the gallery's full-text search, run as the function's
 // owner so the index is usable. It must show exactly what the select policy shows everyone (published
 // rows, never a private one, whoever asks), newest first, and page with the gallery's cursor.
 import { beforeAll, expect, it } from "vitest";
@@ -75,5 +75,26 @@ describeDb("search_gallery", (ctx) => {
     expect(await search("anon", "p_query => $1", [""])).toEqual([]);
     expect(await search("anon", "p_query => $1", ["&|!(("])).toEqual([]);
     expect(await search("anon", "p_query => null", [])).toEqual([]);
+  });
+
+  it("reads any run of - as one negation, for anon, owner and stranger alike (migration 20261126120000)", async () => {
+    // Seeded runs from 2 to 481 signs, with and without spaces: the parser holds 32 operators, and
+    // a run past that was an internal error (a 500, and a broken PGlite instance).
+    let seed = 125;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (const actor of ["anon", owner, stranger] as const) {
+      for (let i = 0; i < 6; i++) {
+        const run = Array.from({ length: 2 + (next() % 480) }, () => (next() % 3 ? "-" : "- ")).join("");
+        expect(await search(actor, "p_query => $1", [run])).toEqual([]);
+        expect(await search(actor, "p_query => $1", [`vermilion ${run}dunes`])).toEqual([ids.third, ids.second]);
+      }
+    }
+  });
+
+  it("refuses a query over 1,000 characters as an invalid argument (22023)", async () => {
+    expect(await search("anon", "p_query => $1", ["a".repeat(1000)])).toEqual([]);
+    for (const actor of ["anon", owner, stranger] as const) {
+      await expect(search(actor, "p_query => $1", ["-".repeat(5000)])).rejects.toMatchObject({ code: "22023" });
+    }
   });
 });

@@ -3,6 +3,7 @@
 // build-sql to bind as parameters.
 import { err, ok, parseError, type Result } from "./errors.ts";
 import { type Field, parseField } from "./parse-field.ts";
+import { valueTooComplex } from "./pattern-bounds.ts";
 import { closingQuote, unescapeQuoted } from "./text-scan.ts";
 
 export const OPERATORS = [
@@ -92,6 +93,8 @@ export function parseFilter(field: Field, raw: string): Result<Filter> {
       return fail();
     }
   }
+  const tooComplex = valueTooComplex(op, value);
+  if (tooComplex) return err(parseError(`filter (${op})`, tooComplex));
   if (op === "in") {
     const list = parseInList(value);
     if (!list.ok) return err(parseError(`filter (${raw})`, list.error));
