@@ -1,6 +1,10 @@
 // The app's build, as `npm start` runs it: Vite, the prerendered public pages, then their Brotli
 // copies (the same steps as `npm run build`), skipped when nothing the build reads has changed since
-// the build in that folder was made.
+// the build in that folder was made. `npm start` asks for the Brotli copies later (`brotli: "later"`):
+// Brotli's highest quality over the whole build is most of a first build's time on a busy machine, and
+// pays only for what a browser downloads again and again, so the app answers first, compressed on the fly
+// by the app server, and compressBuild writes the copies after, at a lower CPU priority
+// (docs/decisions/138-npm-start-compresses-after-the-app-answers.md).
 //
 // "Nothing changed" is a content hash (SHA-256) over every input of the build: src/, sw/, public/, the
 // shared vocabulary the app imports (supabase/functions/_shared/vocabulary/), index.html, the configs,
@@ -8,8 +12,9 @@
 // scripts themselves, and the environment variables the build reads. The hash is written to a stamp
 // last, once every step succeeded; a failed or interrupted build leaves no stamp, so the next start
 // builds again. The stamp also lists the build's files with their sizes, and a build folder missing one
-// of them, or holding a different size, is built again. Stamps live in node_modules/.cache/, one per
-// build folder, not in the folder the app is served from.
+// of them, or holding a different size, is built again; it says whether the Brotli copies are still to
+// be written (`brotli: false`). Stamps live in node_modules/.cache/, one per build folder, not in the
+// folder the app is served from.
 //
 //   node scripts/build.mjs [dist]        builds unless current; prints one summary line
 //   node scripts/build.mjs [dist] --force
@@ -106,15 +111,26 @@ async function outputFiles(dist) {
   return files;
 }
 
-/** Whether `dist` holds a complete build of exactly these inputs. */
-export async function isBuildCurrent(dist, hash, root = ROOT) {
-  let stamp;
+/** The stamp of the build in `dist`, or null when there is none that can be read. */
+async function readStamp(dist, root) {
   try {
-    stamp = JSON.parse(await readFile(stampPath(dist, root), "utf8"));
+    const stamp = JSON.parse(await readFile(stampPath(dist, root), "utf8"));
+    return stamp && typeof stamp === "object" && stamp.files && typeof stamp.files === "object" ? stamp : null;
   } catch {
-    return false;
+    return null;
   }
-  if (stamp?.inputs !== hash || !stamp.files || typeof stamp.files !== "object") return false;
+}
+
+async function writeStamp(dist, root, { inputs, brotli }) {
+  const path = stampPath(dist, root);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, JSON.stringify({ dist: resolve(dist), inputs, brotli, files: await outputFiles(dist) }));
+}
+
+/** Whether `dist` holds a complete build of exactly these inputs (its Brotli copies written or not). */
+export async function isBuildCurrent(dist, hash, root = ROOT) {
+  const stamp = await readStamp(dist, root);
+  if (stamp?.inputs !== hash) return false;
   for (const [name, size] of Object.entries(stamp.files)) {
     const info = await stat(join(dist, name)).catch(() => null);
     if (!info || info.size !== size) return false;
@@ -122,16 +138,26 @@ export async function isBuildCurrent(dist, hash, root = ROOT) {
   return existsSync(join(dist, "index.html"));
 }
 
-/** Runs a Node script, keeping its output to show only if it fails. */
-function run(args, root) {
+/**
+ * Runs a Node script, keeping its output to show only if it fails. `niceness` (nice's scale, 0 to 19)
+ * starts it at a lower CPU priority where `nice` is a command, at the usual one elsewhere; `signal` stops it.
+ */
+function run(args, root, { niceness = 0, signal } = {}) {
   return new Promise((resolvePromise, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const [command, ...rest] = niceness > 0 ? ["nice", "-n", String(niceness), process.execPath] : [process.execPath];
+    const child = spawn(command, [...rest, ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"], signal });
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
-    child.on("error", reject);
+    let failed = false;
+    child.on("error", (e) => {
+      failed = true;
+      if (e.code === "ENOENT" && command === "nice") resolvePromise(run(args, root, { signal }));
+      else reject(e);
+    });
     child.on("close", (code) => {
+      if (failed) return;
       if (code === 0) resolvePromise({ output, seconds: (performance.now() - started) / 1000 });
       else {
         const error = new Error(`${args.map((a) => relative(root, a) || a).join(" ")} failed (exit ${code})`);
@@ -143,17 +169,36 @@ function run(args, root) {
 }
 
 /**
- * Builds the app into `dist` unless it holds a build of the current inputs (or `force`). Resolves to
- * what happened, for a one-line summary; rejects with the failing step's output on `error.output`.
+ * Builds the app into `dist` unless it holds a build of the current inputs (or `force`). `brotli: "now"`
+ * writes the Brotli copies as the last step, as the deploy build does; `"later"` leaves them to
+ * compressBuild, and the answer's `brotliPending` says they are still to be written (for this build, or
+ * for a current one made the same way whose copies were never finished). Resolves to what happened, for
+ * a one-line summary; rejects with the failing step's output on `error.output`.
  */
-export async function buildApp({ root = ROOT, dist = join(root, "dist"), force = false, env = process.env } = {}) {
+export async function buildApp({
+  root = ROOT,
+  dist = join(root, "dist"),
+  force = false,
+  env = process.env,
+  brotli = "now",
+} = {}) {
   const started = performance.now();
   const hash = await inputsHash(root, env);
   if (!force && (await isBuildCurrent(dist, hash, root))) {
-    return { built: false, seconds: (performance.now() - started) / 1000 };
+    const pending = (await readStamp(dist, root))?.brotli === false;
+    if (pending && brotli === "now") {
+      const compress = await compressStep(dist, root);
+      await writeStamp(dist, root, { inputs: hash, brotli: true });
+      return {
+        built: false,
+        seconds: (performance.now() - started) / 1000,
+        brotliPending: false,
+        compressed: compress,
+      };
+    }
+    return { built: false, seconds: (performance.now() - started) / 1000, brotliPending: pending };
   }
-  const stamp = stampPath(dist, root);
-  await rm(stamp, { force: true });
+  await rm(stampPath(dist, root), { force: true });
   const vite = await run(
     [
       join(root, "node_modules/vite/bin/vite.js"),
@@ -168,25 +213,59 @@ export async function buildApp({ root = ROOT, dist = join(root, "dist"), force =
     root,
   );
   const prerender = await run([join(here, "prerender.mjs"), dist], root);
-  const compress = await run([join(here, "precompress.mjs"), dist], root);
+  const compress = brotli === "now" ? await compressStep(dist, root) : null;
   // Written last: only a build whose every step succeeded is ever taken as current.
-  await mkdir(dirname(stamp), { recursive: true });
-  await writeFile(stamp, JSON.stringify({ dist: resolve(dist), inputs: hash, files: await outputFiles(dist) }));
+  await writeStamp(dist, root, { inputs: hash, brotli: compress !== null });
   return {
     built: true,
     seconds: (performance.now() - started) / 1000,
-    steps: { vite: vite.seconds, prerender: prerender.seconds, precompress: compress.seconds },
-    compressSummary: compress.output.trim().split("\n").at(-1) ?? "",
+    steps: { vite: vite.seconds, prerender: prerender.seconds, precompress: compress?.seconds ?? null },
+    compressSummary: compress?.summary ?? "",
+    brotliPending: compress === null,
   };
+}
+
+/** scripts/precompress.mjs over `dist`, with the project's cache of copies. */
+async function compressStep(dist, root, options) {
+  const cache = join(root, "node_modules/.cache/precompress");
+  const { seconds, output } = await run([join(here, "precompress.mjs"), dist, `--cache=${cache}`], root, options);
+  return { seconds, summary: output.trim().split("\n").at(-1) ?? "" };
+}
+
+/**
+ * How much lower than `npm start`'s own the priority of its Brotli step is, on nice's scale: on Linux a
+ * task at nice 0 gets about ten times the CPU of one at nice 10 when both want it, so the app server and
+ * the backend answer first and the copies take what is left, finishing even on a busy machine.
+ */
+const BACKGROUND_NICENESS = 10;
+
+/**
+ * Writes the Brotli copies of a build made with `brotli: "later"`, at a lower CPU priority, and then
+ * marks its stamp finished, unless the build changed meanwhile. `signal` stops it; the copies written so
+ * far stay (each one whole) and the next start writes the rest, most of them from the cache.
+ */
+export async function compressBuild({ root = ROOT, dist, signal } = {}) {
+  const before = await readStamp(dist, root);
+  const compress = await compressStep(dist, root, { niceness: BACKGROUND_NICENESS, signal });
+  const after = await readStamp(dist, root);
+  if (before && after?.inputs === before.inputs && after.brotli === false) {
+    await writeStamp(dist, root, { inputs: after.inputs, brotli: true });
+  }
+  return compress;
 }
 
 /** One line for the console. */
 export function describeBuild(result, dist, root = ROOT) {
   const where = relative(root, dist) || dist;
-  if (!result.built) return `The app in ${where}/ is up to date (no build input changed); build skipped.`;
   const s = (n) => `${n.toFixed(1)} s`;
+  const later = result.brotliPending ? " Its Brotli copies are written in the background once the app answers." : "";
+  if (!result.built) {
+    const now = result.compressed ? ` Wrote its Brotli copies in ${s(result.compressed.seconds)}.` : "";
+    return `The app in ${where}/ is up to date (no build input changed); build skipped.${now}${later}`;
+  }
   const { vite, prerender, precompress } = result.steps;
-  return `Built the app into ${where}/ in ${s(result.seconds)} (Vite ${s(vite)}, prerender ${s(prerender)}, Brotli ${s(precompress)}).`;
+  const brotli = precompress === null ? "" : `, Brotli ${s(precompress)}`;
+  return `Built the app into ${where}/ in ${s(result.seconds)} (Vite ${s(vite)}, prerender ${s(prerender)}${brotli}).${later}`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -9,10 +9,14 @@
 // chunks are named by their content, and most of them are the same after a small change. Entries not
 // used for a week are removed.
 //
-//   node scripts/precompress.mjs [dist]
+// `npm run build` (the deploy build) runs this as its last step. `npm start` runs it after the app answers,
+// at a lower CPU priority (scripts/build.mjs, compressBuild), while the app server compresses on the fly;
+// so each copy is written under a temporary name and renamed, and the server never reads half of one.
+//
+//   node scripts/precompress.mjs [dist] [--cache=DIR]   (DIR: node_modules/.cache/precompress)
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zc } from "node:zlib";
@@ -29,6 +33,15 @@ async function* files(dir) {
 }
 
 const CACHE_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+/** A copy being written; never taken for a file of the build. */
+const PARTIAL = ".partial";
+
+/** Writes `body` to `path` whole: under a temporary name in the same folder, then renamed. */
+async function writeWhole(path, body) {
+  const partial = join(dirname(path), `.${basename(path)}.${process.pid}${PARTIAL}`);
+  await writeFile(partial, body);
+  await rename(partial, path);
+}
 
 /**
  * Writes `<file>.br` for each file of `dist` worth compressing; resolves to the counts (`reused`: copies
@@ -38,7 +51,7 @@ export async function precompress(dist, { cacheDir } = {}) {
   if (cacheDir) await mkdir(cacheDir, { recursive: true });
   const jobs = [];
   for await (const file of files(dist)) {
-    if (file.endsWith(".br")) continue;
+    if (file.endsWith(".br") || file.endsWith(PARTIAL)) continue;
     jobs.push(
       (async () => {
         // The files the app server sends compressed, by the same rule.
@@ -58,14 +71,10 @@ export async function precompress(dist, { cacheDir } = {}) {
               [zc.BROTLI_PARAM_MODE]: zc.BROTLI_MODE_TEXT,
             },
           });
-          // Written under a temporary name and renamed, so a parallel build never reads half a copy.
-          if (cached) {
-            const partial = `${cached}.${process.pid}.tmp`;
-            await writeFile(partial, br);
-            await rename(partial, cached);
-          }
+          // Whole or not at all, so a parallel build never reads half a copy.
+          if (cached) await writeWhole(cached, br);
         }
-        await writeFile(`${file}.br`, br);
+        await writeWhole(`${file}.br`, br);
         return { raw: body.length, br: br.length, reused };
       })(),
     );
@@ -91,7 +100,9 @@ async function pruneCache(cacheDir) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-  const dist = resolve(root, process.argv[2] ?? "dist");
+  const args = process.argv.slice(2);
+  const dist = resolve(root, args.find((a) => !a.startsWith("--")) ?? "dist");
+  const cacheArg = args.find((a) => a.startsWith("--cache="))?.slice("--cache=".length);
   const started = performance.now();
   const {
     files: count,
@@ -99,7 +110,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     raw,
     br,
   } = await precompress(dist, {
-    cacheDir: join(root, "node_modules/.cache/precompress"),
+    cacheDir: cacheArg ? resolve(cacheArg) : join(root, "node_modules/.cache/precompress"),
   });
   const mb = (n) => (n / 1024 / 1024).toFixed(1);
   console.log(

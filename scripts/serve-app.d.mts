@@ -1,3 +1,6 @@
 import type { Server } from "node:http";
-export function createAppServer(options: { distDir: string; appConfig: Record<string, unknown> }): Server;
+export function createAppServer(options: {
+  distDir: string;
+  appConfig: Record<string, unknown>;
+}): Server & { forgetFiles(): void };
 export function isCompressible(file: string, bytes: number): boolean;

@@ -56,7 +56,8 @@ export function createAppServer({ distDir, appConfig }) {
     }
     if (isCompressible(file, body.length)) {
       // The build's Brotli copy (scripts/precompress.mjs, quality 11) when it is as new as the file;
-      // otherwise compressed here, once, at a quality fast enough for a request.
+      // otherwise compressed here, once, at a quality fast enough for a request (`npm start` answers
+      // before its copies are written, and calls forgetFiles once they are).
       entry.br = (await precompressed(file)) ?? brotliCompressSync(body, { params: { [zc.BROTLI_PARAM_QUALITY]: 9 } });
       entry.gz = gzipSync(body, { level: 9 });
     }
@@ -101,7 +102,7 @@ export function createAppServer({ distDir, appConfig }) {
     return null;
   }
 
-  return createServer(async (req, res) => {
+  const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? "/", "http://localhost");
       if (req.method !== "GET" && req.method !== "HEAD") {
@@ -155,4 +156,7 @@ export function createAppServer({ distDir, appConfig }) {
       console.error("[app] ", e);
     }
   });
+  /** Forgets the files read so far: each is read again at its next request, with a Brotli copy written since. */
+  server.forgetFiles = () => cache.clear();
+  return server;
 }

@@ -1,6 +1,9 @@
 // `npm start`: builds the app (only when a build input changed since the last build in DIST_DIR, see
-// scripts/build.mjs), starts the local backend (Deno, PGlite in DATA_DIR or DATABASE_URL) and serves the
-// built app, then prints where everything is. Ctrl-C stops both; data stays in DATA_DIR.
+// scripts/build.mjs) while the local backend (Deno, PGlite in DATA_DIR or DATABASE_URL) starts, serves
+// the built app once both are ready, then prints where everything is. A build's Brotli copies are written
+// after the app answers, at a lower CPU priority; until then the app server compresses on the fly
+// (docs/decisions/138-npm-start-compresses-after-the-app-answers.md). Ctrl-C stops everything; data stays
+// in DATA_DIR.
 //
 // Environment: PORT (app, 8080), API_PORT (backend, 54321), HOST (127.0.0.1), DATA_DIR (.data),
 // DATABASE_URL (use a real Postgres instead of PGlite), PRODUCTION_HOST, SKIP_BUILD=1 (serve the build
@@ -11,7 +14,7 @@ import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { dirname, join, resolve } from "node:path";
-import { buildApp, describeBuild } from "./build.mjs";
+import { buildApp, compressBuild, describeBuild } from "./build.mjs";
 import { denoPath } from "./deno-path.mjs";
 import { createAppServer } from "./serve-app.mjs";
 
@@ -26,28 +29,39 @@ const DIST_DIR = resolve(root, process.env.DIST_DIR ?? "dist");
 
 const skipBuild = process.env.SKIP_BUILD === "1" && existsSync(join(DIST_DIR, "index.html"));
 if (skipBuild) console.log(`Serving the build in ${DIST_DIR} as it is (SKIP_BUILD=1).`);
-else {
-  console.log("Checking the build…");
-  try {
-    console.log(describeBuild(await buildApp({ root, dist: DIST_DIR }), DIST_DIR, root));
-  } catch (e) {
-    if (e.output) process.stderr.write(e.output);
-    console.error(`The build failed: ${e.message}`);
-    process.exit(1);
-  }
-}
+else console.log("Checking the build…");
 
+// The backend starts while the build is checked or made: neither needs the other.
 const backend = spawn(denoPath(), ["run", "-A", "supabase/local/main.ts"], {
   cwd: root,
   env: { ...process.env, DATA_DIR, API_PORT: String(API_PORT), HOST, SITE_URL: process.env.SITE_URL ?? appUrl },
   stdio: ["ignore", "pipe", "pipe"],
 });
 
+const built = skipBuild
+  ? Promise.resolve(null)
+  : buildApp({ root, dist: DIST_DIR, brotli: "later" }).then(
+      (result) => {
+        console.log(describeBuild(result, DIST_DIR, root));
+        return result;
+      },
+      (e) => {
+        if (e.output) process.stderr.write(e.output);
+        console.error(`The build failed: ${e.message}`);
+        stop(1);
+        return new Promise(() => undefined); // nothing is served
+      },
+    );
+
 let server;
+let ready = false;
 let stopping = false;
+/** Stops the Brotli copies being written in the background, if they are. */
+const compressing = new AbortController();
 function stop(code = 0) {
   if (stopping) return;
   stopping = true;
+  compressing.abort();
   server?.close();
   if (backend.exitCode === null) {
     backend.once("exit", () => process.exit(code));
@@ -82,7 +96,14 @@ createInterface({ input: backend.stdout }).on("line", (line) => {
     console.log(line);
     return;
   }
-  if (msg.event !== "ready" || server) return;
+  if (msg.event !== "ready" || ready) return;
+  ready = true;
+  void serve(msg);
+});
+
+async function serve(msg) {
+  const build = await built;
+  if (stopping) return;
   const appConfig = {
     supabaseUrl: msg.apiUrl,
     supabaseAnonKey: msg.anonKey,
@@ -106,5 +127,21 @@ createInterface({ input: backend.stdout }).on("line", (line) => {
         "",
       ].join("\n"),
     );
+    if (build?.brotliPending) compressLater();
   });
-});
+}
+
+function compressLater() {
+  compressBuild({ root, dist: DIST_DIR, signal: compressing.signal }).then(
+    ({ seconds, summary }) => {
+      server.forgetFiles();
+      console.log(`Wrote the build's Brotli copies in the background in ${seconds.toFixed(1)} s (${summary}).`);
+    },
+    (e) => {
+      if (!stopping)
+        console.error(
+          `The build's Brotli copies were not written (${e.message}); the app is served compressed on the fly.`,
+        );
+    },
+  );
+}

@@ -1,6 +1,7 @@
 // @vitest-environment node
 // The Brotli step keeps each copy under the SHA-256 of its content, so a rebuild compresses only what
-// changed; a copy taken from the cache is the file's own.
+// changed; a copy taken from the cache is the file's own. Each copy is written whole (under another name,
+// then renamed), so a server reading the folder meanwhile never sends half of one.
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -45,4 +46,12 @@ it("compresses each file once and takes unchanged ones from the cache", async ()
 it("without a cache compresses everything", async () => {
   await precompress(dist, { cacheDir });
   expect(await precompress(dist)).toMatchObject({ files: 3, reused: 0 });
+});
+
+it("writes each copy whole and leaves no partial file behind", async () => {
+  writeFileSync(join(dist, "assets/a.js.br"), "an old copy");
+  await precompress(dist, { cacheDir });
+  expect(readdirSync(join(dist, "assets")).sort()).toEqual(["a.js", "a.js.br", "b.js", "b.js.br"]);
+  expect(readdirSync(dist).filter((name) => name.startsWith("."))).toEqual([]);
+  expect(brotliDecompressSync(readFileSync(join(dist, "assets/a.js.br"))).toString()).toBe(text("a"));
 });

@@ -1,19 +1,20 @@
 // @vitest-environment node
 // The app server sends the build's Brotli copies (written at Brotli's highest quality by the last build
 // step) to browsers that accept Brotli, compresses anything without a current copy itself, and falls
-// back to gzip: whichever it sends decodes to the file.
+// back to gzip: whichever it sends decodes to the file. Told to forget what it read (once `npm start` has
+// written the copies after answering), it sends the copies written since.
 import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, constants as zc } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { precompress } from "../../../scripts/precompress.mjs";
 import { createAppServer } from "../../../scripts/serve-app.mjs";
 
 let dist: string;
-let server: Server;
+let server: Server & { forgetFiles(): void };
 let base: string;
 const script = `export const words = ${JSON.stringify(Array.from({ length: 2000 }, (_, i) => `word${i % 97}`))};\n`;
 
@@ -43,8 +44,10 @@ beforeAll(async () => {
   writeFileSync(join(dist, "app.js"), script);
   writeFileSync(join(dist, "tiny.js"), "export {};\n");
   writeFileSync(join(dist, "stale.js"), script);
+  writeFileSync(join(dist, "late.js"), script);
   const counts = await precompress(dist);
-  expect(counts.files).toBe(3); // index.html, app.js, stale.js; tiny.js is too small to bother
+  expect(counts.files).toBe(4); // index.html, app.js, stale.js, late.js; tiny.js is too small to bother
+  rmSync(join(dist, "late.js.br")); // written later, as `npm start` does
   // stale.js changes after the build wrote its copy: the copy no longer describes it.
   writeFileSync(join(dist, "stale.js"), `${script}// changed\n`);
   utimesSync(join(dist, "stale.js.br"), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
@@ -73,6 +76,17 @@ describe("the app server's compression", () => {
     expect(res.encoding).toBe("br");
     expect(res.body.equals(readFileSync(join(dist, "stale.js.br")))).toBe(false);
     expect(brotliDecompressSync(res.body).toString()).toBe(`${script}// changed\n`);
+  });
+
+  it("sends a copy written after it started once told to forget what it read", async () => {
+    const onTheFly = await get("/late.js", "br");
+    expect(brotliDecompressSync(onTheFly.body).toString()).toBe(script);
+    const copy = brotliCompressSync(script, { params: { [zc.BROTLI_PARAM_QUALITY]: 0 } });
+    expect(copy.equals(onTheFly.body)).toBe(false);
+    writeFileSync(join(dist, "late.js.br"), copy);
+    expect((await get("/late.js", "br")).body.equals(onTheFly.body)).toBe(true);
+    server.forgetFiles();
+    expect((await get("/late.js", "br")).body.equals(copy)).toBe(true);
   });
 
   it("falls back to gzip, and to the file itself, as the browser accepts", async () => {
