@@ -15,4 +15,5 @@ export const CI_RUNS: readonly { seed: number; requests: number }[] = [
  */
 export const FOUND: readonly { seed: number; index: number; fingerprint: string; found: string }[] = [
   { seed: 1, index: 37, fingerprint: "b45354320ccc", found: "a join on the phoenix topic left unanswered" },
+  { seed: 3, index: 1063, fingerprint: "786d16b1f2c6", found: "MFA enrolment with a sessionless token answered 500" },
 ];

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../support/backend.ts";
 import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
 import { anonClient, serviceClient, uniqueEmail } from "../support/clients.ts";
+import { claimsFor, mintJwt } from "../support/hostile.ts";
 
 const PASSWORD = "correct-horse-42";
 
@@ -173,6 +174,23 @@ describe.each(BACKEND_TARGETS)("TOTP multi-factor authentication on $title", ({ 
       const after = await client.auth.refreshSession();
       expect(claims(after.data.session!.access_token).aal).toBe("aal1");
       expect((await client.auth.mfa.listFactors()).data!.all).toEqual([]);
+    },
+  );
+
+  it.skipIf(skip)(
+    "refuses enrolment with a signed token that names no session as a 4xx, not a server error",
+    async () => {
+      const { id } = await signedUp(b, "no-session");
+      const token = mintJwt(claimsFor(id), b.jwtSecret);
+      const res = await fetch(`${b.url}/auth/v1/factors`, {
+        method: "POST",
+        headers: { apikey: b.anonKey, authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ factor_type: "totp" }),
+      });
+      expect({ status: res.status, code: ((await res.json()) as { code?: string }).code }).toEqual({
+        status: 403,
+        code: "session_not_found",
+      });
     },
   );
 

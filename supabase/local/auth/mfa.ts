@@ -78,7 +78,11 @@ async function validTotp(secret: string, code: string): Promise<boolean> {
   return false;
 }
 
-/** Authentication as /factors needs it: a session (GoTrue answers 500 without one) and not anonymous. */
+/**
+ * Authentication as /factors needs it: a session and not anonymous. A token without a session (only one
+ * minted with the project's secret lacks it) is refused 403 session_not_found, where GoTrue answers 500
+ * unexpected_failure: stricter in kind, and no input a caller sends is a server error here.
+ */
 async function sessionCaller(actx: AuthCtx, req: Request): Promise<Outcome<Caller & { sessionId: string }>> {
   const caller = await authenticate(actx, req);
   if (!caller.ok) return caller;
@@ -87,7 +91,7 @@ async function sessionCaller(actx: AuthCtx, req: Request): Promise<Outcome<Calle
   }
   const { sessionId } = caller.value;
   if (!sessionId) {
-    return refuse(500, "unexpected_failure", "A valid session and a registered user are required to enroll a factor");
+    return refuse(403, "session_not_found", "A valid session and a registered user are required to enroll a factor");
   }
   return succeed({ ...caller.value, sessionId });
 }
