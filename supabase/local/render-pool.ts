@@ -42,8 +42,6 @@ export interface RenderPoolOptions {
   processUrl?: URL;
   /** How much lower than the server's the renders' priority is, on nice's scale (0 to 19); 0 keeps it equal. */
   niceness?: number;
-  /** Whether renders also take Linux's idle scheduling class where chrt can give it (default yes; not with niceness 0). */
-  idleClass?: boolean;
 }
 
 interface Job {
@@ -76,24 +74,6 @@ export const DEFAULT_PROCESS_URL = new URL("./render-process.ts", import.meta.ur
  * and renders use the rest.
  */
 export const DEFAULT_NICENESS = 10;
-
-/**
- * On Linux, renders also run in the idle scheduling class (SCHED_IDLE, `chrt --idle 0`): a task of the
- * normal class that wakes (a request, the database) takes the core at once instead of waiting for the
- * render's time slice, and a render gets only the CPU nothing else wants. At nice 10 alone, 8 renders in
- * flight still added tens of milliseconds to a REST request's p99 on 2 busy cores (bench/backend-bench.ts,
- * docs/decisions/130-rest-under-load-fewer-calls-and-idle-renders.md). Where chrt is missing or the class
- * is refused, `nice` alone.
- */
-function idleClassAvailable(): boolean {
-  if (Deno.build.os !== "linux") return false;
-  try {
-    return new Deno.Command("chrt", { args: ["--idle", "0", "true"], stdout: "null", stderr: "null" }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * One process per core but one: that core is left to the event loop (REST, auth, realtime) and the
@@ -130,8 +110,6 @@ export function createRenderPool(opts: RenderPoolOptions): RenderPool {
   let closed = false;
   // Where `nice` is not a command (Windows, a minimal container), renders run at the server's priority.
   let niceFound = niceness > 0;
-  // Where Linux's idle scheduling class can be had (chrt), renders take it as well; asked at the first start.
-  let idleClass: boolean | undefined = niceFound && (opts.idleClass ?? true) ? undefined : false;
 
   function start(): Deno.ChildProcess {
     const deno = Deno.execPath();
@@ -143,19 +121,9 @@ export function createRenderPool(opts: RenderPoolOptions): RenderPool {
       if (value !== undefined) env[name] = value;
     }
     const options = { stdin: "piped", stdout: "piped", stderr: "piped", clearEnv: true, env } as const;
-    const niced = ["nice", "-n", String(niceness), deno, ...args];
-    idleClass ??= idleClassAvailable();
-    if (idleClass) {
-      try {
-        return new Deno.Command("chrt", { ...options, args: ["--idle", "0", ...niced] }).spawn();
-      } catch (e) {
-        if (!(e instanceof Deno.errors.NotFound)) throw e;
-        idleClass = false;
-      }
-    }
     if (niceFound) {
       try {
-        return new Deno.Command("nice", { ...options, args: niced.slice(1) }).spawn();
+        return new Deno.Command("nice", { ...options, args: ["-n", String(niceness), deno, ...args] }).spawn();
       } catch (e) {
         if (!(e instanceof Deno.errors.NotFound)) throw e;
         niceFound = false;

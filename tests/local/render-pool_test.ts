@@ -82,24 +82,6 @@ Deno.test({
   },
 });
 
-Deno.test({
-  name: "where chrt gives it, the render processes run in Linux's idle scheduling class, and never without niceness",
-  ignore: Deno.build.os !== "linux" ||
-    !new Deno.Command("chrt", { args: ["--idle", "0", "true"] }).outputSync().success,
-  fn: async () => {
-    // SCHED_OTHER is policy 0, SCHED_IDLE 5 (sched(7)).
-    for (const [opts, policy] of [[{}, 5], [{ idleClass: false }, 0], [{ niceness: 0 }, 0]] as const) {
-      const pool = createRenderPool({ size: 1, processUrl: SCRIPTED, ...opts });
-      try {
-        await timed(pool, 1);
-        assert.deepEqual(childrenOf(Deno.pid).map(policyOf), [policy], JSON.stringify(opts));
-      } finally {
-        await pool.close();
-      }
-    }
-  },
-});
-
 Deno.test("a closed pool refuses work and rejects what was waiting", async () => {
   const pool = createRenderPool({ size: 1, processUrl: SCRIPTED });
   const running = pool.render(job("busy:200"));
@@ -194,12 +176,6 @@ function statOf(pid: number): { ppid: number; nice: number } | null {
 }
 
 const niceOf = (pid: number) => statOf(pid)!.nice;
-
-/** A process's scheduling policy (field 41 of /proc/<pid>/stat). */
-function policyOf(pid: number): number {
-  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[38]);
-}
 
 /** The live processes whose parent is `pid`. */
 function childrenOf(pid: number): number[] {
