@@ -30,6 +30,7 @@ import {
   jsonText,
   jsonWith,
   mintJwt,
+  pathologicalValues,
   pctEncode,
   pngBomb,
   type ProbeResult,
@@ -863,4 +864,78 @@ describe.each(BACKEND_TARGETS)("hostile input to the library channel on $title",
       await runFamily(postgres ? "postgres" : "pglite", postgres, "private library channels", libraryChannelProbes());
     },
   );
+});
+
+// Queries Postgres compiles into recursive structures (decision 125), sent by a visitor with the anon
+// key as an attacker would: seeded regular expressions and text-search queries in filters, gallery
+// searches, deep select, order and logic trees, and deep rpc arguments. Each answers 2xx or 4xx, never
+// a 5xx, a re-open or a stall, and each answers with the same status on both databases.
+const PATHOLOGICAL_SEED = 125;
+const statusByDatabase = new Map<string, Map<string, number | null>>();
+
+function pathologicalProbes(): Probe[] {
+  const visitor = (path: string) => (s: Scene) => send(s.b, path, { headers: H(s.b, null, false) });
+  const { regex, tsquery } = pathologicalValues(PATHOLOGICAL_SEED, 24);
+  const enc = encodeURIComponent;
+  const probes: Probe[] = [
+    ...regex.flatMap(([name, p]) => [
+      { name: `match: ${name}`, run: visitor(`/rest/v1/generations?select=id&prompt=match.${enc(p)}`) },
+      { name: `imatch in or(): ${name}`, run: visitor(`/rest/v1/generations?select=id&or=(prompt.imatch.${enc(p)})`) },
+    ]),
+    ...tsquery.map(([name, q]) => {
+      const op = name.split(":")[0];
+      return { name: `search=${name}`, run: visitor(`/rest/v1/generations?select=id&search=${op}.${enc(q)}`) };
+    }),
+    ...[5000, 999, 100, 33].flatMap((n) => [
+      {
+        name: `GET search_gallery: ${n} minus signs`,
+        run: visitor(`/rest/v1/rpc/search_gallery?p_query=${"-".repeat(n)}`),
+      },
+      {
+        name: `POST search_gallery: ${n} minus signs and a word`,
+        run: (s: Scene) =>
+          post(s, "/rest/v1/rpc/search_gallery", JSON.stringify({ p_query: `${"-".repeat(n)}cat` }), null),
+      },
+    ]),
+    {
+      name: "select: 3,000 nested embeds",
+      run: visitor(`/rest/v1/generations?select=${"a(".repeat(3000)}id${")".repeat(3000)}`),
+    },
+    { name: "select: 5,000 casts", run: visitor(`/rest/v1/generations?select=id${"::text".repeat(5000)}`) },
+    { name: "order: 5,000 terms", run: visitor(`/rest/v1/generations?order=${"id.desc,".repeat(5000)}id`) },
+    {
+      name: "logic tree: 3,000 levels",
+      run: visitor(`/rest/v1/generations?or=(${"and(".repeat(3000)}id.is.null${")".repeat(3000)})`),
+    },
+    { name: "json path: 3,000 steps", run: visitor(`/rest/v1/generations?select=id&prompt${"->a".repeat(3000)}=eq.1`) },
+    {
+      name: "rpc GET argument: 5,000 nested arrays",
+      run: visitor(`/rest/v1/rpc/search_gallery?p_query=${"[".repeat(5000)}`),
+    },
+  ];
+  return probes;
+}
+
+describe.each(BACKEND_TARGETS)("hostile queries on $title", ({ title, postgres, skip }) => {
+  it.skipIf(skip)(
+    `pathological queries: no 5xx, hang, dropped connection or crash (${title})`,
+    { timeout: 600_000 },
+    async () => {
+      const database = postgres ? "postgres" : "pglite";
+      const before = results.length;
+      try {
+        await runFamily(database, postgres, "pathological queries", pathologicalProbes());
+      } finally {
+        statusByDatabase.set(database, new Map(results.slice(before).map((r) => [r.probe, r.answer.status])));
+      }
+    },
+  );
+});
+
+it.skipIf(BACKEND_TARGETS.some((t) => t.skip))("pathological queries answer the same status on both databases", () => {
+  const pglite = statusByDatabase.get("pglite");
+  const postgres = statusByDatabase.get("postgres");
+  expect(pglite && postgres, "both databases' runs finished").toBeTruthy();
+  const differ = [...pglite!].filter(([probe, status]) => postgres!.get(probe) !== status);
+  expect(differ.map(([probe, status]) => `${probe}: PGlite ${status}, PostgreSQL ${postgres!.get(probe)}`)).toEqual([]);
 });

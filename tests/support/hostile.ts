@@ -399,3 +399,47 @@ export function report(results: ProbeResult[]): string {
   }
   return lines.join("\n");
 }
+
+/** A seeded generator (an LCG), so a generated probe that fails can be made again from its name. */
+export function seeded(seed: number): { int(n: number): number; pick<T>(xs: readonly T[]): T } {
+  let s = seed;
+  const next = () => (s = (s * 1103515245 + 12345) % 2 ** 31);
+  return { int: (n) => next() % n, pick: (xs) => xs[next() % xs.length] };
+}
+
+/**
+ * Queries whose values Postgres compiles into recursive structures (decision 125): regular expressions
+ * and text-search queries nested or repeated to a seeded depth, from well within the bounds to far past
+ * them. Each is `[name, the value]`.
+ */
+export function pathologicalValues(seed: number, count: number): { regex: string[][]; tsquery: string[][] } {
+  const r = seeded(seed);
+  const regex: string[][] = [];
+  const tsquery: string[][] = [];
+  const depth = () => r.pick([2, 8, 40, 200, 1000, 3000, 8000]);
+  for (let i = 0; i < count; i++) {
+    const n = depth();
+    regex.push(
+      r.pick([
+        [`${n} nested groups`, `${"(".repeat(n)}a${")".repeat(n)}`],
+        [`${n} repeated bracket atoms`, "[a]".repeat(n)],
+        [`(a{1,${n % 256}}){1,${n % 256}}`, `(a{1,${n % 256}}){1,${n % 256}}b`],
+        [`${n} back references`, `(a*)*${"\\1".repeat(n)}`],
+        [`${n} starred groups`, "(a*)*".repeat(n)],
+      ]),
+    );
+    const m = depth();
+    tsquery.push(
+      r.pick([
+        [`fts: ${m} nested parentheses`, `${"(".repeat(m)}cat${")".repeat(m)}`],
+        [`fts: ${m} negations`, `${"!".repeat(m)}cat`],
+        [`fts: ${m} negated groups`, `${"!(".repeat(m)}cat${")".repeat(m)}`],
+        [`wfts: ${m} minus signs`, "-".repeat(m)],
+        [`wfts: ${m} minus signs and spaces`, "- ".repeat(m) + "cat"],
+        [`plfts: ${m} words`, "cat ".repeat(m)],
+        [`phfts: ${m} words`, "cat dog ".repeat(m)],
+      ]),
+    );
+  }
+  return { regex, tsquery };
+}

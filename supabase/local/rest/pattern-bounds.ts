@@ -10,6 +10,8 @@ export const MAX_PATTERN_LENGTH = 256;
 export const MAX_PATTERN_EXPANSION = 1_000;
 /** `!` (or websearch `-`) in a row before one operand: Postgres's tsquery parser holds 32 operators. */
 export const MAX_TSQUERY_NOTS = 16;
+/** Words of a text-search query: Postgres builds one operator per word, and walks them recursively. */
+export const MAX_TSQUERY_WORDS = 256;
 /** Parentheses nested in a `to_tsquery` value. */
 export const MAX_TSQUERY_DEPTH = 32;
 
@@ -88,11 +90,14 @@ function bracketEnd(s: string, start: number): number {
 }
 
 /**
- * Why a text-search query may not be passed to Postgres, or null when it may: too many negations in a
- * row (`!` in to_tsquery, `-` in websearch) or, for to_tsquery, parentheses nested too deeply. Plain and
- * phrase queries take no operators.
+ * Why a text-search query may not be passed to Postgres, or null when it may: too many words, too many
+ * negations in a row (`!` in to_tsquery, `-` in websearch) or, for to_tsquery, parentheses nested too
+ * deeply. Plain and phrase queries take no operators.
  */
 function tsqueryTooComplex(query: string, op: "fts" | "plfts" | "phfts" | "wfts"): string | null {
+  if ((query.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0) > MAX_TSQUERY_WORDS) {
+    return `a text-search query may have at most ${MAX_TSQUERY_WORDS} words`;
+  }
   if (op === "plfts" || op === "phfts") return null;
   const not = op === "wfts" ? "-" : "!";
   let depth = 0;

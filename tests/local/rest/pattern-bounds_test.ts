@@ -7,6 +7,7 @@ import {
   MAX_PATTERN_LENGTH,
   MAX_TSQUERY_DEPTH,
   MAX_TSQUERY_NOTS,
+  MAX_TSQUERY_WORDS,
   valueTooComplex,
 } from "../../../supabase/local/rest/pattern-bounds.ts";
 
@@ -112,6 +113,7 @@ Deno.test("refuses the attacks met: deep groups, expanded repetitions, back refe
     ["fts", "! ".repeat(MAX_TSQUERY_NOTS + 1) + "a"],
     ["fts", "(".repeat(MAX_TSQUERY_DEPTH + 1) + "a" + ")".repeat(MAX_TSQUERY_DEPTH + 1)],
     ["wfts", "-".repeat(5000)],
+    ["plfts", "cat ".repeat(MAX_TSQUERY_WORDS + 1)],
   ];
   for (const [op, value] of refused) assert.notEqual(valueTooComplex(op, value), null, `${op} ${value.slice(0, 40)}`);
   const allowed = [
@@ -120,6 +122,7 @@ Deno.test("refuses the attacks met: deep groups, expanded repetitions, back refe
     ["fts", "!(!(cat & dog)) | !bird"],
     ["wfts", '"quiet harbour" -storm or -dusk'],
     ["plfts", "!".repeat(5000)],
+    ["phfts", "cat dog ".repeat(MAX_TSQUERY_WORDS / 2)],
     ["eq", "(".repeat(5000)],
   ];
   for (const [op, value] of allowed) assert.equal(valueTooComplex(op, value), null, `${op} ${value}`);
