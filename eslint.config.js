@@ -178,4 +178,16 @@ export default defineConfig(
       "no-restricted-imports": restrict([SUPABASE, DEXIE], [], { onlyFrom: ["sync", "db", "api", "lib"] }),
     },
   },
+  // The connection state has one reader, src/lib/online.ts, so every check of it means the same. Exception:
+  // the gallery's first-screen script is inlined into the page and can import nothing.
+  {
+    files: ["src/**/*.{ts,tsx}", "sw/**/*.ts"],
+    ignores: ["src/lib/online.ts", "src/features/gallery/first-screen.ts"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "navigator", property: "onLine", message: "Read the connection state through src/lib/online.ts." },
+      ],
+    },
+  },
 );

@@ -4,6 +4,7 @@
 import type { RealtimePostgresChangesPayload } from "@supabase/supabase-js";
 import { GENERATIONS_BUCKET, type GenerationRow } from "#shared/vocabulary/rows.ts";
 import { cacheImage } from "../db/library";
+import { isOnline } from "../lib/online";
 import { err, ok, type Result } from "../lib/result";
 import { supabase } from "./client";
 import { toAppError, type AppError } from "./errors";
@@ -198,7 +199,7 @@ export const IMAGE_FETCH_TIMEOUT_MS = 90_000;
 
 export async function fetchStoredImage(path: string): Promise<Result<Blob, ImageFetchFailure>> {
   const url = await signUrl(path);
-  if (!url.ok) return err({ offline: url.error.code === "network_error" || !navigator.onLine, error: url.error });
+  if (!url.ok) return err({ offline: url.error.code === "network_error" || !isOnline(), error: url.error });
   try {
     // A stalled download must not hold its caller (a view, or the background fill's one-at-a-time
     // pass) forever: past IMAGE_FETCH_TIMEOUT_MS it fails like any other failed fetch, not as offline.

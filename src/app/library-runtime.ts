@@ -10,7 +10,7 @@ import { sanitizeForLog } from "../api/errors";
 import { subscribeGenerationChanges } from "../api/library";
 import { db } from "../db/db";
 import { claimUnnotifiedConflicts, releaseWaits, watchPending } from "../db/outbox";
-import { onlineTrigger } from "../lib/online";
+import { isOnline, onlineTrigger } from "../lib/online";
 import { showToast } from "../state/toasts";
 import { catchUp } from "../sync/pull";
 import { OUTBOX_SYNC_TAG, drainWithLock, pushDeps, type DrainReport } from "../sync/push";
@@ -66,7 +66,7 @@ function startLibrary(userId: string): () => void {
         ),
       onError: (w, e) => warn(w)(e),
       connectivity: {
-        isOnline: () => navigator.onLine,
+        isOnline,
         onChange: (listener) =>
           subscribeAll([{ on: "online" }, { on: "offline" }], ({ on }) => listener(on === "online")),
       },
@@ -124,7 +124,7 @@ function startLibrary(userId: string): () => void {
     userId,
     ({ count }) => {
       if (!count) return;
-      if (!navigator.onLine) requestOutboxSync();
+      if (!isOnline()) requestOutboxSync();
       drain();
     },
     warn("reading the outbox failed"),

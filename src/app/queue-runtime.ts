@@ -9,7 +9,7 @@ import { createActor, fromPromise } from "xstate";
 import { sessionRenewals } from "../api/auth";
 import { fetchMyLimits } from "../api/user-rows";
 import { db } from "../db/db";
-import { untilOnline } from "../lib/online";
+import { isOnline, untilOnline } from "../lib/online";
 import { enqueueTasks, retryTask } from "../db/tasks";
 import { readConcurrency, subscribeConcurrency, writeConcurrency } from "../sync/queue/concurrency-store";
 import { publishGenerationRuntime, type GenerationRuntime } from "../features/generation/generation-runtime";
@@ -119,7 +119,7 @@ function startPageRunner(userId: string): PageRunner {
   const base: Omit<GenerationRuntime, "queue"> = {
     userId,
     enqueued() {
-      if (!navigator.onLine) requestBackgroundSync();
+      if (!isOnline()) requestBackgroundSync();
       queue?.wake();
     },
     async enqueue(plan, prompt) {

@@ -1,7 +1,8 @@
 // Work that needs the network waits for it: while the browser says it is offline (navigator.onLine is
 // false) a request is certain to fail, so it is not sent; it runs once the `online` event comes.
-// Server rendering and non-browser runs count as online. Every caller that reaches the backend on
-// its own (pulls, polls, probes) goes through here rather than checking navigator.onLine itself.
+// Server rendering and non-browser runs count as online. Every reader of the connection state in src/
+// and sw/ goes through here (ESLint refuses navigator.onLine elsewhere), except the gallery's
+// first-screen script, which is inlined into the page and can import nothing.
 
 export function isOnline(): boolean {
   return typeof navigator === "undefined" ? true : navigator.onLine;

@@ -3,12 +3,13 @@
 import { fetchConfiguredEngines } from "../api/engine-health";
 import type { AppDb } from "../db/db";
 import { saveEngines } from "../db/engines";
+import { isOnline } from "../lib/online";
 
 let asked: Promise<void> | null = null;
 
 export function refreshEngines(db: AppDb, now: () => Date = () => new Date()): Promise<void> {
   if (asked) return asked;
-  if (typeof navigator !== "undefined" && !navigator.onLine) return Promise.resolve();
+  if (!isOnline()) return Promise.resolve();
   asked = fetchConfiguredEngines().then(async (engines) => {
     if (!engines.ok) {
       asked = null; // asked again on the next page that wants it

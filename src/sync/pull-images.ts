@@ -3,15 +3,16 @@
 // where the plan wants it, its full image, and lets go of full images past the budget. It never runs
 // ahead of what the person is looking at: while a view fetches an image (trackForeground), and until
 // the page is idle, it waits; and while the person scrolls, taps or types, until INTERACTION_QUIET_MS
-// after the last of it, it waits (README decision 91 measured what it cost History's scroll). Thumbnails
-// are made in a worker, and the plan is read again every FILL_BATCH images or when what it depends on
-// changes, not every few images. It runs again when the library, the saved items or the budget change,
+// after the last of it, it waits (docs/decisions/091-background-fill-costs-history-scroll.md measured
+// what it cost History's scroll). Thumbnails are made in a worker, and the plan is read again every
+// FILL_BATCH images or when what it depends on changes, not every few images. It runs again when the library, the saved items or the budget change,
 // and when the connection returns.
 import { liveQuery } from "dexie";
 import { fetchStoredImage, type ImageFetchFailure } from "../api/library";
 import type { AppDb } from "../db/db";
 import { getImage, storeImage } from "../db/images";
 import { budgetKey, getOfflineBudget, planAndEvict } from "../db/offline-library";
+import { isOnline } from "../lib/online";
 import type { Result } from "../lib/result";
 import { whenIdle } from "../lib/schedule";
 import { coalesced } from "./delivery";
@@ -100,7 +101,7 @@ export function fillDeps(db: AppDb): FillDeps {
     thumbnail: makeThumbnail,
     budget: async (userId) => (await getOfflineBudget(userId, db)).bytes,
     turn: backgroundTurn,
-    online: () => navigator.onLine,
+    online: isOnline,
     keptByQueue: (id) => freshImageUrl(id) !== undefined,
   };
 }

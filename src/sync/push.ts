@@ -9,6 +9,7 @@
 // on the server, or a change the server refuses for good, becomes a listed conflict (never silent)
 // and the local record takes the server's truth.
 import { appErrorOf } from "../api/errors";
+import { isOnline } from "../lib/online";
 import type { Result } from "../lib/result";
 import { refreshSession } from "../api/auth";
 import {
@@ -265,7 +266,7 @@ export function pushDeps(db: AppDb): PushDeps {
     deleteGeneration,
     upsertPreferences,
     refreshSession,
-    isOnline: () => (typeof navigator === "undefined" ? true : navigator.onLine),
+    isOnline,
     now: () => Date.now(),
     random: Math.random,
   };

@@ -16,6 +16,7 @@ import { sendTelemetry, type SendFailure } from "../api/telemetry";
 import { supabase } from "../api/client";
 import { db } from "../db/db";
 import { bufferTelemetry, bufferedTelemetry, dropTelemetry, type TelemetryItem } from "../db/telemetry-buffer";
+import { isOnline } from "../lib/online";
 import type { Result } from "../lib/result";
 import { createLane, systemClock, type Clock, type DeliveryOutcome } from "./delivery";
 import { browserSources, subscribe, type LockManagerLike } from "./triggers";
@@ -262,7 +263,7 @@ export function telemetry(): Telemetry {
       const session = (await supabase().auth.getSession()).data.session;
       return session ? { userId: session.user.id, accessToken: session.access_token } : null;
     },
-    isOnline: () => typeof navigator === "undefined" || navigator.onLine,
+    isOnline,
     warn: (message) => console.warn(message),
     locks: sources.locks,
   });

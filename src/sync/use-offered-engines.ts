@@ -3,11 +3,12 @@
 // ships no API client up front). Offline there is nothing to choose from, and the field stays hidden.
 import { useEffect, useState } from "react";
 import type { ConfiguredEngines } from "../api/engine-health";
+import { isOnline } from "../lib/online";
 
 export function useOfferedEngines(): ConfiguredEngines | null {
   const [engines, setEngines] = useState<ConfiguredEngines | null>(null);
   useEffect(() => {
-    if (!navigator.onLine) return;
+    if (!isOnline()) return;
     let live = true;
     void import("../api/engine-health")
       .then((m) => m.fetchConfiguredEngines())

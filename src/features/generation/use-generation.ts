@@ -1,4 +1,4 @@
-// The generator's hooks (contracts.md): actions that write Dexie first and wake the queue, and
+// The generator's hooks: actions that write Dexie first and wake the queue, and
 // views of the queue process. Records themselves are read with useLiveQuery over src/db/queries.ts.
 import { useSelector } from "@xstate/react";
 import { useCallback, useMemo, useSyncExternalStore } from "react";
@@ -10,6 +10,7 @@ import { db } from "../../db/db";
 import { addPrompt, clearPrompts, removePrompt, type PromptEntry } from "../../db/prompt-history";
 import { paramsFor, type LimitsRecord } from "../../db/schema";
 import { clearTasks, removeTask, retryTask, type NewTask } from "../../db/tasks";
+import { isOnline } from "../../lib/online";
 import { readConcurrency, subscribeConcurrency, writeConcurrency } from "../../sync/queue/concurrency-store";
 import { useGenerationRuntime } from "./generation-runtime";
 
@@ -76,7 +77,6 @@ function tasksFor(s: GenerationSettings, userId: string, online: boolean, holdUn
   }));
 }
 
-const isOnline = () => (typeof navigator === "undefined" ? true : navigator.onLine);
 const report = (what: string) => (e: unknown) =>
   console.warn(`[queue] ${what} failed:`, e instanceof Error ? e.message : String(e));
 

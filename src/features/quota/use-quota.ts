@@ -1,4 +1,4 @@
-// The quota as views see it (contracts.md): the signed-in user's last known limits from Dexie (kept
+// The quota as views see it: the signed-in user's last known limits from Dexie (kept
 // fresh by the limits machine the runner starts), marked stale when offline or old, and a countdown
 // to the reset.
 import { useActorRef, useSelector } from "@xstate/react";

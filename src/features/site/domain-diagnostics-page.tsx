@@ -139,7 +139,7 @@ export default function DomainDiagnosticsPage() {
       ["Backend", backend.state === "checking" ? "Checking…" : backend.text],
       ["Service worker", swState],
       ["Storage on this device", storage],
-      ["Connection", here && navigator.onLine ? "Online" : "Offline"],
+      ["Connection", here && isOnline() ? "Online" : "Offline"],
       ["Secure context", here && window.isSecureContext ? "Yes" : "No (service worker and storage may be limited)"],
     ] as [string, string][]
   ).map(([label, value]) => [label, here ? value : "Checking…"]);

@@ -11,6 +11,7 @@ import {
   type EngineFigures,
 } from "../../api/engine-health";
 import { providerName } from "../../lib/model-names";
+import { isOnline } from "../../lib/online";
 import { useHydrated } from "../../lib/use-hydrated";
 import { useOnline } from "../../lib/use-online";
 import { PageHeader } from "../../ui/page-header";
@@ -35,7 +36,7 @@ function useStatus(): [State, () => void] {
   const [asked, setAsked] = useState(0);
   useEffect(() => {
     if (!hydrated) return;
-    if (!online || !navigator.onLine) {
+    if (!online || !isOnline()) {
       setState({ state: "offline" });
       return;
     }

@@ -14,6 +14,7 @@ import { queuedTasks } from "../../db/queries";
 import type { TaskRecord, TaskWait } from "../../db/schema";
 import { markDrawn, recoverInterrupted, releaseWaits } from "../../db/tasks";
 import { watchQueuedTasks } from "../../db/watch";
+import { isOnline } from "../../lib/online";
 import {
   WORKER_DRAIN_WAIT_MS,
   WorkLeftForLater,
@@ -91,7 +92,7 @@ export function runTaskDeps(db: AppDb): RunTaskDeps {
     fetchImage,
     track: trackEvent,
     refreshSession,
-    isOnline: () => (typeof navigator === "undefined" ? true : navigator.onLine),
+    isOnline,
     now: () => Date.now(),
     random: Math.random,
   };

@@ -1,4 +1,4 @@
-// Shared steps for the generator journeys: the controls by their labels (contracts.md "UI test hooks"),
+// Shared steps for the generator journeys: the controls by their labels,
 // the queue's counters as the page shows them and as Dexie stores them, the server's view of the
 // account over REST (its own session, so nothing the page caches can answer for it), image headers
 // read byte by byte, and the service worker's Background Sync fired through the DevTools protocol.
