@@ -1,5 +1,5 @@
 // The generation queue (docs/architecture.md, "A generation, end to end"; decision 117): a concurrent lane
-// of the one delivery machine (src/sync/delivery.ts), composed the same way on the page and in the service
+// of the one delivery mechanism (src/sync/delivery.ts), composed the same way on the page and in the service
 // worker. Its source is the user's queued tasks in Dexie, oldest first; a task's persisted wait
 // (src/sync/task-wait.ts) says when it may go; each delivery is one send through src/sync/run-task.ts,
 // shown to the person as a run (./run-machine.ts). The lane's limit is the person's concurrency, read at

@@ -1,4 +1,4 @@
-// The generation queue as a concurrent lane of the delivery machine (decision 117), on a simulated clock:
+// The generation queue as a concurrent lane of the delivery mechanism (decision 117), on a simulated clock:
 // real Dexie (fake-indexeddb), the real sends (src/sync/run-task.ts), and a backend whose answers the test
 // gives one send at a time. Dexie's work runs on real (zero-delay) timers, so the test waits for it with
 // vi.waitFor; time for the waits moves only when the test advances the clock.
