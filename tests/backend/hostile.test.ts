@@ -912,6 +912,22 @@ function pathologicalProbes(): Probe[] {
       name: "rpc GET argument: 5,000 nested arrays",
       run: visitor(`/rest/v1/rpc/search_gallery?p_query=${"[".repeat(5000)}`),
     },
+    ...regex.slice(0, 6).map(([name, p]) => ({
+      name: `realtime join, match filter: ${name}`,
+      run: (s: Scene) =>
+        realtimeProbe(
+          s.b,
+          realtimeJoin(
+            "realtime:pathological",
+            JSON.stringify({
+              access_token: s.b.anonKey,
+              config: {
+                postgres_changes: [{ event: "*", schema: "public", table: "generations", filter: `prompt=match.${p}` }],
+              },
+            }),
+          ),
+        ),
+    })),
   ];
   return probes;
 }

@@ -6,6 +6,7 @@
 // and match/imatch a valid regular expression; `in` at most 100 values). Casts and operators are asked
 // of Postgres itself. Refusals carry hosted's sentences.
 import { type Db, quoteIdent } from "../db.ts";
+import { valueTooComplex } from "../rest/pattern-bounds.ts";
 import type { Binding, Filter } from "./bindings.ts";
 import type { Catalog, TableInfo } from "./catalog.ts";
 
@@ -88,7 +89,8 @@ async function filterProblem(f: Filter, type: string, db: Db): Promise<string | 
       if (!(await hasOperator(f.op === "imatch" ? "~*" : "~", true))) {
         return `operator ${f.op} requires a text-compatible column type, got ${await typeName(type, db)}`;
       }
-      const problem = await ask("select '' ~ $1::text", [f.values[0]]);
+      // Checked before Postgres compiles it: a pattern past the bounds breaks PGlite (decision 125).
+      const problem = valueTooComplex(f.op, f.values[0]) ?? await ask("select '' ~ $1::text", [f.values[0]]);
       return problem ? `invalid regular expression for ${f.op} filter: ${problem}` : null;
     }
     default:
