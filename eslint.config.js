@@ -1,5 +1,5 @@
 // ESLint gate (`npm run lint`, the `static` tier of `npm test`). Beyond correctness rules it makes the
-// architecture's import rules mechanical (conventions.md rule 3): features never import each other,
+// architecture's import rules mechanical (README.md, "Working on it"): features never import each other,
 // imports flow app -> features -> {db, sync, api, ui, state, lib}, each third-party boundary library is
 // imported from one layer only, and there are no barrel files. Every exception sits next to its rule
 // with the reason.

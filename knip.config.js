@@ -49,7 +49,7 @@ export default {
     // TypeScript 7, run by path from scripts/gates.mjs (its `tsc` bin name is taken by TypeScript 6.0).
     "typescript-native",
     // Production mode reads only the `start` script: Deno is found by path (scripts/deno-path.mjs resolves
-    // deno/package.json), which Knip does not follow; the `backend` script shows it in the full run.
+    // the `deno` package's package.json), which Knip does not follow; the `backend` script shows it in the full run.
     ...(production ? ["deno"] : []),
   ],
   // Follow the stylesheet's `@import` and `@plugin` (Tailwind and daisyUI are loaded from src/index.css).

@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { describeDb } from "../support/db.ts";
 
-// House rules every migration must keep (conventions rule 7), checked on the catalog so a new table or
+// House rules every migration must keep (README.md, "Working on it"), checked on the catalog so a new table or
 // function cannot slip through without them.
 describeDb("schema safety", (ctx) => {
   it("enables row-level security on every table in public", async () => {
