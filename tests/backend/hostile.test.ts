@@ -912,6 +912,20 @@ function pathologicalProbes(): Probe[] {
       name: "rpc GET argument: 5,000 nested arrays",
       run: visitor(`/rest/v1/rpc/search_gallery?p_query=${"[".repeat(5000)}`),
     },
+    ...[15_000, 1_001, 101].map((n) => ({
+      name: `app_events insert of ${n} rows`,
+      run: (s: Scene) =>
+        post(s, "/rest/v1/app_events", JSON.stringify(Array.from({ length: n }, () => ({ name: "x" })))),
+    })),
+    {
+      name: "web_vitals: 7 inserts of 100 rows in a minute",
+      run: async (s: Scene) => {
+        const body = JSON.stringify(Array.from({ length: 100 }, () => ({ name: "LCP", value: 1 })));
+        const answers: Answer[] = [];
+        for (let i = 0; i < 7; i++) answers.push(await post(s, "/rest/v1/web_vitals", body));
+        return answers;
+      },
+    },
     ...regex.slice(0, 6).map(([name, p]) => ({
       name: `realtime join, match filter: ${name}`,
       run: (s: Scene) =>

@@ -156,4 +156,42 @@ describeDb("app events and web vitals", (ctx) => {
     expect(await sqlState(ctx.db.run(owner, "select * from public.web_vitals"))).toBe("42501");
     expect(await sqlState(ctx.db.run(owner, "delete from public.web_vitals"))).toBe("42501");
   });
+
+  it("takes at most 100 rows a statement (PT413) and 600 a person a minute (PT429), as owner, stranger and server", async () => {
+    const owner = await ctx.db.createUser();
+    const stranger = await ctx.db.createUser();
+    const events = (n: number) =>
+      `insert into public.app_events (name) select 'burst.' || i from generate_series(1, ${n}) as i`;
+    const vitals = (n: number) =>
+      `insert into public.web_vitals (name, value) select 'LCP', i from generate_series(1, ${n}) as i`;
+    const count = async (table: string, who: TestUser) =>
+      Number((await ctx.db.query(`select count(*) as n from public.${table} where user_id = $1`, [who.id]))[0].n);
+    for (const [table, insert] of [
+      ["app_events", events],
+      ["web_vitals", vitals],
+    ] as const) {
+      expect(await sqlState(ctx.db.run(owner, insert(101)))).toBe("PT413");
+      expect(await count(table, owner)).toBe(0); // refused whole
+      for (let i = 0; i < 6; i++) await ctx.db.run(owner, insert(100));
+      expect(await sqlState(ctx.db.run(owner, insert(1)))).toBe("PT429");
+      expect(await count(table, owner)).toBe(600);
+      // Another person's minute is their own.
+      await ctx.db.run(stranger, insert(100));
+      expect(await count(table, stranger)).toBe(100);
+      // The server is bounded per statement only.
+      expect(
+        await sqlState(
+          ctx.db.run(
+            "service",
+            insert(101).replace("(name", "(user_id, name").replace("select ", `select '${owner.id}'::uuid, `),
+          ),
+        ),
+      ).toBe("PT413");
+      await ctx.db.run(
+        "service",
+        insert(100).replace("(name", "(user_id, name").replace("select ", `select '${owner.id}'::uuid, `),
+      );
+      expect(await count(table, owner)).toBe(700);
+    }
+  });
 });

@@ -82,6 +82,8 @@ export function statusForSqlState(code: string, anonymous: boolean): number {
     case "P0001":
       return 400;
   }
+  // PostgREST's own convention: a function raising SQLSTATE 'PTxyz' sets the HTTP status xyz.
+  if (/^PT[1-5]\d\d$/.test(code)) return Number(code.slice(2));
   const cls = code.slice(0, 2);
   if (["08", "53"].includes(cls)) return 503;
   if (["09", "25", "2D", "38", "39", "3B", "40", "54", "55", "57", "58", "F0", "HV", "P0", "XX"].includes(cls)) {

@@ -20,6 +20,8 @@ export const MAX_ORDER_TERMS = 32;
 export const MAX_NAME_LIST = 256;
 /** `->`/`->>` steps of one JSON path (`metadata->a->b`). */
 export const MAX_JSON_PATH = 16;
+/** Rows of one insert or upsert (an analytics table takes fewer: its trigger refuses past 100, PT413). */
+export const MAX_INSERT_ROWS = 1_000;
 /** Nesting of `[`/`{` in a filter value or rpc argument (a JSON value or an array literal `{{…}}`). */
 export const MAX_VALUE_DEPTH = JSON_MAX_DEPTH;
 

@@ -6,6 +6,7 @@ import { missingColumn } from "./build-sql.ts";
 import type { Table } from "./catalog.ts";
 import { invalidBody, restError, RestFailure } from "./errors.ts";
 import { isJsonBody } from "./negotiate.ts";
+import { MAX_INSERT_ROWS } from "./limits.ts";
 import type { ParsedQuery } from "./parse-query.ts";
 
 export type JsonBody = { text: string; value: unknown };
@@ -47,6 +48,17 @@ export function rowsOf(t: Table, raw: JsonBody, q: ParsedQuery): { rowsJson: str
   const rows = Array.isArray(v) ? v : [v];
   if (!rows.every((x) => x !== null && typeof x === "object" && !Array.isArray(x))) {
     throw new RestFailure(invalidBody("Expected a JSON object or an array of JSON objects"));
+  }
+  // Refused before SQL: 15,000 small rows in one body held PGlite for seconds (decision 137).
+  if (rows.length > MAX_INSERT_ROWS) {
+    throw new RestFailure(
+      restError(
+        413,
+        "PT413",
+        "Too many rows in one request",
+        `At most ${MAX_INSERT_ROWS} rows may be inserted at once.`,
+      ),
+    );
   }
   let columns = q.columns;
   if (!columns) {

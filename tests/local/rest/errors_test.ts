@@ -16,6 +16,9 @@ Deno.test("maps SQLSTATE codes to PostgREST's statuses", () => {
     ["42883", false, 404],
     ["57014", false, 500],
     ["XX000", false, 500],
+    // PostgREST's PTxyz: a function chooses the status.
+    ["PT413", false, 413],
+    ["PT429", true, 429],
   ];
   for (const [code, anon, status] of cases) assert.equal(statusForSqlState(code, anon), status, code);
 });
