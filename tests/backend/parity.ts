@@ -453,9 +453,10 @@ export const PARITY: ParityRow[] = [
   {
     service: "rest",
     feature: "reads: select, filters, range, `single`, `maybeSingle`, `textSearch`",
-    status: "served",
-    note: "PostgREST's shapes and codes",
+    status: "stricter",
+    note: "PostgREST's shapes and codes; regex and text-search values bounded (400 PGRST100, decision 125)",
     tests: [
+      { file: "hostile.test.ts", title: "pathological queries answer the same status on both databases" },
       { file: rest, title: "returns only the listed columns, with aliases and casts" },
       { file: rest, title: "pages with range and limit" },
       { file: rest, title: "counts exactly, with and without rows, and HEAD carries no body" },
@@ -467,9 +468,10 @@ export const PARITY: ParityRow[] = [
   {
     service: "rest",
     feature: "writes and row-level security",
-    status: "served",
-    note: "each request runs as the caller's role",
+    status: "stricter",
+    note: "each request runs as the caller's role; at most 1,000 rows an insert (413 PT413, decision 137)",
     tests: [
+      { file: "hostile.test.ts", title: "pathological queries answer the same status on both databases" },
       { file: rest, title: "shows a stranger and anon only the published row" },
       { file: rest, title: "refuses anon inserts with 401 and any signed-in insert, own or forged, with 403" },
       { file: rest, title: "lets a stranger neither update nor delete the owner's rows" },
