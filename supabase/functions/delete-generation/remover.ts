@@ -55,8 +55,11 @@ export function createSupabaseRemover(config: RemoverConfig): GenerationRemover 
     },
 
     async deleteRow(jwt, id) {
-      const { data, error } = await asCaller(jwt).from("generations").delete().eq("id", id).select("image_path");
-      if (error) return fail(platformError("delete generation", error));
+      const { data, error, status } = await asCaller(jwt).from("generations").delete().eq("id", id).select(
+        "image_path",
+      );
+      // PostgREST's error carries its HTTP status on the response, not on the error.
+      if (error) return fail(platformError("delete generation", { ...error, status }));
       const row = (data ?? [])[0] as { image_path?: unknown } | undefined;
       return ok({
         deleted: row !== undefined,
