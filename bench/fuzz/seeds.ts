@@ -16,6 +16,16 @@ export const CI_RUNS: readonly { seed: number; requests: number }[] = [
 export const FOUND: readonly { seed: number; index: number; fingerprint: string; found: string }[] = [
   { seed: 1, index: 37, fingerprint: "b45354320ccc", found: "a join on the phoenix topic left unanswered" },
   { seed: 3, index: 1063, fingerprint: "786d16b1f2c6", found: "MFA enrolment with a sessionless token answered 500" },
-  { seed: 1, index: 2298, fingerprint: "ebd946ecc16f", found: "a gallery search of 47 '-' broke PGlite (503) and was 500 on Postgres" },
-  { seed: 11, index: 1568, fingerprint: "614a867d94cd", found: "delete-generation with a token of an unknown role answered 500" },
+  {
+    seed: 1,
+    index: 2298,
+    fingerprint: "ebd946ecc16f",
+    found: "a gallery search of 47 '-' broke PGlite (503) and was 500 on Postgres",
+  },
+  {
+    seed: 11,
+    index: 1568,
+    fingerprint: "614a867d94cd",
+    found: "delete-generation with a token of an unknown role answered 500",
+  },
 ];
