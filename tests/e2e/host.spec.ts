@@ -1,6 +1,12 @@
 import { expect, test } from "./support/test";
 
-test("a foreign host is sent to the production domain with the same path", async ({ page, baseURL }) => {
+// These hosts are played over plain HTTP (a real one is served over HTTPS), where Chromium ignores the
+// app's Cross-Origin-Opener-Policy header and says so on the console.
+const COOP_IGNORED =
+  /^The Cross-Origin-Opener-Policy header has been ignored, because the URL's origin was untrustworthy/;
+
+test("a foreign host is sent to the production domain with the same path", async ({ page, baseURL, allowConsole }) => {
+  allowConsole(COOP_IGNORED, "a foreign host played over plain HTTP");
   // mirror.test is served by the local app (requests are answered from 127.0.0.1); the production
   // domain is answered by a stub, so nothing leaves the machine.
   await page.route("http://mirror.test/**", async (route) => {
@@ -22,7 +28,12 @@ test("127.0.0.1 stays put and shows the development banner", async ({ page }) =>
   await expect(page.getByRole("region", { name: "Development mode" })).toContainText("promptcanvas.app");
 });
 
-test("a builder-platform preview host stays put and shows the development banner", async ({ page, baseURL }) => {
+test("a builder-platform preview host stays put and shows the development banner", async ({
+  page,
+  baseURL,
+  allowConsole,
+}) => {
+  allowConsole(COOP_IGNORED, "a preview host played over plain HTTP");
   await page.route("http://id-preview--e2e.lovable.app/**", async (route) => {
     const url = new URL(route.request().url());
     const response = await route.fetch({ url: `${baseURL}${url.pathname}${url.search}` });
