@@ -149,6 +149,11 @@ test("a save made offline on a device whose account was deleted meanwhile ends i
   allowConsole(/status of 401/, "the refusal above, as the browser logs it");
   allowFailedRequest(/auth\/v1\/user 403$/, "B asks the server about its session: its account is gone");
   allowConsole(/status of 403/, "the refusal above, as the browser logs it");
+  allowFailedRequest(
+    /storage\/v1\/object\/sign\/generations\/\S* (400|net::ERR_BLOCKED_BY_ORB)$/,
+    "B's large view, back online before it hears the account is gone, asks for an image deleted with it",
+  );
+  allowConsole(/status of 400/, "the refusal above, as the browser logs it");
   const prompt = "A paper boat on a rainy windowsill";
   const { email, server, context, b } = await twoDevices(
     { a, browser, watchContext, testInfo },
