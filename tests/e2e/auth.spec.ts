@@ -129,6 +129,10 @@ test("a session ended elsewhere asks this device to sign in again, and the promp
   allowFailedRequest(/auth\/v1\/token\?grant_type=refresh_token 400$/, "the ended session's refresh is refused");
   allowFailedRequest(/\/rest\/v1\/\S+ 401$/, "reads made with the ended session are refused");
   allowFailedRequest(/auth\/v1\/logout\S* (401|403|404)$/, "this device's own sign-out finds the session gone");
+  allowFailedRequest(
+    /auth\/v1\/user 403$/,
+    "the tour's completion, copied to the account as the page loads (decision 133), is refused for the ended session",
+  );
   allowConsole(/status of (400|401|403|404)/, "the refusals above, as the browser logs them");
   // The database's hint that the session ended (decision 129) is lost on the way, as on a device whose
   // socket was down: the device learns of the end only when its own calls are refused.
