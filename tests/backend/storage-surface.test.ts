@@ -63,6 +63,26 @@ describe.each(BACKEND_TARGETS)("storage surface on $title", ({ postgres, skip })
     expect((await files().exists("move/c.png")).data).toBe(true);
   });
 
+  it.skipIf(skip)("answers a move onto itself and two crossing moves, and leaves both objects writable", async () => {
+    // Each answer within 5 s: a move once held its source's lock while waiting for its destination's.
+    const soon = <T>(p: Promise<T>) =>
+      Promise.race([p, new Promise<never>((_, no) => setTimeout(() => no(new Error("no answer in 5 s")), 5000))]);
+    await put("cross/a.png");
+    await put("cross/b.png");
+    expect((await soon(files().move("cross/a.png", "cross/a.png"))).error).toBeNull();
+    const crossing = await soon(
+      Promise.all([files().move("cross/a.png", "cross/b.png"), files().move("cross/b.png", "cross/a.png")]),
+    );
+    // Both names are taken, so each crossing move is refused as a duplicate.
+    expect(crossing.map((r) => r.error)).toMatchObject([{ statusCode: "409" }, { statusCode: "409" }]);
+    const removed = await soon(files().remove(["cross/a.png", "cross/a.png", "cross/b.png"]));
+    expect(removed.error).toBeNull();
+    expect(removed.data!.map((o) => o.name).sort()).toEqual(["cross/a.png", "cross/b.png"]);
+    for (const name of ["cross/a.png", "cross/b.png"]) {
+      expect((await soon(files().upload(name, blob(), { upsert: true }))).error).toBeNull();
+    }
+  });
+
   it.skipIf(skip)("copies an object, also into another bucket, and keeps the source", async () => {
     await put("copy/a.png");
     const copied = await files().copy("copy/a.png", "copy/b.png");

@@ -17,9 +17,16 @@ export interface BlobStore {
   open(bucket: string, name: string): Promise<{ file: Deno.FsFile; size: number } | null>;
   /** Deletes an object's file (missing is fine) and any folders it leaves empty. */
   remove(bucket: string, name: string): Promise<void>;
-  /** Runs fn while no other write or removal of these objects runs (see key-locks.ts). */
-  locked<T>(bucket: string, names: string[], fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs fn while no other write or removal of these objects runs (see key-locks.ts). Every object an
+   * operation touches is named in this one call: a nested call would wait on its own outer hold when
+   * both name one object, and two nested holders could each wait on the other.
+   */
+  locked<T>(objects: readonly ObjectRef[], fn: () => Promise<T>): Promise<T>;
 }
+
+/** An object as [bucket, name]. */
+export type ObjectRef = readonly [bucket: string, name: string];
 
 /** The object's path collides with another object's folder (a/b vs a/b/c). */
 export class KeyCollision extends Error {}
@@ -39,11 +46,7 @@ export function createBlobStore(dataDir: string): BlobStore {
   }
 
   return {
-    locked: (bucket, names, fn) =>
-      withKeys(
-        names.map((n) => `${bucket}/${n}`),
-        fn,
-      ),
+    locked: (objects, fn) => withKeys(objects.map(([bucket, name]) => `${bucket}/${name}`), fn),
 
     async stage(bytes) {
       await Deno.mkdir(staging, { recursive: true });

@@ -71,32 +71,33 @@ export async function moveObject(
   let staged: string | null = null;
   let placed = false;
   try {
-    const moved = await store.locked(bucket, [source], () =>
-      store.locked(destBucket, [dest], async () => {
-        const r = await asStorageRole(
-          db,
-          claims,
-          OPERATIONS.move,
-          async (tx): Promise<Result<string, StorageError>> => {
-            const { rows } = await tx.query<{ id: string }>(
-              `update storage.objects set bucket_id = $3, name = $4, version = $5, owner = $6, owner_id = $7,
+    // Both objects in one hold: a move onto itself names one key twice, and a move of a to b racing
+    // one of b to a would otherwise each hold one key and wait for the other's.
+    const moved = await store.locked([[bucket, source], [destBucket, dest]], async () => {
+      const r = await asStorageRole(
+        db,
+        claims,
+        OPERATIONS.move,
+        async (tx): Promise<Result<string, StorageError>> => {
+          const { rows } = await tx.query<{ id: string }>(
+            `update storage.objects set bucket_id = $3, name = $4, version = $5, owner = $6, owner_id = $7,
                updated_at = now() where bucket_id = $1 and name = $2 returning id::text`,
-              [bucket, source, destBucket, dest, version, ownerOf(claims), ownerOf(claims) ?? null],
-            );
-            if (!rows[0]) return err(await refusal(tx, bucket, source));
-            if (!same) {
-              staged = await store.stageCopy(bucket, source);
-              if (!staged) return err(storageErrors.noSuchKey());
-              await store.commit(staged, destBucket, dest);
-              staged = null;
-              placed = true;
-            }
-            return ok(rows[0].id);
-          },
-        );
-        if (r.ok && !same) await store.remove(bucket, source);
-        return r;
-      }));
+            [bucket, source, destBucket, dest, version, ownerOf(claims), ownerOf(claims) ?? null],
+          );
+          if (!rows[0]) return err(await refusal(tx, bucket, source));
+          if (!same) {
+            staged = await store.stageCopy(bucket, source);
+            if (!staged) return err(storageErrors.noSuchKey());
+            await store.commit(staged, destBucket, dest);
+            staged = null;
+            placed = true;
+          }
+          return ok(rows[0].id);
+        },
+      );
+      if (r.ok && !same) await store.remove(bucket, source);
+      return r;
+    });
     if (!moved.ok) return moved;
     return ok(json({ message: "Successfully moved", Id: moved.value, Key: dest }));
   } catch (e) {
@@ -138,8 +139,7 @@ export async function copyObject(
   let placed = false;
   try {
     const copied = await store.locked(
-      destBucket,
-      [dest],
+      [[destBucket, dest]],
       () =>
         asStorageRole(
           db,

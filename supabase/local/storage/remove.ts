@@ -52,7 +52,7 @@ export async function removeMany(
     return name.ok ? [name.value] : [];
   });
   const deleted = names.length ?
-    await store.locked(bucket, names, async () => {
+    await store.locked(names.map((n) => [bucket, n] as const), async () => {
       const rows = await deleteRows(db, claims, OPERATIONS.deleteObjects, bucket, names);
       for (const row of rows) await store.remove(bucket, row.name);
       return rows;
@@ -68,7 +68,7 @@ export async function removeOne(
   bucket: string,
   name: string,
 ): Promise<Result<Response, StorageError>> {
-  const deleted = await store.locked(bucket, [name], async () => {
+  const deleted = await store.locked([[bucket, name]], async () => {
     const rows = await deleteRows(db, claims, OPERATIONS.deleteObject, bucket, [name]);
     for (const row of rows) await store.remove(bucket, row.name);
     return rows;
@@ -110,7 +110,7 @@ export async function emptyBucket(
     return err(storageErrors.unableToEmptyBucket());
   }
   if (found.length) {
-    await store.locked(bucket, found, async () => {
+    await store.locked(found.map((n) => [bucket, n] as const), async () => {
       const rows = await deleteRows(db, claims, OPERATIONS.emptyBucket, bucket, found);
       for (const row of rows) await store.remove(bucket, row.name);
     });

@@ -77,7 +77,7 @@ export async function writeObject(
   const staged = await store.stage(incoming.bytes);
   let committed = false;
   try {
-    const saved = await store.locked(bucketId, [name], () =>
+    const saved = await store.locked([[bucketId, name]], () =>
       asStorageRole(db, claims, operation, async (tx) => {
         const row = await saveRow(tx, mode, params);
         if (!row.ok) return row;
