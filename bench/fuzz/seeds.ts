@@ -28,4 +28,10 @@ export const FOUND: readonly { seed: number; index: number; fingerprint: string;
     fingerprint: "614a867d94cd",
     found: "delete-generation with a token of an unknown role answered 500",
   },
+  {
+    seed: 41,
+    index: 47314,
+    fingerprint: "159e686e2d64",
+    found: "a storage move onto itself never answered and left the object's name locked for every later request",
+  },
 ];
