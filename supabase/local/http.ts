@@ -88,58 +88,6 @@ export async function readBody(req: Request, limit: number): Promise<Uint8Array>
   return out;
 }
 
-/**
- * The request a route is given, and `drain`, which reads and discards what the route left of its body, at
- * most `cap` bytes. A route may answer without reading the body (a 4xx: too large by its Content-Length,
- * a bad filter, no key) or stop partway (BodyTooLarge). Deno's server then closes the connection with the
- * client's unread bytes in it, the kernel answers them with a reset, and a client still writing its body
- * sees "write ECONNRESET" instead of the answer. Draining before answering (given the answer's status) keeps
- * the connection whole, as the gateway in front of hosted Supabase does.
- */
-export function drainable(req: Request, cap: number): { req: Request; drain: (status: number) => Promise<void> } {
-  if (!req.body) return { req, drain: () => Promise.resolve() };
-  const reader = req.body.getReader();
-  let touched = false;
-  let dropped = false;
-  let ended = false;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(c) {
-      touched = true;
-      try {
-        const r = await reader.read();
-        if (r.done) {
-          ended = true;
-          c.close();
-        } else c.enqueue(r.value);
-      } catch (e) {
-        ended = true;
-        c.error(e);
-      }
-    },
-    // The route stopped reading: the rest stays for drain rather than being torn down with the connection.
-    cancel() {
-      dropped = true;
-    },
-  }, { highWaterMark: 0 });
-  const out = new Request(req, { body, duplex: "half" } as RequestInit);
-  const drain = async (status: number) => {
-    // An answer that succeeded may stream the untouched body into itself (a function echoing it): that
-    // body is left to it. A refusal never does.
-    if (ended || (!dropped && (touched || status < 400))) return;
-    let left = cap;
-    try {
-      while (left > 0) {
-        const r = await reader.read();
-        if (r.done) return;
-        left -= r.value.byteLength;
-      }
-    } catch {
-      // The client went away: nothing is left to drain.
-    }
-  };
-  return { req: out, drain };
-}
-
 export function bearer(req: Request): string | null {
   const auth = req.headers.get("authorization");
   if (auth && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, "").trim();

@@ -4,7 +4,7 @@
 import { loadConfig } from "./config.ts";
 import { DatabaseUnavailable, openDb } from "./db.ts";
 import { bootstrap, migrate, type SqlFile } from "./migrate.ts";
-import { BodyUnreadable, corsHeaders, type Ctx, drainable, json, type Service } from "./http.ts";
+import { BodyUnreadable, corsHeaders, type Ctx, json, type Service } from "./http.ts";
 import { createRenderPool, defaultPoolSize } from "./render-pool.ts";
 import { createAuth } from "./auth/auth.ts";
 import { createMailbox } from "./auth/mailbox.ts";
@@ -157,11 +157,9 @@ async function serve(req: Request, info: { remoteAddr: string }): Promise<Respon
   if (req.method === "OPTIONS") {
     return new Response(null, { status: 204, headers: shared ? corsHeaders(req) : {} });
   }
-  // The largest body any route accepts: a refusal reads and discards at most that much before answering.
-  const request = drainable(req, Math.max(config.maxBodyBytes, config.maxUploadBytes));
   let res: Response;
   try {
-    res = await route(request.req, info);
+    res = await route(req, info);
   } catch (e) {
     if (e instanceof DatabaseUnavailable) {
       // The embedded database is being re-opened (db.ts): a retry shortly after will be served.
@@ -173,7 +171,6 @@ async function serve(req: Request, info: { remoteAddr: string }): Promise<Respon
       res = json({ message: "Internal server error" }, 500);
     }
   }
-  await request.drain(res.status);
   if (res.status === 101 || !shared) return res; // websocket upgrade, or the mailbox
   const cors = corsHeaders(req);
   const headers = new Headers(res.headers);
