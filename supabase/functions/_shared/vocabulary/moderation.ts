@@ -77,6 +77,26 @@ export const OPERATOR_ROLE = "operator";
 /** The error code publish-generation answers (403) while the owner is suspended from publishing. */
 export const PUBLISHING_SUSPENDED_CODE = "publishing_suspended";
 
+/**
+ * What the database answers, as SQLSTATE codes (PostgREST turns them into statuses; PTxyz is status xyz):
+ * - notFound: report_generation or moderate_generation on a row that is missing or not in the gallery (404).
+ * - badValue: a reason or action outside the lists, a missing reason, a suspension end not in the future (400).
+ * - tooLong: a note or an action's reason over its limit (400).
+ * - notAllowed: a non-operator calling an operator function, or anyone but the service role publishing (401/403).
+ * - publishRefused: publishing a row while its owner is suspended, or one an operator removed (403); the
+ *   message is `publishing_suspended` or `removed_by_operator`.
+ */
+export const MODERATION_SQLSTATE = {
+  notFound: "PT404",
+  badValue: "22023",
+  tooLong: "22001",
+  notAllowed: "42501",
+  publishRefused: "PT403",
+} as const;
+
+/** The message of a refused publish (PT403) while an operator removed the row from the gallery. */
+export const REMOVED_BY_OPERATOR_CODE = "removed_by_operator";
+
 /** The line an owner reads on their image after an operator removed it from the gallery. */
 export function removedFromGalleryLine(reason: string | null): string {
   const why = reason?.trim();
