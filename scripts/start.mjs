@@ -8,7 +8,9 @@
 // Environment: PORT (app, 8080), API_PORT (backend, 54321), HOST (127.0.0.1), DATA_DIR (.data),
 // DATABASE_URL (use a real Postgres instead of PGlite), PRODUCTION_HOST, SKIP_BUILD=1 (serve the build
 // in DIST_DIR as it is, without checking it against the sources; built only if there is none),
-// DIST_DIR (where the app is built and served from, dist/; parallel runs each take their own).
+// DIST_DIR (where the app is built and served from, dist/; parallel runs each take their own),
+// CONTACT_EMAIL (the address the public pages give for reaching whoever runs this site; unset, they say
+// there is none).
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -108,6 +110,8 @@ async function serve(msg) {
     supabaseUrl: msg.apiUrl,
     supabaseAnonKey: msg.anonKey,
     productionHost: process.env.PRODUCTION_HOST ?? "promptcanvas.app",
+    // Checked in the app (src/api/config.ts): anything that is not one address shows as none.
+    contactEmail: process.env.CONTACT_EMAIL?.trim() ?? "",
   };
   server = createAppServer({ distDir: DIST_DIR, appConfig });
   server.on("error", (e) => {
@@ -123,6 +127,7 @@ async function serve(msg) {
         `  API:       ${msg.apiUrl}  (database: ${msg.database}${msg.database === "pglite" ? `, data in ${DATA_DIR}` : ""})`,
         `  Anon key:  ${msg.anonKey}`,
         `  Mailbox:   ${msg.apiUrl}/_dev/mailbox  (mail that would have been sent)`,
+        `  Contact:   ${appConfig.contactEmail || "none published (set CONTACT_EMAIL)"}`,
         "Press Ctrl-C to stop.",
         "",
       ].join("\n"),

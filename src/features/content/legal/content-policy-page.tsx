@@ -1,10 +1,21 @@
-// /content-policy: what may and may not be generated or published, what happens when a prompt is
-// refused (the generator's "Content Policy Violation" error links here), and, plainly, that there is
-// no moderation or report button yet: only an external image provider (when one is connected) checks
-// prompts, and nobody reviews published images.
+// /content-policy: what may and may not be generated or published; the prompt check before anything is
+// drawn (the generator's "Content Policy Violation" error links here); the image check before anything
+// is published; reports and what three reporters do; what operators review and can do; and how to reach
+// them. The reasons a report may give are this page's categories (#shared/vocabulary/moderation.ts).
+import {
+  REPORT_NOTE_MAX_CHARS,
+  REPORT_REASON_LABELS,
+  REPORT_REASONS,
+  REPORTS_TO_HOLD,
+  SUSPENSION_DAYS,
+} from "#shared/vocabulary/moderation.ts";
 import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { Link } from "wouter";
 import { LegalLayout, type LegalSection } from "./legal-layout";
+import { OperatorContact } from "./operator-contact";
+
+/** "1, 7, 30 or 365": the suspension lengths the moderation page offers. */
+const SUSPENSION_LIST = `${SUSPENSION_DAYS.slice(0, -1).join(", ")} or ${SUSPENSION_DAYS[SUSPENSION_DAYS.length - 1]}`;
 
 const SECTIONS: LegalSection[] = [
   {
@@ -49,15 +60,21 @@ const SECTIONS: LegalSection[] = [
     body: (
       <>
         <p>
-          PromptCanvas does not check prompts itself, and the built-in renderer refuses nothing: this policy is yours to
-          follow. When the operator connects an external image provider, that provider checks prompts and results with
-          its own filters. When it refuses one, the generator shows <strong>Content Policy Violation</strong>:
-          &ldquo;Your prompt contains restricted content. Please modify it.&rdquo; Nothing is stored, and the attempt
-          does not count against your daily limit.
+          Before anything is drawn, the server checks the prompt against a kept list of English sexual and abusive words
+          (the <code>obscenity</code> library&rsquo;s English set), which also catches them spelt with numbers or
+          look-alike letters, spaced out or with letters repeated, and against extra terms the operators of this site
+          add. The negative prompt is not checked: it is where you name what you want kept out.
         </p>
         <p>
-          A provider's refusals are automatic and sometimes wrong. If an innocent prompt is refused, rephrase it (for
-          example, describe clothing or context more clearly).
+          A prompt that matches is refused with <strong>Content Policy Violation</strong>: &ldquo;Your prompt contains
+          restricted content. Please modify it.&rdquo; Nothing is drawn or stored, and the attempt does not count
+          against your daily limit. A queued task refused this way fails once, visibly, and is not retried. The same
+          check runs again when you publish an image.
+        </p>
+        <p>
+          A word list is automatic and sometimes wrong. If an innocent prompt is refused, rephrase it. When the operator
+          connects an external image provider, that provider may also refuse prompts or results with its own filters;
+          the generator then shows the same message.
         </p>
       </>
     ),
@@ -66,21 +83,80 @@ const SECTIONS: LegalSection[] = [
     id: "gallery",
     title: "Publishing to the gallery",
     body: (
-      <p>
-        Images are private until you publish them. Published images and their prompts are visible to everyone, so the
-        rules above apply with extra care: no personal information, and nothing you would not want strangers to see.
-        Nobody reviews published images before or after they appear; you can unpublish or delete yours at any time.
-      </p>
+      <>
+        <p>
+          Images are private until you publish them. Published images and their prompts are visible to everyone, at
+          their own link (<code>/gallery/&lt;id&gt;</code>) too, so the rules above apply with extra care: no personal
+          information, and nothing you would not want strangers to see. You can unpublish or delete yours at any time;
+          its link then finds nothing.
+        </p>
+        <p>
+          When you publish, the server checks the prompt again and then the image itself, with an image classifier that
+          runs on the server (NSFWJS&rsquo;s MobileNet v2 model): it scores how likely the picture is a drawing,
+          neutral, sexy, pornographic or hentai. An image it scores as explicit is not published: you are told why, and
+          it stays private in your history. The scores are kept with the image so that an operator can review the
+          decision; an operator who finds it wrong can publish it.
+        </p>
+      </>
     ),
   },
   {
     id: "reporting",
-    title: "Reporting a problem",
+    title: "Reporting an image",
+    body: (
+      <>
+        <p>
+          Anyone signed in can report a published image, from the gallery or from the image&rsquo;s own page, with one
+          of these reasons and an optional note of up to {REPORT_NOTE_MAX_CHARS} characters:
+        </p>
+        <ul>
+          {REPORT_REASONS.map((reason) => (
+            <li key={reason}>{REPORT_REASON_LABELS[reason]}</li>
+          ))}
+        </ul>
+        <p>
+          The image disappears from the gallery for you at once. Each person can report an image once. When{" "}
+          {REPORTS_TO_HOLD} different people have reported it, it leaves the gallery for everyone until an operator has
+          reviewed it. Only operators read reports; the person who published the image is not told who reported it.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "review",
+    title: "Review by the operators",
+    body: (
+      <>
+        <p>
+          The operators of this site review reported images, images the image check refused, and images taken out of the
+          gallery by reports. For each they can:
+        </p>
+        <ul>
+          <li>
+            <strong>restore</strong> it: it returns to the gallery (or is published, if the image check had refused it);
+          </li>
+          <li>
+            <strong>unpublish</strong> it, with a reason: it leaves the gallery, stays in its owner&rsquo;s history, and
+            the owner sees &ldquo;Removed from the gallery:&rdquo; followed by that reason;
+          </li>
+          <li>
+            <strong>unpublish it and suspend</strong> the account from publishing for {SUSPENSION_LIST} days: until then
+            that person can still generate and keep images but cannot publish any.
+          </li>
+        </ul>
+        <p>
+          Every action is recorded: which operator, when, what and why. The <Link to="/terms">terms</Link> say what an
+          operator may do, and the <Link to="/privacy">privacy policy</Link> what is kept.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "contact",
+    title: "Contacting the operator",
     body: (
       <p>
-        There is no report button and no moderation team yet. If you see a published image that breaks this policy,
-        contact the operator of this site with a link to it; the <Link to="/terms">terms</Link> let them remove it and
-        suspend the account that published it.
+        <OperatorContact purpose="For anything a report does not cover, such as an image of you or of your work, or an appeal against a decision" />
       </p>
     ),
   },
@@ -90,7 +166,13 @@ export default function ContentPolicyPage() {
   return (
     <LegalLayout
       title="Content Policy"
-      lead={<p>What you may and may not create with PromptCanvas, and what happens when a prompt is refused.</p>}
+      updated="2026-11-26"
+      lead={
+        <p>
+          What you may and may not create with PromptCanvas, how prompts and published images are checked, and how to
+          report an image.
+        </p>
+      }
       sections={SECTIONS}
     />
   );

@@ -1,19 +1,46 @@
-// The frame of the legal pages: title, effective date, a table of contents built from the sections,
-// and the sections in readable measure.
+// The frame of the legal pages: title, the date that page's words last changed, a table of contents
+// built from the sections, and the sections in readable measure.
 import type { ReactNode } from "react";
 import { PROSE } from "../blog/post-layout";
 
 export type LegalSection = { id: string; title: string; body: ReactNode };
 
-export const LEGAL_UPDATED = "2026-11-21";
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 
-export function LegalLayout({ title, lead, sections }: { title: string; lead: ReactNode; sections: LegalSection[] }) {
+/** "26 November 2026" for "2026-11-26", the same wherever the page is drawn (no locale, no time zone). */
+export function longDate(iso: string): string {
+  const [year, month, day] = iso.split("-").map(Number);
+  return `${day} ${MONTHS[month - 1]} ${year}`;
+}
+
+type Props = {
+  title: string;
+  /** The day this page's own words last changed (ISO), set by hand with every change of its text. */
+  updated: string;
+  lead: ReactNode;
+  sections: LegalSection[];
+};
+
+export function LegalLayout({ title, updated, lead, sections }: Props) {
   return (
     <article className="mx-auto w-full max-w-3xl pb-8">
       <header>
         <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">{title}</h1>
         <p className="mt-2 text-sm text-base-content/80">
-          Last updated <time dateTime={LEGAL_UPDATED}>21 November 2026</time>
+          Last updated <time dateTime={updated}>{longDate(updated)}</time>
         </p>
         <div className="mt-4 text-lg leading-relaxed text-base-content/85">{lead}</div>
       </header>

@@ -1,7 +1,9 @@
 // /privacy: exactly what the product stores and where, who receives what, and how to remove it. It
-// follows the schema (supabase/migrations) and the client's storage (src/db, localStorage).
+// follows the schema (supabase/migrations), the client's storage (src/db, localStorage) and the sign-in
+// service's limits (supabase/local/auth/rate-limits.ts, as hosted GoTrue counts them: per IP address).
 import { Link } from "wouter";
 import { LegalLayout, type LegalSection } from "./legal-layout";
+import { OperatorContact } from "./operator-contact";
 
 const SECTIONS: LegalSection[] = [
   {
@@ -16,6 +18,10 @@ const SECTIONS: LegalSection[] = [
         <li>We record a few technical events (failed tasks, errors, page speed) to keep the service working.</li>
         <li>There are no advertising or third-party tracking scripts, and we do not sell data.</li>
         <li>When an external image provider is configured, it receives your prompt to draw the picture.</li>
+        <li>
+          When you publish an image, its check scores are kept with it; reports about it, and what the operators of this
+          site decided, are kept for review.
+        </li>
       </ul>
     ),
   },
@@ -26,8 +32,13 @@ const SECTIONS: LegalSection[] = [
       <>
         <p>
           To sign in we keep your <strong>e-mail address</strong> and a salted hash of your password (never the password
-          itself), when your address was confirmed, and your sign-in sessions and refresh tokens. After repeated failed
-          sign-ins we keep a counter for that address for a short time to slow down password guessing.
+          itself), when your address was confirmed, and your sign-in sessions and refresh tokens.
+        </p>
+        <p>
+          To slow down password guessing, the sign-in service limits how many sign-in, sign-up and similar requests come
+          from one IP address in a few minutes. It counts them in memory, per IP address and never per account, and
+          forgets the count when it is restarted. Supabase, which runs the sign-in service of a hosted site, also logs
+          the requests it answers, with the IP address they came from, under its own terms.
         </p>
         <p>We send e-mail only for account tasks you start, such as resetting your password or a change of address.</p>
       </>
@@ -46,7 +57,33 @@ const SECTIONS: LegalSection[] = [
         </p>
         <p>
           Nobody else can see your images or their prompts unless you <strong>publish</strong> one to the public
-          gallery. A published image and its prompt can be seen by anyone until you unpublish or delete it.
+          gallery. A published image, its prompt and its settings can be seen by anyone, in the gallery and at its own
+          link, until you unpublish or delete it or an operator removes it.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "moderation",
+    title: "Publishing checks, reports and review",
+    body: (
+      <>
+        <p>
+          When you publish an image, the server checks its prompt and scores the image with a classifier that runs on
+          our own server (nothing is sent elsewhere for it). The scores are kept in the image&rsquo;s record, with the
+          time the check refused it if it did.
+        </p>
+        <p>
+          When someone reports a published image, we keep their account id, the reason they chose, their note if they
+          wrote one, and the time. Only the operators of this site can read reports; the image&rsquo;s owner and other
+          people cannot, and nobody is told who reported what.
+        </p>
+        <p>
+          The operators of this site see the reported images and the ones the check refused, each with its prompt, the
+          owner&rsquo;s e-mail address, the reports and the scores. Each decision they take is recorded with the
+          operator&rsquo;s account, the time, the action and the reason; a suspension from publishing is kept with its
+          end and reason, and you can read your own. The terms they may add to the prompt check are kept with who added
+          them.
         </p>
       </>
     ),
@@ -161,7 +198,7 @@ const SECTIONS: LegalSection[] = [
         Account data, images, generation records, preferences, limits and diagnostics are kept while your account
         exists. You can delete any image at any time from your history, which removes its record and its file. When an
         account is deleted, every record linked to it (generations, preferences, limits, events and page-speed
-        measurements) is deleted with it.
+        measurements) is deleted with it, and so are the reports about its images.
       </p>
     ),
   },
@@ -173,8 +210,8 @@ const SECTIONS: LegalSection[] = [
         <p>
           You can see and delete your images in History, change your preferences in Settings, publish or unpublish
           images, and sign out to remove offline data. You can close your account yourself with Delete account on the{" "}
-          <Link to="/account">account page</Link>: it removes every image, record and setting of it at once. To get a
-          copy of your data, contact the operator of this site. Where data-protection law gives you further rights
+          <Link to="/account">account page</Link>: it removes every image, record and setting of it at once.{" "}
+          <OperatorContact purpose="To get a copy of your data" /> Where data-protection law gives you further rights
           (access, correction, deletion, objection), we will honour them.
         </p>
         <p>
@@ -190,6 +227,7 @@ export default function PrivacyPage() {
   return (
     <LegalLayout
       title="Privacy Policy"
+      updated="2026-11-26"
       lead={<p>What PromptCanvas stores about you, where it is kept, who receives it and how to remove it.</p>}
       sections={SECTIONS}
     />

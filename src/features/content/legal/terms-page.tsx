@@ -1,7 +1,9 @@
 // /terms: the rules for using the product and its images, written to match what the product does
-// (daily limits enforced on the server, plans not yet purchasable, images private until published).
+// (daily limits enforced on the server, plans not yet purchasable, images private until published, checks,
+// reports and review of published images as the content policy describes them).
 import { Link } from "wouter";
 import { LegalLayout, type LegalSection } from "./legal-layout";
+import { OperatorContact } from "./operator-contact";
 
 const SECTIONS: LegalSection[] = [
   {
@@ -73,8 +75,9 @@ const SECTIONS: LegalSection[] = [
           or copyrights.
         </p>
         <p>
-          Your images are private. If you publish one to the public gallery, you allow us to show it and its prompt to
-          anyone until you unpublish or delete it.
+          Your images are private. If you publish one to the public gallery, you allow us to show it, its prompt and its
+          settings to anyone, in the gallery and at its own link, until you unpublish or delete it or an operator
+          removes it.
         </p>
       </>
     ),
@@ -83,11 +86,23 @@ const SECTIONS: LegalSection[] = [
     id: "acceptable-use",
     title: "Acceptable use",
     body: (
-      <p>
-        Follow the <Link to="/content-policy">content policy</Link>. Do not attack, overload or probe the service, get
-        around limits or security, or use it to break the law. We may refuse prompts, remove published images, and
-        suspend accounts that break these rules.
-      </p>
+      <>
+        <p>
+          Follow the <Link to="/content-policy">content policy</Link>. Do not attack, overload or probe the service, get
+          around limits or security, or use it to break the law.
+        </p>
+        <p>
+          Prompts are checked before anything is drawn, and published images before they appear; what fails a check is
+          refused, as the content policy describes. Anyone signed in can report a published image; reported images, and
+          images that reports or the checks took out of the gallery, are reviewed by the operators of this site, who may
+          restore an image, remove it from the gallery with a reason you will see on it, or also suspend your account
+          from publishing for a set time. Each such decision is recorded. A suspension stops publishing only: you can
+          still generate, keep and download your images.
+        </p>
+        <p>
+          <OperatorContact purpose="To question a decision" />
+        </p>
+      </>
     ),
   },
   {
@@ -128,6 +143,7 @@ export default function TermsPage() {
   return (
     <LegalLayout
       title="Terms of Service"
+      updated="2026-11-26"
       lead={<p>The rules for using PromptCanvas and the images you make with it, in plain language.</p>}
       sections={SECTIONS}
     />
