@@ -1,5 +1,6 @@
 // The questions /faq answers, the home page's teaser picks from and the FAQPage structured data
 // repeats word for word (search engines require the marked-up answers to be the visible ones).
+import { REPORTS_TO_HOLD } from "#shared/vocabulary/moderation.ts";
 import { STYLES } from "#shared/vocabulary/styles.ts";
 import { TEASER_ENTRIES, type FaqEntry } from "./faq-teaser";
 
@@ -45,7 +46,7 @@ export const FAQ: readonly FaqEntry[] = [
     group: "Plans and limits",
     question: "What happens when I reach my daily limit?",
     answer:
-      "The generator shows a warning when 2 or fewer images remain and a countdown to your reset. At zero it says so and offers the pricing page; prompts you queue beyond the limit wait in the queue, with the reset time shown, and run after the reset unless you remove them. The limit is enforced on the server, and a failed generation never counts against it.",
+      "The generator shows a warning when 2 or fewer images remain and a countdown to your reset. At zero it says so and offers the pricing page. Generate is then refused with the reset time, and you may choose Hold it until the reset: that request waits in the queue and runs after the reset unless you remove it. Nothing waits unless you choose so: a queued task that meets the limit fails, stays in the queue with Retry, and costs nothing. The limit is enforced on the server, and a failed or refused generation never counts against it.",
   },
   {
     id: "buy-plan",
@@ -54,6 +55,29 @@ export const FAQ: readonly FaqEntry[] = [
     answer:
       "Not yet. Card payments are not connected, so pressing a paid plan's button only shows a notice and nothing is charged: Connect Supabase + Stripe to enable subscriptions.",
     link: { label: "See pricing", to: "/pricing" },
+  },
+  {
+    id: "refused-prompt",
+    group: "Images and models",
+    question: "Why was my prompt refused?",
+    answer:
+      "Before anything is drawn, the server checks the prompt (not the negative prompt) against a kept list of English sexual and abusive words, which also catches them spelt with numbers, look-alike letters, spaces or repeated letters, and against terms the operators of the site add. A match shows Content Policy Violation: nothing is drawn or stored and your daily limit is not charged. The check is automatic and can be wrong; rephrase and try again. Publishing checks the prompt again and the image too.",
+    link: { label: "Read the content policy", to: "/content-policy" },
+  },
+  {
+    id: "share-image",
+    group: "Images and models",
+    question: "Can I share a link to one image?",
+    answer:
+      "Yes, once it is published. Every published image has its own page at /gallery/ followed by its id, which anyone can open, signed in or not, with its prompt, style and settings and Make one like this. Copy link and Share are on that page and in the gallery's large view. When the image is unpublished, deleted or removed by an operator, the link finds nothing.",
+    link: { label: "Browse the gallery", to: "/gallery" },
+  },
+  {
+    id: "report-image",
+    group: "Images and models",
+    question: "How do I report an image in the gallery?",
+    answer: `Sign in, open the image in the gallery or on its own page, and press Report. Choose one of the content policy's reasons and, if you like, add a note. The image disappears for you at once; each person can report an image once, and when ${REPORTS_TO_HOLD} different people have, it leaves the gallery for everyone until an operator of the site has reviewed it. Operators can restore it, remove it with a reason its owner sees, or also suspend the account from publishing.`,
+    link: { label: "How reports are handled", to: "/content-policy#reporting" },
   },
   TEASER_ENTRIES.offline,
   {

@@ -22,7 +22,7 @@ export const TEASER_ENTRIES = {
     group: "Images and models",
     question: "Which image models does PromptCanvas use?",
     answer:
-      "Every installation includes a built-in procedural renderer. It is not an AI model: it draws scenes from a fixed vocabulary of subjects (mountains, sea, city, cat, robot, castle and more) and colour words, in the chosen style, in well under a second. When the operator adds a Replicate key, prompts go to FLUX Schnell (standard quality), FLUX Dev (high) or FLUX 1.1 Pro (ultra), and the Nano Banana style uses Google's nano-banana model. Runware, OpenAI-style image APIs, Black Forest Labs (FLUX), fal (FLUX Schnell) and Google Gemini can be configured too, and so can the operator's own GPU server running AUTOMATIC1111/Forge or ComfyUI. Where several are configured you choose the engine in the generator; /status shows how each has done over the last day.",
+      "Every installation includes a built-in procedural renderer. It is not an AI model: it draws scenes from a fixed vocabulary of subjects (mountains, sea, city, cat, robot, castle and more) and colour words, in the chosen style. When the operator adds a Replicate key, prompts go to FLUX Schnell (standard quality), FLUX Dev (high) or FLUX 1.1 Pro (ultra), and the Nano Banana style uses Google's nano-banana model. Runware, OpenAI-style image APIs, Black Forest Labs (FLUX), fal (FLUX Schnell) and Google Gemini can be configured too, and so can the operator's own GPU server running AUTOMATIC1111/Forge or ComfyUI. Where several are configured you choose the engine in the generator. Every image says which engine drew it, and /status shows how each has done over the last day, with its time to an image.",
   },
   commercial_use: {
     id: "commercial-use",

@@ -9,6 +9,7 @@ import { useSession } from "../../state/session-store";
 import { Icon, type IconName } from "../../ui/icons";
 import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { TIER_DAILY_QUOTA } from "#shared/vocabulary/tiers.ts";
+import { QUALITIES } from "#shared/vocabulary/generation.ts";
 import { FAQ_TEASER } from "./faq-teaser";
 import { GeneratorInvitation, type GeneratorLoader } from "./generator-invitation";
 import { FaqItem } from "./faq-item";
@@ -16,21 +17,21 @@ import { PlanCards } from "./plan-cards";
 import { StylesCarousel } from "./styles-carousel";
 import { Testimonials } from "./testimonials";
 
-// Figures measured from the product, not the spec's marketing ones (it claims 10M+ images and 99.9%
-// uptime, which nothing here measures): the style and quota figures come from the vocabulary, the render
-// time from bench/engine-bench.ts (median of a 1024×1024 built-in render, docs/decisions/044-home-page-figures-are-measured.md).
-const BUILTIN_MEDIAN_RENDER = "0.6 s";
+// Figures that are the product's own, not the spec's marketing ones (it claims 10M+ images and 99.9%
+// uptime, which nothing here measures): all three come from the vocabulary. A render time is not shown:
+// it depends on the engine and the server, and /status measures it from the site's own records
+// (docs/decisions/143-what-the-public-pages-say.md).
 const STATS = [
   { value: String(STYLE_IDS.length), label: "style options" },
   { value: String(TIER_DAILY_QUOTA.free), label: "free images every day" },
-  { value: BUILTIN_MEDIAN_RENDER, label: "median built-in render (1024×1024)" },
+  { value: String(QUALITIES.length), label: "quality levels" },
 ];
 
 const FEATURES: { icon: IconName; title: string; body: string }[] = [
   {
     icon: "clock",
     title: "Quick results",
-    body: `The built-in renderer draws a 1024×1024 image in ${BUILTIN_MEDIAN_RENDER} (median, measured); AI models, where connected, take longer.`,
+    body: "The image appears in the preview as soon as it is drawn. The status page shows how long each engine of this site has taken over the last day.",
   },
   {
     icon: "palette",
@@ -50,6 +51,11 @@ const FEATURES: { icon: IconName; title: string; body: string }[] = [
     body: "Queue prompts with no connection: they run once when it returns, and your history stays searchable on this device.",
   },
 ];
+
+// What draws, said where the headline is: an installation has the built-in renderer and only the AI models
+// its operator connects (supabase/functions/_shared/providers/configured.ts).
+const WHAT_DRAWS =
+  "Pictures are drawn by the built-in procedural renderer, which is not an AI model, unless the operator of this site has connected an AI model such as FLUX; every image says which engine drew it.";
 
 // The technology the product runs on in every installation. An image provider is not listed: none
 // is connected unless the operator configures one, and the built-in renderer needs none.
@@ -75,11 +81,17 @@ export default function HomePage({ loadGenerator }: { loadGenerator?: GeneratorL
       <section aria-labelledby="hero-title" className="pt-4 text-center sm:pt-10">
         <span className="badge badge-soft badge-primary mb-5">Works offline · Installable</span>
         <h1 id="hero-title" className="text-4xl font-extrabold tracking-tight text-balance sm:text-6xl">
-          AI Text to Image Generator
+          Text to Image Generator
         </h1>
         <p className="mx-auto mt-5 max-w-2xl text-lg leading-relaxed text-base-content/80 text-pretty">
-          Turn ideas into visuals in seconds. Choose from {STYLE_IDS.length} styles and three aspect ratios, then
-          download up to 1536 pixels wide as PNG, JPG or WebP.
+          Turn ideas into visuals. Choose from {STYLE_IDS.length} styles and three aspect ratios, then download up to
+          1536 pixels wide as PNG, JPG or WebP.
+        </p>
+        <p className="mx-auto mt-3 max-w-2xl text-sm text-base-content/80 text-pretty">
+          {WHAT_DRAWS}{" "}
+          <Link to="/faq#which-models" className="link">
+            Which engines can draw
+          </Link>
         </p>
         <div className="mt-8 flex flex-wrap justify-center gap-3">
           <a href="#generator" className="btn btn-primary btn-lg">
@@ -181,7 +193,7 @@ export default function HomePage({ loadGenerator }: { loadGenerator?: GeneratorL
           Start creating today
         </h2>
         <p className="mx-auto mt-3 max-w-xl opacity-90">
-          Your first five images are free, every day. Write a prompt and see it in seconds.
+          Your first five images are free, every day. Write a prompt and see it drawn.
         </p>
         <Link to="/generate" className="btn btn-lg mt-6 border-0 bg-base-100 text-base-content hover:bg-base-200">
           Create your first image

@@ -23,12 +23,18 @@ export type LandingContent = {
   closing: { title: string; body: string };
 };
 
+// What draws, said in each page's lead: every installation has the built-in renderer; AI models only where
+// the operator connected one (docs/decisions/143-what-the-public-pages-say.md).
+const WHO_DRAWS =
+  "the built-in procedural renderer, which is not an AI model, on every installation, and AI models such as FLUX where the operator of the site has connected them.";
+const WHO_DRAWS_SENTENCE = `Pictures are drawn by ${WHO_DRAWS}`;
+
 export const LANDINGS: Record<LandingContent["slug"], LandingContent> = {
   "ai-image-generator": {
     slug: "ai-image-generator",
     title: "AI Image Generator",
     eyebrow: "Text to image, in your browser",
-    lead: "Write what you want to see, choose a style, a quality level and an aspect ratio, and PromptCanvas draws it. Every image is kept in your personal history, and the app keeps working when your connection does not.",
+    lead: `Write what you want to see, choose a style, a quality level and an aspect ratio, and PromptCanvas draws it: ${WHO_DRAWS} Every image is kept in your personal history, and the app keeps working when your connection does not.`,
     primary: { label: "Open the generator", to: "/generate" },
     secondary: { label: `See the ${STYLE_IDS.length} styles`, to: "/styles" },
     sections: [
@@ -109,7 +115,7 @@ export const LANDINGS: Record<LandingContent["slug"], LandingContent> = {
     slug: "free-ai-image-generator",
     title: "Free AI Image Generator",
     eyebrow: "5 free images every day",
-    lead: "PromptCanvas is free to use: every account gets five images a day with no card and no trial that runs out. The count resets at midnight where you live.",
+    lead: `PromptCanvas is free to use: every account gets five images a day with no card and no trial that runs out. The count resets at midnight where you live. ${WHO_DRAWS_SENTENCE}`,
     primary: { label: "Start for free", to: "/auth?mode=sign-up" },
     secondary: { label: "Compare plans", to: "/pricing" },
     sections: [
@@ -172,7 +178,7 @@ export const LANDINGS: Record<LandingContent["slug"], LandingContent> = {
     slug: "ai-art-generator",
     title: "AI Art Generator",
     eyebrow: "Paintings, illustrations and posters from a prompt",
-    lead: "Turn a line of text into artwork: oil paintings with thick strokes, soft watercolours, comic panels, pop-art prints and more. Pick the medium, describe the scene, and keep every piece in your collection.",
+    lead: `Turn a line of text into artwork: oil paintings with thick strokes, soft watercolours, comic panels, pop-art prints and more. Pick the medium, describe the scene, and keep every piece in your collection. ${WHO_DRAWS_SENTENCE}`,
     primary: { label: "Create artwork", to: "/generate?style=oil-painting" },
     secondary: { label: "Read the styles guide", to: "/blog/ai-art-styles-guide" },
     sections: [

@@ -7,11 +7,11 @@ import { TIER_DAILY_QUOTA } from "#shared/vocabulary/tiers.ts";
 
 export const SITE_NAME = "PromptCanvas";
 export const OG_IMAGE_PATH = "/og/promptcanvas.jpg";
-export const OG_IMAGE_ALT = "PromptCanvas, AI Text to Image Generator: a ringed planet over the sea at sunset";
+export const OG_IMAGE_ALT = "PromptCanvas, Text to Image Generator: a ringed planet over the sea at sunset";
 
 /** Each page's description, by path. */
 export const PAGE_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  "/": `Free AI text to image generator: turn a prompt into an image in seconds with ${STYLE_IDS.length} styles, three quality levels and square, 16:9 or 9:16 frames. Works offline.`,
+  "/": `Free text to image generator: turn a prompt into an image with ${STYLE_IDS.length} styles, three quality levels and square, 16:9 or 9:16 frames. Works offline.`,
   "/generate": `Write a prompt, pick a style, quality and aspect ratio, and generate an image. Negative prompts, seeds, reference images and batches of up to ${BATCH_MAX}.`,
   "/prompts":
     "Hand-picked text-to-image prompts with notes on why each works. Copy one or open it in the generator with its style and settings.",

@@ -42,7 +42,7 @@ export function webApplication(origin: string, description: string, offers: obje
   return asDocument({
     "@type": "WebApplication",
     "@id": `${origin}/#app`,
-    name: `${SITE_NAME} — AI Text to Image Generator`,
+    name: `${SITE_NAME} — Text to Image Generator`,
     url: `${origin}/`,
     applicationCategory: "DesignApplication",
     operatingSystem: "Any (web browser)",

@@ -110,7 +110,11 @@ export function GeneratorForm({
         data-testid="saved-defaults"
       >
         <StylePicker value={settings.style} onChange={(v) => update("style", v)} />
-        <QualityField value={settings.quality} onChange={(v) => update("quality", v)} />
+        <QualityField
+          value={settings.quality}
+          onChange={(v) => update("quality", v)}
+          engine={engines?.available.includes(settings.provider) ? settings.provider : (engines?.default ?? null)}
+        />
         <AspectRatioField value={settings.aspectRatio} onChange={(v) => update("aspectRatio", v)} />
       </div>
       <ReferenceField

@@ -3,7 +3,9 @@
 // already open, so its queue is not reloaded), or shared from another app (the share target: the
 // service worker keeps it in IndexedDB and opens /generate?open=shared). An image that carries a
 // PromptCanvas recipe (#shared/recipe-metadata, written into every download) fills the generator with
-// its settings; any other image becomes the reference image. All of it works offline.
+// its settings; any other picture this browser can decode becomes the reference image (redrawn as a JPEG
+// when the server could not read it: lib/reference-image.ts), and one it cannot is refused with a toast.
+// All of it works offline.
 import { useCallback, useEffect, useId, useRef, useState, type DragEvent, type ReactNode } from "react";
 import { readRecipe } from "#shared/recipe-metadata/recipe-file.ts";
 import type { ImageRecipe } from "#shared/recipe-metadata/recipe.ts";

@@ -3,10 +3,14 @@
 // with it (what is shown is what Generate sends); the message stays until the next pick, a Reset (the
 // form remounts this field) or an image given from outside ("Open an image", a drop).
 import { useEffect, useId, useRef, useState } from "react";
-import { prepareReference } from "../../../lib/reference-image";
+import { REFERENCE_IMAGE_MAX_PIXELS, REFERENCE_IMAGE_MAX_SIDE } from "#shared/vocabulary/generation.ts";
+import { prepareReference, REFERENCE_MAX_SIDE_PX } from "../../../lib/reference-image";
 import { OptionalLabel } from "./setting-fields";
 
 type Reference = { dataUrl: string; name: string };
+
+/** What the field takes, as lib/reference-image.ts prepares it (the server decodes PNG, JPEG and GIF only). */
+const REFERENCE_HELP = `Any picture this browser can open, up to ${REFERENCE_IMAGE_MAX_SIDE} px a side and ${REFERENCE_IMAGE_MAX_PIXELS / 1_000_000} million pixels. A small PNG, JPEG or GIF is sent as it is; anything else, WebP included, is redrawn here as a JPEG at most ${REFERENCE_MAX_SIDE_PX} px a side.`;
 
 type Props = { value: Reference | null; onChange: (v: Reference | null) => void; disabled?: boolean };
 
@@ -52,9 +56,12 @@ export function ReferenceField({ value, onChange, disabled }: Props) {
         className={`file-input file-input-sm w-full ${error ? "file-input-error" : ""}`}
         disabled={disabled}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={error ? `${id}-help ${id}-error` : `${id}-help`}
         onChange={(e) => void onFile(e.target.files?.[0])}
       />
+      <p id={`${id}-help`} className="text-xs text-base-content/70">
+        {REFERENCE_HELP}
+      </p>
       {error && (
         <p id={`${id}-error`} role="alert" className="text-xs font-semibold text-base-content">
           {error}

@@ -114,23 +114,48 @@ function ChoiceGroup<T extends string>(props: {
   );
 }
 
-export function QualityField(props: { value: Quality; onChange: (q: Quality) => void; disabled?: boolean }) {
-  // An AI model (when one is connected) changes with quality; the built-in renderer draws the same scene
-  // more finely at High and Ultra (docs/decisions/102-built-in-qualities-draw-the-same-scene-finer.md).
+/** What the quality changes on each engine the server can draw with (its adapters under supabase/functions/_shared/providers). */
+const QUALITY_ON_ENGINE: Readonly<Record<string, string>> = {
+  builtin:
+    "The built-in procedural renderer (not an AI model) draws the same scene at every quality: finer marks and texture at High, and at Ultra the scene drawn at twice the size and scaled down, which takes longer.",
+  replicate:
+    "Replicate draws with FLUX Schnell at Standard, FLUX Dev at High and FLUX 1.1 Pro at Ultra; the Nano Banana style uses Google's nano-banana at every quality.",
+  runware: "Runware draws with FLUX Schnell at Standard and FLUX Dev at High and Ultra.",
+  bfl: "Black Forest Labs draws with FLUX.1 Dev at Standard (20 steps) and High (28 steps), and FLUX 1.1 Pro at Ultra.",
+  fal: "fal draws with FLUX Schnell in 4 steps at Standard, 8 at High and 12 at Ultra.",
+  openai: "The OpenAI-style API draws the same way at every quality.",
+  gemini: "Google Gemini draws the same way at every quality.",
+  a1111:
+    "The self-hosted server takes more sampling steps at each level (20, 30 and 40 unless its operator set others).",
+  comfyui:
+    "The self-hosted server takes more sampling steps at each level (20, 30 and 40 unless its operator set others).",
+};
+
+const QUALITY_HINT: Readonly<Record<Quality, string>> = {
+  standard: "Standard detail",
+  high: "More detail",
+  ultra: "Most detail",
+};
+
+/**
+ * `engine`: the one that will draw (the Engine field's choice, else the deployment's default), or null
+ * while the list is unknown. The words say what quality changes there, and never promise a model that
+ * may not be connected (docs/decisions/143-what-the-public-pages-say.md).
+ */
+export function QualityField(props: {
+  value: Quality;
+  onChange: (q: Quality) => void;
+  disabled?: boolean;
+  engine?: string | null;
+}) {
+  const { engine, ...choice } = props;
+  const known = engine ? QUALITY_ON_ENGINE[engine] : undefined;
   return (
     <div className="flex flex-col gap-1.5">
-      <ChoiceGroup
-        label="Quality"
-        values={QUALITIES}
-        text={qualityLabel}
-        hint={(q) =>
-          q === "standard" ? "Fastest AI model" : q === "high" ? "Detailed AI model" : "Most detailed AI model"
-        }
-        {...props}
-      />
+      <ChoiceGroup label="Quality" values={QUALITIES} text={qualityLabel} hint={(q) => QUALITY_HINT[q]} {...choice} />
       <p className="text-xs text-base-content/70">
-        Quality picks the AI model when one is connected; the built-in renderer draws the same scene, more finely at
-        High and Ultra (Ultra takes about twice as long).
+        {known ??
+          "What quality changes depends on the engine that draws: an AI model, where one is connected, may switch model or take more steps; the built-in renderer draws the same scene more finely."}
       </p>
     </div>
   );
