@@ -1,5 +1,6 @@
-// /payment-success and /payment-canceled: where a card checkout returns. Subscriptions are not yet
-// functional (docs/spec.md §8), so both pages say so plainly.
+// /payment-success and /payment-canceled: where a card checkout would return. Subscriptions are not yet
+// functional (docs/spec.md §8) and no checkout exists, so neither page claims a payment: the success page
+// says that none was taken (docs/decisions/143-what-the-public-pages-say.md).
 import { Link } from "wouter";
 import { Icon } from "../../ui/icons";
 
@@ -27,9 +28,19 @@ function PaymentResult({ title, body }: { title: string; body: string }) {
 }
 
 export function PaymentSuccessPage() {
-  return <PaymentResult title="Payment Successful" body="Thanks for choosing PromptCanvas." />;
+  return (
+    <PaymentResult
+      title="No Payment Was Taken"
+      body="This is where a card checkout would return after a payment, but card payments are not connected here."
+    />
+  );
 }
 
 export function PaymentCanceledPage() {
-  return <PaymentResult title="Payment Canceled" body="You left the checkout before paying." />;
+  return (
+    <PaymentResult
+      title="Payment Canceled"
+      body="This is where a card checkout would return if you left it before paying; card payments are not connected here."
+    />
+  );
 }

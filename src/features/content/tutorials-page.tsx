@@ -3,6 +3,7 @@
 import { Link } from "wouter";
 import { PageHeader } from "../../ui/page-header";
 import { buildGenerateLink } from "../../lib/generate-link";
+import { REFERENCE_BY_ENGINE } from "./reference-engines";
 
 type Tutorial = {
   id: string;
@@ -24,7 +25,7 @@ const TUTORIALS: Tutorial[] = [
       'Open Generate and write a prompt, for example "a mountain lake at sunset".',
       "Leave the style on Photorealistic, quality on standard and the ratio on 1:1.",
       "Press Generate. The preview shows progress, then the picture with your prompt as its description.",
-      "The image is now in your History, and the counter shows how many of today's five remain.",
+      "The image is now in your History. Your Dashboard shows how many of today's five you have used and how many are left; the generator warns you once 2 or fewer remain.",
     ],
     action: {
       label: "Open the generator",
@@ -71,8 +72,8 @@ const TUTORIALS: Tutorial[] = [
     minutes: 2,
     intro: "Borrow the colours and layout of a picture you already have.",
     steps: [
-      "In the generator (or on the Advanced page), choose a reference image: any picture your browser can open. A WebP or other format is redrawn as a JPEG on your device; a file that is not a picture is refused at once.",
-      "Write a prompt as usual. The built-in renderer takes the reference's palette and layout. Of the AI models (when the operator connects one), Runware and Replicate's FLUX Dev, FLUX 1.1 Pro and Nano Banana start from it; Replicate's FLUX Schnell (Standard quality) and OpenAI-style image APIs ignore it.",
+      "In the generator (or on the Advanced page), choose a reference image: any picture your browser can open, up to 4096 pixels a side. A small PNG, JPEG or GIF is sent as it is; any other picture, WebP included, is redrawn as a JPEG on your device; a file that is not a picture is refused at once.",
+      `Write a prompt as usual. ${REFERENCE_BY_ENGINE}`,
       "Remove the reference any time before generating to go back to prompt-only.",
     ],
     action: { label: "Advanced options", to: "/advanced" },
@@ -97,8 +98,9 @@ const TUTORIALS: Tutorial[] = [
     intro: "Your images are private until you publish one.",
     steps: [
       "Open History and pick an image.",
-      "Choose Publish to make it visible in the public gallery; choose it again to make it private.",
-      "Browse and search everyone's published images in the Gallery.",
+      "Choose Publish. The server checks the prompt and the image first; if either breaks the content policy, the image stays private and you are told why. Otherwise it appears in the public gallery. Choose Unpublish to make it private again.",
+      "A published image has its own page, /gallery/ followed by its id: open it from the gallery's large view, then copy its link or share it. Anyone can open it, signed in or not.",
+      "Browse and search everyone's published images in the Gallery. Signed in, you can report one that breaks the content policy with Report: it disappears for you at once, and operators review what is reported.",
     ],
     action: { label: "Browse the gallery", to: "/gallery" },
   },

@@ -1,7 +1,7 @@
 // The onboarding dialog (docs/spec.md §2, §4): Welcome, Choose Your Style, Start Creating. Skip, Escape and
 // Get Started all mark it completed; Get Started then opens the generator with the chosen style.
-// Its claims are the product's real ones: 27 styles, the built-in procedural renderer always, and
-// FLUX Schnell, Dev and Pro where they are offered. Completion is kept in this browser and, for a person
+// Its claims are the product's real ones: 27 styles, the built-in procedural renderer always, and an
+// AI models only where the site offers them. Completion is kept in this browser and, for a person
 // signed in, with the account (account-flag.ts).
 import { useEffect, useId, useRef, useState } from "react";
 import { useLocation } from "wouter";
@@ -134,9 +134,9 @@ export default function OnboardingDialog({ onClose }: { onClose: () => void }) {
             <>
               <p>Write what you want to see, choose a quality and a frame, and press Generate.</p>
               <p className="mt-3 text-sm">
-                The built-in procedural renderer is always there and quick; it paints shapes and light from your prompt,
-                and it is not an AI model. When the generator offers FLUX Schnell, Dev and Pro, they draw your standard,
-                high and ultra images.
+                The built-in procedural renderer is always there; it paints shapes and light from your prompt, and it is
+                not an AI model. Where this site also offers AI models, such as FLUX Schnell, Dev and Pro, they draw
+                instead, and the quality field says what each level changes.
               </p>
             </>
           )}

@@ -14,6 +14,7 @@ import {
   NEGATIVE_PROMPT_MAX_CHARS,
   PROMPT_MAX_CHARS,
   QUALITIES,
+  REFERENCE_IMAGE_MAX_SIDE,
   SEED_MAX,
   type AspectRatio,
   type Quality,
@@ -23,7 +24,8 @@ import { isStyleId, type StyleId } from "#shared/vocabulary/styles.ts";
 import { buildGenerateLink, stashReferenceImage } from "../../../lib/generate-link";
 import { useOfferedEngines } from "../../../sync/use-offered-engines";
 import { EngineField } from "../../../ui/engine-field";
-import { prepareReference } from "../../../lib/reference-image";
+import { prepareReference, REFERENCE_MAX_SIDE_PX } from "../../../lib/reference-image";
+import { REFERENCE_BY_ENGINE } from "../reference-engines";
 import { STYLES } from "../../../lib/style-catalog";
 
 // What each level picks: an AI model where one is connected; in the built-in renderer, how finely the same
@@ -33,8 +35,12 @@ const QUALITY_HELP: Record<Quality, string> = {
     "FLUX.1 Schnell (fastest) when Replicate or Runware is connected. The built-in renderer draws at its usual detail.",
   high: "FLUX.1 Dev when Replicate or Runware is connected. The built-in renderer draws finer marks and texture.",
   ultra:
-    "FLUX 1.1 Pro on Replicate, FLUX.1 Dev on Runware. The built-in renderer draws the scene at twice the size and scales it down: the finest detail, about twice the time.",
+    "FLUX 1.1 Pro on Replicate, FLUX.1 Dev on Runware. The built-in renderer draws the scene at twice the size and scales it down: the finest detail, and it takes longer.",
 };
+
+/** What a seed does, and on which engines (OpenAI-style APIs and Google's Gemini and nano-banana take none). */
+const SEED_EXPLAINED =
+  "Fixes the random starting point. With the built-in renderer and the FLUX models, the same prompt, style, size and seed give the same picture; OpenAI-style APIs and Google's Gemini and nano-banana take no seed. Empty means a new random picture each time.";
 
 const RATIO_USES: Record<AspectRatio, string> = {
   "1:1": "feeds, avatars, tiles",
@@ -190,7 +196,7 @@ export default function AdvancedPage() {
 
         <Option
           title="Quality"
-          explain="Trades speed for detail. With Replicate configured it picks the FLUX model; the built-in renderer draws the same scene more finely at each level."
+          explain="More detail at each level, where the engine has it. The built-in renderer draws the same scene more finely at High and Ultra; an AI engine may switch model or take more steps (Replicate: FLUX Schnell, Dev, 1.1 Pro), and some (OpenAI-style APIs, Google Gemini) draw the same way at every level."
         >
           <div role="radiogroup" aria-label="Quality" className="flex flex-col gap-2">
             {QUALITIES.map((q) => (
@@ -234,10 +240,7 @@ export default function AdvancedPage() {
           </div>
         </Option>
 
-        <Option
-          title="Seed"
-          explain="Fixes the random starting point. Same prompt, style, size and seed give the same picture. Empty means a new random picture each time."
-        >
+        <Option title="Seed" explain={SEED_EXPLAINED}>
           <label className="sr-only" htmlFor={`${id}-seed`}>
             Seed
           </label>
@@ -275,7 +278,7 @@ export default function AdvancedPage() {
         {engines && engines.available.length > 1 ? (
           <Option
             title="Engine"
-            explain="Which image engine draws. This deployment offers several; each maps quality to its own model, and the default serves a request that names none."
+            explain="Which image engine draws. This deployment offers several; each treats quality, seeds and reference images in its own way, and the default serves a request that names none."
           >
             <EngineField value={engine} onChange={setEngine} engines={engines} hideLabel />
           </Option>
@@ -283,7 +286,7 @@ export default function AdvancedPage() {
 
         <Option
           title="Reference image"
-          explain="Steers the picture with an image of yours: the built-in renderer takes its colours and layout; remote models start from it. Images only; it is shrunk to 1024 px and kept in this tab until the generator picks it up."
+          explain={`Steers the picture with an image of yours. ${REFERENCE_BY_ENGINE} Any picture this browser can open, up to ${REFERENCE_IMAGE_MAX_SIDE} px a side: it is redrawn here as a JPEG at most ${REFERENCE_MAX_SIDE_PX} px a side and kept in this tab until the generator picks it up.`}
         >
           <label className="sr-only" htmlFor={`${id}-reference`}>
             Reference image

@@ -2,7 +2,9 @@
 import { NEGATIVE_PROMPT_MAX_CHARS, PROMPT_MAX_CHARS } from "#shared/vocabulary/generation.ts";
 import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { Link } from "wouter";
+import { REPORTS_TO_HOLD } from "#shared/vocabulary/moderation.ts";
 import { buildGenerateLink } from "../../../lib/generate-link";
+import { REFERENCE_BY_ENGINE } from "../reference-engines";
 import { PostLayout } from "./post-layout";
 
 const PATH = "/blog/complete-guide-ai-image-generation";
@@ -19,19 +21,20 @@ export default function CompleteGuidePost() {
 
       <h2>How a prompt becomes a picture</h2>
       <p>
-        When you press Generate, the prompt and your settings go to the server, which checks your daily limit, reserves
-        one image for you and hands the request to an image engine. The finished picture is stored in private storage
-        under your account, a row is added to your history, and the reserved image is counted. If anything fails on the
-        way, the reservation is released and nothing is counted.
+        When you press Generate, the prompt and your settings go to the server, which checks the prompt against the{" "}
+        <Link to="/content-policy">content policy</Link>, checks your daily limit, reserves one image for you and hands
+        the request to an image engine. The finished picture is stored in private storage under your account, a row is
+        added to your history, and the reserved image is counted. If anything fails on the way, the reservation is
+        released and nothing is counted.
       </p>
       <p>Which engine draws the picture depends on how the installation is set up:</p>
       <ul>
         <li>
           <strong>The built-in procedural renderer</strong> is always there. It is not an AI model: it recognises a
           vocabulary of subjects (mountains, sea, city, forest, cat, dog, robot, castle, planet and more) and colour
-          words, and draws them in the chosen style with code. It answers in well under a second, works with no account
-          anywhere, and gives the same picture for the same inputs; another seed frames the same subject differently
-          (horizon, distance, light and season), so a batch of four shows four takes.
+          words, and draws them in the chosen style with code. It works with no account anywhere, and gives the same
+          picture for the same inputs; another seed frames the same subject differently (horizon, distance, light and
+          season), so a batch of four shows four takes.
         </li>
         <li>
           <strong>FLUX models through Replicate</strong>, when the operator has added a Replicate key: FLUX Schnell for
@@ -77,9 +80,12 @@ export default function CompleteGuidePost() {
       <h2>Step 3: quality and aspect ratio</h2>
       <h3>Quality</h3>
       <p>
-        Quality has three levels: standard, high and ultra. With Replicate configured they pick the model (Schnell, Dev,
-        1.1 Pro), trading speed for detail. The built-in renderer draws the same way at every level. Your default
-        quality is saved in your account settings.
+        Quality has three levels: standard, high and ultra. The built-in renderer draws the same scene at every level,
+        finer at each step: high lays finer marks and texture, and ultra also draws the scene at twice the size and
+        scales it down, which takes longer. With Replicate configured the levels pick the model (FLUX Schnell, Dev, 1.1
+        Pro), trading speed for detail; other AI engines take more steps or another model, and OpenAI-style APIs and
+        Google Gemini draw the same way at every level. The generator says what quality changes on the engine that will
+        draw. Your default quality is saved in your account settings.
       </p>
       <h3>Aspect ratio</h3>
       <table className="table">
@@ -130,11 +136,9 @@ export default function CompleteGuidePost() {
       </p>
       <h3>Reference image</h3>
       <p>
-        Attach a picture to steer the result. The built-in renderer takes its palette and layout. Of the AI models an
-        operator can connect, Runware and Replicate&rsquo;s FLUX Dev, FLUX 1.1 Pro and Nano Banana start from it;
-        Replicate&rsquo;s FLUX Schnell (Standard quality) and OpenAI-style image APIs ignore it. It must be a picture
-        your browser can open (up to 4096 pixels a side): PNG, JPEG and GIF are sent as they are, and any other format,
-        such as WebP, is redrawn as a JPEG on your device first. You can remove it again before generating.
+        Attach a picture to steer the result. {REFERENCE_BY_ENGINE} It must be a picture your browser can open (up to
+        4096 pixels a side): a small PNG, JPEG or GIF is sent as it is, and any other picture, WebP included, is redrawn
+        as a JPEG on your device first. You can remove it again before generating.
       </p>
       <h3>Batch mode</h3>
       <p>
@@ -173,8 +177,30 @@ export default function CompleteGuidePost() {
       <p>
         Free accounts make 5 images a day, reset at midnight in your time zone; the server keeps the count, and failed
         generations are never counted. You may use your images commercially within the{" "}
-        <Link to="/content-policy">content policy</Link> and the <Link to="/terms">terms</Link>. Prompts that break the
-        policy are refused with a clear message.
+        <Link to="/content-policy">content policy</Link> and the <Link to="/terms">terms</Link>.
+      </p>
+      <p>
+        Before anything is drawn, the server checks the prompt (not the negative prompt) against a kept list of English
+        sexual and abusive words, spelt plainly or disguised with numbers, look-alike letters, spaces or repeated
+        letters, and against terms the operators of the site add. A match is refused with{" "}
+        <strong>Content Policy Violation</strong>: nothing is drawn or stored and your limit is not charged. When you
+        publish an image, the prompt is checked again and the image is scored by a classifier on the server; an image it
+        finds explicit stays private, and you are told why.
+      </p>
+
+      <h2>Sharing and reporting</h2>
+      <p>
+        A published image has its own page at <code>/gallery/&lt;id&gt;</code>: anyone can open it, signed in or not,
+        see its prompt, style and settings, and press Make one like this to open the generator with its recipe. Copy
+        link and Share are on that page and in the gallery&rsquo;s large view. Unpublish or delete the image and the
+        link finds nothing.
+      </p>
+      <p>
+        If a published image breaks the content policy, sign in and press Report on it, choose a reason and add a note
+        if you like. It disappears for you at once; when {REPORTS_TO_HOLD} different people have reported it, it leaves
+        the gallery until an operator of the site reviews it. Operators can restore it, remove it with a reason its
+        owner sees, or also suspend the account from publishing. The{" "}
+        <Link to="/content-policy#reporting">content policy</Link> has the details.
       </p>
 
       <h2>Try it now</h2>

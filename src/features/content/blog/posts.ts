@@ -20,8 +20,8 @@ export const POSTS: readonly PostMeta[] = [
     description:
       "From your first prompt to a finished image: how text-to-image works, and what style, quality, aspect ratio, negative prompt, seed, reference image and batch mode each do.",
     published: "2026-11-21",
-    updated: "2026-11-21",
-    readingMinutes: 9,
+    updated: "2026-11-26",
+    readingMinutes: 10,
     tags: ["Guide", "Basics"],
   },
   {
@@ -39,7 +39,7 @@ export const POSTS: readonly PostMeta[] = [
     description:
       "Write prompts that get what you mean: a five-part structure, word order, light and colour, negative prompts, seeds for controlled experiments, and fixes for failures.",
     published: "2026-11-21",
-    updated: "2026-11-21",
+    updated: "2026-11-26",
     readingMinutes: 11,
     tags: ["Prompts", "Advanced"],
   },

@@ -82,8 +82,8 @@ const SECTIONS: LegalSection[] = [
           The operators of this site see the reported images and the ones the check refused, each with its prompt, the
           owner&rsquo;s e-mail address, the reports and the scores. Each decision they take is recorded with the
           operator&rsquo;s account, the time, the action and the reason; a suspension from publishing is kept with its
-          end and reason, and you can read your own. The terms they may add to the prompt check are kept with who added
-          them.
+          end and reason, and you are told its end when you try to publish. The terms they may add to the prompt check
+          are kept with who added them.
         </p>
       </>
     ),
@@ -198,7 +198,9 @@ const SECTIONS: LegalSection[] = [
         Account data, images, generation records, preferences, limits and diagnostics are kept while your account
         exists. You can delete any image at any time from your history, which removes its record and its file. When an
         account is deleted, every record linked to it (generations, preferences, limits, events and page-speed
-        measurements) is deleted with it, and so are the reports about its images.
+        measurements) is deleted with it. A report is deleted with the image it is about, or with the account that sent
+        it. The record of an operator&rsquo;s decision about an image stays after the image is deleted, so that a later
+        review can see it, and is deleted with its owner&rsquo;s account; a suspension is deleted with the account too.
       </p>
     ),
   },
