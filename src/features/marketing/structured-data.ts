@@ -29,7 +29,7 @@ export function plansProduct(origin: string, site: { brand: string; image: strin
   return {
     "@type": "Product",
     name: site.brand,
-    description: `AI text to image generator plans: ${PLANS.map((p) => p.name)
+    description: `Text to image generator plans: ${PLANS.map((p) => p.name)
       .join(", ")
       .replace(/, ([^,]*)$/, " and $1")}.`,
     brand: { "@type": "Brand", name: site.brand },
