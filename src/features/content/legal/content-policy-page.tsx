@@ -61,9 +61,10 @@ const SECTIONS: LegalSection[] = [
       <>
         <p>
           Before anything is drawn, the server checks the prompt against a kept list of English sexual and abusive words
-          (the <code>obscenity</code> library&rsquo;s English set), which also catches them spelt with numbers or
-          look-alike letters, spaced out or with letters repeated, and against extra terms the operators of this site
-          add. The negative prompt is not checked: it is where you name what you want kept out.
+          (the <code>obscenity</code> library&rsquo;s English set, and a few words for images this policy forbids that
+          the set lacks), which also catches them spelt with numbers or look-alike letters, spaced out or with letters
+          repeated, and against extra terms the operators of this site add. The negative prompt is not checked: it is
+          where you name what you want kept out.
         </p>
         <p>
           A prompt that matches is refused with <strong>Content Policy Violation</strong>: &ldquo;Your prompt contains
@@ -93,9 +94,10 @@ const SECTIONS: LegalSection[] = [
         <p>
           When you publish, the server checks the prompt again and then the image itself, with an image classifier that
           runs on the server (NSFWJS&rsquo;s MobileNet v2 model): it scores how likely the picture is a drawing,
-          neutral, sexy, pornographic or hentai. An image it scores as explicit is not published: you are told why, and
-          it stays private in your history. The scores are kept with the image so that an operator can review the
-          decision; an operator who finds it wrong can publish it.
+          neutral, sexy, pornographic or hentai. When the model finds the picture at least as likely sexually explicit
+          as not (its pornographic and hentai scores together reach one half), it is not published: you are told why,
+          and it stays private in your history. A suggestive score alone never stops an image. The scores are kept with
+          the image so that an operator can review the decision; an operator who finds it wrong can publish it.
         </p>
       </>
     ),
