@@ -9,7 +9,7 @@ test("a page whose code cannot load shows the router error screen", async ({ pag
     "the page's chunk is aborted on purpose",
   );
   await page.goto("/");
-  await expect(page.getByRole("heading", { level: 1, name: "AI Text to Image Generator" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Text to Image Generator", exact: true })).toBeVisible();
   // The prerendered page is on screen before the app takes it over; a click before that is an
   // ordinary page load, not the in-app navigation this test is about.
   await expect(page.locator("#root[data-ssr]")).toHaveCount(0);

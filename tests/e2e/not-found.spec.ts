@@ -23,5 +23,5 @@ test("an unknown path shows the 404 page with its three buttons", async ({ page,
   await page.goto("/nope-again");
   await page.getByRole("link", { name: "Go Home" }).click();
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole("heading", { level: 1, name: "AI Text to Image Generator" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Text to Image Generator", exact: true })).toBeVisible();
 });

@@ -3,7 +3,7 @@ import { expect, test } from "./support/test";
 test("the app shell opens offline after one visit", async ({ page, context, allowOffline }) => {
   allowOffline("the journey goes offline on purpose");
   await page.goto("/");
-  await expect(page.getByRole("heading", { level: 1, name: "AI Text to Image Generator" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Text to Image Generator", exact: true })).toBeVisible();
   // The worker is registered at load and precaches the build.
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
@@ -15,7 +15,7 @@ test("the app shell opens offline after one visit", async ({ page, context, allo
   await context.setOffline(true);
   const reload = await page.reload();
   expect(reload?.fromServiceWorker()).toBe(true);
-  await expect(page.getByRole("heading", { level: 1, name: "AI Text to Image Generator" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Text to Image Generator", exact: true })).toBeVisible();
 
   // A route never opened before still opens: navigation falls back to the cached app shell, and
   // the page's code comes from the precache.

@@ -20,7 +20,7 @@ test("opens once for a first-time visitor, and Skip keeps it closed for good", a
   expect(await page.evaluate(() => localStorage.getItem("onboarding_completed"))).toBe("true");
 
   await page.reload();
-  await expect(page.getByRole("heading", { level: 1, name: "AI Text to Image Generator" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Text to Image Generator", exact: true })).toBeVisible();
   await page.waitForTimeout(2_000);
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await page.goto("/styles");

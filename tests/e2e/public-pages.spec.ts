@@ -179,7 +179,7 @@ test("the home page reads and navigates with JavaScript turned off", async ({
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
   const page = await context.newPage();
   await page.goto("/");
-  await expect(page.getByRole("heading", { level: 1, name: "AI Text to Image Generator" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Text to Image Generator", exact: true })).toBeVisible();
   await expect(page.getByText("free images every day")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Discover styles" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Simple pricing" })).toBeVisible();
