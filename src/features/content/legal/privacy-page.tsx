@@ -69,21 +69,21 @@ const SECTIONS: LegalSection[] = [
     body: (
       <>
         <p>
-          When you publish an image, the server checks its prompt and scores the image with a classifier that runs on
-          our own server (nothing is sent elsewhere for it). The scores are kept in the image&rsquo;s record, with the
-          time the check refused it if it did.
+          When you publish an image, the server checks its prompt and scores the image with a classifier that runs
+          inside this service (no image provider or other company is sent the image for it). The scores are kept in the
+          image&rsquo;s record, with the time the check refused it if it did.
         </p>
         <p>
           When someone reports a published image, we keep their account id, the reason they chose, their note if they
           wrote one, and the time. Only the operators of this site can read reports; the image&rsquo;s owner and other
-          people cannot, and nobody is told who reported what.
+          people cannot, so they are not told who reported it.
         </p>
         <p>
           The operators of this site see the reported images and the ones the check refused, each with its prompt, the
           owner&rsquo;s e-mail address, the reports and the scores. Each decision they take is recorded with the
           operator&rsquo;s account, the time, the action and the reason; a suspension from publishing is kept with its
-          end and reason, and you are told its end when you try to publish. The terms they may add to the prompt check
-          are kept with who added them.
+          end and reason, and you are told that your account is suspended when you try to publish. The terms they may
+          add to the prompt check are kept with who added them.
         </p>
       </>
     ),
