@@ -98,7 +98,7 @@ const TUTORIALS: Tutorial[] = [
     intro: "Your images are private until you publish one.",
     steps: [
       "Open History and pick an image.",
-      "Choose Publish. The server checks the prompt and the image first; if either breaks the content policy, the image stays private and you are told why. Otherwise it appears in the public gallery. Choose Unpublish to make it private again.",
+      "Choose Publish. The server checks the prompt and the image first; if the prompt check refuses the prompt, or the image check finds the picture sexually explicit, the image stays private and you are told why. Otherwise it appears in the public gallery. Choose Unpublish to make it private again.",
       "A published image has its own page, /gallery/ followed by its id: open it from the gallery's large view, then copy its link or share it. Anyone can open it, signed in or not.",
       "Browse and search everyone's published images in the Gallery. Signed in, you can report one that breaks the content policy with Report: it disappears for you at once, and operators review what is reported.",
     ],
