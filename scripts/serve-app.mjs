@@ -4,11 +4,22 @@
 // hashed assets, compression for text, and /app-config.js telling the app where its backend is (so
 // one build runs against any backend). Every response carries the hardening headers and the
 // Content-Security-Policy of scripts/security-headers.mjs; a page's policy allows exactly its own
-// inline scripts, by hash, and the backend of /app-config.js.
+// inline scripts, by hash, and the backend of /app-config.js. The page of one published image,
+// /gallery/<id>, is answered with its link-preview tags in the HTML, or 404 when the image is not in the
+// gallery, and its picture at /gallery/<id>/image (scripts/gallery-page.mjs).
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
 import { brotliCompressSync, gzipSync, constants as zc } from "node:zlib";
+import {
+  BackendUnavailable,
+  galleryHead,
+  galleryRoute,
+  readGalleryImage,
+  readGalleryRow,
+  siteOrigin,
+  withGalleryHead,
+} from "./gallery-page.mjs";
 import { backendSources, contentSecurityPolicy, HARDENING_HEADERS, inlineScriptHashes } from "./security-headers.mjs";
 
 const TYPES = {
@@ -36,7 +47,73 @@ export function isCompressible(file, bytes) {
   return COMPRESSIBLE.test(TYPES[extname(file)] ?? "") && bytes > MIN_COMPRESSED_BYTES;
 }
 
-export function createAppServer({ distDir, appConfig }) {
+/** A text body as the request accepts it: Brotli (fast settings: it is made per request), gzip, or as it is. */
+function encodeFor(req, text) {
+  const body = Buffer.from(text, "utf8");
+  const accept = String(req.headers["accept-encoding"] ?? "");
+  if (body.length <= MIN_COMPRESSED_BYTES) return { body, encoding: null };
+  if (/\bbr\b/.test(accept)) {
+    return { body: brotliCompressSync(body, { params: { [zc.BROTLI_PARAM_QUALITY]: 5 } }), encoding: "br" };
+  }
+  if (/\bgzip\b/.test(accept)) return { body: gzipSync(body, { level: 6 }), encoding: "gzip" };
+  return { body, encoding: null };
+}
+
+/**
+ * /gallery/<id> and its picture. `notFoundShell` gives the not-found page's HTML; `hardened` the headers
+ * of an answer with a given policy. `fetcher` reads the backend (tests hand in their own).
+ */
+function createGalleryAnswers({ appConfig, backend, notFoundShell, hardened, fetcher = fetch }) {
+  /** The page: the shell with the image's head (200), or as it is (404 not in the gallery, 503 no backend). */
+  async function page(req, res, id) {
+    const shell = await notFoundShell();
+    let status = 404;
+    let html = shell;
+    try {
+      const row = await readGalleryRow(appConfig, id, fetcher);
+      const origin = siteOrigin(shell) ?? `http://${req.headers.host ?? "localhost"}`;
+      if (row) [status, html] = [200, withGalleryHead(shell, galleryHead(row, origin))];
+    } catch (e) {
+      if (!(e instanceof BackendUnavailable)) throw e;
+      status = 503;
+    }
+    const policy = contentSecurityPolicy({ scriptHashes: inlineScriptHashes(html), backend });
+    const { body, encoding } = encodeFor(req, html);
+    const headers = { ...hardened(policy), "Content-Type": TYPES[".html"], "Cache-Control": "no-cache", Vary: "Accept-Encoding" };
+    if (encoding) headers["Content-Encoding"] = encoding;
+    if (status === 503) headers["Retry-After"] = "30";
+    headers["Content-Length"] = String(body.length);
+    res.writeHead(status, headers).end(req.method === "HEAD" ? undefined : body);
+  }
+
+  /** The picture the page's tags name, read as a visitor on every request (so never after an unpublish). */
+  async function image(req, res, id) {
+    let found = null;
+    try {
+      const row = await readGalleryRow(appConfig, id, fetcher);
+      found = row ? await readGalleryImage(appConfig, row.image_path, fetcher) : null;
+    } catch (e) {
+      if (!(e instanceof BackendUnavailable)) throw e;
+      res.writeHead(503, { ...hardened(), "Content-Type": TYPES[".txt"], "Retry-After": "30" }).end("Unavailable");
+      return;
+    }
+    if (!found) {
+      res.writeHead(404, { ...hardened(), "Content-Type": TYPES[".txt"], "Cache-Control": "no-cache" }).end("Not found");
+      return;
+    }
+    res.writeHead(200, {
+      ...hardened(),
+      "Content-Type": found.type,
+      "Content-Length": String(found.body.length),
+      "Cache-Control": "no-cache",
+    });
+    res.end(req.method === "HEAD" ? undefined : found.body);
+  }
+
+  return { page, image };
+}
+
+export function createAppServer({ distDir, appConfig, fetcher }) {
   const root = resolve(distDir);
   const cache = new Map(); // path -> { body, type, br, gz, policy }
   const headersFile = join(root, "_headers");
@@ -102,6 +179,14 @@ export function createAppServer({ distDir, appConfig }) {
     return null;
   }
 
+  const gallery = createGalleryAnswers({
+    appConfig,
+    backend,
+    hardened,
+    fetcher,
+    notFoundShell: async () => (await load((await resolveFile("/404.html")) ?? join(root, "index.html"))).body.toString("utf8"),
+  });
+
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? "/", "http://localhost");
@@ -114,6 +199,11 @@ export function createAppServer({ distDir, appConfig }) {
       if (url.pathname === "/app-config.js") {
         res.writeHead(200, { ...hardened(), "Content-Type": TYPES[".js"], "Cache-Control": "no-cache" });
         res.end(`window.__APP_CONFIG__ = ${JSON.stringify(appConfig)};\n`);
+        return;
+      }
+      const galleryPath = galleryRoute(url.pathname);
+      if (galleryPath) {
+        await gallery[galleryPath.kind](req, res, galleryPath.id);
         return;
       }
       let file = await resolveFile(url.pathname);
