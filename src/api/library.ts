@@ -98,7 +98,14 @@ export function upsertPreferences(userId: string, patch: PreferencesRowPatch): P
   });
 }
 
-export type RowFlags = { id: string; is_saved: boolean; is_public: boolean };
+/** A row's flags, and whether and why an operator removed it from the gallery (issue 42). */
+export type RowFlags = {
+  id: string;
+  is_saved: boolean;
+  is_public: boolean;
+  removed_at?: string | null;
+  removed_reason?: string | null;
+};
 
 /** One page (by id) of the flags of the user's rows created up to `upTo`, for the catch-up. */
 export async function fetchGenerationFlags(
@@ -110,7 +117,7 @@ export async function fetchGenerationFlags(
   try {
     let query = supabase()
       .from("generations")
-      .select("id,is_saved,is_public")
+      .select("id,is_saved,is_public,removed_at,removed_reason")
       .eq("user_id", userId)
       .lte("created_at", upTo);
     if (afterId) query = query.gt("id", afterId);

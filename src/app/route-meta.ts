@@ -17,8 +17,17 @@ export function descriptionFor(path: string): string {
   return PAGE_DESCRIPTIONS[path] ?? postByPath(path)?.description ?? FALLBACK_DESCRIPTION;
 }
 
-/** Pages search engines should skip: the sign-in forms and where a (future) checkout returns. */
-const NOINDEX_PAGES = new Set<RouteEntry["page"]>(["auth", "resetPassword", "paymentSuccess", "paymentCanceled"]);
+/**
+ * Pages search engines should skip: the sign-in forms, where a (future) checkout returns, and the page of
+ * one person's published image (shared by its link; the gallery is what is indexed, decision 142).
+ */
+const NOINDEX_PAGES = new Set<RouteEntry["page"]>([
+  "auth",
+  "resetPassword",
+  "paymentSuccess",
+  "paymentCanceled",
+  "galleryImage",
+]);
 
 /** Public pages are indexed; signed-in pages, the pages above and unknown paths are not. */
 export function isIndexable(entry: RouteEntry | undefined): boolean {

@@ -40,14 +40,21 @@ export type PageKey =
   | "textEffects"
   | "audio"
   | "moreTools"
-  | "comingNext";
+  | "comingNext"
+  | "galleryImage"
+  | "moderation";
 
 export type Section = "Create" | "Mine" | "Learn" | "Product" | "Legal" | "Account";
 
 export type RouteEntry = {
+  /** The address; `:name` stands for one segment (EXTRA_ROUTES only). */
   path: string;
   title: string;
-  access: "public" | "protected";
+  /**
+   * `operator`: only a person whose token names the operator role sees the page; everyone else gets the
+   * not-found page, titled and worded as for any unknown path (the server answers the path with 404 too).
+   */
+  access: "public" | "protected" | "operator";
   section: Section;
   page: PageKey;
   /** Fixed props for the page module (which landing page, which style). */
@@ -181,6 +188,32 @@ export const ROUTES: readonly RouteEntry[] = [
 ];
 
 /**
+ * Pages beyond docs/spec.md §2 (issue 42): the page of one published image, which anyone may open and
+ * share, and the operators' moderation page. Neither is prerendered nor in the site map: the first is
+ * drawn from its row (the app server writes its link-preview tags, scripts/gallery-page.mjs), the second
+ * is for operators alone.
+ */
+export const EXTRA_ROUTES: readonly RouteEntry[] = [
+  {
+    path: "/gallery/:id",
+    title: "Published image",
+    access: "public",
+    section: "Mine",
+    page: "galleryImage",
+    prerender: false,
+  },
+  { path: "/moderation", title: "Moderation", access: "operator", section: "Account", page: "moderation" },
+];
+
+/** Whether `path` (no trailing slash) is an address of `entry` (a `:name` segment takes any one segment). */
+export function matchesRoute(entry: RouteEntry, path: string): boolean {
+  if (!entry.path.includes(":")) return entry.path === path;
+  const want = entry.path.split("/");
+  const have = path.split("/");
+  return want.length === have.length && want.every((part, i) => (part.startsWith(":") ? have[i] !== "" : part === have[i]));
+}
+
+/**
  * The modules (paths under src/) each page loads: the page first, then what the router composes into
  * it (features do not import each other). The router loads pages only through this table, and the
  * prerenderer preloads these modules' chunks with each prerendered page.
@@ -224,6 +257,8 @@ export const PAGE_MODULES: Readonly<Record<PageKey, readonly [string, ...string[
   audio: ["features/content/tools/audio-page.tsx"],
   moreTools: ["features/content/tools/more-tools-page.tsx"],
   comingNext: ["ui/coming-next.tsx"],
+  galleryImage: ["features/gallery/gallery-image-page.tsx"],
+  moderation: ["features/moderation/moderation-page.tsx"],
 };
 
 export const NOT_FOUND_MODULE = "features/shell/not-found-page.tsx";

@@ -6,7 +6,16 @@ import { RequireSession } from "../features/auth/require-session";
 import { Loading } from "../ui/loading";
 import { ErrorBoundary } from "./error-boundary";
 import { lazyPage, type LazyPage, type PageModule } from "./lazy-page";
-import { NOT_FOUND_MODULE, PAGE_MODULES, ROUTES, documentTitle, type PageKey, type RouteEntry } from "./route-table";
+import {
+  EXTRA_ROUTES,
+  NOT_FOUND_MODULE,
+  PAGE_MODULES,
+  ROUTES,
+  documentTitle,
+  matchesRoute,
+  type PageKey,
+  type RouteEntry,
+} from "./route-table";
 
 // Every module a page may load, as Vite's on-demand loaders (a chunk each, as a literal import()
 // gives). The route table's PAGE_MODULES says which of them each page needs; the prerenderer reads
@@ -107,14 +116,19 @@ const PAGES: Record<PageKey, LazyPage> = {
   audio: page("audio"),
   moreTools: page("moreTools"),
   comingNext: lazyPage(() => pageModules("comingNext").then(([m]) => ({ default: m.ComingNext }))),
+  galleryImage: page("galleryImage"),
+  moderation: page("moderation"),
 };
 
 const NotFoundPage = lazyPage(() => loadModule(NOT_FOUND_MODULE) as Promise<PageModule>);
 
+/** Every route the router draws: the spec's, then the pages beyond it. */
+const ALL_ROUTES: readonly RouteEntry[] = [...ROUTES, ...EXTRA_ROUTES];
+
 /** The route-table entry that draws `path`, or undefined for the 404 page. */
 export function routeFor(path: string): RouteEntry | undefined {
   const clean = path.length > 1 ? path.replace(/\/+$/, "") : path;
-  return ROUTES.find((r) => r.path === clean);
+  return ROUTES.find((r) => r.path === clean) ?? EXTRA_ROUTES.find((r) => matchesRoute(r, clean));
 }
 
 /** Loads the code of the page at `path`, so the first render needs no fallback. */
@@ -135,6 +149,11 @@ function pageProps(entry: RouteEntry): Record<string, unknown> {
   if (entry.page === "comingNext") return { title: entry.title, ...entry.comingNext };
   if (entry.page === "siteMap") return { entries: SITE_MAP_ENTRIES };
   if (entry.page === "home") return { loadGenerator };
+  // The not-found page is handed in (features do not import each other): a published image that is
+  // not in the gallery, and the moderation page for anyone but an operator, draw it.
+  if (entry.page === "galleryImage" || entry.page === "moderation") {
+    return { notFound: NotFoundView, documentTitle, title: entry.title };
+  }
   return { ...entry.props };
 }
 
@@ -161,7 +180,8 @@ function useHeadMeta(path: string, entry: RouteEntry | undefined): void {
 }
 
 function RouteView({ entry, leaving }: { entry: RouteEntry; leaving: boolean }) {
-  useDocumentTitle(entry.title);
+  // An operator's page names itself only once it knows its reader is one (it sets the title then).
+  useDocumentTitle(entry.access === "operator" ? "Page Not Found" : entry.title);
   const PageComponent = PAGES[entry.page];
   const content = (
     <Suspense fallback={<Loading label="Loading…" />}>
@@ -207,11 +227,12 @@ export function AppRoutes({ onError }: { onError: (error: unknown, info: ErrorIn
   const [location] = useLocation();
   const shown = useShownPath(location);
   const target = routeFor(location);
-  useHeadMeta(location, target);
+  // An operator's page has the not-found page's head: nothing in it tells that the page exists.
+  useHeadMeta(location, target?.access === "operator" ? undefined : target);
   return (
     <ErrorBoundary resetKey={shown} onError={onError}>
       <Switch location={shown}>
-        {ROUTES.map((entry) => (
+        {ALL_ROUTES.map((entry) => (
           <Route key={entry.path} path={entry.path}>
             <RouteView entry={entry} leaving={target !== entry} />
           </Route>

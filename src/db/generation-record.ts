@@ -1,12 +1,16 @@
 // The one way a server `generations` row becomes the record Dexie keeps: every writer (the queue's
 // success, the pull, realtime) builds records here, so each carries its search words. Image bytes
-// are not part of it (they live in the `images` table), so a row coming again never drops them.
+// are not part of it (they live in the `images` table), so a row coming again never drops them. A row an
+// operator removed from the gallery carries when and why (the owner reads it on the image).
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import type { GenerationRecord } from "./schema";
 import { promptWords } from "./search";
 
-export function toGenerationRecord(row: GenerationRow): GenerationRecord {
-  return {
+/** The moderation columns a row carries (issue 42); a row read before they existed has none. */
+export type ModeratedRow = GenerationRow & { removed_at?: string | null; removed_reason?: string | null };
+
+export function toGenerationRecord(row: ModeratedRow): GenerationRecord {
+  const record: GenerationRecord = {
     id: row.id,
     userId: row.user_id,
     prompt: row.prompt,
@@ -26,4 +30,10 @@ export function toGenerationRecord(row: GenerationRow): GenerationRecord {
     words: promptWords(row.prompt),
     NSFWContent: false,
   };
+  // Only a removed image carries these keys, so the records of every other row stay as they were.
+  if (row.removed_at) {
+    record.removedAt = row.removed_at;
+    record.removedReason = row.removed_reason ?? null;
+  }
+  return record;
 }

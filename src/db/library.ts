@@ -157,7 +157,28 @@ export async function applyServerDelete(db: AppDb, userId: string, id: string): 
   });
 }
 
-export type ServerFlags = { isSaved: boolean; isPublic: boolean };
+/**
+ * A row's flags as the server has them, and its removal by an operator (when and why, null when it is
+ * not removed; undefined when the server did not say, which leaves the record's own as it is).
+ */
+export type ServerFlags = {
+  isSaved: boolean;
+  isPublic: boolean;
+  removed?: { at: string; reason: string | null } | null;
+};
+
+/** The record with the server's word on its removal (issue 42); the same record when nothing changes. */
+function withRemoval(record: GenerationRecord, removed: ServerFlags["removed"]): GenerationRecord {
+  if (removed === undefined) return record;
+  if (removed && (record.removedAt !== removed.at || record.removedReason !== removed.reason)) {
+    return { ...record, removedAt: removed.at, removedReason: removed.reason };
+  }
+  if (!removed && record.removedAt !== undefined) {
+    const { removedAt: _at, removedReason: _reason, ...rest } = record;
+    return rest;
+  }
+  return record;
+}
 
 /**
  * Brings the records created up to `upTo` in line with the server's list of the user's rows of that
@@ -183,7 +204,11 @@ export async function reconcileGenerations(
       const flags = server.get(record.id);
       if (!flags) continue;
       const next = withFlags(withFlags({ ...record }, flags), overlay.flags.get(record.id));
-      if (next.isSaved !== record.isSaved || next.isPublic !== record.isPublic) {
+      const removal = withRemoval(record, flags.removed);
+      if (removal !== record) {
+        await db.generations.put({ ...removal, isSaved: next.isSaved, isPublic: next.isPublic });
+        updated++;
+      } else if (next.isSaved !== record.isSaved || next.isPublic !== record.isPublic) {
         await db.generations.update(record.id, { isSaved: next.isSaved, isPublic: next.isPublic });
         updated++;
       }

@@ -37,6 +37,13 @@ export type GenerationRecord = {
    * flagged image before a row exists. Set by toGenerationRecord; optional only for records built by hand.
    */
   NSFWContent?: false;
+  /**
+   * Issue 42: when an operator took the image out of the gallery, and the reason they gave, which the
+   * owner reads on it ("Removed from the gallery: …"). Present only while the row says so (a restore
+   * clears them); not indexed, so no schema version is needed.
+   */
+  removedAt?: string;
+  removedReason?: string | null;
 };
 
 /**

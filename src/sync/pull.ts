@@ -130,7 +130,13 @@ export async function reconcileGenerations(
       await recordPullFailure(userId, page.error.message, db);
       return { removed: 0, updated: 0, restored: 0, error: page.error };
     }
-    for (const r of page.value) server.set(r.id, { isSaved: r.is_saved, isPublic: r.is_public });
+    for (const r of page.value) {
+      server.set(r.id, {
+        isSaved: r.is_saved,
+        isPublic: r.is_public,
+        removed: r.removed_at ? { at: r.removed_at, reason: r.removed_reason ?? null } : null,
+      });
+    }
     if (page.value.length < RECONCILE_PAGE_SIZE) break;
     afterId = page.value[page.value.length - 1].id;
   }

@@ -1,6 +1,6 @@
 // The large view of a published generation: the image, its prompt and every setting, and "Use this
 // recipe", which opens the generator filled in (seed included). A visitor signs in first and then
-// lands on that same filled generator.
+// lands on that same filled generator. Below: its own page, its link, sharing and reporting.
 import { Link } from "wouter";
 import type { PublishedRow } from "../../api/gallery";
 import { authRedirectPath } from "../../lib/auth-redirect";
@@ -9,6 +9,7 @@ import { useSession } from "../../state/session-store";
 import { DefinitionList } from "../../ui/definition-list";
 import { Icon } from "../../ui/icons";
 import { Modal } from "../../ui/modal";
+import { ImageActions } from "./image-actions";
 import { usePublishedImage } from "./use-published-image";
 import { Spinner } from "../../ui/spinner";
 
@@ -19,7 +20,9 @@ export function recipeTarget(generateLink: string, signedIn: boolean): string {
   return authRedirectPath({ pathname, search });
 }
 
-export function GalleryItemDialog({ row, onClose }: { row: PublishedRow; onClose: () => void }) {
+type Props = { row: PublishedRow; onClose: () => void; onReport: () => void };
+
+export function GalleryItemDialog({ row, onClose, onReport }: Props) {
   const signedIn = Boolean(useSession().user);
   const recipe = recipeFromRow(row);
   // Read again through the bucket's policy: an image unpublished since the page loaded no longer opens.
@@ -57,6 +60,7 @@ export function GalleryItemDialog({ row, onClose }: { row: PublishedRow; onClose
               </p>
             )}
           </div>
+          <ImageActions id={row.id} prompt={row.prompt} signedIn={signedIn} onReport={onReport} pageLink />
         </div>
       </div>
     </Modal>

@@ -4,10 +4,15 @@
 import { useState, type FormEvent } from "react";
 import { useLocation, useSearch } from "wouter";
 import type { PublishedRow } from "../../api/gallery";
+import { authRedirectPath } from "../../lib/auth-redirect";
 import { useHydrated } from "../../lib/use-hydrated";
+import { useSession } from "../../state/session-store";
 import { Icon } from "../../ui/icons";
+import { Menu, type MenuItem } from "../../ui/menu";
 import { PageHeader } from "../../ui/page-header";
 import { GalleryItemDialog } from "./gallery-item-dialog";
+import { ReportDialog } from "./report-dialog";
+import { copyLink, galleryImagePath, galleryImageUrl } from "./share";
 import { useGallery } from "./use-gallery";
 import { usePublishedImage } from "./use-published-image";
 import { Spinner } from "../../ui/spinner";
@@ -48,13 +53,37 @@ function GallerySearch({ q }: { q: string }) {
   );
 }
 
-function GalleryTile({ row, onOpen }: { row: PublishedRow; onOpen: () => void }) {
+/** A tile's menu: its own page, its link, and reporting it (signing in first for a visitor). */
+export function tileMenuItems(id: string, signedIn: boolean, onReport: () => void): MenuItem[] {
+  const page = galleryImagePath(id);
+  return [
+    { kind: "link", label: "Open its page", to: page, icon: <Icon name="image" className="size-4" /> },
+    {
+      kind: "action",
+      label: "Copy link",
+      onSelect: () => void copyLink(galleryImageUrl(id)),
+      icon: <Icon name="copy" className="size-4" />,
+    },
+    signedIn
+      ? { kind: "action", label: "Report", onSelect: onReport, icon: <Icon name="alert" className="size-4" /> }
+      : {
+          kind: "link",
+          label: "Sign in to report",
+          to: authRedirectPath({ pathname: page }),
+          icon: <Icon name="lock" className="size-4" />,
+        },
+  ];
+}
+
+type TileProps = { row: PublishedRow; signedIn: boolean; onOpen: () => void; onReport: () => void };
+
+function GalleryTile({ row, signedIn, onOpen, onReport }: TileProps) {
   const { ref, image } = usePublishedImage(row.image_path, "tile");
   return (
-    <li ref={ref} className="aspect-square overflow-hidden rounded-box border border-base-300 bg-base-200">
+    <li ref={ref} className="relative aspect-square rounded-box border border-base-300 bg-base-200">
       <button
         type="button"
-        className="block size-full cursor-zoom-in focus-visible:outline-2 focus-visible:outline-offset-[-4px] focus-visible:outline-primary"
+        className="block size-full cursor-zoom-in overflow-hidden rounded-box focus-visible:outline-2 focus-visible:outline-offset-[-4px] focus-visible:outline-primary"
         aria-label={`Open: ${row.prompt}`}
         onClick={onOpen}
       >
@@ -76,6 +105,14 @@ function GalleryTile({ row, onOpen }: { row: PublishedRow; onOpen: () => void })
           </span>
         )}
       </button>
+      <div className="absolute top-1.5 right-1.5">
+        <Menu
+          label={`Image options: ${row.prompt}`}
+          buttonClassName="btn btn-circle btn-sm border-base-300 bg-base-100/90"
+          buttonContent={<Icon name="menu" className="size-4" />}
+          items={tileMenuItems(row.id, signedIn, onReport)}
+        />
+      </div>
     </li>
   );
 }
@@ -91,13 +128,46 @@ const GRID = "grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4";
 /** Empty tiles shown while the first page loads: more than a phone's first screen holds. */
 const PLACEHOLDER_TILES = 8;
 
+/** The large view and the report dialog, one at a time; a reported image leaves the page (`hide`). */
+function useItemDialogs(hide: (id: string) => void) {
+  const [open, setOpen] = useState<PublishedRow | null>(null);
+  const [reporting, setReporting] = useState<PublishedRow | null>(null);
+  const dialogs = (
+    <>
+      {open && (
+        <GalleryItemDialog
+          row={open}
+          onClose={() => setOpen(null)}
+          onReport={() => {
+            setOpen(null);
+            setReporting(open);
+          }}
+        />
+      )}
+      {reporting && (
+        <ReportDialog
+          id={reporting.id}
+          prompt={reporting.prompt}
+          onClose={() => setReporting(null)}
+          onReported={(id) => {
+            setReporting(null);
+            hide(id);
+          }}
+        />
+      )}
+    </>
+  );
+  return { open: setOpen, report: setReporting, dialogs };
+}
+
 export default function GalleryPage() {
   const hydrated = useHydrated();
   const urlQ = new URLSearchParams(useSearch()).get("q")?.trim() ?? "";
   // The prerendered page knows no query; the real one is read once the page has hydrated.
   const q = hydrated ? urlQ : "";
   const gallery = useGallery(q, hydrated);
-  const [open, setOpen] = useState<PublishedRow | null>(null);
+  const signedIn = Boolean(useSession().user);
+  const item = useItemDialogs(gallery.hide);
   const loadingFirst = gallery.status === "loading" && gallery.rows.length === 0;
 
   return (
@@ -132,7 +202,13 @@ export default function GalleryPage() {
       {gallery.rows.length > 0 && (
         <ul aria-label="Published images" className={GRID}>
           {gallery.rows.map((row) => (
-            <GalleryTile key={row.id} row={row} onOpen={() => setOpen(row)} />
+            <GalleryTile
+              key={row.id}
+              row={row}
+              signedIn={signedIn}
+              onOpen={() => item.open(row)}
+              onReport={() => item.report(row)}
+            />
           ))}
         </ul>
       )}
@@ -162,7 +238,7 @@ export default function GalleryPage() {
           </button>
         </div>
       )}
-      {open && <GalleryItemDialog row={open} onClose={() => setOpen(null)} />}
+      {item.dialogs}
     </div>
   );
 }

@@ -99,7 +99,12 @@ export function useGallery(q: string, enabled: boolean) {
     if (online) void load(state.rows.length ? state.next : undefined);
   }, [load, online, state.rows.length, state.next]);
 
+  /** Takes a row off the page at once (the person reported it; the server leaves it out of their reads from now on). */
+  const hide = useCallback((id: string) => {
+    setState((s) => ({ ...s, rows: s.rows.filter((r) => r.id !== id) }));
+  }, []);
+
   // Nothing asked for yet (or the last ask failed) and no connection: the page says it needs one.
   const status: GalleryStatus = !online && state.status !== "ready" ? "offline" : state.status;
-  return { ...state, status, online, loadMore, retry };
+  return { ...state, status, online, loadMore, retry, hide };
 }

@@ -5,6 +5,7 @@
 // focus), and the delete question takes the focus to "Keep it" and gives it back to Delete.
 import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
+import { removedFromGalleryLine } from "#shared/vocabulary/moderation.ts";
 import type { GenerationRecord } from "../../db/schema";
 import { recipeLink, recipeRows } from "../../lib/generation-recipe";
 import { showToast } from "../../state/toasts";
@@ -36,6 +37,8 @@ export function GenerationDialog({ record, userId, onClose }: Props) {
   const asked = useRef(false);
   const saved = record.isSaved === 1;
   const published = record.isPublic === 1;
+  // An operator took it out of the gallery: the owner reads why, and it cannot be published again.
+  const removed = record.removedAt !== undefined;
 
   useEffect(() => {
     if (confirming) keepButton.current?.focus();
@@ -105,8 +108,10 @@ export function GenerationDialog({ record, userId, onClose }: Props) {
               type="button"
               className="btn btn-outline btn-sm"
               aria-pressed={published}
-              aria-disabled={busy || undefined}
-              onClick={() => void run(() => togglePublished(userId, record.id, !published))}
+              aria-disabled={busy || (removed && !published) || undefined}
+              onClick={() => {
+                if (!removed || published) void run(() => togglePublished(userId, record.id, !published));
+              }}
             >
               <Icon name="globe" className="size-4" />
               {published ? "Unpublish" : "Publish"}
@@ -123,6 +128,11 @@ export function GenerationDialog({ record, userId, onClose }: Props) {
               </button>
             )}
           </div>
+          {removed && (
+            <p className="alert alert-warning alert-soft text-sm text-base-content">
+              {removedFromGalleryLine(record.removedReason ?? null)}
+            </p>
+          )}
           {confirming && (
             <div role="group" aria-label="Confirm delete" className="alert alert-error alert-soft flex-wrap text-sm">
               <span>Delete this generation and its image for good?</span>

@@ -1,0 +1,150 @@
+// Reporting from the gallery (issue 42): a signed-in person reports an image from its tile's menu or its
+// large view with one of the content policy's reasons and an optional note; the image leaves their page at
+// once. A visitor is offered "Sign in to report", which comes back to the image's page. Every tile's menu
+// and large view link to the image's own page.
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { REPORT_NOTE_MAX_CHARS, REPORT_REASON_LABELS } from "#shared/vocabulary/moderation.ts";
+import type { GenerationRow } from "#shared/vocabulary/rows.ts";
+import { setSessionView } from "#src/state/session-store.ts";
+import { toasts } from "#src/state/toasts.ts";
+import { renderAt } from "../../../support/render-at.tsx";
+
+const listPublished = vi.fn();
+const loadPublishedImage = vi.fn();
+const reportGeneration = vi.fn();
+vi.mock("#src/api/gallery.ts", () => ({ listPublished, loadPublishedImage }));
+vi.mock("#src/api/moderation.ts", () => ({ reportGeneration }));
+
+const { default: GalleryPage } = await import("#src/features/gallery/gallery-page.tsx");
+
+const ID = "00000000-0000-4000-8000-000000000001";
+function published(id: string, prompt: string): GenerationRow {
+  return {
+    id,
+    user_id: "someone",
+    prompt,
+    negative_prompt: "",
+    style: "anime",
+    quality: "high",
+    aspect_ratio: "1:1",
+    width: 1024,
+    height: 1024,
+    seed: 99,
+    provider: "builtin",
+    model: "procedural-v1",
+    image_path: `someone/${id}.png`,
+    is_public: true,
+    is_saved: false,
+    created_at: "2026-11-20T10:00:00.000Z",
+  };
+}
+
+beforeEach(() => {
+  listPublished.mockReset();
+  reportGeneration.mockReset();
+  loadPublishedImage.mockResolvedValue({ ok: false, error: { message: "refused" } });
+  listPublished.mockResolvedValue({
+    ok: true,
+    value: { rows: [published(ID, "a red fox"), published("00000000-0000-4000-8000-000000000002", "a blue owl")] },
+  });
+  toasts.items.splice(0);
+  setSessionView({ status: "signed-in", user: { id: "u1", email: "a@example.com" }, verified: true });
+});
+afterEach(() => {
+  setSessionView({ status: "signed-out", user: null, verified: true });
+});
+
+const tile = (prompt: string) => screen.queryByRole("button", { name: `Open: ${prompt}` });
+
+async function openReportFromMenu(prompt: string) {
+  await userEvent.click(await screen.findByRole("button", { name: `Image options: ${prompt}` }));
+  await userEvent.click(screen.getByRole("menuitem", { name: "Report" }));
+  return screen.getByRole("dialog", { name: "Report this image" });
+}
+
+describe("reporting a gallery image", () => {
+  it("sends the reason and note, and the image leaves the page at once", async () => {
+    reportGeneration.mockResolvedValue({ ok: true, value: { generation_id: ID } });
+    renderAt("/gallery", <GalleryPage />);
+    const dialog = await openReportFromMenu("a red fox");
+    // The content policy's categories, each a choice.
+    for (const label of Object.values(REPORT_REASON_LABELS)) expect(within(dialog).getByRole("radio", { name: label }));
+    await userEvent.click(within(dialog).getByRole("radio", { name: REPORT_REASON_LABELS.violence }));
+    await userEvent.type(within(dialog).getByRole("textbox", { name: "Note (optional)" }), "  gore in the corner ");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Send report" }));
+    await waitFor(() => expect(tile("a red fox")).toBeNull());
+    expect(reportGeneration).toHaveBeenCalledWith(ID, "violence", "  gore in the corner ");
+    expect(tile("a blue owl")).not.toBeNull();
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(toasts.items.map((t) => t.title)).toContain("Reported");
+  });
+
+  it("asks for a reason, and refuses a note over the limit, before sending anything", async () => {
+    renderAt("/gallery", <GalleryPage />);
+    const dialog = await openReportFromMenu("a red fox");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Send report" }));
+    expect(within(dialog).getByRole("alert").textContent).toBe("Choose the reason that fits best.");
+    await userEvent.click(within(dialog).getByRole("radio", { name: REPORT_REASON_LABELS.hate }));
+    const note = within(dialog).getByRole("textbox", { name: "Note (optional)" });
+    await userEvent.click(note);
+    await userEvent.paste("x".repeat(REPORT_NOTE_MAX_CHARS + 1));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Send report" }));
+    expect(within(dialog).getByRole("alert").textContent).toBe(
+      `The note is ${REPORT_NOTE_MAX_CHARS + 1} characters; ${REPORT_NOTE_MAX_CHARS} at most.`,
+    );
+    expect(reportGeneration).not.toHaveBeenCalled();
+  });
+
+  it("keeps the image and says why when the report is refused; an image already gone leaves", async () => {
+    reportGeneration.mockResolvedValueOnce({
+      ok: false,
+      error: { kind: "failed", error: { message: "Something went wrong on our side." } },
+    });
+    renderAt("/gallery", <GalleryPage />);
+    const dialog = await openReportFromMenu("a red fox");
+    await userEvent.click(within(dialog).getByRole("radio", { name: REPORT_REASON_LABELS.sexual }));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Send report" }));
+    expect((await within(dialog).findByRole("alert")).textContent).toBe("Something went wrong on our side.");
+    expect(tile("a red fox")).not.toBeNull();
+    reportGeneration.mockResolvedValueOnce({ ok: false, error: { kind: "gone", error: { message: "not found" } } });
+    await userEvent.click(within(dialog).getByRole("button", { name: "Send report" }));
+    await waitFor(() => expect(tile("a red fox")).toBeNull());
+  });
+
+  it("reports from the large view too, which links to the image's own page", async () => {
+    reportGeneration.mockResolvedValue({ ok: true, value: {} });
+    renderAt("/gallery", <GalleryPage />);
+    await userEvent.click(await screen.findByRole("button", { name: "Open: a blue owl" }));
+    const view = screen.getByRole("dialog", { name: "Published image" });
+    expect(within(view).getByRole("link", { name: "Open its page" }).getAttribute("href")).toBe(
+      "/gallery/00000000-0000-4000-8000-000000000002",
+    );
+    await userEvent.click(within(view).getByRole("button", { name: "Report" }));
+    const dialog = screen.getByRole("dialog", { name: "Report this image" });
+    await userEvent.click(within(dialog).getByRole("radio", { name: REPORT_REASON_LABELS.infringement }));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Send report" }));
+    await waitFor(() => expect(tile("a blue owl")).toBeNull());
+    expect(reportGeneration).toHaveBeenCalledWith("00000000-0000-4000-8000-000000000002", "infringement", "");
+  });
+
+  it("offers a visitor 'Sign in to report', which returns to the image's page", async () => {
+    setSessionView({ status: "signed-out", user: null, verified: true });
+    renderAt("/gallery", <GalleryPage />);
+    await userEvent.click(await screen.findByRole("button", { name: "Image options: a red fox" }));
+    expect(screen.queryByRole("menuitem", { name: "Report" })).toBeNull();
+    const signIn = screen.getByRole("menuitem", { name: "Sign in to report" });
+    expect(signIn.getAttribute("href")).toBe(`/auth?from=${encodeURIComponent(`/gallery/${ID}`)}`);
+    expect(screen.getByRole("menuitem", { name: "Open its page" }).getAttribute("href")).toBe(`/gallery/${ID}`);
+  });
+
+  it("copies the image page's full address from the tile's menu", async () => {
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+    renderAt("/gallery", <GalleryPage />);
+    await userEvent.click(await screen.findByRole("button", { name: "Image options: a red fox" }));
+    await userEvent.click(screen.getByRole("menuitem", { name: "Copy link" }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/gallery/${ID}`));
+  });
+});
