@@ -71,7 +71,15 @@ export async function listPublished(options: {
       if (error) return err(toAppError(error));
       return ok(pageOf((data ?? []) as unknown as GenerationRow[], limit));
     }
-    let query = supabase().from("generations").select(GENERATION_COLUMNS).eq("is_public", true);
+    // The gallery's rule (decision 139) written out: published, not held after reports, not removed. The
+    // select policy applies it (and leaves out what the caller reported) for everyone but the owner and
+    // operators, who read rows whatever their state; this keeps those out of their gallery too.
+    let query = supabase()
+      .from("generations")
+      .select(GENERATION_COLUMNS)
+      .eq("is_public", true)
+      .is("held_at", null)
+      .is("removed_at", null);
     if (cursor) {
       query = cursor.id
         ? query.or(
@@ -91,7 +99,7 @@ export async function listPublished(options: {
   }
 }
 
-/** One published generation (null when it is not published or does not exist). */
+/** One generation in the gallery (null when it is not there: unpublished, held, removed, reported, or no such row). */
 export async function getPublished(id: string): Promise<Result<PublishedRow | null, AppError>> {
   // Not an id at all (a mistyped link): nothing is published under it.
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return ok(null);
@@ -101,6 +109,8 @@ export async function getPublished(id: string): Promise<Result<PublishedRow | nu
       .select(GENERATION_COLUMNS)
       .eq("id", id)
       .eq("is_public", true)
+      .is("held_at", null)
+      .is("removed_at", null)
       .maybeSingle();
     if (error) return err(toAppError(error));
     return ok((data as unknown as GenerationRow | null) ?? null);

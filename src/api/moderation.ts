@@ -25,10 +25,32 @@ function kindOf(status: number | undefined): RefusalKind {
 
 type Answer<T> = { data: T | null; error: unknown; status?: number };
 
+/**
+ * What the database said of a refusal of bad input (its message and detail, written for people in the
+ * moderation migration: "you cannot report your own image. Unpublish or delete your own image instead."),
+ * or null when it said nothing usable.
+ */
+export function serverWords(error: unknown): string | null {
+  const field = (key: string) => {
+    const value = (error as Record<string, unknown> | null)?.[key];
+    return typeof value === "string" ? value.trim() : "";
+  };
+  const sentence = (text: string) => (text && !/[.!?]$/.test(text) ? `${text}.` : text);
+  const message = sentence(field("message"));
+  const words = [message && message[0].toUpperCase() + message.slice(1), sentence(field("details"))].filter(Boolean);
+  return words.length ? words.join(" ") : null;
+}
+
 async function call<T>(run: () => PromiseLike<Answer<T>>): Promise<Result<T, Refusal>> {
   try {
     const { data, error, status } = await run();
-    if (error) return err({ kind: kindOf(status), error: toAppError(error) });
+    if (error) {
+      const kind = kindOf(status);
+      const appError = toAppError(error);
+      // Bad input is the person's to fix: they read what exactly was wrong.
+      if (kind === "invalid") appError.message = serverWords(error) ?? appError.message;
+      return err({ kind, error: appError });
+    }
     return ok(data as T);
   } catch (e) {
     return err({ kind: "failed", error: toAppError(e) });

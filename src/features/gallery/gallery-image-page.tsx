@@ -18,6 +18,7 @@ import { Spinner } from "../../ui/spinner";
 import { recipeTarget } from "./gallery-item-dialog";
 import { ImageActions } from "./image-actions";
 import { ReportDialog } from "./report-dialog";
+import { viewerOf } from "./share";
 import { usePublishedImage } from "./use-published-image";
 
 type Props = { notFound: ComponentType; documentTitle: (title: string) => string; title: string };
@@ -93,7 +94,8 @@ export default function GalleryImagePage({ notFound: NotFound, documentTitle }: 
 }
 
 function PublishedImageView({ row, onGone }: { row: PublishedRow; onGone: () => void }) {
-  const signedIn = Boolean(useSession().user);
+  const userId = useSession().user?.id;
+  const signedIn = Boolean(userId);
   const [reporting, setReporting] = useState(false);
   const recipe = recipeFromRow(row);
   const { image } = usePublishedImage(row.image_path, "view");
@@ -133,7 +135,12 @@ function PublishedImageView({ row, onGone }: { row: PublishedRow; onGone: () => 
               <p className="mt-2 text-xs text-base-content/70">You'll sign in first, then the generator opens with it.</p>
             )}
           </div>
-          <ImageActions id={row.id} prompt={row.prompt} signedIn={signedIn} onReport={() => setReporting(true)} />
+          <ImageActions
+            id={row.id}
+            prompt={row.prompt}
+            viewer={viewerOf(row.user_id, userId)}
+            onReport={() => setReporting(true)}
+          />
         </div>
       </div>
       {reporting && (

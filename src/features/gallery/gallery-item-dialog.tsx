@@ -10,6 +10,7 @@ import { DefinitionList } from "../../ui/definition-list";
 import { Icon } from "../../ui/icons";
 import { Modal } from "../../ui/modal";
 import { ImageActions } from "./image-actions";
+import { viewerOf } from "./share";
 import { usePublishedImage } from "./use-published-image";
 import { Spinner } from "../../ui/spinner";
 
@@ -23,7 +24,8 @@ export function recipeTarget(generateLink: string, signedIn: boolean): string {
 type Props = { row: PublishedRow; onClose: () => void; onReport: () => void };
 
 export function GalleryItemDialog({ row, onClose, onReport }: Props) {
-  const signedIn = Boolean(useSession().user);
+  const userId = useSession().user?.id;
+  const signedIn = Boolean(userId);
   const recipe = recipeFromRow(row);
   // Read again through the bucket's policy: an image unpublished since the page loaded no longer opens.
   const { image } = usePublishedImage(row.image_path, "view");
@@ -60,7 +62,13 @@ export function GalleryItemDialog({ row, onClose, onReport }: Props) {
               </p>
             )}
           </div>
-          <ImageActions id={row.id} prompt={row.prompt} signedIn={signedIn} onReport={onReport} pageLink />
+          <ImageActions
+            id={row.id}
+            prompt={row.prompt}
+            viewer={viewerOf(row.user_id, userId)}
+            onReport={onReport}
+            pageLink
+          />
         </div>
       </div>
     </Modal>

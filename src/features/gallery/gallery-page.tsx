@@ -12,7 +12,7 @@ import { Menu, type MenuItem } from "../../ui/menu";
 import { PageHeader } from "../../ui/page-header";
 import { GalleryItemDialog } from "./gallery-item-dialog";
 import { ReportDialog } from "./report-dialog";
-import { copyLink, galleryImagePath, galleryImageUrl } from "./share";
+import { copyLink, galleryImagePath, galleryImageUrl, viewerOf, type Viewer } from "./share";
 import { useGallery } from "./use-gallery";
 import { usePublishedImage } from "./use-published-image";
 import { Spinner } from "../../ui/spinner";
@@ -53,10 +53,10 @@ function GallerySearch({ q }: { q: string }) {
   );
 }
 
-/** A tile's menu: its own page, its link, and reporting it (signing in first for a visitor). */
-export function tileMenuItems(id: string, signedIn: boolean, onReport: () => void): MenuItem[] {
+/** A tile's menu: its own page, its link, and reporting it (signing in first for a visitor; not one's own). */
+export function tileMenuItems(id: string, viewer: Viewer, onReport: () => void): MenuItem[] {
   const page = galleryImagePath(id);
-  return [
+  const items: MenuItem[] = [
     { kind: "link", label: "Open its page", to: page, icon: <Icon name="image" className="size-4" /> },
     {
       kind: "action",
@@ -64,20 +64,19 @@ export function tileMenuItems(id: string, signedIn: boolean, onReport: () => voi
       onSelect: () => void copyLink(galleryImageUrl(id)),
       icon: <Icon name="copy" className="size-4" />,
     },
-    signedIn
-      ? { kind: "action", label: "Report", onSelect: onReport, icon: <Icon name="alert" className="size-4" /> }
-      : {
-          kind: "link",
-          label: "Sign in to report",
-          to: authRedirectPath({ pathname: page }),
-          icon: <Icon name="lock" className="size-4" />,
-        },
   ];
+  if (viewer === "other") {
+    items.push({ kind: "action", label: "Report", onSelect: onReport, icon: <Icon name="alert" className="size-4" /> });
+  } else if (viewer === "visitor") {
+    const to = authRedirectPath({ pathname: page });
+    items.push({ kind: "link", label: "Sign in to report", to, icon: <Icon name="lock" className="size-4" /> });
+  }
+  return items;
 }
 
-type TileProps = { row: PublishedRow; signedIn: boolean; onOpen: () => void; onReport: () => void };
+type TileProps = { row: PublishedRow; userId: string | undefined; onOpen: () => void; onReport: () => void };
 
-function GalleryTile({ row, signedIn, onOpen, onReport }: TileProps) {
+function GalleryTile({ row, userId, onOpen, onReport }: TileProps) {
   const { ref, image } = usePublishedImage(row.image_path, "tile");
   return (
     <li ref={ref} className="relative aspect-square rounded-box border border-base-300 bg-base-200">
@@ -105,12 +104,15 @@ function GalleryTile({ row, signedIn, onOpen, onReport }: TileProps) {
           </span>
         )}
       </button>
-      <div className="absolute top-1.5 right-1.5">
+      {/* The menu spans the tile's width, and its panel (ui/menu.tsx draws it w-64, from the button's right
+          edge) takes exactly that width, so a tile in the left column of a phone's grid never opens it off
+          the screen. Only the button and the panel take the pointer: the rest of the strip is the tile's. */}
+      <div className="pointer-events-none absolute inset-x-1.5 top-1.5 text-right [&_.w-64]:pointer-events-auto [&_.w-64]:left-0 [&_.w-64]:w-auto [&_button]:pointer-events-auto">
         <Menu
           label={`Image options: ${row.prompt}`}
           buttonClassName="btn btn-circle btn-sm border-base-300 bg-base-100/90"
           buttonContent={<Icon name="menu" className="size-4" />}
-          items={tileMenuItems(row.id, signedIn, onReport)}
+          items={tileMenuItems(row.id, viewerOf(row.user_id, userId), onReport)}
         />
       </div>
     </li>
@@ -166,7 +168,7 @@ export default function GalleryPage() {
   // The prerendered page knows no query; the real one is read once the page has hydrated.
   const q = hydrated ? urlQ : "";
   const gallery = useGallery(q, hydrated);
-  const signedIn = Boolean(useSession().user);
+  const userId = useSession().user?.id;
   const item = useItemDialogs(gallery.hide);
   const loadingFirst = gallery.status === "loading" && gallery.rows.length === 0;
 
@@ -205,7 +207,7 @@ export default function GalleryPage() {
             <GalleryTile
               key={row.id}
               row={row}
-              signedIn={signedIn}
+              userId={userId}
               onOpen={() => item.open(row)}
               onReport={() => item.report(row)}
             />

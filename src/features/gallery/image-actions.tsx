@@ -4,18 +4,19 @@
 import { Link } from "wouter";
 import { authRedirectPath } from "../../lib/auth-redirect";
 import { Icon } from "../../ui/icons";
-import { canShare, copyLink, galleryImagePath, galleryImageUrl, shareLink } from "./share";
+import { canShare, copyLink, galleryImagePath, galleryImageUrl, shareLink, type Viewer } from "./share";
 
 type Props = {
   id: string;
   prompt: string;
-  signedIn: boolean;
+  /** Someone else reports it; a visitor signs in first; its owner is offered no report. */
+  viewer: Viewer;
   onReport: () => void;
   /** The large view links to the image's page; the page itself does not. */
   pageLink?: boolean;
 };
 
-export function ImageActions({ id, prompt, signedIn, onReport, pageLink = false }: Props) {
+export function ImageActions({ id, prompt, viewer, onReport, pageLink = false }: Props) {
   const url = galleryImageUrl(id);
   return (
     <div className="flex flex-wrap gap-2">
@@ -39,12 +40,13 @@ export function ImageActions({ id, prompt, signedIn, onReport, pageLink = false 
           Share
         </button>
       )}
-      {signedIn ? (
+      {viewer === "other" && (
         <button type="button" className="btn btn-ghost btn-sm" onClick={onReport}>
           <Icon name="alert" className="size-4" />
           Report
         </button>
-      ) : (
+      )}
+      {viewer === "visitor" && (
         <Link to={authRedirectPath({ pathname: galleryImagePath(id) })} className="btn btn-ghost btn-sm">
           <Icon name="lock" className="size-4" />
           Sign in to report

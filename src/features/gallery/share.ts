@@ -2,6 +2,14 @@
 // or hand it to the device's share sheet (the Web Share API, where the browser has one).
 import { showToast } from "../../state/toasts";
 
+/** Who is looking at a published image: a visitor may sign in to report it, its owner does not report it. */
+export type Viewer = "visitor" | "owner" | "other";
+
+export function viewerOf(ownerId: string, userId: string | undefined): Viewer {
+  if (!userId) return "visitor";
+  return userId === ownerId ? "owner" : "other";
+}
+
 export function galleryImagePath(id: string): string {
   return `/gallery/${encodeURIComponent(id)}`;
 }

@@ -31,6 +31,21 @@ describe("a report", () => {
     expect(rpc).toHaveBeenLastCalledWith("report_generation", { p_generation_id: "g1", p_reason: "hate", p_note: null });
   });
 
+  it("words a refusal of bad input as the database does, and others as the catalogue does", async () => {
+    rpc.mockResolvedValueOnce({
+      data: null,
+      error: { code: "22023", message: "you cannot report your own image", details: "Unpublish or delete your own image instead." },
+      status: 400,
+    });
+    const own = await reportGeneration("g1", "hate", "");
+    expect(!own.ok && own.error.error.message).toBe(
+      "You cannot report your own image. Unpublish or delete your own image instead.",
+    );
+    rpc.mockResolvedValueOnce({ data: null, error: { code: "PT404", message: "no published image with this id" }, status: 404 });
+    const gone = await reportGeneration("g1", "hate", "");
+    expect(!gone.ok && gone.error.error.message).not.toContain("no published image");
+  });
+
   it("reads a refusal by its status", async () => {
     const refused = async (status: number) => {
       rpc.mockResolvedValueOnce({ data: null, error: { code: "X", message: "refused" }, status });

@@ -139,6 +139,27 @@ describe("reporting a gallery image", () => {
     expect(screen.getByRole("menuitem", { name: "Open its page" }).getAttribute("href")).toBe(`/gallery/${ID}`);
   });
 
+  it("offers no report of one's own image", async () => {
+    setSessionView({ status: "signed-in", user: { id: "someone", email: "s@example.com" }, verified: true });
+    renderAt("/gallery", <GalleryPage />);
+    await userEvent.click(await screen.findByRole("button", { name: "Image options: a red fox" }));
+    expect(screen.getAllByRole("menuitem").map((m) => m.textContent)).toEqual(["Open its page", "Copy link"]);
+  });
+
+  it("words a refusal of bad input as the server does", async () => {
+    reportGeneration.mockResolvedValue({
+      ok: false,
+      error: { kind: "invalid", error: { message: "Unknown report reason. The reason must be one of: minors." } },
+    });
+    renderAt("/gallery", <GalleryPage />);
+    const dialog = await openReportFromMenu("a red fox");
+    await userEvent.click(within(dialog).getByRole("radio", { name: REPORT_REASON_LABELS.minors }));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Send report" }));
+    expect((await within(dialog).findByRole("alert")).textContent).toBe(
+      "Unknown report reason. The reason must be one of: minors.",
+    );
+  });
+
   it("copies the image page's full address from the tile's menu", async () => {
     const writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
