@@ -68,7 +68,7 @@ export type RouteEntry = {
 };
 
 export const ROUTES: readonly RouteEntry[] = [
-  { path: "/", title: "AI Text to Image Generator", access: "public", section: "Create", page: "home" },
+  { path: "/", title: "Text to Image Generator", access: "public", section: "Create", page: "home" },
   { path: "/generate", title: "Generate", access: "public", section: "Create", page: "generate" },
   { path: "/prompts", title: "Prompts", access: "public", section: "Create", page: "prompts" },
   { path: "/prompt-library", title: "Prompt Library", access: "public", section: "Create", page: "promptLibrary" },
@@ -171,7 +171,7 @@ export const ROUTES: readonly RouteEntry[] = [
   },
   {
     path: "/payment-success",
-    title: "Payment Successful",
+    title: "No Payment Was Taken",
     access: "public",
     section: "Account",
     page: "paymentSuccess",
@@ -210,7 +210,9 @@ export function matchesRoute(entry: RouteEntry, path: string): boolean {
   if (!entry.path.includes(":")) return entry.path === path;
   const want = entry.path.split("/");
   const have = path.split("/");
-  return want.length === have.length && want.every((part, i) => (part.startsWith(":") ? have[i] !== "" : part === have[i]));
+  return (
+    want.length === have.length && want.every((part, i) => (part.startsWith(":") ? have[i] !== "" : part === have[i]))
+  );
 }
 
 /**
@@ -264,7 +266,5 @@ export const PAGE_MODULES: Readonly<Record<PageKey, readonly [string, ...string[
 export const NOT_FOUND_MODULE = "features/shell/not-found-page.tsx";
 
 export function documentTitle(title: string): string {
-  return title === "AI Text to Image Generator"
-    ? "PromptCanvas — AI Text to Image Generator"
-    : `${title} · PromptCanvas`;
+  return title === "Text to Image Generator" ? "PromptCanvas — Text to Image Generator" : `${title} · PromptCanvas`;
 }

@@ -52,7 +52,7 @@ for (const theme of ["light", "dark"] as const) {
       await visit(page, route.path);
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await expect(page).toHaveTitle(
-        route.path === "/" ? "PromptCanvas — AI Text to Image Generator" : `${route.title} · PromptCanvas`,
+        route.path === "/" ? "PromptCanvas — Text to Image Generator" : `${route.title} · PromptCanvas`,
       );
       const result = await new AxeBuilder({ page }).analyze();
       for (const v of result.violations) {
@@ -89,7 +89,7 @@ test("each public page is served as prerendered HTML with its own head", async (
     const res = await request.get(route.path);
     expect(res.status(), route.path).toBe(200);
     const html = await res.text();
-    const title = route.path === "/" ? "PromptCanvas — AI Text to Image Generator" : `${route.title} · PromptCanvas`;
+    const title = route.path === "/" ? "PromptCanvas — Text to Image Generator" : `${route.title} · PromptCanvas`;
     expect(html, route.path).toContain(`<title>${title}</title>`);
     expect(html).toMatch(/<meta name="description" content="[^"]{40,}" \/>/);
     expect(html).toContain(`<link rel="canonical" href="${ORIGIN}${route.path}" />`);
