@@ -69,7 +69,7 @@ export const FAQ: readonly FaqEntry[] = [
     group: "Images and models",
     question: "Can I share a link to one image?",
     answer:
-      "Yes, once it is published. Every published image has its own page at /gallery/ followed by its id, which anyone can open, signed in or not, with its prompt, style and settings and Make one like this. Copy link and Share are on that page and in the gallery's large view. When the image is unpublished, deleted or removed by an operator, the link finds nothing.",
+      "Yes, once it is published. Every published image has its own page at /gallery/ followed by its id, which anyone can open, signed in or not, with its prompt, style and settings and Make one like this. Copy link is on that page, in the gallery's large view and in each tile's menu, and Share (where the browser has a share sheet) beside it. When the image is unpublished, deleted or removed by an operator, the link finds nothing.",
     link: { label: "Browse the gallery", to: "/gallery" },
   },
   {

@@ -192,8 +192,8 @@ export default function CompleteGuidePost() {
       <p>
         A published image has its own page at <code>/gallery/&lt;id&gt;</code>: anyone can open it, signed in or not,
         see its prompt, style and settings, and press Make one like this to open the generator with its recipe. Copy
-        link and Share are on that page and in the gallery&rsquo;s large view. Unpublish or delete the image and the
-        link finds nothing.
+        link is on that page, in the gallery&rsquo;s large view and in each tile&rsquo;s menu, with Share beside it
+        where the browser has a share sheet. Unpublish or delete the image and the link finds nothing.
       </p>
       <p>
         If a published image breaks the content policy, sign in and press Report on it, choose a reason and add a note
