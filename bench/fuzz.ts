@@ -7,7 +7,7 @@
 // FUZZ_CONCURRENCY (4) at a time. A stall is an answer slower than FUZZ_STALL_MS (1,000; a drawn image
 // FUZZ_RENDER_MS, 15,000) or /health slower than FUZZ_HEALTH_MS (100) while requests are in flight; each is
 // sent again alone, twice, and counts only if it stalls each time (FUZZ_CONFIRM=0 counts every stall seen;
-// at most FUZZ_MAX_REPLAYS, 200, are sent again, the slowest first).
+// at most FUZZ_MAX_REPLAYS, 5,000, are sent again, the slowest first; any not sent again are listed).
 // FUZZ_ONLY=12,345 sends only those requests of the seed and prints each with its answer.
 // FUZZ_SEED=ci sends what CI sends (bench/fuzz/seeds.ts: CI_RUNS, each seed with its own request count);
 // FUZZ_SEED=found sends each request that once found a fault (FOUND) alone.

@@ -45,7 +45,7 @@ export const DEFAULT_OPTIONS: Omit<FuzzOptions, "seed" | "requests"> = {
   healthMs: 100,
   healthEveryMs: 100,
   confirm: true,
-  maxReplays: 200,
+  maxReplays: 5000,
 };
 
 export interface Finding {

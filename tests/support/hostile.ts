@@ -67,12 +67,25 @@ export async function send(b: Backend, path: string, init: RequestInit = {}, han
   }
 }
 
+/** rawSend writes at most this much at a time. */
+const RAW_PIECE_BYTES = 16 * 1024;
+/** How long rawSend waits for an answer at its pause before writing on. */
+const RAW_PAUSE_MS = 2000;
+
 /**
- * Sends a raw HTTP/1.1 GET with `headers` over a socket and reads what the server answers, even when it
- * answers (431, 400) and closes before the client has finished writing oversize headers: fetch reports
- * that as a reset although the server did answer.
+ * Sends a raw HTTP/1.1 request (`method`, `headers`, optional `body`) over a socket and reads what the
+ * server answers, even when it answers (431, 414, 400) and closes before the client has finished writing
+ * an oversize head or body: fetch reports that as a reset although the server did answer. With `pauseAt`
+ * (a server's head limit), it stops there until answered, or for RAW_PAUSE_MS, before sending the rest.
  */
-export function rawGet(b: Backend, path: string, headers: Record<string, string>): Promise<Answer> {
+export function rawSend(
+  b: Backend,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string | Uint8Array,
+  { hangMs = HANG_MS, pauseAt }: { hangMs?: number; pauseAt?: number } = {},
+): Promise<Answer> {
   const t0 = performance.now();
   const url = new URL(b.url);
   return new Promise<Answer>((resolve) => {
@@ -87,19 +100,55 @@ export function rawGet(b: Backend, path: string, headers: Record<string, string>
       const m = /^HTTP\/1\.[01] (\d{3})/.exec(got);
       const ms = performance.now() - t0;
       if (m) return resolve({ cls: classOf(Number(m[1])), status: Number(m[1]), detail: got.slice(0, 200), ms });
-      if (why === "timeout") return resolve({ cls: "hang", status: null, detail: `no answer in ${HANG_MS} ms`, ms });
+      if (why === "timeout") return resolve({ cls: "hang", status: null, detail: `no answer in ${hangMs} ms`, ms });
       resolve({ cls: (await alive(b)) ? "reset" : "crash", status: null, detail: `no answer: ${why}`, ms });
     };
-    const timer = setTimeout(() => finish("timeout"), HANG_MS);
+    const timer = setTimeout(() => finish("timeout"), hangMs);
     sock.on("data", (d) => {
       got += d.toString("latin1");
       if (/\r\n\r\n/.test(got)) void finish("answered");
     });
     sock.on("error", (e) => void finish(String(e)));
     sock.on("close", () => void finish("closed"));
-    const lines = Object.entries({ host: url.host, connection: "close", ...headers }).map(([k, v]) => `${k}: ${v}`);
-    sock.write(`GET ${path} HTTP/1.1\r\n${lines.join("\r\n")}\r\n\r\n`, () => {});
+    const bytes = body === undefined ? undefined : Buffer.from(body);
+    // The request target as fetch would send it (percent-encoded where a URL must be).
+    const target = ((u) => u.pathname + u.search)(new URL(`${b.url}${path}`));
+    const all = {
+      host: url.host,
+      connection: "close",
+      ...headers,
+      ...(bytes ? { "content-length": String(bytes.length) } : {}),
+    };
+    const lines = Object.entries(all).map(([k, v]) => `${k}: ${v}`);
+    const request = Buffer.concat([
+      Buffer.from(`${method} ${target} HTTP/1.1\r\n${lines.join("\r\n")}\r\n\r\n`, "latin1"),
+      bytes ?? Buffer.alloc(0),
+    ]);
+    // Written a piece at a time, with the event loop's poll between pieces, and no more once the server
+    // has answered. Past `pauseAt` bytes (a server's head limit) it waits up to RAW_PAUSE_MS for an answer
+    // before writing on: a server that refuses an oversize head answers and closes, and a client that kept
+    // writing would meet the reset (the rest unread) before it read the answer.
+    let paused = false;
+    const writeFrom = (at: number) => {
+      if (settled || got || at >= request.length) return;
+      if (pauseAt !== undefined && at >= pauseAt && !paused) {
+        paused = true;
+        setTimeout(() => writeFrom(at), RAW_PAUSE_MS);
+        return;
+      }
+      const end =
+        pauseAt !== undefined && at < pauseAt ? Math.min(at + RAW_PIECE_BYTES, pauseAt) : at + RAW_PIECE_BYTES;
+      sock.write(request.subarray(at, end), (err) => {
+        if (!err) setImmediate(() => writeFrom(end));
+      });
+    };
+    writeFrom(0);
   });
+}
+
+/** rawSend of a GET. */
+export function rawGet(b: Backend, path: string, headers: Record<string, string>): Promise<Answer> {
+  return rawSend(b, "GET", path, headers);
 }
 
 /** Headers of a request with the project key (the gateway refuses any without) and a token. */
