@@ -9,6 +9,7 @@ import {
   REPORTS_TO_HOLD,
   SUSPENSION_DAYS,
 } from "#shared/vocabulary/moderation.ts";
+import { ERROR_CATALOGUE } from "#shared/vocabulary/errors.ts";
 import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { Link } from "wouter";
 import { LegalLayout, type LegalSection } from "./legal-layout";
@@ -16,6 +17,9 @@ import { OperatorContact } from "./operator-contact";
 
 /** "1, 7, 30 or 365": the suspension lengths the moderation page offers. */
 const SUSPENSION_LIST = `${SUSPENSION_DAYS.slice(0, -1).join(", ")} or ${SUSPENSION_DAYS[SUSPENSION_DAYS.length - 1]}`;
+
+/** The generator's words for a refused prompt. */
+const REFUSED = ERROR_CATALOGUE.nsfw_content;
 
 const SECTIONS: LegalSection[] = [
   {
@@ -67,10 +71,9 @@ const SECTIONS: LegalSection[] = [
           where you name what you want kept out.
         </p>
         <p>
-          A prompt that matches is refused with <strong>Content Policy Violation</strong>: &ldquo;Your prompt contains
-          restricted content. Please modify it.&rdquo; Nothing is drawn or stored, and the attempt does not count
-          against your daily limit. A queued task refused this way fails once, visibly, and is not retried. The same
-          check runs again when you publish an image.
+          A prompt that matches is refused with <strong>{REFUSED.title}</strong>: &ldquo;{REFUSED.message}&rdquo;
+          Nothing is drawn or stored, and the attempt does not count against your daily limit. A queued task refused
+          this way fails once, visibly, and is not retried. The same check runs again when you publish an image.
         </p>
         <p>
           A word list is automatic and sometimes wrong. If an innocent prompt is refused, rephrase it. When the operator
@@ -143,7 +146,7 @@ const SECTIONS: LegalSection[] = [
           </li>
           <li>
             <strong>unpublish it and suspend</strong> the account from publishing for {SUSPENSION_LIST} days: until then
-            that person can still generate and keep images but cannot publish any.
+            that person can still generate and keep images but cannot publish any, and is told so on trying.
           </li>
         </ul>
         <p>
