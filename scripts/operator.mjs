@@ -2,7 +2,9 @@
 //
 // Makes a person an operator (app_metadata.role = "operator"), takes the role back, or lists who has it,
 // through the auth admin API with the service role, the one way app_metadata is written: a person cannot
-// set it on themselves. The same calls work on the local backend and on hosted Supabase.
+// set it on themselves. The same calls work on the local backend and on hosted Supabase. They are the
+// GoTrue admin endpoints supabase-js's auth.admin calls, sent with fetch: supabase-js's client wants a
+// WebSocket for realtime that Node 20 lacks, and this command needs none.
 //
 // Environment: SUPABASE_URL (default: the local backend of `npm start`, http://127.0.0.1:$API_PORT, port
 // 54321) and SUPABASE_SERVICE_ROLE_KEY. Without a key, the local backend's is made from its signing
@@ -11,7 +13,6 @@ import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createClient } from "@supabase/supabase-js";
 
 export const OPERATOR_ROLE = "operator";
 const PER_PAGE = 1000;
@@ -51,17 +52,33 @@ export function localServiceKey(secret, nowSec = Math.floor(Date.now() / 1000)) 
   return `${body}.${createHmac("sha256", secret).update(body).digest("base64url")}`;
 }
 
+/** The auth admin API of a project: list users a page at a time, and update one. */
 export function adminClient({ url, serviceRoleKey }) {
-  return createClient(url, serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+  const base = `${url.replace(/\/+$/, "")}/auth/v1/admin/users`;
+  const headers = { apikey: serviceRoleKey, authorization: `Bearer ${serviceRoleKey}` };
+  async function send(what, path, init = {}) {
+    const res = await fetch(`${base}${path}`, { ...init, headers: { ...headers, ...init.headers } });
+    const body = await res.json().catch(() => null);
+    if (!res.ok) throw new Error(`Cannot ${what}: ${res.status} ${body?.msg ?? body?.message ?? res.statusText}`);
+    return body;
+  }
+  return {
+    listUsers: (page, perPage) => send("list users", `?page=${page}&per_page=${perPage}`),
+    updateUser: (id, attributes) =>
+      send("update the user", `/${encodeURIComponent(id)}`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(attributes),
+      }),
+  };
 }
 
 /** Every user, page by page (the admin API has no lookup by e-mail). */
 async function* allUsers(client) {
   for (let page = 1; ; page++) {
-    const { data, error } = await client.auth.admin.listUsers({ page, perPage: PER_PAGE });
-    if (error) throw new Error(`Cannot list users: ${error.message}`);
-    yield* data.users;
-    if (data.users.length < PER_PAGE) return;
+    const { users } = await client.listUsers(page, PER_PAGE);
+    yield* users;
+    if (users.length < PER_PAGE) return;
   }
 }
 
@@ -76,11 +93,11 @@ export async function setOperator(client, email, on) {
   const user = await findUserByEmail(client, email);
   if (!user) throw new Error(`Nobody has signed up with ${email.trim()}.`);
   // GoTrue merges app_metadata: a key given as null is removed, the others are kept.
-  const { data, error } = await client.auth.admin.updateUserById(user.id, {
-    app_metadata: { role: on ? OPERATOR_ROLE : null },
-  });
-  if (error) throw new Error(`Cannot update ${email.trim()}: ${error.message}`);
-  return data.user;
+  try {
+    return await client.updateUser(user.id, { app_metadata: { role: on ? OPERATOR_ROLE : null } });
+  } catch (e) {
+    throw new Error(`${email.trim()}: ${e.message}`, { cause: e });
+  }
 }
 
 export async function listOperators(client) {

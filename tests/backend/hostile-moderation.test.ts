@@ -38,12 +38,16 @@ describe.each(BACKEND_TARGETS)("moderation calls under bad input on $title", ({ 
   const tokens: Record<string, string | null> = {};
 
   const tokenOf = async (u: NewUser) => (await u.client.auth.getSession()).data.session!.access_token;
-  const command = (...argv: string[]) =>
-    operatorCommand(argv, {
+  /** Runs `npm run operator -- <argv>` against this backend; its exit code, and what it said when it failed. */
+  const command = async (...argv: string[]) => {
+    const said: string[] = [];
+    const code = await operatorCommand(argv, {
       env: { SUPABASE_URL: b.url, SUPABASE_SERVICE_ROLE_KEY: b.serviceRoleKey },
       out: () => {},
-      err: () => {},
+      err: (line) => said.push(line),
     });
+    return code === 0 ? 0 : `${code}: ${said.join(" ")}`;
+  };
   const image = async (publish: boolean) => {
     const id = randomUUID();
     const row = { id, user_id: owner.id, prompt: "a quiet harbour", provider: "builtin", model: "procedural-v1" };
@@ -173,8 +177,8 @@ describe.each(BACKEND_TARGETS)("moderation calls under bad input on $title", ({ 
     expect((await rpc("moderation_queue", {}, token)).status).toBe(200);
     expect(await command("revoke", former.email)).toBe(0);
     expectRefused(await rpc("moderation_queue", {}, token), 403, "42501");
-    expect(await command("grant", "nobody-here@example.test")).toBe(1);
-    expect(await command("promote", former.email)).toBe(2);
+    expect(await command("grant", "nobody-here@example.test")).toMatch(/^1: Nobody has signed up/);
+    expect(await command("promote", former.email)).toMatch(/^2: Usage/);
   });
 
   it.skipIf(skip)("answers hostile values in every argument of every call with a 4xx", async () => {
