@@ -8,11 +8,15 @@ export type AppConfig = {
   supabaseAnonKey: string;
   /** The one host the product is meant to be used on; empty when none is configured. */
   productionHost: string;
+};
+
+/** The whole configuration the pages read: the backend's, and whom people may write to about this site. */
+export type SiteConfig = AppConfig & {
   /** The address the operator of this site publishes for contact; empty when none is (or it is no address). */
   contactEmail: string;
 };
 
-type RawConfig = Partial<Record<keyof AppConfig, unknown>>;
+type RawConfig = Partial<Record<keyof SiteConfig, unknown>>;
 
 declare global {
   interface Window {
@@ -45,7 +49,7 @@ export function contactAddress(raw: string): string {
 export function readConfig(
   runtime: RawConfig | undefined = typeof window === "undefined" ? undefined : window.__APP_CONFIG__,
   env: Record<string, unknown> = import.meta.env,
-): AppConfig {
+): SiteConfig {
   return {
     supabaseUrl: pick(runtime?.supabaseUrl, env.VITE_SUPABASE_URL).replace(/\/+$/, ""),
     supabaseAnonKey: pick(runtime?.supabaseAnonKey, env.VITE_SUPABASE_ANON_KEY),
@@ -54,9 +58,9 @@ export function readConfig(
   };
 }
 
-let cached: AppConfig | undefined;
+let cached: SiteConfig | undefined;
 
-export function appConfig(): AppConfig {
+export function appConfig(): SiteConfig {
   cached ??= readConfig();
   return cached;
 }
@@ -65,7 +69,7 @@ export function appConfig(): AppConfig {
  * The configuration this build was made with, without /app-config.js: what prerendered pages were written
  * with, so a page hydrates against the same words before it shows this site's own (see useContactEmail).
  */
-export function builtConfig(env: Record<string, unknown> = import.meta.env): AppConfig {
+export function builtConfig(env: Record<string, unknown> = import.meta.env): SiteConfig {
   return readConfig({}, env);
 }
 
