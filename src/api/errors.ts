@@ -22,6 +22,7 @@ export const CLASSIFICATION_ORDER: readonly { code: ErrorCode; matches: (p: Prob
   { code: "rate_limit", matches: (p) => /rate[\s_-]?limit|too many requests/.test(p.text) || p.status === 429 },
   { code: "daily_limit", matches: (p) => /daily[\s_-]?limit|generations_today/.test(p.text) },
   { code: "nsfw_content", matches: (p) => /nsfw|content[\s_-]?policy/.test(p.text) },
+  { code: "publishing_suspended", matches: (p) => /publishing[\s_-]?suspended/.test(p.text) },
   { code: "insufficient_credits", matches: (p) => /credit|insufficient/.test(p.text) || p.status === 402 },
   {
     code: "network_error",

@@ -56,6 +56,34 @@ export function updateGenerationFlags(
 }
 
 /**
+ * Calls one of the library's functions; its answer, or the failure read from its `{ error: { code,
+ * message } }` body (FunctionsHttpError keeps the Response), a fetch that never reached the server
+ * (status 0: offline) or the gateway's relay error. A refusal whose message says why (`wordedCodes`)
+ * keeps the server's message rather than the catalogue's.
+ */
+async function invokeWrite(
+  name: string,
+  body: Record<string, unknown>,
+  wordedCodes: readonly string[] = [],
+): Promise<Result<unknown, WriteFailure & { status: number; code?: string }>> {
+  const { data, error } = await supabase().functions.invoke(name, { body });
+  if (!error) return ok(data);
+  const context = (error as { context?: unknown }).context;
+  if (!(context instanceof Response)) {
+    const status = error.name === "FunctionsRelayError" ? 502 : 0;
+    return err({ ...writeFailure(status, error), status });
+  }
+  const answer = (await context
+    .clone()
+    .json()
+    .catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+  const failure = writeFailure(context.status, answer?.error ? { ...answer, status: context.status } : error);
+  const { code, message } = answer?.error ?? {};
+  if (code && wordedCodes.includes(code) && typeof message === "string") failure.error.message = message;
+  return err({ ...failure, status: context.status, code });
+}
+
+/**
  * Deletes one generation, its row and its stored image, in one request to the delete-generation
  * function, which finishes both steps on the server (decision 113). A repeated request succeeds:
  * `rowDeleted` is then false. Hosted Supabase lets no SQL delete Storage objects, so the object goes
@@ -66,25 +94,32 @@ export function deleteGeneration(
   imagePath?: string,
 ): Promise<Result<{ rowDeleted: boolean }, WriteFailure>> {
   return guarded(async () => {
-    const { data, error } = await supabase().functions.invoke("delete-generation", {
-      body: { generation_id: id, image_path: imagePath },
-    });
-    if (error) {
-      // FunctionsHttpError keeps the Response (its body is { error: { code, message } }); a fetch that
-      // never reached the server has none (status 0: offline); a relay error is the gateway's.
-      const context = (error as { context?: unknown }).context;
-      if (context instanceof Response) {
-        const body = (await context
-          .clone()
-          .json()
-          .catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-        return err(writeFailure(context.status, body?.error ? { ...body, status: context.status } : error));
-      }
-      return err(writeFailure(error.name === "FunctionsRelayError" ? 502 : 0, error));
-    }
-    const answer = data as { deleted?: unknown; row_deleted?: unknown } | null;
+    const r = await invokeWrite("delete-generation", { generation_id: id, image_path: imagePath });
+    if (!r.ok) return err({ kind: r.error.kind, error: r.error.error });
+    const answer = r.value as { deleted?: unknown; row_deleted?: unknown } | null;
     if (answer?.deleted !== true) return err(writeFailure(502, { message: "server error: unexpected answer" }));
     return ok({ rowDeleted: answer.row_deleted === true });
+  });
+}
+
+/** What a refused publish's answer may carry besides the catalogue's codes: the row an operator removed. */
+const PUBLISH_WORDED = ["nsfw_content", "publishing_suspended", "invalid_input", "removed_by_operator"];
+
+/**
+ * Publishes one generation through publish-generation, the only way into the gallery: the server runs
+ * the prompt check and the image check first (decision 141). `found` is false when the row is gone (404).
+ * A refusal (nsfw_content, publishing_suspended, an operator's removal) is `rejected`, with the
+ * server's words for why.
+ */
+export function publishGeneration(id: string): Promise<Result<{ found: boolean }, WriteFailure>> {
+  return guarded(async () => {
+    const r = await invokeWrite("publish-generation", { generation_id: id }, PUBLISH_WORDED);
+    // The function's own 404 (invalid_input) is a row gone; the gateway's (no such function) is not.
+    const gone = !r.ok && r.error.status === 404 && r.error.code === "invalid_input";
+    if (!r.ok) return gone ? ok({ found: false }) : err({ kind: r.error.kind, error: r.error.error });
+    const answer = r.value as { published?: unknown } | null;
+    if (answer?.published !== true) return err(writeFailure(502, { message: "server error: unexpected answer" }));
+    return ok({ found: true });
   });
 }
 

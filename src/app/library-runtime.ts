@@ -5,6 +5,7 @@
 // same entry at once. Writes made offline also ask for a Background Sync ("promptcanvas-outbox"),
 // which the service worker answers with the same drain. Conflicts are announced once (whichever
 // tab claims them) and stay listed for the UI (listConflicts).
+import { ERROR_CATALOGUE, type ErrorCode } from "#shared/vocabulary/errors.ts";
 import { renewingOnce, sessionRenewals } from "../api/auth";
 import { sanitizeForLog } from "../api/errors";
 import { subscribeGenerationChanges } from "../api/library";
@@ -36,13 +37,21 @@ function requestOutboxSync(): void {
     .catch(warn("background sync unavailable"));
 }
 
+/** Refusals the error catalogue words (a refused publish): their toast is the catalogue's title and action. */
+const CATALOGUED: ReadonlySet<ErrorCode> = new Set(["nsfw_content", "publishing_suspended"]);
+
 async function announceConflicts(userId: string): Promise<void> {
   const fresh = await claimUnnotifiedConflicts(db, userId);
   if (!fresh.length) return;
+  const code = fresh.length === 1 ? fresh[0].conflict?.code : undefined;
+  const entry = code && CATALOGUED.has(code) ? ERROR_CATALOGUE[code] : null;
   showToast({
     tone: "warning",
-    title: fresh.length === 1 ? "A change could not be applied" : `${fresh.length} changes could not be applied`,
+    title:
+      entry?.title ??
+      (fresh.length === 1 ? "A change could not be applied" : `${fresh.length} changes could not be applied`),
     message: fresh.length === 1 ? fresh[0].conflict?.message : "The server's version was kept; see your history.",
+    ...(entry ? { action: entry.action } : {}),
   });
 }
 

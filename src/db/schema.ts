@@ -138,6 +138,8 @@ export type OutboxStatus = "pending" | "conflict";
 export type OutboxConflict = {
   reason: "gone" | "rejected";
   message: string;
+  /** The refusal's error code (the catalogue's, src/api/errors.ts), where the server gave one. */
+  code?: ErrorCode;
   at: string;
   /** Set once a page has told the person (so exactly one toast, whichever tab or worker found it). */
   notified: boolean;

@@ -7,13 +7,18 @@
 // 5xx/408/429 and a network failure while online back off (the head entry blocks the rest, keeping
 // the order); an expired session is renewed once, then the queue parks until a sign-in; a row gone
 // on the server, or a change the server refuses for good, becomes a listed conflict (never silent)
-// and the local record takes the server's truth.
+// and the local record takes the server's truth. Publishing goes through the publish-generation function
+// (the server's prompt and image checks, decision 141): its refusal (nsfw_content, publishing_suspended)
+// is such a conflict, never retried, and the row is unpublished here at once. Unpublishing and saving stay
+// the row's own REST update.
+import type { ErrorCode } from "#shared/vocabulary/errors.ts";
 import { appErrorOf } from "../api/errors";
 import { isOnline } from "../lib/online";
 import type { Result } from "../lib/result";
 import { refreshSession } from "../api/auth";
 import {
   deleteGeneration,
+  publishGeneration,
   updateGenerationFlags,
   upsertPreferences,
   type FlagsPatch,
@@ -32,6 +37,8 @@ export const OUTBOX_SYNC_TAG = "promptcanvas-outbox";
 export type PushDeps = {
   db: AppDb;
   updateFlags: (id: string, patch: FlagsPatch) => Promise<Result<{ found: boolean }, WriteFailure>>;
+  /** Publishes a row through the server's checks; `found` is false when the row is gone. */
+  publishGeneration: (id: string) => Promise<Result<{ found: boolean }, WriteFailure>>;
   /** Deletes the row and its stored image in one server call (decision 113). */
   deleteGeneration: (id: string, imagePath: string) => Promise<Result<{ rowDeleted: boolean }, WriteFailure>>;
   upsertPreferences: (userId: string, patch: PreferencesRowPatch) => Promise<Result<null, WriteFailure>>;
@@ -80,14 +87,8 @@ const failed = (failure: WriteFailure): Sent => ({ outcome: "failed", failure })
 async function send(deps: PushDeps, entry: OutboxEntry): Promise<Sent> {
   const op = { kind: entry.kind, payload: entry.payload } as OutboxOp;
   switch (op.kind) {
-    case "generation.flags": {
-      const patch: FlagsPatch = {};
-      if (op.payload.isSaved !== undefined) patch.is_saved = op.payload.isSaved;
-      if (op.payload.isPublic !== undefined) patch.is_public = op.payload.isPublic;
-      const r = await deps.updateFlags(op.payload.generationId, patch);
-      if (!r.ok) return failed(r.error);
-      return r.value.found ? { outcome: "applied" } : { outcome: "gone" };
-    }
+    case "generation.flags":
+      return sendFlags(deps, op.payload);
     case "generation.delete": {
       // One request: the server removes the row, then the object, whatever becomes of this device
       // after sending (two requests from here left the object behind when the device lost its
@@ -111,23 +112,56 @@ async function send(deps: PushDeps, entry: OutboxEntry): Promise<Sent> {
   }
 }
 
-/** The server's truth after a conflict: a row gone there is gone here too. */
-async function settleConflict(deps: PushDeps, entry: OutboxEntry, reason: "gone" | "rejected", message: string) {
+/**
+ * A row's flags: saving and unpublishing as the row's own update, publishing through the server's checks
+ * (after the update, when one entry carries both). Each step sets an absolute value, so a resend is harmless.
+ */
+async function sendFlags(
+  deps: PushDeps,
+  payload: { generationId: string; isSaved?: boolean; isPublic?: boolean },
+): Promise<Sent> {
+  const patch: FlagsPatch = {};
+  if (payload.isSaved !== undefined) patch.is_saved = payload.isSaved;
+  if (payload.isPublic === false) patch.is_public = false;
+  if (Object.keys(patch).length) {
+    const r = await deps.updateFlags(payload.generationId, patch);
+    if (!r.ok) return failed(r.error);
+    if (!r.value.found) return { outcome: "gone" };
+  }
+  if (payload.isPublic !== true) return { outcome: "applied" };
+  const r = await deps.publishGeneration(payload.generationId);
+  if (!r.ok) return failed(r.error);
+  return r.value.found ? { outcome: "applied" } : { outcome: "gone" };
+}
+
+/**
+ * The server's truth after a conflict: a row gone there is gone here too, and a refused publish leaves
+ * the row unpublished here.
+ */
+async function settleConflict(deps: PushDeps, entry: OutboxEntry, detail: Conflict) {
   const { db } = deps;
+  const { conflict: reason, message, code } = detail;
   await db.transaction("rw", [db.outbox, db.generations, db.images, db.imageUse], async () => {
-    await markConflict(db, entry.seq!, { reason, message }, deps.now());
-    const generationId = (entry.payload as { generationId?: unknown } | null)?.generationId;
-    if (reason === "gone" && typeof generationId === "string") {
+    await markConflict(db, entry.seq!, { reason, message, ...(code ? { code } : {}) }, deps.now());
+    const payload = entry.payload as { generationId?: unknown; isPublic?: unknown } | null;
+    const generationId = payload?.generationId;
+    if (typeof generationId !== "string") return;
+    if (reason === "gone") {
       await db.generations.delete(generationId);
       await removeImages(db, [generationId]);
+    } else if (entry.kind === "generation.flags" && payload?.isPublic === true) {
+      await db.generations.update(generationId, { isPublic: 0 });
     }
   });
 }
 
 const GONE_MESSAGE = "This generation no longer exists on the server (it was deleted elsewhere).";
 
+/** A change the server's truth overrides, with the refusal's code where it has one. */
+type Conflict = { conflict: "gone" | "rejected"; message: string; code?: ErrorCode };
+
 /** What became of a sent entry beyond delivered or retried, for the report and the outbox. */
-type Detail = { conflict: "gone" | "rejected"; message: string } | { park: "auth" };
+type Detail = Conflict | { park: "auth" };
 
 /**
  * Sends the user's pending entries in order until none is left or one must wait, on an ordered
@@ -163,7 +197,7 @@ export async function drainOutbox(deps: PushDeps, userId: string): Promise<Drain
     }
     const { failure } = sent;
     if (failure.kind === "rejected") {
-      details.set(entry.seq!, { conflict: "rejected", message: failure.error.message });
+      details.set(entry.seq!, { conflict: "rejected", message: failure.error.message, code: failure.error.code });
       return { outcome: "failed" };
     }
     if (failure.kind === "auth") {
@@ -181,7 +215,7 @@ export async function drainOutbox(deps: PushDeps, userId: string): Promise<Drain
       await completeEntry(deps.db, entry.seq!);
       report.sent++;
     } else if (result.outcome === "failed" && detail && "conflict" in detail) {
-      await settleConflict(deps, entry, detail.conflict, detail.message);
+      await settleConflict(deps, entry, detail);
       report.conflicts++;
     } else if (result.outcome === "retry") {
       await deferEntry(deps.db, entry.seq!, result.at);
@@ -263,6 +297,7 @@ export function pushDeps(db: AppDb): PushDeps {
   return {
     db,
     updateFlags: updateGenerationFlags,
+    publishGeneration,
     deleteGeneration,
     upsertPreferences,
     refreshSession,

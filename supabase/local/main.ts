@@ -62,6 +62,7 @@ const services: [string, Service][] = [
     createFunctions(ctx, {
       render: renderPool.render,
       decode: renderPool.decode,
+      classify: renderPool.classify,
       fetch: functionFetch,
       background: (work) => void work.catch((e) => log("function background work failed", { error: String(e) })),
     }),

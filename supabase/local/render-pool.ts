@@ -8,11 +8,18 @@
 // images (decode), with a budget of CPU time: a decode that has used it up is answered image_too_slow
 // and its process killed, so a hostile file costs at most that much of a low-priority core. CPU time,
 // not the clock: a process at low priority on a busy machine gets little CPU, and a real picture must
-// not be refused for the load of others (where the CPU time cannot be read, the clock is used).
+// not be refused for the load of others (where the CPU time cannot be read, the clock is used). They
+// also run the image check of a stored image before it is published (classify), within a budget of its
+// own; a process loads the classifier at its first classify job and keeps it. A process may read only
+// the folder of the classifier's WebAssembly files (it has no other permission).
 import type { DecodedImage } from "../functions/_shared/image/decode.ts";
 import { fail, type ImageResult } from "../functions/_shared/image/result.ts";
+import { wasmDir } from "../functions/_shared/moderation/classifier.ts";
+import type { ImageScores } from "../functions/_shared/moderation/image-verdict.ts";
 import {
+  classifyReply,
   decodeReply,
+  encodeClassifyRequest,
   encodeDecodeRequest,
   encodeRequest,
   FrameReader,
@@ -29,6 +36,11 @@ export interface RenderPool {
    * waiting for a process is not counted.
    */
   decode: (file: Uint8Array, budgetMs: number) => Promise<ImageResult<DecodedImage>>;
+  /**
+   * The image check of a stored image file in a process (decode, then nsfwjs's scores), within `budgetMs`
+   * of CPU time as a decode is; past it, image_too_slow.
+   */
+  classify: (file: Uint8Array, budgetMs: number) => Promise<ImageResult<ImageScores>>;
   readonly size: number;
   /** Renders running now and renders waiting for a process. */
   load(): { running: number; queued: number };
@@ -113,7 +125,8 @@ export function createRenderPool(opts: RenderPoolOptions): RenderPool {
 
   function start(): Deno.ChildProcess {
     const deno = Deno.execPath();
-    const args = ["run", "--quiet", "--no-prompt", processUrl.href];
+    const wasm = wasmDir();
+    const args = ["run", "--quiet", "--no-prompt", ...(wasm ? [`--allow-read=${wasm}`] : []), processUrl.href];
     // Deno's messages without colour codes, so a failure's message reads plainly.
     const env: Record<string, string> = { NO_COLOR: "1" };
     for (const name of PASSED_ENV) {
@@ -222,6 +235,15 @@ export function createRenderPool(opts: RenderPoolOptions): RenderPool {
     check(budgetMs);
   }
 
+  /** A job with a CPU budget: its reply, or null once the budget ran out (its process is then killed). */
+  async function budgeted(frame: (id: number) => Uint8Array, budgetMs: number) {
+    let overran = false;
+    return await submit((id) => ({ frame: frame(id), budgetMs }), () => overran = true).catch((e: Error) => {
+      if (overran) return null;
+      throw e;
+    });
+  }
+
   return {
     size,
     async render(input) {
@@ -230,16 +252,18 @@ export function createRenderPool(opts: RenderPoolOptions): RenderPool {
       return payload;
     },
     async decode(file, budgetMs) {
-      let overran = false;
-      const reply = await submit((id) => ({ frame: encodeDecodeRequest(id, file), budgetMs }), () => overran = true)
-        .catch((e: Error) => {
-          if (overran) return null;
-          throw e;
-        });
+      const reply = await budgeted((id) => encodeDecodeRequest(id, file), budgetMs);
       if (!reply) return fail("image_too_slow", `the image did not decode within ${budgetMs} ms`);
       const result = decodeReply(reply.header, reply.payload);
       if (result) return result;
       throw new Error(reply.header.ok ? "decode answered no image" : reply.header.message);
+    },
+    async classify(file, budgetMs) {
+      const reply = await budgeted((id) => encodeClassifyRequest(id, file), budgetMs);
+      if (!reply) return fail("image_too_slow", `the image was not checked within ${budgetMs} ms`);
+      const result = classifyReply(reply.header);
+      if (result) return result;
+      throw new Error(reply.header.ok ? "classify answered no scores" : reply.header.message);
     },
     load: () => ({ running: slots.filter((s) => s.job).length, queued: queue.length }),
     async close() {

@@ -1,14 +1,18 @@
 // What the render pool (render-pool.ts) and a render process (render-process.ts) say to each other over
 // the process's stdin and stdout: frames of [header length: u32][payload length: u32][header: JSON]
-// [payload: bytes], big-endian. Two kinds of job share the frames. A render's header is { id, input }
+// [payload: bytes], big-endian. Three kinds of job share the frames. A render's header is { id, input }
 // with the reference image's pixels as the payload; its reply is { id, ok: true } with the PNG as the
 // payload. A decode's header is { id, decode: true } with an untrusted image file as the payload; its
 // reply is { id, ok: true, image: { width, height, format } } with the RGBA pixels as the payload, or
-// { id, ok: false, message, code } when the file does not decode (a value, not a crash). Any other
-// failure is { id, ok: false, message }. Bytes travel as they are, never through JSON.
+// { id, ok: false, message, code } when the file does not decode (a value, not a crash). A classify's
+// header is { id, classify: true } with a stored image file as the payload; its reply is
+// { id, ok: true, scores } (the image check's scores, no payload), or { id, ok: false, message, code }
+// when the file does not decode. Any other failure is { id, ok: false, message }. Bytes travel as they
+// are, never through JSON.
 import type { DecodedImage } from "../functions/_shared/image/decode.ts";
 import type { ImageErrorCode, ImageResult } from "../functions/_shared/image/result.ts";
 import type { RenderFn } from "../functions/_shared/providers/builtin.ts";
+import type { ImageScores } from "../functions/_shared/moderation/image-verdict.ts";
 
 export type RenderInput = Parameters<RenderFn>[0];
 
@@ -17,13 +21,19 @@ type WireInput = Omit<RenderInput, "reference"> & {
   reference?: { width: number; height: number } | null;
 };
 
-export type RequestHeader = { id: number; input: WireInput } | { id: number; decode: true };
+export type RequestHeader =
+  | { id: number; input: WireInput }
+  | { id: number; decode: true }
+  | { id: number; classify: true };
 export type ReplyHeader =
-  | { id: number; ok: true; image?: Omit<DecodedImage, "rgba"> }
+  | { id: number; ok: true; image?: Omit<DecodedImage, "rgba">; scores?: ImageScores }
   | { id: number; ok: false; message: string; code?: ImageErrorCode };
 
 /** What a process does with an untrusted image file: the shared decoder, with its limits. */
 export type DecodeFn = (bytes: Uint8Array) => ImageResult<DecodedImage>;
+
+/** What a process does with a stored image file: the image check (decode, then classify). */
+export type ClassifyFn = (bytes: Uint8Array) => Promise<ImageResult<ImageScores>>;
 
 /** No frame is larger: a 2500 px square render is about 19 MB as raw RGB, far less as PNG. */
 const MAX_FRAME_BYTES = 256 * 1024 * 1024;
@@ -52,6 +62,10 @@ export function encodeDecodeRequest(id: number, file: Uint8Array): Uint8Array {
   return encodeFrame({ id, decode: true } satisfies RequestHeader, file);
 }
 
+export function encodeClassifyRequest(id: number, file: Uint8Array): Uint8Array {
+  return encodeFrame({ id, classify: true } satisfies RequestHeader, file);
+}
+
 export function decodeRequest(
   header: { id: number; input: WireInput },
   payload: Uint8Array,
@@ -63,6 +77,12 @@ export function decodeRequest(
 /** A decode job's reply as the decoder's own result (the pixels are the frame's payload). */
 export function decodeReply(header: ReplyHeader, payload: Uint8Array): ImageResult<DecodedImage> | null {
   if (header.ok) return header.image ? { ok: true, value: { ...header.image, rgba: payload } } : null;
+  return header.code ? { ok: false, error: { code: header.code, message: header.message } } : null;
+}
+
+/** A classify job's reply as the image check's own result. */
+export function classifyReply(header: ReplyHeader): ImageResult<ImageScores> | null {
+  if (header.ok) return header.scores ? { ok: true, value: header.scores } : null;
   return header.code ? { ok: false, error: { code: header.code, message: header.message } } : null;
 }
 
@@ -139,12 +159,13 @@ export class FrameReader {
 }
 
 /**
- * Runs every request read from stdin, a render with `render` and a decode with `decode`, and writes its
- * reply to stdout, until stdin ends.
+ * Runs every request read from stdin, a render with `render`, a decode with `decode` and a classify with
+ * `classify`, and writes its reply to stdout, until stdin ends.
  */
 export async function serveRenders(
   render: (input: RenderInput) => Promise<Uint8Array>,
   decode?: DecodeFn,
+  classify?: ClassifyFn,
 ): Promise<void> {
   // Stdout carries the frames alone: a library's message there (omggif logs a short GIF stream with
   // console.log) would break the protocol and cost the process, so the console writes to stderr.
@@ -158,6 +179,8 @@ export async function serveRenders(
       try {
         reply = "decode" in header ?
           decodeAnswer(header.id, frame.payload, decode) :
+          "classify" in header ?
+          await classifyAnswer(header.id, frame.payload, classify) :
           await renderAnswer(decodeRequest(header, frame.payload), render);
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
@@ -183,4 +206,13 @@ function decodeAnswer(id: number, file: Uint8Array, decode: DecodeFn | undefined
   }
   const { rgba, ...image } = result.value;
   return encodeFrame({ id, ok: true, image } satisfies ReplyHeader, rgba);
+}
+
+async function classifyAnswer(id: number, file: Uint8Array, classify: ClassifyFn | undefined): Promise<Uint8Array> {
+  if (!classify) throw new Error("this process does not classify images");
+  const result = await classify(file);
+  if (!result.ok) {
+    return encodeFrame({ id, ok: false, message: result.error.message, code: result.error.code } satisfies ReplyHeader);
+  }
+  return encodeFrame({ id, ok: true, scores: result.value } satisfies ReplyHeader);
 }

@@ -360,7 +360,8 @@ class Run {
       if (id) this.generateBodies.set(id, (this.generateBodies.get(id) ?? 0) + 1);
     } else if (
       (url.includes("/rest/v1/") && ["PATCH", "DELETE", "POST"].includes(method) && !url.includes("/rpc/")) ||
-      (url.includes("/functions/v1/delete-generation") && method === "POST")
+      (url.includes("/functions/v1/delete-generation") && method === "POST") ||
+      (url.includes("/functions/v1/publish-generation") && method === "POST")
     ) {
       const key = `${method} ${url} ${req.postData() ?? ""}`;
       const seen = this.restMutations.get(key) ?? 0;

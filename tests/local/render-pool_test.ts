@@ -1,12 +1,14 @@
 // The render pool: renders run in processes side by side up to the pool's size, the rest wait their
 // turn; a failed or crashed render is a rejected promise and the pool keeps serving; the processes run
 // at a lower priority than the server; the real render process answers exactly the bytes the engine
-// renders in-process, and the pixels the decoder decodes, within the decode's time budget.
+// renders in-process, the pixels the decoder decodes, within the decode's time budget, and the image
+// check's scores, within the classify's.
 import assert from "node:assert/strict";
 import { renderPng } from "../../supabase/functions/_shared/engine/render.ts";
 import { createRenderPool, type RenderPool } from "../../supabase/local/render-pool.ts";
 import { decodeImage } from "../../supabase/functions/_shared/image/decode.ts";
 import { DECODE_BUDGET_MS } from "../../supabase/functions/_shared/image/limits.ts";
+import { CLASSIFY_BUDGET_MS, classifyImageFile } from "../../supabase/functions/_shared/moderation/classify-file.ts";
 import { gifDeclaringHuge, pngDeclaringHuge, pngTruncated } from "../support/hostile-images.ts";
 
 const SCRIPTED = new URL("./fixtures/scripted-render-process.ts", import.meta.url);
@@ -159,6 +161,25 @@ Deno.test("a decode past its budget is image_too_slow at once, its process kille
     const next = await pool.decode(pngDeclaringHuge(8, 8), DECODE_BUDGET_MS);
     assert.ok(next.ok, "the next decode ran");
     if (Deno.build.os === "linux") assert.notEqual(childrenOf(Deno.pid)[0], before, "the slow process was replaced");
+  } finally {
+    await pool.close();
+  }
+});
+
+Deno.test("a classify in a render process answers the classifier's own scores, a file it cannot read as a value, and a budget", async () => {
+  const pool = createRenderPool({ size: 1 });
+  try {
+    const png = await renderPng({ prompt: "a harbour at dusk", style: "watercolor", width: 256, height: 256, seed: 3 });
+    // The first classify loads the model in the process: far more than a millisecond of CPU time.
+    const tooSlow = await pool.classify(png, 1);
+    assert.equal(tooSlow.ok ? "" : tooSlow.error.code, "image_too_slow");
+    const scored = await pool.classify(png, CLASSIFY_BUDGET_MS);
+    assert.deepEqual(scored, await classifyImageFile(png));
+    const text = await pool.classify(new TextEncoder().encode("not an image"), CLASSIFY_BUDGET_MS);
+    assert.equal(text.ok ? "" : text.error.code, "image_not_an_image");
+    // The same process renders on after classifying.
+    const next = { ...job("a lighthouse"), width: 64, height: 64 };
+    assert.deepEqual(await pool.render(next), await renderPng(next));
   } finally {
     await pool.close();
   }

@@ -36,6 +36,7 @@ const STATUS: Record<ErrorCode, number> = {
   auth_required: 401,
   insufficient_credits: 402,
   nsfw_content: 422,
+  publishing_suspended: 403,
   rate_limit: 429,
   daily_limit: 429,
   server_error: 500,

@@ -7,6 +7,8 @@ import { providersFromEnv } from "../_shared/providers/select.ts";
 import type { DecodedImage } from "../_shared/image/decode.ts";
 import { DECODE_BUDGET_MS } from "../_shared/image/limits.ts";
 import type { ImageResult } from "../_shared/image/result.ts";
+import { createPromptCheck } from "../_shared/moderation/prompt-check.ts";
+import { createTermsReader } from "../_shared/moderation/terms.ts";
 import { DEFAULT_CONFIG, type Deps } from "./handler.ts";
 
 export interface Platform {
@@ -30,10 +32,37 @@ function edgeRuntimeBackground(): Platform["background"] {
   return waitUntil ? (work) => waitUntil.call(runtime, work) : undefined;
 }
 
+/**
+ * Publishes a generation through publish-generation, as its owner: the same checks as a person's own
+ * publish. A refusal (the image check flagged it) is the function's to record; here it is only logged.
+ */
+function publishThroughFunction(
+  url: string,
+  anonKey: string,
+  fetchFn: typeof fetch,
+  log: Deps["log"],
+): Deps["publish"] {
+  return async (jwt, generationId) => {
+    const res = await fetchFn(`${url}/functions/v1/publish-generation`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${jwt}`, apikey: anonKey, "content-type": "application/json" },
+      body: JSON.stringify({ generation_id: generationId }),
+    });
+    const answer = await res.json().catch(() => null) as { error?: { code?: string } } | null;
+    if (!res.ok) log("publish.refused", { request_id: generationId, status: res.status, code: answer?.error?.code });
+  };
+}
+
 export function createDeps(env: (name: string) => string | undefined, platform: Platform = {}): Deps {
   const fetchFn = platform.fetch ?? fetch;
   const need = (k: string) => env(k) ?? "";
   const offLoop = platform.decode;
+  const log: Deps["log"] = (event, fields) => console.warn(JSON.stringify({ fn: "generate-image", event, ...fields }));
+  const terms = createTermsReader({
+    url: need("SUPABASE_URL"),
+    serviceRoleKey: need("SUPABASE_SERVICE_ROLE_KEY"),
+    fetch: fetchFn,
+  });
   return {
     store: createSupabaseStore({
       url: need("SUPABASE_URL"),
@@ -44,9 +73,11 @@ export function createDeps(env: (name: string) => string | undefined, platform: 
     providers: providersFromEnv(env, fetchFn, platform.render),
     fetch: fetchFn,
     now: () => Date.now(),
-    log: (event, fields) => console.warn(JSON.stringify({ fn: "generate-image", event, ...fields })),
+    log,
     config: DEFAULT_CONFIG,
     background: platform.background ?? edgeRuntimeBackground(),
     decode: offLoop && ((file) => offLoop(file, DECODE_BUDGET_MS)),
+    checkPrompt: createPromptCheck({ terms, log }),
+    publish: publishThroughFunction(need("SUPABASE_URL"), need("SUPABASE_ANON_KEY"), fetchFn, log),
   };
 }

@@ -6,8 +6,12 @@
 // a quota slot is held, and only then is the reference image decoded (where the platform says: off the
 // local backend's event loop, within a time budget). A request whose own input fails after that gives
 // its slot back but counts against its account (failure-limit.ts). Everything it touches arrives as
-// Deps (deps.ts builds them from the environment), so tests pass fakes. A new generation is published when its owner opted in to the
-// public gallery (user_preferences.public_gallery_opt_in); changing that later affects new ones only.
+// Deps (deps.ts builds them from the environment), so tests pass fakes. The prompt passes the prompt
+// check before anything is held or drawn (docs/decisions/140-the-prompt-check.md): a refused prompt is
+// nsfw_content and costs nothing. A new generation of an owner who opted in to the public gallery
+// (user_preferences.public_gallery_opt_in; changing that later affects new ones only) is stored private
+// and published after the answer through publish-generation, whose image check it must pass like any
+// other publish (docs/decisions/141-the-image-check-before-publishing.md).
 import { type AppError, appError, fail, invalidInput, type Result } from "../_shared/errors.ts";
 import { seedFromRequestId } from "../_shared/generation-options.ts";
 import { DIMENSIONS } from "../_shared/vocabulary/generation.ts";
@@ -35,6 +39,7 @@ import { sniffImage } from "../_shared/image/sniff.ts";
 import { writeRecipe } from "../_shared/recipe-metadata/recipe-file.ts";
 import type { ProviderRegistry } from "../_shared/providers/select.ts";
 import type { ProviderInput, ReferenceImage } from "../_shared/providers/types.ts";
+import { createPromptCheck, type PromptCheck } from "../_shared/moderation/prompt-check.ts";
 
 export interface HandlerConfig {
   /** Lifetime of the image URL in the answer. */
@@ -59,7 +64,18 @@ export interface Deps {
   background?: (work: Promise<void>) => void;
   /** Decodes the reference image; in this isolate by default (deps.ts gives the platform's). */
   decode?: ReferenceDecoder;
+  /** The prompt check; the library's alone by default (deps.ts adds the operators' terms). */
+  checkPrompt?: PromptCheck;
+  /**
+   * Publishes a new generation of an owner who opted in, through publish-generation's checks, as the
+   * owner (`jwt`); runs after the answer where the platform keeps background work. Without it nothing
+   * is published.
+   */
+  publish?: (jwt: string, generationId: string) => Promise<void>;
 }
+
+/** The prompt check where no Deps.checkPrompt is given: the library and the app's words. */
+const libraryCheck = createPromptCheck();
 
 export const DEFAULT_CONFIG: HandlerConfig = { signedUrlTtlSec: 3600, maxBodyBytes: 6_000_000 };
 
@@ -67,7 +83,7 @@ type Outcome = { ok: true; answer: GenerateImageAnswer | GenerateImageDeleted } 
 
 /**
  * How long each step of one request took, for its Server-Timing header (monotonic clock, ms to a tenth):
- * body, auth, lookup, tz, reserve, optin, decode, provider, recipe, upload, record, note, sign, then
+ * body, auth, lookup, moderation, tz, reserve, optin, decode, provider, recipe, upload, record, note, publish, sign, then
  * total. Steps that run side by side are timed each on its own; a step that did not run is left out.
  */
 class Phases {
@@ -220,6 +236,9 @@ async function generate(
   if (wait > 0) {
     return { ok: false, error: appError("rate_limit", { retryAfter: wait, detail: "too many failed generations" }) };
   }
+  // Before anything is held, decoded or drawn: a refused prompt costs nothing (the negative prompt is not checked).
+  const verdict = await phases.time("moderation", (d.checkPrompt ?? libraryCheck)(req.prompt));
+  if (!verdict.allowed) return { ok: false, error: appError("nsfw_content", { detail: `prompt: ${verdict.source}` }) };
   if (req.timezone) await phases.time("tz", rememberTimezone(d, jwt, userId, req.timezone));
 
   // The gallery opt-in is read beside the reservation (one round trip's time); a failed read keeps the
@@ -341,7 +360,7 @@ async function generate(
       provider: provider.id,
       model: drawn.value.model,
       image_path: path,
-      is_public: isPublic,
+      is_public: false,
     }),
   );
   if (!recorded.ok) {
@@ -371,6 +390,7 @@ async function generate(
   // Time to image for /status: from the engine call to the image stored with its row.
   const toImageMs = Math.round(performance.now() - providerStarted);
   await note(d, phases, { provider: provider.id, ok: true, errorCode: null, ms: toImageMs });
+  if (isPublic && d.publish) await later(d, phases, "publish", d.publish(jwt, req.requestId));
   const url = await signing;
   const { allowed: _allowed, tier: _tier, ...reserved } = reservation.value;
   const quota = recorded.value.quota ?? reserved;
@@ -395,8 +415,14 @@ async function note(d: Deps, phases: Phases, attempt: EngineAttempt): Promise<vo
     },
     (e) => d.log("engine_attempt.record_failed", { provider: attempt.provider, detail: String(e) }),
   );
-  if (d.background) d.background(noting);
-  else await phases.time("note", noting);
+  await later(d, phases, "note", noting);
+}
+
+/** Work the answer does not wait for where the platform keeps it running (Deps.background); else awaited. */
+async function later(d: Deps, phases: Phases, name: string, work: Promise<void>): Promise<void> {
+  const settled = work.catch((e) => d.log(`${name}.failed`, { detail: String(e) }));
+  if (d.background) d.background(settled);
+  else await phases.time(name, settled);
 }
 
 /**

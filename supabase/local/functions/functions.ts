@@ -2,7 +2,7 @@
 // composes it on the edge runtime: `createDeps(env, platform)` from deps.ts once per function, then
 // `handler(req, deps)` from handler.ts for every request. What differs here is the platform: the
 // environment Supabase gives functions (SUPABASE_URL and the keys), the render pool, so neither a built-in
-// engine render nor a reference image's decode runs on the server's event loop, and a fetch that serves the function's calls to this
+// engine render, a reference image's decode nor a published image's check runs on the server's event loop, and a fetch that serves the function's calls to this
 // backend in-process. Also the gateway's behaviour: the JWT check and its error answers (unknown
 // function, boot failure and wall-clock timeout are relay errors).
 import type { Env } from "../config.ts";
@@ -19,6 +19,8 @@ export interface Platform {
   render: RenderPool["render"];
   /** Decodes an untrusted image off the event loop within a time budget (the render pool). */
   decode: RenderPool["decode"];
+  /** The image check of a stored image off the event loop within a time budget (the render pool). */
+  classify: RenderPool["classify"];
   fetch: typeof fetch;
   /** Work a function does after its answer: this server lives on, so it simply runs to its end. */
   background: (work: Promise<void>) => void;

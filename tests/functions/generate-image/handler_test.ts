@@ -161,6 +161,7 @@ Deno.test(
         "auth",
         "body",
         "lookup",
+        "moderation",
         "note",
         "optin",
         "provider",
@@ -944,17 +945,24 @@ Deno.test("answers CORS preflight and refuses other methods than POST", async ()
 });
 
 Deno.test(
-  "a person who opted in to the public gallery has a new generation published; the answer says so",
+  "a person who opted in to the public gallery has a new generation stored private, then sent to publish-generation as its owner",
   async () => {
     const h = harness();
     try {
       h.db.galleryOptIn.set(h.user.id, true);
+      const published: [string, string][] = [];
+      const deps: Deps = { ...h.deps, publish: (jwt, id) => Promise.resolve(void published.push([jwt, id])) };
       const body = request();
-      const res = await h.call(body);
+      const res = await h.call(body, { deps });
       assert.equal(res.status, 200);
       const { generation } = await res.json();
-      assert.equal(generation.is_public, true);
-      assert.equal(h.db.rows.get(body.request_id as string)?.is_public, true);
+      // Published only once the image check passes (publish-generation), never by the insert itself.
+      assert.equal(generation.is_public, false);
+      assert.equal(h.db.rows.get(body.request_id as string)?.is_public, false);
+      assert.deepEqual(published, [[h.user.jwt, body.request_id]]);
+      h.db.galleryOptIn.set(h.user.id, false);
+      assert.equal((await h.call(request(), { deps })).status, 200);
+      assert.equal(published.length, 1);
     } finally {
       await h.close();
     }

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import type { FlagsPatch, PreferencesRowPatch, WriteFailure } from "#src/api/library.ts";
-import { appErrorOf } from "#src/api/errors.ts";
+import { appErrorOf, type AppError } from "#src/api/errors.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { toGenerationRecord } from "#src/db/generation-record.ts";
 import { deleteGeneration, setPublished, setSaved, updatePreferences } from "#src/db/library.ts";
@@ -31,6 +31,8 @@ class FakeServer {
   prefs = new Map<string, PreferencesRowPatch>();
   log: string[] = [];
   failures: Failure[] = [];
+  /** What publish-generation answers every publish with, when set (its checks refused it). */
+  refusal: AppError | null = null;
 
   constructor(ids: string[]) {
     for (const id of ids) {
@@ -61,6 +63,19 @@ class FakeServer {
           if (r) Object.assign(r, patch);
           return { found: r !== undefined };
         }),
+      // The publish-generation function: the server's checks, then the row published (or a refusal).
+      publishGeneration: (id: string) => {
+        if (this.refusal) {
+          this.log.push(`refused ${id}`);
+          return Promise.resolve(err({ kind: "rejected" as const, error: this.refusal }));
+        }
+        return this.answer(() => {
+          this.log.push(`publish ${id}`);
+          const r = this.rows.get(id);
+          if (r) r.is_public = true;
+          return { found: r !== undefined };
+        });
+      },
       // The delete-generation function: the row, then the object, both on the server in one request.
       deleteGeneration: (id: string, path: string) =>
         this.answer(() => {
@@ -104,7 +119,7 @@ describe("outbox drain", () => {
     // The flag change of g1 was dropped by its delete (moot), the rest went in order.
     expect(server.log).toEqual([
       'prefs {"default_style":"anime","public_gallery_opt_in":true}',
-      'update g2 {"is_public":true}',
+      "publish g2",
       'update g2 {"is_public":false}',
       "delete g1 alice/g1.png",
     ]);
@@ -144,10 +159,8 @@ describe("outbox drain", () => {
     expect(server.rows.has("g2")).toBe(false);
     expect(server.objects.has("alice/g2.png")).toBe(false);
     expect(server.prefs.get("alice")).toEqual({ default_quality: "ultra" });
-    expect(server.log.filter((l) => l === 'update g1 {"is_public":true}')).toHaveLength(2);
-    expect(server.log.indexOf('update g1 {"is_public":false}')).toBeGreaterThan(
-      server.log.lastIndexOf('update g1 {"is_public":true}'),
-    );
+    expect(server.log.filter((l) => l === "publish g1")).toHaveLength(2);
+    expect(server.log.indexOf('update g1 {"is_public":false}')).toBeGreaterThan(server.log.lastIndexOf("publish g1"));
     expect(snapshot()).toBe(beforeLastReplay);
     expect(server.log.filter((l) => l === "delete g2 alice/g2.png")).toHaveLength(2);
     expect(server.log.filter((l) => l.startsWith("prefs"))).toHaveLength(2);
@@ -181,6 +194,52 @@ describe("outbox drain", () => {
     const report = await drainOutbox(server.deps(), "alice");
     expect(report.conflicts).toBe(1);
     expect((await listConflicts("alice", db))[0].conflict?.reason).toBe("rejected");
+  });
+
+  it("a publish refused by the server's checks is one conflict with its code, the row unpublished here, never sent again", async () => {
+    const server = await library(["g1", "g2"]);
+    await setPublished("alice", "g1", true, db);
+    await setSaved("alice", "g2", true, db);
+    const why = "The image check found this image sexually explicit, so it was not published.";
+    server.refusal = appErrorOf("nsfw_content", "422", why);
+    expect((await db.generations.get("g1"))?.isPublic).toBe(1);
+
+    const report = await drainOutbox(server.deps(), "alice");
+    expect(report).toEqual({ sent: 1, conflicts: 1, stopped: { reason: "empty" } });
+    expect((await db.generations.get("g1"))?.isPublic).toBe(0);
+    const [conflict] = await listConflicts("alice", db);
+    expect(conflict.conflict).toMatchObject({ reason: "rejected", code: "nsfw_content", message: why });
+    // Later drains find nothing to send: the refusal is final, not retried.
+    for (const later of [60_000, 3_600_000]) {
+      expect(await drainOutbox(server.deps({ now: () => NOW + later }), "alice")).toEqual({
+        sent: 0,
+        conflicts: 0,
+        stopped: { reason: "empty" },
+      });
+    }
+    expect(server.log).toEqual(["refused g1", 'update g2 {"is_saved":true}']);
+    expect(server.rows.get("g1")?.is_public).toBe(false);
+  });
+
+  it("a suspended account's publish is refused the same way, with its code kept for the toast", async () => {
+    const server = await library(["g1"]);
+    await setPublished("alice", "g1", true, db);
+    server.refusal = appErrorOf(
+      "publishing_suspended",
+      "403",
+      "Publishing to the gallery is suspended for your account.",
+    );
+    expect((await drainOutbox(server.deps(), "alice")).conflicts).toBe(1);
+    expect((await listConflicts("alice", db))[0].conflict?.code).toBe("publishing_suspended");
+    expect((await db.generations.get("g1"))?.isPublic).toBe(0);
+  });
+
+  it("unpublishing stays the row's own update, never the publish function", async () => {
+    const server = await library(["g1"]);
+    server.rows.get("g1")!.is_public = true;
+    await setPublished("alice", "g1", false, db);
+    await drainOutbox(server.deps(), "alice");
+    expect(server.log).toEqual(['update g1 {"is_public":false}']);
   });
 
   it("parks a change found gone or refused, not a conflict, when the session turns out to be gone", async () => {
@@ -224,7 +283,7 @@ describe("outbox drain", () => {
     expect(server.log).toEqual([]);
     const later = await drainOutbox(server.deps({ now: () => NOW + 2_000 }), "alice");
     expect(later.sent).toBe(2);
-    expect(server.log).toEqual(['update g1 {"is_saved":true}', 'update g1 {"is_public":true}']);
+    expect(server.log).toEqual(['update g1 {"is_saved":true}', "publish g1"]);
   });
 
   it("waits without sending while offline", async () => {
@@ -305,7 +364,7 @@ describe("the outbox drain in the service worker", () => {
     const { state, sleep } = sleeper();
     await drainOutboxInWorker(server.deps({ now: () => state.now }), "alice", sleep);
     expect(state.slept).toEqual([2_000]);
-    expect(server.log).toEqual(['update g1 {"is_saved":true}', 'update g1 {"is_public":true}']);
+    expect(server.log).toEqual(['update g1 {"is_saved":true}', "publish g1"]);
     expect(await pendingOutboxCount("alice", db)).toBe(0);
   });
 

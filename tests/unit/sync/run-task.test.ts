@@ -296,6 +296,21 @@ describe("runTask", () => {
     expect(events.map((e) => e.name)).toEqual(["queue_task_fail"]);
   });
 
+  it("a refused prompt fails once and is never sent again: its task is failed, not waiting", async () => {
+    const { deps, sent } = await setup("run-nsfw-final", async () =>
+      failure(422, { code: "nsfw_content", message: "Your prompt contains restricted content. Please modify it." }),
+    );
+    expect(await runTask(deps, "t1")).toMatchObject({ status: "error", error: { code: "nsfw_content" } });
+    const failed = await db.tasks.get("t1");
+    expect(failed).toMatchObject({ status: "error", attempts: 1 });
+    expect(failed?.wait).toBeUndefined();
+    // Whatever asks again later (the queue's next look, a reconnect, an hour on), nothing is sent.
+    for (const later of [0, 60_000, 3_600_000]) {
+      expect(await runTask({ ...deps, now: () => NOW + later }, "t1")).toEqual({ status: "skipped", taskId: "t1" });
+    }
+    expect(sent).toHaveLength(1);
+  });
+
   it("skips a task removed before it was sent", async () => {
     const { deps, sent } = await setup("run-removed", async () => answer("t1"));
     await db.tasks.delete("t1");

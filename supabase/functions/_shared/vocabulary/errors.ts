@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   "rate_limit",
   "daily_limit",
   "nsfw_content",
+  "publishing_suspended",
   "insufficient_credits",
   "network_error",
   "auth_required",
@@ -56,6 +57,14 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, CatalogueEntry>> = {
   nsfw_content: {
     title: "Content Policy Violation",
     message: "Your prompt contains restricted content. Please modify it.",
+    action: { label: "Content Policy", to: "/content-policy" },
+    retryable: false,
+  },
+  // Not in docs/spec.md §8: publish-generation's answer (403) while an operator has suspended the account
+  // from publishing (docs/decisions/141-the-image-check-before-publishing.md). The server's message names the end.
+  publishing_suspended: {
+    title: "Publishing Suspended",
+    message: "Your account cannot publish to the gallery for now. Your images stay in your library.",
     action: { label: "Content Policy", to: "/content-policy" },
     retryable: false,
   },
