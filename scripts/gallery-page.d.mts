@@ -2,7 +2,14 @@ export const BACKEND_TIMEOUT_MS: number;
 export type GalleryRoute = { id: string; kind: "page" | "image" };
 export function galleryRoute(pathname: string): GalleryRoute | null;
 export class BackendUnavailable extends Error {}
-export type GalleryRow = { id: string; prompt: string; style: string; width: number; height: number; image_path: string };
+export type GalleryRow = {
+  id: string;
+  prompt: string;
+  style: string;
+  width: number;
+  height: number;
+  image_path: string;
+};
 type BackendConfig = { supabaseUrl?: unknown; supabaseAnonKey?: unknown } | undefined;
 export function readGalleryRow(config: BackendConfig, id: string, fetcher?: typeof fetch): Promise<GalleryRow | null>;
 export function readGalleryImage(

@@ -90,7 +90,10 @@ export function clip(text, max) {
 }
 
 /** "digital-art" → "digital art": a style's id in words (the labels live in the app's TypeScript). */
-const styleWords = (style) => String(style ?? "").replace(/[-_]+/g, " ").trim();
+const styleWords = (style) =>
+  String(style ?? "")
+    .replace(/[-_]+/g, " ")
+    .trim();
 
 /** The site's address as the shell's canonical link names it (the build's SITE_ORIGIN), or null. */
 export function siteOrigin(shell) {

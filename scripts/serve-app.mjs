@@ -79,7 +79,12 @@ function createGalleryAnswers({ appConfig, backend, notFoundShell, hardened, fet
     }
     const policy = contentSecurityPolicy({ scriptHashes: inlineScriptHashes(html), backend });
     const { body, encoding } = encodeFor(req, html);
-    const headers = { ...hardened(policy), "Content-Type": TYPES[".html"], "Cache-Control": "no-cache", Vary: "Accept-Encoding" };
+    const headers = {
+      ...hardened(policy),
+      "Content-Type": TYPES[".html"],
+      "Cache-Control": "no-cache",
+      Vary: "Accept-Encoding",
+    };
     if (encoding) headers["Content-Encoding"] = encoding;
     if (status === 503) headers["Retry-After"] = "30";
     headers["Content-Length"] = String(body.length);
@@ -88,7 +93,7 @@ function createGalleryAnswers({ appConfig, backend, notFoundShell, hardened, fet
 
   /** The picture the page's tags name, read as a visitor on every request (so never after an unpublish). */
   async function image(req, res, id) {
-    let found = null;
+    let found;
     try {
       const row = await readGalleryRow(appConfig, id, fetcher);
       found = row ? await readGalleryImage(appConfig, row.image_path, fetcher) : null;
@@ -98,7 +103,9 @@ function createGalleryAnswers({ appConfig, backend, notFoundShell, hardened, fet
       return;
     }
     if (!found) {
-      res.writeHead(404, { ...hardened(), "Content-Type": TYPES[".txt"], "Cache-Control": "no-cache" }).end("Not found");
+      res
+        .writeHead(404, { ...hardened(), "Content-Type": TYPES[".txt"], "Cache-Control": "no-cache" })
+        .end("Not found");
       return;
     }
     res.writeHead(200, {
@@ -184,7 +191,8 @@ export function createAppServer({ distDir, appConfig, fetcher }) {
     backend,
     hardened,
     fetcher,
-    notFoundShell: async () => (await load((await resolveFile("/404.html")) ?? join(root, "index.html"))).body.toString("utf8"),
+    notFoundShell: async () =>
+      (await load((await resolveFile("/404.html")) ?? join(root, "index.html"))).body.toString("utf8"),
   });
 
   const server = createServer(async (req, res) => {

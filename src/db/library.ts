@@ -2,10 +2,9 @@
 // its outbox entry in the same transaction, so a change is never shown without being on its way
 // to the server, nor sent without being shown. Server data arriving later (pull, realtime) is laid
 // under the changes still waiting in the outbox, so a pending change never flickers back.
-import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { PREFERENCE_DEFAULTS } from "#shared/vocabulary/generation.ts";
 import { db as appDb, type AppDb } from "./db";
-import { toGenerationRecord } from "./generation-record";
+import { toGenerationRecord, type ModeratedRow } from "./generation-record";
 import { removeImages, storeImage } from "./images";
 import { addOutboxEntry, dismissConflict as dismissEntry, pendingEntries } from "./outbox";
 import type { GenerationRecord, OutboxOp, PreferencesPatch, PreferencesRecord } from "./schema";
@@ -130,7 +129,7 @@ function sameRecord(a: GenerationRecord, b: GenerationRecord | undefined): boole
  * Upserts server rows by id (so a row that arrives twice, by pull and by realtime, is kept once),
  * skipping rows this device deleted and keeping its pending flags.
  */
-export async function applyServerRows(db: AppDb, userId: string, rows: GenerationRow[]): Promise<number> {
+export async function applyServerRows(db: AppDb, userId: string, rows: ModeratedRow[]): Promise<number> {
   const own = rows.filter((r) => r.user_id === userId);
   if (!own.length) return 0;
   return db.transaction("rw", [db.generations, db.outbox], async () => {

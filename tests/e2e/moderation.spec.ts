@@ -2,7 +2,7 @@
 // by `npm run operator -- grant EMAIL` restores it from /moderation, which is a 404 to everyone else; an
 // operator's unpublish reaches the owner as "Removed from the gallery: <reason>"; /gallery/<id> opens signed
 // out with its link-preview tags in the HTML the server sends, and answers 404 once unpublished. axe finds
-// nothing on /moderation and /gallery/<id>.
+// nothing on /moderation, /gallery/<id> and the report dialog.
 import { execFile } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
@@ -17,26 +17,31 @@ import { expect, test, type Browser, type BrowserContext, type Page, type TestIn
 
 const run = promisify(execFile);
 
-/** The data directory of this run's backend: the one whose secret signed the anon key the app serves. */
-async function backendDataDir(page: Page): Promise<string> {
+/**
+ * This run's backend's service-role key, exactly as the backend makes it (supabase/local/config.ts: the
+ * legacy format, issued at a fixed time, for ten years), from the secret in its data directory: the one
+ * whose secret signed the anon key the app serves.
+ */
+async function projectServiceKey(page: Page): Promise<string> {
   const [head, body, signature] = (await anonKey(page)).split(".");
-  const dirs = readdirSync(tmpdir(), { withFileTypes: true })
+  const sign = (secret: string, input: string) => createHmac("sha256", secret).update(input).digest("base64url");
+  const secret = readdirSync(tmpdir(), { withFileTypes: true })
     .filter((d) => d.isDirectory() && d.name.startsWith("promptcanvas-e2e-"))
-    .map((d) => join(tmpdir(), d.name))
-    .filter((dir) => existsSync(join(dir, "jwt-secret")));
-  const found = dirs.find((dir) => {
-    const secret = readFileSync(join(dir, "jwt-secret"), "utf8").trim();
-    return createHmac("sha256", secret).update(`${head}.${body}`).digest("base64url") === signature;
-  });
-  if (!found) throw new Error("no e2e data directory holds the secret of this backend");
-  return found;
+    .map((d) => join(tmpdir(), d.name, "jwt-secret"))
+    .filter((file) => existsSync(file))
+    .map((file) => readFileSync(file, "utf8").trim())
+    .find((s) => sign(s, `${head}.${body}`) === signature);
+  if (!secret) throw new Error("no e2e data directory holds the secret of this backend");
+  const iat = 1_700_000_000;
+  const part = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
+  const input = `${part({ alg: "HS256", typ: "JWT" })}.${part({ iss: "supabase-local", role: "service_role", iat, exp: iat + 10 * 365 * 24 * 3600 })}`;
+  return `${input}.${sign(secret, input)}`;
 }
 
-/** `npm run operator -- grant EMAIL`, as the README says, against this run's backend. */
+/** `npm run operator -- grant EMAIL`, as the README says, with this run's backend as SUPABASE_URL and its key. */
 async function grantOperator(page: Page, email: string): Promise<string> {
-  const api = new URL(await apiUrl(page));
   const { stdout } = await run("npm", ["run", "--silent", "operator", "--", "grant", email], {
-    env: { ...process.env, API_PORT: api.port, DATA_DIR: await backendDataDir(page) },
+    env: { ...process.env, SUPABASE_URL: await apiUrl(page), SUPABASE_SERVICE_ROLE_KEY: await projectServiceKey(page) },
   });
   return stdout;
 }
@@ -71,17 +76,20 @@ async function person(browser: Browser, testInfo: TestInfo, tag: string, watch: 
 }
 
 function galleryTile(page: Page, prompt: string) {
-  return page.getByRole("list", { name: "Published images" }).getByRole("button", { name: `Open: ${prompt}`, exact: true });
+  return page
+    .getByRole("list", { name: "Published images" })
+    .getByRole("button", { name: `Open: ${prompt}`, exact: true });
 }
 
 /** Reports `prompt` from its tile's menu in /gallery; the tile leaves at once and stays gone after a reload. */
-async function report(page: Page, prompt: string, reason: ReportReason, note = "") {
+async function report(page: Page, prompt: string, reason: ReportReason, note = "", findings?: Finding[]) {
   await page.goto(`/gallery?q=${encodeURIComponent(prompt)}`);
   await page.getByRole("button", { name: `Image options: ${prompt}` }).click();
   await page.getByRole("menuitem", { name: "Report" }).click();
   const dialog = page.getByRole("dialog", { name: "Report this image" });
   await dialog.getByRole("radio", { name: REPORT_REASON_LABELS[reason] }).check();
   if (note) await dialog.getByRole("textbox", { name: "Note (optional)" }).fill(note);
+  if (findings) await audit(page, "the report dialog", findings);
   await dialog.getByRole("button", { name: "Send report" }).click();
   await expect(toasts(page).getByText("Reported", { exact: true })).toBeVisible();
   await expect(galleryTile(page, prompt)).toHaveCount(0);
@@ -105,7 +113,10 @@ test("reports hold an image, an operator restores or removes it, and its link un
   allowFailedRequest,
 }, testInfo) => {
   test.setTimeout(300_000);
-  allowFailedRequest(/^GET \S+\/moderation 404$/, "/moderation answers 404 to everyone, operators included: no page is written for it");
+  allowFailedRequest(
+    /^GET \S+\/moderation 404$/,
+    "/moderation answers 404 to everyone, operators included: no page is written for it",
+  );
   allowFailedRequest(/^GET \S+\/gallery\/[0-9a-f-]{36} 404$/, "an image out of the gallery answers 404 on purpose");
   const findings: Finding[] = [];
 
@@ -131,7 +142,10 @@ test("reports hold an image, an operator restores or removes it, and its link un
   await visitor.page.goto(`/gallery/${heldId}`);
   await expect(visitor.page.getByRole("heading", { level: 1, name: held })).toBeVisible();
   await expectImageLoaded(visitor.page.getByRole("img", { name: held }), [1024, 1024]);
-  await expect(visitor.page.getByRole("link", { name: "Make one like this" })).toHaveAttribute("href", /^\/auth\?from=/);
+  await expect(visitor.page.getByRole("link", { name: "Make one like this" })).toHaveAttribute(
+    "href",
+    /^\/auth\?from=/,
+  );
   await expect(visitor.page.getByRole("link", { name: "Sign in to report" })).toBeVisible();
   await audit(visitor.page, "/gallery/<id>", findings);
 
@@ -139,7 +153,7 @@ test("reports hold an image, an operator restores or removes it, and its link un
   const reporters = [];
   for (const [i, reason] of (["violence", "hate", "violence"] as const).entries()) {
     const reporter = await person(browser, testInfo, `mod-reporter-${i}`, watchContext);
-    await report(reporter.page, held, reason, i === 0 ? "Blood in the water" : "");
+    await report(reporter.page, held, reason, i === 0 ? "Blood in the water" : "", i === 0 ? findings : undefined);
     reporters.push(reporter);
     if (i < 2) expect((await rawPage(visitor.page, `/gallery/${heldId}`)).status, `after ${i + 1} reports`).toBe(200);
   }
@@ -172,9 +186,9 @@ test("reports hold an image, an operator restores or removes it, and its link un
   await expect(heldItem).toContainText(`${REPORT_REASON_LABELS.violence} (2)`);
   await expect(heldItem).toContainText("Blood in the water");
   await expect(heldItem.getByRole("img", { name: held })).toBeVisible();
-  await expect(operator.page.getByRole("list", { name: "Images to review" }).getByRole("listitem").first()).toContainText(
-    removed,
-  );
+  await expect(
+    operator.page.getByRole("list", { name: "Images to review" }).getByRole("listitem").first(),
+  ).toContainText(removed);
   await audit(operator.page, "/moderation", findings);
   await heldItem.getByRole("button", { name: "Restore" }).click();
   await expect(toasts(operator.page).getByText("Restored to the gallery")).toBeVisible();

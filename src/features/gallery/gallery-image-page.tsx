@@ -132,7 +132,9 @@ function PublishedImageView({ row, onGone }: { row: PublishedRow; onGone: () => 
               Make one like this
             </Link>
             {!signedIn && (
-              <p className="mt-2 text-xs text-base-content/70">You'll sign in first, then the generator opens with it.</p>
+              <p className="mt-2 text-xs text-base-content/70">
+                You'll sign in first, then the generator opens with it.
+              </p>
             )}
           </div>
           <ImageActions

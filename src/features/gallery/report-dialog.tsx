@@ -95,19 +95,24 @@ export function ReportDialog({ id, prompt, onClose, onReported }: Props) {
           “{prompt}”. Operators read reports; the image disappears from your gallery once you send this.
         </p>
         <ReasonFields name={`${formId}-reason`} reason={reason} onChange={setReason} />
-        <label className="flex flex-col gap-1 text-sm">
-          <span className="font-medium">Note (optional)</span>
-          <textarea
-            className="textarea w-full"
-            rows={3}
-            value={note}
-            onChange={(e) => setNote(e.target.value)}
-            aria-describedby={`${formId}-count`}
-          />
-          <span id={`${formId}-count`} className={`text-xs ${used > REPORT_NOTE_MAX_CHARS ? "text-error" : "text-base-content/70"}`}>
+        <div className="flex flex-col gap-1 text-sm">
+          <label className="flex flex-col gap-1">
+            <span className="font-medium">Note (optional)</span>
+            <textarea
+              className="textarea w-full"
+              rows={3}
+              value={note}
+              onChange={(e) => setNote(e.target.value)}
+              aria-describedby={`${formId}-count`}
+            />
+          </label>
+          <span
+            id={`${formId}-count`}
+            className={`text-xs ${used > REPORT_NOTE_MAX_CHARS ? "text-error" : "text-base-content/70"}`}
+          >
             {used} / {REPORT_NOTE_MAX_CHARS} characters
           </span>
-        </label>
+        </div>
         {problem && (
           <p role="alert" className="text-sm text-error">
             {problem}

@@ -58,10 +58,17 @@ export function ActionForm({ row, onDone }: { row: QueueRow; onDone: () => void 
     if (wrong || busy) return;
     setBusy(true);
     const { moderateGeneration } = await import("../../api/moderation");
-    const result = await moderateGeneration(row.generation_id, action, reason, action === "suspend" ? suspensionEnd(days) : null);
+    const result = await moderateGeneration(
+      row.generation_id,
+      action,
+      reason,
+      action === "suspend" ? suspensionEnd(days) : null,
+    );
     setBusy(false);
     if (!result.ok) {
-      setProblem(result.error.kind === "gone" ? "This image is gone (deleted by its owner)." : result.error.error.message);
+      setProblem(
+        result.error.kind === "gone" ? "This image is gone (deleted by its owner)." : result.error.error.message,
+      );
       return;
     }
     showToast({ tone: "success", title: DONE[action] });

@@ -2,11 +2,7 @@
 // prompt and owner, where it stands, the reports (how many, which reasons, the notes) and the image
 // check's scores, with the action form below.
 import { useEffect, useState } from "react";
-import {
-  REPORT_REASON_LABELS,
-  isReportReason,
-  type ReportReason,
-} from "#shared/vocabulary/moderation.ts";
+import { REPORT_REASON_LABELS, isReportReason, type ReportReason } from "#shared/vocabulary/moderation.ts";
 import type { QueueRow } from "../../api/moderation";
 import { formatCreatedAt, styleLabel } from "../../lib/generation-recipe";
 import { DefinitionList } from "../../ui/definition-list";
@@ -21,7 +17,9 @@ export function stateOf(row: Pick<QueueRow, "held_at" | "flagged_at" | "is_publi
 }
 
 /** Each reason the open reports give, with how many gave it, most first. */
-export function reasonCounts(reports: readonly { reason: string }[]): { reason: string; label: string; count: number }[] {
+export function reasonCounts(
+  reports: readonly { reason: string }[],
+): { reason: string; label: string; count: number }[] {
   const counts = new Map<string, number>();
   for (const { reason } of reports) counts.set(reason, (counts.get(reason) ?? 0) + 1);
   return [...counts.entries()]

@@ -63,8 +63,8 @@ export function TermList() {
         Refused terms
       </h2>
       <p className="mb-3 text-sm text-base-content/80">
-        A prompt containing one of these is refused before anything is drawn, as the prompt check&apos;s own list
-        is. The negative prompt is not checked.
+        A prompt containing one of these is refused before anything is drawn, as the prompt check&apos;s own list is.
+        The negative prompt is not checked.
       </p>
       <form onSubmit={(e) => void add(e)} className="mb-3 flex max-w-lg gap-2">
         <label className="input input-sm w-full">

@@ -10,8 +10,15 @@ vi.mock("#src/api/client.ts", () => ({
   supabase: () => ({ rpc, auth: { getSession }, from: () => ({ insert }) }),
 }));
 
-const { addTerm, isOperatorClaims, moderateGeneration, moderationQueue, reportGeneration, sessionIsOperator, tokenClaims } =
-  await import("#src/api/moderation.ts");
+const {
+  addTerm,
+  isOperatorClaims,
+  moderateGeneration,
+  moderationQueue,
+  reportGeneration,
+  sessionIsOperator,
+  tokenClaims,
+} = await import("#src/api/moderation.ts");
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 const jwt = (claims: unknown) => `${b64url({ alg: "HS256" })}.${b64url(claims)}.signature`;
@@ -26,22 +33,38 @@ describe("a report", () => {
   it("sends the id, the reason and the trimmed note (none when blank)", async () => {
     rpc.mockResolvedValue({ data: { generation_id: "g1" }, error: null, status: 200 });
     expect((await reportGeneration("g1", "hate", "  see the sign ")).ok).toBe(true);
-    expect(rpc).toHaveBeenLastCalledWith("report_generation", { p_generation_id: "g1", p_reason: "hate", p_note: "see the sign" });
+    expect(rpc).toHaveBeenLastCalledWith("report_generation", {
+      p_generation_id: "g1",
+      p_reason: "hate",
+      p_note: "see the sign",
+    });
     await reportGeneration("g1", "hate", "   ");
-    expect(rpc).toHaveBeenLastCalledWith("report_generation", { p_generation_id: "g1", p_reason: "hate", p_note: null });
+    expect(rpc).toHaveBeenLastCalledWith("report_generation", {
+      p_generation_id: "g1",
+      p_reason: "hate",
+      p_note: null,
+    });
   });
 
   it("words a refusal of bad input as the database does, and others as the catalogue does", async () => {
     rpc.mockResolvedValueOnce({
       data: null,
-      error: { code: "22023", message: "you cannot report your own image", details: "Unpublish or delete your own image instead." },
+      error: {
+        code: "22023",
+        message: "you cannot report your own image",
+        details: "Unpublish or delete your own image instead.",
+      },
       status: 400,
     });
     const own = await reportGeneration("g1", "hate", "");
     expect(!own.ok && own.error.error.message).toBe(
       "You cannot report your own image. Unpublish or delete your own image instead.",
     );
-    rpc.mockResolvedValueOnce({ data: null, error: { code: "PT404", message: "no published image with this id" }, status: 404 });
+    rpc.mockResolvedValueOnce({
+      data: null,
+      error: { code: "PT404", message: "no published image with this id" },
+      status: 404,
+    });
     const gone = await reportGeneration("g1", "hate", "");
     expect(!gone.ok && gone.error.error.message).not.toContain("no published image");
   });
@@ -106,7 +129,9 @@ describe("the operator role in a token", () => {
   });
 
   it("comes from the current session, and a visitor has none", async () => {
-    getSession.mockResolvedValueOnce({ data: { session: { access_token: jwt({ app_metadata: { role: "operator" } }) } } });
+    getSession.mockResolvedValueOnce({
+      data: { session: { access_token: jwt({ app_metadata: { role: "operator" } }) } },
+    });
     expect(await sessionIsOperator()).toBe(true);
     getSession.mockResolvedValueOnce({ data: { session: null } });
     expect(await sessionIsOperator()).toBe(false);

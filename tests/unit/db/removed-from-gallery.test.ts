@@ -21,7 +21,11 @@ const removed = { removed_at: "2026-11-26T12:00:00.000Z", removed_reason: "Graph
 describe("a removal in the owner's library", () => {
   it("comes with the row, and a row never removed has no removal keys", () => {
     const record = toGenerationRecord({ ...row("g1"), ...removed, is_public: false });
-    expect([record.removedAt, record.removedReason, record.isPublic]).toEqual([removed.removed_at, "Graphic violence", 0]);
+    expect([record.removedAt, record.removedReason, record.isPublic]).toEqual([
+      removed.removed_at,
+      "Graphic violence",
+      0,
+    ]);
     const plain = toGenerationRecord({ ...row("g2"), removed_at: null, removed_reason: null });
     expect("removedAt" in plain || "removedReason" in plain).toBe(false);
   });

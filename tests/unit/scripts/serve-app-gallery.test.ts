@@ -51,7 +51,10 @@ const fakeBackend = (async (input: string | URL | Request, init?: RequestInit) =
     return Response.json(rows.filter((r) => r.id === id));
   }
   if (url.startsWith(`${API}/storage/v1/object/authenticated/generations/`)) {
-    return new Response(storage.body, { status: storage.status, headers: { "Content-Type": storage.type } });
+    return new Response(new Uint8Array(storage.body), {
+      status: storage.status,
+      headers: { "Content-Type": storage.type },
+    });
   }
   return new Response("no such route", { status: 404 });
 }) as typeof fetch;
@@ -98,7 +101,11 @@ beforeEach(() => {
 /** The content of the meta tag `key` in `html` (entities decoded as a browser would). */
 function meta(html: string, key: string): string | undefined {
   const found = new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)"`).exec(html)?.[1];
-  return found?.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  return found
+    ?.replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 }
 
 function get(path: string, method = "GET", acceptEncoding = "") {
@@ -107,7 +114,9 @@ function get(path: string, method = "GET", acceptEncoding = "") {
       const req = request(`${base}${path}`, { method, headers: { "Accept-Encoding": acceptEncoding } }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
       });
       req.on("error", reject);
       req.end();
@@ -229,7 +238,10 @@ describe("the head written into the shell", () => {
   });
 
   it("adds the tags a shell lacks, before the end of its head", () => {
-    const html = withGalleryHead("<html><head><title>x</title></head><body></body></html>", galleryHead(rows[0], ORIGIN));
+    const html = withGalleryHead(
+      "<html><head><title>x</title></head><body></body></html>",
+      galleryHead(rows[0], ORIGIN),
+    );
     expect(html).toMatch(/<meta property="og:image" content="[^"]+\/image" \/>[\s\S]*<\/head>/);
     expect(html).toContain(`<link rel="canonical" href="${ORIGIN}/gallery/${ID}" />`);
   });

@@ -16,9 +16,11 @@ const reportGeneration = vi.fn();
 vi.mock("#src/api/gallery.ts", () => ({ getPublished, loadPublishedImage }));
 vi.mock("#src/api/moderation.ts", () => ({ reportGeneration }));
 
-const { default: GalleryImagePage, idFromPath, shortTitle } = await import(
-  "#src/features/gallery/gallery-image-page.tsx"
-);
+const {
+  default: GalleryImagePage,
+  idFromPath,
+  shortTitle,
+} = await import("#src/features/gallery/gallery-image-page.tsx");
 
 const ID = "0b7c2a4e-1f7e-4c1b-9d5e-5a2b8f0c6d11";
 const ROW: GenerationRow = {

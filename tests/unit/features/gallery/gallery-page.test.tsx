@@ -68,12 +68,12 @@ describe("gallery page", () => {
     renderPage("/gallery?q=fox");
     const list = await screen.findByRole("list", { name: "Published images" });
     expect(listPublished).toHaveBeenLastCalledWith({ q: "fox", before: undefined, limit: 24 });
-    expect(within(list).getAllByRole("button")).toHaveLength(2);
+    expect(within(list).getAllByRole("button", { name: /^Open: / })).toHaveLength(2);
     expect(screen.getByRole("status").textContent).toBe("2+ results for “fox”");
     expect(screen.getByRole("searchbox", { name: "Search published images" })).toHaveProperty("value", "fox");
 
     await userEvent.click(screen.getByRole("button", { name: "Load more" }));
-    await waitFor(() => expect(within(list).getAllByRole("button")).toHaveLength(3));
+    await waitFor(() => expect(within(list).getAllByRole("button", { name: /^Open: / })).toHaveLength(3));
     expect(listPublished).toHaveBeenLastCalledWith({ q: "fox", before: "cursor-2", limit: 24 });
     expect(screen.queryByRole("button", { name: "Load more" })).toBeNull();
     expect(screen.getByRole("status").textContent).toBe("3 results for “fox”");

@@ -70,7 +70,9 @@ describe("reporting a gallery image", () => {
     renderAt("/gallery", <GalleryPage />);
     const dialog = await openReportFromMenu("a red fox");
     // The content policy's categories, each a choice.
-    for (const label of Object.values(REPORT_REASON_LABELS)) expect(within(dialog).getByRole("radio", { name: label }));
+    for (const label of Object.values(REPORT_REASON_LABELS)) {
+      expect(within(dialog).getByRole("radio", { name: label })).toBeTruthy();
+    }
     await userEvent.click(within(dialog).getByRole("radio", { name: REPORT_REASON_LABELS.violence }));
     await userEvent.type(within(dialog).getByRole("textbox", { name: "Note (optional)" }), "  gore in the corner ");
     await userEvent.click(within(dialog).getByRole("button", { name: "Send report" }));

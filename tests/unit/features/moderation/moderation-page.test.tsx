@@ -121,7 +121,11 @@ describe("the moderation page of an operator", () => {
       "90.0%",
     ])
       expect(text).toContain(part);
-    expect(within(item).getAllByRole("listitem").filter((li) => li.textContent === "  ")).toHaveLength(0);
+    expect(
+      within(item)
+        .getAllByRole("listitem")
+        .filter((li) => li.textContent === "  "),
+    ).toHaveLength(0);
     expect(screen.getByRole("status").textContent).toBe("1 image to review");
     await waitFor(() => expect(document.title).toBe("Moderation · PromptCanvas"));
   });
