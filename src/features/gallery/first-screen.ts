@@ -10,7 +10,9 @@
 //
 // The requests are the ones supabase-js makes (see listPublished and loadPublishedImage), as a visitor:
 // the anon key, so the same policies decide (published rows and their images only; an unpublished image
-// is refused). Nothing here is required: whatever fails or does not match is simply asked for again.
+// is refused). Nothing here is required: whatever fails or does not match is simply asked for again. A
+// page with a session stored asks nothing here: a visitor's answer would show the person images they
+// reported, which their own reads leave out.
 import type { PublishedRow } from "../../api/gallery";
 
 /** The prerendered placeholder tiles, in order: the first screen measures them to size its thumbnails. */
@@ -67,6 +69,15 @@ export function startFirstScreen(options: FirstScreenOptions): void {
     const url = String(runtime.supabaseUrl || options.supabaseUrl || "").replace(/\/+$/, "");
     const key = String(runtime.supabaseAnonKey || options.supabaseAnonKey || "");
     if (!url || !key) return;
+    // Someone signed in on this device sees a gallery without the images they reported, which only a
+    // request with their session leaves out: the page asks for it as them (use-gallery.ts). The key is
+    // the one supabase-js stores the session (or its hint) under, authStorageKey in api/config.ts,
+    // written out here: this script can import nothing.
+    try {
+      if (w.localStorage.getItem(`sb-${new URL(url).hostname.split(".")[0]}-auth-token`)) return;
+    } catch {
+      // No storage to read (blocked): ask as a visitor, as before.
+    }
     const headers: Record<string, string> = { apikey: key, Authorization: `Bearer ${key}` };
     const columns = encodeURIComponent(options.columns);
     const request = q

@@ -189,6 +189,17 @@ describe("the gallery's first screen (inline script)", () => {
     config.remove();
   });
 
+  it("asks for nothing when someone is signed in here: their gallery leaves out what they reported", () => {
+    window.localStorage.setItem(`sb-${new URL(URL_).hostname.split(".")[0]}-auth-token`, '{"user":{"id":"u1"}}');
+    try {
+      runInlineScript();
+      expect(fetched).toHaveLength(0);
+      expect(window.__GALLERY_FIRST_SCREEN__).toBeUndefined();
+    } finally {
+      window.localStorage.clear();
+    }
+  });
+
   it("asks for nothing without a backend", () => {
     runInlineScript({ supabaseUrl: "", supabaseAnonKey: "" });
     expect(fetched).toHaveLength(0);
