@@ -1,7 +1,7 @@
 // The public gallery against the real local backend with supabase-js, as the app calls it: a new
-// generation is published when (and only when) its owner opted in to the gallery, and a gallery image
-// is read through the Storage API as the caller's role every time, so unpublishing withdraws it at
-// once and nobody reads another person's private image by its path.
+// generation is published (through publish-generation's checks) when, and only when, its owner opted in
+// to the gallery, and a gallery image is read through the Storage API as the caller's role every time,
+// so unpublishing withdraws it at once and nobody reads another person's private image by its path.
 import { randomUUID } from "node:crypto";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,12 +42,32 @@ async function visitorFinds(word: string): Promise<string[]> {
   return page.value.rows.map((r) => r.id);
 }
 
+/** Publishes through publish-generation, as the app does (only the server publishes: decision 139). */
+async function publish(user: NewUser, id: string): Promise<void> {
+  const { error } = await user.client.functions.invoke("publish-generation", { body: { generation_id: id } });
+  if (error) throw error;
+}
+
 /** An opted-in owner with one published generation of `prompt`, and a second signed-in person. */
 async function ownerWithPublished(label: string, prompt: string) {
   const owner = await newUser(backend, `${label}owner`);
   const stranger = await newUser(backend, `${label}stranger`);
   await setOptIn(owner, true);
-  return { owner, stranger, made: await generate(owner, prompt) };
+  const made = await generate(owner, prompt);
+  // The opt-in publishes it after the answer; publishing again now is the same, and waits for it.
+  await publish(owner, made.id);
+  return { owner, stranger, made: { ...made, is_public: true } };
+}
+
+/** Asks until a visitor's search finds what `word` should (a publish after the answer takes a moment). */
+async function visitorFindsSoon(word: string, expected: string[]): Promise<string[]> {
+  let found: string[] = [];
+  for (let i = 0; i < 50; i++) {
+    found = await visitorFinds(word);
+    if (JSON.stringify(found) === JSON.stringify(expected)) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return found;
 }
 
 beforeAll(async () => {
@@ -60,12 +80,13 @@ afterAll(async () => {
 });
 
 describe("publishing follows the gallery opt-in", () => {
-  it("with the opt-in on, a new generation is published and a visitor finds it and loads its image", async () => {
+  it("with the opt-in on, a new generation is published once its checks pass, and a visitor finds it and loads its image", async () => {
     const person = await newUser(backend, "opted-in");
     await setOptIn(person, true);
     const made = await generate(person, "a saffron kite over the dunes");
-    expect(made.is_public).toBe(true);
-    expect(await visitorFinds("saffron")).toEqual([made.id]);
+    // Stored private, then published through publish-generation after the answer (decision 141).
+    expect(made.is_public).toBe(false);
+    expect(await visitorFindsSoon("saffron", [made.id])).toEqual([made.id]);
     const image = await loadPublishedImage(made.image_path);
     if (!image.ok) throw new Error(image.error.detail);
     expect([...new Uint8Array(await image.value.arrayBuffer()).slice(0, 8)]).toEqual(PNG_SIGNATURE);
@@ -165,7 +186,7 @@ describe("gallery tiles read a thumbnail the Storage API scales, under the same 
   it("a tile's own read gets WebP, half the bytes or less of the JPEG answered to fetch()'s default", async () => {
     const config = { supabaseUrl: backend.url, supabaseAnonKey: backend.anonKey, productionHost: "" };
     // Published again: the test before this one withdrew it.
-    expect((await owner.client.from("generations").update({ is_public: true }).eq("id", made.id)).error).toBeNull();
+    await publish(owner, made.id);
     const webp = await loadPublicThumbnail(made.image_path, 384, { config });
     expect(webp?.type).toBe("image/webp");
     const bytes = new Uint8Array(await webp!.arrayBuffer());
