@@ -7,7 +7,7 @@ import type { Publisher, PublishRow } from "../../../supabase/functions/publish-
 import { appError, fail, ok } from "../../../supabase/functions/_shared/errors.ts";
 import { createPromptCheck } from "../../../supabase/functions/_shared/moderation/prompt-check.ts";
 import type { ImageScores } from "../../../supabase/functions/_shared/moderation/image-verdict.ts";
-import type { ImageResult } from "../../../supabase/functions/_shared/image/result.ts";
+import { type ImageResult, ok as scored } from "../../../supabase/functions/_shared/image/result.ts";
 
 const SAFE: ImageScores = { Drawing: 0.6, Hentai: 0.01, Neutral: 0.37, Porn: 0.01, Sexy: 0.01 };
 const EXPLICIT: ImageScores = { Drawing: 0.05, Hentai: 0.1, Neutral: 0.05, Porn: 0.7, Sexy: 0.1 };
@@ -77,7 +77,7 @@ function setup() {
   const owner = { id: crypto.randomUUID(), jwt: "jwt-owner" };
   const stranger = { id: crypto.randomUUID(), jwt: "jwt-stranger" };
   publisher.users.set(owner.jwt, owner.id).set(stranger.jwt, stranger.id);
-  let next: ImageResult<ImageScores> = ok(SAFE);
+  let next: ImageResult<ImageScores> = scored(SAFE);
   const classified: number[] = [];
   const logs: Record<string, unknown>[] = [];
   const deps: Deps = {
@@ -118,7 +118,7 @@ Deno.test("a passing image is published with its scores kept; a repeated publish
 Deno.test("a flagged image stays private, flagged with its scores, and the answer says why; again, the same", async () => {
   const t = setup();
   const row = t.publisher.addRow(t.owner.id);
-  t.setScores(ok(EXPLICIT));
+  t.setScores(scored(EXPLICIT));
   const refused = await answer(await t.call({ generation_id: row.id }));
   assert.deepEqual(refused, { status: 422, code: "nsfw_content", message: MESSAGES.flagged, retryable: false });
   const stored = t.publisher.rows.get(row.id)!;
@@ -218,7 +218,7 @@ Deno.test("a row deleted while it is checked answers 404, not success", async ()
   t.deps.classify = (file) => {
     t.publisher.rows.delete(row.id);
     t.classified.push(file.length);
-    return Promise.resolve(ok(SAFE));
+    return Promise.resolve(scored(SAFE));
   };
   assert.equal((await t.call({ generation_id: row.id })).status, 404);
 });
