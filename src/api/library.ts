@@ -112,7 +112,7 @@ const PUBLISH_WORDED = ["nsfw_content", "publishing_suspended", "invalid_input",
  * server's words for why.
  */
 export function publishGeneration(id: string): Promise<Result<{ found: boolean }, WriteFailure>> {
-  return guarded(async () => {
+  return guarded(async (): Promise<Result<{ found: boolean }, WriteFailure>> => {
     const r = await invokeWrite("publish-generation", { generation_id: id }, PUBLISH_WORDED);
     // The function's own 404 (invalid_input) is a row gone; the gateway's (no such function) is not.
     const gone = !r.ok && r.error.status === 404 && r.error.code === "invalid_input";

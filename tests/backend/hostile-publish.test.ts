@@ -58,8 +58,11 @@ describe.each(BACKEND_TARGETS)("publish-generation on $title", ({ postgres, skip
     await b?.stop();
   });
 
-  const post = (body: string | Uint8Array, t: string | null = token, headers: Record<string, string> = {}) =>
-    send(b, PATH, { method: "POST", headers: { ...authHeaders(b, t), ...headers }, body });
+  const post = (
+    body: string | Uint8Array<ArrayBuffer>,
+    t: string | null = token,
+    headers: Record<string, string> = {},
+  ) => send(b, PATH, { method: "POST", headers: { ...authHeaders(b, t), ...headers }, body });
 
   it.skipIf(skip)(
     "answers every bad request 4xx with a code, none 5xx, and publishes nothing",
