@@ -57,19 +57,29 @@ function GallerySearch({ q }: { q: string }) {
 export function tileMenuItems(id: string, viewer: Viewer, onReport: () => void): MenuItem[] {
   const page = galleryImagePath(id);
   const items: MenuItem[] = [
-    { kind: "link", label: "Open its page", to: page, icon: <Icon name="image" className="size-4" /> },
+    { kind: "link", label: "Open its page", to: page, icon: <Icon name="image" className="size-4 shrink-0" /> },
     {
       kind: "action",
       label: "Copy link",
       onSelect: () => void copyLink(galleryImageUrl(id)),
-      icon: <Icon name="copy" className="size-4" />,
+      icon: <Icon name="copy" className="size-4 shrink-0" />,
     },
   ];
   if (viewer === "other") {
-    items.push({ kind: "action", label: "Report", onSelect: onReport, icon: <Icon name="alert" className="size-4" /> });
+    items.push({
+      kind: "action",
+      label: "Report",
+      onSelect: onReport,
+      icon: <Icon name="alert" className="size-4 shrink-0" />,
+    });
   } else if (viewer === "visitor") {
     const to = authRedirectPath({ pathname: page });
-    items.push({ kind: "link", label: "Sign in to report", to, icon: <Icon name="lock" className="size-4" /> });
+    items.push({
+      kind: "link",
+      label: "Sign in to report",
+      to,
+      icon: <Icon name="lock" className="size-4 shrink-0" />,
+    });
   }
   return items;
 }

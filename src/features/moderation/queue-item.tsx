@@ -60,7 +60,7 @@ function QueueImage({ row }: { row: QueueRow }) {
   }, [row.image_path]);
   const shown = image?.path === row.image_path ? image : null;
   return (
-    <div className="grid aspect-square w-full place-items-center overflow-hidden rounded-box bg-base-200 sm:w-48">
+    <div className="grid aspect-square w-full shrink-0 place-items-center self-start overflow-hidden rounded-box bg-base-200 sm:w-48">
       {shown?.url ? (
         <img src={shown.url} alt={row.prompt} className="size-full object-contain" />
       ) : (
