@@ -15,6 +15,7 @@ const benches = [
   ["hostile-decode", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/hostile-decode-bench.ts"]],
   ["engine", denoPath(), ["run", "-A", "bench/engine-bench.ts"]],
   ["generate", denoPath(), ["run", "-A", "bench/generate-bench.ts"]],
+  ["nsfw", denoPath(), ["run", "-A", "bench/nsfw-bench.ts"]],
   ["generator", process.execPath, ["bench/generator-bench.mjs"]],
   ["sends-floor", process.execPath, ["bench/sends-floor-bench.mjs"]],
   ["history", process.execPath, ["bench/history-bench.mjs"]],

@@ -23,6 +23,7 @@ const DENO_ROOTS = [
   "scripts/render-samples.ts",
   "bench/engine-bench.ts",
   "bench/generate-bench.ts",
+  "bench/nsfw-bench.ts",
 ];
 
 /** Finds the Deno binary, or null when it is not installed (a gate that needs it is then unavailable). */
