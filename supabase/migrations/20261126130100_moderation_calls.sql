@@ -1,7 +1,7 @@
 -- The calls of moderation (issue 42), each a security definer function because the tables it writes
 -- are closed to clients: a person reports an image (report_generation); operators read the queue
 -- (moderation_queue) and act on an image (moderate_generation). Every operator call checks is_operator()
--- first. Errors are SQLSTATEs PostgREST turns into statuses (MODERATION_SQLSTATE in
+-- first. Errors are SQLSTATEs PostgREST turns into statuses (listed in
 -- supabase/functions/_shared/vocabulary/moderation.ts): PT404 is 404, 22023 and 22001 are 400, 42501 is
 -- 401 for a visitor and 403 for a signed-in person.
 

@@ -52,9 +52,6 @@ export const MODERATION_ACTION_LABELS: Readonly<Record<ModerationAction, string>
   suspend: "Unpublish and suspend",
 };
 
-export const isModerationAction = (value: unknown): value is ModerationAction =>
-  MODERATION_ACTIONS.includes(value as ModerationAction);
-
 /** Every action carries a reason the owner reads; unpublish and suspend must give one (1 to this many chars). */
 export const ACTION_REASON_MAX_CHARS = 500;
 
@@ -77,22 +74,13 @@ export const OPERATOR_ROLE = "operator";
 /** The error code publish-generation answers (403) while the owner is suspended from publishing. */
 export const PUBLISHING_SUSPENDED_CODE = "publishing_suspended";
 
-/**
- * What the database answers, as SQLSTATE codes (PostgREST turns them into statuses; PTxyz is status xyz):
- * - notFound: report_generation or moderate_generation on a row that is missing or not in the gallery (404).
- * - badValue: a reason or action outside the lists, a missing reason, a suspension end not in the future (400).
- * - tooLong: a note or an action's reason over its limit (400).
- * - notAllowed: a non-operator calling an operator function, or anyone but the service role publishing (401/403).
- * - publishRefused: publishing a row while its owner is suspended, or one an operator removed (403); the
- *   message is `publishing_suspended` or `removed_by_operator`.
- */
-export const MODERATION_SQLSTATE = {
-  notFound: "PT404",
-  badValue: "22023",
-  tooLong: "22001",
-  notAllowed: "42501",
-  publishRefused: "PT403",
-} as const;
+// What the database's moderation calls answer, as SQLSTATE codes (PostgREST turns them into statuses;
+// PTxyz is status xyz): PT404 (404) for report_generation or moderate_generation on a row that is missing
+// or not in the gallery; 22023 (400) for a reason or action outside the lists, a missing reason or a
+// suspension end not in the future; 22001 (400) for a note or an action's reason over its limit; 42501
+// (401 for a visitor, 403 signed in) for a non-operator calling an operator function, or anyone but the
+// service role publishing; PT403 (403) for publishing a row while its owner is suspended or one an operator
+// removed, its message `publishing_suspended` or `removed_by_operator`.
 
 /** The message of a refused publish (PT403) while an operator removed the row from the gallery. */
 export const REMOVED_BY_OPERATOR_CODE = "removed_by_operator";
