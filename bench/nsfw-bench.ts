@@ -32,6 +32,10 @@ const line = (label: string, xs: number[]) =>
     `${label.padEnd(50)} p50 ${ms(percentile(xs, 50)).padStart(9)}  p95 ${ms(percentile(xs, 95)).padStart(9)}` +
       `  min ${ms(Math.min(...xs)).padStart(9)}  (n=${xs.length})`,
   );
+const loadavg = () =>
+  Deno.loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
 
 async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
   const t0 = performance.now();
