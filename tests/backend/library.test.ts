@@ -1,6 +1,7 @@
 // The library's backend calls through the real supabase-js client against the local backend: a
 // delete drained from the outbox removes the row and the stored image (Storage API), a stranger
-// can delete neither, and the gallery's full-text search finds published rows only.
+// can delete neither, a publish drained from the outbox goes through publish-generation's checks, and
+// the gallery's full-text search finds published rows only.
 import "fake-indexeddb/auto";
 import { randomUUID } from "node:crypto";
 import type { SupabaseClient } from "@supabase/supabase-js";
@@ -10,12 +11,13 @@ import { getPublished, listPublished, loadPublishedImage } from "#src/api/galler
 import { deleteGeneration as deleteOnServer } from "#src/api/library.ts";
 import { openAppDb } from "#src/db/db.ts";
 import { toGenerationRecord } from "#src/db/generation-record.ts";
-import { deleteGeneration } from "#src/db/library.ts";
-import { pendingOutboxCount } from "#src/db/queries.ts";
+import { deleteGeneration, setPublished } from "#src/db/library.ts";
+import { listConflicts, pendingOutboxCount } from "#src/db/queries.ts";
 import { drainOutbox, pushDeps } from "#src/sync/push.ts";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { type Backend, startBackend } from "../support/backend.ts";
 import { anonClient, newUser, type NewUser, serviceClient } from "../support/clients.ts";
+import { png } from "../support/png.ts";
 
 const BUCKET = "generations";
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
@@ -96,6 +98,57 @@ describe("library on the local backend", () => {
       expect(await objectExists(g.image_path)).toBe(false);
       // The same delete again (an interrupted drain re-sends it) succeeds and changes nothing.
       expect(await deleteOnServer(g.id, g.image_path)).toEqual({ ok: true, value: { rowDeleted: false } });
+    } finally {
+      await db.delete();
+    }
+  });
+
+  it("a publish drained from the outbox goes through publish-generation; its refusal is one conflict, the row unpublished here", async () => {
+    const [passes, held] = await Promise.all(
+      ["a teal kite over a bay", "a teal boat at anchor"].map((prompt) => makeGeneration(owner.id, prompt)),
+    );
+    // Real pictures, so the image check reads them; the second's kept scores are explicit (as if flagged before).
+    const picture = png(64, 64, (x, y) => [x * 4, y * 4, 128]);
+    for (const g of [passes, held]) {
+      const put = await service.storage.from(BUCKET).update(g.image_path, picture, { contentType: "image/png" });
+      if (put.error) throw put.error;
+    }
+    const explicit = { Drawing: 0.02, Hentai: 0.08, Neutral: 0.05, Porn: 0.8, Sexy: 0.05 };
+    await service.from("generations").update({ moderation_scores: explicit }).eq("id", held.id);
+    const db = openAppDb(`backend-library-publish-${passes.id}`);
+    try {
+      await db.generations.bulkPut([toGenerationRecord(passes), toGenerationRecord(held)]);
+      expect(await setPublished(owner.id, passes.id, true, db)).toBe(true);
+      expect(await setPublished(owner.id, held.id, true, db)).toBe(true);
+      setBackendClient(owner.client);
+      expect(await drainOutbox(pushDeps(db), owner.id)).toEqual({
+        sent: 1,
+        conflicts: 1,
+        stopped: { reason: "empty" },
+      });
+      const { data } = await service.from("generations").select("id,is_public,flagged_at,moderation_scores");
+      const byId = new Map((data ?? []).map((r) => [r.id, r]));
+      expect(byId.get(passes.id)).toMatchObject({ is_public: true, flagged_at: null });
+      expect(Object.keys(byId.get(passes.id)!.moderation_scores).sort()).toEqual([
+        "Drawing",
+        "Hentai",
+        "Neutral",
+        "Porn",
+        "Sexy",
+      ]);
+      expect(byId.get(held.id)).toMatchObject({ is_public: false });
+      expect(byId.get(held.id)!.flagged_at).not.toBeNull();
+      expect((await db.generations.get(held.id))?.isPublic).toBe(0);
+      expect((await db.generations.get(passes.id))?.isPublic).toBe(1);
+      const [conflict] = await listConflicts(owner.id, db);
+      expect(conflict.conflict).toMatchObject({ reason: "rejected", code: "nsfw_content" });
+      expect(conflict.conflict?.message).toMatch(/image check/);
+      // Nothing is left to send: the refusal is final.
+      expect(await drainOutbox(pushDeps(db), owner.id)).toEqual({
+        sent: 0,
+        conflicts: 0,
+        stopped: { reason: "empty" },
+      });
     } finally {
       await db.delete();
     }
