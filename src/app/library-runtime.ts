@@ -11,6 +11,7 @@ import { sanitizeForLog } from "../api/errors";
 import { subscribeGenerationChanges } from "../api/library";
 import { db } from "../db/db";
 import { claimUnnotifiedConflicts, releaseWaits, watchPending } from "../db/outbox";
+import type { OutboxEntry } from "../db/schema";
 import { isOnline, onlineTrigger } from "../lib/online";
 import { showToast } from "../state/toasts";
 import { catchUp } from "../sync/pull";
@@ -40,19 +41,26 @@ function requestOutboxSync(): void {
 /** Refusals the error catalogue words (a refused publish): their toast is the catalogue's title and action. */
 const CATALOGUED: ReadonlySet<ErrorCode> = new Set(["nsfw_content", "publishing_suspended"]);
 
-async function announceConflicts(userId: string): Promise<void> {
-  const fresh = await claimUnnotifiedConflicts(db, userId);
-  if (!fresh.length) return;
+/**
+ * The toast for conflicts found at once: one refused publish is the catalogue's (its title and action,
+ * the server's words for why); anything else says a change could not be applied.
+ */
+export function conflictToast(fresh: Pick<OutboxEntry, "conflict">[]): Parameters<typeof showToast>[0] {
   const code = fresh.length === 1 ? fresh[0].conflict?.code : undefined;
   const entry = code && CATALOGUED.has(code) ? ERROR_CATALOGUE[code] : null;
-  showToast({
+  return {
     tone: "warning",
     title:
       entry?.title ??
       (fresh.length === 1 ? "A change could not be applied" : `${fresh.length} changes could not be applied`),
     message: fresh.length === 1 ? fresh[0].conflict?.message : "The server's version was kept; see your history.",
     ...(entry ? { action: entry.action } : {}),
-  });
+  };
+}
+
+async function announceConflicts(userId: string): Promise<void> {
+  const fresh = await claimUnnotifiedConflicts(db, userId);
+  if (fresh.length) showToast(conflictToast(fresh));
 }
 
 function startLibrary(userId: string): () => void {
