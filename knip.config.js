@@ -42,6 +42,13 @@ export default {
     // Imported by the Deno code as npm: specifiers, which Deno resolves from node_modules. Tests import
     // fast-png, jpeg-js and @jsquash/webp under Node too, so only the production run needs to be told.
     ...(production ? ["fast-png", "jpeg-js", "@jsquash/webp"] : []),
+    // The prompt check and the image check (supabase/functions/_shared/moderation/), Deno's alone; nsfwjs
+    // imports `buffer` and `@tensorflow/tfjs` by bare name, resolved from node_modules.
+    "obscenity",
+    "nsfwjs",
+    "@tensorflow/tfjs",
+    "@tensorflow/tfjs-backend-wasm",
+    "buffer",
     "omggif",
     "@types/omggif",
     // Knip reads a Deno `npm:pkg@version` specifier as a package named "npm".
