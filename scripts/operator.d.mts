@@ -11,7 +11,7 @@ export interface AdminClient {
 
 export const OPERATOR_ROLE: "operator";
 export function projectFromEnv(env?: Record<string, string | undefined>): { url: string; serviceRoleKey: string };
-export function localServiceKey(secret: string, nowSec?: number): string;
+export function localServiceKey(secret: string): string;
 export function adminClient(project: { url: string; serviceRoleKey: string }): AdminClient;
 export function findUserByEmail(client: AdminClient, email: string): Promise<AdminUser | null>;
 export function setOperator(client: AdminClient, email: string, on: boolean): Promise<AdminUser>;

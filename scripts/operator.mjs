@@ -45,10 +45,16 @@ function readLocalSecret(dataDir) {
   }
 }
 
-/** A service-role key for the local backend, as it makes its own (HS256 over its secret), valid 5 minutes. */
-export function localServiceKey(secret, nowSec = Math.floor(Date.now() / 1000)) {
+/**
+ * The local backend's own service-role key, made from its secret as it makes it (supabase/local/config.ts:
+ * HS256, the legacy key claims issued at 1,700,000,000 for ten years). Its gateway takes only its own two
+ * keys, byte for byte, so any other token signed with the secret would be refused as an invalid API key.
+ */
+export function localServiceKey(secret) {
   const part = (v) => Buffer.from(JSON.stringify(v)).toString("base64url");
-  const body = `${part({ alg: "HS256", typ: "JWT" })}.${part({ iss: "supabase-local", role: "service_role", iat: nowSec, exp: nowSec + 300 })}`;
+  const iat = 1_700_000_000;
+  const claims = { iss: "supabase-local", role: "service_role", iat, exp: iat + 10 * 365 * 24 * 3600 };
+  const body = `${part({ alg: "HS256", typ: "JWT" })}.${part(claims)}`;
   return `${body}.${createHmac("sha256", secret).update(body).digest("base64url")}`;
 }
 

@@ -10,7 +10,7 @@ import { FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_ONLY, type Backend } from "../support/backend.ts";
 import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
-import { anonClient, newUser, type NewUser, serviceClient } from "../support/clients.ts";
+import { anonClient, newUser, type NewUser, publish, serviceClient } from "../support/clients.ts";
 import { PERSONAL_TABLES } from "../support/personal-tables.ts";
 
 const BUCKET = "generations";
@@ -53,7 +53,7 @@ describe.each(BACKEND_TARGETS)("delete-account on $title", ({ postgres, skip }) 
     staying = await newUser(backend, "staying");
 
     const made = [await generate(leaving, "a fox in the snow"), await generate(leaving, "a city of glass")];
-    await leaving.client.from("generations").update({ is_public: true }).eq("id", made[0].id);
+    await publish(leaving, made[0].id);
     // An image a client uploaded in a sub-folder before uploads became the server's alone.
     const legacy = await server.storage
       .from(BUCKET)
@@ -67,7 +67,7 @@ describe.each(BACKEND_TARGETS)("delete-account on $title", ({ postgres, skip }) 
     expect(held.error).toBeNull();
 
     stayingImage = await generate(staying, "a windmill at noon");
-    await staying.client.from("generations").update({ is_public: true }).eq("id", stayingImage.id);
+    await publish(staying, stayingImage.id);
     expect((await staying.client.from("app_events").insert({ name: "account.viewed" })).error).toBeNull();
 
     const before = await rowsOf(leaving.id);

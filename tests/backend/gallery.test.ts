@@ -9,7 +9,7 @@ import { setBackendClient } from "#src/api/client.ts";
 import { listPublished, loadPublishedImage } from "#src/api/gallery.ts";
 import { loadPublicThumbnail, THUMBNAIL_ACCEPT, thumbnailUrl } from "#src/api/public-thumbnail.ts";
 import { BUILTIN_ONLY, type Backend, startBackend } from "../support/backend.ts";
-import { anonClient, newUser, type NewUser } from "../support/clients.ts";
+import { anonClient, newUser, type NewUser, publish } from "../support/clients.ts";
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -40,12 +40,6 @@ async function visitorFinds(word: string): Promise<string[]> {
   const page = await listPublished({ q: word, limit: 10 });
   if (!page.ok) throw new Error(page.error.detail);
   return page.value.rows.map((r) => r.id);
-}
-
-/** Publishes through publish-generation, as the app does (only the server publishes: decision 139). */
-async function publish(user: NewUser, id: string): Promise<void> {
-  const { error } = await user.client.functions.invoke("publish-generation", { body: { generation_id: id } });
-  if (error) throw error;
 }
 
 /** An opted-in owner with one published generation of `prompt`, and a second signed-in person. */

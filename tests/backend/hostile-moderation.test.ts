@@ -42,7 +42,8 @@ describe.each(BACKEND_TARGETS)("moderation calls under bad input on $title", ({ 
   const command = async (...argv: string[]) => {
     const said: string[] = [];
     const code = await operatorCommand(argv, {
-      env: { SUPABASE_URL: b.url, SUPABASE_SERVICE_ROLE_KEY: b.serviceRoleKey },
+      // As the README says to run it against npm start: no key, the backend's data directory and port.
+      env: { DATA_DIR: b.dataDir, API_PORT: new URL(b.url).port },
       out: () => {},
       err: (line) => said.push(line),
     });

@@ -9,7 +9,7 @@ import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_ONLY, type Backend } from "../support/backend.ts";
 import { BACKEND_TARGETS, castOn, startBackendOn } from "../support/backend-targets.ts";
-import { newUser, type NewUser } from "../support/clients.ts";
+import { newUser, type NewUser, publish } from "../support/clients.ts";
 
 const BUCKET = "generations";
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
@@ -120,27 +120,30 @@ describe.each(BACKEND_TARGETS)("the library's server side on $title", ({ postgre
     expect(gallery).toEqual([]);
   });
 
-  it.skipIf(skip)("lets the owner publish, save, read and delete what the server made", async () => {
-    const made = await generate(owner, "a lantern in the fog");
-    const mine = owner.client.from("generations");
-    const flags = await mine
-      .update({ is_public: true, is_saved: true })
-      .eq("id", made.id)
-      .select("is_public, is_saved");
-    expect(flags).toMatchObject({ error: null, data: [{ is_public: true, is_saved: true }] });
-    const { data: visible } = await anon.from("generations").select("id").eq("id", made.id);
-    expect(visible).toEqual([{ id: made.id }]);
-    const edit = await owner.client.from("generations").update({ prompt: "rewritten" }).eq("id", made.id);
-    expect(edit.error?.code).toBe("42501");
-    const gone = await owner.client.from("generations").delete().eq("id", made.id).select("id");
-    expect(gone).toMatchObject({ error: null, data: [{ id: made.id }] });
-  });
+  it.skipIf(skip)(
+    "lets the owner publish (through the server), save, read and delete what the server made",
+    async () => {
+      const made = await generate(owner, "a lantern in the fog");
+      const mine = owner.client.from("generations");
+      const patched = await mine.update({ is_public: true }).eq("id", made.id);
+      expect(patched.error?.code, "an owner's patch cannot publish").toBe("42501");
+      await publish(owner, made.id);
+      const flags = await mine.update({ is_saved: true }).eq("id", made.id).select("is_public, is_saved");
+      expect(flags).toMatchObject({ error: null, data: [{ is_public: true, is_saved: true }] });
+      const { data: visible } = await anon.from("generations").select("id").eq("id", made.id);
+      expect(visible).toEqual([{ id: made.id }]);
+      const edit = await owner.client.from("generations").update({ prompt: "rewritten" }).eq("id", made.id);
+      expect(edit.error?.code).toBe("42501");
+      const gone = await owner.client.from("generations").delete().eq("id", made.id).select("id");
+      expect(gone).toMatchObject({ error: null, data: [{ id: made.id }] });
+    },
+  );
 
   it.skipIf(skip)(
     "deletes a published generation row then its image: the visitor loses the image, the file is gone",
     async () => {
       const made = await generate(owner, "a red kite over the dunes");
-      await owner.client.from("generations").update({ is_public: true }).eq("id", made.id);
+      await publish(owner, made.id);
       const seen = await anon.storage.from(BUCKET).download(made.image_path);
       expect(seen.error).toBeNull();
       const signed = await server.storage.from(BUCKET).createSignedUrl(made.image_path, 600);

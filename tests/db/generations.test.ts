@@ -61,13 +61,20 @@ describeDb("generations", (ctx) => {
     expect(await sqlState(insertAs(ctx.db, owner, "generations", row))).toBe("42501");
   });
 
-  it("lets the owner publish and save, and nothing else", async () => {
+  it("lets the owner save and unpublish, the server publish, and nothing else", async () => {
+    // Publishing goes through publish-generation (the server's checks), never an owner's patch.
+    expect(
+      await sqlState(
+        ctx.db.run(owner, "update public.generations set is_public = true where id = $1", [privateRow.id]),
+      ),
+    ).toBe("42501");
     const updated = await ctx.db.run(
       owner,
-      "update public.generations set is_public = true, is_saved = true where id = $1 returning id",
+      "update public.generations set is_saved = true where id = $1 returning id",
       [privateRow.id],
     );
     expect(updated).toHaveLength(1);
+    await ctx.db.run("service", "update public.generations set is_public = true where id = $1", [privateRow.id]);
     expect(await visibleIds("anon")).toContain(privateRow.id);
     await ctx.db.run(owner, "update public.generations set is_public = false where id = $1", [privateRow.id]);
     expect(await visibleIds("anon")).not.toContain(privateRow.id);

@@ -74,15 +74,16 @@ describeDb("writes of generations after the server-only migration", (ctx) => {
     expect(n).toBe(0);
   });
 
-  it("still lets the owner publish, save and delete a row the server made", async () => {
+  it("still lets the owner save, unpublish and delete a row the server made and published", async () => {
     const row = generationFor(owner);
     await insertAs(ctx.db, "service", "generations", row);
+    await ctx.db.run("service", "update public.generations set is_public = true where id = $1", [row.id]);
     const changed = await ctx.db.run(
       owner,
-      "update public.generations set is_public = true, is_saved = true where id = $1 returning is_public, is_saved",
+      "update public.generations set is_public = false, is_saved = true where id = $1 returning is_public, is_saved",
       [row.id],
     );
-    expect(changed).toEqual([{ is_public: true, is_saved: true }]);
+    expect(changed).toEqual([{ is_public: false, is_saved: true }]);
     expect(await ctx.db.run(stranger, "delete from public.generations where id = $1 returning id", [row.id])).toEqual(
       [],
     );

@@ -63,7 +63,7 @@ describeDb("storage of generated images", (ctx) => {
     await insertAs(ctx.db, "service", "generations", row);
     expect(await readable("anon", row.image_path)).toBe(false);
 
-    await ctx.db.run(owner, "update public.generations set is_public = true where id = $1", [row.id]);
+    await ctx.db.run("service", "update public.generations set is_public = true where id = $1", [row.id]);
     expect(await readable("anon", row.image_path)).toBe(true);
     expect(await readable(stranger, row.image_path)).toBe(true);
 

@@ -39,3 +39,12 @@ export async function newUser(b: Backend, tag = "user"): Promise<NewUser> {
   if (error || !data.user) throw new Error(`sign-up failed: ${error?.message}`);
   return { client, id: data.user.id, email, password };
 }
+
+/**
+ * Publishes `id` as the app does: through publish-generation, whose checks (prompt, image, suspension) decide;
+ * only the server publishes (decision 139). Throws with the function's answer when it refuses.
+ */
+export async function publish(user: NewUser, id: string): Promise<void> {
+  const { error } = await user.client.functions.invoke("publish-generation", { body: { generation_id: id } });
+  if (error) throw error;
+}

@@ -8,6 +8,7 @@ import {
   REPORT_REASONS,
   REPORTS_TO_HOLD,
   SUSPENSION_DAYS,
+  EXPLICIT_THRESHOLD,
 } from "#shared/vocabulary/moderation.ts";
 import { ERROR_CATALOGUE } from "#shared/vocabulary/errors.ts";
 import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
@@ -97,10 +98,11 @@ const SECTIONS: LegalSection[] = [
         <p>
           When you publish, the server checks the prompt again and then the image itself, with an image classifier that
           runs on the server (NSFWJS&rsquo;s MobileNet v2 model): it scores how likely the picture is a drawing,
-          neutral, sexy, pornographic or hentai. When the model finds the picture at least as likely sexually explicit
-          as not (its pornographic and hentai scores together reach one half), it is not published: you are told why,
-          and it stays private in your history. A suggestive score alone never stops an image. The scores are kept with
-          the image so that an operator can review the decision; an operator who finds it wrong can publish it.
+          neutral, sexy, pornographic or hentai. When the model finds the picture likely sexually explicit (its
+          pornographic and hentai scores together reach {Math.round(EXPLICIT_THRESHOLD * 100)}%), it is not published:
+          you are told why, and it stays private in your history. A suggestive score alone never stops an image. The
+          scores are kept with the image so that an operator can review the decision; an operator who finds it wrong can
+          publish it.
         </p>
       </>
     ),

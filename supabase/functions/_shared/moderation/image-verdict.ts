@@ -6,13 +6,15 @@
 // flagged at 0.57; 0.7 leaves a margin above every benign image measured. Sexy alone never flags
 // (swimwear is allowed); it is kept with the scores for an operator's review.
 
+import { EXPLICIT_THRESHOLD } from "../vocabulary/moderation.ts";
+
 export const NSFW_CLASSES = ["Drawing", "Hentai", "Neutral", "Porn", "Sexy"] as const;
 export type NsfwClass = (typeof NSFW_CLASSES)[number];
 /** The classifier's probability for each class, as stored in `generations.moderation_scores`. */
 export type ImageScores = Record<NsfwClass, number>;
 
-/** Porn + Hentai at or above this flags the image. */
-export const EXPLICIT_THRESHOLD = 0.7;
+/** Porn + Hentai at or above this flags the image (in the vocabulary, so the content policy names it). */
+export { EXPLICIT_THRESHOLD };
 
 /** How likely the model finds the image sexually explicit: its two explicit classes together. */
 export const explicitScore = (s: ImageScores): number => s.Porn + s.Hentai;

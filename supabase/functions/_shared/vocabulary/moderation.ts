@@ -30,8 +30,7 @@ export const REPORT_REASON_LABELS: Readonly<Record<ReportReason, string>> = {
   illegal: "Something else illegal",
 };
 
-export const isReportReason = (value: unknown): value is ReportReason =>
-  REPORT_REASONS.includes(value as ReportReason);
+export const isReportReason = (value: unknown): value is ReportReason => REPORT_REASONS.includes(value as ReportReason);
 
 /** The longest note a report may carry, in characters as Postgres' length() counts them (see charCount). */
 export const REPORT_NOTE_MAX_CHARS = 500;
@@ -90,3 +89,10 @@ export function removedFromGalleryLine(reason: string | null): string {
   const why = reason?.trim();
   return why ? `Removed from the gallery: ${why}` : "Removed from the gallery";
 }
+
+/**
+ * The image check flags an image (keeps it out of the gallery) when the classifier's two sexually explicit
+ * classes, Porn and Hentai, together reach this (docs/decisions/141-the-image-check-before-publishing.md).
+ * Shared so the content policy states the figure the server applies.
+ */
+export const EXPLICIT_THRESHOLD = 0.7;
