@@ -45,7 +45,7 @@ test("a refused prompt shows the policy toast, draws nothing, costs nothing and 
   );
   await expectCounter(page, "Failed", 1);
   const failed = (await dexieTasks(page)).filter((t) => t.prompt === REFUSED);
-  expect(failed.map((t) => t.status)).toEqual(["failed"]);
+  expect(failed.map((t) => t.status)).toEqual(["error"]);
 
   // Nothing drawn or stored, nothing charged; and the queue leaves it alone however long one waits.
   await page.waitForTimeout(6_000);
