@@ -10,9 +10,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { REPORT_REASON_LABELS, type ReportReason } from "#shared/vocabulary/moderation.ts";
+import { ERROR_CATALOGUE } from "#shared/vocabulary/errors.ts";
 import { accountButton, apiUrl, audit, signIn, signOut, signUp, uniqueEmail, type Finding } from "./support/app";
 import { anonKey, sendGenerate, serverSession, toasts } from "./support/generator";
-import { expectImageLoaded, newDevice, openHistory, openLargeView, serviceHeaders } from "./support/library";
+import {
+  expectImageLoaded,
+  generateImages,
+  newDevice,
+  openHistory,
+  openLargeView,
+  serviceHeaders,
+} from "./support/library";
 import { expect, test, type Browser, type BrowserContext, type Page, type TestInfo } from "./support/test";
 
 const run = promisify(execFile);
@@ -218,4 +226,49 @@ test("reports hold an image, an operator restores or removes it, and its link un
   expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
   for (const r of [...reporters, operator]) await r.context.close();
   await visitor.context.close();
+});
+
+test("an operator's suspension keeps the account from publishing until it ends", async ({
+  page,
+  browser,
+  watchContext,
+  allowFailedRequest,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  allowFailedRequest(/publish-generation 403$/, "publishing while suspended is refused on purpose");
+  const ownerEmail = uniqueEmail("mod-suspended");
+  await signUp(page, ownerEmail);
+  const firstId = await publishedImage(page, ownerEmail, "A field of glass tulips at noon");
+
+  // An operator made by the documented command suspends the owner for a week, unpublishing the image.
+  const operator = await person(browser, testInfo, "mod-suspender", watchContext);
+  expect(await grantOperator(operator.page, operator.email)).toContain(operator.email);
+  const op = await serverSession(operator.page, operator.email);
+  const until = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString();
+  const suspend = await operator.page.request.post(`${op.api}/rest/v1/rpc/moderate_generation`, {
+    headers: { apikey: op.anonKey, Authorization: `Bearer ${op.token}`, "Content-Type": "application/json" },
+    data: {
+      p_generation_id: firstId,
+      p_action: "suspend",
+      p_reason: "Repeated explicit images",
+      p_suspend_until: until,
+    },
+  });
+  expect(suspend.status(), await suspend.text()).toBe(200);
+
+  // The owner makes a new image and presses Publish: refused with the catalogue's notice, and it stays private.
+  const prompt = "A paper boat on a still pond";
+  await generateImages(page, [prompt]);
+  await openHistory(page);
+  const dialog = await openLargeView(page, prompt);
+  await dialog.getByRole("button", { name: "Publish", exact: true }).click();
+  await expect(toasts(page).getByText(ERROR_CATALOGUE.publishing_suspended.title)).toBeVisible();
+  const owner = await serverSession(page, ownerEmail);
+  const rows = await page.request.get(`${owner.api}/rest/v1/generations?select=prompt,is_public&order=created_at`, {
+    headers: { apikey: owner.anonKey, Authorization: `Bearer ${owner.token}` },
+  });
+  expect(await rows.json()).toEqual([
+    { prompt: "A field of glass tulips at noon", is_public: false },
+    { prompt, is_public: false },
+  ]);
 });
