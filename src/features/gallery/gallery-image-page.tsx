@@ -14,12 +14,11 @@ import { useSession } from "../../state/session-store";
 import { DefinitionList } from "../../ui/definition-list";
 import { Icon } from "../../ui/icons";
 import { Loading } from "../../ui/loading";
-import { Spinner } from "../../ui/spinner";
 import { recipeTarget } from "./gallery-item-dialog";
 import { ImageActions } from "./image-actions";
+import { PublishedImageFrame } from "./published-image-frame";
 import { ReportDialog } from "./report-dialog";
 import { viewerOf } from "./share";
-import { usePublishedImage } from "./use-published-image";
 
 type Props = { notFound: ComponentType; documentTitle: (title: string) => string; title: string };
 
@@ -98,7 +97,6 @@ function PublishedImageView({ row, onGone }: { row: PublishedRow; onGone: () => 
   const signedIn = Boolean(userId);
   const [reporting, setReporting] = useState(false);
   const recipe = recipeFromRow(row);
-  const { image } = usePublishedImage(row.image_path, "view");
   return (
     <article className="mx-auto w-full max-w-6xl">
       <Link to="/gallery" className="btn btn-ghost btn-sm mb-4">
@@ -107,23 +105,7 @@ function PublishedImageView({ row, onGone }: { row: PublishedRow; onGone: () => 
       </Link>
       <h1 className="mb-6 text-2xl font-bold break-words sm:text-3xl">{row.prompt}</h1>
       <div className="grid gap-6 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <div className="grid min-h-64 place-items-center overflow-hidden rounded-box bg-base-200">
-          {image.status === "ready" ? (
-            <img
-              src={image.url}
-              alt={row.prompt}
-              width={row.width}
-              height={row.height}
-              className="max-h-[75vh] w-auto object-contain"
-            />
-          ) : image.status === "loading" ? (
-            <span role="status" aria-label="Loading image" className="inline-flex">
-              <Spinner size="md" />
-            </span>
-          ) : (
-            <p className="p-6 text-sm text-base-content/80">This image is not available right now.</p>
-          )}
-        </div>
+        <PublishedImageFrame row={row} minHeight="min-h-64" maxHeight="max-h-[75vh]" />
         <div className="flex min-w-0 flex-col gap-4">
           <DefinitionList rows={recipeRows(recipe)} />
           <div>

@@ -10,9 +10,8 @@ import { DefinitionList } from "../../ui/definition-list";
 import { Icon } from "../../ui/icons";
 import { Modal } from "../../ui/modal";
 import { ImageActions } from "./image-actions";
+import { PublishedImageFrame } from "./published-image-frame";
 import { viewerOf } from "./share";
-import { usePublishedImage } from "./use-published-image";
-import { Spinner } from "../../ui/spinner";
 
 /** Where "Use this recipe" goes: the filled generator, or sign-in that returns to it. */
 export function recipeTarget(generateLink: string, signedIn: boolean): string {
@@ -27,28 +26,10 @@ export function GalleryItemDialog({ row, onClose, onReport }: Props) {
   const userId = useSession().user?.id;
   const signedIn = Boolean(userId);
   const recipe = recipeFromRow(row);
-  // Read again through the bucket's policy: an image unpublished since the page loaded no longer opens.
-  const { image } = usePublishedImage(row.image_path, "view");
   return (
     <Modal title="Published image" onClose={onClose} size="lg">
       <div className="grid gap-5 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <div className="grid min-h-48 place-items-center overflow-hidden rounded-box bg-base-200">
-          {image.status === "ready" ? (
-            <img
-              src={image.url}
-              alt={row.prompt}
-              width={row.width}
-              height={row.height}
-              className="max-h-[60vh] w-auto object-contain"
-            />
-          ) : image.status === "loading" ? (
-            <span role="status" aria-label="Loading image" className="inline-flex">
-              <Spinner size="md" />
-            </span>
-          ) : (
-            <p className="p-6 text-sm text-base-content/80">This image is not available right now.</p>
-          )}
-        </div>
+        <PublishedImageFrame row={row} minHeight="min-h-48" maxHeight="max-h-[60vh]" />
         <div className="flex min-w-0 flex-col gap-4">
           <DefinitionList rows={recipeRows(recipe)} />
           <div>
