@@ -166,6 +166,17 @@ test("reports hold an image, an operator restores or removes it, and its link un
     if (i < 2) expect((await rawPage(visitor.page, `/gallery/${heldId}`)).status, `after ${i + 1} reports`).toBe(200);
   }
   await report(reporters[0].page, removed, "deception");
+  // The reporter's other device: what they reported is gone there too (the server hides it for them), while
+  // a visitor still finds an image one person reported.
+  const second = await newDevice(browser, testInfo);
+  watchContext(second.context);
+  await second.page.goto("/auth");
+  await signIn(second.page, reporters[0].email);
+  await expect(accountButton(second.page, reporters[0].email)).toBeVisible();
+  await second.page.goto(`/gallery?q=${encodeURIComponent(removed)}`);
+  await expect(second.page.getByText("Nothing published matches that search.")).toBeVisible();
+  await visitor.page.goto(`/gallery?q=${encodeURIComponent(removed)}`);
+  await expect(galleryTile(visitor.page, removed)).toBeVisible();
   expect((await rawPage(visitor.page, `/gallery/${heldId}`)).status).toBe(404);
   expect((await visitor.page.request.get(`/gallery/${heldId}/image`)).status()).toBe(404);
   await visitor.page.goto(`/gallery?q=${encodeURIComponent("lantern festival")}`);
