@@ -8,17 +8,11 @@
 import { useCallback, useEffect, useState, type ComponentType } from "react";
 import { Link, useLocation } from "wouter";
 import type { PublishedRow } from "../../api/gallery";
-import { recipeFromRow, recipeLink, recipeRows } from "../../lib/generation-recipe";
 import { useOnline } from "../../lib/use-online";
-import { useSession } from "../../state/session-store";
-import { DefinitionList } from "../../ui/definition-list";
 import { Icon } from "../../ui/icons";
 import { Loading } from "../../ui/loading";
-import { recipeTarget } from "./gallery-item-dialog";
-import { ImageActions } from "./image-actions";
-import { PublishedImageFrame } from "./published-image-frame";
+import { PublishedImageDetails, PublishedImageFrame } from "./published-image-frame";
 import { ReportDialog } from "./report-dialog";
-import { viewerOf } from "./share";
 
 type Props = { notFound: ComponentType; documentTitle: (title: string) => string; title: string };
 
@@ -93,10 +87,7 @@ export default function GalleryImagePage({ notFound: NotFound, documentTitle }: 
 }
 
 function PublishedImageView({ row, onGone }: { row: PublishedRow; onGone: () => void }) {
-  const userId = useSession().user?.id;
-  const signedIn = Boolean(userId);
   const [reporting, setReporting] = useState(false);
-  const recipe = recipeFromRow(row);
   return (
     <article className="mx-auto w-full max-w-6xl">
       <Link to="/gallery" className="btn btn-ghost btn-sm mb-4">
@@ -106,26 +97,12 @@ function PublishedImageView({ row, onGone }: { row: PublishedRow; onGone: () => 
       <h1 className="mb-6 text-2xl font-bold break-words sm:text-3xl">{row.prompt}</h1>
       <div className="grid gap-6 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <PublishedImageFrame row={row} minHeight="min-h-64" maxHeight="max-h-[75vh]" />
-        <div className="flex min-w-0 flex-col gap-4">
-          <DefinitionList rows={recipeRows(recipe)} />
-          <div>
-            <Link to={recipeTarget(recipeLink(recipe), signedIn)} className="btn btn-primary">
-              <Icon name="sparkles" className="size-4" />
-              Make one like this
-            </Link>
-            {!signedIn && (
-              <p className="mt-2 text-xs text-base-content/70">
-                You'll sign in first, then the generator opens with it.
-              </p>
-            )}
-          </div>
-          <ImageActions
-            id={row.id}
-            prompt={row.prompt}
-            viewer={viewerOf(row.user_id, userId)}
-            onReport={() => setReporting(true)}
-          />
-        </div>
+        <PublishedImageDetails
+          row={row}
+          recipeLabel="Make one like this"
+          recipeClassName="btn btn-primary"
+          onReport={() => setReporting(true)}
+        />
       </div>
       {reporting && (
         <ReportDialog id={row.id} prompt={row.prompt} onClose={() => setReporting(false)} onReported={onGone} />
