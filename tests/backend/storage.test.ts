@@ -5,11 +5,9 @@
 import { existsSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
-import type { SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, castOn, startBackendOn } from "../support/backend-targets.ts";
-import { type NewUser, serviceClient } from "../support/clients.ts";
+import { expect, it } from "vitest";
+import { castFor, describeOnBackends } from "../support/backend-suite.ts";
+import { serviceClient } from "../support/clients.ts";
 
 const BUCKET = "generations";
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 5]);
@@ -18,22 +16,8 @@ async function bytesOf(blob: Blob | null): Promise<number[]> {
   return blob ? [...new Uint8Array(await blob.arrayBuffer())] : [];
 }
 
-describe.each(BACKEND_TARGETS)("storage on $title", ({ postgres, skip }) => {
-  let backend: Backend;
-  let owner: NewUser;
-  let stranger: NewUser;
-  let anon: SupabaseClient;
-  let server: SupabaseClient;
-
-  beforeAll(async () => {
-    if (skip) return;
-    backend = await startBackendOn(postgres, "pc_storage");
-    ({ owner, stranger, anon, server } = await castOn(backend));
-  });
-
-  afterAll(async () => {
-    await backend?.stop();
-  });
+describeOnBackends("storage on $title", { prefix: "pc_storage" }, (backend, { skip }) => {
+  const { owner, stranger, anon, server } = castFor(backend);
 
   const authHeaders = (token: string) => ({ apikey: backend.anonKey, Authorization: `Bearer ${token}` });
   const ownerToken = async () => (await owner.client.auth.getSession()).data.session!.access_token;
