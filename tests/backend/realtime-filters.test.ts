@@ -4,11 +4,8 @@
 // join refused for a filter the subscriber's role cannot use.
 import "fake-indexeddb/auto";
 import type { SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS } from "../support/backend-targets.ts";
-import { newUser, type NewUser } from "../support/clients.ts";
-import { startBackendWithFixture } from "../support/fixture-migrations.ts";
+import { expect, it } from "vitest";
+import { describeOnBackends, people } from "../support/backend-suite.ts";
 import { listenChanges, sleep, waitFor } from "../support/realtime.ts";
 
 const SILENCE_MS = 1200;
@@ -40,61 +37,56 @@ function listen(client: SupabaseClient, name: string, binding: Omit<Listen, "eve
   return listenChanges<Change>(client, name, { event: "INSERT", schema: "public", table: "rt_items", ...binding });
 }
 
-describe.each(BACKEND_TARGETS)("realtime filters and column selection on $title", ({ postgres, skip }) => {
-  let backend: Backend;
-  let alice: NewUser;
+describeOnBackends(
+  "realtime filters and column selection on $title",
+  { prefix: "pc_rt_filters", fixture: ITEMS },
+  (backend, { skip }) => {
+    const [alice] = people(backend, "rt-filter-alice");
 
-  beforeAll(async () => {
-    if (skip) return;
-    backend = await startBackendWithFixture(postgres, "pc_rt_filters", ITEMS);
-    alice = await newUser(backend, "rt-filter-alice");
-  });
+    it.skipIf(skip)(
+      "applies every comma-joined filter, not., like, is and match, and narrows a change to its select",
+      async () => {
+        const all = await listen(alice.client, "items-all", {});
+        const narrow = await listen(alice.client, "items-narrow", {
+          filter: "title=like.keep%,status=not.in.(draft,archived),done=is.null,title=imatch.[0-9]$",
+          select: ["title"],
+        });
+        const distinct = await listen(alice.client, "items-distinct", { filter: "done=isdistinct.true" });
+        const rows: { title: string; status: string; done: boolean | null }[] = [
+          { title: "keep 1", status: "live", done: null },
+          { title: "keep 2", status: "draft", done: null },
+          { title: "drop 3", status: "live", done: null },
+          { title: "keep four", status: "live", done: null },
+          { title: "keep 5", status: "live", done: true },
+        ];
+        for (const row of rows) expect((await alice.client.from("rt_items").insert(row)).error).toBeNull();
 
-  afterAll(async () => {
-    await alice?.client.removeAllChannels();
-    await backend?.stop();
-  });
-
-  it.skipIf(skip)(
-    "applies every comma-joined filter, not., like, is and match, and narrows a change to its select",
-    async () => {
-      const all = await listen(alice.client, "items-all", {});
-      const narrow = await listen(alice.client, "items-narrow", {
-        filter: "title=like.keep%,status=not.in.(draft,archived),done=is.null,title=imatch.[0-9]$",
-        select: ["title"],
-      });
-      const distinct = await listen(alice.client, "items-distinct", { filter: "done=isdistinct.true" });
-      const rows: { title: string; status: string; done: boolean | null }[] = [
-        { title: "keep 1", status: "live", done: null },
-        { title: "keep 2", status: "draft", done: null },
-        { title: "drop 3", status: "live", done: null },
-        { title: "keep four", status: "live", done: null },
-        { title: "keep 5", status: "live", done: true },
-      ];
-      for (const row of rows) expect((await alice.client.from("rt_items").insert(row)).error).toBeNull();
-
-      await waitFor(() => (all.changes.length === rows.length ? true : undefined), "every insert, unfiltered");
-      const first = await waitFor(() => narrow.changes[0], "the one row every filter passes");
-      // The selected column and the primary key, nothing else.
-      expect(first.new).toEqual({ id: expect.any(Number), title: "keep 1" });
-      expect(all.changes[0].new).toMatchObject({ title: "keep 1", status: "live", done: null });
-      await sleep(SILENCE_MS);
-      expect(narrow.changes.map((c) => c.new.title)).toEqual(["keep 1"]);
-      // null is distinct from true; true is not.
-      expect(distinct.changes.map((c) => c.new.title)).toEqual(["keep 1", "keep 2", "drop 3", "keep four"]);
-      for (const s of [all, narrow, distinct]) await s.channel.unsubscribe();
-    },
-  );
-
-  it.skipIf(skip)("refuses a filter on a column the role may not select, or with a value not of its type", async () => {
-    await expect(listen(alice.client, "items-secret", { filter: "note=eq.x" })).rejects.toThrow(
-      /invalid column for filter note/,
+        await waitFor(() => (all.changes.length === rows.length ? true : undefined), "every insert, unfiltered");
+        const first = await waitFor(() => narrow.changes[0], "the one row every filter passes");
+        // The selected column and the primary key, nothing else.
+        expect(first.new).toEqual({ id: expect.any(Number), title: "keep 1" });
+        expect(all.changes[0].new).toMatchObject({ title: "keep 1", status: "live", done: null });
+        await sleep(SILENCE_MS);
+        expect(narrow.changes.map((c) => c.new.title)).toEqual(["keep 1"]);
+        // null is distinct from true; true is not.
+        expect(distinct.changes.map((c) => c.new.title)).toEqual(["keep 1", "keep 2", "drop 3", "keep four"]);
+        for (const s of [all, narrow, distinct]) await s.channel.unsubscribe();
+      },
     );
-    await expect(listen(alice.client, "items-bad-id", { filter: "id=eq.abc" })).rejects.toThrow(
-      /invalid input syntax for type bigint/,
+
+    it.skipIf(skip)(
+      "refuses a filter on a column the role may not select, or with a value not of its type",
+      async () => {
+        await expect(listen(alice.client, "items-secret", { filter: "note=eq.x" })).rejects.toThrow(
+          /invalid column for filter note/,
+        );
+        await expect(listen(alice.client, "items-bad-id", { filter: "id=eq.abc" })).rejects.toThrow(
+          /invalid input syntax for type bigint/,
+        );
+        await expect(listen(alice.client, "items-bad-select", { select: ["note"] })).rejects.toThrow(
+          /invalid column for select note/,
+        );
+      },
     );
-    await expect(listen(alice.client, "items-bad-select", { select: ["note"] })).rejects.toThrow(
-      /invalid column for select note/,
-    );
-  });
-});
+  },
+);

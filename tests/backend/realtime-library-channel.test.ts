@@ -5,37 +5,28 @@
 // public channel of the same name) reaches it.
 import "fake-indexeddb/auto";
 import type { SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { setBackendClient } from "#src/api/client.ts";
 import { type GenerationChange, subscribeGenerationChanges } from "#src/api/library.ts";
-import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, castOn, startBackendOn } from "../support/backend-targets.ts";
-import { anonClient, type NewUser } from "../support/clients.ts";
+import { castFor, describeOnBackends, lazy } from "../support/backend-suite.ts";
+import { anonClient } from "../support/clients.ts";
 import { enter, sleep, waitFor } from "../support/realtime.ts";
 
 /** How long "never arrives" waits after what should arrive has. */
 const SILENCE_MS = 1500;
 
-describe.each(BACKEND_TARGETS)("the library channel on $title", ({ postgres, skip }) => {
-  let backend: Backend;
-  let owner: NewUser;
-  let stranger: NewUser;
-  let visitor: SupabaseClient;
-  let server: SupabaseClient;
-  let secondDevice: SupabaseClient;
+describeOnBackends("the library channel on $title", { prefix: "pc_rt_library" }, (backend, { skip }) => {
+  const { owner, stranger, anon: visitor, server } = castFor(backend);
+  const secondDevice = lazy(() => anonClient(backend));
 
   beforeAll(async () => {
     if (skip) return;
-    backend = await startBackendOn(postgres, "pc_rt_library");
-    ({ owner, stranger, anon: visitor, server } = await castOn(backend));
-    secondDevice = anonClient(backend);
     const signedIn = await secondDevice.auth.signInWithPassword({ email: owner.email, password: owner.password });
     expect(signedIn.error).toBeNull();
   });
 
   afterAll(async () => {
-    for (const c of [owner?.client, stranger?.client, visitor, secondDevice]) await c?.removeAllChannels();
-    await backend?.stop();
+    if (!skip) await secondDevice.removeAllChannels();
   });
 
   /** Joining `topic` as `client` is refused; the refused channel is removed (supabase-js keeps one per topic). */

@@ -3,12 +3,8 @@
 // join after it), never an object silently keeping only one; an unknown column of an embedded table is
 // named by PostgREST's alias for it (`<table>_<depth>`). The tables are this file's own: a migration
 // written next to copies of the product's migrations (MIGRATIONS_DIR).
-import type { SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS } from "../support/backend-targets.ts";
-import { anonClient } from "../support/clients.ts";
-import { startBackendWithFixture } from "../support/fixture-migrations.ts";
+import { expect, it } from "vitest";
+import { clientsFor, describeOnBackends } from "../support/backend-suite.ts";
 
 /** This file's own migration, run after the product's. */
 const FIXTURE = {
@@ -26,38 +22,32 @@ insert into public.ee_pairs values (1, 'ann', 'bob');
 `,
 };
 
-describe.each(BACKEND_TARGETS)("embedding errors on $title", ({ postgres, skip }) => {
-  let b: Backend;
-  let anon: SupabaseClient;
+describeOnBackends(
+  "embedding errors on $title",
+  { prefix: "rest_embedding_errors", fixture: FIXTURE },
+  (b, { skip }) => {
+    const { anon } = clientsFor(b);
 
-  beforeAll(async () => {
-    if (skip) return;
-    b = await startBackendWithFixture(postgres, "rest_embedding_errors", FIXTURE);
-    anon = anonClient(b);
-  }, 120_000);
-  afterAll(async () => {
-    await b?.stop();
-  });
-
-  it.skipIf(skip)("refuses two embeds of one name at one level with 42712, and serves them aliased", async () => {
-    const twice = await anon.from("ee_pairs").select("ee_people!first_person(*), ee_people!second_person(*)");
-    expect(twice.status).toBe(400);
-    expect(twice.error).toEqual({
-      code: "42712",
-      details: null,
-      hint: null,
-      message: 'table name "ee_pairs_ee_people_1" specified more than once',
+    it.skipIf(skip)("refuses two embeds of one name at one level with 42712, and serves them aliased", async () => {
+      const twice = await anon.from("ee_pairs").select("ee_people!first_person(*), ee_people!second_person(*)");
+      expect(twice.status).toBe(400);
+      expect(twice.error).toEqual({
+        code: "42712",
+        details: null,
+        hint: null,
+        message: 'table name "ee_pairs_ee_people_1" specified more than once',
+      });
+      const aliased = await anon
+        .from("ee_pairs")
+        .select("first:ee_people!first_person(name), second:ee_people!second_person(name)");
+      expect(aliased.error).toBeNull();
+      expect(aliased.data).toEqual([{ first: { name: "ann" }, second: { name: "bob" } }]);
     });
-    const aliased = await anon
-      .from("ee_pairs")
-      .select("first:ee_people!first_person(name), second:ee_people!second_person(name)");
-    expect(aliased.error).toBeNull();
-    expect(aliased.data).toEqual([{ first: { name: "ann" }, second: { name: "bob" } }]);
-  });
 
-  it.skipIf(skip)("names an embedded table's unknown column by PostgREST's alias for it", async () => {
-    const { error, status } = await anon.from("ee_pairs").select("id, ee_people!first_person(nope)");
-    expect(status).toBe(400);
-    expect(error).toMatchObject({ code: "42703", message: "column ee_people_1.nope does not exist" });
-  });
-});
+    it.skipIf(skip)("names an embedded table's unknown column by PostgREST's alias for it", async () => {
+      const { error, status } = await anon.from("ee_pairs").select("id, ee_people!first_person(nope)");
+      expect(status).toBe(400);
+      expect(error).toMatchObject({ code: "42703", message: "column ee_people_1.nope does not exist" });
+    });
+  },
+);

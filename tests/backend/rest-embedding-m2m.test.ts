@@ -4,12 +4,8 @@
 // is read under its own row-level security; two junctions between the same tables are PGRST201, worded
 // as PostgREST's, and a hint naming the junction chooses one. The tables are this file's own: a
 // migration written next to copies of the product's migrations (MIGRATIONS_DIR).
-import type { SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS } from "../support/backend-targets.ts";
-import { anonClient, serviceClient } from "../support/clients.ts";
-import { startBackendWithFixture } from "../support/fixture-migrations.ts";
+import { expect, it } from "vitest";
+import { clientsFor, describeOnBackends } from "../support/backend-suite.ts";
 
 /** This file's own migration, run after the product's. */
 const FIXTURE = {
@@ -78,20 +74,8 @@ insert into public.m2m_awards values (1, 2, 'Palme');
 `,
 };
 
-describe.each(BACKEND_TARGETS)("many-to-many embedding on $title", ({ postgres, skip }) => {
-  let b: Backend;
-  let anon: SupabaseClient;
-  let service: SupabaseClient;
-
-  beforeAll(async () => {
-    if (skip) return;
-    b = await startBackendWithFixture(postgres, "rest_m2m", FIXTURE);
-    anon = anonClient(b);
-    service = serviceClient(b);
-  }, 120_000);
-  afterAll(async () => {
-    await b?.stop();
-  });
+describeOnBackends("many-to-many embedding on $title", { prefix: "rest_m2m", fixture: FIXTURE }, (b, { skip }) => {
+  const { anon, server: service } = clientsFor(b);
 
   it.skipIf(skip)("embeds both sides of a junction table as arrays, reading only the far side's columns", async () => {
     const actors = await service.from("m2m_actors").select("name, m2m_films(title)").order("id");

@@ -5,12 +5,8 @@
 // with them: upsert statuses, rpc counts and max-affected, and text/csv. The tables are this file's own: a
 // migration written next to copies of the product's migrations (MIGRATIONS_DIR), so the product's
 // schema stays untouched.
-import type { SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS } from "../support/backend-targets.ts";
-import { anonClient, serviceClient } from "../support/clients.ts";
-import { startBackendWithFixture } from "../support/fixture-migrations.ts";
+import { expect, it } from "vitest";
+import { clientsFor, describeOnBackends } from "../support/backend-suite.ts";
 
 /** This file's own migration, run after the product's. */
 const FIXTURE = {
@@ -65,20 +61,8 @@ grant all on public.emb_tags to service_role;
 `,
 };
 
-describe.each(BACKEND_TARGETS)("resource embedding on $title", ({ postgres, skip }) => {
-  let b: Backend;
-  let anon: SupabaseClient;
-  let service: SupabaseClient;
-
-  beforeAll(async () => {
-    if (skip) return;
-    b = await startBackendWithFixture(postgres, "rest_embedding", FIXTURE);
-    anon = anonClient(b);
-    service = serviceClient(b);
-  }, 120_000);
-  afterAll(async () => {
-    await b?.stop();
-  });
+describeOnBackends("resource embedding on $title", { prefix: "rest_embedding", fixture: FIXTURE }, (b, { skip }) => {
+  const { anon, server: service } = clientsFor(b);
 
   it.skipIf(skip)("embeds to-many through a hinted foreign key, to-one with aliases, and one-to-one", async () => {
     const many = await anon

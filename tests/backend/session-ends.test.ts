@@ -4,9 +4,9 @@
 // the topic; a sign-out of one session names only that one.
 import "fake-indexeddb/auto";
 import type { SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { castFor, describeOnBackends } from "../support/backend-suite.ts";
 import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, castOn, startBackendOn } from "../support/backend-targets.ts";
 import { anonClient, newUser, type NewUser } from "../support/clients.ts";
 import { enter, sleep, waitFor } from "../support/realtime.ts";
 
@@ -24,21 +24,8 @@ function sessionIdOf(token: string): string {
   return JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString()).session_id as string;
 }
 
-describe.each(BACKEND_TARGETS)("ended sessions announced on $title", ({ postgres, skip }) => {
-  let backend: Backend;
-  let stranger: NewUser;
-  let anon: SupabaseClient;
-
-  beforeAll(async () => {
-    if (skip) return;
-    backend = await startBackendOn(postgres, "pc_session_ends");
-    ({ stranger, anon } = await castOn(backend));
-  });
-
-  afterAll(async () => {
-    for (const c of [stranger?.client, anon]) await c?.removeAllChannels();
-    await backend?.stop();
-  });
+describeOnBackends("ended sessions announced on $title", { prefix: "pc_session_ends" }, (backend, { skip }) => {
+  const { stranger, anon } = castFor(backend);
 
   it.skipIf(skip)("tells every device of a sign-out everywhere, and the auth server confirms it", async () => {
     const owner = await newUser(backend, "everywhere");

@@ -3,31 +3,20 @@
 // delimiter, partial bucket updates, emptying a bucket, times written as storage-api's JSON writes them,
 // and the X-Transformations header of a rendered image. Found by running the upstream storage-js suite
 // against this backend; each case is what storage-api (github:supabase/storage) does.
-import type { SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, castOn, startBackendOn } from "../support/backend-targets.ts";
-import type { NewUser } from "../support/clients.ts";
+import { beforeAll, expect, it } from "vitest";
+import { castFor, describeOnBackends } from "../support/backend-suite.ts";
 import { png } from "../support/png.ts";
 
 const BUCKET = "shapes";
 const ISO_MS_Z = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const BYTES = Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
 
-describe.each(BACKEND_TARGETS)("storage as storage-api answers on $title", ({ postgres, skip }) => {
-  let backend: Backend;
-  let owner: NewUser;
-  let server: SupabaseClient;
+describeOnBackends("storage as storage-api answers on $title", { prefix: "pc_storage_shapes" }, (backend, { skip }) => {
+  const { owner, server } = castFor(backend);
 
   beforeAll(async () => {
     if (skip) return;
-    backend = await startBackendOn(postgres, "pc_storage_shapes");
-    ({ owner, server } = await castOn(backend));
     expect((await server.storage.createBucket(BUCKET, { public: false })).error).toBeNull();
-  });
-
-  afterAll(async () => {
-    await backend?.stop();
   });
 
   const files = () => server.storage.from(BUCKET);

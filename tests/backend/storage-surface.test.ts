@@ -4,11 +4,8 @@
 // render routes are served: storage-errors.test.ts). Surface tests use a
 // bucket of their own, created by the service role (no policy lets a user into it, so users are refused
 // everything there); the 'generations' bucket's read policy shows the operation names hosted sets.
-import type { SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, castOn, startBackendOn } from "../support/backend-targets.ts";
-import type { NewUser } from "../support/clients.ts";
+import { beforeAll, expect, it } from "vitest";
+import { castFor, describeOnBackends } from "../support/backend-suite.ts";
 import { png } from "../support/png.ts";
 
 const BUCKET = "surface";
@@ -25,21 +22,12 @@ function claimsOf(url: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8"));
 }
 
-describe.each(BACKEND_TARGETS)("storage surface on $title", ({ postgres, skip }) => {
-  let backend: Backend;
-  let owner: NewUser;
-  let anon: SupabaseClient;
-  let server: SupabaseClient;
+describeOnBackends("storage surface on $title", { prefix: "pc_storage_surface" }, (backend, { skip }) => {
+  const { owner, anon, server } = castFor(backend);
 
   beforeAll(async () => {
     if (skip) return;
-    backend = await startBackendOn(postgres, "pc_storage_surface");
-    ({ owner, anon, server } = await castOn(backend));
     expect((await server.storage.createBucket(BUCKET, { public: false })).error).toBeNull();
-  });
-
-  afterAll(async () => {
-    await backend?.stop();
   });
 
   const files = () => server.storage.from(BUCKET);

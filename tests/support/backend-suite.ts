@@ -70,6 +70,7 @@ export function lazy<T extends object>(make: () => T): T {
       return typeof value === "function" ? value.bind(real()) : value;
     },
     has: (_, key) => Reflect.has(real(), key),
+    getPrototypeOf: () => Reflect.getPrototypeOf(real()),
   });
 }
 
