@@ -3,14 +3,12 @@
 // new address, the account keeps its address (showing the pending one as new_email) until both have
 // confirmed, by link or by code; an address another account holds is refused; the admin API's
 // email_change_current and email_change_new links take part in the same two-step change.
-import type { SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { MailMessage } from "../../supabase/local/auth/mailbox-page.ts";
+import { describeOnBackends } from "../support/backend-suite.ts";
 import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
-import { anonClient, serviceClient, uniqueEmail } from "../support/clients.ts";
+import { anonClient, newUser, PASSWORD, serviceClient, uniqueEmail } from "../support/clients.ts";
 
-const PASSWORD = "correct-horse-42";
 const ACCOUNT_URL = "http://localhost:5173/account";
 const ACCEPTED = "Confirmation link accepted. Please proceed to confirm link sent to the other email";
 
@@ -37,32 +35,14 @@ async function follow(b: Backend, link: URL | string): Promise<string> {
   return res.headers.get("location")!;
 }
 
-async function signedUp(b: Backend, tag: string): Promise<{ client: SupabaseClient; email: string; id: string }> {
-  const client = anonClient(b);
-  const email = uniqueEmail(tag);
-  const { data, error } = await client.auth.signUp({ email, password: PASSWORD });
-  if (error || !data.session) throw new Error(`sign-up failed: ${error?.message}`);
-  return { client, email, id: data.user!.id };
-}
-
 async function signsIn(b: Backend, email: string): Promise<boolean> {
   const { error } = await anonClient(b).auth.signInWithPassword({ email, password: PASSWORD });
   return error === null;
 }
 
-describe.each(BACKEND_TARGETS)("e-mail change on $title", ({ postgres, skip }) => {
-  let b: Backend;
-
-  beforeAll(async () => {
-    if (skip) return;
-    b = await startBackendOn(postgres, "pc_auth_email_change");
-  }, 90_000);
-  afterAll(async () => {
-    await b?.stop();
-  });
-
+describeOnBackends("e-mail change on $title", { prefix: "pc_auth_email_change", timeout: 90_000 }, (b, { skip }) => {
   it.skipIf(skip)("mails both addresses and changes the address only once both have confirmed", async () => {
-    const { client, email, id } = await signedUp(b, "mover");
+    const { client, email, id } = await newUser(b, "mover");
     const next = uniqueEmail("moved");
     const { data, error } = await client.auth.updateUser({ email: next }, { emailRedirectTo: ACCOUNT_URL });
     expect(error).toBeNull();
@@ -104,7 +84,7 @@ describe.each(BACKEND_TARGETS)("e-mail change on $title", ({ postgres, skip }) =
   it.skipIf(skip)(
     "takes the codes only with their own address, once, and answers the first with GoTrue's message",
     async () => {
-      const { client, email } = await signedUp(b, "codes");
+      const { client, email } = await newUser(b, "codes");
       const next = uniqueEmail("codes-new");
       expect((await client.auth.updateUser({ email: next })).error).toBeNull();
       const toCurrent = await changeMail(b, email);
@@ -139,8 +119,8 @@ describe.each(BACKEND_TARGETS)("e-mail change on $title", ({ postgres, skip }) =
   );
 
   it.skipIf(skip)("refuses an address another account holds with email_exists, mailing nothing", async () => {
-    const { client, email } = await signedUp(b, "clash");
-    const { email: taken } = await signedUp(b, "holder");
+    const { client, email } = await newUser(b, "clash");
+    const { email: taken } = await newUser(b, "holder");
     const clash = await client.auth.updateUser({ email: taken.toUpperCase() });
     expect(clash.error).toMatchObject({ status: 422, code: "email_exists" });
     expect(await mailTo(b, email)).toEqual([]);
@@ -148,7 +128,7 @@ describe.each(BACKEND_TARGETS)("e-mail change on $title", ({ postgres, skip }) =
   });
 
   it.skipIf(skip)("refuses a second change within a minute with over_email_send_rate_limit", async () => {
-    const { client, email } = await signedUp(b, "twice");
+    const { client, email } = await newUser(b, "twice");
     expect((await client.auth.updateUser({ email: uniqueEmail("first") })).error).toBeNull();
     const second = await client.auth.updateUser({ email: uniqueEmail("second"), data: { kept: false } });
     expect(second.error).toMatchObject({ status: 429, code: "over_email_send_rate_limit" });
@@ -162,7 +142,7 @@ describe.each(BACKEND_TARGETS)("e-mail change on $title", ({ postgres, skip }) =
     "generates email_change_current and email_change_new links that change the address once both are followed",
     async () => {
       const admin = serviceClient(b);
-      const { email, id } = await signedUp(b, "admin-move");
+      const { email, id } = await newUser(b, "admin-move");
       const next = uniqueEmail("admin-moved");
       const current = await admin.auth.admin.generateLink({
         type: "email_change_current",
@@ -193,8 +173,8 @@ describe.each(BACKEND_TARGETS)("e-mail change on $title", ({ postgres, skip }) =
 
   it.skipIf(skip)("refuses email change links for an unknown user, a taken address or a malformed one", async () => {
     const admin = serviceClient(b);
-    const { email } = await signedUp(b, "admin-refused");
-    const { email: taken } = await signedUp(b, "admin-holder");
+    const { email } = await newUser(b, "admin-refused");
+    const { email: taken } = await newUser(b, "admin-holder");
     const unknown = await admin.auth.admin.generateLink({
       type: "email_change_new",
       email: uniqueEmail("nobody"),
@@ -209,14 +189,14 @@ describe.each(BACKEND_TARGETS)("e-mail change on $title", ({ postgres, skip }) =
   it.skipIf(skip)(
     "holds a resend of a pending change back for a minute and tells nothing for an address without one",
     async () => {
-      const { client, email } = await signedUp(b, "resend");
+      const { client, email } = await newUser(b, "resend");
       const next = uniqueEmail("resend-new");
       expect((await client.auth.updateUser({ email: next })).error).toBeNull();
       const first = await changeMail(b, next);
       const soon = await anonClient(b).auth.resend({ type: "email_change", email });
       expect(soon.error).toMatchObject({ status: 429, code: "over_email_send_rate_limit" });
       // Without a pending change, or for an unknown address, nothing is sent and nothing is told.
-      const { email: settled } = await signedUp(b, "settled");
+      const { email: settled } = await newUser(b, "settled");
       expect(await anonClient(b).auth.resend({ type: "email_change", email: settled })).toMatchObject({ error: null });
       expect(await mailTo(b, settled)).toEqual([]);
       expect(

@@ -4,27 +4,18 @@
 // argument; thousands of select items) gets a PostgREST-shaped 4xx, after which every request (one that
 // makes Postgres raise an error above all, which on a broken PGlite never answered) and /health still
 // answer promptly.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
-import { newUser, type NewUser } from "../support/clients.ts";
+import { beforeAll, expect, it } from "vitest";
+import { describeOnBackends, people } from "../support/backend-suite.ts";
 
 const NO_KEY = { message: "No API key found in request", hint: "No `apikey` request header or url param was found." };
 const deepArray = (n: number) => "[".repeat(n) + "]".repeat(n);
 
-describe.each(BACKEND_TARGETS)("the gateway and hostile REST input on $title", ({ postgres, skip }) => {
-  let b: Backend;
-  let user: NewUser;
+describeOnBackends("the gateway and hostile REST input on $title", { prefix: "gateway" }, (b, { skip }) => {
+  const [user] = people(b, "gateway");
   let token: string;
 
-  beforeAll(async () => {
-    if (skip) return;
-    b = await startBackendOn(postgres, "gateway");
-    user = await newUser(b, "gateway");
-    token = (await user.client.auth.getSession()).data.session!.access_token;
-  }, 120_000);
-  afterAll(async () => {
-    await b?.stop();
+  beforeAll(() => {
+    if (!skip) token = user.session.access_token;
   });
 
   const call = async (path: string, init: RequestInit & { key?: boolean; as?: string } = {}) => {

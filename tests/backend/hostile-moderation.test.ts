@@ -6,13 +6,11 @@
 // a hang or a reset. The operator is made with the documented command (scripts/operator.mjs) and signs in
 // again for a token carrying the role, as a person would.
 import { randomUUID } from "node:crypto";
-import type { SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { REPORT_NOTE_MAX_CHARS } from "#shared/vocabulary/moderation.ts";
 import { main as operatorCommand } from "../../scripts/operator.mjs";
-import { type Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
-import { newUser, type NewUser, serviceClient } from "../support/clients.ts";
+import { clientsFor, describeOnBackends, people } from "../support/backend-suite.ts";
+import { newUser, type NewUser } from "../support/clients.ts";
 import {
   authHeaders,
   BAD,
@@ -26,13 +24,9 @@ import {
 
 type Res = { status: number; body: Record<string, unknown> | null; text: string };
 
-describe.each(BACKEND_TARGETS)("moderation calls under bad input on $title", ({ title, postgres, skip }) => {
-  let b: Backend;
-  let server: SupabaseClient;
-  let owner: NewUser;
-  let reporter: NewUser;
-  let stranger: NewUser;
-  let operator: NewUser;
+describeOnBackends("moderation calls under bad input on $title", { prefix: "moderation" }, (b, { title, skip }) => {
+  const { server } = clientsFor(b);
+  const [owner, reporter, stranger, operator] = people(b, "owner", "reporter", "stranger", "operator");
   let published: string;
   let unpublished: string;
   const tokens: Record<string, string | null> = {};
@@ -61,11 +55,6 @@ describe.each(BACKEND_TARGETS)("moderation calls under bad input on $title", ({ 
 
   beforeAll(async () => {
     if (skip) return;
-    b = await startBackendOn(postgres, "moderation");
-    server = serviceClient(b);
-    [owner, reporter, stranger, operator] = await Promise.all(
-      ["owner", "reporter", "stranger", "operator"].map((tag) => newUser(b, tag)),
-    );
     expect(await command("grant", operator.email)).toBe(0);
     // The role reaches the session at the next sign-in (or token refresh), as on hosted.
     await operator.client.auth.signInWithPassword({ email: operator.email, password: operator.password });
@@ -74,9 +63,6 @@ describe.each(BACKEND_TARGETS)("moderation calls under bad input on $title", ({ 
     for (const [name, u] of Object.entries({ owner, reporter, stranger, operator })) tokens[name] = await tokenOf(u);
     tokens.anon = null;
   }, 120_000);
-  afterAll(async () => {
-    await b?.stop();
-  });
 
   const rpc = async (name: string, body: string | Record<string, unknown>, as: string | null): Promise<Res> => {
     const res = await fetch(`${b.url}/rest/v1/rpc/${name}`, {

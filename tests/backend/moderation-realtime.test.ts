@@ -3,12 +3,10 @@
 // changes reach its owner and operators and no visitor; an operator's restore brings them back. Realtime
 // applies the generations select policy to each subscriber (migration 20261126130200), so this is the same
 // rule as the table's, search's and the images'.
-import type { SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { main as operatorCommand } from "../../scripts/operator.mjs";
-import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
-import { anonClient, newUser, type NewUser, serviceClient } from "../support/clients.ts";
+import { clientsFor, describeOnBackends, people } from "../support/backend-suite.ts";
+import { type NewUser, serviceClient } from "../support/clients.ts";
 import { listenChanges, sleep, waitFor } from "../support/realtime.ts";
 
 /** How long "never receives" waits after the rightful subscribers got the change. */
@@ -16,30 +14,23 @@ const SILENCE_MS = 1500;
 
 type Change = { eventType: string; new: Record<string, unknown> };
 
-describe.each(BACKEND_TARGETS)("realtime and the gallery rule on $title", ({ postgres, skip }) => {
-  let b: Backend;
-  let owner: NewUser;
-  let reporters: NewUser[];
-  let operator: NewUser;
-  let visitor: SupabaseClient;
+describeOnBackends("realtime and the gallery rule on $title", { prefix: "moderation_rt" }, (b, { skip }) => {
+  const [owner, operator, ...reporters] = people(
+    b,
+    "rt-owner",
+    "rt-operator",
+    ...[0, 1, 2].map((i) => `rt-reporter-${i}`),
+  );
+  const { anon: visitor } = clientsFor(b);
 
   beforeAll(async () => {
     if (skip) return;
-    b = await startBackendOn(postgres, "moderation_rt");
-    owner = await newUser(b, "rt-owner");
-    operator = await newUser(b, "rt-operator");
-    reporters = [];
-    for (let i = 0; i < 3; i++) reporters.push(await newUser(b, `rt-reporter-${i}`));
     const env = { SUPABASE_URL: b.url, SUPABASE_SERVICE_ROLE_KEY: b.serviceRoleKey };
     expect(await operatorCommand(["grant", operator.email], { env, out: () => {}, err: () => {} })).toBe(0);
     await operator.client.auth.signInWithPassword({ email: operator.email, password: operator.password });
-    visitor = anonClient(b);
-  }, 120_000);
+  });
   afterAll(async () => {
-    for (const c of [owner, operator, ...(reporters ?? [])].map((u) => u?.client).concat(visitor)) {
-      await c?.removeAllChannels();
-    }
-    await b?.stop();
+    if (!skip) await visitor.removeAllChannels();
   });
 
   it.skipIf(skip)(

@@ -9,12 +9,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS } from "../support/backend-targets.ts";
-import { anonClient, serviceClient } from "../support/clients.ts";
-import { startBackendWithFixture } from "../support/fixture-migrations.ts";
+import { afterAll, expect, it } from "vitest";
+import { clientsFor, describeOnBackends } from "../support/backend-suite.ts";
 
 /** This file's schemas, tables and functions, migrated after the product's migrations. */
 const FIXTURE = {
@@ -65,111 +61,104 @@ function configWithSchema(dir: string): string {
   return file;
 }
 
-describe.each(BACKEND_TARGETS)("schemas and profiles on $title", ({ postgres, skip }) => {
-  let b: Backend;
-  let anon: SupabaseClient;
-  let service: SupabaseClient;
-  let dir: string;
+/** A folder for the config.toml this file's backends read, removed after them. */
+const CONFIG_DIR = mkdtempSync(join(tmpdir(), "pc-rest-profiles-"));
+afterAll(() => rmSync(CONFIG_DIR, { recursive: true, force: true }));
 
-  const raw = (path: string, headers: Record<string, string> = {}) =>
-    fetch(`${b.url}/rest/v1${path}`, { headers: { apikey: b.anonKey, ...headers } });
+describeOnBackends(
+  "schemas and profiles on $title",
+  { prefix: "rest_profiles", fixture: FIXTURE, env: { SUPABASE_CONFIG: configWithSchema(CONFIG_DIR) } },
+  (b, { skip }) => {
+    const { anon, server: service } = clientsFor(b);
 
-  beforeAll(async () => {
-    if (skip) return;
-    dir = mkdtempSync(join(tmpdir(), "pc-rest-profiles-"));
-    b = await startBackendWithFixture(postgres, "rest_profiles", FIXTURE, { SUPABASE_CONFIG: configWithSchema(dir) });
-    anon = anonClient(b);
-    service = serviceClient(b);
-  }, 120_000);
-  afterAll(async () => {
-    await b?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+    const raw = (path: string, headers: Record<string, string> = {}) =>
+      fetch(`${b.url}/rest/v1${path}`, { headers: { apikey: b.anonKey, ...headers } });
 
-  it.skipIf(skip)("reads the table of the schema a profile names, and public without one", async () => {
-    const extra = await anon.schema("rp_extra").from("rp_things").select("id, label").order("id");
-    expect(extra.error).toBeNull();
-    expect(extra.data).toEqual([
-      { id: 1, label: "extra one" },
-      { id: 2, label: "extra two" },
-    ]);
-    const plain = await anon.from("rp_things").select("id, label");
-    expect(plain.data).toEqual([{ id: 1, label: "public one" }]);
+    it.skipIf(skip)("reads the table of the schema a profile names, and public without one", async () => {
+      const extra = await anon.schema("rp_extra").from("rp_things").select("id, label").order("id");
+      expect(extra.error).toBeNull();
+      expect(extra.data).toEqual([
+        { id: 1, label: "extra one" },
+        { id: 2, label: "extra two" },
+      ]);
+      const plain = await anon.from("rp_things").select("id, label");
+      expect(plain.data).toEqual([{ id: 1, label: "public one" }]);
 
-    // The answer names its schema: always, since several schemas are exposed.
-    expect((await raw("/rp_things?select=id", { "accept-profile": "rp_extra" })).headers.get("content-profile")).toBe(
-      "rp_extra",
-    );
-    expect((await raw("/rp_things?select=id")).headers.get("content-profile")).toBe("public");
-  });
-
-  it.skipIf(skip)("writes in the schema Content-Profile names", async () => {
-    const db = service.schema("rp_extra");
-    const inserted = await db.from("rp_things").insert({ id: 3, label: "extra three" }).select("id, label").single();
-    expect(inserted.error).toBeNull();
-    expect(inserted.data).toEqual({ id: 3, label: "extra three" });
-    const updated = await db.from("rp_things").update({ label: "extra 3" }).eq("id", 3).select("label");
-    expect(updated.data).toEqual([{ label: "extra 3" }]);
-    const deleted = await db.from("rp_things").delete().eq("id", 3).select("id");
-    expect(deleted.data).toEqual([{ id: 3 }]);
-    // public's table of the same name was never touched.
-    expect((await service.from("rp_things").select("id")).data).toEqual([{ id: 1 }]);
-  });
-
-  it.skipIf(skip)("calls the schema's functions, embeds and computes inside it, on its search_path", async () => {
-    const db = anon.schema("rp_extra");
-    expect((await db.rpc("rp_double", { n: 21 })).data).toBe(42);
-    expect((await db.rpc("rp_double", { n: 4 }, { get: true })).data).toBe(8);
-    // An unqualified name in the function body resolves in the request's schema first.
-    expect((await db.rpc("rp_count_things")).data).toBe(2);
-
-    const embedded = await db.from("rp_things").select("label, rp_kinds(name), loud:rp_shout").order("id");
-    expect(embedded.error).toBeNull();
-    expect(embedded.data).toEqual([
-      { label: "extra one", rp_kinds: { name: "round" }, loud: "EXTRA ONE" },
-      { label: "extra two", rp_kinds: { name: "square" }, loud: "EXTRA TWO" },
-    ]);
-  });
-
-  it.skipIf(skip)("words its errors with the schema, and refuses a schema not exposed with PGRST106", async () => {
-    const db = anon.schema("rp_extra");
-    const table = await db.from("rp_nope").select("*");
-    expect(table.status).toBe(404);
-    expect(table.error).toMatchObject({
-      code: "PGRST205",
-      message: "Could not find the table 'rp_extra.rp_nope' in the schema cache",
-    });
-    const fn = await db.rpc("rp_nope");
-    expect(fn.error).toMatchObject({
-      code: "PGRST202",
-      message: "Could not find the function rp_extra.rp_nope without parameters in the schema cache",
-    });
-    const rel = await anon.from("rp_things").select("id, rp_kinds(name)");
-    expect(rel.error).toMatchObject({
-      code: "PGRST200",
-      details:
-        "Searched for a foreign key relationship between 'rp_things' and 'rp_kinds' in the schema 'public', but no matches were found.",
+      // The answer names its schema: always, since several schemas are exposed.
+      expect((await raw("/rp_things?select=id", { "accept-profile": "rp_extra" })).headers.get("content-profile")).toBe(
+        "rp_extra",
+      );
+      expect((await raw("/rp_things?select=id")).headers.get("content-profile")).toBe("public");
     });
 
-    const hidden = await anon.schema("rp_hidden").from("rp_secrets").select("*");
-    expect(hidden.status).toBe(406);
-    expect(hidden.error).toEqual({
-      code: "PGRST106",
-      details: null,
-      hint: "Only the following schemas are exposed: public, rp_extra, graphql_public",
-      message: "Invalid schema: rp_hidden",
+    it.skipIf(skip)("writes in the schema Content-Profile names", async () => {
+      const db = service.schema("rp_extra");
+      const inserted = await db.from("rp_things").insert({ id: 3, label: "extra three" }).select("id, label").single();
+      expect(inserted.error).toBeNull();
+      expect(inserted.data).toEqual({ id: 3, label: "extra three" });
+      const updated = await db.from("rp_things").update({ label: "extra 3" }).eq("id", 3).select("label");
+      expect(updated.data).toEqual([{ label: "extra 3" }]);
+      const deleted = await db.from("rp_things").delete().eq("id", 3).select("id");
+      expect(deleted.data).toEqual([{ id: 3 }]);
+      // public's table of the same name was never touched.
+      expect((await service.from("rp_things").select("id")).data).toEqual([{ id: 1 }]);
     });
-    const hiddenWrite = await service.schema("rp_hidden").from("rp_secrets").insert({ id: 1 });
-    expect(hiddenWrite.status).toBe(406);
-    expect(hiddenWrite.error?.code).toBe("PGRST106");
-  });
 
-  it.skipIf(skip)("describes the chosen schema at the root", async () => {
-    const res = await raw("/", { "accept-profile": "rp_extra" });
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-profile")).toBe("rp_extra");
-    const doc = (await res.json()) as { paths: Record<string, unknown>; definitions: Record<string, unknown> };
-    expect(Object.keys(doc.definitions).sort()).toEqual(["rp_kinds", "rp_things"]);
-    expect(doc.paths).toHaveProperty("/rpc/rp_double");
-  });
-});
+    it.skipIf(skip)("calls the schema's functions, embeds and computes inside it, on its search_path", async () => {
+      const db = anon.schema("rp_extra");
+      expect((await db.rpc("rp_double", { n: 21 })).data).toBe(42);
+      expect((await db.rpc("rp_double", { n: 4 }, { get: true })).data).toBe(8);
+      // An unqualified name in the function body resolves in the request's schema first.
+      expect((await db.rpc("rp_count_things")).data).toBe(2);
+
+      const embedded = await db.from("rp_things").select("label, rp_kinds(name), loud:rp_shout").order("id");
+      expect(embedded.error).toBeNull();
+      expect(embedded.data).toEqual([
+        { label: "extra one", rp_kinds: { name: "round" }, loud: "EXTRA ONE" },
+        { label: "extra two", rp_kinds: { name: "square" }, loud: "EXTRA TWO" },
+      ]);
+    });
+
+    it.skipIf(skip)("words its errors with the schema, and refuses a schema not exposed with PGRST106", async () => {
+      const db = anon.schema("rp_extra");
+      const table = await db.from("rp_nope").select("*");
+      expect(table.status).toBe(404);
+      expect(table.error).toMatchObject({
+        code: "PGRST205",
+        message: "Could not find the table 'rp_extra.rp_nope' in the schema cache",
+      });
+      const fn = await db.rpc("rp_nope");
+      expect(fn.error).toMatchObject({
+        code: "PGRST202",
+        message: "Could not find the function rp_extra.rp_nope without parameters in the schema cache",
+      });
+      const rel = await anon.from("rp_things").select("id, rp_kinds(name)");
+      expect(rel.error).toMatchObject({
+        code: "PGRST200",
+        details:
+          "Searched for a foreign key relationship between 'rp_things' and 'rp_kinds' in the schema 'public', but no matches were found.",
+      });
+
+      const hidden = await anon.schema("rp_hidden").from("rp_secrets").select("*");
+      expect(hidden.status).toBe(406);
+      expect(hidden.error).toEqual({
+        code: "PGRST106",
+        details: null,
+        hint: "Only the following schemas are exposed: public, rp_extra, graphql_public",
+        message: "Invalid schema: rp_hidden",
+      });
+      const hiddenWrite = await service.schema("rp_hidden").from("rp_secrets").insert({ id: 1 });
+      expect(hiddenWrite.status).toBe(406);
+      expect(hiddenWrite.error?.code).toBe("PGRST106");
+    });
+
+    it.skipIf(skip)("describes the chosen schema at the root", async () => {
+      const res = await raw("/", { "accept-profile": "rp_extra" });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-profile")).toBe("rp_extra");
+      const doc = (await res.json()) as { paths: Record<string, unknown>; definitions: Record<string, unknown> };
+      expect(Object.keys(doc.definitions).sort()).toEqual(["rp_kinds", "rp_things"]);
+      expect(doc.paths).toHaveProperty("/rpc/rp_double");
+    });
+  },
+);

@@ -1,20 +1,26 @@
 // supabase-js clients for tests, set up the way Node 20 needs (ws transport for realtime).
-import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import { createClient, type Session, type SupabaseClient, type User } from "@supabase/supabase-js";
 import WebSocket from "ws";
 import type { Backend } from "./backend.ts";
 
-export function anonClient(b: Backend): SupabaseClient {
-  return createClient(b.url, b.anonKey, {
+/** The password every test account is made with. */
+export const PASSWORD = "correct-horse-42";
+
+/** A client of `url` with `key`, sending `headers` with every request; sessions kept in memory only. */
+export function clientWith(url: string, key: string, headers: Record<string, string> = {}): SupabaseClient {
+  return createClient(url, key, {
     auth: { persistSession: false, autoRefreshToken: false },
     realtime: { transport: WebSocket as never },
+    global: { headers },
   });
 }
 
+export function anonClient(b: Backend): SupabaseClient {
+  return clientWith(b.url, b.anonKey);
+}
+
 export function serviceClient(b: Backend): SupabaseClient {
-  return createClient(b.url, b.serviceRoleKey, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: WebSocket as never },
-  });
+  return clientWith(b.url, b.serviceRoleKey);
 }
 
 let n = 0;
@@ -22,22 +28,26 @@ export function uniqueEmail(tag = "user"): string {
   return `${tag}-${Date.now().toString(36)}-${n++}@example.test`;
 }
 
-/** A user `newUser` signed up: their signed-in client, id, email and password. */
+/** A user `newUser` signed up: their signed-in client, id, email, password, session and user. */
 export interface NewUser {
   client: SupabaseClient;
   id: string;
   email: string;
   password: string;
+  session: Session;
+  user: User;
 }
 
-/** A signed-in client for a brand-new user. */
-export async function newUser(b: Backend, tag = "user"): Promise<NewUser> {
+/**
+ * A brand-new user signed up (with `data` as their metadata, if given) and signed in; throws unless the
+ * sign-up gave a session.
+ */
+export async function newUser(b: Backend, tag = "user", data?: Record<string, unknown>): Promise<NewUser> {
   const client = anonClient(b);
   const email = uniqueEmail(tag);
-  const password = "correct-horse-42";
-  const { data, error } = await client.auth.signUp({ email, password });
-  if (error || !data.user) throw new Error(`sign-up failed: ${error?.message}`);
-  return { client, id: data.user.id, email, password };
+  const { data: out, error } = await client.auth.signUp({ email, password: PASSWORD, options: { data } });
+  if (error || !out.user || !out.session) throw new Error(`sign-up failed: ${error?.message}`);
+  return { client, id: out.user.id, email, password: PASSWORD, session: out.session, user: out.user };
 }
 
 /**
