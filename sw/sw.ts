@@ -6,7 +6,8 @@
 //      the precached index.html and the app draws it.
 //   3. Keep the runtime config (/app-config.js) for offline starts. The style previews are in the
 //      precache (1.), so a page shows them offline even if it never showed them online.
-//   4. Drain the generation queue on Background Sync when no page is open (sw/sync.ts).
+//   4. Drain the lanes of stored work (the generation queue, the library outbox, telemetry) on
+//      Background Sync when no page is open (sw/sync.ts, src/sync/runner.ts).
 //   5. Wait as a new version until the page asks it to take over (workbox-window's SKIP_WAITING).
 //   6. Receive images shared with the installed app (the manifest's share target; sw/share-target.ts).
 // It never touches backend traffic in its fetch handling: auth, rest, storage, functions and
@@ -17,7 +18,7 @@ import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { NetworkFirst } from "workbox-strategies";
 import { receiveShare, SHARE_TARGET_PATH } from "./share-target";
-import { listenForQueueSync } from "./sync";
+import { listenForBackgroundWork } from "./sync";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -117,6 +118,6 @@ self.addEventListener("message", (event) => {
   if (event.data?.type === "SKIP_WAITING") void self.skipWaiting();
 });
 
-listenForQueueSync();
+listenForBackgroundWork();
 
 clientsClaim();

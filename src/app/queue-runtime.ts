@@ -1,15 +1,14 @@
 // The signed-in user's queue on this page (docs/architecture.md, "A generation, end to end"). Every tab
-// publishes a generation runtime (views can queue work); the queue runner itself runs in the one tab that holds the
-// user's Web Lock, so tabs and the service worker never send the same task at once; the others see
-// everything through Dexie and take over when that tab closes. The runner's lane hears the shared
-// triggers (src/sync/triggers.ts: online, offline, visible, this user's session renewed) and is woken
-// here when work is queued or the concurrency changes; offline, new work also asks for a Background
-// Sync. Each tab keeps the limits record fresh while visible.
+// publishes a generation runtime (views can queue work); the queue runs as a lane of the runner
+// (src/sync/runner.ts, src/sync/lanes.ts) in the one tab that holds the user's Web Lock, so tabs and the
+// service worker never send the same task at once; the others see everything through Dexie and take over
+// when that tab closes. The queue's lane hears the shared triggers (online, offline, visible, this user's
+// session renewed) and is woken here when work is queued or the concurrency changes; offline, new work
+// also asks for a Background Sync. Each tab keeps the limits record fresh while visible.
 import { createActor, fromPromise } from "xstate";
-import { sessionRenewals } from "../api/auth";
 import { fetchMyLimits } from "../api/user-rows";
 import { db } from "../db/db";
-import { isOnline, untilOnline } from "../lib/online";
+import { untilOnline } from "../lib/online";
 import { enqueueTasks, retryTask } from "../db/tasks";
 import { readConcurrency, subscribeConcurrency, writeConcurrency } from "../sync/queue/concurrency-store";
 import { publishGenerationRuntime, type GenerationRuntime } from "../features/generation/generation-runtime";
@@ -22,27 +21,19 @@ import {
   type FinishedUnit,
 } from "../sync/queue/finished-work";
 import { announceOutcome } from "../features/generation/outcome-toasts";
-import { QUEUE_LOCK_PREFIX, QUEUE_SYNC_TAG, startQueueRunner, type QueueRunner } from "../sync/queue/queue-runner";
+import { startQueueRunner, type QueueRunner } from "../sync/queue/queue-runner";
+import { QUEUE_LANE } from "../sync/lanes";
+import { keptOffline, startLanes, type Lane } from "../sync/runner";
 import { limitsMachine } from "../features/quota/limits-machine";
 import { addUnseenFinished, showToast } from "../state/toasts";
 import { toLimitsRecord } from "../sync/pull";
 import type { RunOutcome } from "../sync/run-task";
-import { browserSources } from "../sync/triggers";
 
 type PageRunner = { userId: string; runtime: GenerationRuntime; stop: () => void };
 let current: PageRunner | null = null;
 
 const warn = (what: string) => (e: unknown) =>
   console.warn(`[queue] ${what}:`, e instanceof Error ? e.message : String(e));
-
-/** Asks the service worker to drain the queue once the network is back, even with no page open. */
-function requestBackgroundSync(): void {
-  if (!("serviceWorker" in navigator)) return;
-  type WithSync = ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } };
-  void navigator.serviceWorker.ready
-    .then((registration) => (registration as WithSync).sync?.register(QUEUE_SYNC_TAG))
-    .catch(warn("background sync unavailable"));
-}
 
 function retry(taskId: string): void {
   void retryTask(db, taskId).catch(warn("retry failed"));
@@ -86,40 +77,38 @@ function startLimits(userId: string) {
   };
 }
 
-/** Runs the queue while this tab holds the user's lock; resolves when stopped. */
-async function holdQueue(
-  userId: string,
-  stopped: Promise<void>,
-  onStart: (queue: QueueRunner | null) => void,
-  onOutcome: (outcome: RunOutcome) => void,
-): Promise<void> {
-  const runner = await startQueueRunner({
-    db,
-    userId,
-    concurrency: readConcurrency,
-    onOutcome,
-    sources: { ...browserSources(), session: sessionRenewals(userId) },
-  });
-  // The concurrency is the lane's limit, read at each look: a change (here or in another tab) is a wake.
-  const unsubscribe = subscribeConcurrency(() => runner.wake());
-  onStart(runner);
-  await stopped;
-  unsubscribe();
-  runner.stop();
-  onStart(null);
+/**
+ * The queue as a lane of the runner (src/sync/lanes.ts): it runs in the tab that holds the user's queue
+ * lock, hearing the page's triggers through `sources`; `onStart` publishes it (null once stopped).
+ */
+function queueLane(onStart: (queue: QueueRunner | null) => void, onOutcome: (outcome: RunOutcome) => void): Lane {
+  return {
+    ...QUEUE_LANE,
+    async start({ userId, sources }) {
+      const runner = await startQueueRunner({ db, userId, concurrency: readConcurrency, onOutcome, sources });
+      // The concurrency is the lane's limit, read at each look: a change (here or in another tab) is a wake.
+      const unsubscribe = subscribeConcurrency(() => runner.wake());
+      onStart(runner);
+      return {
+        stop: () => {
+          unsubscribe();
+          runner.stop();
+          onStart(null);
+        },
+      };
+    },
+  };
 }
 
 function startPageRunner(userId: string): PageRunner {
-  let stop!: () => void;
-  const stopped = new Promise<void>((resolve) => (stop = resolve));
-  const abort = new AbortController();
+  let stopping = false;
   const limits = startLimits(userId);
   let queue: QueueRunner | null = null;
 
   const base: Omit<GenerationRuntime, "queue"> = {
     userId,
     enqueued() {
-      if (!isOnline()) requestBackgroundSync();
+      keptOffline(QUEUE_LANE);
       queue?.wake();
     },
     async enqueue(plan, prompt) {
@@ -155,31 +144,19 @@ function startPageRunner(userId: string): PageRunner {
       if (unit && firstTime(unit)) await finished(userId, unit);
     })().catch(warn("announcing a finished task failed"));
   };
-  const run = () =>
-    holdQueue(
-      userId,
-      stopped,
-      (q) => {
-        queue = q;
-        if (!abort.signal.aborted) publish();
-      },
-      onOutcome,
-    );
-
-  if (navigator.locks) {
-    navigator.locks.request(QUEUE_LOCK_PREFIX + userId, { signal: abort.signal }, run).catch((e: unknown) => {
-      if (!(e instanceof DOMException && e.name === "AbortError")) warn("the queue stopped")(e);
-    });
-  } else {
-    void run().catch(warn("the queue stopped"));
-  }
+  const stopLanes = startLanes(userId, [
+    queueLane((q) => {
+      queue = q;
+      if (!stopping) publish();
+    }, onOutcome),
+  ]);
 
   const runner: PageRunner = {
     userId,
     runtime: { ...base, queue: null },
     stop: () => {
-      abort.abort();
-      stop();
+      stopping = true;
+      stopLanes();
       limits.stop();
     },
   };

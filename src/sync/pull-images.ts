@@ -168,14 +168,15 @@ export async function fillOnce(
 }
 
 /**
- * Keeps the user's library on this device while signed in: a pass on start, and another whenever
- * the records, the saved flags or the budget change, or `kick()` is called (the connection returned).
+ * Keeps the user's library on this device while signed in (the runner's images lane): a pass on start,
+ * and another whenever the records, the saved flags or the budget change, or at `wake()` (the connection
+ * returned).
  */
 export function keepLibraryOffline(
   deps: FillDeps,
   userId: string,
   onError: (e: unknown) => void,
-): { kick: () => void; stop: () => void } {
+): { wake: () => void; stop: () => void } {
   let stopped = false;
   const fill = coalesced(async (takeRequest) => {
     await fillOnce(deps, userId, () => stopped, takeRequest);
@@ -200,7 +201,7 @@ export function keepLibraryOffline(
     error: onError,
   });
   return {
-    kick: () => fill.request(),
+    wake: () => fill.request(),
     stop: () => {
       stopped = true;
       fill.stop();

@@ -1,5 +1,6 @@
 // Push: drains a user's outbox to the server, oldest entry first, one at a time, under the Web Lock
-// "promptcanvas-outbox:<uid>" (one drainer per user across tabs and the service worker). An entry
+// "promptcanvas-outbox:<uid>" (one drainer per user across tabs and the service worker; the runner,
+// src/sync/runner.ts, takes it for each drain). An entry
 // leaves the outbox only after the server confirmed it, so a drain cut short (reload, crash, lost
 // response) sends it again; that is harmless because every kind sets a state rather than adding to
 // one: flags are set to absolute values, a delete of a row or object already gone succeeds, and
@@ -29,7 +30,8 @@ import type { AppDb } from "../db/db";
 import { removeImages } from "../db/images";
 import { completeEntry, deferEntry, headEntry, markConflict, parkEntry } from "../db/outbox";
 import type { OutboxEntry, OutboxOp, PreferencesPatch } from "../db/schema";
-import { WORKER_DRAIN_WAIT_MS, WorkLeftForLater, createLane, type DeliveryOutcome, type Settled } from "./delivery";
+import { WorkLeftForLater, createLane, type DeliveryOutcome, type Settled } from "./delivery";
+import type { WorkerDrain } from "./runner";
 
 export const OUTBOX_LOCK_PREFIX = "promptcanvas-outbox:";
 export const OUTBOX_SYNC_TAG = "promptcanvas-outbox";
@@ -254,41 +256,22 @@ export async function drainOutbox(deps: PushDeps, userId: string): Promise<Drain
   return report;
 }
 
-type LockManagerLike = {
-  request<T>(name: string, callback: (lock: unknown) => Promise<T>): Promise<T>;
-};
-
 /**
- * Drains while holding the user's outbox lock. A drain waits for the lock (rather than giving up) so
- * that an entry added while another drain was finishing is never left behind.
- */
-export function drainWithLock(
-  deps: PushDeps,
-  userId: string,
-  locks: LockManagerLike | undefined = typeof navigator !== "undefined" ? navigator.locks : undefined,
-): Promise<DrainReport> {
-  if (!locks) return drainOutbox(deps, userId);
-  return locks.request(OUTBOX_LOCK_PREFIX + userId, () => drainOutbox(deps, userId));
-}
-
-/**
- * The service worker's drain (no page may be open to retry later): drains under the lock, waits without
- * it (a page that opens meanwhile drains) for a backoff that ends within WORKER_DRAIN_WAIT_MS, and
- * rejects with WorkLeftForLater for an entry left offline or for later, so the browser fires the sync
- * again. An entry parked for a sign-in is a page's to send.
+ * The service worker's drain (no page may be open to retry later): drains under the user's outbox lock
+ * (src/sync/lanes.ts declares it), waits without it (a page that opens meanwhile drains) for a backoff
+ * that ends by the drain's deadline, and rejects with WorkLeftForLater for an entry left offline or for
+ * later, so the browser fires the sync again. An entry parked for a sign-in is a page's to send.
  */
 export async function drainOutboxInWorker(
   deps: PushDeps,
-  userId: string,
-  sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  locks: LockManagerLike | undefined = typeof navigator !== "undefined" ? navigator.locks : undefined,
+  ctx: Pick<WorkerDrain, "userId" | "deadline" | "sleep" | "locked">,
 ): Promise<void> {
-  const deadline = deps.now() + WORKER_DRAIN_WAIT_MS;
   for (;;) {
-    const { stopped } = await drainWithLock(deps, userId, locks);
+    const { stopped } = await ctx.locked(() => drainOutbox(deps, ctx.userId));
     if (stopped.reason === "empty" || stopped.reason === "auth") return;
-    if (stopped.reason === "offline" || stopped.until > deadline) throw new WorkLeftForLater("changes to the library");
-    await sleep(Math.max(0, stopped.until - deps.now()));
+    if (stopped.reason === "offline" || stopped.until > ctx.deadline)
+      throw new WorkLeftForLater("changes to the library");
+    await ctx.sleep(Math.max(0, stopped.until - deps.now()));
   }
 }
 

@@ -6,10 +6,15 @@
 // them, unfiltered: the id of every deleted generation, anyone's; one is applied only to a record of
 // this user's (applyServerDelete checks), so the others change nothing. Offline there is no socket:
 // the channel is removed when the connection goes (so the client stops retrying a socket it cannot
-// open) and made again when it returns, whose SUBSCRIBED runs the catch-up.
+// open) and made again when it returns, whose SUBSCRIBED runs the catch-up (the runner's catch-up lane
+// wakes it, src/sync/lanes.ts).
 import type { ChangeFeedStatus, GenerationChange } from "../api/library";
 import type { AppDb } from "../db/db";
 import { applyServerDelete, applyServerRows } from "../db/library";
+import type { Fired } from "./triggers";
+
+/** A page that was hidden longer than this catches up when it is shown again. */
+const VISIBLE_CATCH_UP_AFTER_MS = 30_000;
 
 export type RealtimeDeps = {
   db: AppDb;
@@ -20,13 +25,19 @@ export type RealtimeDeps = {
   ) => () => void;
   catchUp: (userId: string) => Promise<unknown>;
   onError?: (what: string, error: unknown) => void;
-  /** The connection: the channel exists only while online (absent: always subscribed). */
-  connectivity?: { isOnline(): boolean; onChange(listener: (online: boolean) => void): () => void };
+  /** Whether the device is online (absent: always); at the start, and before a catch-up on `visible`. */
+  isOnline?: () => boolean;
 };
 
 export type LiveGenerations = {
   /** Runs the catch-up (after `online`, or when the page becomes visible again). */
   catchUp: () => Promise<void>;
+  /**
+   * The runner's triggers: the connection came (the channel is made again, and a catch-up runs) or went
+   * (the channel is removed); the page was shown after VISIBLE_CATCH_UP_AFTER_MS hidden (a catch-up runs,
+   * if online: the connection's return makes one otherwise).
+   */
+  wake: (fired: Fired) => void;
   /** Resolves once everything received so far has been applied. */
   settled: () => Promise<void>;
   stop: () => void;
@@ -69,15 +80,18 @@ export function followGenerations(deps: RealtimeDeps, userId: string): LiveGener
     unsubscribe?.();
     unsubscribe = null;
   };
-  const { connectivity } = deps;
-  const unwatch = connectivity?.onChange((online) => (online ? open() : close()));
-  if (!connectivity || connectivity.isOnline()) open();
+  const online = () => deps.isOnline?.() ?? true;
+  if (online()) open();
   return {
     catchUp,
+    wake: ({ on, hiddenForMs = 0 }) => {
+      if (on === "online") open();
+      else if (on === "offline") close();
+      if (on === "online" || (hiddenForMs > VISIBLE_CATCH_UP_AFTER_MS && online())) void catchUp();
+    },
     settled: () => chain,
     stop: () => {
       stopped = true;
-      unwatch?.();
       close();
     },
   };

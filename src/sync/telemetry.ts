@@ -2,7 +2,8 @@
 // `web_vitals`) recorded anywhere in the app wait in memory and in Dexie (src/db/telemetry-buffer.ts)
 // and go to the server on an ordered delivery lane (src/sync/delivery.ts), in batches of
 // TELEMETRY_BATCH_SIZE, with the lane's backoff after a failure that may pass, waiting for the
-// connection (released by the `online` trigger) and for a session (woken when one is renewed).
+// connection (released by the `online` trigger) and for a session (woken when one is renewed); the
+// runner's telemetry lane (src/sync/lanes.ts) hears both.
 // Recording never waits on the network and never fails its caller; with no signed-in person it is
 // skipped. A batch is sent under the Web Lock "promptcanvas-telemetry:<uid>" and re-read from the
 // buffer inside it, so two tabs or a tab and the service worker never send the same item (which the
@@ -10,7 +11,6 @@
 // answer harmless. A run keeps the session it started under, so a sign-out while a batch is on the wire
 // cannot turn the next batches into anonymous requests that row-level security refuses.
 import type { WebVitalName } from "#shared/vocabulary/web-vitals.ts";
-import { sessionRenewals } from "../api/auth";
 import { sanitizeForLog } from "../api/errors";
 import { sendTelemetry, type SendFailure } from "../api/telemetry";
 import { supabase } from "../api/client";
@@ -19,7 +19,8 @@ import { bufferTelemetry, bufferedTelemetry, dropTelemetry, type TelemetryItem }
 import { isOnline } from "../lib/online";
 import type { Result } from "../lib/result";
 import { createLane, systemClock, type Clock, type DeliveryOutcome } from "./delivery";
-import { browserSources, subscribe, type LockManagerLike } from "./triggers";
+import { locked } from "./runner";
+import { browserSources, type LockManagerLike } from "./triggers";
 
 export type { TelemetryItem } from "../db/telemetry-buffer";
 
@@ -152,9 +153,7 @@ export function createTelemetry(deps: TelemetryDeps): Telemetry {
       }
       return settled && settled.length === still.length ? { outcome: "delivered" } : { outcome: "retry" };
     };
-    return deps.locks
-      ? ((await deps.locks.request(TELEMETRY_LOCK_PREFIX + userId, {}, send)) as DeliveryOutcome)
-      : send();
+    return locked(deps.locks, TELEMETRY_LOCK_PREFIX + userId, send);
   }
 
   const lane = createLane<Batch>({
@@ -250,13 +249,11 @@ export const dexieTelemetryBuffer = (target = db): TelemetryBuffer => ({
 let shared: Telemetry | undefined;
 
 /**
- * The page's (or the service worker's) one recorder. Its lane is woken when the connection returns
- * and when a session is renewed (src/sync/triggers.ts).
+ * The page's (or the service worker's) one recorder. Its lane is woken when the connection returns and
+ * when a session is renewed (the runner's telemetry lane, src/sync/lanes.ts).
  */
 export function telemetry(): Telemetry {
-  if (shared) return shared;
-  const sources = browserSources();
-  const recorder = createTelemetry({
+  shared ??= createTelemetry({
     send: (items, accessToken) => sendTelemetry(items, supabase, accessToken),
     buffer: typeof indexedDB === "undefined" ? undefined : dexieTelemetryBuffer(),
     session: async () => {
@@ -265,12 +262,9 @@ export function telemetry(): Telemetry {
     },
     isOnline,
     warn: (message) => console.warn(message),
-    locks: sources.locks,
+    locks: browserSources().locks,
   });
-  subscribe({ on: "online" }, () => recorder.online(), sources);
-  subscribe({ on: "session" }, () => void recorder.flush(), { ...sources, session: sessionRenewals() });
-  shared = recorder;
-  return recorder;
+  return shared;
 }
 
 /** An `app_events` row for this person; skipped with no person (the queue's outcomes use this). */

@@ -1,8 +1,8 @@
-// The moments that can make stored work deliverable, written once for every lane (src/sync/delivery.ts):
-// the connection is back, the page is shown again, a session was renewed, the browser fires Background
-// Sync, a Web Lock another runner held is free, a timer. Each is a subscription returning its
-// unsubscribe; the sources (window, document, locks, the worker's global, the clock) are injectable
-// so tests drive them by hand.
+// The moments that can make stored work deliverable, written once for every lane (src/sync/runner.ts
+// subscribes them): the connection is back (or gone), the page is shown again, a session was renewed,
+// the browser fires Background Sync. Each is a subscription returning its unsubscribe; the
+// sources (window, document, locks, the worker's global, the clock) are injectable so tests drive them
+// by hand.
 import { systemClock, type Clock } from "./delivery";
 
 type Listenable = {
@@ -16,6 +16,8 @@ export type LockManagerLike = {
     options: { mode?: "shared" | "exclusive"; signal?: AbortSignal },
     callback: () => unknown,
   ): Promise<unknown>;
+  /** The locks held and asked for (the worker's drain hands the queue to a page that asks). */
+  query?(): Promise<{ pending?: { name?: string }[] }>;
 };
 type SyncEventLike = Event & { tag?: string; waitUntil?(promise: Promise<unknown>): void };
 
@@ -31,14 +33,7 @@ export type TriggerSources = {
 };
 
 export type Trigger =
-  | { on: "online" }
-  | { on: "offline" }
-  | { on: "visible" }
-  | { on: "hidden" }
-  | { on: "session" }
-  | { on: "sync"; tag: string }
-  | { on: "lock-freed"; name: string }
-  | { on: "timer"; everyMs: number };
+  { on: "online" } | { on: "offline" } | { on: "visible" } | { on: "session" } | { on: "sync"; tag: string };
 
 /** What fired; `hiddenForMs` says how long a page now visible was hidden (0 if unknown). */
 export type Fired = { on: Trigger["on"]; hiddenForMs?: number };
@@ -46,13 +41,12 @@ export type Fired = { on: Trigger["on"]; hiddenForMs?: number };
 /** A Background Sync listener's promise is handed to the event's waitUntil (a rejection is retried by the browser). */
 export type TriggerListener = (fired: Fired) => void | Promise<void>;
 
+/** The page's sources (the service worker passes its global as `worker`). */
 export function browserSources(): TriggerSources {
-  const scope = globalThis as Partial<typeof globalThis>;
   return {
     window: typeof window !== "undefined" ? window : undefined,
     document: typeof document !== "undefined" ? document : undefined,
     locks: typeof navigator !== "undefined" ? (navigator.locks as LockManagerLike | undefined) : undefined,
-    worker: typeof window === "undefined" && scope.addEventListener ? (scope as unknown as Listenable) : undefined,
     clock: systemClock,
   };
 }
@@ -80,17 +74,12 @@ export function subscribe(
     case "online":
     case "offline":
       return listen(sources.window, trigger.on, () => void fire({ on: trigger.on }));
-    case "visible":
-    case "hidden": {
+    case "visible": {
       const doc = sources.document;
       let hiddenAt = doc?.visibilityState === "hidden" ? clock.now() : 0;
       return listen(doc, "visibilitychange", () => {
-        if (doc!.visibilityState === "hidden") {
-          hiddenAt = clock.now();
-          if (trigger.on === "hidden") void fire({ on: "hidden" });
-          return;
-        }
-        if (trigger.on === "visible") void fire({ on: "visible", hiddenForMs: hiddenAt ? clock.now() - hiddenAt : 0 });
+        if (doc!.visibilityState === "hidden") return void (hiddenAt = clock.now());
+        void fire({ on: "visible", hiddenForMs: hiddenAt ? clock.now() - hiddenAt : 0 });
         hiddenAt = 0;
       });
     }
@@ -104,32 +93,6 @@ export function subscribe(
         if (sync.waitUntil) sync.waitUntil(done);
         else void done.catch(none);
       });
-    case "lock-freed": {
-      // A shared request is granted once no one holds the lock exclusively; it is let go at once.
-      if (!sources.locks) return none;
-      const abort = new AbortController();
-      sources.locks
-        .request(trigger.name, { mode: "shared", signal: abort.signal }, () => undefined)
-        .then(() => {
-          if (!abort.signal.aborted) void fire({ on: "lock-freed" });
-        })
-        .catch(none);
-      return () => abort.abort();
-    }
-    case "timer": {
-      let handle: unknown;
-      let live = true;
-      const tick = () => {
-        if (!live) return;
-        void fire({ on: "timer" });
-        handle = clock.setTimeout(tick, trigger.everyMs);
-      };
-      handle = clock.setTimeout(tick, trigger.everyMs);
-      return () => {
-        live = false;
-        clock.clearTimeout(handle);
-      };
-    }
   }
 }
 

@@ -11,7 +11,9 @@ import { claimUnnotifiedConflicts, pendingEntries, releaseWaits } from "#src/db/
 import { listConflicts, pendingOutboxCount } from "#src/db/queries.ts";
 import { err, ok } from "#src/lib/result.ts";
 import { WORKER_DRAIN_WAIT_MS, WorkLeftForLater } from "#src/sync/delivery.ts";
-import { drainOutbox, drainOutboxInWorker, drainWithLock, type PushDeps } from "#src/sync/push.ts";
+import { OUTBOX_LOCK_PREFIX, drainOutbox, drainOutboxInWorker, type PushDeps } from "#src/sync/push.ts";
+import { locked } from "#src/sync/runner.ts";
+import type { LockManagerLike } from "#src/sync/triggers.ts";
 import { generationRow } from "../../support/records.ts";
 
 const NOW = Date.parse("2026-11-22T10:00:00.000Z");
@@ -318,9 +320,9 @@ describe("outbox drain", () => {
     for (const id of ["g1", "g2", "g3"]) await setSaved("alice", id, true, db);
     // A lock manager like navigator.locks: callbacks of one name run one after another.
     const held = new Map<string, Promise<unknown>>();
-    const locks = {
-      request<T>(name: string, callback: (lock: unknown) => Promise<T>): Promise<T> {
-        const run = (held.get(name) ?? Promise.resolve()).then(() => callback({ name }));
+    const locks: LockManagerLike = {
+      request(name, _options, callback) {
+        const run = (held.get(name) ?? Promise.resolve()).then(() => callback());
         held.set(
           name,
           run.catch(() => undefined),
@@ -334,7 +336,8 @@ describe("outbox drain", () => {
       await new Promise((r) => setTimeout(r, 5));
       return update(id, patch);
     };
-    const [a, b] = await Promise.all([drainWithLock(slow, "alice", locks), drainWithLock(slow, "alice", locks)]);
+    const drain = () => locked(locks, OUTBOX_LOCK_PREFIX + "alice", () => drainOutbox(slow, "alice"));
+    const [a, b] = await Promise.all([drain(), drain()]);
     expect(a.sent + b.sent).toBe(3);
     expect(server.log).toEqual([
       'update g1 {"is_saved":true}',
@@ -353,7 +356,13 @@ describe("the outbox drain in the service worker", () => {
       state.now += ms;
       return Promise.resolve();
     };
-    return { state, sleep };
+    const ctx = {
+      userId: "alice",
+      deadline: NOW + WORKER_DRAIN_WAIT_MS,
+      sleep,
+      locked: <T>(job: () => Promise<T>) => job(),
+    };
+    return { state, sleep, ctx };
   }
 
   it("waits for a backoff that ends within its time, then sends the rest: no page may be open to do it", async () => {
@@ -361,8 +370,8 @@ describe("the outbox drain in the service worker", () => {
     await setSaved("alice", "g1", true, db);
     await setPublished("alice", "g1", true, db);
     server.failures.push("transient");
-    const { state, sleep } = sleeper();
-    await drainOutboxInWorker(server.deps({ now: () => state.now }), "alice", sleep);
+    const { state, ctx } = sleeper();
+    await drainOutboxInWorker(server.deps({ now: () => state.now }), ctx);
     expect(state.slept).toEqual([2_000]);
     expect(server.log).toEqual(['update g1 {"is_saved":true}', "publish g1"]);
     expect(await pendingOutboxCount("alice", db)).toBe(0);
@@ -373,8 +382,8 @@ describe("the outbox drain in the service worker", () => {
     await setSaved("alice", "g1", true, db);
     // Failures whose backoffs (2, 4, 8, 16, 32, 60, 60 s) pass the drain's 90 s before an attempt succeeds.
     server.failures.push(...Array.from({ length: 10 }, () => "transient" as const));
-    const { state, sleep } = sleeper();
-    const error = await drainOutboxInWorker(server.deps({ now: () => state.now }), "alice", sleep).catch((e) => e);
+    const { state, ctx } = sleeper();
+    const error = await drainOutboxInWorker(server.deps({ now: () => state.now }), ctx).catch((e) => e);
     expect(error).toBeInstanceOf(WorkLeftForLater);
     expect(state.now - NOW).toBeLessThanOrEqual(WORKER_DRAIN_WAIT_MS);
     expect(server.log).toEqual([]);
@@ -384,12 +393,12 @@ describe("the outbox drain in the service worker", () => {
   it("rejects offline and ends for an entry parked for a sign-in, sending nothing", async () => {
     const server = await library(["g1"]);
     await setSaved("alice", "g1", true, db);
-    const { sleep } = sleeper();
-    await expect(drainOutboxInWorker(server.deps({ isOnline: () => false }), "alice", sleep)).rejects.toBeInstanceOf(
+    const { ctx } = sleeper();
+    await expect(drainOutboxInWorker(server.deps({ isOnline: () => false }), ctx)).rejects.toBeInstanceOf(
       WorkLeftForLater,
     );
     server.failures.push("auth");
-    await drainOutboxInWorker(server.deps(), "alice", sleep);
+    await drainOutboxInWorker(server.deps(), ctx);
     expect(server.log).toEqual([]);
     expect(await pendingOutboxCount("alice", db)).toBe(1);
   });

@@ -182,7 +182,6 @@ describe("the channel and the connection", () => {
   it("has no channel offline, removes it when the connection goes and makes it again (with a catch-up) when it returns", async () => {
     db = openAppDb(`realtime-offline-${crypto.randomUUID()}`);
     let online = false;
-    let listener: (online: boolean) => void = () => undefined;
     let opened = 0;
     let closed = 0;
     let status: (s: ChangeFeedStatus) => void = () => undefined;
@@ -196,25 +195,45 @@ describe("the channel and the connection", () => {
           return () => void closed++;
         },
         catchUp: async () => void catchUps++,
-        connectivity: { isOnline: () => online, onChange: (l) => ((listener = l), () => undefined) },
+        isOnline: () => online,
       },
       "alice",
     );
     expect(opened).toBe(0); // offline at start: no socket to retry
     online = true;
-    listener(true);
+    live.wake({ on: "online" });
     expect(opened).toBe(1);
     status("SUBSCRIBED");
     await live.settled();
-    expect(catchUps).toBe(1);
-    listener(false);
+    // The connection's return runs one, and the channel's SUBSCRIBED another (realtime is only a hint).
+    expect(catchUps).toBe(2);
+    live.wake({ on: "offline" });
     expect(closed).toBe(1);
-    listener(true);
+    live.wake({ on: "online" });
     expect(opened).toBe(2);
     status("SUBSCRIBED");
     await live.settled();
-    expect(catchUps).toBe(2);
+    expect(catchUps).toBe(4);
     live.stop();
     expect(closed).toBe(2);
+  });
+
+  it("catches up when the page is shown after a long while hidden, and only online", async () => {
+    db = openAppDb(`realtime-visible-${crypto.randomUUID()}`);
+    let online = true;
+    let catchUps = 0;
+    const live = followGenerations(
+      { db, subscribe: () => () => undefined, catchUp: async () => void catchUps++, isOnline: () => online },
+      "alice",
+    );
+    live.wake({ on: "visible", hiddenForMs: 5_000 });
+    live.wake({ on: "visible", hiddenForMs: 45_000 });
+    await live.settled();
+    expect(catchUps).toBe(1);
+    online = false;
+    live.wake({ on: "visible", hiddenForMs: 45_000 });
+    await live.settled();
+    expect(catchUps).toBe(1);
+    live.stop();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { subscribe, subscribeAll, type LockManagerLike, type TriggerSources } from "#src/sync/triggers.ts";
+import { subscribe, subscribeAll, type TriggerSources } from "#src/sync/triggers.ts";
 import { createLane } from "#src/sync/delivery.ts";
 import { flush, simClock } from "./sim-clock.ts";
 
@@ -10,24 +10,6 @@ function fakeDocument() {
     doc.dispatchEvent(new Event("visibilitychange"));
   };
   return { doc, show };
-}
-
-/** One exclusive holder at a time; shared requests wait for it to let go. */
-function fakeLocks() {
-  let release: (() => void) | null = null;
-  let held: Promise<void> = Promise.resolve();
-  const locks: LockManagerLike = {
-    async request(_name, options, callback) {
-      if (options.mode === "shared") {
-        await held;
-        if (options.signal?.aborted) throw new DOMException("aborted", "AbortError");
-        return callback();
-      }
-      held = new Promise((r) => (release = r));
-      return callback();
-    },
-  };
-  return { locks, take: () => locks.request("l", {}, () => undefined), free: () => release?.() };
 }
 
 describe("triggers", () => {
@@ -87,38 +69,6 @@ describe("triggers", () => {
     finish();
     await flush();
     expect(settled).toBe(true);
-  });
-
-  it("fires once when a Web Lock held elsewhere is freed, and not after unsubscribing", async () => {
-    const { locks, take, free } = fakeLocks();
-    void take();
-    const listener = vi.fn();
-    subscribe({ on: "lock-freed", name: "l" }, listener, { locks });
-    await flush();
-    expect(listener).not.toHaveBeenCalled();
-    free();
-    await flush();
-    expect(listener).toHaveBeenCalledOnce();
-
-    const again = fakeLocks();
-    void again.take();
-    const late = vi.fn();
-    const off = subscribe({ on: "lock-freed", name: "l" }, late, { locks: again.locks });
-    off();
-    again.free();
-    await flush();
-    expect(late).not.toHaveBeenCalled();
-  });
-
-  it("ticks a timer on the given clock until unsubscribed", async () => {
-    const clock = simClock();
-    const listener = vi.fn();
-    const off = subscribe({ on: "timer", everyMs: 1_000 }, listener, { clock });
-    await clock.advance(3_500);
-    off();
-    await clock.advance(10_000);
-    expect(listener).toHaveBeenCalledTimes(3);
-    expect(clock.pending()).toBe(0);
   });
 
   it("wakes a lane: the online trigger releases its wait for the connection", async () => {

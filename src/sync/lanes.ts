@@ -1,0 +1,81 @@
+// Every pipeline that waits, declared once as a lane of the runner (src/sync/runner.ts, decision 145):
+// its Web Lock per user, its Background Sync tag, the triggers that wake it on a page, and how the
+// service worker drains it. The page starts of the queue, the outbox and the realtime catch-up are added
+// in src/app/queue-runtime.ts and src/app/library-runtime.ts (they tell the person through the page).
+import { db } from "../db/db";
+import { OUTBOX_LOCK_PREFIX, OUTBOX_SYNC_TAG, drainOutboxInWorker, pushDeps } from "./push";
+import { fillDeps, keepLibraryOffline } from "./pull-images";
+import { readConcurrency } from "./queue/concurrency-store";
+import { finishedUnit, notificationsWanted, oncePerUnit } from "./queue/finished-work";
+import { QUEUE_LOCK_PREFIX, QUEUE_SYNC_TAG, drainUserQueue } from "./queue/queue-runner";
+import type { Lane, WorkerDrain } from "./runner";
+import { TELEMETRY_LOCK_PREFIX, telemetry } from "./telemetry";
+
+const warn = (what: string) => (e: unknown) =>
+  console.warn(`[lanes] ${what}:`, e instanceof Error ? e.message : String(e));
+
+/** The worker's queue drain (decision 118), once the runner has the queue's lock. */
+function drainQueue(ctx: WorkerDrain): Promise<void> {
+  const firstTime = oncePerUnit();
+  return drainUserQueue({
+    handOver: ctx.handOver,
+    db,
+    userId: ctx.userId,
+    concurrency: readConcurrency,
+    // With no page open, a finished batch or task is told by a system notification (if wanted).
+    onOutcome: (outcome) => {
+      if (outcome.status !== "done" && outcome.status !== "error") return;
+      void (async () => {
+        const unit = await finishedUnit(db, outcome.taskId);
+        if (!unit || !firstTime(unit) || !(await notificationsWanted(db, ctx.userId))) return;
+        await ctx.notify({ title: unit.title, body: unit.body, tag: unit.key });
+      })().catch(warn("notifying failed"));
+    },
+  });
+}
+
+/** The generation queue (decision 117): its lane hears online, offline, visible and the session itself. */
+export const QUEUE_LANE: Lane = {
+  name: "queue",
+  lock: { prefix: QUEUE_LOCK_PREFIX, hold: "page" },
+  syncTag: QUEUE_SYNC_TAG,
+  wakeOn: [],
+  drain: drainQueue,
+};
+
+/** The library outbox (src/sync/push.ts): each drain takes the lock. */
+export const OUTBOX_LANE: Lane = {
+  name: "outbox",
+  lock: { prefix: OUTBOX_LOCK_PREFIX, hold: "run" },
+  syncTag: OUTBOX_SYNC_TAG,
+  wakeOn: [{ on: "online" }, { on: "visible" }, { on: "session" }],
+  drain: (ctx) => drainOutboxInWorker(pushDeps(db), ctx),
+};
+
+/** Telemetry (decision 105): each batch takes the lock; the worker sends what closed pages left. */
+export const TELEMETRY_LANE: Lane = {
+  name: "telemetry",
+  lock: { prefix: TELEMETRY_LOCK_PREFIX, hold: "run" },
+  wakeOn: [{ on: "online" }, { on: "session" }],
+  start: () => ({
+    wake: ({ on }) => (on === "online" ? telemetry().online() : void telemetry().flush()),
+    stop: () => undefined,
+  }),
+  drain: () => telemetry().flush(),
+};
+
+/** The offline library's image fills (src/sync/pull-images.ts): one page fills, the others take over. */
+export const IMAGES_LANE: Lane = {
+  name: "images",
+  lock: { prefix: "promptcanvas-images:", hold: "page" },
+  wakeOn: [{ on: "online" }],
+  start: ({ userId }) => keepLibraryOffline(fillDeps(db), userId, warn("keeping the library offline failed")),
+};
+
+/** The realtime catch-up (src/sync/realtime.ts): each page keeps its own channel. */
+export const CATCH_UP_LANE: Lane = {
+  name: "catch-up",
+  wakeOn: [{ on: "online" }, { on: "offline" }, { on: "visible" }],
+};
+
+export const LANES: readonly Lane[] = [QUEUE_LANE, OUTBOX_LANE, TELEMETRY_LANE, IMAGES_LANE, CATCH_UP_LANE];
