@@ -24,6 +24,45 @@ export async function generateAndClose(
   }
 }
 
+/** Runs `body` with the adapter and its fake server, then stops the server whatever happened. */
+export async function withFake<S extends { fake: { close(): Promise<void> }; provider: ImageProvider }>(
+  started: S,
+  body: (started: S) => Promise<void>,
+): Promise<void> {
+  try {
+    await body(started);
+  } finally {
+    await started.fake.close();
+  }
+}
+
+/** Generates once with `provider` and asserts the call succeeded (its error is the message when not). */
+export async function generateOk(
+  provider: ImageProvider,
+  input: ProviderInput = providerInput(),
+  signal: AbortSignal = noDeadline,
+): Promise<Extract<Result<ProviderImage>, { ok: true }>> {
+  const r = await provider.generate(input, signal);
+  assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+  return r;
+}
+
+/** Asserts that `seed` twice gives the same bytes and `seed + 1` another picture, then stops the fake. */
+export function seedDecides(
+  started: { fake: { close(): Promise<void> }; provider: ImageProvider },
+  seed: number,
+): Promise<void> {
+  return withFake(started, async ({ provider }) => {
+    const [a, b, c] = [
+      await generateOk(provider, providerInput({ seed })),
+      await generateOk(provider, providerInput({ seed })),
+      await generateOk(provider, providerInput({ seed: seed + 1 })),
+    ];
+    assert.deepEqual(a.value.bytes, b.value.bytes);
+    assert.notDeepEqual(a.value.bytes, c.value.bytes);
+  });
+}
+
 /** The error of a call that must have failed with `code` (and, when given, that retryability). */
 export function failureOf(result: Result<unknown>, code: ErrorCode, retryable?: boolean): AppError {
   assert.ok(!result.ok, `expected ${code}, the call succeeded`);

@@ -3,7 +3,7 @@ import { type A1111Config, createA1111Provider } from "../../../../supabase/func
 import { DEFAULT_SELF_HOSTED_STEPS, parseSteps } from "../../../../supabase/functions/_shared/providers/self-hosted.ts";
 import { type A1111Modes, startA1111Fake } from "../../fakes/a1111-fake.ts";
 import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
-import { assertPng, failureOf, generateAndClose } from "../../fakes/provider-run.ts";
+import { assertPng, failureOf, generateAndClose, generateOk, seedDecides, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<A1111Modes> = {}, config: Partial<A1111Config> = {}) {
   const fake = startA1111Fake(modes);
@@ -19,8 +19,7 @@ function setup(modes: Partial<A1111Modes> = {}, config: Partial<A1111Config> = {
 }
 
 Deno.test("txt2img gets the prompt, negative prompt, seed, size and steps; the picture comes back inline", async () => {
-  const { fake, provider } = setup();
-  try {
+  await withFake(setup(), async ({ fake, provider }) => {
     const r = await provider.generate(
       providerInput({ aspectRatio: "16:9", width: 1536, height: 1024, negativePrompt: "fog", quality: "high" }),
       noDeadline,
@@ -46,14 +45,11 @@ Deno.test("txt2img gets the prompt, negative prompt, seed, size and steps; the p
     // The checkpoint the server drew with, as its `info` names it.
     assert.equal(r.value.model, "sd_xl_base_1.0");
     assertPng(r.value.bytes, 1536, 1024);
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 Deno.test("a reference image goes to img2img, cropped to shape, at denoising strength 0.8", async () => {
-  const { fake, provider } = setup();
-  try {
+  await withFake(setup(), async ({ fake, provider }) => {
     const reference = {
       dataUrl: "data:image/png;base64,iVBORw0KGgo=",
       mimeType: "image/png",
@@ -61,22 +57,18 @@ Deno.test("a reference image goes to img2img, cropped to shape, at denoising str
       height: 1,
       rgba: new Uint8Array(4),
     };
-    const r = await provider.generate(providerInput({ reference }), noDeadline);
-    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+    await generateOk(provider, providerInput({ reference }));
     const [call] = fake.received;
     assert.equal(call.path, "/sdapi/v1/img2img");
     const body = call.body as Record<string, unknown>;
     assert.deepEqual([body.init_images, body.denoising_strength, body.resize_mode], [[reference.dataUrl], 0.8, 1]);
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 Deno.test("a configured checkpoint is asked for and recorded; steps per quality come from the operator", async () => {
   const { fake, provider } = setup({}, { checkpoint: "juggernautXL_v9", steps: parseSteps("8, 12,16") });
   try {
-    const r = await provider.generate(providerInput({ quality: "ultra" }), noDeadline);
-    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+    const r = await generateOk(provider, providerInput({ quality: "ultra" }));
     const body = fake.received[0].body as Record<string, unknown>;
     assert.deepEqual(body.override_settings, { sd_model_checkpoint: "juggernautXL_v9" });
     assert.equal(body.steps, 16);
@@ -88,25 +80,13 @@ Deno.test("a configured checkpoint is asked for and recorded; steps per quality 
   assert.deepEqual(parseSteps("0,30,40"), DEFAULT_SELF_HOSTED_STEPS);
 });
 
-Deno.test("the same recipe and seed give the same bytes; another seed gives another picture", async () => {
-  const { fake, provider } = setup();
-  try {
-    const a = await provider.generate(providerInput({ seed: 11 }), noDeadline);
-    const b = await provider.generate(providerInput({ seed: 11 }), noDeadline);
-    const c = await provider.generate(providerInput({ seed: 12 }), noDeadline);
-    assert.ok(a.ok && b.ok && c.ok);
-    assert.deepEqual(a.value.bytes, b.value.bytes);
-    assert.notDeepEqual(a.value.bytes, c.value.bytes);
-  } finally {
-    await fake.close();
-  }
-});
+Deno.test("the same recipe and seed give the same bytes; another seed gives another picture", () =>
+  seedDecides(setup(), 11));
 
 Deno.test("--api-auth: the configured credentials are sent as Basic; wrong ones are our misconfiguration", async () => {
   const { fake, provider } = setup({ auth: "painter:s3cret" });
   try {
-    const r = await provider.generate(providerInput(), noDeadline);
-    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+    await generateOk(provider);
     assert.equal(fake.received[0].headers.get("authorization"), `Basic ${btoa("painter:s3cret")}`);
   } finally {
     await fake.close();

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createBflProvider } from "../../../../supabase/functions/_shared/providers/bfl.ts";
 import { type BflModes, startBflFake } from "../../fakes/bfl-fake.ts";
 import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
-import { assertPng, failureOf, generateAndClose } from "../../fakes/provider-run.ts";
+import { assertPng, failureOf, generateAndClose, generateOk, seedDecides, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<BflModes> = {}, apiKey?: string) {
   const fake = startBflFake(modes);
@@ -19,10 +19,8 @@ const reference = {
 };
 
 Deno.test("standard quality submits FLUX dev at 20 steps, follows polling_url to its Ready sample", async () => {
-  const { fake, provider } = setup({ pollsToFinish: 3 });
-  try {
-    const r = await provider.generate(providerInput(), noDeadline);
-    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+  await withFake(setup({ pollsToFinish: 3 }), async ({ fake, provider }) => {
+    const r = await generateOk(provider);
     const [submit, ...rest] = fake.received;
     assert.equal(submit.path, "/v1/flux-dev");
     assert.equal(submit.headers.get("x-key"), fake.apiKey);
@@ -45,20 +43,15 @@ Deno.test("standard quality submits FLUX dev at 20 steps, follows polling_url to
     assert.equal(r.value.model, "flux-dev");
     assert.equal(r.value.seed, 42);
     assertPng(r.value.bytes, 1024, 1024);
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 Deno.test("sides are fitted to 1440 in steps of 32; high is FLUX dev at 28 steps, ultra FLUX 1.1 pro", async () => {
-  const { fake, provider } = setup();
-  try {
+  await withFake(setup(), async ({ fake, provider }) => {
     const wide = { aspectRatio: "16:9", width: 1536, height: 1024 } as const;
-    const high = await provider.generate(providerInput({ ...wide, quality: "high" }), noDeadline);
-    assert.ok(high.ok, JSON.stringify(!high.ok && high.error));
+    const high = await generateOk(provider, providerInput({ ...wide, quality: "high" }));
     assertPng(high.value.bytes, 1440, 960);
-    const ultra = await provider.generate(providerInput({ quality: "ultra", reference }), noDeadline);
-    assert.ok(ultra.ok, JSON.stringify(!ultra.ok && ultra.error));
+    const ultra = await generateOk(provider, providerInput({ quality: "ultra", reference }));
     assert.equal(ultra.value.model, "flux-pro-1.1");
     const [devCall, proCall] = fake.received.filter((q) => q.method === "POST");
     assert.equal((devCall.body as { steps: number }).steps, 28);
@@ -66,24 +59,11 @@ Deno.test("sides are fitted to 1440 in steps of 32; high is FLUX dev at 28 steps
     assert.equal("steps" in (proCall.body as object), false);
     // BFL takes the Redux image as bare base64, not as a data URL.
     assert.equal((proCall.body as { image_prompt: string }).image_prompt, "iVBORw0KGgo=");
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
-Deno.test("the same recipe and seed give the same bytes; another seed gives another picture", async () => {
-  const { fake, provider } = setup();
-  try {
-    const a = await provider.generate(providerInput({ seed: 7 }), noDeadline);
-    const b = await provider.generate(providerInput({ seed: 7 }), noDeadline);
-    const c = await provider.generate(providerInput({ seed: 8 }), noDeadline);
-    assert.ok(a.ok && b.ok && c.ok);
-    assert.deepEqual(a.value.bytes, b.value.bytes);
-    assert.notDeepEqual(a.value.bytes, c.value.bytes);
-  } finally {
-    await fake.close();
-  }
-});
+Deno.test("the same recipe and seed give the same bytes; another seed gives another picture", () =>
+  seedDecides(setup(), 7));
 
 for (
   const [outcome, code, retryable] of [
@@ -120,16 +100,13 @@ Deno.test("429 is rate_limit for as long as Retry-After says, the default 60 s w
 });
 
 Deno.test("past the limit of active tasks the submit is refused with 429: rate_limit", async () => {
-  const { fake, provider } = setup({ maxActive: 1, pollsToFinish: 1_000_000 });
-  try {
+  await withFake(setup({ maxActive: 1, pollsToFinish: 1_000_000 }), async ({ provider }) => {
     const first = provider.generate(providerInput(), AbortSignal.timeout(300));
     await new Promise((r) => setTimeout(r, 50));
     const second = await provider.generate(providerInput(), noDeadline);
     failureOf(second, "rate_limit", true);
     failureOf(await first, "timeout", true);
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 Deno.test("500 and 503 on submit, and 503 while polling, are retryable server_errors", async () => {

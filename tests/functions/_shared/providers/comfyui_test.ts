@@ -9,7 +9,7 @@ import {
 import { DEFAULT_SELF_HOSTED_STEPS } from "../../../../supabase/functions/_shared/providers/self-hosted.ts";
 import { type ComfyModes, startComfyFake } from "../../fakes/comfyui-fake.ts";
 import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
-import { assertPng, failureOf, generateAndClose } from "../../fakes/provider-run.ts";
+import { assertPng, failureOf, generateAndClose, generateOk, seedDecides, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<ComfyModes> = {}, config: Partial<ComfyUiConfig> = {}) {
   const fake = startComfyFake(modes);
@@ -39,8 +39,7 @@ const reference = {
 };
 
 Deno.test("the built-in workflow is patched with prompt, negative prompt, seed, steps and size, then polled and viewed", async () => {
-  const { fake, provider } = setup({ pollsToFinish: 3 });
-  try {
+  await withFake(setup({ pollsToFinish: 3 }), async ({ fake, provider }) => {
     const r = await provider.generate(
       providerInput({ aspectRatio: "16:9", width: 1536, height: 1024, negativePrompt: "fog", quality: "ultra" }),
       noDeadline,
@@ -60,9 +59,7 @@ Deno.test("the built-in workflow is patched with prompt, negative prompt, seed, 
     assert.equal(r.value.seed, 42);
     assert.equal(r.value.model, "sd_xl_base_1.0.safetensors");
     assertPng(r.value.bytes, 1536, 1024);
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 Deno.test("an operator's workflow is found from its sampler whatever its ids; COMFYUI_CHECKPOINT replaces the model", async () => {
@@ -93,11 +90,9 @@ Deno.test("an operator's workflow is found from its sampler whatever its ids; CO
     show: { class_type: "PreviewImage", inputs: { images: ["decode", 0] } },
   };
   const workflow = parseWorkflow(JSON.stringify(custom));
-  const { fake, provider } = setup({}, { workflow, checkpoint: "dreamshaper_8.safetensors" });
-  try {
+  await withFake(setup({}, { workflow, checkpoint: "dreamshaper_8.safetensors" }), async ({ fake, provider }) => {
     assert.equal(provider.model(providerInput()), "dreamshaper_8.safetensors");
-    const r = await provider.generate(providerInput({ negativePrompt: "blur" }), noDeadline);
-    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+    const r = await generateOk(provider, providerInput({ negativePrompt: "blur" }));
     const g = queuedGraph(fake);
     assert.equal(g.pos.inputs.text, "a lighthouse at dusk, photorealistic style");
     assert.equal(g.neg.inputs.text, "blur");
@@ -107,14 +102,11 @@ Deno.test("an operator's workflow is found from its sampler whatever its ids; CO
     assert.equal(r.value.model, "dreamshaper_8.safetensors");
     // A PreviewImage-only graph answers a temporary image, which is kept all the same.
     assert.match(fake.received.at(-1)!.path, /type=temp$/);
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 Deno.test("a reference image is uploaded, scaled to the asked size, encoded and sampled from at denoise 0.8", async () => {
-  const { fake, provider } = setup();
-  try {
+  await withFake(setup(), async ({ fake, provider }) => {
     const r = await provider.generate(
       providerInput({ reference, aspectRatio: "9:16", width: 1024, height: 1536 }),
       noDeadline,
@@ -130,24 +122,11 @@ Deno.test("a reference image is uploaded, scaled to the asked size, encoded and 
     assert.deepEqual(g["5"].inputs.latent_image, ["promptcanvas_encode", 0]);
     assert.equal(g["5"].inputs.denoise, 0.8);
     assertPng(r.value.bytes, 1024, 1536);
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
-Deno.test("the same recipe and seed give the same bytes; another seed gives another picture", async () => {
-  const { fake, provider } = setup();
-  try {
-    const a = await provider.generate(providerInput({ seed: 5 }), noDeadline);
-    const b = await provider.generate(providerInput({ seed: 5 }), noDeadline);
-    const c = await provider.generate(providerInput({ seed: 6 }), noDeadline);
-    assert.ok(a.ok && b.ok && c.ok);
-    assert.deepEqual(a.value.bytes, b.value.bytes);
-    assert.notDeepEqual(a.value.bytes, c.value.bytes);
-  } finally {
-    await fake.close();
-  }
-});
+Deno.test("the same recipe and seed give the same bytes; another seed gives another picture", () =>
+  seedDecides(setup(), 5));
 
 Deno.test("an execution error (CUDA out of memory) is a retryable server_error", async () => {
   failureOf(await generateAndClose(setup({ outcome: "error" })), "server_error", true);
@@ -191,8 +170,7 @@ Deno.test("500 on /prompt and 503 on /history are retryable server_errors", asyn
 Deno.test("behind a Basic-auth proxy the configured credentials reach every call; none is our misconfiguration", async () => {
   const { fake, provider } = setup({ auth: "gpu:pass" }, { auth: "gpu:pass" });
   try {
-    const r = await provider.generate(providerInput({ reference }), noDeadline);
-    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+    await generateOk(provider, providerInput({ reference }));
     assert.ok(fake.received.every((q) => q.headers.get("authorization") === `Basic ${btoa("gpu:pass")}`));
   } finally {
     await fake.close();
@@ -202,17 +180,14 @@ Deno.test("behind a Basic-auth proxy the configured credentials reach every call
 
 Deno.test("a slow /prompt is a timeout; a prompt still queued at the deadline is a timeout and taken off the queue", async () => {
   failureOf(await generateAndClose(setup({ promptDelayMs: 400 }), providerInput(), AbortSignal.timeout(80)), "timeout");
-  const { fake, provider } = setup({ pollsToFinish: 1_000_000 });
-  try {
+  await withFake(setup({ pollsToFinish: 1_000_000 }), async ({ fake, provider }) => {
     failureOf(await provider.generate(providerInput(), AbortSignal.timeout(100)), "timeout", true);
     await new Promise((r) => setTimeout(r, 50));
     const [p] = fake.prompts.values();
     assert.equal(p.state, "deleted");
     const removal = fake.received.find((q) => q.path === "/queue")!;
     assert.deepEqual(removal.body, { delete: [p.id] });
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 Deno.test("an unreachable server is a network_error", async () => {

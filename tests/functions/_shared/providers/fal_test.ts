@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createFalProvider } from "../../../../supabase/functions/_shared/providers/fal.ts";
 import { type FalModes, startFalFake } from "../../fakes/fal-fake.ts";
 import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
-import { assertPng, failureOf, generateAndClose } from "../../fakes/provider-run.ts";
+import { assertPng, failureOf, generateAndClose, generateOk, seedDecides, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<FalModes> = {}, apiKey?: string) {
   const fake = startFalFake(modes);
@@ -11,10 +11,8 @@ function setup(modes: Partial<FalModes> = {}, apiKey?: string) {
 }
 
 Deno.test("submits FLUX schnell to the queue, polls status_url until COMPLETED, reads response_url", async () => {
-  const { fake, provider } = setup({ pollsToFinish: 3 });
-  try {
-    const r = await provider.generate(providerInput({ aspectRatio: "9:16", width: 1024, height: 1536 }), noDeadline);
-    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+  await withFake(setup({ pollsToFinish: 3 }), async ({ fake, provider }) => {
+    const r = await generateOk(provider, providerInput({ aspectRatio: "9:16", width: 1024, height: 1536 }));
     const [submit, ...rest] = fake.received;
     assert.equal(submit.path, "/fal-ai/flux/schnell");
     assert.equal(submit.headers.get("authorization"), `Key ${fake.apiKey}`);
@@ -41,14 +39,11 @@ Deno.test("submits FLUX schnell to the queue, polls status_url until COMPLETED, 
     assert.equal(r.value.model, "fal-ai/flux/schnell");
     assert.equal(r.value.seed, 42);
     assertPng(r.value.bytes, 1024, 1536);
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 Deno.test("quality is the step count: 4, 8 and 12", async () => {
-  const { fake, provider } = setup();
-  try {
+  await withFake(setup(), async ({ fake, provider }) => {
     for (const quality of ["standard", "high", "ultra"] as const) {
       assert.ok((await provider.generate(providerInput({ quality }), noDeadline)).ok);
     }
@@ -56,24 +51,11 @@ Deno.test("quality is the step count: 4, 8 and 12", async () => {
       (q.body as { num_inference_steps: number }).num_inference_steps
     );
     assert.deepEqual(steps, [4, 8, 12]);
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
-Deno.test("the same recipe and seed give the same bytes; another seed gives another picture", async () => {
-  const { fake, provider } = setup();
-  try {
-    const a = await provider.generate(providerInput({ seed: 3 }), noDeadline);
-    const b = await provider.generate(providerInput({ seed: 3 }), noDeadline);
-    const c = await provider.generate(providerInput({ seed: 4 }), noDeadline);
-    assert.ok(a.ok && b.ok && c.ok);
-    assert.deepEqual(a.value.bytes, b.value.bytes);
-    assert.notDeepEqual(a.value.bytes, c.value.bytes);
-  } finally {
-    await fake.close();
-  }
-});
+Deno.test("the same recipe and seed give the same bytes; another seed gives another picture", () =>
+  seedDecides(setup(), 3));
 
 Deno.test("has_nsfw_concepts [true] is nsfw_content and the blacked-out image is never fetched", async () => {
   const started = setup({ outcome: "nsfw" });
@@ -127,16 +109,13 @@ Deno.test("a slow submit is a timeout; a request still queued at the deadline is
     "timeout",
     true,
   );
-  const { fake, provider } = setup({ pollsToFinish: 1_000_000 });
-  try {
+  await withFake(setup({ pollsToFinish: 1_000_000 }), async ({ fake, provider }) => {
     failureOf(await provider.generate(providerInput(), AbortSignal.timeout(100)), "timeout", true);
     await new Promise((r) => setTimeout(r, 50));
     const [request] = fake.requests.values();
     assert.equal(request.status, "CANCELLED");
     assert.ok(fake.received.some((q) => q.method === "PUT" && q.path.endsWith("/cancel")));
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 Deno.test("an unreachable queue is a network_error", async () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createGeminiProvider, DEFAULT_GEMINI_MODEL } from "../../../../supabase/functions/_shared/providers/gemini.ts";
 import { type GeminiMode, startGeminiFake } from "../../fakes/gemini-fake.ts";
 import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
-import { assertPng, failureOf, generateAndClose } from "../../fakes/provider-run.ts";
+import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
 
 function setup(mode: GeminiMode = "ok", opts: { apiKey?: string; model?: string } = {}) {
   const fake = startGeminiFake(mode);
@@ -16,10 +16,8 @@ function setup(mode: GeminiMode = "ok", opts: { apiKey?: string; model?: string 
 }
 
 Deno.test("asks generateContent for text and an image, and decodes the inline PNG it answers", async () => {
-  const { fake, provider } = setup();
-  try {
-    const r = await provider.generate(providerInput({ aspectRatio: "16:9", width: 1536, height: 1024 }), noDeadline);
-    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+  await withFake(setup(), async ({ fake, provider }) => {
+    const r = await generateOk(provider, providerInput({ aspectRatio: "16:9", width: 1536, height: 1024 }));
     const [call] = fake.received;
     assert.equal(call.path, "/v1beta/models/gemini-2.5-flash-image:generateContent");
     assert.equal(call.headers.get("x-goog-api-key"), fake.apiKey);
@@ -31,14 +29,11 @@ Deno.test("asks generateContent for text and an image, and decodes the inline PN
     // Gemini documents no seed for images: none is sent, none is recorded.
     assert.equal(r.value.seed, null);
     assertPng(r.value.bytes, 1344, 768);
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 Deno.test("the reference image goes along as inline data, and the nano-banana style adds no words", async () => {
-  const { fake, provider } = setup();
-  try {
+  await withFake(setup(), async ({ fake, provider }) => {
     const reference = {
       dataUrl: "data:image/jpeg;base64,/9j/4AAQ",
       mimeType: "image/jpeg",
@@ -46,27 +41,20 @@ Deno.test("the reference image goes along as inline data, and the nano-banana st
       height: 1,
       rgba: new Uint8Array(4),
     };
-    const r = await provider.generate(providerInput({ style: "nano-banana", reference }), noDeadline);
-    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+    await generateOk(provider, providerInput({ style: "nano-banana", reference }));
     const parts = (fake.received[0].body as { contents: { parts: unknown[] }[] }).contents[0].parts;
     assert.deepEqual(parts, [{ text: "a lighthouse at dusk" }, {
       inlineData: { mimeType: "image/jpeg", data: "/9j/4AAQ" },
     }]);
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 Deno.test("a configured model is the one asked and recorded", async () => {
-  const { fake, provider } = setup("ok", { model: "gemini-3-pro-image-preview" });
-  try {
-    const r = await provider.generate(providerInput(), noDeadline);
-    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+  await withFake(setup("ok", { model: "gemini-3-pro-image-preview" }), async ({ fake, provider }) => {
+    const r = await generateOk(provider);
     assert.equal(r.value.model, "gemini-3-pro-image-preview");
     assert.equal(fake.received[0].path, "/v1beta/models/gemini-3-pro-image-preview:generateContent");
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 for (

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { createOpenAiProvider } from "../../../../supabase/functions/_shared/providers/openai.ts";
 import { sniffImage } from "../../../../supabase/functions/_shared/image/sniff.ts";
 import { type OpenAiMode, startOpenAiFake } from "../../fakes/openai-fake.ts";
-import { assertPng, failureOf, generateAndClose } from "../../fakes/provider-run.ts";
-import { noDeadline, providerInput } from "../../fakes/provider-input.ts";
+import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
+import { providerInput } from "../../fakes/provider-input.ts";
 import { ASPECT_RATIOS } from "../../../../supabase/functions/_shared/vocabulary/generation.ts";
 
 function setup(mode: OpenAiMode = "ok", opts: { model?: string; apiKey?: string } = {}) {
@@ -23,8 +23,7 @@ Deno.test(
     const { fake, provider } = setup();
     try {
       for (const aspectRatio of ASPECT_RATIOS) {
-        const r = await provider.generate(providerInput({ aspectRatio }), noDeadline);
-        assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+        const r = await generateOk(provider, providerInput({ aspectRatio }));
         assert.equal(r.value.seed, null);
         assert.equal(r.value.model, "dall-e-3");
         assert.equal(sniffImage(r.value.bytes)?.width, aspectRatio === "1:1" ? 1024 : 1792);
@@ -48,15 +47,11 @@ Deno.test(
 );
 
 Deno.test("a GPT image model answers b64_json and gets its own landscape size", async () => {
-  const { fake, provider } = setup("ok", { model: "gpt-image-1" });
-  try {
-    const r = await provider.generate(providerInput({ aspectRatio: "16:9" }), noDeadline);
-    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+  await withFake(setup("ok", { model: "gpt-image-1" }), async ({ fake, provider }) => {
+    const r = await generateOk(provider, providerInput({ aspectRatio: "16:9" }));
     assertPng(r.value.bytes, 1536, 1024);
     assert.equal((fake.received[0].body as { size: string }).size, "1536x1024");
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 for (

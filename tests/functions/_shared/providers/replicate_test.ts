@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createReplicateProvider } from "../../../../supabase/functions/_shared/providers/replicate.ts";
 import { type ReplicateModes, startReplicateFake } from "../../fakes/replicate-fake.ts";
 import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
-import { assertPng, failureOf, generateAndClose } from "../../fakes/provider-run.ts";
+import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<ReplicateModes> = {}, opts: { timeoutMs?: number; token?: string } = {}) {
   const fake = startReplicateFake(modes);
@@ -20,10 +20,8 @@ const creates = (fake: ReturnType<typeof startReplicateFake>) =>
   fake.received.filter((r) => r.method === "POST" && r.path.endsWith("/predictions"));
 
 Deno.test("standard quality runs flux-schnell with Prefer: wait and stores the first output of the array", async () => {
-  const { fake, provider } = setup();
-  try {
-    const r = await provider.generate(providerInput({ aspectRatio: "16:9", width: 1536, height: 1024 }), noDeadline);
-    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+  await withFake(setup(), async ({ fake, provider }) => {
+    const r = await generateOk(provider, providerInput({ aspectRatio: "16:9", width: 1536, height: 1024 }));
     const [create] = creates(fake);
     assert.equal(create.path, "/v1/models/black-forest-labs/flux-schnell/predictions");
     assert.equal(create.headers.get("authorization"), `Bearer ${fake.token}`);
@@ -41,9 +39,7 @@ Deno.test("standard quality runs flux-schnell with Prefer: wait and stores the f
     assert.equal(r.value.model, "black-forest-labs/flux-schnell");
     assert.equal(r.value.seed, 42);
     assertPng(r.value.bytes, 1344, 768);
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 Deno.test(
@@ -61,8 +57,7 @@ Deno.test(
       const high = await provider.generate(providerInput({ quality: "high", reference }), noDeadline);
       assert.ok(high.ok);
       assert.equal(high.value.model, "black-forest-labs/flux-dev");
-      const ultra = await provider.generate(providerInput({ quality: "ultra", reference }), noDeadline);
-      assert.ok(ultra.ok, JSON.stringify(!ultra.ok && ultra.error));
+      const ultra = await generateOk(provider, providerInput({ quality: "ultra", reference }));
       assert.equal(ultra.value.model, "black-forest-labs/flux-1.1-pro");
       const [devCall, proCall] = creates(fake);
       assert.equal(devCall.path, "/v1/models/black-forest-labs/flux-dev/predictions");
@@ -82,10 +77,8 @@ Deno.test(
 );
 
 Deno.test("the nano-banana style runs google/nano-banana, which takes no seed", async () => {
-  const { fake, provider } = setup();
-  try {
-    const r = await provider.generate(providerInput({ style: "nano-banana", quality: "ultra" }), noDeadline);
-    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+  await withFake(setup(), async ({ fake, provider }) => {
+    const r = await generateOk(provider, providerInput({ style: "nano-banana", quality: "ultra" }));
     assert.equal(r.value.model, "google/nano-banana");
     assert.equal(r.value.seed, null);
     assert.equal(creates(fake)[0].path, "/v1/models/google/nano-banana/predictions");
@@ -94,22 +87,16 @@ Deno.test("the nano-banana style runs google/nano-banana, which takes no seed", 
       aspect_ratio: "1:1",
       output_format: "png",
     });
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 Deno.test("an incomplete answer to Prefer: wait falls back to polling urls.get until it succeeds", async () => {
-  const { fake, provider } = setup({ incompleteWait: true, pollsToFinish: 3 });
-  try {
-    const r = await provider.generate(providerInput(), noDeadline);
-    assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+  await withFake(setup({ incompleteWait: true, pollsToFinish: 3 }), async ({ fake, provider }) => {
+    await generateOk(provider);
     const gets = fake.received.filter((q) => q.method === "GET" && q.path.startsWith("/v1/predictions/"));
     assert.equal(gets.length, 3);
     assert.equal(gets[0].headers.get("authorization"), `Bearer ${fake.token}`);
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 Deno.test("an output URL that has already expired is a retryable server_error", async () => {
@@ -185,17 +172,14 @@ Deno.test("a create that outlasts the deadline is a timeout", async () => {
 });
 
 Deno.test("a prediction still running at the deadline is a timeout and is cancelled", async () => {
-  const { fake, provider } = setup({ incompleteWait: true, pollsToFinish: 1_000_000 });
-  try {
+  await withFake(setup({ incompleteWait: true, pollsToFinish: 1_000_000 }), async ({ fake, provider }) => {
     const r = await provider.generate(providerInput(), AbortSignal.timeout(100));
     assert.ok(!r.ok);
     assert.equal(r.error.code, "timeout");
     await new Promise((resolve) => setTimeout(resolve, 50));
     const [p] = fake.predictions.values();
     assert.equal(p.status, "canceled");
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 Deno.test("an unreachable API is a network_error", async () => {

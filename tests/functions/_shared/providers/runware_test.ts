@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createRunwareProvider } from "../../../../supabase/functions/_shared/providers/runware.ts";
 import { type RunwareMode, startRunwareFake } from "../../fakes/runware-fake.ts";
 import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
-import { assertPng, failureOf, generateAndClose } from "../../fakes/provider-run.ts";
+import { assertPng, failureOf, generateAndClose, withFake } from "../../fakes/provider-run.ts";
 
 function setup(mode: RunwareMode = "ok", apiKey?: string) {
   const fake = startRunwareFake(mode);
@@ -11,8 +11,7 @@ function setup(mode: RunwareMode = "ok", apiKey?: string) {
 }
 
 Deno.test("sends one imageInference task in an array and stores the image its URL points to", async () => {
-  const { fake, provider } = setup();
-  try {
+  await withFake(setup(), async ({ fake, provider }) => {
     const r = await provider.generate(
       providerInput({ aspectRatio: "9:16", width: 1024, height: 1536, negativePrompt: "fog", seed: 7 }),
       noDeadline,
@@ -44,22 +43,17 @@ Deno.test("sends one imageInference task in an array and stores the image its UR
     assert.equal(r.value.seed, 7);
     assert.equal(r.value.model, "runware:100@1");
     assertPng(r.value.bytes, 1024, 1536);
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 Deno.test("high and ultra quality use FLUX dev (runware:101@1)", async () => {
-  const { fake, provider } = setup();
-  try {
+  await withFake(setup(), async ({ provider }) => {
     for (const quality of ["high", "ultra"] as const) {
       const r = await provider.generate(providerInput({ quality }), noDeadline);
       assert.ok(r.ok);
       assert.equal(r.value.model, "runware:101@1");
     }
-  } finally {
-    await fake.close();
-  }
+  });
 });
 
 Deno.test("a result flagged NSFWContent is nsfw_content", async () => {
