@@ -8,11 +8,8 @@ import { fillDeps, keepLibraryOffline } from "./pull-images";
 import { readConcurrency } from "./queue/concurrency-store";
 import { finishedUnit, notificationsWanted, oncePerUnit } from "./queue/finished-work";
 import { QUEUE_LOCK_PREFIX, QUEUE_SYNC_TAG, drainUserQueue } from "./queue/queue-runner";
-import type { Lane, WorkerDrain } from "./runner";
+import { warn, type Lane, type WorkerDrain } from "./runner";
 import { TELEMETRY_LOCK_PREFIX, telemetry } from "./telemetry";
-
-const warn = (what: string) => (e: unknown) =>
-  console.warn(`[lanes] ${what}:`, e instanceof Error ? e.message : String(e));
 
 /** The worker's queue drain (decision 118), once the runner has the queue's lock. */
 function drainQueue(ctx: WorkerDrain): Promise<void> {

@@ -7,14 +7,8 @@
 import { sessionRenewals } from "../api/auth";
 import { isOnline } from "../lib/online";
 import { WORKER_DRAIN_WAIT_MS, WorkLeftForLater } from "./delivery";
-import {
-  browserSources,
-  subscribeAll,
-  type Fired,
-  type LockManagerLike,
-  type Trigger,
-  type TriggerSources,
-} from "./triggers";
+import { browserSources, subscribeAll } from "./triggers";
+import type { Fired, LockManagerLike, Trigger, TriggerSources } from "./triggers";
 
 /** How long the worker waits for a page to let go of a lane it holds, before leaving the work to it. */
 export const WORKER_LOCK_WAIT_MS = 60_000;
@@ -55,7 +49,7 @@ export type Lane = {
 
 export type StartedLane = { wake?(fired: Fired): void; stop(): void };
 
-const warn = (what: string) => (e: unknown) =>
+export const warn = (what: string) => (e: unknown) =>
   console.warn(`[runner] ${what}:`, e instanceof Error ? e.message : String(e));
 
 /** A lock request given up (the page stopped, the worker's wait ended). */

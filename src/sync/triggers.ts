@@ -1,8 +1,7 @@
 // The moments that can make stored work deliverable, written once for every lane (src/sync/runner.ts
 // subscribes them): the connection is back (or gone), the page is shown again, a session was renewed,
-// the browser fires Background Sync. Each is a subscription returning its unsubscribe; the
-// sources (window, document, locks, the worker's global, the clock) are injectable so tests drive them
-// by hand.
+// the browser fires Background Sync. Each is a subscription returning its unsubscribe; the sources
+// (window, document, locks, the worker's global, the clock) are injectable so tests drive them by hand.
 import { systemClock, type Clock } from "./delivery";
 
 type Listenable = {
@@ -66,10 +65,7 @@ export function subscribe(
   sources: TriggerSources = browserSources(),
 ): () => void {
   const clock = sources.clock ?? systemClock;
-  const fire = (fired: Fired) => {
-    const result = listener(fired);
-    return result instanceof Promise ? result : Promise.resolve();
-  };
+  const fire = (fired: Fired) => Promise.resolve(listener(fired));
   switch (trigger.on) {
     case "online":
     case "offline":
