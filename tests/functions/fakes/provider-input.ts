@@ -17,6 +17,11 @@ export function providerInput(overrides: Partial<ProviderInput> = {}): ProviderI
   };
 }
 
+/** A reference image as the handler hands it on: a 1×1 picture, as a data URL of `mimeType` and its pixels. */
+export function referenceImage(mimeType = "image/png", base64 = "iVBORw0KGgo=") {
+  return { dataUrl: `data:${mimeType};base64,${base64}`, mimeType, width: 1, height: 1, rgba: new Uint8Array(4) };
+}
+
 /** A signal that never fires, for calls that are not about deadlines. */
 export const noDeadline = new AbortController().signal;
 

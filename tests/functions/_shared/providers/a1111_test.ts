@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { type A1111Config, createA1111Provider } from "../../../../supabase/functions/_shared/providers/a1111.ts";
 import { DEFAULT_SELF_HOSTED_STEPS, parseSteps } from "../../../../supabase/functions/_shared/providers/self-hosted.ts";
 import { type A1111Modes, startA1111Fake } from "../../fakes/a1111-fake.ts";
-import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
+import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
 import { assertPng, failureOf, generateAndClose, generateOk, seedDecides, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<A1111Modes> = {}, config: Partial<A1111Config> = {}) {
@@ -50,13 +50,7 @@ Deno.test("txt2img gets the prompt, negative prompt, seed, size and steps; the p
 
 Deno.test("a reference image goes to img2img, cropped to shape, at denoising strength 0.8", async () => {
   await withFake(setup(), async ({ fake, provider }) => {
-    const reference = {
-      dataUrl: "data:image/png;base64,iVBORw0KGgo=",
-      mimeType: "image/png",
-      width: 1,
-      height: 1,
-      rgba: new Uint8Array(4),
-    };
+    const reference = referenceImage();
     await generateOk(provider, providerInput({ reference }));
     const [call] = fake.received;
     assert.equal(call.path, "/sdapi/v1/img2img");

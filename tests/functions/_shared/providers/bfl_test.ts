@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createBflProvider } from "../../../../supabase/functions/_shared/providers/bfl.ts";
 import { type BflModes, startBflFake } from "../../fakes/bfl-fake.ts";
-import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
+import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
 import { assertPng, failureOf, generateAndClose, generateOk, seedDecides, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<BflModes> = {}, apiKey?: string) {
@@ -10,13 +10,7 @@ function setup(modes: Partial<BflModes> = {}, apiKey?: string) {
   return { fake, provider };
 }
 
-const reference = {
-  dataUrl: "data:image/png;base64,iVBORw0KGgo=",
-  mimeType: "image/png",
-  width: 1,
-  height: 1,
-  rgba: new Uint8Array(4),
-};
+const reference = referenceImage();
 
 Deno.test("standard quality submits FLUX dev at 20 steps, follows polling_url to its Ready sample", async () => {
   await withFake(setup({ pollsToFinish: 3 }), async ({ fake, provider }) => {

@@ -8,7 +8,7 @@ import {
 } from "../../../../supabase/functions/_shared/providers/comfyui-workflow.ts";
 import { DEFAULT_SELF_HOSTED_STEPS } from "../../../../supabase/functions/_shared/providers/self-hosted.ts";
 import { type ComfyModes, startComfyFake } from "../../fakes/comfyui-fake.ts";
-import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
+import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
 import { assertPng, failureOf, generateAndClose, generateOk, seedDecides, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<ComfyModes> = {}, config: Partial<ComfyUiConfig> = {}) {
@@ -30,13 +30,7 @@ type Graph = Record<string, { class_type: string; inputs: Record<string, unknown
 const queuedGraph = (fake: ReturnType<typeof startComfyFake>) =>
   (fake.received.find((q) => q.path === "/prompt")!.body as { prompt: Graph }).prompt;
 
-const reference = {
-  dataUrl: "data:image/png;base64,iVBORw0KGgo=",
-  mimeType: "image/png",
-  width: 1,
-  height: 1,
-  rgba: new Uint8Array(4),
-};
+const reference = referenceImage();
 
 Deno.test("the built-in workflow is patched with prompt, negative prompt, seed, steps and size, then polled and viewed", async () => {
   await withFake(setup({ pollsToFinish: 3 }), async ({ fake, provider }) => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createGeminiProvider, DEFAULT_GEMINI_MODEL } from "../../../../supabase/functions/_shared/providers/gemini.ts";
 import { type GeminiMode, startGeminiFake } from "../../fakes/gemini-fake.ts";
-import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
+import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
 import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
 
 function setup(mode: GeminiMode = "ok", opts: { apiKey?: string; model?: string } = {}) {
@@ -34,13 +34,7 @@ Deno.test("asks generateContent for text and an image, and decodes the inline PN
 
 Deno.test("the reference image goes along as inline data, and the nano-banana style adds no words", async () => {
   await withFake(setup(), async ({ fake, provider }) => {
-    const reference = {
-      dataUrl: "data:image/jpeg;base64,/9j/4AAQ",
-      mimeType: "image/jpeg",
-      width: 1,
-      height: 1,
-      rgba: new Uint8Array(4),
-    };
+    const reference = referenceImage("image/jpeg", "/9j/4AAQ");
     await generateOk(provider, providerInput({ style: "nano-banana", reference }));
     const parts = (fake.received[0].body as { contents: { parts: unknown[] }[] }).contents[0].parts;
     assert.deepEqual(parts, [{ text: "a lighthouse at dusk" }, {

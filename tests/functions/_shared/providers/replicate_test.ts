@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createReplicateProvider } from "../../../../supabase/functions/_shared/providers/replicate.ts";
 import { type ReplicateModes, startReplicateFake } from "../../fakes/replicate-fake.ts";
-import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
+import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
 import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<ReplicateModes> = {}, opts: { timeoutMs?: number; token?: string } = {}) {
@@ -47,13 +47,7 @@ Deno.test(
   async () => {
     const { fake, provider } = setup();
     try {
-      const reference = {
-        dataUrl: "data:image/png;base64,iVBORw0KGgo=",
-        mimeType: "image/png",
-        width: 1,
-        height: 1,
-        rgba: new Uint8Array(4),
-      };
+      const reference = referenceImage();
       const high = await provider.generate(providerInput({ quality: "high", reference }), noDeadline);
       assert.ok(high.ok);
       assert.equal(high.value.model, "black-forest-labs/flux-dev");
