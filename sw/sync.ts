@@ -32,18 +32,14 @@ export async function notifyFinished(note: Omit<FinishedMessage, "type">, except
   });
 }
 
-/**
- * The worker's one drain, on any registered sync tag: every lane the runner declares (src/sync/lanes.ts),
- * for the signed-in user whose session the page's client wrote to IndexedDB. Resolves once each lane is
- * done (or left to a page); rejects when work must wait for the browser's next sync.
- */
-export async function drainAll(): Promise<void> {
+/** On any registered sync tag: every lane the runner declares, for the user the page's client stored. */
+async function drainAll(): Promise<void> {
   const config = await storedBackendConfig();
   if (!config) return;
   setBackendClient(createBackendClient(config, { onPage: false }));
   const user = await storedUser();
   if (!user) return;
-  await drainLanes(LANES, { userId: user.id, notify: (note) => notifyFinished(note) });
+  await drainLanes(LANES, { userId: user.id, notify: notifyFinished });
 }
 
 export function listenForBackgroundWork(): void {

@@ -1,11 +1,8 @@
-// The signed-in user's library on this page (docs/architecture.md, "The library"): lanes of the runner
-// (src/sync/runner.ts, src/sync/lanes.ts) for the outbox, the realtime catch-up, the offline library's
-// image fills and telemetry. The outbox drain runs on start, on `online`, when the page becomes visible,
-// after every write (any tab's: a live query of the pending entries), when a backoff ends and when a
-// session comes back; the runner takes the user's outbox Web Lock for each drain, so tabs and the
-// service worker never send the same entry at once. Writes made offline also ask for a Background Sync,
-// which the service worker answers with the same drain. Conflicts are announced once (whichever tab
-// claims them) and stay listed for the UI (listConflicts).
+// The signed-in user's library on this page (docs/architecture.md, "The library"), as lanes of the runner
+// (src/sync/runner.ts): the outbox drain runs on start, after every write (any tab's), on `online`, when the
+// page is shown, when a backoff ends and when a session comes back, each under the user's outbox Web Lock;
+// writes kept offline ask for a Background Sync. Conflicts are announced once (whichever tab claims them)
+// and stay listed (listConflicts). The realtime catch-up, the image fills and telemetry are lanes too.
 import { ERROR_CATALOGUE, type ErrorCode } from "#shared/vocabulary/errors.ts";
 import { renewingOnce } from "../api/auth";
 import { sanitizeForLog } from "../api/errors";

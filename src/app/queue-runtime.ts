@@ -29,8 +29,7 @@ import { addUnseenFinished, showToast } from "../state/toasts";
 import { toLimitsRecord } from "../sync/pull";
 import type { RunOutcome } from "../sync/run-task";
 
-type PageRunner = { userId: string; runtime: GenerationRuntime; stop: () => void };
-let current: PageRunner | null = null;
+let current: { userId: string; stop: () => void } | null = null;
 
 const warn = (what: string) => (e: unknown) =>
   console.warn(`[queue] ${what}:`, e instanceof Error ? e.message : String(e));
@@ -100,7 +99,7 @@ function queueLane(onStart: (queue: QueueRunner | null) => void, onOutcome: (out
   };
 }
 
-function startPageRunner(userId: string): PageRunner {
+function startPageRunner(userId: string): () => void {
   let stopping = false;
   const limits = startLimits(userId);
   let queue: QueueRunner | null = null;
@@ -122,11 +121,7 @@ function startPageRunner(userId: string): PageRunner {
     // Announced to the runner's subscription (subscribeConcurrency), which wakes its lane.
     setConcurrency: (value) => void writeConcurrency(value),
   };
-  const publish = () => {
-    const runtime: GenerationRuntime = { ...base, queue };
-    if (current?.userId === userId) current.runtime = runtime;
-    publishGenerationRuntime(runtime);
-  };
+  const publish = () => void (stopping || publishGenerationRuntime({ ...base, queue }));
   const firstTime = oncePerUnit();
   const onOutcome = (outcome: RunOutcome) => {
     if (outcome.status !== "done" && outcome.status !== "error") {
@@ -144,24 +139,13 @@ function startPageRunner(userId: string): PageRunner {
       if (unit && firstTime(unit)) await finished(userId, unit);
     })().catch(warn("announcing a finished task failed"));
   };
-  const stopLanes = startLanes(userId, [
-    queueLane((q) => {
-      queue = q;
-      if (!stopping) publish();
-    }, onOutcome),
-  ]);
-
-  const runner: PageRunner = {
-    userId,
-    runtime: { ...base, queue: null },
-    stop: () => {
-      stopping = true;
-      stopLanes();
-      limits.stop();
-    },
+  const stopLanes = startLanes(userId, [queueLane((q) => ((queue = q), publish()), onOutcome)]);
+  publish();
+  return () => {
+    stopping = true;
+    stopLanes();
+    limits.stop();
   };
-  publishGenerationRuntime(runner.runtime);
-  return runner;
 }
 
 /** Starts the queue for the user now signed in, stops it on sign-out or a switch of user. */
@@ -170,5 +154,5 @@ export function followSignedInUser(userId: string | null): void {
   current?.stop();
   current = null;
   publishGenerationRuntime(null);
-  if (userId) current = startPageRunner(userId);
+  if (userId) current = { userId, stop: startPageRunner(userId) };
 }

@@ -32,11 +32,8 @@ export type RealtimeDeps = {
 export type LiveGenerations = {
   /** Runs the catch-up (after `online`, or when the page becomes visible again). */
   catchUp: () => Promise<void>;
-  /**
-   * The runner's triggers: the connection came (the channel is made again, and a catch-up runs) or went
-   * (the channel is removed); the page was shown after VISIBLE_CATCH_UP_AFTER_MS hidden (a catch-up runs,
-   * if online: the connection's return makes one otherwise).
-   */
+  /** The runner's triggers: the channel follows the connection; its return, or the page shown after a
+   * long while hidden (online), runs a catch-up. */
   wake: (fired: Fired) => void;
   /** Resolves once everything received so far has been applied. */
   settled: () => Promise<void>;

@@ -107,8 +107,6 @@ export function startLanes(
   return () => abort.abort();
 }
 
-type DrainOptions = Pick<WorkerDrain, "userId" | "notify"> & Partial<Pick<WorkerDrain, "sleep">>;
-
 /** One lane's drain in the worker; a lane a page holds once its lock is ours (given up if a page keeps it). */
 async function drainOne(lane: Lane, ctx: Omit<WorkerDrain, "locked" | "handOver">, locks?: LockManagerLike) {
   if (!lane.drain) return;
@@ -126,8 +124,12 @@ async function drainOne(lane: Lane, ctx: Omit<WorkerDrain, "locked" | "handOver"
  * ended, rejects when one failed (with WorkLeftForLater only when nothing else failed: the browser fires
  * the sync again).
  */
-export async function drainLanes(lanes: readonly Lane[], options: DrainOptions, locks = browserSources().locks) {
-  const sleep = options.sleep ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+export async function drainLanes(
+  lanes: readonly Lane[],
+  options: Pick<WorkerDrain, "userId" | "notify">,
+  locks = browserSources().locks,
+): Promise<void> {
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
   const ctx = { ...options, sleep, deadline: Date.now() + WORKER_DRAIN_WAIT_MS };
   const ended = await Promise.allSettled(lanes.map((lane) => drainOne(lane, ctx, locks)));
   const failures = ended.flatMap((end, i) =>
@@ -143,10 +145,6 @@ export async function drainLanes(lanes: readonly Lane[], options: DrainOptions, 
 
 /** Every lane's Background Sync tag starts `drain` (its promise goes to the event's waitUntil). */
 export function listenForSync(lanes: readonly Lane[], drain: () => Promise<void>, sources: TriggerSources) {
-  const tags = new Set(lanes.flatMap((lane) => (lane.syncTag ? [lane.syncTag] : [])));
-  return subscribeAll(
-    [...tags].map((tag) => ({ on: "sync", tag }) as const),
-    drain,
-    sources,
-  );
+  const tags = lanes.flatMap((lane) => (lane.syncTag ? [{ on: "sync", tag: lane.syncTag } as const] : []));
+  return subscribeAll(tags, drain, sources);
 }

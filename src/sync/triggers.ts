@@ -10,11 +10,7 @@ type Listenable = {
 };
 type VisibleDocument = Listenable & { visibilityState: DocumentVisibilityState };
 export type LockManagerLike = {
-  request(
-    name: string,
-    options: { mode?: "shared" | "exclusive"; signal?: AbortSignal },
-    callback: () => unknown,
-  ): Promise<unknown>;
+  request(name: string, options: { signal?: AbortSignal }, callback: () => unknown): Promise<unknown>;
   /** The locks held and asked for (the worker's drain hands the queue to a page that asks). */
   query?(): Promise<{ pending?: { name?: string }[] }>;
 };
