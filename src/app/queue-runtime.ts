@@ -123,12 +123,14 @@ function startPageRunner(userId: string): () => void {
   };
   const publish = () => void (stopping || publishGenerationRuntime({ ...base, queue }));
   const firstTime = oncePerUnit();
+  // The limits are read again once the queue is idle (a batch's last image): each answer stored its own quota.
+  let limitsRead: Promise<void> | null = null;
   const onOutcome = (outcome: RunOutcome) => {
     if (outcome.status !== "done" && outcome.status !== "error") {
       announceOutcome(outcome, retry);
       return;
     }
-    limits.generationFinished();
+    limitsRead ??= (queue?.idle() ?? Promise.resolve()).then(() => ((limitsRead = null), limits.generationFinished()));
     void (async () => {
       const task = await db.tasks.get(outcome.taskId);
       // A done task is announced once its image is kept (a device that refused the bytes says so).

@@ -29,8 +29,11 @@ export type VitalMeasurement = { name: WebVitalName; value: number; metricId: st
 
 /** Items per request. */
 export const TELEMETRY_BATCH_SIZE = 50;
-/** Items recorded close together (a page load's vitals) go in one request. */
-export const TELEMETRY_FLUSH_DELAY_MS = 1_000;
+/**
+ * Items recorded close together (a page load's vitals, a batch's outcomes) go in one request: they are in
+ * Dexie at once, so a page closed meanwhile leaves them to the next page or the worker's drain.
+ */
+export const TELEMETRY_FLUSH_DELAY_MS = 10_000;
 export const TELEMETRY_LOCK_PREFIX = "promptcanvas-telemetry:";
 
 export type TelemetryBuffer = {
