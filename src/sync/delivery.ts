@@ -1,10 +1,11 @@
 // The one delivery mechanism for work stored on this device and sent later
-// (docs/decisions/096-one-delivery-mechanism.md): a lane asks its source for the pending items, delivers
-// them ordered (one at a time; a failure holds the lane, keeping the order) or concurrently (up to
-// `limit`), backs off exponentially with jitter (never sooner than the server's retry_after), and waits
-// for a connection, a session or a quota reset until the matching release. It is woken by triggers
-// (src/sync/triggers.ts); runs are coalesced, so two triggers at once never deliver an item twice. Time
-// comes from an injected clock.
+// (docs/decisions/096-one-delivery-mechanism.md, 144): a lane, an XState machine, asks its source for the
+// pending items, delivers them ordered (one at a time; a failure holds the lane, keeping the order) or
+// concurrently (up to `limit`), backs off exponentially with jitter (never sooner than the server's
+// retry_after), and waits for a connection, a session or a quota reset until the matching release. It is
+// woken by triggers (src/sync/triggers.ts); wakes during a look merge into one more, so two triggers at
+// once never deliver an item twice. Time comes from an injected clock (the actor's).
+import { assign, createActor, fromPromise, setup, type SnapshotFrom } from "xstate";
 
 export type Clock = {
   now(): number;
@@ -26,12 +27,17 @@ export type WaitFor = "online" | "session" | "quota";
 
 export type DeliveryOutcome =
   | { outcome: "delivered" }
-  /** Transient: try again after a backoff; `retryAfterMs` is the server's retry_after, a floor. */
-  | { outcome: "retry"; retryAfterMs?: number }
+  /**
+   * Transient: try again after a backoff; `retryAfterMs` is the server's retry_after, a floor. `recorded`:
+   * the source has kept the item's own wait (its `dueAt` says when), so the lane keeps no backoff of its own.
+   */
+  | { outcome: "retry"; retryAfterMs?: number; recorded?: boolean }
   /** Permanent: trying again cannot help; the lane moves on. */
   | { outcome: "failed" }
   | { outcome: "wait"; for: "online" | "session" }
-  | { outcome: "wait"; for: "quota"; until: number };
+  | { outcome: "wait"; for: "quota"; until: number }
+  /** The source could not start it after all (a hand-over whose claim failed): nothing happened. */
+  | { outcome: "withdrawn" };
 
 /** What the lane made of an outcome, for the source to keep (a retry's time, a wait). */
 export type Settled =
@@ -91,6 +97,8 @@ export type LaneOptions<T> = {
   attemptsOf?(item: T): number;
   /** When a persisted item may go next (epoch ms); the lane keeps its own backoffs otherwise. */
   dueAt?(item: T): number | undefined;
+  /** Whether an item not yet due waits for a quota reset: the lane then says holdingForQuota. */
+  heldForQuota?(item: T): boolean;
   /** Checked before each delivery; offline, the lane waits for release("online"). */
   isOnline?(): boolean;
   clock?: Clock;
@@ -99,11 +107,28 @@ export type LaneOptions<T> = {
   onError?(error: unknown): void;
 };
 
-export type LaneStatus = { waiting: WaitFor | null; until: number | null; inFlight: number; stopped: boolean };
+/** The lane's states (laneMachine): what it is doing, in the words a reader of the machine sees. */
+export type LaneState =
+  | "idle"
+  | "looking"
+  | "sending"
+  | "backingOff"
+  | "holdingForQuota"
+  | "waitingForNetwork"
+  | "waitingForSession"
+  | "stopped";
+
+export type LaneStatus = {
+  state: LaneState;
+  waiting: WaitFor | null;
+  until: number | null;
+  inFlight: number;
+  stopped: boolean;
+};
 
 export type Lane<T = unknown> = {
   readonly key: string;
-  /** Something may be deliverable: look now (coalesced with a run under way). */
+  /** Something may be deliverable: look now (merged with a look under way). */
   wake(): void;
   /** What the lane waited for has come: lift that wait (and only that one) and look again. */
   release(reason: WaitFor): void;
@@ -115,222 +140,324 @@ export type Lane<T = unknown> = {
   /** Starts nothing more; deliveries on the wire finish and are settled. */
   stop(): void;
   /**
-   * Hands the slot of `from`, whose delivery is ending, to `item` (or, with `from` null, a free slot):
-   * a source that claims its next item in the same step that settles the last one or writes a new one
-   * (the queue: one transaction from an answer, or a click, to the send) asks here first, and the lane
-   * then counts `item` in flight, so no look of its own starts it. False, with nothing reserved, when
-   * the lane would not start `item` now: stopped, waiting, `from` not in flight or already handed on,
-   * `item` in flight, finished or not yet due, or the limit would be passed (without `from`). An
-   * ordered lane never hands on (its head's outcome decides what goes).
+   * Counts a delivery the source started itself in flight at once, so no look starts `item`, and settles
+   * it like one of the lane's own, stopped or not (the queue's hand-overs: src/sync/queue/queue-runner.ts).
    */
-  reserve(from: string | null, item: T): boolean;
-  /** Gives a reserved slot back (the source could not claim the item after all). */
-  unreserve(from: string | null, item: T): void;
-  /** Settles a reserved item's delivery, already under way, like one of the lane's own. */
-  adopt(item: T, delivery: Promise<DeliveryOutcome>): void;
+  follow(item: T, delivery: Promise<DeliveryOutcome>): void;
 };
+
+/** One item the lane knows: on the wire while `started` is set, then held by a backoff, or finished. */
+type Send = { item: unknown; started?: number; attempts: number; due?: number; finished?: boolean };
+type Sends = Record<string, Send>;
+/** When the lane looks again by itself: the soonest held item, or (`lane`) the quota reset it waits for. */
+type Soonest = { at: number; quota?: boolean; lane?: boolean };
+type Ports = LaneOptions<unknown> & { clock: Clock; random: () => number; backoff: Backoff };
+type Context = { options: Ports; sends: Sends; soonest: Soonest | null; again: boolean; met: WaitFor | null };
+type LaneEvent =
+  | { type: "wake" | "retryNow" | "stop" }
+  | { type: "release"; reason: WaitFor }
+  | { type: "send.follow"; item: unknown; delivery: Promise<DeliveryOutcome> }
+  /** A delivery has ended and the source has kept its outcome: `send` is the item's record now. */
+  | { type: "send.done"; id: string; send: Send; settled: Settled | null };
+
+const onWire = (sends: Sends) => Object.values(sends).filter((s) => s.started !== undefined).length;
+const capacity = ({ mode, limit }: LaneOptions<unknown>) =>
+  mode === "ordered" ? 1 : Math.max(1, typeof limit === "function" ? limit() : (limit ?? 1));
+const startedAt = (send: Send | undefined, item: unknown, now: number): Send => ({
+  ...send,
+  attempts: send?.attempts ?? 0,
+  item,
+  started: now,
+});
+
+/** A look's result: the records (those on the wire or still listed), what starts now, the soonest held. */
+function choose({ options, sends, soonest }: Context, items: readonly unknown[]) {
+  const now = options.clock.now();
+  const listed = new Set(items.map(options.idOf));
+  const kept: Sends = {};
+  for (const [id, send] of Object.entries(sends)) if (listed.has(id) || send.started !== undefined) kept[id] = send;
+  // Counted after the read: the source may have started a delivery of its own meanwhile (follow()).
+  const room = capacity(options) - onWire(kept);
+  if (room <= 0) return { sends: kept, soonest, starting: [] };
+  const starting: unknown[] = [];
+  let next: Soonest | null = null;
+  for (const item of items) {
+    const id = options.idOf(item);
+    const send = kept[id];
+    if (send?.finished) continue;
+    if (options.mode === "ordered" && onWire(kept)) break; // the head is on the wire
+    if (send?.started !== undefined) continue;
+    const due = options.dueAt?.(item) ?? send?.due ?? 0;
+    if (due > now) {
+      if (due < (next?.at ?? Infinity)) next = { at: due, quota: options.heldForQuota?.(item) };
+      if (options.mode === "ordered") break; // the head holds the lane
+      continue;
+    }
+    starting.push(item);
+    kept[id] = startedAt(send, item, now);
+    if (starting.length >= room) break;
+  }
+  return { sends: kept, soonest: next, starting };
+}
+
+/** What the lane makes of an outcome: the source's record of it, and the item's record after it. */
+function settle(options: Ports, send: Send, outcome: DeliveryOutcome): { settled: Settled | null; send: Send } {
+  const { started: _, due: __, ...after } = send;
+  switch (outcome.outcome) {
+    case "delivered":
+    case "failed":
+      return { settled: { outcome: outcome.outcome }, send: { ...after, finished: true } };
+    case "retry": {
+      const attempts = (options.attemptsOf?.(send.item) ?? send.attempts) + 1;
+      const at = options.clock.now() + backoffDelayMs(attempts, options.random, outcome.retryAfterMs, options.backoff);
+      return {
+        settled: { outcome: "retry", at, attempts },
+        send: { ...after, attempts, due: outcome.recorded ? undefined : at },
+      };
+    }
+    case "wait":
+      return { settled: outcome, send: after };
+    case "withdrawn":
+      return { settled: null, send: after };
+  }
+}
+
+/** Follows one delivery to its end: its outcome, then the source's `settled`; the slot is counted till then. */
+async function follow(
+  self: { send(e: LaneEvent): void },
+  options: Ports,
+  id: string,
+  send: Send,
+  delivery: Promise<DeliveryOutcome>,
+) {
+  let done: ReturnType<typeof settle> = { settled: null, send: { ...send, started: undefined } };
+  try {
+    done = settle(
+      options,
+      send,
+      await delivery.catch((e: unknown) => (options.onError?.(e), { outcome: "retry" as const })),
+    );
+    if (done.settled) await options.settled?.(send.item, done.settled);
+  } catch (e) {
+    options.onError?.(e);
+  } finally {
+    self.send({ type: "send.done", id, ...done });
+  }
+}
+
+const ignore = { actions: [] };
+const timer = { untilSoonest: { target: "checking", actions: "timerFired" } } as const;
+
+/**
+ * The lane, a statechart: idle; looking at its source; sending (up to its limit); backingOff until the
+ * soonest held item may go; holdingForQuota (an item's quota reset, or the lane's); waitingForNetwork and
+ * waitingForSession until their own release; stopped. Its context holds one record per item it knows.
+ */
+export const laneMachine = setup({
+  types: { input: {} as Ports, context: {} as Context, events: {} as LaneEvent },
+  actors: { look: fromPromise<readonly unknown[], Ports>(({ input }) => input.next()) },
+  delays: {
+    untilSoonest: ({ context: { soonest, options } }) =>
+      Math.min(MAX_TIMER_MS, Math.max(0, (soonest?.at ?? Infinity) - options.clock.now())),
+  },
+  guards: {
+    full: ({ context }) => onWire(context.sends) >= capacity(context.options),
+    offline: ({ context }) => context.options.isOnline?.() === false,
+    online: ({ context }) => context.options.isOnline?.() !== false,
+    again: ({ context }) => context.again,
+    sending: ({ context }) => onWire(context.sends) > 0,
+    forQuota: ({ context }) => context.soonest?.quota === true,
+    held: ({ context }) => context.soonest !== null,
+    laneHeld: ({ context }) => context.soonest?.lane === true,
+    /** The delivery that ended met a wait (`met`, once `done`): it holds the lane from now. */
+    metWait: ({ event }) => event.type === "send.done" && event.settled?.outcome === "wait",
+    met: ({ context }, wait: WaitFor) => context.met === wait,
+    releases: ({ event }, reason: WaitFor) => event.type === "release" && event.reason === reason,
+  },
+  actions: {
+    again: assign({ again: true }),
+    timerFired: assign({ soonest: null }),
+    looked: assign(({ context, event, self }) => {
+      const { starting, ...chosen } = choose(context, (event as { output?: unknown[] }).output ?? []);
+      for (const item of starting) {
+        const id = context.options.idOf(item);
+        void follow(self, context.options, id, chosen.sends[id]!, context.options.deliver(item));
+      }
+      return chosen;
+    }),
+    lookFailed: ({ context, event }) => context.options.onError?.((event as { error?: unknown }).error),
+    done: assign(({ context: { sends, soonest }, event }) => {
+      if (event.type !== "send.done") return {};
+      const wait = event.settled?.outcome === "wait" ? event.settled : null;
+      const held = wait?.for === "quota" ? { at: wait.until ?? Infinity, quota: true, lane: true } : soonest;
+      return { sends: { ...sends, [event.id]: event.send }, met: wait?.for ?? null, soonest: held };
+    }),
+    forgetBackoffs: assign({
+      sends: ({ context: { sends } }) =>
+        Object.fromEntries(Object.entries(sends).map(([id, { due: _, ...s }]) => [id, s])),
+    }),
+    follow: assign({
+      sends: ({ context: { sends, options }, event, self }) => {
+        if (event.type !== "send.follow") return sends;
+        const id = options.idOf(event.item);
+        const send = startedAt(sends[id], event.item, options.clock.now());
+        void follow(self, options, id, send, event.delivery);
+        return { ...sends, [id]: send };
+      },
+    }),
+  },
+}).createMachine({
+  id: "lane",
+  context: ({ input }) => ({ options: input, sends: {}, soonest: null, again: false, met: null }),
+  initial: "idle",
+  on: {
+    wake: ".checking",
+    release: ".checking",
+    retryNow: { target: ".checking", actions: "forgetBackoffs" },
+    stop: ".stopped",
+    "send.follow": { actions: "follow" },
+    "send.done": { target: ".ended", actions: "done" },
+  },
+  states: {
+    /** Nothing on the wire, nothing held that time frees: a wake, a release or a trigger looks again. */
+    idle: {},
+    /** Decides at once: a free slot and a connection mean a look. */
+    checking: {
+      always: [{ guard: "full", target: "sending" }, { guard: "offline", target: "waitingForNetwork" }, "looking"],
+    },
+    looking: {
+      entry: assign({ again: false }),
+      invoke: {
+        src: "look",
+        input: ({ context }) => context.options,
+        onDone: { target: "looked", actions: "looked" },
+        onError: { target: "looked", actions: "lookFailed" },
+      },
+      // Wakes during a look merge into one more look after it.
+      on: {
+        wake: { actions: "again" },
+        release: { actions: "again" },
+        retryNow: { actions: ["forgetBackoffs", "again"] },
+        "send.done": [{ guard: "metWait", target: "ended", actions: "done" }, { actions: ["done", "again"] }],
+      },
+    },
+    /** A delivery has ended: a wait it met holds the lane from now; else the lane looks again. */
+    ended: {
+      always: [
+        { guard: { type: "met", params: "online" }, target: "waitingForNetwork" },
+        { guard: { type: "met", params: "session" }, target: "waitingForSession" },
+        { guard: { type: "met", params: "quota" }, target: "holdingForQuota" },
+        "checking",
+      ],
+    },
+    looked: {
+      always: [
+        { guard: "again", target: "checking" },
+        { guard: "sending", target: "sending" },
+        { guard: "forQuota", target: "holdingForQuota" },
+        { guard: "held", target: "backingOff" },
+        "idle",
+      ],
+    },
+    /** Deliveries on the wire, up to the limit; a held item whose time comes is looked at then. */
+    sending: { after: { untilSoonest: { ...timer.untilSoonest, guard: "held" } } },
+    /** Nothing on the wire; the soonest held item may go after its backoff. */
+    backingOff: { after: timer },
+    /** Nothing goes before a quota reset: an item's (a wake looks again) or the lane's (its release, its time). */
+    holdingForQuota: {
+      after: timer,
+      on: {
+        wake: [{ guard: "laneHeld", ...ignore }, "checking"],
+        release: [
+          { guard: { type: "releases", params: "quota" }, target: "checking", actions: "timerFired" },
+          { guard: "laneHeld", ...ignore },
+          "checking",
+        ],
+        retryNow: [
+          { guard: "laneHeld", actions: "forgetBackoffs" },
+          { target: "checking", actions: "forgetBackoffs" },
+        ],
+        "send.done": [
+          { guard: "metWait", target: "ended", actions: "done" },
+          { guard: "laneHeld", actions: "done" },
+          { target: "checking", actions: "done" },
+        ],
+      },
+    },
+    waitingForNetwork: {
+      on: {
+        // A connection back without an `online` heard here (it came before the wait began) is seen at a wake.
+        wake: [{ guard: "online", target: "checking" }, ignore],
+        release: [
+          { guard: { type: "releases", params: "online" }, target: "checking" },
+          { guard: "online", target: "checking" },
+          ignore,
+        ],
+        retryNow: { actions: "forgetBackoffs" },
+        "send.done": [{ guard: "metWait", target: "ended", actions: "done" }, { actions: "done" }],
+      },
+    },
+    waitingForSession: {
+      on: {
+        wake: ignore,
+        release: [{ guard: { type: "releases", params: "session" }, target: "checking" }, ignore],
+        retryNow: { actions: "forgetBackoffs" },
+        "send.done": [{ guard: "metWait", target: "ended", actions: "done" }, { actions: "done" }],
+      },
+    },
+    /** Starts nothing more; deliveries on the wire finish and are settled. */
+    stopped: {
+      on: { wake: ignore, release: ignore, retryNow: ignore, stop: ignore, "send.done": { actions: "done" } },
+    },
+  },
+});
+
+type LaneSnapshot = SnapshotFrom<typeof laneMachine>;
+
+function statusOf(snapshot: LaneSnapshot): LaneStatus {
+  const { sends, soonest } = snapshot.context;
+  const lane = snapshot.matches("holdingForQuota") && soonest?.lane ? "quota" : null;
+  const waiting = snapshot.matches("waitingForNetwork")
+    ? "online"
+    : snapshot.matches("waitingForSession")
+      ? "session"
+      : lane;
+  const until = waiting === "online" || waiting === "session" ? null : (soonest?.at ?? null);
+  const state = snapshot.value as LaneState;
+  return { state, waiting, until, inFlight: onWire(sends), stopped: state === "stopped" };
+}
 
 export function createLane<T>(options: LaneOptions<T>): Lane<T> {
   const clock = options.clock ?? systemClock;
-  const random = options.random ?? Math.random;
-  const backoff = options.backoff ?? DELIVERY_BACKOFF;
-  const inFlight = new Set<string>();
-  /** Backoffs the lane keeps itself (no `dueAt`): id → time and attempts. */
-  const held = new Map<string, { at: number; attempts: number }>();
-  /** Settled in this lane's life, until the source stops listing them: never delivered twice. */
-  const finished = new Set<string>();
-  /** Deliveries in flight whose slot is already reserved for the next item (reserve()). */
-  const handedOn = new Set<string>();
-  let waiting: { for: WaitFor; until?: number } | null = null;
-  let timer: unknown;
-  let timerAt: number | null = null;
-  let running = false;
-  let again = false;
-  let stopped = false;
-  let idleWaiters: Array<(status: LaneStatus) => void> = [];
-
-  const capacity = () => {
-    if (options.mode === "ordered") return 1;
-    const limit = typeof options.limit === "function" ? options.limit() : (options.limit ?? 1);
-    return Math.max(1, limit);
+  const ports = {
+    ...options,
+    clock,
+    random: options.random ?? Math.random,
+    backoff: options.backoff ?? DELIVERY_BACKOFF,
   };
-  const status = (): LaneStatus => ({
-    waiting: waiting?.for ?? null,
-    until: waiting?.until ?? timerAt,
-    inFlight: inFlight.size,
-    stopped,
-  });
-  const dueAt = (item: T) => options.dueAt?.(item) ?? held.get(options.idOf(item))?.at ?? 0;
-
-  function arm(at: number | null): void {
-    if (timer !== undefined) clock.clearTimeout(timer);
-    timer = undefined;
-    timerAt = at;
-    if (at === null || stopped) return;
-    const delay = Math.min(MAX_TIMER_MS, Math.max(0, at - clock.now()));
-    timer = clock.setTimeout(() => {
-      timer = undefined;
-      timerAt = null;
-      if (waiting?.for === "quota" && waiting.until !== undefined && waiting.until <= clock.now()) waiting = null;
-      wake();
-    }, delay);
-  }
-
-  function settleIdle(): void {
-    if (running || inFlight.size) return;
-    const waiters = idleWaiters;
-    idleWaiters = [];
-    waiters.forEach((resolve) => resolve(status()));
-  }
-
-  function wake(): void {
-    if (stopped) return settleIdle();
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    void pump()
-      .catch((e: unknown) => options.onError?.(e))
-      .finally(() => {
-        running = false;
-        if (again && !stopped) wake();
-        else settleIdle();
-      });
-  }
-
-  async function pump(): Promise<void> {
-    do {
-      again = false;
-      if (stopped) return;
-      // A connection that came back while no 'online' event reached this lane (it was heard before the
-      // lane began to wait, or by a page that closed) is seen at the next wake.
-      if (waiting?.for === "online" && options.isOnline?.()) waiting = null;
-      if (waiting) return arm(waiting.until ?? null);
-      const free = capacity() - inFlight.size;
-      if (free <= 0) return;
-      if (options.isOnline && !options.isOnline()) {
-        waiting = { for: "online" };
-        return arm(null);
-      }
-      const items = await options.next();
-      if (stopped) return;
-      // Counted again: a source may have reserved a slot (reserve()) while the lane read.
-      const room = capacity() - inFlight.size;
-      if (room <= 0) return;
-      const listed = new Set(items.map(options.idOf));
-      for (const id of finished) if (!listed.has(id)) finished.delete(id);
-      for (const id of held.keys()) if (!listed.has(id)) held.delete(id);
-      const now = clock.now();
-      const start: T[] = [];
-      let soonest: number | null = null;
-      for (const item of items) {
-        const id = options.idOf(item);
-        if (finished.has(id)) continue;
-        if (options.mode === "ordered" && inFlight.size) break; // the head is on the wire
-        if (inFlight.has(id)) continue;
-        const due = dueAt(item);
-        if (due > now) {
-          soonest = soonest === null ? due : Math.min(soonest, due);
-          if (options.mode === "ordered") break; // the head holds the lane
-          continue;
-        }
-        start.push(item);
-        if (start.length >= room) break;
-      }
-      arm(soonest);
-      for (const item of start) {
-        inFlight.add(options.idOf(item));
-        void run(item);
-      }
-    } while (again);
-  }
-
-  async function run(item: T, delivery?: Promise<DeliveryOutcome>): Promise<void> {
-    const id = options.idOf(item);
-    try {
-      let outcome: DeliveryOutcome;
-      try {
-        outcome = await (delivery ?? options.deliver(item));
-      } catch (e) {
-        options.onError?.(e);
-        outcome = { outcome: "retry" };
-      }
-      // Settled first: with no `settled` callback an optional call would skip its argument, and the
-      // lane's own backoff with it.
-      const result = settle(item, outcome);
-      await options.settled?.(item, result);
-    } catch (e) {
-      options.onError?.(e);
-    } finally {
-      inFlight.delete(id);
-      handedOn.delete(id);
-      wake();
-    }
-  }
-
-  function settle(item: T, outcome: DeliveryOutcome): Settled {
-    const id = options.idOf(item);
-    switch (outcome.outcome) {
-      case "delivered":
-      case "failed":
-        held.delete(id);
-        finished.add(id);
-        return { outcome: outcome.outcome };
-      case "retry": {
-        const attempts = (options.attemptsOf?.(item) ?? held.get(id)?.attempts ?? 0) + 1;
-        const at = clock.now() + backoffDelayMs(attempts, random, outcome.retryAfterMs, backoff);
-        held.set(id, { at, attempts });
-        return { outcome: "retry", at, attempts };
-      }
-      case "wait":
-        waiting = outcome.for === "quota" ? { for: "quota", until: outcome.until } : { for: outcome.for };
-        return outcome.for === "quota" ? { outcome: "wait", for: "quota", until: outcome.until } : { ...outcome };
-    }
-  }
-
+  const actor = createActor(laneMachine, { input: ports as Ports, clock });
+  actor.start();
+  const idle = (s: LaneSnapshot) => !s.matches("looking") && !onWire(s.context.sends);
   return {
     key: options.key,
-    wake,
-    release(reason) {
-      if (waiting?.for === reason) waiting = null;
-      wake();
-    },
-    retryNow() {
-      held.clear();
-      wake();
-    },
-    idle() {
-      return new Promise((resolve) => {
-        idleWaiters.push(resolve);
-        settleIdle();
-      });
-    },
-    status,
-    stop() {
-      stopped = true;
-      arm(null);
-      settleIdle();
-    },
-    reserve(from, item) {
-      const id = options.idOf(item);
-      if (options.mode === "ordered" || stopped || waiting) return false;
-      if (from !== null && (!inFlight.has(from) || handedOn.has(from))) return false;
-      if (inFlight.has(id) || finished.has(id) || dueAt(item) > clock.now()) return false;
-      if (inFlight.size - handedOn.size - (from === null ? 0 : 1) >= capacity()) return false;
-      if (from !== null) handedOn.add(from);
-      inFlight.add(id);
-      return true;
-    },
-    unreserve(from, item) {
-      if (from !== null) handedOn.delete(from);
-      inFlight.delete(options.idOf(item));
-      settleIdle();
-    },
-    adopt(item, delivery) {
-      inFlight.add(options.idOf(item));
-      void run(item, delivery);
-    },
+    wake: () => actor.send({ type: "wake" }),
+    release: (reason) => actor.send({ type: "release", reason }),
+    retryNow: () => actor.send({ type: "retryNow" }),
+    idle: () =>
+      new Promise((resolve) => {
+        const subscription = actor.subscribe((snapshot) => {
+          if (!idle(snapshot)) return;
+          subscription.unsubscribe();
+          resolve(statusOf(snapshot));
+        });
+        if (idle(actor.getSnapshot())) {
+          subscription.unsubscribe();
+          resolve(statusOf(actor.getSnapshot()));
+        }
+      }),
+    status: () => statusOf(actor.getSnapshot()),
+    stop: () => actor.send({ type: "stop" }),
+    follow: (item, delivery) => actor.send({ type: "send.follow", item, delivery }),
   };
 }
 

@@ -16,3 +16,9 @@ export function isDue(wait: TaskWait | undefined, now: number, online: boolean):
       return wait.until === undefined ? wait.reason === "backoff" : Date.parse(wait.until) <= now;
   }
 }
+
+/** When a timed wait ends (epoch ms); undefined when the wait has no time (or one that cannot be read). */
+export function waitEnd(wait: TaskWait | undefined): number | undefined {
+  const at = wait?.until ? Date.parse(wait.until) : NaN;
+  return Number.isFinite(at) ? at : undefined;
+}

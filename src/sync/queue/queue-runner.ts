@@ -6,12 +6,13 @@
 // each look. The Dexie live query, wake() and the triggers (src/sync/triggers.ts: online, offline,
 // visible, a session renewed) make it look again. The caller holds the Web Lock that makes this the only
 // runner of the user's queue.
+import { Dexie } from "dexie";
 import { createActor, fromPromise } from "xstate";
 import { refreshSession } from "../../api/auth";
 import { generateImage } from "../../api/generate";
 import type { AppDb } from "../../db/db";
 import { queuedTasks } from "../../db/queries";
-import type { TaskRecord, TaskWait } from "../../db/schema";
+import type { TaskRecord } from "../../db/schema";
 import { markDrawn, recoverInterrupted, releaseWaits } from "../../db/tasks";
 import { watchQueuedTasks } from "../../db/watch";
 import { isOnline } from "../../lib/online";
@@ -22,10 +23,9 @@ import {
   systemClock,
   type Clock,
   type DeliveryOutcome,
-  type Settled,
 } from "../delivery";
 import { claimNext, runTask, sendClaimed, type Claimed, type RunOutcome, type RunTaskDeps } from "../run-task";
-import { isDue } from "../task-wait";
+import { isDue, waitEnd } from "../task-wait";
 import { trackEvent } from "../telemetry";
 import { subscribeAll, type TriggerSources } from "../triggers";
 import { runMachine, type GenerateTaskOutput, type RunActor } from "./run-machine";
@@ -101,11 +101,25 @@ export function runTaskDeps(db: AppDb): RunTaskDeps {
 const warn = (what: string) => (e: unknown) =>
   console.warn(`[queue] ${what}:`, e instanceof Error ? e.message : String(e));
 
-/** When a timed wait ends (epoch ms); undefined when the wait has no time (or one that cannot be read). */
-function endOf(wait: TaskWait | undefined): number | undefined {
-  const at = wait?.until ? Date.parse(wait.until) : NaN;
-  return Number.isFinite(at) ? at : undefined;
-}
+/** One send this runner follows: what the person sees of it, and what goes on in its slot. */
+type Sending = {
+  run?: RunActor;
+  /** Its run already ended for the person (answered) while the task is still being stored. */
+  ended?: boolean;
+  /** The task claimed into this send's slot as it ends (a hand-over): the lane counts it already. */
+  successor?: Successor;
+  /** The claim made once the image was drawn (its transaction), and whether it is still under way. */
+  early?: Promise<unknown>;
+  claiming?: boolean;
+};
+/**
+ * A task reserved in a slot: its send (`sending`, once the claim has committed, when it was claimed at
+ * drawn) is handed to the lane when the slot's send ends, or the slot is withdrawn.
+ */
+type Successor = { entry: QueueEntry; settle(delivery: Promise<DeliveryOutcome>): void; sending?: Promise<RunOutcome> };
+type Taken = { entry: QueueEntry; claim: Claimed; successor: Successor };
+
+const withdrawn: Promise<DeliveryOutcome> = Promise.resolve({ outcome: "withdrawn" });
 
 /**
  * Recovers interrupted sends, lifts the waits for a session (the runner starts only for a signed-in
@@ -121,18 +135,14 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
   await releaseWaits(db, userId, "auth", clock.now());
 
   const keeping = new Set<Promise<unknown>>();
-  /** Sends that ended before their task recorded a wait (a broken read, a send that was skipped). */
-  const unrecorded = new Set<string>();
-  /** For those, the lane's backoff (the task's record holds nothing to wait on): id → epoch ms. */
-  const holds = new Map<string, number>();
   /** Sessions renewed so far: a send that ended waiting for one it missed goes again. */
   let renewals = 0;
-
-  const runs = new Map<string, RunActor>();
+  const sendings = new Map<string, Sending>();
+  const sendingOf = (id: string) => sendings.get(id) ?? sendings.set(id, {}).get(id)!;
   let running: readonly string[] = [];
   const listeners = new Set<() => void>();
   const announce = () => {
-    running = [...runs.keys()];
+    running = [...sendings].filter(([, s]) => s.run).map(([id]) => id);
     listeners.forEach((l) => l());
   };
   function track(taskId: string, sending: Promise<RunOutcome>): void {
@@ -142,54 +152,66 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
     const run = createActor(machine, { input: { taskId }, clock });
     run.start();
     run.send({ type: "run.start" });
-    runs.set(taskId, run);
+    sendingOf(taskId).run = run;
     announce();
   }
   function untrack(taskId: string): void {
-    const run = runs.get(taskId);
-    if (!run) return;
-    runs.delete(taskId);
-    run.stop();
+    const record = sendings.get(taskId);
+    if (!record?.run) return;
+    record.run.stop();
+    record.run = undefined;
     announce();
   }
 
-  /** What the lane makes of a send: a persisted wait (backoff, quota) holds the task through dueAt. */
-  async function outcomeOf(outcome: RunOutcome, renewalsBefore: number): Promise<DeliveryOutcome> {
-    switch (outcome.status) {
-      case "done":
-        return { outcome: "delivered" };
-      case "error":
-        return { outcome: "failed" };
-      case "skipped":
-        if (!outcome.wait) unrecorded.add(outcome.taskId);
-        return { outcome: "retry" };
-      case "waiting":
-        switch (outcome.wait.reason) {
-          case "offline":
-            // The connection may be back already (its trigger fired while the send was out).
-            return deps.isOnline() ? { outcome: "retry" } : { outcome: "wait", for: "online" };
-          case "auth":
-            if (renewals === renewalsBefore) return { outcome: "wait", for: "session" };
-            // A session was renewed while this send was out: its wait is lifted now.
-            await releaseWaits(db, userId, "auth", clock.now());
-            return { outcome: "retry" };
-          case "backoff":
-          case "quota":
-            return { outcome: "retry" };
-        }
+  /** What the lane makes of a send: a recorded wait (backoff, quota, offline) holds the task through dueAt. */
+  async function outcomeOf(outcome: RunOutcome | null, renewalsBefore: number): Promise<DeliveryOutcome> {
+    if (outcome?.status === "done") return { outcome: "delivered" };
+    if (outcome?.status === "error") return { outcome: "failed" };
+    // Ended without recording why (a broken read, a skipped send): the lane's own backoff holds it.
+    const wait = outcome?.wait;
+    if (!wait) return { outcome: "retry" };
+    // The connection may be back already (its trigger fired while the send was out).
+    if (wait.reason === "offline" && !deps.isOnline()) return { outcome: "wait", for: "online" };
+    if (wait.reason === "auth") {
+      if (renewals === renewalsBefore) return { outcome: "wait", for: "session" };
+      // A session was renewed while this send was out: its wait is lifted now.
+      await releaseWaits(db, userId, "auth", clock.now());
     }
+    return { outcome: "retry", recorded: true };
   }
 
-  /** Successors reserved in the lane, by the task whose answer's transaction claimed them. */
-  const reserved = new Map<string, QueueEntry>();
-
-  type Taken = { entry: QueueEntry; claim: Claimed };
+  /**
+   * Reserves `from`'s slot, whose send is ending (or, with `from` null, a free one), for `entry`: the
+   * lane counts it at once, so no look of its own starts it. Refused when the lane would not start it
+   * now: stopped or waiting, `from` not followed here or already handed on, `entry` on the wire, or the
+   * concurrency passed (a send whose slot is handed on no longer counts, nor does `from`).
+   */
+  function reserve(from: string | null, entry: QueueEntry): Successor | undefined {
+    const { stopped, waiting, inFlight } = lane.status();
+    const handing = from === null ? undefined : sendings.get(from);
+    if (stopped || waiting || sendings.has(entry.id) || (from !== null && (!handing || handing.successor))) return;
+    const leaving = [...sendings.values()].filter((s) => s.successor).length + (handing ? 1 : 0);
+    if (inFlight - leaving >= options.concurrency()) return;
+    let settle!: Successor["settle"];
+    // Outside the claim's transaction: the lane's next look must not run in it.
+    Dexie.ignoreTransaction(() => lane.follow(entry, new Promise((resolve) => (settle = resolve))));
+    sendings.set(entry.id, {});
+    const successor = { entry, settle };
+    if (handing) handing.successor = successor;
+    return successor;
+  }
+  /** Gives a reserved slot back: the task could not be claimed after all. */
+  function withdraw(from: string | null, successor: Successor): void {
+    sendings.delete(successor.entry.id);
+    if (from !== null) sendingOf(from).successor = undefined;
+    successor.settle(withdrawn);
+  }
 
   /**
    * Inside a transaction that holds the tasks and the limits: claims the due queued tasks, oldest
-   * first, into slots the lane reserves (`from`'s, or free ones), at most `most`, and stops at the first
-   * that may not go now (offline, the quota: the lane's own look settles it). Their sends start once
-   * the transaction has committed.
+   * first, into slots reserved in the lane (`from`'s, or free ones), at most `most`, and stops at the
+   * first that may not go now (offline, the quota: the lane's own look settles it). Their sends start
+   * once the transaction has committed.
    */
   async function take(from: string | null, most: number): Promise<Taken[]> {
     const taken: Taken[] = [];
@@ -197,19 +219,20 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
     for (const task of await queuedTasks(userId, db)) {
       if (taken.length >= most) break;
       const entry = entryOf(task);
-      if (!isDue(task.wait, now, true) || !lane.reserve(from, entry)) continue;
+      const successor = isDue(task.wait, now, true) ? reserve(from, entry) : undefined;
+      if (!successor) continue;
       const claim = await claimNext(deps, task.id).catch(() => undefined);
       if (!claim) {
-        lane.unreserve(from, entry);
+        withdraw(from, successor);
         break;
       }
-      taken.push({ entry, claim });
+      taken.push({ entry, claim, successor });
     }
     return taken;
   }
 
   /**
-   * Whether the queue may hold a task the lane's last look did not see: anything that wakes the lane
+   * Whether the queue may hold a task the scheduler's last look did not see: anything that wakes it
    * from outside (the live query of the user's queued tasks, a trigger, wake(), a write) says so.
    */
   let queueMoved = true;
@@ -218,61 +241,47 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
     queueMoved = true;
     lane.wake();
   };
+  const quiet = () => !queueMoved && queuedAtLastLook === 0;
 
   /** In the transaction that stores the answer of task `from`: the task to send next in its slot. */
   async function successorOf(from: string): Promise<Claimed | undefined> {
     // Already handed on when the server said the image was drawn, or about to be (sentEarly). One that
     // found nothing to send (nothing due, or today's quota) leaves the choice to this transaction.
-    if (sentEarlyBy.has(from) || earlyPending.has(from)) return undefined;
+    const record = sendings.get(from);
+    if (record?.claiming || record?.successor) return undefined;
     // Nothing was queued at the last look and nothing has moved since: no read holds the answer's
     // transaction open (the preview waits for its commit). A task queued meanwhile wakes the lane.
-    if (!queueMoved && queuedAtLastLook === 0) return undefined;
+    if (quiet()) return undefined;
     const [next] = await take(from, 1);
-    if (next) reserved.set(from, next.entry);
     return next?.claim;
   }
-
-  type Early = { entry: QueueEntry; sending: Promise<RunOutcome> };
-  /** Successors sent once the server said their predecessor's image was drawn, by predecessor. */
-  const early = new Map<string, Promise<Early | undefined>>();
-  /** The same, once sent (their claim committed), for the hand-over of the run shown (answered). */
-  const sentEarlyBy = new Map<string, Early>();
-  /** Sends whose run already ended for the person (answered) while the lane still settles them. */
-  const shownEnded = new Set<string>();
-  /** Early claims whose transaction has not settled yet. */
-  const earlyPending = new Set<string>();
 
   /**
    * The server has drawn `from`'s image and is storing it (decision 123): its slot goes to the next task
    * now, claimed in a transaction of its own, so the next render starts while this answer travels and is
-   * stored here. The lane counts the successor in `from`'s slot (reserve), and `follow` adopts it when
-   * `from` settles, as it does a successor claimed with the answer.
+   * stored here. The lane counts the successor in `from`'s slot, and `follow` hands its send to the lane
+   * when `from` settles, as it does a successor claimed with the answer.
    */
   function sentEarly(from: string): void {
-    if (early.has(from) || (!queueMoved && queuedAtLastLook === 0)) return;
-    const sending = db
+    const record = sendingOf(from);
+    if (record.early || quiet()) return;
+    record.claiming = true;
+    record.early = db
       .transaction("rw", [db.tasks, db.limits], async () => {
         // Each send on the wire will use one of today's known remaining images: with none to spare, the
         // next task waits for the answer, whose quota says what is left (it is not sent to be refused).
         const limits = await db.limits.get(userId);
-        if (limits && limits.remaining <= runs.size) return [];
+        if (limits && limits.remaining <= running.length) return [];
         const taken = await take(from, 1);
         if (taken.length) await markDrawn(db, from, clock.now());
         return taken;
       })
       .then(([next]) => {
-        if (!next) return undefined;
-        const sent = { entry: next.entry, sending: sendClaimed(deps, next.claim, sendOptions) };
-        sentEarlyBy.set(from, sent);
-        return sent;
+        // Kept, not awaited: the claim's promise settles once committed, not when the send ends.
+        if (next) next.successor.sending = sendClaimed(deps, next.claim, sendOptions);
       })
-      .catch((e: unknown) => {
-        warn("sending the next task early failed")(e);
-        return undefined;
-      })
-      .finally(() => earlyPending.delete(from));
-    earlyPending.add(from);
-    early.set(from, sending);
+      .catch(warn("sending the next task early failed"))
+      .finally(() => (record.claiming = false));
   }
   /**
    * A run ends for the person when its image is in: the preview shows it and Generate is free again,
@@ -280,51 +289,39 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
    * takes over as the run shown, in the same step, so a batch shows one run throughout.
    */
   function answered(from: string): void {
-    const next = sentEarlyBy.get(from);
-    sentEarlyBy.delete(from);
-    shownEnded.add(from);
+    const record = sendingOf(from);
+    record.ended = true;
     untrack(from);
-    if (next && !runs.has(next.entry.id)) track(next.entry.id, next.sending);
+    const next = record.successor;
+    if (next?.sending && !sendings.get(next.entry.id)?.run) track(next.entry.id, next.sending);
   }
   const sendOptions = { next: successorOf, drawn: sentEarly, answered };
 
   /** Follows a send to its end: shown as a run meanwhile, then heard and turned into the lane's outcome. */
   async function follow(entry: QueueEntry, sending: Promise<RunOutcome>): Promise<DeliveryOutcome> {
     const renewalsBefore = renewals;
-    if (!runs.has(entry.id) && !shownEnded.has(entry.id)) track(entry.id, sending);
+    if (!sendings.get(entry.id)?.run && !sendings.get(entry.id)?.ended) track(entry.id, sending);
     const outcome = await sending.catch((e: unknown) => {
       warn("sending a task failed")(e);
       return null;
     });
     untrack(entry.id);
-    shownEnded.delete(entry.id);
-    // A successor is started in the lane's slot; one reserved whose transaction then failed gives it back.
-    const successor = reserved.get(entry.id);
-    reserved.delete(entry.id);
-    const sent = await early.get(entry.id);
-    early.delete(entry.id);
-    sentEarlyBy.delete(entry.id);
-    const next =
-      sent ??
-      (outcome?.status === "done" && outcome.next
-        ? { entry: entryOf(outcome.next.task), sending: outcome.next.sending }
-        : undefined);
-    if (next) lane.adopt(next.entry, follow(next.entry, next.sending));
-    else if (successor) lane.unreserve(entry.id, successor);
-    if (!outcome) {
-      unrecorded.add(entry.id);
-      return { outcome: "retry" };
-    }
-    if (outcome.status === "done") {
+    const record = sendings.get(entry.id);
+    await record?.early;
+    sendings.delete(entry.id);
+    // A successor goes on in this send's slot; one reserved whose claim then failed gives it back.
+    const successor = record?.successor;
+    const next = successor?.sending ?? (outcome?.status === "done" ? outcome.next?.sending : undefined);
+    if (successor && next) successor.settle(follow(successor.entry, next));
+    else if (successor) withdraw(null, successor);
+    if (outcome?.status === "done") {
       const image = outcome.image;
       keeping.add(image);
       void image.finally(() => keeping.delete(image));
     }
-    options.onOutcome?.(outcome);
+    if (outcome) options.onOutcome?.(outcome);
     return outcomeOf(outcome, renewalsBefore);
   }
-
-  const deliver = (entry: QueueEntry) => follow(entry, runTask(deps, entry.id, sendOptions));
 
   async function enqueue<T>(write: (claimDue: () => Promise<void>) => Promise<T>): Promise<T> {
     let taken: Taken[] = [];
@@ -334,18 +331,14 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
         taken = await take(null, Infinity);
       });
     } catch (e) {
-      for (const { entry } of taken) lane.unreserve(null, entry);
+      for (const { successor } of taken) withdraw(null, successor);
       throw e;
     }
     // Committed: what was claimed goes now.
-    for (const { entry, claim } of taken) lane.adopt(entry, follow(entry, sendClaimed(deps, claim, sendOptions)));
+    for (const { entry, claim, successor } of taken)
+      successor.settle(follow(entry, sendClaimed(deps, claim, sendOptions)));
     moved();
     return written;
-  }
-
-  function settled(entry: QueueEntry, result: Settled): void {
-    if (result.outcome === "retry" && unrecorded.delete(entry.id)) holds.set(entry.id, result.at);
-    else holds.delete(entry.id);
   }
 
   const lane = createLane<QueueEntry>({
@@ -356,19 +349,16 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
       queueMoved = false;
       const tasks = await queuedTasks(userId, db);
       queuedAtLastLook = tasks.length;
-      const listed = new Set(tasks.map((t) => t.id));
-      for (const id of holds.keys()) if (!listed.has(id)) holds.delete(id);
       const now = clock.now();
       // Oldest first (queuedTasks' order). A wait that time cannot end (a session, a quota reset with no
       // known time) is left out: its own release lifts it in Dexie, and the live query wakes the lane.
-      return tasks.filter((t) => isDue(t.wait, now, true) || endOf(t.wait) !== undefined).map(entryOf);
+      return tasks.filter((t) => isDue(t.wait, now, true) || waitEnd(t.wait) !== undefined).map(entryOf);
     },
     idOf: (entry) => entry.id,
-    // The task's own wait (isDue, the one rule); the lane's backoff only where the record holds none.
-    dueAt: (entry) =>
-      isDue(entry.wait, clock.now(), true) ? (holds.get(entry.id) ?? 0) : (endOf(entry.wait) ?? Infinity),
-    deliver,
-    settled,
+    // The task's own wait (isDue, the one rule); once due, the lane's backoff for a send that recorded none.
+    dueAt: (entry) => (isDue(entry.wait, clock.now(), true) ? undefined : (waitEnd(entry.wait) ?? Infinity)),
+    heldForQuota: (entry) => entry.wait?.reason === "quota",
+    deliver: (entry) => follow(entry, runTask(deps, entry.id, sendOptions)),
     isOnline: deps.isOnline,
     clock,
     random: deps.random,
@@ -406,7 +396,7 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
       while (keeping.size) await Promise.all([...keeping]);
     },
     running: () => running,
-    runOf: (taskId) => runs.get(taskId),
+    runOf: (taskId) => sendings.get(taskId)?.run,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -415,8 +405,7 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
       untrigger();
       unwatch();
       lane.stop();
-      for (const run of runs.values()) run.stop();
-      runs.clear();
+      for (const id of sendings.keys()) untrack(id);
       announce();
     },
   };
@@ -434,7 +423,7 @@ async function retriesLeft(db: AppDb, userId: string, now: number): Promise<{ co
     const wait = task.wait;
     if (wait?.reason === "auth" || wait?.reason === "quota") continue;
     count += 1;
-    soonest = Math.min(soonest, wait?.reason === "backoff" ? (endOf(wait) ?? now) : now);
+    soonest = Math.min(soonest, wait?.reason === "backoff" ? (waitEnd(wait) ?? now) : now);
   }
   return { count, soonest };
 }

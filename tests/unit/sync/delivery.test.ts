@@ -172,7 +172,7 @@ describe("a concurrent lane", () => {
   });
 });
 
-describe("a slot handed on (reserve, adopt)", () => {
+describe("a delivery the source started itself (follow)", () => {
   /** A concurrent lane whose deliveries wait until the test ends them; ends them by id. */
   function handing(ids: string[], limit: number) {
     const ends = new Map<string, (o: DeliveryOutcome) => void>();
@@ -185,17 +185,16 @@ describe("a slot handed on (reserve, adopt)", () => {
     return { h, lane, end };
   }
 
-  it("counts a reserved item in flight, so no look of its own starts it, and settles its delivery", async () => {
+  it("counts it in flight at once, so no look of the lane's starts it, and settles it like its own", async () => {
     const { h, lane, end } = handing(["a", "b", "c"], 1);
     lane.wake();
     await flush();
     expect(h.delivered.map((d) => d.id)).toEqual(["a"]);
-    const b = h.pending[1]!;
-    expect(lane.reserve("a", b)).toBe(true);
     let endB!: (o: DeliveryOutcome) => void;
-    lane.adopt(b, new Promise((resolve) => (endB = resolve)));
+    lane.follow(h.pending[1]!, new Promise((resolve) => (endB = resolve)));
+    expect(lane.status()).toMatchObject({ state: "sending", inFlight: 2 });
     await end("a");
-    // a's slot went to b: the lane's look after a starts nothing, and never b a second time.
+    // b holds the slot a left: the lane's look after a starts nothing, and never b a second time.
     expect(h.delivered.map((d) => d.id)).toEqual(["a"]);
     expect(lane.status().inFlight).toBe(1);
     endB(ok());
@@ -207,7 +206,7 @@ describe("a slot handed on (reserve, adopt)", () => {
     expect(h.delivered.map((d) => d.id)).toEqual(["a", "c"]);
   });
 
-  it("never passes its limit when a slot is reserved while it reads its source", async () => {
+  it("never passes its limit when the source starts one while the lane reads its source", async () => {
     const { h, lane } = handing(["a"], 2);
     const next = h.options.next;
     let reading: (() => void) | undefined;
@@ -219,52 +218,32 @@ describe("a slot handed on (reserve, adopt)", () => {
     expect(h.delivered.map((d) => d.id)).toEqual(["a"]);
     h.pending.push({ id: "b" });
     slow.wake(); // one slot is free as the lane starts to read...
-    expect(slow.reserve(null, { id: "x" })).toBe(true); // ...and is taken meanwhile
+    expect(slow.status().state).toBe("looking");
+    slow.follow({ id: "x" }, new Promise(() => undefined)); // ...and is taken meanwhile
     reading!();
     await flush();
     expect(h.delivered.map((d) => d.id)).toEqual(["a"]); // b waits: a and x fill the limit
-    expect(slow.status().inFlight).toBe(2);
+    expect(slow.status()).toMatchObject({ state: "sending", inFlight: 2 });
     lane.stop();
   });
 
-  it("gives the slot back when the source could not claim the item after all", async () => {
+  it("settles nothing for a withdrawn one, and frees its slot for the lane's own look", async () => {
     const { h, lane, end } = handing(["a", "b"], 1);
     lane.wake();
     await flush();
-    expect(lane.reserve("a", { id: "b" })).toBe(true);
-    lane.unreserve("a", { id: "b" });
+    lane.follow({ id: "b" }, Promise.resolve({ outcome: "withdrawn" }));
     await end("a");
+    expect(h.settled.map((s) => s.id)).toEqual(["a"]);
     expect(h.delivered.map((d) => d.id)).toEqual(["a", "b"]);
   });
 
-  it("refuses what it would not start now: a second hand-on, an item in flight or not due, past the limit, stopped", async () => {
-    const { h, lane } = handing(["a", "b", "c", "d"], 2);
-    lane.wake();
-    await flush();
-    expect(h.delivered.map((d) => d.id)).toEqual(["a", "b"]);
-    expect(lane.reserve("x", { id: "c" })).toBe(false); // x is not in flight
-    expect(lane.reserve("a", { id: "b" })).toBe(false); // b is in flight
-    expect(lane.reserve("a", { id: "c" })).toBe(true);
-    expect(lane.reserve("a", { id: "d" })).toBe(false); // a's slot is handed on already
-    expect(lane.reserve("b", { id: "d" })).toBe(true); // the limit counts a and b as leaving
-    lane.unreserve("b", { id: "d" });
-
-    const limited = handing(["a", "b", "c"], 1);
-    limited.lane.wake();
-    await flush();
-    limited.h.options.dueAt = (item) => (item.id === "b" ? limited.h.clock.now() + 1_000 : 0);
-    const later = createLane({ ...limited.h.options, mode: "concurrent", limit: 1 });
-    later.wake();
-    await flush();
-    expect(later.reserve("a", { id: "b" })).toBe(false); // b is not due yet
-    later.stop();
-    expect(later.reserve("a", { id: "c" })).toBe(false); // stopped
-
-    const ordered = harness(["a", "b"], () => new Promise<DeliveryOutcome>(() => undefined));
-    const orderedLane = createLane(ordered.options);
-    orderedLane.wake();
-    await flush();
-    expect(orderedLane.reserve("a", { id: "b" })).toBe(false); // the head's outcome decides
+  it("settles one it follows after stop(), and starts nothing more", async () => {
+    const { h, lane } = handing(["a", "b"], 2);
+    lane.stop();
+    lane.follow({ id: "a" }, Promise.resolve(ok()));
+    expect(await lane.idle()).toMatchObject({ state: "stopped", inFlight: 0, stopped: true });
+    expect(h.settled.map((s) => s.id)).toEqual(["a"]);
+    expect(h.delivered).toEqual([]);
   });
 });
 
