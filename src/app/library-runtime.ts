@@ -44,11 +44,6 @@ export function conflictToast(fresh: Pick<OutboxEntry, "conflict">[]): Parameter
   };
 }
 
-async function announceConflicts(userId: string): Promise<void> {
-  const fresh = await claimUnnotifiedConflicts(db, userId);
-  if (fresh.length) showToast(conflictToast(fresh));
-}
-
 /** The realtime catch-up (src/sync/realtime.ts); `soon.request` runs one if online (after a conflict). */
 function catchUpLane(soon: { request: () => void }): Lane {
   return {
@@ -94,7 +89,8 @@ function outboxLane(catchUpSoon: { request: () => void }): Lane {
         else if (report.stopped.reason === "offline") kept();
         // A conflict means this device was wrong about the server: take its truth for the rest too.
         if (report.conflicts) catchUpSoon.request();
-        await announceConflicts(userId);
+        const fresh = await claimUnnotifiedConflicts(db, userId);
+        if (fresh.length) showToast(conflictToast(fresh));
       }, warn("outbox drain failed"));
       const drain = () => drainer.request();
       // Back online, a backoff that a lost connection caused has no reason to last longer; a renewed
