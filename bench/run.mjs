@@ -18,6 +18,7 @@ const benches = [
   ["nsfw", denoPath(), ["run", "-A", "bench/nsfw-bench.ts"]],
   ["generator", process.execPath, ["bench/generator-bench.mjs"]],
   ["sends-floor", process.execPath, ["bench/sends-floor-bench.mjs"]],
+  ["client-cost", process.execPath, ["bench/client-cost-bench.mjs"]],
   ["history", process.execPath, ["bench/history-bench.mjs"]],
   ["library-fill", process.execPath, ["bench/library-fill-bench.mjs"]],
   ["gallery", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/gallery-bench.ts"]],

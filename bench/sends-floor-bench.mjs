@@ -10,92 +10,14 @@
 // process shows what the renders share the two cores with.
 //
 //   node bench/sends-floor-bench.mjs        (BENCH_FLOOR_REPS: batches of each kind, 3)
-// The functions handed to page.evaluate run in the browser, where these exist.
-/* global document */
 import { randomBytes } from "node:crypto";
 import { chromium } from "playwright-core";
 import { chromiumPath } from "../scripts/chromium.mjs";
-import { json, moveToTier, percentile, startApp } from "./support/app.mjs";
+import { percentile, startApp } from "./support/app.mjs";
+import { proUser, runBatch } from "./support/sends.mjs";
 import { cpuByKind, cpuSince } from "./support/process-cpu.mjs";
 
 const REPS = Number(process.env.BENCH_FLOOR_REPS ?? 3);
-const PASSWORD = "correct-horse-battery";
-
-/** A new account on the pro tier (the free tier's 5 a day would cut the batches short); its headers. */
-async function proUser(app, secret) {
-  const email = `floor-${Date.now().toString(36)}@example.com`;
-  const headers = { apikey: app.anonKey, "Content-Type": "application/json" };
-  const credentials = JSON.stringify({ email, password: PASSWORD });
-  await json(await fetch(`${app.api}/auth/v1/signup`, { method: "POST", headers, body: credentials }));
-  return { ...(await moveToTier(app, secret, email, PASSWORD, "pro")), "x-timezone": "UTC" };
-}
-
-/**
- * A batch of `count` sends in `concurrency` lanes; answers its wall time (to the last image kept or
- * shown) and the sum of the function's render steps. Self-contained, so it runs as it is in Node and,
- * through page.evaluate, in the page: `inPage` shows each image in an <img> and waits for its decode.
- */
-async function runBatch({ api, headers, concurrency, count, streamed, label, inPage }) {
-  const providerMs = (timing) => Number(/provider;dur=([\d.]+)/.exec(timing ?? "")?.[1] ?? NaN);
-  const keep = async (url) => {
-    if (!inPage) return void (await (await fetch(url)).arrayBuffer());
-    const img = document.createElement("img");
-    img.width = 256;
-    img.height = 256;
-    img.alt = "";
-    img.src = url;
-    await img.decode();
-    document.body.replaceChildren(img);
-  };
-  /** One send: `freed` when its lane may take the next task, `done` with its render time once kept. */
-  const send = (prompt) => {
-    let free;
-    const freed = new Promise((r) => (free = r));
-    const done = (async () => {
-      const res = await fetch(`${api}/functions/v1/generate-image`, {
-        method: "POST",
-        headers: streamed ? { ...headers, Accept: "text/event-stream" } : headers,
-        body: JSON.stringify({ request_id: crypto.randomUUID(), prompt }),
-      });
-      if (!res.ok) throw new Error(`generate-image answered ${res.status}: ${await res.text()}`);
-      let answer;
-      let timing = res.headers.get("server-timing");
-      if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-        const reader = res.body.getReader();
-        const decoder = new TextDecoder();
-        let text = "";
-        for (;;) {
-          const { done: ended, value } = await reader.read();
-          if (ended) break;
-          text += decoder.decode(value, { stream: true });
-          if (/^event: drawn$/m.test(text)) free();
-        }
-        timing = JSON.parse(/^event: timing\ndata: (.*)$/m.exec(text)?.[1] ?? "null");
-        const data = /^event: (answer|error)\ndata: (.*)$/m.exec(text);
-        if (data?.[1] !== "answer") throw new Error(`the stream ended without an answer: ${text.slice(-300)}`);
-        answer = JSON.parse(data[2]);
-      } else answer = await res.json();
-      free();
-      await keep(answer.generation.image_url);
-      return providerMs(timing);
-    })();
-    done.catch(() => free());
-    return { freed, done };
-  };
-  const start = performance.now();
-  const all = [];
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, lane) => {
-      for (let i = lane; i < count; i += concurrency) {
-        const one = send(`${label} ${i + 1}, a red fox in the snow`);
-        all.push(one.done);
-        await one.freed;
-      }
-    }),
-  );
-  const renders = await Promise.all(all);
-  return { wall: performance.now() - start, render: renders.reduce((a, b) => a + b, 0) };
-}
 
 const ms = (v) => `${Math.round(v)} ms`;
 const BATCH = 8;

@@ -61,3 +61,16 @@ export function cpuSince(before, after) {
       .sort((a, b) => b[1] - a[1]),
   );
 }
+
+/** One line of CPU by kind divided by `sends`: "backend (Deno) 40 ms, ...". */
+export function cpuLine(cpu, sends) {
+  return Object.entries(cpu ?? {})
+    .map(([kind, ms]) => `${kind} ${Math.round(ms / sends)} ms`)
+    .join(", ");
+}
+
+/** The CPU of every kind but the backend's render processes, divided by `sends`. */
+export function cpuBesidesRender(cpu, sends) {
+  const all = Object.entries(cpu ?? {}).filter(([kind]) => kind !== "render processes");
+  return all.reduce((sum, [, ms]) => sum + ms, 0) / sends;
+}

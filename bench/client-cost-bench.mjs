@@ -1,0 +1,133 @@
+// What the app costs the device a made image, against a client that costs next to nothing, in one run on
+// one backend (`npm start`'s, built-in engine). Prints figures; it is not a test.
+//
+// The same batch (8 sends, streamed, at the app's default concurrency of 2) goes out BENCH_CC_REPS times
+// (3) from a blank page in Chromium (each image shown in an <img> and decoded: bench/support/sends.mjs),
+// then from the app's generator through its UI (queued as a person queues a batch). Each side's CPU a send
+// is read by kind of process from /proc (bench/support/process-cpu.mjs) over its batches; "besides the
+// render" sums every kind but the backend's render processes, whose work is the same on both sides.
+// Then BENCH_CC_RUNS (10) single images, from the click on Generate to the frame that shows the image,
+// beside the render time the server reported for each (Server-Timing `provider`).
+// Goals (issue: the client's cost per image): ratio <= 2; click to image p50 <= render p50 + 50 ms.
+//
+//   node bench/client-cost-bench.mjs      (BENCH_CC_PORT 55850, BENCH_CC_API_PORT 55851)
+//
+// The last two lines are the figures, in this form:
+//   cpu a send: app X ms, blank page Y ms, ratio Z
+//   click to image p50 X ms, render p50 Y ms
+import { randomBytes } from "node:crypto";
+import { chromium } from "playwright-core";
+import { chromiumPath } from "../scripts/chromium.mjs";
+import { moveToTier, percentile, signUpInPage, startApp } from "./support/app.mjs";
+import * as generator from "./support/generator-page.mjs";
+import { cpuBesidesRender, cpuByKind, cpuLine, cpuSince } from "./support/process-cpu.mjs";
+import { proUser, runBatch } from "./support/sends.mjs";
+
+const PORT = Number(process.env.BENCH_CC_PORT ?? 55850);
+const API_PORT = Number(process.env.BENCH_CC_API_PORT ?? 55851);
+const REPS = Number(process.env.BENCH_CC_REPS ?? 3);
+const RUNS = Number(process.env.BENCH_CC_RUNS ?? 10);
+const BATCH = 8;
+const CONCURRENCY = 2;
+const JWT_SECRET = randomBytes(32).toString("hex");
+
+/** The CPU by kind of process of `reps` runs of `batch()`, summed, after one run not counted (warm-up). */
+async function cpuOver(reps, batch) {
+  await batch();
+  const total = {};
+  for (let i = 0; i < reps; i++) {
+    const before = cpuByKind();
+    await batch();
+    for (const [kind, ms] of Object.entries(cpuSince(before, cpuByKind()) ?? {})) total[kind] = (total[kind] ?? 0) + ms;
+  }
+  return Object.fromEntries(Object.entries(total).sort((a, b) => b[1] - a[1]));
+}
+
+/** The blank page's batches: a page on the backend's origin, no React, no IndexedDB, no service worker. */
+async function blankPage(browser, app) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${app.api}/functions/v1/health`);
+    const headers = await proUser(app, JWT_SECRET, "blank");
+    const options = { api: app.api, headers, count: BATCH, concurrency: CONCURRENCY, streamed: true, inPage: true };
+    return await cpuOver(REPS, () => page.evaluate(runBatch, { ...options, label: "Blank page" }));
+  } finally {
+    await context.close();
+  }
+}
+
+/** The render time the server reported for the newest generate-image answer the page recorded. */
+async function lastRender(page, count) {
+  await page.waitForFunction((n) => globalThis.__benchTimings.length >= n, count, { timeout: 5_000 });
+  const timing = await page.evaluate(() => globalThis.__benchTimings.at(-1));
+  return typeof timing === "string"
+    ? (generator.serverTimings(timing).provider ?? NaN)
+    : Number(timing?.provider ?? NaN);
+}
+
+/** The app through its generator: single images from the click to the image shown, then the batches. */
+async function theApp(browser, app) {
+  const context = await browser.newContext();
+  try {
+    await context.addInitScript(() => localStorage.setItem("onboarding_completed", "true"));
+    await context.addInitScript(generator.recordFunctionTimings);
+    const page = await context.newPage();
+    const email = `client-cost-${Date.now().toString(36)}@example.com`;
+    await signUpInPage(app, page, email, "correct-horse-battery");
+    await moveToTier(app, JWT_SECRET, email, "correct-horse-battery", "pro");
+    await page.goto(`${app.url}/generate`);
+    await page.getByLabel("Prompt", { exact: true }).waitFor();
+    await page.evaluate(async () => navigator.serviceWorker.ready);
+    // Single images first: the batches leave Batch mode on in the form.
+    const clicks = [];
+    const renders = [];
+    for (let i = 0; i <= RUNS; i++) {
+      const seen = await page.evaluate(() => globalThis.__benchTimings.length);
+      const run = await generator.clickToImage(page, `Click ${i}, a red fox in the snow`);
+      const render = await lastRender(page, seen + 1);
+      if (i === 0) continue; // the first, a warm-up, is not counted
+      clicks.push(run);
+      renders.push(render);
+    }
+    const cpu = await cpuOver(REPS, async () => {
+      const queue = await generator.prepareBatch(page, CONCURRENCY);
+      await queue();
+      await generator.waitCounter(page, "Done", BATCH);
+    });
+    return { cpu, clicks, renders };
+  } finally {
+    await context.close();
+  }
+}
+
+const ms = (v) => `${Math.round(v)} ms`;
+const app = await startApp({ port: PORT, apiPort: API_PORT, env: { JWT_SECRET } });
+const browser = await chromium.launch({ executablePath: chromiumPath(), args: ["--no-sandbox", "--disable-gpu"] });
+try {
+  console.log(
+    `The client's cost a made image against ${app.url}: ${REPS} batches of ${BATCH} at concurrency ${CONCURRENCY}`,
+  );
+  const blank = await blankPage(browser, app);
+  const { cpu, clicks: runs, renders } = await theApp(browser, app);
+  const clicks = runs.map((r) => r.total);
+  const phase = (key) => ms(percentile(runs.map((r) => r[key]).filter(Number.isFinite), 50));
+  const sends = REPS * BATCH;
+  console.log(`  blank page, CPU a send by process: ${cpuLine(blank, sends)}`);
+  console.log(`  app, CPU a send by process: ${cpuLine(cpu, sends)}`);
+  console.log(
+    `  click to image (${RUNS} runs): ${clicks.map(Math.round).join(", ")}; render: ${renders.map(Math.round).join(", ")}`,
+  );
+  console.log(
+    `  click to image p50 by phase: click to send ${phase("beforeSend")}, send to answer ${phase("send")}, ` +
+      `answer to image shown ${phase("answerToShown")}`,
+  );
+  const app1 = cpuBesidesRender(cpu, sends);
+  const blank1 = cpuBesidesRender(blank, sends);
+  console.log("Goals: ratio <= 2; click to image p50 <= render p50 + 50 ms.");
+  console.log(`cpu a send: app ${ms(app1)}, blank page ${ms(blank1)}, ratio ${(app1 / blank1).toFixed(2)}`);
+  console.log(`click to image p50 ${ms(percentile(clicks, 50))}, render p50 ${ms(percentile(renders, 50))}`);
+} finally {
+  await browser.close();
+  await app.stop();
+}
