@@ -10,12 +10,8 @@ import { Icon, type IconName } from "../../ui/icons";
 import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { TIER_DAILY_QUOTA } from "#shared/vocabulary/tiers.ts";
 import { QUALITIES } from "#shared/vocabulary/generation.ts";
-import { FAQ_TEASER } from "./faq-teaser";
+import { deferred } from "./deferred-section";
 import { GeneratorInvitation, type GeneratorLoader } from "./generator-invitation";
-import { FaqItem } from "./faq-item";
-import { PlanCards } from "./plan-cards";
-import { StylesCarousel } from "./styles-carousel";
-import { Testimonials } from "./testimonials";
 
 // Figures that are the product's own, not the spec's marketing ones (it claims 10M+ images and 99.9%
 // uptime, which nothing here measures): all three come from the vocabulary. A render time is not shown:
@@ -62,6 +58,18 @@ const WHAT_DRAWS =
 const TRUSTED = ["Supabase", "PostgreSQL", "React", "IndexedDB", "Workbox"];
 
 const GeneratorSection = lazy(() => import("./generator-section"));
+const StylesCarousel = deferred("styles", () => import("./styles-carousel").then((m) => m.StylesCarousel));
+const Testimonials = deferred("testimonials", () => import("./testimonials").then((m) => m.Testimonials));
+const PlanCards = deferred("pricing", () => import("./plan-cards").then((m) => () => <m.PlanCards />));
+const FaqTeaser = deferred("faq", () =>
+  Promise.all([import("./faq-teaser"), import("./faq-item")]).then(([{ FAQ_TEASER }, { FaqItem }]) => () => (
+    <>
+      {FAQ_TEASER.map((entry) => (
+        <FaqItem key={entry.id} entry={entry} />
+      ))}
+    </>
+  )),
+);
 
 /** Visitors get the invitation; a signed-in person gets the generator (see generator-section). */
 function GeneratorSlot({ load }: { load?: GeneratorLoader }) {
@@ -142,7 +150,7 @@ export default function HomePage({ loadGenerator }: { loadGenerator?: GeneratorL
         </ul>
       </section>
 
-      <section aria-labelledby="styles-title">
+      <section id="styles" aria-labelledby="styles-title">
         <StylesCarousel />
       </section>
 
@@ -150,7 +158,7 @@ export default function HomePage({ loadGenerator }: { loadGenerator?: GeneratorL
         <GeneratorSlot load={loadGenerator} />
       </section>
 
-      <section aria-labelledby="testimonials-title">
+      <section id="testimonials" aria-labelledby="testimonials-title">
         <Testimonials />
       </section>
 
@@ -169,14 +177,12 @@ export default function HomePage({ loadGenerator }: { loadGenerator?: GeneratorL
         </p>
       </section>
 
-      <section aria-labelledby="faq-title">
+      <section id="faq" aria-labelledby="faq-title">
         <h2 id="faq-title" className="text-center text-2xl font-bold sm:text-3xl">
           Questions, answered
         </h2>
         <div className="mx-auto mt-8 flex max-w-3xl flex-col gap-2">
-          {FAQ_TEASER.map((entry) => (
-            <FaqItem key={entry.id} entry={entry} />
-          ))}
+          <FaqTeaser />
         </div>
         <p className="mt-6 text-center">
           <Link to="/faq" className="link link-primary">
