@@ -2,7 +2,7 @@
 // right. Records come from Dexie through useLiveQuery (the queue, the generations, the prompt
 // history); work goes through the generation hooks. Used on /generate and in the home page's
 // #generator section; the quota alert is handed in by the app (features do not import each other).
-import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject, type ReactNode } from "react";
 import { useSearch } from "wouter";
 import { useLiveQuery } from "dexie-react-hooks";
 import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
@@ -20,7 +20,7 @@ import { GeneratorForm, type FormNotice } from "./generator-form";
 import { applyRecipe, parseSeed, toRequest, type GeneratorSettings } from "./generator-settings";
 import { LivePreviewPanel, RECENT_COUNT, RECENT_FIRST } from "./preview-panel";
 import { PromptHistory } from "./prompt-history";
-import { QueueCard } from "./queue-card";
+import { QueueCard, type QueueCardProps } from "./queue-card";
 import { useGeneratorForm } from "./use-generator-form";
 import { OpenImageDropZone, useImagesFromOutside, type OpenedImageHandlers } from "./open-image";
 import { findSameRecipe } from "./same-recipe";
@@ -79,6 +79,42 @@ function revealPreview(preview: HTMLElement | null): void {
   preview.scrollIntoView({ block: "start", behavior: smooth ? "smooth" : "auto" });
 }
 
+/** The queue card with the user's tasks read here: a task's change redraws the card alone, not the form. */
+function LiveQueueCard({ userId, ...props }: Omit<QueueCardProps, "tasks"> & { userId: string | null }) {
+  const tasks = useLiveQuery(() => (userId ? listTasks(userId) : NO_TASKS), [userId], NO_TASKS);
+  return <QueueCard tasks={tasks} {...props} />;
+}
+
+type PreviewProps = {
+  userId: string | null;
+  clearedAt: string | null;
+  pinnedId: string | null;
+  /** Set to the newest stored generation (Reset clears the preview's list up to it). */
+  newest: MutableRefObject<GenerationRecord | undefined>;
+  /** Hears the id on the preview's stage after each change (the preview is followed after Generate). */
+  onLatest: (id: string | undefined) => void;
+};
+
+/**
+ * The preview with the user's newest generations read here: a new row or a kept image redraws this
+ * column alone, not the form beside it.
+ */
+function GeneratorPreview({ userId, clearedAt, pinnedId, newest, onLatest }: PreviewProps) {
+  const generations = useLiveQuery(
+    () => (userId ? recentGenerations(userId, RECENT_FIRST + RECENT_COUNT) : NO_TASKS),
+    [userId],
+    NO_TASKS,
+  );
+  const pinned = useLiveQuery(() => (pinnedId ? generationWithImage(pinnedId) : undefined), [pinnedId]);
+  newest.current = generations[0];
+  const recentShown = clearedAt ? generations.filter((g) => g.createdAt > clearedAt) : generations;
+  const shown =
+    pinned && pinned.userId === userId ? [pinned, ...recentShown.filter((g) => g.id !== pinned.id)] : recentShown;
+  const latestId = shown[0]?.id;
+  useEffect(() => onLatest(latestId), [latestId, onLatest]);
+  return <LivePreviewPanel generations={shown} userId={userId ?? undefined} />;
+}
+
 export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
   const hydrated = useHydrated();
   const session = useSession();
@@ -106,12 +142,6 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
   const actions = useGenerationActions();
   const running = useRunActive();
   const concurrency = useConcurrency();
-  const tasks = useLiveQuery(() => (userId ? listTasks(userId) : NO_TASKS), [userId], NO_TASKS);
-  const generations = useLiveQuery(
-    () => (userId ? recentGenerations(userId, RECENT_FIRST + RECENT_COUNT) : NO_TASKS),
-    [userId],
-    NO_TASKS,
-  );
   const history = useLiveQuery(() => (userId ? listPromptHistory(userId) : NO_TASKS), [userId], NO_TASKS);
   const [submitting, setSubmitting] = useState(false);
   const [notice, setNotice] = useState<FormNotice | null>(null);
@@ -120,21 +150,20 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
   // An identical re-run found (asked about), and the generation "Open it" put on the preview's stage.
   const [same, setSame] = useState<GenerationRecord | null>(null);
   const [pinnedId, setPinnedId] = useState<string | null>(null);
-  const pinned = useLiveQuery(() => (pinnedId ? generationWithImage(pinnedId) : undefined), [pinnedId]);
-  const recentShown = clearedAt ? generations.filter((g) => g.createdAt > clearedAt) : generations;
-  const shownGenerations =
-    pinned && pinned.userId === userId ? [pinned, ...recentShown.filter((g) => g.id !== pinned.id)] : recentShown;
+  const newest = useRef<GenerationRecord | undefined>(undefined);
   const preview = useRef<HTMLDivElement>(null);
   // After Generate the preview is followed until the result is in: its progress, then the image (which
   // may make the column taller than the screen) are brought into view; focus stays on Generate.
   const followSince = useRef(0);
   const followFrom = useRef<string | undefined>(undefined);
-  const latestId = shownGenerations[0]?.id;
-  useEffect(() => {
+  const latestId = useRef<string | undefined>(undefined);
+  const follow = useCallback((id: string | undefined) => {
+    latestId.current = id;
     if (!followSince.current || Date.now() - followSince.current > FOLLOW_MS) return;
     revealPreview(preview.current);
-    if (latestId !== followFrom.current) followSince.current = 0; // the result is in: stop following
-  }, [running, latestId]);
+    if (id !== followFrom.current) followSince.current = 0; // the result is in: stop following
+  }, []);
+  useEffect(() => follow(latestId.current), [running, follow]);
 
   /** `again`: the person chose to make an identical re-run anyway. */
   const generate = async (hold = false, again = false) => {
@@ -173,7 +202,7 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
       }
       if (result.ok) {
         followSince.current = Date.now();
-        followFrom.current = latestId;
+        followFrom.current = latestId.current;
         revealPreview(preview.current);
       }
     } finally {
@@ -192,7 +221,7 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
               onReset={() => {
                 setNotice(null);
                 // The newest shown so far marks the line (the server's clock, as every created_at is).
-                if (generations[0]) setClearedAt(generations[0].createdAt);
+                if (newest.current) setClearedAt(newest.current.createdAt);
                 setPinnedId(null);
                 reset();
               }}
@@ -220,9 +249,9 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
       {/* After Generate the preview is scrolled to unless its top is already in view (a sticky column
           did not hold: with the result and the queue it is taller than a 800 px screen). */}
       <div className="flex min-w-0 scroll-mt-20 flex-col gap-6" ref={preview}>
-        <LivePreviewPanel generations={shownGenerations} userId={userId ?? undefined} />
-        <QueueCard
-          tasks={tasks}
+        <GeneratorPreview userId={userId} clearedAt={clearedAt} pinnedId={pinnedId} newest={newest} onLatest={follow} />
+        <LiveQueueCard
+          userId={userId}
           concurrency={concurrency}
           onConcurrency={actions.setConcurrency}
           onClear={actions.clearTasks}
