@@ -33,6 +33,19 @@ export function generationRow(id: string, userId: string, over: Partial<Generati
   return { ...newGeneration(id, userId), created_at: "2026-11-22T10:00:00.000Z", ...over };
 }
 
+/** A published row of someone else's, as the gallery lists it; `over` sets any column. */
+export function publishedRow(id: string, prompt: string, over: Partial<GenerationRow> = {}): GenerationRow {
+  return generationRow(id, "someone", {
+    prompt,
+    quality: "high",
+    seed: 99,
+    model: "procedural-v1",
+    is_public: true,
+    created_at: "2026-11-20T10:00:00.000Z",
+    ...over,
+  });
+}
+
 /** A task as the generator queues it for `userId` (enqueueTasks adds its status and times); `over` sets any field. */
 export function newTask(id: string, userId: string, over: Partial<NewTask> = {}): NewTask {
   return {

@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { setSessionView } from "#src/state/session-store.ts";
+import { publishedRow } from "../../../support/records.ts";
 import { renderAt } from "../../../support/render-at.tsx";
 
 const listPublished = vi.fn();
@@ -12,25 +13,8 @@ vi.mock("#src/api/gallery.ts", () => ({ listPublished, loadPublishedImage }));
 const { default: GalleryPage } = await import("#src/features/gallery/gallery-page.tsx");
 
 function published(n: number, patch: Partial<GenerationRow> = {}) {
-  return {
-    id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
-    user_id: "someone",
-    prompt: `published ${n}`,
-    negative_prompt: "",
-    style: "anime",
-    quality: "high",
-    aspect_ratio: "1:1",
-    width: 1024,
-    height: 1024,
-    seed: 99,
-    provider: "builtin",
-    model: "procedural-v1",
-    image_path: `someone/${n}.png`,
-    is_public: true,
-    is_saved: false,
-    created_at: "2026-11-20T10:00:00.000Z",
-    ...patch,
-  };
+  const id = `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+  return publishedRow(id, `published ${n}`, { image_path: `someone/${n}.png`, ...patch });
 }
 
 const renderPage = (path: string) => renderAt(path, <GalleryPage />);

@@ -6,9 +6,9 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { REPORT_NOTE_MAX_CHARS, REPORT_REASON_LABELS } from "#shared/vocabulary/moderation.ts";
-import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import { setSessionView } from "#src/state/session-store.ts";
 import { toasts } from "#src/state/toasts.ts";
+import { publishedRow } from "../../../support/records.ts";
 import { renderAt } from "../../../support/render-at.tsx";
 
 const listPublished = vi.fn();
@@ -20,26 +20,7 @@ vi.mock("#src/api/moderation.ts", () => ({ reportGeneration }));
 const { default: GalleryPage } = await import("#src/features/gallery/gallery-page.tsx");
 
 const ID = "00000000-0000-4000-8000-000000000001";
-function published(id: string, prompt: string): GenerationRow {
-  return {
-    id,
-    user_id: "someone",
-    prompt,
-    negative_prompt: "",
-    style: "anime",
-    quality: "high",
-    aspect_ratio: "1:1",
-    width: 1024,
-    height: 1024,
-    seed: 99,
-    provider: "builtin",
-    model: "procedural-v1",
-    image_path: `someone/${id}.png`,
-    is_public: true,
-    is_saved: false,
-    created_at: "2026-11-20T10:00:00.000Z",
-  };
-}
+const published = (id: string, prompt: string) => publishedRow(id, prompt);
 
 beforeEach(() => {
   listPublished.mockReset();
