@@ -61,10 +61,12 @@ export const TELEMETRY_LANE: Lane = {
   drain: () => telemetry().flush(),
 };
 
-/** The offline library's image fills (src/sync/pull-images.ts): one page fills, the others take over. */
+/**
+ * The offline library's image fills (src/sync/pull-images.ts): no lock, each page fills on its own idle
+ * time (a hidden tab holding a lock would fill at its throttled timers' pace); what one keeps, the others skip.
+ */
 export const IMAGES_LANE: Lane = {
   name: "images",
-  lock: { prefix: "promptcanvas-images:", hold: "page" },
   wakeOn: [{ on: "online" }],
   start: ({ userId }) => keepLibraryOffline(fillDeps(db), userId, warn("keeping the library offline failed")),
 };
