@@ -15,41 +15,41 @@ function start(visible = true) {
     },
   });
   const actor = createActor(machine, { input: { visible }, clock }).start();
-  return { actor, clock, reads };
+  /** Moves the clock on by `ms` and lets the reads it starts settle. */
+  const advance = async (ms: number) => {
+    clock.increment(ms);
+    await flush();
+  };
+  return { actor, clock, reads, advance };
 }
 
 describe("limitsMachine", () => {
   it("reads at once, then every 30 s while visible", async () => {
-    const { clock, reads } = start();
+    const { reads, advance } = start();
     await flush();
     expect(reads).toEqual([0]);
-    clock.increment(29_999);
-    await flush();
+    await advance(29_999);
     expect(reads).toHaveLength(1);
-    clock.increment(1);
-    await flush();
+    await advance(1);
     expect(reads).toEqual([0, 30_000]);
   });
 
   it("re-reads 500 ms after a generation", async () => {
-    const { actor, clock, reads } = start();
+    const { actor, clock, reads, advance } = start();
     await flush();
     clock.increment(1_000);
     actor.send({ type: "generation.finished" });
-    clock.increment(499);
-    await flush();
+    await advance(499);
     expect(reads).toHaveLength(1);
-    clock.increment(1);
-    await flush();
+    await advance(1);
     expect(reads).toEqual([0, 1_500]);
   });
 
   it("stops polling while hidden and reads again on return", async () => {
-    const { actor, clock, reads } = start();
+    const { actor, reads, advance } = start();
     await flush();
     actor.send({ type: "visibility.hidden" });
-    clock.increment(120_000);
-    await flush();
+    await advance(120_000);
     expect(reads).toHaveLength(1);
     actor.send({ type: "visibility.visible" });
     await flush();

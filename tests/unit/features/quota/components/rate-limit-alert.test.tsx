@@ -20,6 +20,12 @@ function limits(patch: Partial<LimitsView>): LimitsView {
   };
 }
 
+/** Renders the alert for `patch`'s figures and a countdown showing `label` (`past` once the reset has passed). */
+function alertFor(patch: Partial<LimitsView>, label: string, past = false): HTMLElement {
+  render(<RateLimitAlertView limits={limits(patch)} countdown={{ label, past }} nowMs={NOW} />);
+  return screen.getByRole("alert");
+}
+
 describe("rate-limit alert", () => {
   it("shows only when 2 or fewer generations remain", () => {
     expect(shouldShowLimitAlert(null)).toBe(false);
@@ -29,14 +35,7 @@ describe("rate-limit alert", () => {
   });
 
   it("warns at 1–2 remaining with the countdown", () => {
-    render(
-      <RateLimitAlertView
-        limits={limits({ remaining: 1 })}
-        countdown={{ label: "13:59:59", past: false }}
-        nowMs={NOW}
-      />,
-    );
-    const alert = screen.getByRole("alert");
+    const alert = alertFor({ remaining: 1 }, "13:59:59");
     expect(alert.className).toContain("alert-warning");
     expect(alert.textContent).toContain("1 of 5 generations left today");
     expect(alert.textContent).toMatch(/Resets in 13:59:59/);
@@ -44,39 +43,20 @@ describe("rate-limit alert", () => {
   });
 
   it("is destructive with 'Daily limit reached' and an Upgrade link at 0", () => {
-    render(
-      <RateLimitAlertView
-        limits={limits({ remaining: 0 })}
-        countdown={{ label: "00:00:05", past: false }}
-        nowMs={NOW}
-      />,
-    );
-    const alert = screen.getByRole("alert");
+    const alert = alertFor({ remaining: 0 }, "00:00:05");
     expect(alert.className).toContain("alert-error");
     expect(alert.textContent).toContain("Daily limit reached");
     expect(screen.getByRole("link", { name: "Upgrade Now" }).getAttribute("href")).toBe("/pricing");
   });
 
   it("says 'Resetting...' once the reset time has passed", () => {
-    render(
-      <RateLimitAlertView
-        limits={limits({ remaining: 0 })}
-        countdown={{ label: "Resetting...", past: true }}
-        nowMs={NOW}
-      />,
-    );
-    expect(screen.getByRole("alert").textContent).toContain("Resetting...");
+    const alert = alertFor({ remaining: 0 }, "Resetting...", true);
+    expect(alert.textContent).toContain("Resetting...");
   });
 
   it("offline, gives the last known figures with their age", () => {
-    render(
-      <RateLimitAlertView
-        limits={limits({ remaining: 2, stale: true, checkedAt: "2026-11-22T09:55:00Z" })}
-        countdown={{ label: "14:00:00", past: false }}
-        nowMs={NOW}
-      />,
-    );
-    expect(screen.getByRole("alert").textContent).toContain("as of 5 min ago");
+    const alert = alertFor({ remaining: 2, stale: true, checkedAt: "2026-11-22T09:55:00Z" }, "14:00:00");
+    expect(alert.textContent).toContain("as of 5 min ago");
     expect(ageText("2026-11-22T09:59:40Z", NOW)).toBe("just now");
     expect(ageText("2026-11-22T07:00:00Z", NOW)).toBe("3 h ago");
   });
