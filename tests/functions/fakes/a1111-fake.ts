@@ -4,7 +4,7 @@
 // error shape `{error, detail, body, errors}` for an unknown sampler (404) and CUDA out of memory (500);
 // and a slow mode, since the call blocks until the picture is drawn. Stable Diffusion with a seed is
 // deterministic: same recipe and seed, same bytes; seed -1 draws a random one.
-import { type FakeServer, json, startFakeServer, toBase64 } from "./fake-server.ts";
+import { type Check, type FakeServer, json, startFakeServer, toBase64, validateBody } from "./fake-server.ts";
 import { randomSeed, recipePng } from "./recipe-png.ts";
 
 export interface A1111Modes {
@@ -20,7 +20,6 @@ export interface A1111Fake extends FakeServer {
   modes: A1111Modes;
 }
 
-type Check = (v: unknown) => string | null;
 const str: Check = (v) => (typeof v === "string" ? null : "Input should be a valid string");
 const int: Check = (v) => (Number.isInteger(v) ? null : "Input should be a valid integer");
 const num: Check = (v) => (typeof v === "number" ? null : "Input should be a valid number");
@@ -61,24 +60,9 @@ const SAMPLERS = new Set(["Euler", "Euler a", "DPM++ 2M", "DDIM"]);
 const handlerError = (status: number, error: string, detail: string, errors = "") =>
   json({ error, detail, body: "", errors }, status);
 
-function validate(schema: Record<string, Check>, body: unknown): Response | null {
-  const b = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
-  if (!b) {
-    return json({ detail: [{ loc: ["body"], msg: "Input should be a valid dictionary", type: "dict_type" }] }, 422);
-  }
-  const detail = [];
-  for (const [key, value] of Object.entries(b)) {
-    const check: Check | undefined = schema[key];
-    // The WebUI would ignore an unknown key; this fake refuses it, to hold the adapter to the API.
-    if (!check) {
-      detail.push({ loc: ["body", key], msg: "Extra inputs are not permitted", type: "extra_forbidden" });
-      continue;
-    }
-    const msg = check(value);
-    if (msg) detail.push({ loc: ["body", key], msg, type: "type_error" });
-  }
-  return detail.length ? json({ detail }, 422) : null;
-}
+/** The WebUI's 422 (it would ignore an unknown key; the fake refuses it, to hold the adapter to the API). */
+const validate = (schema: Record<string, Check>, body: unknown) =>
+  validateBody(schema, body, { notObject: "Input should be a valid dictionary", checkType: "type_error" });
 
 export function startA1111Fake(overrides: Partial<A1111Modes> = {}): A1111Fake {
   const modes: A1111Modes = {

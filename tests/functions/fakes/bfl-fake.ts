@@ -4,7 +4,7 @@
 // `get_result` cycling Pending → Ready, sample URLs that 404 after their lifetime, the moderated and failed
 // endings, and the submit failures (402 credits, 429 past the active-task limit, 5xx). Same recipe and
 // seed, same bytes: FLUX with a seed is deterministic.
-import { type FakeServer, json, startFakeServer } from "./fake-server.ts";
+import { type Check, type FakeServer, json, startFakeServer, validateBody } from "./fake-server.ts";
 import { randomSeed, recipePng } from "./recipe-png.ts";
 
 export type BflOutcome = "ready" | "request_moderated" | "content_moderated" | "error" | "task_not_found";
@@ -49,7 +49,6 @@ export interface BflFake {
   close(): Promise<void>;
 }
 
-type Check = (v: unknown) => string | null;
 const int = (min: number, max: number): Check => (v) =>
   !Number.isInteger(v) ?
     "Input should be a valid integer" :
@@ -87,23 +86,9 @@ const SCHEMAS: Record<string, Record<string, Check>> = {
   "flux-dev": { ...PRO, steps: int(1, 50), guidance: num(1.5, 5) },
 };
 
-/** FastAPI's validation answer; this fake also refuses keys the schema does not know, to hold the adapter to it. */
-function validate(schema: Record<string, Check>, body: unknown): Response | null {
-  if (!body || typeof body !== "object" || Array.isArray(body)) {
-    return json({ detail: [{ loc: ["body"], msg: "Input should be a valid dictionary", type: "dict_type" }] }, 422);
-  }
-  const detail = [];
-  for (const [key, value] of Object.entries(body)) {
-    const check: Check | undefined = schema[key];
-    if (!check) {
-      detail.push({ loc: ["body", key], msg: "Extra inputs are not permitted", type: "extra_forbidden" });
-      continue;
-    }
-    const msg = check(value);
-    if (msg) detail.push({ loc: ["body", key], msg, type: "value_error" });
-  }
-  return detail.length ? json({ detail }, 422) : null;
-}
+/** FastAPI's validation answer, as BFL words it. */
+const validate = (schema: Record<string, Check>, body: unknown) =>
+  validateBody(schema, body, { notObject: "Input should be a valid dictionary", checkType: "value_error" });
 
 export function startBflFake(overrides: Partial<BflModes> = {}): BflFake {
   const apiKey = "bfl-fake-key";

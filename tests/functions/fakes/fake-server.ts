@@ -19,6 +19,40 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 }
 
+/** A check of one input field: the validation message, or null when the value passes. */
+export type Check = (v: unknown) => string | null;
+
+/** How a FastAPI provider words its 422: the message for a body that is no object, a failed check's type. */
+export interface FastApiWording {
+  notObject: string;
+  checkType: string;
+  /** Fields that must be present. */
+  required?: string[];
+}
+
+/**
+ * FastAPI's validation answer for `body` against `schema` (null when it passes). The fakes also refuse keys
+ * the schema does not know, to hold an adapter to the documented input.
+ */
+export function validateBody(schema: Record<string, Check>, body: unknown, wording: FastApiWording): Response | null {
+  const b = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+  if (!b) return json({ detail: [{ loc: ["body"], msg: wording.notObject, type: "dict_type" }] }, 422);
+  const detail = [];
+  for (const key of wording.required ?? []) {
+    if (!(key in b)) detail.push({ loc: ["body", key], msg: "Field required", type: "missing" });
+  }
+  for (const [key, value] of Object.entries(b)) {
+    const check: Check | undefined = schema[key];
+    if (!check) {
+      detail.push({ loc: ["body", key], msg: "Extra inputs are not permitted", type: "extra_forbidden" });
+      continue;
+    }
+    const msg = check(value);
+    if (msg) detail.push({ loc: ["body", key], msg, type: wording.checkType });
+  }
+  return detail.length ? json({ detail }, 422) : null;
+}
+
 export function startFakeServer(
   handle: (req: Request, url: URL, body: unknown) => Response | Promise<Response>,
 ): FakeServer {

@@ -4,7 +4,7 @@
 // cancel; FastAPI 422 `detail[]`; `Authorization: Key`; and the failures (401, 402/403 billing, 429 with
 // or without Retry-After, 5xx, 504 user timeout, a failed request). FLUX with a seed is deterministic:
 // same recipe and seed, same bytes.
-import { type FakeServer, FileHost, json, solidPng, startFakeServer } from "./fake-server.ts";
+import { type Check, type FakeServer, FileHost, json, solidPng, startFakeServer, validateBody } from "./fake-server.ts";
 import { randomSeed, recipePng } from "./recipe-png.ts";
 
 export type FalOutcome = "ok" | "nsfw" | "failed";
@@ -46,7 +46,6 @@ const SIZES: Record<string, [number, number]> = {
   landscape_16_9: [1024, 576],
 };
 
-type Check = (v: unknown) => string | null;
 const int = (min: number, max: number): Check => (v) =>
   Number.isInteger(v) && (v as number) >= min && (v as number) <= max ?
     null :
@@ -73,23 +72,13 @@ const SCHEMA: Record<string, Check> = {
   acceleration: oneOf("none", "regular", "high"),
 };
 
-/** fal's 422; this fake also refuses unknown keys, to hold the adapter to the documented input. */
-function validate(body: unknown): Response | null {
-  const b = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
-  if (!b) return json({ detail: [{ loc: ["body"], msg: "Input should be an object", type: "dict_type" }] }, 422);
-  const detail = [];
-  if (!("prompt" in b)) detail.push({ loc: ["body", "prompt"], msg: "Field required", type: "missing" });
-  for (const [key, value] of Object.entries(b)) {
-    const check: Check | undefined = SCHEMA[key];
-    if (!check) {
-      detail.push({ loc: ["body", key], msg: "Extra inputs are not permitted", type: "extra_forbidden" });
-      continue;
-    }
-    const msg = check(value);
-    if (msg) detail.push({ loc: ["body", key], msg, type: "value_error" });
-  }
-  return detail.length ? json({ detail }, 422) : null;
-}
+/** fal's 422: the prompt is required. */
+const validate = (body: unknown) =>
+  validateBody(SCHEMA, body, {
+    notObject: "Input should be an object",
+    checkType: "value_error",
+    required: ["prompt"],
+  });
 
 export function startFalFake(overrides: Partial<FalModes> = {}): FalFake {
   const apiKey = "fal-key-id:fal-key-secret";
