@@ -2,17 +2,11 @@
 // three error classes the client distinguishes (HTTP, relay, fetch), plus the gateway's 404 and 401.
 // Test-only functions come from tests/support/functions via EXTRA_FUNCTIONS_DIR.
 import { createServer } from "node:net";
-import {
-  createClient,
-  FunctionsFetchError,
-  FunctionsHttpError,
-  FunctionsRelayError,
-  type SupabaseClient,
-} from "@supabase/supabase-js";
-import WebSocket from "ws";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Backend, startBackend } from "../support/backend.ts";
-import { anonClient, newUser } from "../support/clients.ts";
+import { FunctionsFetchError, FunctionsHttpError, FunctionsRelayError } from "@supabase/supabase-js";
+import { describe, expect, it } from "vitest";
+import { useBackend } from "../support/backend-suite.ts";
+import { startBackend } from "../support/backend.ts";
+import { anonClient, clientWith, newUser } from "../support/clients.ts";
 
 /** A port that was free a moment ago and has nothing listening on it now. */
 async function closedPort(): Promise<number> {
@@ -23,24 +17,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-function clientWith(url: string, key: string, headers: Record<string, string> = {}): SupabaseClient {
-  return createClient(url, key, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: WebSocket as never },
-    global: { headers },
-  });
-}
-
 describe("edge functions through supabase-js", () => {
-  let backend: Backend;
-
-  beforeAll(async () => {
-    backend = await startBackend({ env: { EXTRA_FUNCTIONS_DIR: "tests/support/functions" } });
-  });
-
-  afterAll(async () => {
-    await backend?.stop();
-  });
+  const backend = useBackend(() => startBackend({ env: { EXTRA_FUNCTIONS_DIR: "tests/support/functions" } }));
 
   it("invokes the health function as a signed-in user", async () => {
     const { client } = await newUser(backend, "fn");

@@ -59,103 +59,93 @@ const DATABASE_BROADCASTS = {
      $$;`,
 };
 
-describeOnBackends(
-  "realtime broadcasts from the database on $title",
-  { prefix: "pc_rt_db_broadcast", fixture: DATABASE_BROADCASTS },
-  (backend, { skip }) => {
-    const { owner: alice, stranger: bob, anon } = castFor(backend);
+describeOnBackends("realtime broadcasts from the database on $title", DATABASE_BROADCASTS, (backend, { skip }) => {
+  const { owner: alice, stranger: bob, anon } = castFor(backend);
 
-    it.skipIf(skip)(
-      "broadcast_changes from a trigger reaches the private channel's authorised member, not an unauthorised one",
-      async () => {
-        const room = `room:${alice.id}`;
-        const owner = await enter(alice.client, room, { private: true });
-        // Bob may join Alice's room privately (he may see its presence) but may not read its broadcasts.
-        const onlyPresence = await enter(bob.client, room, { private: true, presence: { key: "bob" } }, true);
-        const publicTwin = await enter(anon, room); // the same name, public: another topic
-        const bobsRoom = await enter(bob.client, `room:${bob.id}`, { private: true });
-
-        const { data: inserted, error } = await alice.client
-          .from("rt_notes")
-          .insert({ body: "first" })
-          .select()
-          .single();
-        expect(error).toBeNull();
-        const insert = await waitFor(() => owner.heard.find((h) => h.event === "INSERT"), "the INSERT broadcast");
-        expect(insert.payload).toEqual({
-          id: expect.any(String),
-          operation: "INSERT",
-          record: { id: inserted!.id, user_id: alice.id, body: "first" },
-          old_record: null,
-          schema: "public",
-          table: "rt_notes",
-        });
-        // The message's id, in the payload (added by realtime.send) and as the broadcast's meta.
-        expect(insert.meta).toEqual({ id: insert.payload.id });
-
-        expect(
-          (await alice.client.from("rt_notes").update({ body: "second" }).eq("id", inserted!.id)).error,
-        ).toBeNull();
-        const update = await waitFor(() => owner.heard.find((h) => h.event === "UPDATE"), "the UPDATE broadcast");
-        expect(update.payload).toMatchObject({
-          operation: "UPDATE",
-          record: { body: "second" },
-          old_record: { body: "first" },
-        });
-        expect((await alice.client.from("rt_notes").delete().eq("id", inserted!.id)).error).toBeNull();
-        const del = await waitFor(() => owner.heard.find((h) => h.event === "DELETE"), "the DELETE broadcast");
-        expect(del.payload).toMatchObject({ operation: "DELETE", record: null, old_record: { body: "second" } });
-
-        await sleep(SILENCE_MS);
-        expect(owner.heard.map((h) => h.event)).toEqual(["INSERT", "UPDATE", "DELETE"]);
-        expect(onlyPresence.heard).toEqual([]);
-        expect(publicTwin.heard).toEqual([]);
-        expect(bobsRoom.heard).toEqual([]);
-        for (const s of [owner, onlyPresence, publicTwin, bobsRoom]) await s.channel.unsubscribe();
-      },
-    );
-
-    it.skipIf(skip)("realtime.send with private false reaches a public channel's subscribers only", async () => {
+  it.skipIf(skip)(
+    "broadcast_changes from a trigger reaches the private channel's authorised member, not an unauthorised one",
+    async () => {
       const room = `room:${alice.id}`;
-      const listener = await enter(anon, room);
-      const alsoListening = await enter(bob.client, room);
-      const privateTwin = await enter(alice.client, room, { private: true });
+      const owner = await enter(alice.client, room, { private: true });
+      // Bob may join Alice's room privately (he may see its presence) but may not read its broadcasts.
+      const onlyPresence = await enter(bob.client, room, { private: true, presence: { key: "bob" } }, true);
+      const publicTwin = await enter(anon, room); // the same name, public: another topic
+      const bobsRoom = await enter(bob.client, `room:${bob.id}`, { private: true });
 
-      expect((await alice.client.rpc("rt_shout", { topic: room, body: "hello" })).error).toBeNull();
-      const heard = await waitFor(() => listener.heard.find((h) => h.event === "shout"), "the public message");
-      expect(heard.payload).toEqual({ body: "hello", id: expect.any(String) });
-      expect(heard.meta).toEqual({ id: heard.payload.id });
-      await waitFor(() => alsoListening.heard.find((h) => h.event === "shout"), "the second subscriber's copy");
+      const { data: inserted, error } = await alice.client.from("rt_notes").insert({ body: "first" }).select().single();
+      expect(error).toBeNull();
+      const insert = await waitFor(() => owner.heard.find((h) => h.event === "INSERT"), "the INSERT broadcast");
+      expect(insert.payload).toEqual({
+        id: expect.any(String),
+        operation: "INSERT",
+        record: { id: inserted!.id, user_id: alice.id, body: "first" },
+        old_record: null,
+        schema: "public",
+        table: "rt_notes",
+      });
+      // The message's id, in the payload (added by realtime.send) and as the broadcast's meta.
+      expect(insert.meta).toEqual({ id: insert.payload.id });
+
+      expect((await alice.client.from("rt_notes").update({ body: "second" }).eq("id", inserted!.id)).error).toBeNull();
+      const update = await waitFor(() => owner.heard.find((h) => h.event === "UPDATE"), "the UPDATE broadcast");
+      expect(update.payload).toMatchObject({
+        operation: "UPDATE",
+        record: { body: "second" },
+        old_record: { body: "first" },
+      });
+      expect((await alice.client.from("rt_notes").delete().eq("id", inserted!.id)).error).toBeNull();
+      const del = await waitFor(() => owner.heard.find((h) => h.event === "DELETE"), "the DELETE broadcast");
+      expect(del.payload).toMatchObject({ operation: "DELETE", record: null, old_record: { body: "second" } });
 
       await sleep(SILENCE_MS);
-      expect(privateTwin.heard).toEqual([]);
-      for (const s of [listener, alsoListening, privateTwin]) await s.channel.unsubscribe();
-    });
+      expect(owner.heard.map((h) => h.event)).toEqual(["INSERT", "UPDATE", "DELETE"]);
+      expect(onlyPresence.heard).toEqual([]);
+      expect(publicTwin.heard).toEqual([]);
+      expect(bobsRoom.heard).toEqual([]);
+      for (const s of [owner, onlyPresence, publicTwin, bobsRoom]) await s.channel.unsubscribe();
+    },
+  );
 
-    it.skipIf(skip)(
-      "a rolled-back send delivers nothing; a send refused by the caller's INSERT policy is only a warning",
-      async () => {
-        const room = `room:${alice.id}`;
-        const listener = await enter(anon, room);
-        const owner = await enter(alice.client, room, { private: true });
+  it.skipIf(skip)("realtime.send with private false reaches a public channel's subscribers only", async () => {
+    const room = `room:${alice.id}`;
+    const listener = await enter(anon, room);
+    const alsoListening = await enter(bob.client, room);
+    const privateTwin = await enter(alice.client, room, { private: true });
 
-        const failed = await alice.client.rpc("rt_shout_then_fail", { topic: room });
-        expect(failed.error?.message).toBe("changed my mind");
-        // Bob may not write to Alice's room: his call succeeds and nothing is sent.
-        expect((await bob.client.rpc("rt_send_as_me", { topic: room })).error).toBeNull();
-        // Alice may: the same function, as her, is sent (private by default).
-        expect((await alice.client.rpc("rt_send_as_me", { topic: room })).error).toBeNull();
-        // A later send arrives, so the rolled-back one had every chance to arrive first.
-        expect((await alice.client.rpc("rt_shout", { topic: room, body: "after" })).error).toBeNull();
+    expect((await alice.client.rpc("rt_shout", { topic: room, body: "hello" })).error).toBeNull();
+    const heard = await waitFor(() => listener.heard.find((h) => h.event === "shout"), "the public message");
+    expect(heard.payload).toEqual({ body: "hello", id: expect.any(String) });
+    expect(heard.meta).toEqual({ id: heard.payload.id });
+    await waitFor(() => alsoListening.heard.find((h) => h.event === "shout"), "the second subscriber's copy");
 
-        await waitFor(() => listener.heard.find((h) => h.event === "shout"), "the message after the rolled-back one");
-        const mine = await waitFor(() => owner.heard.find((h) => h.event === "as-me"), "Alice's own send");
-        expect(mine.payload).toEqual({ from: alice.id, id: expect.any(String) });
-        await sleep(SILENCE_MS);
-        expect(listener.heard.map((h) => h.event)).toEqual(["shout"]);
-        expect(owner.heard.map((h) => h.payload)).toEqual([{ from: alice.id, id: expect.any(String) }]);
-        for (const s of [listener, owner]) await s.channel.unsubscribe();
-      },
-    );
-  },
-);
+    await sleep(SILENCE_MS);
+    expect(privateTwin.heard).toEqual([]);
+    for (const s of [listener, alsoListening, privateTwin]) await s.channel.unsubscribe();
+  });
+
+  it.skipIf(skip)(
+    "a rolled-back send delivers nothing; a send refused by the caller's INSERT policy is only a warning",
+    async () => {
+      const room = `room:${alice.id}`;
+      const listener = await enter(anon, room);
+      const owner = await enter(alice.client, room, { private: true });
+
+      const failed = await alice.client.rpc("rt_shout_then_fail", { topic: room });
+      expect(failed.error?.message).toBe("changed my mind");
+      // Bob may not write to Alice's room: his call succeeds and nothing is sent.
+      expect((await bob.client.rpc("rt_send_as_me", { topic: room })).error).toBeNull();
+      // Alice may: the same function, as her, is sent (private by default).
+      expect((await alice.client.rpc("rt_send_as_me", { topic: room })).error).toBeNull();
+      // A later send arrives, so the rolled-back one had every chance to arrive first.
+      expect((await alice.client.rpc("rt_shout", { topic: room, body: "after" })).error).toBeNull();
+
+      await waitFor(() => listener.heard.find((h) => h.event === "shout"), "the message after the rolled-back one");
+      const mine = await waitFor(() => owner.heard.find((h) => h.event === "as-me"), "Alice's own send");
+      expect(mine.payload).toEqual({ from: alice.id, id: expect.any(String) });
+      await sleep(SILENCE_MS);
+      expect(listener.heard.map((h) => h.event)).toEqual(["shout"]);
+      expect(owner.heard.map((h) => h.payload)).toEqual([{ from: alice.id, id: expect.any(String) }]);
+      for (const s of [listener, owner]) await s.channel.unsubscribe();
+    },
+  );
+});

@@ -37,56 +37,49 @@ function listen(client: SupabaseClient, name: string, binding: Omit<Listen, "eve
   return listenChanges<Change>(client, name, { event: "INSERT", schema: "public", table: "rt_items", ...binding });
 }
 
-describeOnBackends(
-  "realtime filters and column selection on $title",
-  { prefix: "pc_rt_filters", fixture: ITEMS },
-  (backend, { skip }) => {
-    const [alice] = people(backend, "rt-filter-alice");
+describeOnBackends("realtime filters and column selection on $title", ITEMS, (backend, { skip }) => {
+  const [alice] = people(backend, "rt-filter-alice");
 
-    it.skipIf(skip)(
-      "applies every comma-joined filter, not., like, is and match, and narrows a change to its select",
-      async () => {
-        const all = await listen(alice.client, "items-all", {});
-        const narrow = await listen(alice.client, "items-narrow", {
-          filter: "title=like.keep%,status=not.in.(draft,archived),done=is.null,title=imatch.[0-9]$",
-          select: ["title"],
-        });
-        const distinct = await listen(alice.client, "items-distinct", { filter: "done=isdistinct.true" });
-        const rows: { title: string; status: string; done: boolean | null }[] = [
-          { title: "keep 1", status: "live", done: null },
-          { title: "keep 2", status: "draft", done: null },
-          { title: "drop 3", status: "live", done: null },
-          { title: "keep four", status: "live", done: null },
-          { title: "keep 5", status: "live", done: true },
-        ];
-        for (const row of rows) expect((await alice.client.from("rt_items").insert(row)).error).toBeNull();
+  it.skipIf(skip)(
+    "applies every comma-joined filter, not., like, is and match, and narrows a change to its select",
+    async () => {
+      const all = await listen(alice.client, "items-all", {});
+      const narrow = await listen(alice.client, "items-narrow", {
+        filter: "title=like.keep%,status=not.in.(draft,archived),done=is.null,title=imatch.[0-9]$",
+        select: ["title"],
+      });
+      const distinct = await listen(alice.client, "items-distinct", { filter: "done=isdistinct.true" });
+      const rows: { title: string; status: string; done: boolean | null }[] = [
+        { title: "keep 1", status: "live", done: null },
+        { title: "keep 2", status: "draft", done: null },
+        { title: "drop 3", status: "live", done: null },
+        { title: "keep four", status: "live", done: null },
+        { title: "keep 5", status: "live", done: true },
+      ];
+      for (const row of rows) expect((await alice.client.from("rt_items").insert(row)).error).toBeNull();
 
-        await waitFor(() => (all.changes.length === rows.length ? true : undefined), "every insert, unfiltered");
-        const first = await waitFor(() => narrow.changes[0], "the one row every filter passes");
-        // The selected column and the primary key, nothing else.
-        expect(first.new).toEqual({ id: expect.any(Number), title: "keep 1" });
-        expect(all.changes[0].new).toMatchObject({ title: "keep 1", status: "live", done: null });
-        await sleep(SILENCE_MS);
-        expect(narrow.changes.map((c) => c.new.title)).toEqual(["keep 1"]);
-        // null is distinct from true; true is not.
-        expect(distinct.changes.map((c) => c.new.title)).toEqual(["keep 1", "keep 2", "drop 3", "keep four"]);
-        for (const s of [all, narrow, distinct]) await s.channel.unsubscribe();
-      },
+      await waitFor(() => (all.changes.length === rows.length ? true : undefined), "every insert, unfiltered");
+      const first = await waitFor(() => narrow.changes[0], "the one row every filter passes");
+      // The selected column and the primary key, nothing else.
+      expect(first.new).toEqual({ id: expect.any(Number), title: "keep 1" });
+      expect(all.changes[0].new).toMatchObject({ title: "keep 1", status: "live", done: null });
+      await sleep(SILENCE_MS);
+      expect(narrow.changes.map((c) => c.new.title)).toEqual(["keep 1"]);
+      // null is distinct from true; true is not.
+      expect(distinct.changes.map((c) => c.new.title)).toEqual(["keep 1", "keep 2", "drop 3", "keep four"]);
+      for (const s of [all, narrow, distinct]) await s.channel.unsubscribe();
+    },
+  );
+
+  it.skipIf(skip)("refuses a filter on a column the role may not select, or with a value not of its type", async () => {
+    await expect(listen(alice.client, "items-secret", { filter: "note=eq.x" })).rejects.toThrow(
+      /invalid column for filter note/,
     );
-
-    it.skipIf(skip)(
-      "refuses a filter on a column the role may not select, or with a value not of its type",
-      async () => {
-        await expect(listen(alice.client, "items-secret", { filter: "note=eq.x" })).rejects.toThrow(
-          /invalid column for filter note/,
-        );
-        await expect(listen(alice.client, "items-bad-id", { filter: "id=eq.abc" })).rejects.toThrow(
-          /invalid input syntax for type bigint/,
-        );
-        await expect(listen(alice.client, "items-bad-select", { select: ["note"] })).rejects.toThrow(
-          /invalid column for select note/,
-        );
-      },
+    await expect(listen(alice.client, "items-bad-id", { filter: "id=eq.abc" })).rejects.toThrow(
+      /invalid input syntax for type bigint/,
     );
-  },
-);
+    await expect(listen(alice.client, "items-bad-select", { select: ["note"] })).rejects.toThrow(
+      /invalid column for select note/,
+    );
+  });
+});

@@ -61,109 +61,103 @@ insert into public.cf_tasks values (1, 'plan', 2, 1), (2, 'ship', 3, null);
 `,
 };
 
-describeOnBackends(
-  "computed fields and relationships on $title",
-  { prefix: "rest_computed", fixture: FIXTURE },
-  (b, { skip }) => {
-    const { anon, server: service } = clientsFor(b);
+describeOnBackends("computed fields and relationships on $title", FIXTURE, (b, { skip }) => {
+  const { anon, server: service } = clientsFor(b);
 
-    it.skipIf(skip)("selects, filters and orders by a computed field, which * leaves out", async () => {
-      const named = await anon
-        .from("cf_people")
-        .select("id, name:cf_full_name, tag:cf_tag->>tag")
-        .ilike("cf_full_name", "*e*")
-        .order("cf_full_name", { ascending: false });
-      expect(named.error).toBeNull();
-      expect(named.data).toEqual([
-        { id: 3, name: "Cy Moe", tag: "moe" },
-        { id: 1, name: "Ann Lee", tag: "lee" },
-      ]);
+  it.skipIf(skip)("selects, filters and orders by a computed field, which * leaves out", async () => {
+    const named = await anon
+      .from("cf_people")
+      .select("id, name:cf_full_name, tag:cf_tag->>tag")
+      .ilike("cf_full_name", "*e*")
+      .order("cf_full_name", { ascending: false });
+    expect(named.error).toBeNull();
+    expect(named.data).toEqual([
+      { id: 3, name: "Cy Moe", tag: "moe" },
+      { id: 1, name: "Ann Lee", tag: "lee" },
+    ]);
 
-      const star = await anon.from("cf_people").select("*").eq("cf_full_name", "Di Fox");
-      expect(star.data).toEqual([
-        { id: 4, first_name: "Di", last_name: "Fox", team_id: null, manager_id: 3, meta: {} },
-      ]);
+    const star = await anon.from("cf_people").select("*").eq("cf_full_name", "Di Fox");
+    expect(star.data).toEqual([{ id: 4, first_name: "Di", last_name: "Fox", team_id: null, manager_id: 3, meta: {} }]);
 
-      const json = await anon.from("cf_people").select("id").gt("cf_tag->level", 2).order("id");
-      expect(json.data).toEqual([{ id: 3 }, { id: 4 }]);
+    const json = await anon.from("cf_people").select("id").gt("cf_tag->level", 2).order("id");
+    expect(json.data).toEqual([{ id: 3 }, { id: 4 }]);
 
-      const unknown = await anon.from("cf_people").select("id, cf_nope");
-      expect(unknown.status).toBe(400);
-      expect(unknown.error?.code).toBe("42703");
-    });
+    const unknown = await anon.from("cf_people").select("id, cf_nope");
+    expect(unknown.status).toBe(400);
+    expect(unknown.error?.code).toBe("42703");
+  });
 
-    it.skipIf(skip)("reads computed fields on an rpc's rows and on the rows a write returns", async () => {
-      const rpc = await anon.rpc("cf_everyone").select("cf_full_name").eq("id", 2);
-      expect(rpc.error).toBeNull();
-      expect(rpc.data).toEqual([{ cf_full_name: "Bob Ray" }]);
+  it.skipIf(skip)("reads computed fields on an rpc's rows and on the rows a write returns", async () => {
+    const rpc = await anon.rpc("cf_everyone").select("cf_full_name").eq("id", 2);
+    expect(rpc.error).toBeNull();
+    expect(rpc.data).toEqual([{ cf_full_name: "Bob Ray" }]);
 
-      const inserted = await service
-        .from("cf_people")
-        .insert({ id: 9, first_name: "Eve", last_name: "Kim", team_id: 2 })
-        .select("id, cf_full_name, cf_team(name)")
-        .single();
-      expect(inserted.error).toBeNull();
-      expect(inserted.data).toEqual({ id: 9, cf_full_name: "Eve Kim", cf_team: { name: "Blue" } });
-      const deleted = await service.from("cf_people").delete().eq("cf_full_name", "Eve Kim").select("id");
-      expect(deleted.data).toEqual([{ id: 9 }]);
-    });
+    const inserted = await service
+      .from("cf_people")
+      .insert({ id: 9, first_name: "Eve", last_name: "Kim", team_id: 2 })
+      .select("id, cf_full_name, cf_team(name)")
+      .single();
+    expect(inserted.error).toBeNull();
+    expect(inserted.data).toEqual({ id: 9, cf_full_name: "Eve Kim", cf_team: { name: "Blue" } });
+    const deleted = await service.from("cf_people").delete().eq("cf_full_name", "Eve Kim").select("id");
+    expect(deleted.data).toEqual([{ id: 9 }]);
+  });
 
-    it.skipIf(skip)("embeds a computed relationship: to-one with rows 1, to-many otherwise, self too", async () => {
-      const toOne = await anon
-        .from("cf_people")
-        .select("first_name, cf_team(name), boss:cf_manager(first_name)")
-        .order("id");
-      expect(toOne.error).toBeNull();
-      expect(toOne.data).toEqual([
-        { first_name: "Ann", cf_team: { name: "Red" }, boss: null },
-        { first_name: "Bob", cf_team: { name: "Red" }, boss: { first_name: "Ann" } },
-        { first_name: "Cy", cf_team: { name: "Blue" }, boss: { first_name: "Ann" } },
-        { first_name: "Di", cf_team: null, boss: { first_name: "Cy" } },
-      ]);
+  it.skipIf(skip)("embeds a computed relationship: to-one with rows 1, to-many otherwise, self too", async () => {
+    const toOne = await anon
+      .from("cf_people")
+      .select("first_name, cf_team(name), boss:cf_manager(first_name)")
+      .order("id");
+    expect(toOne.error).toBeNull();
+    expect(toOne.data).toEqual([
+      { first_name: "Ann", cf_team: { name: "Red" }, boss: null },
+      { first_name: "Bob", cf_team: { name: "Red" }, boss: { first_name: "Ann" } },
+      { first_name: "Cy", cf_team: { name: "Blue" }, boss: { first_name: "Ann" } },
+      { first_name: "Di", cf_team: null, boss: { first_name: "Cy" } },
+    ]);
 
-      const toMany = await anon
-        .from("cf_teams")
-        .select("name, cf_members(first_name)")
-        .order("id")
-        .order("first_name", { referencedTable: "cf_members", ascending: false })
-        .limit(1, { referencedTable: "cf_members" });
-      expect(toMany.data).toEqual([
-        { name: "Red", cf_members: [{ first_name: "Bob" }] },
-        { name: "Blue", cf_members: [{ first_name: "Cy" }] },
-        { name: "Empty", cf_members: [] },
-      ]);
+    const toMany = await anon
+      .from("cf_teams")
+      .select("name, cf_members(first_name)")
+      .order("id")
+      .order("first_name", { referencedTable: "cf_members", ascending: false })
+      .limit(1, { referencedTable: "cf_members" });
+    expect(toMany.data).toEqual([
+      { name: "Red", cf_members: [{ first_name: "Bob" }] },
+      { name: "Blue", cf_members: [{ first_name: "Cy" }] },
+      { name: "Empty", cf_members: [] },
+    ]);
 
-      const inner = await anon
-        .from("cf_teams")
-        .select("name, cf_members!inner(first_name)")
-        .eq("cf_members.first_name", "Cy");
-      expect(inner.data).toEqual([{ name: "Blue", cf_members: [{ first_name: "Cy" }] }]);
+    const inner = await anon
+      .from("cf_teams")
+      .select("name, cf_members!inner(first_name)")
+      .eq("cf_members.first_name", "Cy");
+    expect(inner.data).toEqual([{ name: "Blue", cf_members: [{ first_name: "Cy" }] }]);
 
-      const spread = await anon
-        .from("cf_people")
-        .select("first_name, ...cf_team(team:name)")
-        .order("cf_team(name)")
-        .order("id")
-        .not("team_id", "is", null);
-      expect(spread.error).toBeNull();
-      expect(spread.data).toEqual([
-        { first_name: "Cy", team: "Blue" },
-        { first_name: "Ann", team: "Red" },
-        { first_name: "Bob", team: "Red" },
-      ]);
-    });
+    const spread = await anon
+      .from("cf_people")
+      .select("first_name, ...cf_team(team:name)")
+      .order("cf_team(name)")
+      .order("id")
+      .not("team_id", "is", null);
+    expect(spread.error).toBeNull();
+    expect(spread.data).toEqual([
+      { first_name: "Cy", team: "Blue" },
+      { first_name: "Ann", team: "Red" },
+      { first_name: "Bob", team: "Red" },
+    ]);
+  });
 
-    it.skipIf(skip)("a computed relationship named after a table replaces the ambiguous foreign keys", async () => {
-      const { data, error } = await anon.from("cf_tasks").select("title, cf_people(first_name)").order("id");
-      expect(error).toBeNull();
-      expect(data).toEqual([
-        { title: "plan", cf_people: { first_name: "Bob" } },
-        { title: "ship", cf_people: { first_name: "Cy" } },
-      ]);
-      // From the other side the foreign keys still stand, and stay ambiguous.
-      const other = await anon.from("cf_people").select("id, cf_tasks(title)");
-      expect(other.status).toBe(300);
-      expect(other.error?.code).toBe("PGRST201");
-    });
-  },
-);
+  it.skipIf(skip)("a computed relationship named after a table replaces the ambiguous foreign keys", async () => {
+    const { data, error } = await anon.from("cf_tasks").select("title, cf_people(first_name)").order("id");
+    expect(error).toBeNull();
+    expect(data).toEqual([
+      { title: "plan", cf_people: { first_name: "Bob" } },
+      { title: "ship", cf_people: { first_name: "Cy" } },
+    ]);
+    // From the other side the foreign keys still stand, and stay ambiguous.
+    const other = await anon.from("cf_people").select("id, cf_tasks(title)");
+    expect(other.status).toBe(300);
+    expect(other.error?.code).toBe("PGRST201");
+  });
+});

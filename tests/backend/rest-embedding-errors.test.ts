@@ -22,32 +22,28 @@ insert into public.ee_pairs values (1, 'ann', 'bob');
 `,
 };
 
-describeOnBackends(
-  "embedding errors on $title",
-  { prefix: "rest_embedding_errors", fixture: FIXTURE },
-  (b, { skip }) => {
-    const { anon } = clientsFor(b);
+describeOnBackends("embedding errors on $title", FIXTURE, (b, { skip }) => {
+  const { anon } = clientsFor(b);
 
-    it.skipIf(skip)("refuses two embeds of one name at one level with 42712, and serves them aliased", async () => {
-      const twice = await anon.from("ee_pairs").select("ee_people!first_person(*), ee_people!second_person(*)");
-      expect(twice.status).toBe(400);
-      expect(twice.error).toEqual({
-        code: "42712",
-        details: null,
-        hint: null,
-        message: 'table name "ee_pairs_ee_people_1" specified more than once',
-      });
-      const aliased = await anon
-        .from("ee_pairs")
-        .select("first:ee_people!first_person(name), second:ee_people!second_person(name)");
-      expect(aliased.error).toBeNull();
-      expect(aliased.data).toEqual([{ first: { name: "ann" }, second: { name: "bob" } }]);
+  it.skipIf(skip)("refuses two embeds of one name at one level with 42712, and serves them aliased", async () => {
+    const twice = await anon.from("ee_pairs").select("ee_people!first_person(*), ee_people!second_person(*)");
+    expect(twice.status).toBe(400);
+    expect(twice.error).toEqual({
+      code: "42712",
+      details: null,
+      hint: null,
+      message: 'table name "ee_pairs_ee_people_1" specified more than once',
     });
+    const aliased = await anon
+      .from("ee_pairs")
+      .select("first:ee_people!first_person(name), second:ee_people!second_person(name)");
+    expect(aliased.error).toBeNull();
+    expect(aliased.data).toEqual([{ first: { name: "ann" }, second: { name: "bob" } }]);
+  });
 
-    it.skipIf(skip)("names an embedded table's unknown column by PostgREST's alias for it", async () => {
-      const { error, status } = await anon.from("ee_pairs").select("id, ee_people!first_person(nope)");
-      expect(status).toBe(400);
-      expect(error).toMatchObject({ code: "42703", message: "column ee_people_1.nope does not exist" });
-    });
-  },
-);
+  it.skipIf(skip)("names an embedded table's unknown column by PostgREST's alias for it", async () => {
+    const { error, status } = await anon.from("ee_pairs").select("id, ee_people!first_person(nope)");
+    expect(status).toBe(400);
+    expect(error).toMatchObject({ code: "42703", message: "column ee_people_1.nope does not exist" });
+  });
+});

@@ -74,7 +74,7 @@ insert into public.m2m_awards values (1, 2, 'Palme');
 `,
 };
 
-describeOnBackends("many-to-many embedding on $title", { prefix: "rest_m2m", fixture: FIXTURE }, (b, { skip }) => {
+describeOnBackends("many-to-many embedding on $title", FIXTURE, (b, { skip }) => {
   const { anon, server: service } = clientsFor(b);
 
   it.skipIf(skip)("embeds both sides of a junction table as arrays, reading only the far side's columns", async () => {

@@ -61,7 +61,7 @@ grant all on public.emb_tags to service_role;
 `,
 };
 
-describeOnBackends("resource embedding on $title", { prefix: "rest_embedding", fixture: FIXTURE }, (b, { skip }) => {
+describeOnBackends("resource embedding on $title", FIXTURE, (b, { skip }) => {
   const { anon, server: service } = clientsFor(b);
 
   it.skipIf(skip)("embeds to-many through a hinted foreign key, to-one with aliases, and one-to-one", async () => {

@@ -42,67 +42,63 @@ revoke execute on function public.rpcemb_add_book(int, text, int) from public, a
 `,
 };
 
-describeOnBackends(
-  "embedding on rpc results on $title",
-  { prefix: "rest_rpc_embedding", fixture: FIXTURE },
-  (b, { skip }) => {
-    const { anon, server: service } = clientsFor(b);
+describeOnBackends("embedding on rpc results on $title", FIXTURE, (b, { skip }) => {
+  const { anon, server: service } = clientsFor(b);
 
-    it.skipIf(skip)("embeds the to-one side of a set-returning function's rows, by POST and by GET", async () => {
-      const posted = await anon.rpc("rpcemb_books_of", { author: 1 }).select("title, writer:rpcemb_authors(name)");
-      expect(posted.error).toBeNull();
-      expect(posted.data).toEqual([
-        { title: "a1", writer: { name: "Ann" } },
-        { title: "a2", writer: { name: "Ann" } },
-      ]);
-      const got = await anon
-        .rpc("rpcemb_books_of", { author: 2 }, { get: true })
-        .select("id, ...rpcemb_authors(author:name)");
-      expect(got.error).toBeNull();
-      expect(got.data).toEqual([{ id: 3, author: "Bob" }]);
-    });
+  it.skipIf(skip)("embeds the to-one side of a set-returning function's rows, by POST and by GET", async () => {
+    const posted = await anon.rpc("rpcemb_books_of", { author: 1 }).select("title, writer:rpcemb_authors(name)");
+    expect(posted.error).toBeNull();
+    expect(posted.data).toEqual([
+      { title: "a1", writer: { name: "Ann" } },
+      { title: "a2", writer: { name: "Ann" } },
+    ]);
+    const got = await anon
+      .rpc("rpcemb_books_of", { author: 2 }, { get: true })
+      .select("id, ...rpcemb_authors(author:name)");
+    expect(got.error).toBeNull();
+    expect(got.data).toEqual([{ id: 3, author: "Bob" }]);
+  });
 
-    it.skipIf(skip)("embeds the to-many side with filters, order, limits and !inner", async () => {
-      const all = await anon
-        .rpc("rpcemb_all_authors")
-        .select("name, rpcemb_books(title)")
-        .order("title", { referencedTable: "rpcemb_books", ascending: false })
-        .limit(1, { referencedTable: "rpcemb_books" });
-      expect(all.error).toBeNull();
-      expect(all.data).toEqual([
-        { name: "Ann", rpcemb_books: [{ title: "a2" }] },
-        { name: "Bob", rpcemb_books: [{ title: "b1" }] },
-        { name: "Cy", rpcemb_books: [] },
-      ]);
+  it.skipIf(skip)("embeds the to-many side with filters, order, limits and !inner", async () => {
+    const all = await anon
+      .rpc("rpcemb_all_authors")
+      .select("name, rpcemb_books(title)")
+      .order("title", { referencedTable: "rpcemb_books", ascending: false })
+      .limit(1, { referencedTable: "rpcemb_books" });
+    expect(all.error).toBeNull();
+    expect(all.data).toEqual([
+      { name: "Ann", rpcemb_books: [{ title: "a2" }] },
+      { name: "Bob", rpcemb_books: [{ title: "b1" }] },
+      { name: "Cy", rpcemb_books: [] },
+    ]);
 
-      const inner = await anon
-        .rpc("rpcemb_all_authors", {}, { count: "exact" })
-        .select("name, rpcemb_books!inner(title)")
-        .eq("rpcemb_books.title", "b1");
-      expect(inner.error).toBeNull();
-      expect(inner.data).toEqual([{ name: "Bob", rpcemb_books: [{ title: "b1" }] }]);
-      expect(inner.count).toBe(1);
-    });
+    const inner = await anon
+      .rpc("rpcemb_all_authors", {}, { count: "exact" })
+      .select("name, rpcemb_books!inner(title)")
+      .eq("rpcemb_books.title", "b1");
+    expect(inner.error).toBeNull();
+    expect(inner.data).toEqual([{ name: "Bob", rpcemb_books: [{ title: "b1" }] }]);
+    expect(inner.count).toBe(1);
+  });
 
-    it.skipIf(skip)("embeds on a function returning one row of a table's type, answered as an object", async () => {
-      const { data, error } = await anon.rpc("rpcemb_newest_book").select("title, rpcemb_authors(name)");
-      expect(error).toBeNull();
-      expect(data).toEqual({ title: "b1", rpcemb_authors: { name: "Bob" } });
-    });
+  it.skipIf(skip)("embeds on a function returning one row of a table's type, answered as an object", async () => {
+    const { data, error } = await anon.rpc("rpcemb_newest_book").select("title, rpcemb_authors(name)");
+    expect(error).toBeNull();
+    expect(data).toEqual({ title: "b1", rpcemb_authors: { name: "Bob" } });
+  });
 
-    it.skipIf(skip)("embeds on the rows a volatile function wrote, in the same call", async () => {
-      const { data, error, status } = await service
-        .rpc("rpcemb_add_book", { book_id: 9, book_title: "c1", book_author: 3 })
-        .select("id, rpcemb_authors(name)");
-      expect(error).toBeNull();
-      expect(status).toBe(200);
-      expect(data).toEqual([{ id: 9, rpcemb_authors: { name: "Cy" } }]);
-    });
+  it.skipIf(skip)("embeds on the rows a volatile function wrote, in the same call", async () => {
+    const { data, error, status } = await service
+      .rpc("rpcemb_add_book", { book_id: 9, book_title: "c1", book_author: 3 })
+      .select("id, rpcemb_authors(name)");
+    expect(error).toBeNull();
+    expect(status).toBe(200);
+    expect(data).toEqual([{ id: 9, rpcemb_authors: { name: "Cy" } }]);
+  });
 
-    it.skipIf(skip)("refuses embedding on rows of no table with PGRST200", async () => {
-      const { error, status } = await anon.rpc("rpcemb_pairs").select("id, rpcemb_authors(name)");
-      expect(status).toBe(400);
-      expect(error?.code).toBe("PGRST200");
-    });
-  },
-);
+  it.skipIf(skip)("refuses embedding on rows of no table with PGRST200", async () => {
+    const { error, status } = await anon.rpc("rpcemb_pairs").select("id, rpcemb_authors(name)");
+    expect(status).toBe(400);
+    expect(error?.code).toBe("PGRST200");
+  });
+});

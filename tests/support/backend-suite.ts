@@ -5,7 +5,7 @@
 // `const { owner, anon } = castFor(b)` once instead of a `let` and an assignment for each.
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe } from "vitest";
-import type { Backend } from "./backend.ts";
+import { type Backend, startBackend } from "./backend.ts";
 import { BACKEND_TARGETS, startBackendOn } from "./backend-targets.ts";
 import { anonClient, newUser, type NewUser, serviceClient } from "./clients.ts";
 import { type FixtureMigration, startBackendWithFixture } from "./fixture-migrations.ts";
@@ -28,33 +28,47 @@ export interface BackendOptions {
 /** Whether the backend `b` handed to a suite has been started (it is not on a skipped database). */
 export const started = (b: Backend): boolean => typeof b.url === "string";
 
+/** The database name prefix of a suite started with `fixture` alone: the fixture's name, timestamp left out. */
+const prefixOf = (fixture: FixtureMigration) => fixture.file.replace(/^\d+_/, "").replace(/\.sql$/, "");
+
 /**
  * `describe.each(BACKEND_TARGETS)(title, …)` with the suite's backend: `body` gets it (filled in place
- * before the tests run; on a database with no server the suite is skipped, as its title says).
+ * before the tests run; on a database with no server the suite is skipped, as its title says). `opts` is
+ * how the backend is started, or only the suite's fixture migration.
  */
 export function describeOnBackends(
   title: string,
-  opts: BackendOptions,
+  opts: BackendOptions | FixtureMigration,
   body: (b: Backend, target: BackendTarget) => void,
 ): void {
+  const { prefix, env, fixture, timeout }: BackendOptions =
+    "sql" in opts ? { prefix: prefixOf(opts), fixture: opts } : opts;
   describe.each(BACKEND_TARGETS)(title, (target) => {
-    const b = {} as Backend;
-    beforeAll(async () => {
-      if (target.skip) return;
-      const { postgres } = target;
-      const { prefix, env, fixture } = opts;
-      Object.assign(
-        b,
-        fixture
-          ? await startBackendWithFixture(postgres, prefix, fixture, env)
-          : await startBackendOn(postgres, prefix, env),
-      );
-    }, opts.timeout ?? 120_000);
-    afterAll(async () => {
-      if (started(b)) await b.stop();
-    });
+    const { postgres, skip } = target;
+    const b = useBackend(async () => {
+      if (skip) return null;
+      return fixture
+        ? await startBackendWithFixture(postgres, prefix, fixture, env)
+        : await startBackendOn(postgres, prefix, env);
+    }, timeout);
     body(b, target);
   });
+}
+
+/**
+ * The backend `start` gives (none when it gives null) before the enclosing suite's tests, stopped after
+ * them; the object returned is filled in place once it has started.
+ */
+export function useBackend(start: () => Promise<Backend | null> = () => startBackend(), timeout = 120_000): Backend {
+  const b = {} as Backend;
+  beforeAll(async () => {
+    const made = await start();
+    if (made) Object.assign(b, made);
+  }, timeout);
+  afterAll(async () => {
+    if (started(b)) await b.stop();
+  });
+  return b;
 }
 
 /**
