@@ -5,7 +5,7 @@
 // retry_after), and waits for a connection, a session or a quota reset until the matching release. It is
 // woken by triggers (src/sync/triggers.ts); wakes during a look merge into one more, so two triggers at
 // once never deliver an item twice. Time comes from an injected clock (the actor's).
-import { assign, createActor, fromPromise, setup, type SnapshotFrom } from "xstate";
+import { assign, createActor, fromPromise, setup, waitFor, type SnapshotFrom } from "xstate";
 
 export type Clock = {
   now(): number;
@@ -107,24 +107,9 @@ export type LaneOptions<T> = {
   onError?(error: unknown): void;
 };
 
-/** The lane's states (laneMachine): what it is doing, in the words a reader of the machine sees. */
-export type LaneState =
-  | "idle"
-  | "looking"
-  | "sending"
-  | "backingOff"
-  | "holdingForQuota"
-  | "waitingForNetwork"
-  | "waitingForSession"
-  | "stopped";
-
-export type LaneStatus = {
-  state: LaneState;
-  waiting: WaitFor | null;
-  until: number | null;
-  inFlight: number;
-  stopped: boolean;
-};
+/** What the lane is doing: its machine's state (laneMachine), the wait it is in, its next look by itself. */
+export type LaneStatus = { state: LaneState; waiting: WaitFor | null; until: number | null; inFlight: number };
+export type LaneState = SnapshotFrom<typeof laneMachine>["value"];
 
 export type Lane<T = unknown> = {
   readonly key: string;
@@ -147,10 +132,10 @@ export type Lane<T = unknown> = {
 };
 
 /** One item the lane knows: on the wire while `started` is set, then held by a backoff, or finished. */
-type Send = { item: unknown; started?: number; attempts: number; due?: number; finished?: boolean };
+type Send = { item: unknown; started?: number; attempts?: number; due?: number; finished?: boolean };
 type Sends = Record<string, Send>;
-/** When the lane looks again by itself: the soonest held item, or (`lane`) the quota reset it waits for. */
-type Soonest = { at: number; quota?: boolean; lane?: boolean };
+/** When the lane looks again by itself: the soonest held item (`quota`: held for a quota reset), or its own wait's end. */
+type Soonest = { at: number; quota?: boolean };
 type Ports = LaneOptions<unknown> & { clock: Clock; random: () => number; backoff: Backoff };
 type Context = { options: Ports; sends: Sends; soonest: Soonest | null; again: boolean; met: WaitFor | null };
 type LaneEvent =
@@ -163,12 +148,6 @@ type LaneEvent =
 const onWire = (sends: Sends) => Object.values(sends).filter((s) => s.started !== undefined).length;
 const capacity = ({ mode, limit }: LaneOptions<unknown>) =>
   mode === "ordered" ? 1 : Math.max(1, typeof limit === "function" ? limit() : (limit ?? 1));
-const startedAt = (send: Send | undefined, item: unknown, now: number): Send => ({
-  ...send,
-  attempts: send?.attempts ?? 0,
-  item,
-  started: now,
-});
 
 /** A look's result: the records (those on the wire or still listed), what starts now, the soonest held. */
 function choose({ options, sends, soonest }: Context, items: readonly unknown[]) {
@@ -194,7 +173,7 @@ function choose({ options, sends, soonest }: Context, items: readonly unknown[])
       continue;
     }
     starting.push(item);
-    kept[id] = startedAt(send, item, now);
+    kept[id] = { ...send, item, started: now };
     if (starting.length >= room) break;
   }
   return { sends: kept, soonest: next, starting };
@@ -208,7 +187,7 @@ function settle(options: Ports, send: Send, outcome: DeliveryOutcome): { settled
     case "failed":
       return { settled: { outcome: outcome.outcome }, send: { ...after, finished: true } };
     case "retry": {
-      const attempts = (options.attemptsOf?.(send.item) ?? send.attempts) + 1;
+      const attempts = (options.attemptsOf?.(send.item) ?? send.attempts ?? 0) + 1;
       const at = options.clock.now() + backoffDelayMs(attempts, options.random, outcome.retryAfterMs, options.backoff);
       return {
         settled: { outcome: "retry", at, attempts },
@@ -268,7 +247,6 @@ export const laneMachine = setup({
     sending: ({ context }) => onWire(context.sends) > 0,
     forQuota: ({ context }) => context.soonest?.quota === true,
     held: ({ context }) => context.soonest !== null,
-    laneHeld: ({ context }) => context.soonest?.lane === true,
     /** The delivery that ended met a wait (`met`, once `done`): it holds the lane from now. */
     metWait: ({ event }) => event.type === "send.done" && event.settled?.outcome === "wait",
     met: ({ context }, wait: WaitFor) => context.met === wait,
@@ -289,7 +267,7 @@ export const laneMachine = setup({
     done: assign(({ context: { sends, soonest }, event }) => {
       if (event.type !== "send.done") return {};
       const wait = event.settled?.outcome === "wait" ? event.settled : null;
-      const held = wait?.for === "quota" ? { at: wait.until ?? Infinity, quota: true, lane: true } : soonest;
+      const held = wait?.for === "quota" ? { at: wait.until ?? Infinity } : soonest;
       return { sends: { ...sends, [event.id]: event.send }, met: wait?.for ?? null, soonest: held };
     }),
     forgetBackoffs: assign({
@@ -300,7 +278,7 @@ export const laneMachine = setup({
       sends: ({ context: { sends, options }, event, self }) => {
         if (event.type !== "send.follow") return sends;
         const id = options.idOf(event.item);
-        const send = startedAt(sends[id], event.item, options.clock.now());
+        const send = { ...sends[id], item: event.item, started: options.clock.now() };
         void follow(self, options, id, send, event.delivery);
         return { ...sends, [id]: send };
       },
@@ -346,7 +324,7 @@ export const laneMachine = setup({
       always: [
         { guard: { type: "met", params: "online" }, target: "waitingForNetwork" },
         { guard: { type: "met", params: "session" }, target: "waitingForSession" },
-        { guard: { type: "met", params: "quota" }, target: "holdingForQuota" },
+        { guard: { type: "met", params: "quota" }, target: "waitingForQuota" },
         "checking",
       ],
     },
@@ -363,25 +341,16 @@ export const laneMachine = setup({
     sending: { after: { untilSoonest: { ...timer.untilSoonest, guard: "held" } } },
     /** Nothing on the wire; the soonest held item may go after its backoff. */
     backingOff: { after: timer },
-    /** Nothing goes before a quota reset: an item's (a wake looks again) or the lane's (its release, its time). */
-    holdingForQuota: {
+    /** Nothing on the wire; the soonest held item waits for a quota reset. */
+    holdingForQuota: { after: timer },
+    /** A delivery met the quota: nothing goes before its reset or release("quota"). */
+    waitingForQuota: {
       after: timer,
       on: {
-        wake: [{ guard: "laneHeld", ...ignore }, "checking"],
-        release: [
-          { guard: { type: "releases", params: "quota" }, target: "checking", actions: "timerFired" },
-          { guard: "laneHeld", ...ignore },
-          "checking",
-        ],
-        retryNow: [
-          { guard: "laneHeld", actions: "forgetBackoffs" },
-          { target: "checking", actions: "forgetBackoffs" },
-        ],
-        "send.done": [
-          { guard: "metWait", target: "ended", actions: "done" },
-          { guard: "laneHeld", actions: "done" },
-          { target: "checking", actions: "done" },
-        ],
+        wake: ignore,
+        release: [{ guard: { type: "releases", params: "quota" }, target: "checking", actions: "timerFired" }, ignore],
+        retryNow: { actions: "forgetBackoffs" },
+        "send.done": [{ guard: "metWait", target: "ended", actions: "done" }, { actions: "done" }],
       },
     },
     waitingForNetwork: {
@@ -414,17 +383,16 @@ export const laneMachine = setup({
 
 type LaneSnapshot = SnapshotFrom<typeof laneMachine>;
 
-function statusOf(snapshot: LaneSnapshot): LaneStatus {
-  const { sends, soonest } = snapshot.context;
-  const lane = snapshot.matches("holdingForQuota") && soonest?.lane ? "quota" : null;
-  const waiting = snapshot.matches("waitingForNetwork")
-    ? "online"
-    : snapshot.matches("waitingForSession")
-      ? "session"
-      : lane;
+const WAITS: Partial<Record<LaneState, WaitFor>> = {
+  waitingForNetwork: "online",
+  waitingForSession: "session",
+  waitingForQuota: "quota",
+};
+
+function statusOf({ value: state, context: { sends, soonest } }: LaneSnapshot): LaneStatus {
+  const waiting = WAITS[state] ?? null;
   const until = waiting === "online" || waiting === "session" ? null : (soonest?.at ?? null);
-  const state = snapshot.value as LaneState;
-  return { state, waiting, until, inFlight: onWire(sends), stopped: state === "stopped" };
+  return { state, waiting, until, inFlight: onWire(sends) };
 }
 
 export function createLane<T>(options: LaneOptions<T>): Lane<T> {
@@ -443,18 +411,7 @@ export function createLane<T>(options: LaneOptions<T>): Lane<T> {
     wake: () => actor.send({ type: "wake" }),
     release: (reason) => actor.send({ type: "release", reason }),
     retryNow: () => actor.send({ type: "retryNow" }),
-    idle: () =>
-      new Promise((resolve) => {
-        const subscription = actor.subscribe((snapshot) => {
-          if (!idle(snapshot)) return;
-          subscription.unsubscribe();
-          resolve(statusOf(snapshot));
-        });
-        if (idle(actor.getSnapshot())) {
-          subscription.unsubscribe();
-          resolve(statusOf(actor.getSnapshot()));
-        }
-      }),
+    idle: async () => statusOf(await waitFor(actor, idle)),
     status: () => statusOf(actor.getSnapshot()),
     stop: () => actor.send({ type: "stop" }),
     follow: (item, delivery) => actor.send({ type: "send.follow", item, delivery }),

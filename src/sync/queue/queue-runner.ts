@@ -23,11 +23,12 @@ import {
   systemClock,
   type Clock,
   type DeliveryOutcome,
+  type LaneStatus,
 } from "../delivery";
 import { claimNext, runTask, sendClaimed, type Claimed, type RunOutcome, type RunTaskDeps } from "../run-task";
 import { isDue, waitEnd } from "../task-wait";
 import { trackEvent } from "../telemetry";
-import { subscribeAll, type TriggerSources } from "../triggers";
+import { subscribeAll, type Fired, type TriggerSources } from "../triggers";
 import { runMachine, type GenerateTaskOutput, type RunActor } from "./run-machine";
 
 export const QUEUE_LOCK_PREFIX = "promptcanvas-queue:";
@@ -66,6 +67,8 @@ export type QueueRuns = {
 export type QueueRunner = QueueRuns & {
   /** Something changed (a task queued or retried here, the concurrency): look now. */
   wake(): void;
+  /** A trigger was heard: online and a renewed session lift their waits; offline, visible or a sync look again. */
+  heard(fired: Fired): void;
   /**
    * Writes new tasks with `write`, which must call `claimDue` last inside its transaction: what may
    * go at once (oldest first, within the concurrency) is claimed there and sent as it commits, so a
@@ -74,6 +77,8 @@ export type QueueRunner = QueueRuns & {
   enqueue<T>(write: (claimDue: () => Promise<void>) => Promise<T>): Promise<T>;
   /** Resolves once nothing is on the wire and nothing more can go now. */
   idle(): Promise<void>;
+  /** What the queue's lane is doing: its state (sending, backingOff, waitingForNetwork...) and waits. */
+  status(): LaneStatus;
   /** Resolves once every finished task's image is kept (or could not be): the worker waits for it. */
   imagesKept(): Promise<void>;
   stop(): void;
@@ -108,9 +113,8 @@ type Sending = {
   ended?: boolean;
   /** The task claimed into this send's slot as it ends (a hand-over): the lane counts it already. */
   successor?: Successor;
-  /** The claim made once the image was drawn (its transaction), and whether it is still under way. */
+  /** The claim made once the image was drawn (its transaction). */
   early?: Promise<unknown>;
-  claiming?: boolean;
 };
 /**
  * A task reserved in a slot: its send (`sending`, once the claim has committed, when it was claimed at
@@ -118,8 +122,6 @@ type Sending = {
  */
 type Successor = { entry: QueueEntry; settle(delivery: Promise<DeliveryOutcome>): void; sending?: Promise<RunOutcome> };
 type Taken = { entry: QueueEntry; claim: Claimed; successor: Successor };
-
-const withdrawn: Promise<DeliveryOutcome> = Promise.resolve({ outcome: "withdrawn" });
 
 /**
  * Recovers interrupted sends, lifts the waits for a session (the runner starts only for a signed-in
@@ -187,9 +189,10 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
    * concurrency passed (a send whose slot is handed on no longer counts, nor does `from`).
    */
   function reserve(from: string | null, entry: QueueEntry): Successor | undefined {
-    const { stopped, waiting, inFlight } = lane.status();
+    const { state, waiting, inFlight } = lane.status();
     const handing = from === null ? undefined : sendings.get(from);
-    if (stopped || waiting || sendings.has(entry.id) || (from !== null && (!handing || handing.successor))) return;
+    if (state === "stopped" || waiting || sendings.has(entry.id) || (from !== null && (!handing || handing.successor)))
+      return;
     const leaving = [...sendings.values()].filter((s) => s.successor).length + (handing ? 1 : 0);
     if (inFlight - leaving >= options.concurrency()) return;
     let settle!: Successor["settle"];
@@ -204,7 +207,7 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
   function withdraw(from: string | null, successor: Successor): void {
     sendings.delete(successor.entry.id);
     if (from !== null) sendingOf(from).successor = undefined;
-    successor.settle(withdrawn);
+    successor.settle(Promise.resolve({ outcome: "withdrawn" }));
   }
 
   /**
@@ -248,7 +251,7 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
     // Already handed on when the server said the image was drawn, or about to be (sentEarly). One that
     // found nothing to send (nothing due, or today's quota) leaves the choice to this transaction.
     const record = sendings.get(from);
-    if (record?.claiming || record?.successor) return undefined;
+    if (record?.successor) return undefined;
     // Nothing was queued at the last look and nothing has moved since: no read holds the answer's
     // transaction open (the preview waits for its commit). A task queued meanwhile wakes the lane.
     if (quiet()) return undefined;
@@ -265,7 +268,6 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
   function sentEarly(from: string): void {
     const record = sendingOf(from);
     if (record.early || quiet()) return;
-    record.claiming = true;
     record.early = db
       .transaction("rw", [db.tasks, db.limits], async () => {
         // Each send on the wire will use one of today's known remaining images: with none to spare, the
@@ -280,8 +282,7 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
         // Kept, not awaited: the claim's promise settles once committed, not when the send ends.
         if (next) next.successor.sending = sendClaimed(deps, next.claim, sendOptions);
       })
-      .catch(warn("sending the next task early failed"))
-      .finally(() => (record.claiming = false));
+      .catch(warn("sending the next task early failed"));
   }
   /**
    * A run ends for the person when its image is in: the preview shows it and Generate is free again,
@@ -371,27 +372,26 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
     queueMoved = true;
     lane.release("session");
   }
+  function heard({ on }: Fired): void {
+    queueMoved = true;
+    if (on === "online") lane.release("online");
+    else if (on === "session") void sessionRenewed().catch(warn("lifting the waits for a session failed"));
+    else moved();
+  }
   const untrigger = options.sources
-    ? subscribeAll(
-        [{ on: "online" }, { on: "offline" }, { on: "visible" }, { on: "session" }],
-        ({ on }) => {
-          queueMoved = true;
-          if (on === "online") lane.release("online");
-          else if (on === "session") void sessionRenewed().catch(warn("lifting the waits for a session failed"));
-          else moved();
-        },
-        options.sources,
-      )
+    ? subscribeAll([{ on: "online" }, { on: "offline" }, { on: "visible" }, { on: "session" }], heard, options.sources)
     : () => undefined;
   const unwatch = watchQueuedTasks(db, userId, moved, warn("reading the queue failed"));
   lane.wake();
 
   return {
     wake: moved,
+    heard,
     enqueue,
     idle: async () => {
       await lane.idle();
     },
+    status: () => lane.status(),
     imagesKept: async () => {
       while (keeping.size) await Promise.all([...keeping]);
     },

@@ -241,7 +241,7 @@ describe("a delivery the source started itself (follow)", () => {
     const { h, lane } = handing(["a", "b"], 2);
     lane.stop();
     lane.follow({ id: "a" }, Promise.resolve(ok()));
-    expect(await lane.idle()).toMatchObject({ state: "stopped", inFlight: 0, stopped: true });
+    expect(await lane.idle()).toMatchObject({ state: "stopped", inFlight: 0 });
     expect(h.settled.map((s) => s.id)).toEqual(["a"]);
     expect(h.delivered).toEqual([]);
   });

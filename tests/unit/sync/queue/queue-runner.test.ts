@@ -574,6 +574,87 @@ describe("the queue's lane", () => {
   });
 });
 
+describe("the queue's states (its lane's machine), on the simulated clock", () => {
+  const state = () => runner!.status().state;
+  const becomes = (expected: string) => vi.waitFor(() => expect(state()).toBe(expected));
+
+  it("idle with nothing queued; offline, waitingForNetwork; online again, sending", async () => {
+    const h = await harness({ online: false });
+    await becomes("waitingForNetwork"); // a look offline finds the device offline
+    h.state.online = true;
+    h.fire("online");
+    await becomes("idle");
+    h.state.online = false;
+    h.fire("offline");
+    await h.enqueue(["a"], { reason: "offline" });
+    await h.clock.advance(60_000);
+    await becomes("waitingForNetwork");
+    expect(runner!.status()).toMatchObject({ waiting: "online", until: null, inFlight: 0 });
+    h.state.online = true;
+    h.fire("online");
+    await h.sentBecomes(["a"]);
+    expect(runner!.status()).toMatchObject({ state: "sending", waiting: null, inFlight: 1 });
+    await h.answer("a");
+    await becomes("idle");
+  });
+
+  it("a 429 backs off until the server's retry_after, its floor, then sends", async () => {
+    const h = await harness();
+    await h.enqueue(["a"]);
+    await h.answer("a", refused("rate_limit", 30_000));
+    await becomes("backingOff");
+    expect(runner!.status()).toMatchObject({ waiting: null, until: NOW + 30_000, inFlight: 0 });
+    await h.clock.advance(29_999);
+    expect(state()).toBe("backingOff");
+    await h.clock.advance(1);
+    await h.sentBecomes(["a", "a"]);
+    expect(state()).toBe("sending");
+  });
+
+  it("holds for the quota until its reset, then sends", async () => {
+    const h = await harness({ start: false });
+    const reset = NOW + 3_600_000;
+    await h.enqueue(["a"], { reason: "quota", until: new Date(reset).toISOString() });
+    await h.start();
+    await becomes("holdingForQuota");
+    expect(runner!.status()).toMatchObject({ until: reset, inFlight: 0 });
+    await h.clock.advance(3_600_000 - 1);
+    expect(state()).toBe("holdingForQuota");
+    await h.clock.advance(1);
+    await h.sentBecomes(["a"]);
+    expect(state()).toBe("sending");
+  });
+
+  it("waits for a session once a send finds it expired, and sends when it is renewed", async () => {
+    const h = await harness({ renews: false });
+    await h.enqueue(["a"]);
+    await h.answer("a", refused("auth_required"));
+    await becomes("waitingForSession");
+    expect(runner!.status()).toMatchObject({ waiting: "session", until: null });
+    await h.clock.advance(3_600_000);
+    expect(state()).toBe("waitingForSession");
+    runner!.heard({ on: "session" });
+    await h.sentBecomes(["a", "a"]);
+    expect(state()).toBe("sending");
+  });
+
+  it("at concurrency 2 sends two at once, and the third when one ends", async () => {
+    const h = await harness({ concurrency: 2, start: false });
+    await h.enqueue(["a", "b", "c"]);
+    await h.start();
+    await h.sentBecomes(["a", "b"]);
+    expect(runner!.status()).toMatchObject({ state: "sending", inFlight: 2 });
+    await h.answer("a");
+    await h.sentBecomes(["a", "b", "c"]);
+    expect(runner!.status()).toMatchObject({ state: "sending", inFlight: 2 });
+    await h.answer("b");
+    await h.answer("c");
+    await becomes("idle");
+    runner!.stop();
+    expect(state()).toBe("stopped");
+  });
+});
+
 describe("the queue's drain (the service worker)", () => {
   it("sends what is due, then ends once nothing is on the wire and the images are kept", async () => {
     const h = await harness({ start: false });
