@@ -34,12 +34,15 @@ export function uniqueEmail(tag: string): string {
   return `${tag}-${Date.now().toString(36)}-${counter}@example.com`;
 }
 
-export async function apiUrl(page: Page): Promise<string> {
+/** A value the served /app-config.js sets, by its key; throws when it sets none. */
+export async function appConfig(page: Page, key: "supabaseUrl" | "supabaseAnonKey"): Promise<string> {
   const res = await page.request.get("/app-config.js");
-  const match = /"supabaseUrl":"([^"]+)"/.exec(await res.text());
-  if (!match) throw new Error("app-config.js has no supabaseUrl");
+  const match = new RegExp(`"${key}":"([^"]+)"`).exec(await res.text());
+  if (!match) throw new Error(`app-config.js has no ${key}`);
   return match[1];
 }
+
+export const apiUrl = (page: Page): Promise<string> => appConfig(page, "supabaseUrl");
 
 export async function signUp(page: Page, email: string, password = PASSWORD): Promise<void> {
   await page.goto("/auth");

@@ -3,7 +3,7 @@
 // account over REST (its own session, so nothing the page caches can answer for it), image headers
 // read byte by byte, and the service worker's Background Sync fired through the DevTools protocol.
 import { expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
-import { PASSWORD, apiUrl } from "./app";
+import { PASSWORD, apiUrl, appConfig } from "./app";
 
 export const SYNC_TAG = "promptcanvas-queue";
 
@@ -84,12 +84,7 @@ export async function dexieTasks(page: Page): Promise<{ id: string; status: stri
 
 export type ServerSession = { api: string; anonKey: string; token: string; userId: string };
 
-export async function anonKey(page: Page): Promise<string> {
-  const res = await page.request.get("/app-config.js");
-  const match = /"supabaseAnonKey":"([^"]+)"/.exec(await res.text());
-  if (!match) throw new Error("app-config.js has no supabaseAnonKey");
-  return match[1];
-}
+export const anonKey = (page: Page): Promise<string> => appConfig(page, "supabaseAnonKey");
 
 export async function serverSession(page: Page, email: string, password = PASSWORD): Promise<ServerSession> {
   const api = await apiUrl(page);
