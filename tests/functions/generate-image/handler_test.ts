@@ -47,6 +47,19 @@ interface Harness {
   close(): Promise<void>;
 }
 
+/** Runs `body` with a harness made with `opts`, then closes it whatever happened. */
+async function withHarness(
+  ...args: [(h: Harness) => Promise<void>] | [Parameters<typeof harness>[0], (h: Harness) => Promise<void>]
+): Promise<void> {
+  const [opts, body] = args.length === 1 ? [undefined, args[0]] : args;
+  const h = harness(opts);
+  try {
+    await body(h);
+  } finally {
+    await h.close();
+  }
+}
+
 function harness(
   opts: { modes?: Partial<ReplicateModes>; timeoutMs?: number; tier?: Tier; now?: () => number } = {},
 ): Harness {
@@ -116,8 +129,7 @@ async function errorOf(res: Response) {
 Deno.test(
   "a generation stores the image under the owner's folder, inserts the row with the request id and charges one slot",
   async () => {
-    const h = harness();
-    try {
+    await withHarness(async (h) => {
       const body = request({ seed: 99 });
       const res = await h.call(body);
       assert.equal(res.status, 200);
@@ -173,15 +185,12 @@ Deno.test(
         "upload",
       ]);
       assert.ok(timing.every(([, ms]) => /^\d+(\.\d)?$/.test(ms)), JSON.stringify(timing));
-    } finally {
-      await h.close();
-    }
+    });
   },
 );
 
 Deno.test("a repeated request id returns the stored row and charges nothing", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     const body = request();
     const first = await (await h.call(body)).json();
     const again = await h.call(body);
@@ -193,14 +202,11 @@ Deno.test("a repeated request id returns the stored row and charges nothing", as
     assert.equal(h.predictions(), 1);
     assert.equal(h.db.limitsOf(h.user.id).used, 1);
     assert.equal(h.db.rows.size, 1);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test("concurrent duplicates in one isolate share one run: one provider call, one answer, one charge", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     const body = request();
     const answers = await Promise.all(Array.from({ length: 5 }, () => h.call(body)));
     const bodies = await Promise.all(answers.map((r) => r.json()));
@@ -214,14 +220,11 @@ Deno.test("concurrent duplicates in one isolate share one run: one provider call
     for (const b of bodies) assert.deepEqual(b, bodies[0]);
     assert.equal(bodies[0].replayed, false);
     assert.equal(h.db.limitsOf(h.user.id).used, 1);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test("a shared run that fails releases the slot once, and the next try with that id runs afresh", async () => {
-  const h = harness({ modes: { createStatus: 503 } });
-  try {
+  await withHarness({ modes: { createStatus: 503 } }, async (h) => {
     const body = request();
     const answers = await Promise.all(Array.from({ length: 3 }, () => h.call(body)));
     const errors = await Promise.all(answers.map(errorOf));
@@ -235,16 +238,13 @@ Deno.test("a shared run that fails releases the slot once, and the next try with
     // The failed run is no longer in flight: a retry reaches the provider again instead of reusing it.
     assert.equal((await errorOf(await h.call(body))).code, "server_error");
     assert.equal(h.predictions(), 2);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test(
   "when another isolate stored the row first, the loser answers that row as a replay and keeps its image",
   async () => {
-    const h = harness();
-    try {
+    await withHarness(async (h) => {
       const body = request();
       let firstDone!: () => void;
       const firstStored = new Promise<void>((r) => (firstDone = r));
@@ -270,9 +270,7 @@ Deno.test(
       assert.equal(h.db.objects.size, 1);
       assert.equal(h.db.calls.includes("removeImage"), false);
       assert.equal(h.db.calls.includes("release"), false);
-    } finally {
-      await h.close();
-    }
+    });
   },
 );
 
@@ -280,8 +278,7 @@ Deno.test(
   "an exhausted quota answers daily_limit (429) with the seconds until the reset, without calling a provider",
   async () => {
     let now = Date.parse("2026-03-10T18:00:00Z");
-    const h = harness({ now: () => now });
-    try {
+    await withHarness({ now: () => now }, async (h) => {
       h.db.limitsOf(h.user.id).used = 5;
       const res = await h.call(request());
       const err = await errorOf(res);
@@ -294,9 +291,7 @@ Deno.test(
       assert.equal(h.predictions(), 0);
       now = Date.parse("2026-03-11T00:00:01Z");
       assert.equal((await h.call(request())).status, 200);
-    } finally {
-      await h.close();
-    }
+    });
   },
 );
 
@@ -308,8 +303,7 @@ Deno.test("the answer's quota is what storing the row reported, not the reservat
       return super.recordGeneration(row);
     }
   }
-  const h = harness({ tier: "pro" });
-  try {
+  await withHarness({ tier: "pro" }, async (h) => {
     const { quota } = await (
       await h.call(request(), { deps: { ...h.deps, store: new BusyAccountStore(h.db) } })
     ).json();
@@ -318,9 +312,7 @@ Deno.test("the answer's quota is what storing the row reported, not the reservat
       daily_limit: TIER_DAILY_QUOTA.pro,
       reset_at: h.db.quota(h.user.id).reset_at,
     });
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test(
@@ -332,8 +324,7 @@ Deno.test(
         return r.ok && r.value.created ? { ok: true as const, value: { ...r.value, quota: null } } : r;
       }
     }
-    const h = harness({ tier: "premium" });
-    try {
+    await withHarness({ tier: "premium" }, async (h) => {
       const res = await h.call(request(), { deps: { ...h.deps, store: new QuietStore(h.db) } });
       assert.equal(res.status, 200);
       const { quota } = await res.json();
@@ -342,9 +333,7 @@ Deno.test(
         daily_limit: TIER_DAILY_QUOTA.premium,
         reset_at: h.db.quota(h.user.id).reset_at,
       });
-    } finally {
-      await h.close();
-    }
+    });
   },
 );
 
@@ -358,8 +347,7 @@ for (
   ] as const
 ) {
   Deno.test(`${label} answers ${code} and releases the reservation`, async () => {
-    const h = harness({ modes });
-    try {
+    await withHarness({ modes }, async (h) => {
       const res = await h.call(request());
       const err = await errorOf(res);
       assert.equal(err.status, status);
@@ -373,15 +361,12 @@ for (
       // /status counts the call: the engine, no image, and why.
       assert.equal(h.db.attempts.length, 1);
       assert.deepEqual({ ...h.db.attempts[0], ms: 0 }, { provider: "replicate", ok: false, errorCode: code, ms: 0 });
-    } finally {
-      await h.close();
-    }
+    });
   });
 }
 
 Deno.test("each engine call is noted for /status once: engine, success and time to image; a replay calls none", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     const body = request();
     assert.equal((await h.call(body)).status, 200);
     assert.equal((await h.call(body)).status, 200);
@@ -391,9 +376,7 @@ Deno.test("each engine call is noted for /status once: engine, success and time 
     assert.equal(attempt.ok, true);
     assert.equal(attempt.errorCode, null);
     assert.ok(attempt.ms >= 0 && attempt.ms < 5_000);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 /** The store, with every call's start and end written to `events` as "<method>:start" and "<method>:end". */
@@ -413,8 +396,7 @@ function traced(store: GenerationStore, events: string[]): GenerationStore {
 Deno.test(
   "the image is stored before its row and its URL; the URL is signed while the row is written; the engine call is noted after the row",
   async () => {
-    const h = harness();
-    try {
+    await withHarness(async (h) => {
       const events: string[] = [];
       const res = await h.call(request(), { deps: { ...h.deps, store: traced(h.deps.store, events) } });
       assert.equal(res.status, 200);
@@ -426,15 +408,12 @@ Deno.test(
       assert.ok(at("putImage:end") < at("signedUrl:start"), events.join(", "));
       assert.ok(at("signedUrl:start") < at("recordGeneration:end"), events.join(", "));
       assert.ok(at("recordGeneration:end") < at("recordAttempt:start"), events.join(", "));
-    } finally {
-      await h.close();
-    }
+    });
   },
 );
 
 Deno.test("where the platform keeps background work, the answer does not wait for the engine call's note", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     let release = () => {};
     const held = new Promise<void>((r) => (release = r));
     const store = h.deps.store;
@@ -460,52 +439,40 @@ Deno.test("where the platform keeps background work, the answer does not wait fo
     await Promise.all(kept);
     assert.equal(h.db.attempts.length, 1);
     assert.equal(h.db.attempts[0].ok, true);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test("a failure to note the engine call costs the person nothing", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     h.db.failures.set("recordAttempt", appError("server_error", { detail: "down" }));
     const res = await h.call(request());
     assert.equal(res.status, 200);
     assert.equal(h.db.limitsOf(h.user.id).used, 1);
     assert.ok(h.logs.some((l) => l.event === "engine_attempt.record_failed"));
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test("a provider that misses the deadline answers timeout (504) and releases the slot", async () => {
-  const h = harness({ modes: { createDelayMs: 300 }, timeoutMs: 60 });
-  try {
+  await withHarness({ modes: { createDelayMs: 300 }, timeoutMs: 60 }, async (h) => {
     const err = await errorOf(await h.call(request()));
     assert.equal(err.status, 504);
     assert.equal(err.code, "timeout");
     assert.equal(err.retryable, true);
     assert.equal(h.db.quota(h.user.id).remaining, 5);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test("an output that is not an image is never stored", async () => {
-  const h = harness({ modes: { outputBytes: new TextEncoder().encode("<html>error</html>") } });
-  try {
+  await withHarness({ modes: { outputBytes: new TextEncoder().encode("<html>error</html>") } }, async (h) => {
     const err = await errorOf(await h.call(request()));
     assert.equal(err.code, "server_error");
     assert.equal(h.db.objects.size, 0);
     assert.equal(h.db.quota(h.user.id).remaining, 5);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test("a storage failure and a failed insert release the slot and leave no object behind", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     h.db.failures.set("putImage", appError("server_error", { detail: "storage down" }));
     assert.equal((await errorOf(await h.call(request()))).code, "server_error");
     h.db.failures.set("recordGeneration", appError("server_error", { detail: "db down" }));
@@ -514,9 +481,7 @@ Deno.test("a storage failure and a failed insert release the slot and leave no o
     assert.equal(h.db.rows.size, 0);
     assert.equal(h.db.quota(h.user.id).remaining, 5);
     assert.ok(h.db.calls.includes("removeImage"));
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test(
@@ -532,8 +497,7 @@ Deno.test(
         throw new Error("isolate killed");
       }
     }
-    const h = harness();
-    try {
+    await withHarness(async (h) => {
       h.db.limitsOf(h.user.id).used = 4;
       const body = request();
       await assert.rejects(h.call(body, { deps: { ...h.deps, store: new DiesAfterStoringStore(h.db) } }));
@@ -545,17 +509,14 @@ Deno.test(
       assert.equal(replayed.quota.remaining, 0);
       assert.equal(h.db.limitsOf(h.user.id).used, 5);
       assert.equal((await errorOf(await h.call(request()))).code, "daily_limit");
-    } finally {
-      await h.close();
-    }
+    });
   },
 );
 
 Deno.test("a replay charges a row that was stored without its charge, once, and never charges again", async () => {
   // What a function that stopped between a separate insert and commit left behind (before both became
   // one transaction): the row is stored and its reservation still held, uncounted.
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     h.db.limitsOf(h.user.id).used = 4;
     const body = request();
     const id = body.request_id as string;
@@ -588,14 +549,11 @@ Deno.test("a replay charges a row that was stored without its charge, once, and 
     assert.equal(again.replayed, true);
     assert.equal(h.db.limitsOf(h.user.id).used, 5);
     assert.equal(h.predictions(), 0);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test("a replay whose settling commit fails still answers, with the quota read as the user", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     const body = request();
     assert.equal((await h.call(body)).status, 200);
     h.db.failures.set("commit", appError("server_error", { detail: "blip" }));
@@ -606,9 +564,7 @@ Deno.test("a replay whose settling commit fails still answers, with the quota re
     assert.equal(quota.remaining, 4);
     assert.ok(h.db.calls.includes("readLimits"));
     assert.ok(h.logs.some((l) => l.event === "quota.commit_failed"));
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 for (
@@ -644,8 +600,7 @@ for (
 }
 
 Deno.test("a request id already used by another person is refused without a charge", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     const body = request();
     assert.equal((await h.call(body)).status, 200);
     const stranger = h.db.addUser();
@@ -653,23 +608,18 @@ Deno.test("a request id already used by another person is refused without a char
     assert.equal(err.status, 409);
     assert.equal(err.code, "invalid_input");
     assert.equal(h.db.quota(stranger.id).remaining, 5);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test("without a valid session the answer is auth_required (401)", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     for (const jwt of [null, "not-a-session"]) {
       const err = await errorOf(await h.call(request(), { jwt }));
       assert.equal(err.status, 401);
       assert.equal(err.code, "auth_required");
     }
     assert.equal(h.db.calls.includes("reserve"), false);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 const notAnImage = `data:image/png;base64,${btoa("just some text, not pixels")}`;
@@ -717,8 +667,7 @@ for (
   ] as const
 ) {
   Deno.test(`${label} is invalid_input: '${message}'`, async () => {
-    const h = harness();
-    try {
+    await withHarness(async (h) => {
       const err = await errorOf(await h.call(request(overrides as Record<string, unknown>)));
       assert.equal(err.code, "invalid_input");
       assert.equal(err.message, message);
@@ -726,28 +675,22 @@ for (
       assert.ok(err.status === 400 || err.status === 413);
       assert.equal(h.db.calls.includes("reserve"), false);
       assert.equal(h.predictions(), 0);
-    } finally {
-      await h.close();
-    }
+    });
   });
 }
 
 Deno.test("a prompt with an emoji (a surrogate pair) is stored as is", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     const res = await h.call(request({ prompt: "a fox \u{1F98A} in snow", negative_prompt: "\u{1F600}" }));
     assert.equal(res.status, 200);
     assert.equal((await res.json()).generation.prompt, "a fox \u{1F98A} in snow");
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test(
   "the prompt limits count characters as the app does (code points, after trimming): 500 emoji pass, 501 do not",
   async () => {
-    const h = harness();
-    try {
+    await withHarness(async (h) => {
       // 500 emoji are 1,000 UTF-16 units: the limit is the person's characters, not JavaScript's units.
       const prompt = "\u{1F3A8}".repeat(PROMPT_MAX_CHARS);
       const negative = "\u{1F600}".repeat(NEGATIVE_PROMPT_MAX_CHARS);
@@ -760,15 +703,12 @@ Deno.test(
       assert.equal(over.message, VALIDATION_MESSAGES.promptTooLong);
       const overNegative = await errorOf(await h.call(request({ negative_prompt: `${negative}x` })));
       assert.equal(overNegative.message, VALIDATION_MESSAGES.negativePromptTooLong);
-    } finally {
-      await h.close();
-    }
+    });
   },
 );
 
 Deno.test("a body nested deeper than the JSON limit is invalid_input before it is parsed", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     const deep = "[".repeat(JSON_MAX_DEPTH + 1) + "]".repeat(JSON_MAX_DEPTH + 1);
     const body = `{"request_id":"${crypto.randomUUID()}","prompt":"fox","extra":${deep}}`;
     const res = await handler(
@@ -784,16 +724,13 @@ Deno.test("a body nested deeper than the JSON limit is invalid_input before it i
     assert.equal(err.code, "invalid_input");
     assert.equal(err.message, TOO_DEEP_MESSAGE);
     assert.equal(h.db.calls.length, 0);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test(
   "the reference image is decoded only for a verified caller with quota left: a visitor gets 401, a person at 0 left daily_limit, without a decode",
   async () => {
-    const h = harness();
-    try {
+    await withHarness(async (h) => {
       // The decode is the only step that can tell this reference is broken, so an answer other than 401
       // means it ran.
       const reference_image = `data:image/jpeg;base64,${toBase64(undecodableJpeg())}`;
@@ -813,29 +750,23 @@ Deno.test(
       h.db.limitsOf(h.user.id).used = 5;
       const spent = await errorOf(await h.call(request({ reference_image })));
       assert.equal(spent.code, "daily_limit");
-    } finally {
-      await h.close();
-    }
+    });
   },
 );
 
 Deno.test("a replay does not decode the reference image again", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     const body = request({ reference_image: `data:image/png;base64,${toBase64(solidPng(8, 8))}` });
     assert.equal((await h.call(body)).status, 200);
     // The same request id with a reference that would not decode: the stored row answers.
     const res = await h.call({ ...body, reference_image: `data:image/jpeg;base64,${toBase64(undecodableJpeg())}` });
     assert.equal(res.status, 200);
     assert.equal((await res.json()).replayed, true);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test("a body that is not JSON is invalid_input", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     const res = await handler(
       new Request("http://localhost/functions/v1/generate-image", {
         method: "POST",
@@ -847,14 +778,11 @@ Deno.test("a body that is not JSON is invalid_input", async () => {
     const err = await errorOf(res);
     assert.equal(err.status, 400);
     assert.equal(err.code, "invalid_input");
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test("a real reference image is accepted and reaches the provider with its true type", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     const png = solidPng(8, 8);
     const res = await h.call(
       request({ quality: "high", reference_image: `data:application/octet-stream;base64,${toBase64(png)}` }),
@@ -862,14 +790,11 @@ Deno.test("a real reference image is accepted and reaches the provider with its 
     assert.equal(res.status, 200);
     const sent = h.fake.received.find((r) => r.path.includes("flux-dev"))!.body as { input: { image: string } };
     assert.equal(sent.input.image, `data:image/png;base64,${toBase64(png)}`);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test("a request may ask for the built-in engine by name even when a remote provider is configured", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     const res = await h.call(request({ provider: "builtin", aspect_ratio: "9:16" }));
     assert.equal(res.status, 200);
     const { generation } = await res.json();
@@ -878,55 +803,43 @@ Deno.test("a request may ask for the built-in engine by name even when a remote 
       ["builtin", "builtin-procedural-v1", 1024, 1536],
     );
     assert.equal(h.predictions(), 0);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test("an empty seed draws a seed from the request id, so a retry draws the same image", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     const body = request({ seed: "" });
     const { generation } = await (await h.call(body)).json();
     assert.equal(typeof generation.seed, "number");
     const sentSeed = (h.fake.received[0].body as { input: { seed: number } }).input.seed;
     assert.equal(generation.seed, sentSeed);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test("the time zone from the body or the X-Timezone header is stored once for the next reset", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     await h.call(request({ timezone: "America/New_York" }));
     await h.call(request({ timezone: "America/New_York" }));
     assert.equal(h.db.calls.filter((c) => c === "setTimezone").length, 1);
     assert.equal(h.db.limitsOf(h.user.id).pendingTimezone, "America/New_York");
     await h.call(request(), { headers: { "x-timezone": "Asia/Tokyo" } });
     assert.equal(h.db.limitsOf(h.user.id).pendingTimezone, "Asia/Tokyo");
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test("logs carry codes and ids, never the token or the prompt", async () => {
-  const h = harness({ modes: { createStatus: 503 } });
-  try {
+  await withHarness({ modes: { createStatus: 503 } }, async (h) => {
     await h.call(request({ prompt: "my secret prompt" }));
     const text = JSON.stringify(h.logs);
     assert.ok(h.logs.length > 0);
     assert.equal(text.includes(h.user.jwt), false);
     assert.equal(text.includes("my secret prompt"), false);
     assert.equal(text.includes(h.fake.token), false);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test("answers CORS preflight and refuses other methods than POST", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     const pre = await handler(
       new Request("http://localhost/functions/v1/generate-image", { method: "OPTIONS" }),
       h.deps,
@@ -939,16 +852,13 @@ Deno.test("answers CORS preflight and refuses other methods than POST", async ()
     const get = await handler(new Request("http://localhost/functions/v1/generate-image"), h.deps);
     assert.equal(get.status, 405);
     await get.body?.cancel();
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test(
   "a person who opted in to the public gallery has a new generation stored private, then sent to publish-generation as its owner",
   async () => {
-    const h = harness();
-    try {
+    await withHarness(async (h) => {
       h.db.galleryOptIn.set(h.user.id, true);
       const published: [string, string][] = [];
       const deps: Deps = { ...h.deps, publish: (jwt, id) => Promise.resolve(void published.push([jwt, id])) };
@@ -963,15 +873,12 @@ Deno.test(
       h.db.galleryOptIn.set(h.user.id, false);
       assert.equal((await h.call(request(), { deps })).status, 200);
       assert.equal(published.length, 1);
-    } finally {
-      await h.close();
-    }
+    });
   },
 );
 
 Deno.test("without the opt-in (turned off, or no preferences row) a new generation stays private", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     const withoutRow = request();
     assert.equal((await h.call(withoutRow)).status, 200);
     h.db.galleryOptIn.set(h.user.id, false);
@@ -979,16 +886,13 @@ Deno.test("without the opt-in (turned off, or no preferences row) a new generati
     assert.equal((await h.call(optedOut)).status, 200);
     assert.equal(h.db.rows.get(withoutRow.request_id as string)?.is_public, false);
     assert.equal(h.db.rows.get(optedOut.request_id as string)?.is_public, false);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test(
   "when the opt-in cannot be read the generation is still made, private, and the failure is logged",
   async () => {
-    const h = harness();
-    try {
+    await withHarness(async (h) => {
       h.db.galleryOptIn.set(h.user.id, true);
       h.db.failures.set("publishDefault", appError("server_error", { detail: "preferences unreachable" }));
       const body = request();
@@ -1000,15 +904,12 @@ Deno.test(
       // The opt-in only decides at creation: a replay answers the stored row unchanged.
       const again = await h.call(body);
       assert.equal((await again.json()).generation.is_public, false);
-    } finally {
-      await h.close();
-    }
+    });
   },
 );
 
 Deno.test("a late retry of a generation the person deleted is answered as deleted: nothing drawn, stored or charged", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     const body = request();
     assert.equal((await h.call(body)).status, 200);
     const id = String(body.request_id);
@@ -1024,14 +925,11 @@ Deno.test("a late retry of a generation the person deleted is answered as delete
     assert.equal(h.db.rows.has(id), false);
     assert.equal(h.db.limitsOf(h.user.id).used, 1);
     assert.equal(h.db.reservations.size, 0);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test("a generation deleted while its retry was drawing is not stored again, and the retry's slot is given back", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     const body = request();
     const id = String(body.request_id);
     // The first send stored and charged the row; the person deletes it just as a retry reaches the store.
@@ -1049,9 +947,7 @@ Deno.test("a generation deleted while its retry was drawing is not stored again,
     assert.equal([...h.db.objects.keys()].some((k) => k.includes(id)), false);
     assert.equal(h.db.reservations.size, 0);
     assert.equal(h.db.limitsOf(h.user.id).used, 1);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 /** The events of a streamed answer (decision 123), in order: [name, data]. */
@@ -1070,8 +966,7 @@ async function eventsOf(res: Response): Promise<[string, unknown][]> {
 const EVENTS = { accept: "text/event-stream" };
 
 Deno.test("a caller that asks for events hears drawn, the steps and the same answer; one row, one charge", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     const body = request({ seed: 7 });
     const res = await h.call(body, { headers: EVENTS });
     assert.equal(res.status, 200);
@@ -1090,27 +985,21 @@ Deno.test("a caller that asks for events hears drawn, the steps and the same ans
     assert.equal(again.headers.get("content-type"), "application/json");
     assert.equal((await again.json()).replayed, true);
     assert.equal(h.db.limitsOf(h.user.id).used, 1);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test("a failure before the image is drawn is the plain error answer, events asked or not", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     h.db.limitsOf(h.user.id).used = 5;
     const res = await h.call(request(), { headers: EVENTS });
     assert.equal(res.status, 429);
     assert.equal((await errorOf(res)).code, "daily_limit");
     assert.equal((await errorOf(await h.call(request(), { jwt: null, headers: EVENTS }))).status, 401);
-  } finally {
-    await h.close();
-  }
+  });
 });
 
 Deno.test("a failure after drawn arrives as an error event with its status, and the slot is given back", async () => {
-  const h = harness();
-  try {
+  await withHarness(async (h) => {
     h.db.failures.set("putImage", appError("server_error", { detail: "storage down" }));
     const res = await h.call(request(), { headers: EVENTS });
     assert.equal(res.status, 200);
@@ -1123,7 +1012,5 @@ Deno.test("a failure after drawn arrives as an error event with its status, and 
     assert.equal(h.db.rows.size, 0);
     assert.equal(h.db.quota(h.user.id).remaining, 5);
     assert.ok(h.logs.some((l) => l.event === "generation.failed" && l.code === "server_error"));
-  } finally {
-    await h.close();
-  }
+  });
 });
