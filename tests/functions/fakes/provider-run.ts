@@ -71,6 +71,28 @@ export function failureOf(result: Result<unknown>, code: ErrorCode, retryable?: 
   return result.error;
 }
 
+/** Failures grouped by what they must be: a code, its retryability (unchecked when undefined), the modes. */
+export type FailureGroups<M> = readonly (readonly [ErrorCode, boolean | undefined, readonly M[]])[];
+
+/**
+ * One Deno test per mode, named by `title`: the adapter started by `start(mode)` fails with its group's code
+ * and retryability, and `more` checks the error further.
+ */
+export function testFailures<M>(
+  title: (mode: M, code: ErrorCode) => string,
+  start: (mode: M) => { fake: { close(): Promise<void> }; provider: ImageProvider },
+  groups: FailureGroups<M>,
+  more?: (error: AppError, mode: M, code: ErrorCode) => void,
+): void {
+  for (const [code, retryable, modes] of groups) {
+    for (const mode of modes) {
+      Deno.test(title(mode, code), async () => {
+        more?.(failureOf(await generateAndClose(start(mode)), code, retryable), mode, code);
+      });
+    }
+  }
+}
+
 /** Asserts that `bytes` are a PNG of `width` by `height`, as its header says. */
 export function assertPng(bytes: Uint8Array, width: number, height: number): void {
   assert.deepEqual(sniffImage(bytes), { contentType: "image/png", extension: "png", width, height });

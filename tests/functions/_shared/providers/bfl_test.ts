@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import { createBflProvider } from "../../../../supabase/functions/_shared/providers/bfl.ts";
 import { type BflModes, startBflFake } from "../../fakes/bfl-fake.ts";
 import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
-import { assertPng, failureOf, generateAndClose, generateOk, seedDecides, withFake } from "../../fakes/provider-run.ts";
+import {
+  assertPng,
+  failureOf,
+  generateAndClose,
+  generateOk,
+  seedDecides,
+  testFailures,
+  withFake,
+} from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<BflModes> = {}, apiKey?: string) {
   const fake = startBflFake(modes);
@@ -59,18 +67,14 @@ Deno.test("sides are fitted to 1440 in steps of 32; high is FLUX dev at 28 steps
 Deno.test("the same recipe and seed give the same bytes; another seed gives another picture", () =>
   seedDecides(setup(), 7));
 
-for (
-  const [outcome, code, retryable] of [
-    ["request_moderated", "nsfw_content", false],
-    ["content_moderated", "nsfw_content", false],
-    ["error", "server_error", true],
-    ["task_not_found", "server_error", true],
-  ] as const
-) {
-  Deno.test(`a task ending ${outcome} is ${code}`, async () => {
-    failureOf(await generateAndClose(setup({ outcome })), code, retryable);
-  });
-}
+testFailures<BflModes["outcome"]>(
+  (outcome, code) => `a task ending ${outcome} is ${code}`,
+  (outcome) => setup({ outcome }),
+  [
+    ["nsfw_content", false, ["request_moderated", "content_moderated"]],
+    ["server_error", true, ["error", "task_not_found"]],
+  ],
+);
 
 Deno.test("402 on submit is insufficient_credits; a refused key is our misconfiguration", async () => {
   failureOf(await generateAndClose(setup({ submitStatus: 402 })), "insufficient_credits", false);

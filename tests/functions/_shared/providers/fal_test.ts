@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import { createFalProvider } from "../../../../supabase/functions/_shared/providers/fal.ts";
 import { type FalModes, startFalFake } from "../../fakes/fal-fake.ts";
 import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
-import { assertPng, failureOf, generateAndClose, generateOk, seedDecides, withFake } from "../../fakes/provider-run.ts";
+import {
+  assertPng,
+  failureOf,
+  generateAndClose,
+  generateOk,
+  seedDecides,
+  testFailures,
+  withFake,
+} from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<FalModes> = {}, apiKey?: string) {
   const fake = startFalFake(modes);
@@ -67,23 +75,12 @@ Deno.test("a request that completes with an error is a retryable server_error", 
   failureOf(await generateAndClose(setup({ outcome: "failed" })), "server_error", true);
 });
 
-for (
-  const [modes, code, retryable] of [
-    [{ submitStatus: 401 }, "server_error", false],
-    [{ submitStatus: 402 }, "insufficient_credits", false],
-    [{ submitStatus: 403 }, "insufficient_credits", false],
-    [{ submitStatus: 422 }, "server_error", false],
-    [{ submitStatus: 500 }, "server_error", true],
-    [{ submitStatus: 503 }, "server_error", true],
-    [{ submitStatus: 504 }, "server_error", true],
-    [{ submitStatus: 504, userTimeout: true }, "timeout", true],
-    [{ statusStatus: 503 }, "server_error", true],
-  ] as const
-) {
-  Deno.test(`the answer ${JSON.stringify(modes)} is ${code}`, async () => {
-    failureOf(await generateAndClose(setup(modes)), code, retryable);
-  });
-}
+testFailures((modes, code) => `the answer ${JSON.stringify(modes)} is ${code}`, setup, [
+  ["server_error", false, [{ submitStatus: 401 }, { submitStatus: 422 }]],
+  ["insufficient_credits", false, [{ submitStatus: 402 }, { submitStatus: 403 }]],
+  ["server_error", true, [{ submitStatus: 500 }, { submitStatus: 503 }, { submitStatus: 504 }, { statusStatus: 503 }]],
+  ["timeout", true, [{ submitStatus: 504, userTimeout: true }]],
+]);
 
 Deno.test("a wrong key is our misconfiguration: server_error, not auth_required", async () => {
   failureOf(await generateAndClose(setup({}, "wrong:key")), "server_error", false);

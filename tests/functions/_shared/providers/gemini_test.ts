@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { createGeminiProvider, DEFAULT_GEMINI_MODEL } from "../../../../supabase/functions/_shared/providers/gemini.ts";
 import { type GeminiMode, startGeminiFake } from "../../fakes/gemini-fake.ts";
 import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
-import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
+import {
+  assertPng,
+  failureOf,
+  generateAndClose,
+  generateOk,
+  testFailures,
+  withFake,
+} from "../../fakes/provider-run.ts";
 
 function setup(mode: GeminiMode = "ok", opts: { apiKey?: string; model?: string } = {}) {
   const fake = startGeminiFake(mode);
@@ -51,38 +58,29 @@ Deno.test("a configured model is the one asked and recorded", async () => {
   });
 });
 
-for (
-  const [mode, code, retryable] of [
-    ["prompt_blocked", "nsfw_content", false],
-    ["image_safety", "nsfw_content", false],
-    ["no_image", "server_error", true],
-    ["text_only", "server_error", true],
-  ] as const
-) {
-  Deno.test(`a 200 answer with ${mode} and no image is ${code}`, async () => {
-    const error = failureOf(await generateAndClose(setup(mode)), code, retryable);
+testFailures(
+  (mode, code) => `a 200 answer with ${mode} and no image is ${code}`,
+  setup,
+  [
+    ["nsfw_content", false, ["prompt_blocked", "image_safety"]],
+    ["server_error", true, ["no_image", "text_only"]],
+  ],
+  (error, _, code) => {
     if (code === "server_error") assert.match(error.message, /without a picture/);
-  });
-}
+  },
+);
 
 Deno.test("429 RESOURCE_EXHAUSTED is a rate limit for its RetryInfo delay, not spent credit", async () => {
   const error = failureOf(await generateAndClose(setup("rate_limited")), "rate_limit", true);
   assert.equal(error.retryAfter, 27);
 });
 
-for (
-  const [mode, code, retryable] of [
-    ["billing", "insufficient_credits", false],
-    ["permission", "server_error", false],
-    ["internal", "server_error", true],
-    ["unavailable", "server_error", true],
-    ["deadline", "timeout", true],
-  ] as const
-) {
-  Deno.test(`Google's ${mode} error is ${code}`, async () => {
-    failureOf(await generateAndClose(setup(mode)), code, retryable);
-  });
-}
+testFailures((mode, code) => `Google's ${mode} error is ${code}`, setup, [
+  ["insufficient_credits", false, ["billing"]],
+  ["server_error", false, ["permission"]],
+  ["server_error", true, ["internal", "unavailable"]],
+  ["timeout", true, ["deadline"]],
+]);
 
 Deno.test("a key Google refuses (400 API_KEY_INVALID) and an unknown model are our misconfiguration", async () => {
   failureOf(await generateAndClose(setup("ok", { apiKey: "wrong" })), "server_error", false);

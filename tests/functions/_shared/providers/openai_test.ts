@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { createOpenAiProvider } from "../../../../supabase/functions/_shared/providers/openai.ts";
 import { sniffImage } from "../../../../supabase/functions/_shared/image/sniff.ts";
 import { type OpenAiMode, startOpenAiFake } from "../../fakes/openai-fake.ts";
-import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
+import {
+  assertPng,
+  failureOf,
+  generateAndClose,
+  generateOk,
+  testFailures,
+  withFake,
+} from "../../fakes/provider-run.ts";
 import { providerInput } from "../../fakes/provider-input.ts";
 import { ASPECT_RATIOS } from "../../../../supabase/functions/_shared/vocabulary/generation.ts";
 
@@ -54,22 +61,19 @@ Deno.test("a GPT image model answers b64_json and gets its own landscape size", 
   });
 });
 
-for (
-  const [mode, code, retryable] of [
-    ["content_policy", "nsfw_content", false],
-    ["moderation_blocked", "nsfw_content", false],
-    ["billing_limit", "insufficient_credits", false],
-    ["insufficient_quota", "insufficient_credits", false],
-    ["rate_limited", "rate_limit", true],
-    ["server_error", "server_error", true],
-    ["overloaded", "server_error", true],
-  ] as const
-) {
-  Deno.test(`the ${mode} answer is ${code}`, async () => {
-    const error = failureOf(await generateAndClose(setup(mode)), code, retryable);
+testFailures(
+  (mode, code) => `the ${mode} answer is ${code}`,
+  setup,
+  [
+    ["nsfw_content", false, ["content_policy", "moderation_blocked"]],
+    ["insufficient_credits", false, ["billing_limit", "insufficient_quota"]],
+    ["rate_limit", true, ["rate_limited"]],
+    ["server_error", true, ["server_error", "overloaded"]],
+  ],
+  (error, mode) => {
     if (mode === "rate_limited") assert.equal(error.retryAfter, 20);
-  });
-}
+  },
+);
 
 Deno.test("an incorrect API key is our misconfiguration: server_error, not auth_required", async () => {
   failureOf(await generateAndClose(setup("ok", { apiKey: "sk-wrong" })), "server_error", false);

@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { createReplicateProvider } from "../../../../supabase/functions/_shared/providers/replicate.ts";
 import { type ReplicateModes, startReplicateFake } from "../../fakes/replicate-fake.ts";
 import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
-import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
+import {
+  assertPng,
+  failureOf,
+  generateAndClose,
+  generateOk,
+  testFailures,
+  withFake,
+} from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<ReplicateModes> = {}, opts: { timeoutMs?: number; token?: string } = {}) {
   const fake = startReplicateFake(modes);
@@ -104,20 +111,14 @@ Deno.test("a succeeded prediction whose data was removed is a server_error", asy
   failureOf(await generateAndClose(setup({ outcome: "data_removed" })), "server_error");
 });
 
-for (
-  const [outcome, code] of [
-    ["nsfw", "nsfw_content"],
-    ["sensitive", "nsfw_content"],
-    ["empty", "nsfw_content"],
-    ["oom", "server_error"],
-    ["canceled", "server_error"],
-    ["aborted", "server_error"],
-  ] as const
-) {
-  Deno.test(`a prediction ending ${outcome} is classified ${code}`, async () => {
-    failureOf(await generateAndClose(setup({ outcome, incompleteWait: outcome === "oom" })), code);
-  });
-}
+testFailures<ReplicateModes["outcome"]>(
+  (outcome, code) => `a prediction ending ${outcome} is classified ${code}`,
+  (outcome) => setup({ outcome, incompleteWait: outcome === "oom" }),
+  [
+    ["nsfw_content", undefined, ["nsfw", "sensitive", "empty"]],
+    ["server_error", undefined, ["oom", "canceled", "aborted"]],
+  ],
+);
 
 Deno.test("402 Insufficient credit is insufficient_credits", async () => {
   failureOf(await generateAndClose(setup({ createStatus: 402 })), "insufficient_credits", false);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createRunwareProvider } from "../../../../supabase/functions/_shared/providers/runware.ts";
 import { type RunwareMode, startRunwareFake } from "../../fakes/runware-fake.ts";
 import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
-import { assertPng, failureOf, generateAndClose, withFake } from "../../fakes/provider-run.ts";
+import { assertPng, failureOf, generateAndClose, testFailures, withFake } from "../../fakes/provider-run.ts";
 
 function setup(mode: RunwareMode = "ok", apiKey?: string) {
   const fake = startRunwareFake(mode);
@@ -60,21 +60,19 @@ Deno.test("a result flagged NSFWContent is nsfw_content", async () => {
   failureOf(await generateAndClose(setup("nsfw")), "nsfw_content");
 });
 
-for (
-  const [mode, code, retryable] of [
-    ["insufficient_credits", "insufficient_credits", false],
-    ["overloaded_429", "rate_limit", true],
-    ["overloaded_503", "server_error", true],
-    ["overloaded_504", "server_error", true],
-    ["server_error", "server_error", true],
-    ["timeout_provider", "timeout", true],
-  ] as const
-) {
-  Deno.test(`the ${mode} answer is ${code}`, async () => {
-    const error = failureOf(await generateAndClose(setup(mode)), code, retryable);
+testFailures(
+  (mode, code) => `the ${mode} answer is ${code}`,
+  setup,
+  [
+    ["insufficient_credits", false, ["insufficient_credits"]],
+    ["rate_limit", true, ["overloaded_429"]],
+    ["server_error", true, ["overloaded_503", "overloaded_504", "server_error"]],
+    ["timeout", true, ["timeout_provider"]],
+  ],
+  (error, _, code) => {
     if (code === "rate_limit") assert.equal(error.retryAfter, 60);
-  });
-}
+  },
+);
 
 Deno.test("an invalid API key is our misconfiguration: server_error, not auth_required", async () => {
   failureOf(await generateAndClose(setup("ok", "wrong")), "server_error", false);
