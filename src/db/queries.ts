@@ -1,7 +1,7 @@
 // The reads views make, each a plain async function for `useLiveQuery` (Dexie is the truth the UI
 // shows). The database is a parameter with the page's singleton as default, so tests pass their own.
 import { db as appDb, type AppDb } from "./db";
-import { getImages, type ImageBytes } from "./images";
+import type { ImageBytes } from "./images";
 import { promptsOf } from "./prompt-history";
 import type {
   GenerationRecord,
@@ -39,29 +39,8 @@ export async function listGenerations(userId: string, db: AppDb = appDb): Promis
   return oldestFirst.reverse();
 }
 
-/** A record with the image bytes this device keeps for it (for the few views that show a handful). */
+/** A record, with the image bytes this device keeps for it where a caller has read them too. */
 export type GenerationWithImage = GenerationRecord & ImageBytes;
-
-async function withImages(records: GenerationRecord[], db: AppDb): Promise<GenerationWithImage[]> {
-  if (!records.length) return [];
-  const images = await getImages(
-    records.map((r) => r.id),
-    db,
-  );
-  return records.map((r, i) => {
-    const held = images[i];
-    return held ? { ...r, image: held.image, thumbnail: held.thumbnail } : r;
-  });
-}
-
-/** The user's newest generations, newest first, with their cached bytes. */
-export async function recentGenerations(
-  userId: string,
-  limit: number,
-  db: AppDb = appDb,
-): Promise<GenerationWithImage[]> {
-  return withImages(await newestGenerations(userId, limit, db), db);
-}
 
 /** The user's `limit` newest generations, newest first (records only). */
 export function newestGenerations(userId: string, limit: number, db: AppDb = appDb): Promise<GenerationRecord[]> {
@@ -85,12 +64,6 @@ export async function generationsWithSeed(
     .filter((g) => g.seed === seed)
     .toArray();
   return found.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-}
-
-/** One generation with the image bytes this device keeps for it. */
-export async function generationWithImage(id: string, db: AppDb = appDb): Promise<GenerationWithImage | undefined> {
-  const record = await db.generations.get(id);
-  return record ? (await withImages([record], db))[0] : undefined;
 }
 
 export function getGeneration(id: string, db: AppDb = appDb): Promise<GenerationRecord | undefined> {

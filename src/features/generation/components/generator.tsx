@@ -8,7 +8,7 @@ import { useLiveQuery } from "dexie-react-hooks";
 import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
 import { db } from "../../../db/db";
 import { readEngines } from "../../../db/engines";
-import { generationWithImage, listPromptHistory, listTasks, recentGenerations } from "../../../db/queries";
+import { getGeneration, listPromptHistory, listTasks, newestGenerations } from "../../../db/queries";
 import type { GenerationRecord } from "../../../db/schema";
 import { authRedirectPath } from "../../../lib/auth-redirect";
 import { buildGenerateLink, stashReferenceImage } from "../../../lib/generate-link";
@@ -96,16 +96,17 @@ type PreviewProps = {
 };
 
 /**
- * The preview with the user's newest generations read here: a new row or a kept image redraws this
- * column alone, not the form beside it.
+ * The preview with the user's newest generations read here: a new row redraws this column alone, not
+ * the form beside it. Records only: the views in it read the bytes they show (a stored image redraws
+ * those alone, and no list re-read loads five images' Blobs again).
  */
 function GeneratorPreview({ userId, clearedAt, pinnedId, newest, onLatest }: PreviewProps) {
   const generations = useLiveQuery(
-    () => (userId ? recentGenerations(userId, RECENT_FIRST + RECENT_COUNT) : NO_TASKS),
+    () => (userId ? newestGenerations(userId, RECENT_FIRST + RECENT_COUNT) : NO_TASKS),
     [userId],
     NO_TASKS,
   );
-  const pinned = useLiveQuery(() => (pinnedId ? generationWithImage(pinnedId) : undefined), [pinnedId]);
+  const pinned = useLiveQuery(() => (pinnedId ? getGeneration(pinnedId) : undefined), [pinnedId]);
   newest.current = generations[0];
   const recentShown = clearedAt ? generations.filter((g) => g.createdAt > clearedAt) : generations;
   const shown =
