@@ -47,50 +47,12 @@ export async function generateOk(
   return r;
 }
 
-/** Asserts that `seed` twice gives the same bytes and `seed + 1` another picture, then stops the fake. */
-export function seedDecides(
-  started: { fake: { close(): Promise<void> }; provider: ImageProvider },
-  seed: number,
-): Promise<void> {
-  return withFake(started, async ({ provider }) => {
-    const [a, b, c] = [
-      await generateOk(provider, providerInput({ seed })),
-      await generateOk(provider, providerInput({ seed })),
-      await generateOk(provider, providerInput({ seed: seed + 1 })),
-    ];
-    assert.deepEqual(a.value.bytes, b.value.bytes);
-    assert.notDeepEqual(a.value.bytes, c.value.bytes);
-  });
-}
-
 /** The error of a call that must have failed with `code` (and, when given, that retryability). */
 export function failureOf(result: Result<unknown>, code: ErrorCode, retryable?: boolean): AppError {
   assert.ok(!result.ok, `expected ${code}, the call succeeded`);
   assert.equal(result.error.code, code);
   if (retryable !== undefined) assert.equal(result.error.retryable, retryable);
   return result.error;
-}
-
-/** Failures grouped by what they must be: a code, its retryability (unchecked when undefined), the modes. */
-export type FailureGroups<M> = readonly (readonly [ErrorCode, boolean | undefined, readonly M[]])[];
-
-/**
- * One Deno test per mode, named by `title`: the adapter started by `start(mode)` fails with its group's code
- * and retryability, and `more` checks the error further.
- */
-export function testFailures<M>(
-  title: (mode: M, code: ErrorCode) => string,
-  start: (mode: M) => { fake: { close(): Promise<void> }; provider: ImageProvider },
-  groups: FailureGroups<M>,
-  more?: (error: AppError, mode: M, code: ErrorCode) => void,
-): void {
-  for (const [code, retryable, modes] of groups) {
-    for (const mode of modes) {
-      Deno.test(title(mode, code), async () => {
-        more?.(failureOf(await generateAndClose(start(mode)), code, retryable), mode, code);
-      });
-    }
-  }
 }
 
 /** Asserts that `bytes` are a PNG of `width` by `height`, as its header says. */

@@ -3,7 +3,8 @@ import { type A1111Config, createA1111Provider } from "../../../../supabase/func
 import { DEFAULT_SELF_HOSTED_STEPS, parseSteps } from "../../../../supabase/functions/_shared/providers/self-hosted.ts";
 import { type A1111Modes, startA1111Fake } from "../../fakes/a1111-fake.ts";
 import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
-import { assertPng, failureOf, generateAndClose, generateOk, seedDecides, withFake } from "../../fakes/provider-run.ts";
+import { seedDecides } from "../../fakes/provider-cases.ts";
+import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<A1111Modes> = {}, config: Partial<A1111Config> = {}) {
   const fake = startA1111Fake(modes);

@@ -2,15 +2,8 @@ import assert from "node:assert/strict";
 import { createBflProvider } from "../../../../supabase/functions/_shared/providers/bfl.ts";
 import { type BflModes, startBflFake } from "../../fakes/bfl-fake.ts";
 import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
-import {
-  assertPng,
-  failureOf,
-  generateAndClose,
-  generateOk,
-  seedDecides,
-  testFailures,
-  withFake,
-} from "../../fakes/provider-run.ts";
+import { seedDecides, testFailures } from "../../fakes/provider-cases.ts";
+import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<BflModes> = {}, apiKey?: string) {
   const fake = startBflFake(modes);

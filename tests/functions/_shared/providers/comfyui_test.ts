@@ -9,7 +9,8 @@ import {
 import { DEFAULT_SELF_HOSTED_STEPS } from "../../../../supabase/functions/_shared/providers/self-hosted.ts";
 import { type ComfyModes, startComfyFake } from "../../fakes/comfyui-fake.ts";
 import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
-import { assertPng, failureOf, generateAndClose, generateOk, seedDecides, withFake } from "../../fakes/provider-run.ts";
+import { seedDecides } from "../../fakes/provider-cases.ts";
+import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<ComfyModes> = {}, config: Partial<ComfyUiConfig> = {}) {
   const fake = startComfyFake(modes);

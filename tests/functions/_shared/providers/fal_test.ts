@@ -2,15 +2,8 @@ import assert from "node:assert/strict";
 import { createFalProvider } from "../../../../supabase/functions/_shared/providers/fal.ts";
 import { type FalModes, startFalFake } from "../../fakes/fal-fake.ts";
 import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
-import {
-  assertPng,
-  failureOf,
-  generateAndClose,
-  generateOk,
-  seedDecides,
-  testFailures,
-  withFake,
-} from "../../fakes/provider-run.ts";
+import { seedDecides, testFailures } from "../../fakes/provider-cases.ts";
+import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<FalModes> = {}, apiKey?: string) {
   const fake = startFalFake(modes);

@@ -2,14 +2,8 @@ import assert from "node:assert/strict";
 import { createGeminiProvider, DEFAULT_GEMINI_MODEL } from "../../../../supabase/functions/_shared/providers/gemini.ts";
 import { type GeminiMode, startGeminiFake } from "../../fakes/gemini-fake.ts";
 import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
-import {
-  assertPng,
-  failureOf,
-  generateAndClose,
-  generateOk,
-  testFailures,
-  withFake,
-} from "../../fakes/provider-run.ts";
+import { testFailures } from "../../fakes/provider-cases.ts";
+import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
 
 function setup(mode: GeminiMode = "ok", opts: { apiKey?: string; model?: string } = {}) {
   const fake = startGeminiFake(mode);

@@ -2,14 +2,8 @@ import assert from "node:assert/strict";
 import { createOpenAiProvider } from "../../../../supabase/functions/_shared/providers/openai.ts";
 import { sniffImage } from "../../../../supabase/functions/_shared/image/sniff.ts";
 import { type OpenAiMode, startOpenAiFake } from "../../fakes/openai-fake.ts";
-import {
-  assertPng,
-  failureOf,
-  generateAndClose,
-  generateOk,
-  testFailures,
-  withFake,
-} from "../../fakes/provider-run.ts";
+import { testFailures } from "../../fakes/provider-cases.ts";
+import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
 import { providerInput } from "../../fakes/provider-input.ts";
 import { ASPECT_RATIOS } from "../../../../supabase/functions/_shared/vocabulary/generation.ts";
 

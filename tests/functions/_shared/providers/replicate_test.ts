@@ -2,14 +2,8 @@ import assert from "node:assert/strict";
 import { createReplicateProvider } from "../../../../supabase/functions/_shared/providers/replicate.ts";
 import { type ReplicateModes, startReplicateFake } from "../../fakes/replicate-fake.ts";
 import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
-import {
-  assertPng,
-  failureOf,
-  generateAndClose,
-  generateOk,
-  testFailures,
-  withFake,
-} from "../../fakes/provider-run.ts";
+import { testFailures } from "../../fakes/provider-cases.ts";
+import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<ReplicateModes> = {}, opts: { timeoutMs?: number; token?: string } = {}) {
   const fake = startReplicateFake(modes);

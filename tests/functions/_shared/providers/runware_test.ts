@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { createRunwareProvider } from "../../../../supabase/functions/_shared/providers/runware.ts";
 import { type RunwareMode, startRunwareFake } from "../../fakes/runware-fake.ts";
 import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
-import { assertPng, failureOf, generateAndClose, testFailures, withFake } from "../../fakes/provider-run.ts";
+import { testFailures } from "../../fakes/provider-cases.ts";
+import { assertPng, failureOf, generateAndClose, withFake } from "../../fakes/provider-run.ts";
 
 function setup(mode: RunwareMode = "ok", apiKey?: string) {
   const fake = startRunwareFake(mode);

@@ -1,0 +1,46 @@
+// The cases every provider adapter's tests share, each registered as Deno tests: the seed decides the
+// picture, and a table of provider answers each failing with its code.
+import type { AppError } from "../../../supabase/functions/_shared/errors.ts";
+import type { ImageProvider } from "../../../supabase/functions/_shared/providers/types.ts";
+import type { ErrorCode } from "../../../supabase/functions/_shared/vocabulary/errors.ts";
+import assert from "node:assert/strict";
+import { providerInput } from "./provider-input.ts";
+import { failureOf, generateAndClose, generateOk, withFake } from "./provider-run.ts";
+
+/** Asserts that `seed` twice gives the same bytes and `seed + 1` another picture, then stops the fake. */
+export function seedDecides(
+  started: { fake: { close(): Promise<void> }; provider: ImageProvider },
+  seed: number,
+): Promise<void> {
+  return withFake(started, async ({ provider }) => {
+    const [a, b, c] = [
+      await generateOk(provider, providerInput({ seed })),
+      await generateOk(provider, providerInput({ seed })),
+      await generateOk(provider, providerInput({ seed: seed + 1 })),
+    ];
+    assert.deepEqual(a.value.bytes, b.value.bytes);
+    assert.notDeepEqual(a.value.bytes, c.value.bytes);
+  });
+}
+
+/** Failures grouped by what they must be: a code, its retryability (unchecked when undefined), the modes. */
+export type FailureGroups<M> = readonly (readonly [ErrorCode, boolean | undefined, readonly M[]])[];
+
+/**
+ * One Deno test per mode, named by `title`: the adapter started by `start(mode)` fails with its group's code
+ * and retryability, and `more` checks the error further.
+ */
+export function testFailures<M>(
+  title: (mode: M, code: ErrorCode) => string,
+  start: (mode: M) => { fake: { close(): Promise<void> }; provider: ImageProvider },
+  groups: FailureGroups<M>,
+  more?: (error: AppError, mode: M, code: ErrorCode) => void,
+): void {
+  for (const [code, retryable, modes] of groups) {
+    for (const mode of modes) {
+      Deno.test(title(mode, code), async () => {
+        more?.(failureOf(await generateAndClose(start(mode)), code, retryable), mode, code);
+      });
+    }
+  }
+}
