@@ -4,29 +4,12 @@
 // and sign-in codes in the development mailbox, single use, expiry and the rate limits they count against.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MailMessage } from "../../supabase/local/auth/mailbox-page.ts";
+import { mailTo, codeFor } from "../support/auth-mail.ts";
+import { useBackend } from "../support/backend-suite.ts";
 import { type Backend, DEFAULT_AUTH_RATE_LIMITS, startBackend } from "../support/backend.ts";
 import { BACKEND_TARGETS } from "../support/backend-targets.ts";
-import { anonClient, serviceClient, uniqueEmail } from "../support/clients.ts";
+import { anonClient, PASSWORD, serviceClient, uniqueEmail } from "../support/clients.ts";
 import { createDatabase } from "../support/postgres.ts";
-
-const PASSWORD = "correct-horse-42";
-
-async function mailTo(b: Backend, email: string): Promise<MailMessage[]> {
-  const res = await fetch(`${b.url}/_dev/mailbox/messages?to=${encodeURIComponent(email)}`);
-  expect(res.status).toBe(200);
-  return (await res.json()) as MailMessage[];
-}
-
-/** The six-digit code and the link of the newest message to `email`. */
-async function codeFor(b: Backend, email: string): Promise<{ code: string; link: URL; subject: string }> {
-  const [message] = await mailTo(b, email);
-  expect(message).toBeTruthy();
-  const code = /code: (\d{6})\b/.exec(message.text)?.[1];
-  expect(code).toMatch(/^\d{6}$/);
-  expect(message.link).toBeTruthy();
-  return { code: code!, link: new URL(message.link!), subject: message.subject };
-}
 
 describe.each(BACKEND_TARGETS)("auth admin API and e-mail OTP on $title", ({ postgres, skip }) => {
   let b: Backend;
@@ -322,13 +305,7 @@ describe.each(BACKEND_TARGETS)("auth admin API and e-mail OTP on $title", ({ pos
 });
 
 describe("e-mail OTP with the hosted rate limits", () => {
-  let b: Backend;
-  beforeAll(async () => {
-    b = await startBackend({ env: DEFAULT_AUTH_RATE_LIMITS });
-  }, 90_000);
-  afterAll(async () => {
-    await b?.stop();
-  });
+  const b = useBackend(() => startBackend({ env: DEFAULT_AUTH_RATE_LIMITS }), 90_000);
 
   it("counts OTP mails against the hourly e-mail budget and code checks against token_verifications", async () => {
     const client = anonClient(b);

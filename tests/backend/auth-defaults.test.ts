@@ -3,29 +3,13 @@
 // phone codes), with GoTrue's statuses, codes and messages; reauthentication codes mailed at most once a
 // minute; the timestamps GoTrue records on a user when an invitation or a confirmation goes out.
 import type { MailMessage } from "../../supabase/local/auth/mailbox-page.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Backend, startBackend } from "../support/backend.ts";
-import { anonClient, serviceClient, uniqueEmail } from "../support/clients.ts";
-
-const PASSWORD = "correct-horse-42";
+import { describe, expect, it } from "vitest";
+import { useBackend } from "../support/backend-suite.ts";
+import { startBackend } from "../support/backend.ts";
+import { anonClient, newUser, serviceClient, uniqueEmail } from "../support/clients.ts";
 
 describe("auth answers for features off by default", () => {
-  let b: Backend;
-
-  beforeAll(async () => {
-    b = await startBackend();
-  }, 90_000);
-  afterAll(async () => {
-    await b?.stop();
-  });
-
-  async function signedUp(tag: string) {
-    const client = anonClient(b);
-    const email = uniqueEmail(tag);
-    const { data, error } = await client.auth.signUp({ email, password: PASSWORD });
-    if (error || !data.session) throw new Error(`sign-up failed: ${error?.message}`);
-    return { client, email, session: data.session };
-  }
+  const b = useBackend(() => startBackend(), 90_000);
 
   it("refuses an anonymous sign-in with 422 anonymous_provider_disabled, before counting it", async () => {
     const { data, error } = await anonClient(b).auth.signInAnonymously({ options: { data: { a: 1 } } });
@@ -48,7 +32,7 @@ describe("auth answers for features off by default", () => {
       headers: { apikey: b.anonKey },
     });
     expect([anonymous.status, (await anonymous.json()).code]).toEqual([401, "no_authorization"]);
-    const { client } = await signedUp("link");
+    const { client } = await newUser(b, "link");
     const linked = await client.auth.linkIdentity({ provider: "google", options: { skipBrowserRedirect: true } });
     expect(linked.error).toMatchObject({ status: 404, code: "manual_linking_disabled" });
     const { data } = await client.auth.getUserIdentities();
@@ -93,7 +77,7 @@ describe("auth answers for features off by default", () => {
   });
 
   it("mails a reauthentication code at most once a minute", async () => {
-    const { client, email } = await signedUp("reauth");
+    const { client, email } = await newUser(b, "reauth");
     const first = await client.auth.reauthenticate();
     expect(first).toEqual({ data: { user: null, session: null }, error: null });
     const mail = (await (

@@ -4,28 +4,13 @@
 // confirmed, by link or by code; an address another account holds is refused; the admin API's
 // email_change_current and email_change_new links take part in the same two-step change.
 import { expect, it } from "vitest";
-import type { MailMessage } from "../../supabase/local/auth/mailbox-page.ts";
+import { mailTo, codeFor } from "../support/auth-mail.ts";
 import { describeOnBackends } from "../support/backend-suite.ts";
 import type { Backend } from "../support/backend.ts";
 import { anonClient, newUser, PASSWORD, serviceClient, uniqueEmail } from "../support/clients.ts";
 
 const ACCOUNT_URL = "http://localhost:5173/account";
 const ACCEPTED = "Confirmation link accepted. Please proceed to confirm link sent to the other email";
-
-async function mailTo(b: Backend, email: string): Promise<MailMessage[]> {
-  const res = await fetch(`${b.url}/_dev/mailbox/messages?to=${encodeURIComponent(email)}`);
-  expect(res.status).toBe(200);
-  return (await res.json()) as MailMessage[];
-}
-
-/** The code and the link of the newest message to `email`. */
-async function changeMail(b: Backend, email: string): Promise<{ code: string; link: URL; subject: string }> {
-  const [message] = await mailTo(b, email);
-  expect(message).toBeTruthy();
-  const code = /code: (\d{6})\b/.exec(message.text)?.[1];
-  expect(code).toMatch(/^\d{6}$/);
-  return { code: code!, link: new URL(message.link!), subject: message.subject };
-}
 
 /** Follows an e-mailed link as a browser would, without following the redirect. */
 async function follow(b: Backend, link: URL | string): Promise<string> {
@@ -49,8 +34,8 @@ describeOnBackends("e-mail change on $title", { prefix: "pc_auth_email_change", 
     expect(data.user).toMatchObject({ id, email, new_email: next });
     expect(Date.parse(data.user!.email_change_sent_at!)).not.toBeNaN();
 
-    const toCurrent = await changeMail(b, email);
-    const toNew = await changeMail(b, next);
+    const toCurrent = await codeFor(b, email);
+    const toNew = await codeFor(b, next);
     expect([toCurrent.subject, toNew.subject]).toEqual(["Confirm Email Change", "Confirm Email Change"]);
     for (const { link } of [toCurrent, toNew]) {
       expect(link.searchParams.get("type")).toBe("email_change");
@@ -87,8 +72,8 @@ describeOnBackends("e-mail change on $title", { prefix: "pc_auth_email_change", 
       const { client, email } = await newUser(b, "codes");
       const next = uniqueEmail("codes-new");
       expect((await client.auth.updateUser({ email: next })).error).toBeNull();
-      const toCurrent = await changeMail(b, email);
-      const toNew = await changeMail(b, next);
+      const toCurrent = await codeFor(b, email);
+      const toNew = await codeFor(b, next);
 
       // The current address's code with the new address is no code at all.
       const crossed = await anonClient(b).auth.verifyOtp({ type: "email_change", email: next, token: toCurrent.code });
@@ -192,7 +177,7 @@ describeOnBackends("e-mail change on $title", { prefix: "pc_auth_email_change", 
       const { client, email } = await newUser(b, "resend");
       const next = uniqueEmail("resend-new");
       expect((await client.auth.updateUser({ email: next })).error).toBeNull();
-      const first = await changeMail(b, next);
+      const first = await codeFor(b, next);
       const soon = await anonClient(b).auth.resend({ type: "email_change", email });
       expect(soon.error).toMatchObject({ status: 429, code: "over_email_send_rate_limit" });
       // Without a pending change, or for an unknown address, nothing is sent and nothing is told.

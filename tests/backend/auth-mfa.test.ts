@@ -6,6 +6,7 @@
 // refused as GoTrue refuses them; the admin API lists and deletes factors.
 import { createHmac } from "node:crypto";
 import { expect, it } from "vitest";
+import { claimsOf } from "../support/auth-mail.ts";
 import { describeOnBackends } from "../support/backend-suite.ts";
 import { anonClient, newUser, PASSWORD, serviceClient } from "../support/clients.ts";
 import { claimsFor, mintJwt } from "../support/hostile.ts";
@@ -26,10 +27,6 @@ function totp(secret: string, offsetSteps = 0): string {
   const mac = createHmac("sha1", base32Decode(secret)).update(counter).digest();
   const at = mac[19] & 0xf;
   return String((mac.readUInt32BE(at) & 0x7fffffff) % 1_000_000).padStart(6, "0");
-}
-
-function claims(token: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8"));
 }
 
 describeOnBackends(
@@ -97,7 +94,7 @@ describeOnBackends(
           code: totp(enrolled!.totp.secret),
         });
         expect(error).toBeNull();
-        const token = claims(verified!.access_token);
+        const token = claimsOf(verified!.access_token);
         expect(token.aal).toBe("aal2");
         expect((token.amr as { method: string }[]).map((a) => a.method)).toEqual(["totp", "password"]);
         // A challenge is good for one verification.
@@ -112,7 +109,7 @@ describeOnBackends(
         expect(aal.data).toMatchObject({ currentLevel: "aal2", nextLevel: "aal2" });
         const refreshed = await client.auth.refreshSession();
         expect(refreshed.error).toBeNull();
-        expect(claims(refreshed.data.session!.access_token)).toMatchObject({ aal: "aal2" });
+        expect(claimsOf(refreshed.data.session!.access_token)).toMatchObject({ aal: "aal2" });
         // The session that only had the password is ended.
         const res = await fetch(`${b.url}/auth/v1/user`, {
           headers: { apikey: b.anonKey, authorization: `Bearer ${otherSignIn.data.session!.access_token}` },
@@ -153,7 +150,7 @@ describeOnBackends(
         expect(removed.error).toBeNull();
         expect(removed.data).toEqual({ id: enrolled!.id });
         const after = await client.auth.refreshSession();
-        expect(claims(after.data.session!.access_token).aal).toBe("aal1");
+        expect(claimsOf(after.data.session!.access_token).aal).toBe("aal1");
         expect((await client.auth.mfa.listFactors()).data!.all).toEqual([]);
       },
     );

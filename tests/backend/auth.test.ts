@@ -11,13 +11,14 @@ import { join } from "node:path";
 import { isAuthApiError, isAuthWeakPasswordError, type Session, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MailMessage } from "../../supabase/local/auth/mailbox-page.ts";
+import { mailTo, claimsOf } from "../support/auth-mail.ts";
+import { useBackend } from "../support/backend-suite.ts";
 import { type Backend, DEFAULT_AUTH_RATE_LIMITS, startBackend } from "../support/backend.ts";
-import { anonClient, uniqueEmail } from "../support/clients.ts";
+import { anonClient, newUser, PASSWORD, uniqueEmail } from "../support/clients.ts";
 import { createDatabase, postgresAvailable } from "../support/postgres.ts";
 
 const SITE_URL = "https://promptcanvas.example";
 const APP_RESET_URL = "http://localhost:5173/reset-password";
-const PASSWORD = "correct-horse-42";
 
 async function freePort(): Promise<number> {
   const srv = createServer();
@@ -43,10 +44,6 @@ async function startAuthBackend(opts: { env?: Record<string, string>; databaseUr
   });
 }
 
-function decodeJwt(token: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8"));
-}
-
 function api(b: Backend) {
   return (path: string, init: RequestInit & { token?: string } = {}) => {
     const headers = new Headers(init.headers);
@@ -57,14 +54,6 @@ function api(b: Backend) {
   };
 }
 
-async function signedUp(b: Backend, tag: string, data?: Record<string, unknown>) {
-  const client = anonClient(b);
-  const email = uniqueEmail(tag);
-  const { data: out, error } = await client.auth.signUp({ email, password: PASSWORD, options: { data } });
-  if (error || !out.session) throw new Error(`sign-up failed: ${error?.message}`);
-  return { client, email, session: out.session, user: out.user! };
-}
-
 function recordEvents(client: SupabaseClient): string[] {
   const events: string[] = [];
   client.auth.onAuthStateChange((event) => {
@@ -73,27 +62,13 @@ function recordEvents(client: SupabaseClient): string[] {
   return events;
 }
 
-async function mailTo(b: Backend, email: string): Promise<MailMessage[]> {
-  const res = await fetch(`${b.url}/_dev/mailbox/messages?to=${encodeURIComponent(email)}`);
-  expect(res.status).toBe(200);
-  return (await res.json()) as MailMessage[];
-}
-
 function fragmentOf(location: string): URLSearchParams {
   return new URLSearchParams(location.slice(location.indexOf("#") + 1));
 }
 
 describe("auth on the embedded database", () => {
-  let b: Backend;
-  let call: ReturnType<typeof api>;
-
-  beforeAll(async () => {
-    b = await startAuthBackend();
-    call = api(b);
-  });
-  afterAll(async () => {
-    await b?.stop();
-  });
+  const b = useBackend(() => startAuthBackend());
+  const call = api(b);
 
   describe("sign-up", () => {
     it("confirms a new account at once, signs it in and emits SIGNED_IN", async () => {
@@ -138,7 +113,7 @@ describe("auth on the embedded database", () => {
     });
 
     it("refuses a second account for the same address, whatever its case", async () => {
-      const { email } = await signedUp(b, "dup");
+      const { email } = await newUser(b, "dup");
       const { data, error } = await anonClient(b).auth.signUp({ email: email.toUpperCase(), password: PASSWORD });
       expect(data.session).toBeNull();
       expect(isAuthApiError(error)).toBe(true);
@@ -193,7 +168,7 @@ describe("auth on the embedded database", () => {
 
   describe("sign-in and the current user", () => {
     it("signs in with the right password and refuses a wrong one or an unknown address alike", async () => {
-      const { email, user } = await signedUp(b, "signin");
+      const { email, user } = await newUser(b, "signin");
       const client = anonClient(b);
       const events = recordEvents(client);
 
@@ -221,13 +196,13 @@ describe("auth on the embedded database", () => {
     });
 
     it("issues GoTrue-shaped HS256 access tokens signed with the backend's secret", async () => {
-      const { session, user, email } = await signedUp(b, "claims");
+      const { session, user, email } = await newUser(b, "claims");
       const [head, body, sig] = session.access_token.split(".");
       const secret = readFileSync(join(b.dataDir, "jwt-secret"), "utf8").trim();
       expect(createHmac("sha256", secret).update(`${head}.${body}`).digest("base64url")).toBe(sig);
       expect(JSON.parse(Buffer.from(head, "base64url").toString())).toEqual({ alg: "HS256", typ: "JWT" });
 
-      const claims = decodeJwt(session.access_token);
+      const claims = claimsOf(session.access_token);
       expect(claims).toMatchObject({
         iss: `${b.url}/auth/v1`,
         sub: user.id,
@@ -250,7 +225,7 @@ describe("auth on the embedded database", () => {
       const missing = await fetch(`${b.url}/auth/v1/user`, { headers: { apikey: b.anonKey } });
       expect(missing.status).toBe(401);
       expect(await missing.json()).toMatchObject({ code: "no_authorization" });
-      const { session } = await signedUp(b, "forged");
+      const { session } = await newUser(b, "forged");
       const forged = session.access_token.slice(0, -4) + "AAAA";
       const res = await call("/auth/v1/user", { token: forged });
       expect(res.status).toBe(403);
@@ -260,18 +235,18 @@ describe("auth on the embedded database", () => {
 
   describe("refresh tokens", () => {
     it("rotates the refresh token on each refresh and emits TOKEN_REFRESHED", async () => {
-      const { client, session } = await signedUp(b, "refresh");
+      const { client, session } = await newUser(b, "refresh");
       const events = recordEvents(client);
       const { data, error } = await client.auth.refreshSession();
       expect(error).toBeNull();
       expect(data.session!.refresh_token).not.toBe(session.refresh_token);
       expect(data.session!.expires_at).toBeGreaterThanOrEqual(session.expires_at!);
-      expect(decodeJwt(data.session!.access_token).session_id).toBe(decodeJwt(session.access_token).session_id);
+      expect(claimsOf(data.session!.access_token).session_id).toBe(claimsOf(session.access_token).session_id);
       expect(events).toContain("TOKEN_REFRESHED");
     });
 
     it("refuses a superseded refresh token with refresh_token_already_used and revokes the session", async () => {
-      const { session } = await signedUp(b, "reuse");
+      const { session } = await newUser(b, "reuse");
       const client = anonClient(b);
       const first = await client.auth.refreshSession({ refresh_token: session.refresh_token });
       const second = await client.auth.refreshSession({ refresh_token: first.data.session!.refresh_token });
@@ -297,7 +272,7 @@ describe("auth on the embedded database", () => {
     });
 
     it("refuses the live token's parent once the reuse interval (0 s here) has passed", async () => {
-      const { session } = await signedUp(b, "lost");
+      const { session } = await newUser(b, "lost");
       const first = await anonClient(b).auth.refreshSession({ refresh_token: session.refresh_token });
       expect(first.error).toBeNull();
       const again = await anonClient(b).auth.refreshSession({ refresh_token: session.refresh_token });
@@ -314,7 +289,7 @@ describe("auth on the embedded database", () => {
 
   describe("sign-out", () => {
     it("ends every session: refresh tokens stop working and other clients are signed out by /user", async () => {
-      const { client: a, email, session: sessionA } = await signedUp(b, "signout");
+      const { client: a, email, session: sessionA } = await newUser(b, "signout");
       const other = anonClient(b);
       const otherEvents = recordEvents(other);
       const signIn = await other.auth.signInWithPassword({ email, password: PASSWORD });
@@ -335,7 +310,7 @@ describe("auth on the embedded database", () => {
     });
 
     it("ends only the current session with scope local", async () => {
-      const { client: a, email } = await signedUp(b, "local");
+      const { client: a, email } = await newUser(b, "local");
       const other = anonClient(b);
       await other.auth.signInWithPassword({ email, password: PASSWORD });
       expect((await a.auth.signOut({ scope: "local" })).error).toBeNull();
@@ -345,7 +320,7 @@ describe("auth on the embedded database", () => {
     });
 
     it("answers 204 with no body", async () => {
-      const { session } = await signedUp(b, "logout204");
+      const { session } = await newUser(b, "logout204");
       const res = await call("/auth/v1/logout?scope=global", { method: "POST", token: session.access_token });
       expect(res.status).toBe(204);
       expect(await res.text()).toBe("");
@@ -354,7 +329,7 @@ describe("auth on the embedded database", () => {
 
   describe("password change", () => {
     it("changes the password, emits USER_UPDATED and signs out the other sessions", async () => {
-      const { client, email } = await signedUp(b, "change");
+      const { client, email } = await newUser(b, "change");
       const events = recordEvents(client);
       const other = anonClient(b);
       const otherSession = (await other.auth.signInWithPassword({ email, password: PASSWORD })).data.session!;
@@ -383,7 +358,7 @@ describe("auth on the embedded database", () => {
     });
 
     it("removes user_metadata keys given as null and refuses app_metadata changes", async () => {
-      const { client } = await signedUp(b, "meta", { display_name: "Cy", theme: "dark" });
+      const { client } = await newUser(b, "meta", { display_name: "Cy", theme: "dark" });
       const { data } = await client.auth.updateUser({ data: { theme: null } });
       expect(data.user!.user_metadata).toMatchObject({ display_name: "Cy" });
       expect(data.user!.user_metadata).not.toHaveProperty("theme");
@@ -398,7 +373,7 @@ describe("auth on the embedded database", () => {
     });
 
     it("checks a new address before a new password, in GoTrue's user-update order", async () => {
-      const { session } = await signedUp(b, "order");
+      const { session } = await newUser(b, "order");
       const res = await call("/auth/v1/user", {
         method: "PUT",
         token: session.access_token,
@@ -416,7 +391,7 @@ describe("auth on the embedded database", () => {
 
   describe("password reset through the mailbox", () => {
     it("mails a single-use link that signs the person in for choosing a new password", async () => {
-      const { email } = await signedUp(b, "reset");
+      const { email } = await newUser(b, "reset");
       const requester = anonClient(b);
       const sent = await requester.auth.resetPasswordForEmail(email, { redirectTo: APP_RESET_URL });
       expect(sent).toEqual({ data: {}, error: null });
@@ -483,7 +458,7 @@ describe("auth on the embedded database", () => {
     });
 
     it("sends browsers only to the site or a loopback origin", async () => {
-      const { email } = await signedUp(b, "redirect");
+      const { email } = await newUser(b, "redirect");
       await anonClient(b).auth.resetPasswordForEmail(email, { redirectTo: "https://evil.example/steal" });
       const [message] = await mailTo(b, email);
       expect(new URL(message.link!).searchParams.get("redirect_to")).toBe(SITE_URL);
@@ -496,7 +471,7 @@ describe("auth on the embedded database", () => {
     });
 
     it("exchanges a link token for a session with verifyOtp, once", async () => {
-      const { email } = await signedUp(b, "otp");
+      const { email } = await newUser(b, "otp");
       await anonClient(b).auth.resetPasswordForEmail(email);
       const token = new URL((await mailTo(b, email))[0].link!).searchParams.get("token")!;
       const client = anonClient(b);
@@ -512,7 +487,7 @@ describe("auth on the embedded database", () => {
 
   describe("no per-account lockout", () => {
     it("signs the owner in with the right password after many wrong ones from someone else", async () => {
-      const { email } = await signedUp(b, "guess");
+      const { email } = await newUser(b, "guess");
       for (let i = 0; i < 12; i++) {
         const res = await call("/auth/v1/token?grant_type=password", {
           method: "POST",
@@ -575,7 +550,7 @@ describe("auth on the embedded database", () => {
     });
 
     it("refuses such text in PUT /user metadata, leaving the account as it was", async () => {
-      const { session } = await signedUp(b, "nul-update", { kept: "yes" });
+      const { session } = await newUser(b, "nul-update", { kept: "yes" });
       const res = await call("/auth/v1/user", {
         method: "PUT",
         token: session.access_token,
@@ -592,7 +567,7 @@ describe("auth on the embedded database", () => {
       await expectValidationFailed(await signUpRaw(deep), /nest/);
       const big = { email: uniqueEmail("big"), password: PASSWORD, data: { blob: "x".repeat(20_000) } };
       await expectValidationFailed(await signUpRaw(big), /metadata/i);
-      const { session } = await signedUp(b, "big-update");
+      const { session } = await newUser(b, "big-update");
       const res = await call("/auth/v1/user", {
         method: "PUT",
         token: session.access_token,
@@ -668,7 +643,7 @@ describe("auth on the embedded database", () => {
 
   describe("development mailbox", () => {
     it("lists messages newest first as JSON, filters by recipient, and clears", async () => {
-      const { email } = await signedUp(b, "mbox");
+      const { email } = await newUser(b, "mbox");
       await anonClient(b).auth.resetPasswordForEmail(email);
       await call("/auth/v1/recover", { method: "POST", body: JSON.stringify({ email }) });
       const mine = await mailTo(b, email);
@@ -721,7 +696,7 @@ describe("auth on the embedded database", () => {
     });
 
     it("shows an accessible page with escaped content and followable links", async () => {
-      const { email } = await signedUp(b, "o'neil&co");
+      const { email } = await newUser(b, "o'neil&co");
       await anonClient(b).auth.resetPasswordForEmail(email, { redirectTo: APP_RESET_URL });
       const res = await fetch(`${b.url}/_dev/mailbox`);
       expect(res.status).toBe(200);
@@ -781,13 +756,7 @@ function postFrom(
 }
 
 describe("auth with the hosted rate limits (supabase/config.toml's [auth.rate_limit])", () => {
-  let b: Backend;
-  beforeAll(async () => {
-    b = await startAuthBackend({ env: DEFAULT_AUTH_RATE_LIMITS });
-  });
-  afterAll(async () => {
-    await b?.stop();
-  });
+  const b = useBackend(() => startAuthBackend({ env: DEFAULT_AUTH_RATE_LIMITS }));
 
   it("lets one IP make 30 sign-up and sign-in requests, then answers 429 over_request_rate_limit", async () => {
     const ip = "127.0.0.11";
@@ -883,18 +852,11 @@ describe("auth with no minimum_password_length in config.toml", () => {
 
 describe("refresh-token reuse within GoTrue's interval", () => {
   const INTERVAL_SEC = 2;
-  let b: Backend;
-  let call: ReturnType<typeof api>;
-  beforeAll(async () => {
-    b = await startAuthBackend({ env: { REFRESH_TOKEN_REUSE_INTERVAL: String(INTERVAL_SEC) } });
-    call = api(b);
-  });
-  afterAll(async () => {
-    await b?.stop();
-  });
+  const b = useBackend(() => startAuthBackend({ env: { REFRESH_TOKEN_REUSE_INTERVAL: String(INTERVAL_SEC) } }));
+  const call = api(b);
 
   it("answers a just-rotated token with the session's current token, not a new branch", async () => {
-    const { session } = await signedUp(b, "within");
+    const { session } = await newUser(b, "within");
     const t1 = await anonClient(b).auth.refreshSession({ refresh_token: session.refresh_token });
     const t2 = await anonClient(b).auth.refreshSession({ refresh_token: t1.data.session!.refresh_token });
     expect(t2.error).toBeNull();
@@ -903,7 +865,7 @@ describe("refresh-token reuse within GoTrue's interval", () => {
       const again = await anonClient(b).auth.refreshSession({ refresh_token: old });
       expect(again.error).toBeNull();
       expect(again.data.session!.refresh_token).toBe(t2.data.session!.refresh_token);
-      expect(decodeJwt(again.data.session!.access_token).session_id).toBe(decodeJwt(session.access_token).session_id);
+      expect(claimsOf(again.data.session!.access_token).session_id).toBe(claimsOf(session.access_token).session_id);
     }
     // The live token is still the live one and rotates normally.
     const t3 = await anonClient(b).auth.refreshSession({ refresh_token: t2.data.session!.refresh_token });
@@ -912,7 +874,7 @@ describe("refresh-token reuse within GoTrue's interval", () => {
   });
 
   it("ends the whole session when a rotated token comes back after the interval", async () => {
-    const { session } = await signedUp(b, "after");
+    const { session } = await newUser(b, "after");
     const t1 = await anonClient(b).auth.refreshSession({ refresh_token: session.refresh_token });
     expect(t1.error).toBeNull();
     await new Promise((r) => setTimeout(r, INTERVAL_SEC * 1000 + 300));
@@ -930,14 +892,7 @@ describe("refresh-token reuse within GoTrue's interval", () => {
 });
 
 describe("auth with e-mail confirmation required", () => {
-  let b: Backend;
-
-  beforeAll(async () => {
-    b = await startAuthBackend({ env: { MAILER_AUTOCONFIRM: "false" } });
-  });
-  afterAll(async () => {
-    await b?.stop();
-  });
+  const b = useBackend(() => startAuthBackend({ env: { MAILER_AUTOCONFIRM: "false" } }));
 
   it("mails a confirmation link, refuses sign-in until it is followed, then signs in", async () => {
     const email = uniqueEmail("confirm");
@@ -961,7 +916,7 @@ describe("auth with e-mail confirmation required", () => {
     expect(visit.status).toBe(303);
     const fragment = fragmentOf(visit.headers.get("location")!);
     expect(fragment.get("type")).toBe("signup");
-    expect(decodeJwt(fragment.get("access_token")!).user_metadata).toMatchObject({ email_verified: true });
+    expect(claimsOf(fragment.get("access_token")!).user_metadata).toMatchObject({ email_verified: true });
 
     const later = await anonClient(b).auth.signInWithPassword({ email, password: PASSWORD });
     expect(later.error).toBeNull();
@@ -989,7 +944,7 @@ describe("auth on PostgreSQL", () => {
 
   it.skipIf(!available)("signs up, rotates refresh tokens, refuses a replay and resets a password", async () => {
     expect(b.database).toBe("postgres");
-    const { email, session } = await signedUp(b, "pg");
+    const { email, session } = await newUser(b, "pg");
     const client = anonClient(b);
     const first = await client.auth.refreshSession({ refresh_token: session.refresh_token });
     await client.auth.refreshSession({ refresh_token: first.data.session!.refresh_token });
