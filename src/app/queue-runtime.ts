@@ -78,17 +78,18 @@ function startLimits(userId: string) {
 
 /**
  * The queue as a lane of the runner (src/sync/lanes.ts): it runs in the tab that holds the user's queue
- * lock, hearing the page's triggers through `sources`; `onStart` publishes it (null once stopped).
+ * lock and hears the triggers the lane declares; `onStart` publishes it (null once stopped).
  */
 function queueLane(onStart: (queue: QueueRunner | null) => void, onOutcome: (outcome: RunOutcome) => void): Lane {
   return {
     ...QUEUE_LANE,
-    async start({ userId, sources }) {
-      const runner = await startQueueRunner({ db, userId, concurrency: readConcurrency, onOutcome, sources });
+    async start({ userId }) {
+      const runner = await startQueueRunner({ db, userId, concurrency: readConcurrency, onOutcome });
       // The concurrency is the lane's limit, read at each look: a change (here or in another tab) is a wake.
       const unsubscribe = subscribeConcurrency(() => runner.wake());
       onStart(runner);
       return {
+        wake: runner.heard,
         stop: () => {
           unsubscribe();
           runner.stop();

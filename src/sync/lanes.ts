@@ -31,12 +31,12 @@ function drainQueue(ctx: WorkerDrain): Promise<void> {
   });
 }
 
-/** The generation queue (decision 117): its lane hears online, offline, visible and the session itself. */
+/** The generation queue (decisions 117, 144). */
 export const QUEUE_LANE: Lane = {
   name: "queue",
   lock: { prefix: QUEUE_LOCK_PREFIX, hold: "page" },
   syncTag: QUEUE_SYNC_TAG,
-  wakeOn: [],
+  wakeOn: [{ on: "online" }, { on: "offline" }, { on: "visible" }, { on: "session" }],
   drain: drainQueue,
 };
 

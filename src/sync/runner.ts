@@ -20,7 +20,7 @@ type LaneContext = {
 };
 
 /** What a page starts a lane with; `kept()`: work was kept, offline asks for a Background Sync. */
-export type LaneRun = LaneContext & { sources: TriggerSources; kept(): void };
+export type LaneRun = LaneContext & { kept(): void };
 
 /** A worker's drain ends by `deadline`, or rejects with WorkLeftForLater for work a later sync must take. */
 export type WorkerDrain = LaneContext & {
@@ -85,12 +85,7 @@ export function startLanes(
   const abort = new AbortController();
   const stopped = new Promise((resolve) => abort.signal.addEventListener("abort", resolve));
   for (const lane of lanes) {
-    const run: LaneRun = {
-      userId,
-      sources,
-      locked: lockFor(lane, userId, sources.locks),
-      kept: () => keptOffline(lane),
-    };
+    const run: LaneRun = { userId, locked: lockFor(lane, userId, sources.locks), kept: () => keptOffline(lane) };
     const go = async () => {
       if (abort.signal.aborted || !lane.start) return;
       const started = await lane.start(run);
