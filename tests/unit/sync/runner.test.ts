@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WORKER_DRAIN_WAIT_MS, WorkLeftForLater } from "#src/sync/delivery.ts";
 import { LANES } from "#src/sync/lanes.ts";
-import { drainLanes, listenForSync, startLanes, type Lane, type WorkerDrain } from "#src/sync/runner.ts";
+import { drainLanes, keptOffline, listenForSync, startLanes, type Lane, type WorkerDrain } from "#src/sync/runner.ts";
 import type { LockManagerLike } from "#src/sync/triggers.ts";
 import { flush } from "./sim-clock.ts";
 
@@ -124,6 +124,23 @@ describe("a page's lanes", () => {
     await flush();
     expect(order).toEqual(["run", "end", "run", "end"]);
     stops.forEach((stop) => stop());
+  });
+
+  it("asks for the lane's Background Sync when work is kept offline, and only then", async () => {
+    const register = vi.fn(async () => undefined);
+    const ready = Promise.resolve({ sync: { register } });
+    Object.defineProperty(navigator, "serviceWorker", { configurable: true, value: { ready } });
+    const online = vi.spyOn(navigator, "onLine", "get").mockReturnValue(true);
+    try {
+      keptOffline({ name: "outbox", syncTag: "promptcanvas-outbox", wakeOn: [] });
+      online.mockReturnValue(false);
+      keptOffline({ name: "catch-up", wakeOn: [] });
+      keptOffline({ name: "outbox", syncTag: "promptcanvas-outbox", wakeOn: [] });
+      await flush();
+      expect(register.mock.calls).toEqual([["promptcanvas-outbox"]]);
+    } finally {
+      Reflect.deleteProperty(navigator, "serviceWorker");
+    }
   });
 
   it("wakes a lane with the triggers it declares, until it stops", async () => {
