@@ -1,10 +1,9 @@
 // Push: drains a user's outbox to the server, oldest entry first, one at a time, under the Web Lock
-// "promptcanvas-outbox:<uid>" (one drainer per user across tabs and the service worker; the runner,
-// src/sync/runner.ts, takes it for each drain). An entry
-// leaves the outbox only after the server confirmed it, so a drain cut short (reload, crash, lost
-// response) sends it again; that is harmless because every kind sets a state rather than adding to
-// one: flags are set to absolute values, a delete of a row or object already gone succeeds, and
-// preferences are upserted with absolute values. Failures: no network waits for `online`;
+// "promptcanvas-outbox:<uid>" that the runner (src/sync/runner.ts) takes for each drain: one drainer per
+// user across tabs and the service worker. An entry leaves the outbox only after the server confirmed
+// it, so a drain cut short (reload, crash, lost response) sends it again; that is harmless because every
+// kind sets a state rather than adding to one: flags are set to absolute values, a delete of a row or
+// object already gone succeeds, and preferences are upserted with absolute values. Failures: no network waits for `online`;
 // 5xx/408/429 and a network failure while online back off (the head entry blocks the rest, keeping
 // the order); an expired session is renewed once, then the queue parks until a sign-in; a row gone
 // on the server, or a change the server refuses for good, becomes a listed conflict (never silent)
