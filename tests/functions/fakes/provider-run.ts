@@ -11,9 +11,12 @@ import type {
 import type { ErrorCode } from "../../../supabase/functions/_shared/vocabulary/errors.ts";
 import { noDeadline, providerInput } from "./provider-input.ts";
 
+/** An adapter and the fake server it talks to. */
+type Started = { fake: { close(): Promise<void> }; provider: ImageProvider };
+
 /** Generates once with the adapter, then stops its fake server whatever happened. */
 export async function generateAndClose(
-  started: { fake: { close(): Promise<void> }; provider: ImageProvider },
+  started: Started,
   input: ProviderInput = providerInput(),
   signal: AbortSignal = noDeadline,
 ): Promise<Result<ProviderImage>> {
@@ -53,6 +56,11 @@ export function failureOf(result: Result<unknown>, code: ErrorCode, retryable?: 
   assert.equal(result.error.code, code);
   if (retryable !== undefined) assert.equal(result.error.retryable, retryable);
   return result.error;
+}
+
+/** Asserts that a call with a deadline `ms` away fails as a retryable timeout, then stops the fake. */
+export async function timesOut(started: Started, ms: number): Promise<AppError> {
+  return failureOf(await generateAndClose(started, providerInput(), AbortSignal.timeout(ms)), "timeout", true);
 }
 
 /** Asserts that `bytes` are a PNG of `width` by `height`, as its header says. */

@@ -3,7 +3,7 @@ import { createFalProvider } from "../../../../supabase/functions/_shared/provid
 import { type FalModes, startFalFake } from "../../fakes/fal-fake.ts";
 import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
 import { seedDecides, testFailures } from "../../fakes/provider-cases.ts";
-import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
+import { assertPng, failureOf, generateAndClose, generateOk, timesOut, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<FalModes> = {}, apiKey?: string) {
   const fake = startFalFake(modes);
@@ -94,11 +94,7 @@ Deno.test("an expired media URL is a retryable server_error saying the image exp
 });
 
 Deno.test("a slow submit is a timeout; a request still queued at the deadline is a timeout and cancelled", async () => {
-  failureOf(
-    await generateAndClose(setup({ submitDelayMs: 400 }), providerInput(), AbortSignal.timeout(80)),
-    "timeout",
-    true,
-  );
+  await timesOut(setup({ submitDelayMs: 400 }), 80);
   await withFake(setup({ pollsToFinish: 1_000_000 }), async ({ fake, provider }) => {
     failureOf(await provider.generate(providerInput(), AbortSignal.timeout(100)), "timeout", true);
     await new Promise((r) => setTimeout(r, 50));

@@ -3,7 +3,7 @@ import { createGeminiProvider, DEFAULT_GEMINI_MODEL } from "../../../../supabase
 import { type GeminiMode, startGeminiFake } from "../../fakes/gemini-fake.ts";
 import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
 import { testFailures } from "../../fakes/provider-cases.ts";
-import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
+import { assertPng, failureOf, generateAndClose, generateOk, timesOut, withFake } from "../../fakes/provider-run.ts";
 
 function setup(mode: GeminiMode = "ok", opts: { apiKey?: string; model?: string } = {}) {
   const fake = startGeminiFake(mode);
@@ -84,7 +84,7 @@ Deno.test("a key Google refuses (400 API_KEY_INVALID) and an unknown model are o
 Deno.test("a slow answer past the deadline is a timeout; an unreachable API a network_error", async () => {
   const slow = setup();
   slow.fake.mode.delayMs = 400;
-  failureOf(await generateAndClose(slow, providerInput(), AbortSignal.timeout(80)), "timeout", true);
+  await timesOut(slow, 80);
   const provider = createGeminiProvider({
     apiKey: "k",
     baseUrl: await closedPortUrl(),
