@@ -131,12 +131,30 @@ export function averageImageBytes(use: Iterable<PlanUse>): number {
   return n ? Math.round(sum / n) : DEFAULT_IMAGE_BYTES;
 }
 
+/**
+ * What the plan needs of the user's records, from two indexes' keys alone: a plan runs after each new
+ * row, and reading whole records (prompts, words) would cost it the size of the library each time.
+ */
+function planRecords(userId: string, db: AppDb): Promise<PlanRecord[]> {
+  return db.transaction("r", db.generations, async () => {
+    const byDate = db.generations.where("[userId+createdAt]").between([userId, ""], [userId, "\uffff"]);
+    const [keys, ids, saved] = await Promise.all([
+      byDate.keys(),
+      byDate.primaryKeys(),
+      db.generations.where({ userId, isSaved: 1 }).primaryKeys(),
+    ]);
+    const isSaved = new Set(saved);
+    return ids.map((id, i) => ({
+      id,
+      createdAt: (keys[i] as unknown as [string, string])[1],
+      isSaved: isSaved.has(id) ? 1 : 0,
+    }));
+  });
+}
+
 /** Reads the user's records and what is kept, lets go of what is past the budget, and answers the plan. */
 export async function planAndEvict(userId: string, budget: number, db: AppDb = appDb): Promise<OfflinePlan> {
-  const [records, kept] = await Promise.all([
-    db.generations.where("userId").equals(userId).toArray(),
-    listImageUse(userId, db),
-  ]);
+  const [records, kept] = await Promise.all([planRecords(userId, db), listImageUse(userId, db)]);
   const use = new Map(kept.map((u) => [u.id, u]));
   const plan = planOfflineLibrary(records, use, budget, averageImageBytes(kept));
   await dropFullImages(db, plan.evict);
