@@ -6,17 +6,13 @@ import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../
 import { seedDecides } from "../../fakes/provider-cases.ts";
 import { assertPng, failureOf, generateAndClose, generateOk, timesOut, withFake } from "../../fakes/provider-run.ts";
 
+/** The adapter for a server at `baseUrl`: the default steps, no checkpoint or auth unless `config` says. */
+const a1111At = (baseUrl: string, config: Partial<A1111Config> = {}) =>
+  createA1111Provider({ baseUrl, auth: null, checkpoint: null, steps: DEFAULT_SELF_HOSTED_STEPS, fetch, ...config });
+
 function setup(modes: Partial<A1111Modes> = {}, config: Partial<A1111Config> = {}) {
   const fake = startA1111Fake(modes);
-  const provider = createA1111Provider({
-    baseUrl: fake.url,
-    auth: modes.auth ?? null,
-    checkpoint: null,
-    steps: DEFAULT_SELF_HOSTED_STEPS,
-    fetch,
-    ...config,
-  });
-  return { fake, provider };
+  return { fake, provider: a1111At(fake.url, { auth: modes.auth ?? null, ...config }) };
 }
 
 Deno.test("txt2img gets the prompt, negative prompt, seed, size and steps; the picture comes back inline", async () => {
@@ -100,13 +96,7 @@ Deno.test("CUDA out of memory (500) is a retryable server_error", async () => {
 
 Deno.test("a slow render past the deadline is a timeout; an unreachable server a network_error", async () => {
   await timesOut(setup({ delayMs: 400 }), 80);
-  const provider = createA1111Provider({
-    baseUrl: await closedPortUrl(),
-    auth: null,
-    checkpoint: null,
-    steps: DEFAULT_SELF_HOSTED_STEPS,
-    fetch,
-  });
+  const provider = a1111At(await closedPortUrl());
   failureOf(await provider.generate(providerInput(), noDeadline), "network_error", true);
 });
 

@@ -12,10 +12,10 @@ import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../
 import { seedDecides } from "../../fakes/provider-cases.ts";
 import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
 
-function setup(modes: Partial<ComfyModes> = {}, config: Partial<ComfyUiConfig> = {}) {
-  const fake = startComfyFake(modes);
-  const provider = createComfyUiProvider({
-    baseUrl: fake.url,
+/** The adapter for a server at `baseUrl`: the built-in workflow and steps unless `config` says otherwise. */
+const comfyAt = (baseUrl: string, config: Partial<ComfyUiConfig> = {}) =>
+  createComfyUiProvider({
+    baseUrl,
     auth: null,
     workflow: ok(defaultWorkflow()),
     checkpoint: null,
@@ -24,7 +24,10 @@ function setup(modes: Partial<ComfyModes> = {}, config: Partial<ComfyUiConfig> =
     fetch,
     ...config,
   });
-  return { fake, provider };
+
+function setup(modes: Partial<ComfyModes> = {}, config: Partial<ComfyUiConfig> = {}) {
+  const fake = startComfyFake(modes);
+  return { fake, provider: comfyAt(fake.url, config) };
 }
 
 type Graph = Record<string, { class_type: string; inputs: Record<string, unknown> }>;
@@ -186,15 +189,7 @@ Deno.test("a slow /prompt is a timeout; a prompt still queued at the deadline is
 });
 
 Deno.test("an unreachable server is a network_error", async () => {
-  const provider = createComfyUiProvider({
-    baseUrl: await closedPortUrl(),
-    auth: null,
-    workflow: ok(defaultWorkflow()),
-    checkpoint: null,
-    steps: DEFAULT_SELF_HOSTED_STEPS,
-    pollIntervalMs: 5,
-    fetch,
-  });
+  const provider = comfyAt(await closedPortUrl());
   failureOf(await provider.generate(providerInput(), noDeadline), "network_error", true);
 });
 
