@@ -4,17 +4,16 @@
 // PostgREST-shaped JSON error, never a 500, and never another person's rows; afterwards the data is
 // intact. Sent with fetch (exact bytes) and through supabase-js.
 import { randomUUID } from "node:crypto";
-import type { SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Backend, startBackend } from "../support/backend.ts";
-import { newUser, serviceClient } from "../support/clients.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { people, useBackend } from "../support/backend-suite.ts";
+import { startBackend } from "../support/backend.ts";
+import { serviceClient } from "../support/clients.ts";
 
 const MAX_BODY_BYTES = 64 * 1024;
 const SECRET_PROMPT = "the owner's private prompt";
 
-let b: Backend;
-let owner: { client: SupabaseClient; id: string };
-let attacker: { client: SupabaseClient; id: string };
+const b = useBackend(() => startBackend({ env: { MAX_BODY_BYTES: String(MAX_BODY_BYTES) } }));
+const [owner, attacker] = people(b, "victim", "attacker");
 let attackerToken: string;
 let secretId: string;
 
@@ -57,9 +56,6 @@ function expectNoLeak(text: string): void {
 }
 
 beforeAll(async () => {
-  b = await startBackend({ env: { MAX_BODY_BYTES: String(MAX_BODY_BYTES) } });
-  owner = await newUser(b, "victim");
-  attacker = await newUser(b, "attacker");
   attackerToken = (await attacker.client.auth.getSession()).data.session!.access_token;
   secretId = randomUUID();
   // Rows are the server's to make (generate-image uses the service role), so the fixture is made so too.
@@ -74,10 +70,6 @@ beforeAll(async () => {
       image_path: `${owner.id}/${secretId}.png`,
     });
   expect(error).toBeNull();
-});
-
-afterAll(async () => {
-  await b?.stop();
 });
 
 describe("malformed query strings", () => {

@@ -3,20 +3,20 @@
 // to the gallery, and a gallery image is read through the Storage API as the caller's role every time,
 // so unpublishing withdraws it at once and nobody reads another person's private image by its path.
 import { randomUUID } from "node:crypto";
-import type { SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { setBackendClient } from "#src/api/client.ts";
 import { listPublished, loadPublishedImage } from "#src/api/gallery.ts";
 import { loadPublicThumbnail, THUMBNAIL_ACCEPT, thumbnailUrl } from "#src/api/public-thumbnail.ts";
-import { BUILTIN_ONLY, type Backend, startBackend } from "../support/backend.ts";
-import { anonClient, newUser, type NewUser, publish } from "../support/clients.ts";
+import { clientsFor, useBackend } from "../support/backend-suite.ts";
+import { BUILTIN_ONLY, startBackend } from "../support/backend.ts";
+import { newUser, type NewUser, publish } from "../support/clients.ts";
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 type Made = { id: string; image_path: string; is_public: boolean };
 
-let backend: Backend;
-let visitor: SupabaseClient;
+const backend = useBackend(() => startBackend({ env: BUILTIN_ONLY }));
+const { anon: visitor } = clientsFor(backend);
 
 async function setOptIn(user: NewUser, optIn: boolean): Promise<void> {
   const { error } = await user.client
@@ -63,15 +63,6 @@ async function visitorFindsSoon(word: string, expected: string[]): Promise<strin
   }
   return found;
 }
-
-beforeAll(async () => {
-  backend = await startBackend({ env: BUILTIN_ONLY });
-  visitor = anonClient(backend);
-});
-
-afterAll(async () => {
-  await backend?.stop();
-});
 
 describe("publishing follows the gallery opt-in", () => {
   it("with the opt-in on, a new generation is published once its checks pass, and a visitor finds it and loads its image", async () => {

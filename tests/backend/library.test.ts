@@ -4,8 +4,7 @@
 // the gallery's full-text search finds published rows only.
 import "fake-indexeddb/auto";
 import { randomUUID } from "node:crypto";
-import type { SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setBackendClient } from "#src/api/client.ts";
 import { getPublished, listPublished, loadPublishedImage } from "#src/api/gallery.ts";
 import { deleteGeneration as deleteOnServer } from "#src/api/library.ts";
@@ -15,17 +14,16 @@ import { deleteGeneration, setPublished } from "#src/db/library.ts";
 import { listConflicts, pendingOutboxCount } from "#src/db/queries.ts";
 import { drainOutbox, pushDeps } from "#src/sync/push.ts";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
-import { type Backend, startBackend } from "../support/backend.ts";
-import { anonClient, newUser, type NewUser, serviceClient } from "../support/clients.ts";
+import { clientsFor, people, useBackend } from "../support/backend-suite.ts";
+import { anonClient } from "../support/clients.ts";
 import { png } from "../support/png.ts";
 
 const BUCKET = "generations";
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
 
-let backend: Backend;
-let service: SupabaseClient;
-let owner: NewUser;
-let stranger: NewUser;
+const backend = useBackend();
+const { server: service } = clientsFor(backend);
+const [owner, stranger] = people(backend, "owner", "stranger");
 
 /** A generation as generate-image makes it: the object in the owner's folder and the row. */
 async function makeGeneration(userId: string, prompt: string, isPublic = false): Promise<GenerationRow> {
@@ -60,17 +58,6 @@ async function rowExists(id: string): Promise<boolean> {
   const { data } = await service.from("generations").select("id").eq("id", id);
   return (data ?? []).length === 1;
 }
-
-beforeAll(async () => {
-  backend = await startBackend();
-  service = serviceClient(backend);
-  owner = await newUser(backend, "owner");
-  stranger = await newUser(backend, "stranger");
-});
-
-afterAll(async () => {
-  await backend?.stop();
-});
 
 describe("library on the local backend", () => {
   it("a stranger can delete neither the row nor the image", async () => {

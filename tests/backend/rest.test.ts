@@ -7,6 +7,7 @@ import type { SupabaseClient } from "@supabase/supabase-js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signJwt } from "../../supabase/local/jwt.ts";
+import { clientsFor, people, useBackend } from "../support/backend-suite.ts";
 import { type Backend, startBackend } from "../support/backend.ts";
 import { anonClient, newUser, serviceClient } from "../support/clients.ts";
 import { createDatabase, postgresAvailable } from "../support/postgres.ts";
@@ -36,20 +37,13 @@ async function raw(b: Backend, path: string, init: RequestInit & { token?: strin
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
-let b: Backend;
-let owner: User;
-let stranger: User;
-let anon: SupabaseClient;
-let service: SupabaseClient;
+const b = useBackend(() => startBackend({ env: { JWT_SECRET } }));
+const [owner, stranger] = people(b, "owner", "stranger");
+const { anon, server: service } = clientsFor(b);
 /** The owner's rows, oldest first: a private cat, a published dog, a private watercolor lighthouse. */
 const rows: Array<ReturnType<typeof generation>> = [];
 
 beforeAll(async () => {
-  b = await startBackend({ env: { JWT_SECRET } });
-  owner = await newUser(b, "owner");
-  stranger = await newUser(b, "stranger");
-  anon = anonClient(b);
-  service = serviceClient(b);
   const specs = [
     { prompt: "a red cat on a mat", style: "anime", seed: 7 },
     { prompt: "a happy dog in the park", style: "photorealistic", is_public: true, seed: null },
@@ -63,10 +57,6 @@ beforeAll(async () => {
     expect(status).toBe(201);
     rows.push(row);
   }
-});
-
-afterAll(async () => {
-  await b?.stop();
 });
 
 describe("reads", () => {

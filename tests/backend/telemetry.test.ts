@@ -3,30 +3,19 @@
 // stored is refused for good (so the client drops it), and the database rates each vital by the spec's
 // thresholds (docs/spec.md §9) at every boundary.
 import { randomUUID } from "node:crypto";
-import type { SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { sendTelemetry } from "../../src/api/telemetry.ts";
 import type { TelemetryItem } from "../../src/db/telemetry-buffer.ts";
 import { WEB_VITAL_NAMES } from "#shared/vocabulary/web-vitals.ts";
-import { type Backend, startBackend } from "../support/backend.ts";
-import { newUser, serviceClient } from "../support/clients.ts";
+import { clientsFor, people, useBackend } from "../support/backend-suite.ts";
+import { startBackend } from "../support/backend.ts";
+import { newUser } from "../support/clients.ts";
 import { SPEC_WEB_VITAL_THRESHOLDS } from "../support/web-vital-thresholds.ts";
 
-let b: Backend;
-let service: SupabaseClient;
-let alice: { client: SupabaseClient; id: string };
-let bob: { client: SupabaseClient; id: string };
-
-beforeAll(async () => {
-  b = await startBackend();
-  service = serviceClient(b);
-  alice = await newUser(b, "telemetry-alice");
-  bob = await newUser(b, "telemetry-bob");
-}, 90_000);
-afterAll(async () => {
-  await b?.stop();
-});
+const b = useBackend(() => startBackend(), 90_000);
+const { server: service } = clientsFor(b);
+const [alice, bob] = people(b, "telemetry-alice", "telemetry-bob");
 
 const at = new Date().toISOString();
 const event = (userId: string, metadata: Record<string, unknown> = { type: "error", message: "Error: boom" }) =>

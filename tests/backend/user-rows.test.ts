@@ -2,34 +2,20 @@
 // app's own call through the real supabase-js client against the local backend (row-level security
 // decides); a row that exists is kept as it is, and nobody makes one for someone else.
 import "fake-indexeddb/auto";
-import type { SupabaseClient } from "@supabase/supabase-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setBackendClient } from "#src/api/client.ts";
 import { createDefaultPreferences } from "#src/api/user-rows.ts";
-import { type Backend, startBackend } from "../support/backend.ts";
-import { newUser, type NewUser, serviceClient } from "../support/clients.ts";
+import { clientsFor, people, useBackend } from "../support/backend-suite.ts";
 
-let backend: Backend;
-let service: SupabaseClient;
-let owner: NewUser;
-let stranger: NewUser;
+const backend = useBackend();
+const { server: service } = clientsFor(backend);
+const [owner, stranger] = people(backend, "prefs-owner", "prefs-stranger");
 
 const rowOf = async (userId: string) =>
   (await service.from("user_preferences").select("*").eq("user_id", userId).maybeSingle()).data as Record<
     string,
     unknown
   > | null;
-
-beforeAll(async () => {
-  backend = await startBackend();
-  service = serviceClient(backend);
-  owner = await newUser(backend, "prefs-owner");
-  stranger = await newUser(backend, "prefs-stranger");
-});
-
-afterAll(async () => {
-  await backend?.stop();
-});
 
 describe("createDefaultPreferences on the local backend", () => {
   it("makes the default row for a person who has none", async () => {
