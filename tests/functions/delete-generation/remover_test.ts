@@ -16,21 +16,22 @@ function remover(platform: typeof fetch) {
   return createSupabaseRemover({ url: "http://backend.test", anonKey: "anon", fetch: platform });
 }
 
+/** The error of a row delete PostgREST answers with `status` and `body`; the delete must have failed. */
+async function deleteFailure(status: number, body: unknown) {
+  const r = await remover(answering(status, body)).deleteRow("token", ID);
+  assert.ok(!r.ok, "the delete must fail");
+  return r.error;
+}
+
 Deno.test("a row delete PostgREST refuses with a 4xx is final, with PostgREST's status", async () => {
-  const refused = answering(400, { code: "22023", message: 'role "postgres" does not exist', details: null });
-  const r = await remover(refused).deleteRow("token", ID);
-  assert.equal(r.ok, false);
-  if (r.ok) return;
-  assert.equal(r.error.code, "invalid_input");
-  assert.equal(r.error.status, 400);
+  const error = await deleteFailure(400, { code: "22023", message: 'role "postgres" does not exist', details: null });
+  assert.equal(error.code, "invalid_input");
+  assert.equal(error.status, 400);
 });
 
 Deno.test("a row delete PostgREST fails with a 5xx is worth another try", async () => {
-  const down = answering(503, { code: "57P01", message: "restarting", details: null });
-  const r = await remover(down).deleteRow("token", ID);
-  assert.equal(r.ok, false);
-  if (r.ok) return;
-  assert.equal(r.error.code, "server_error");
+  const error = await deleteFailure(503, { code: "57P01", message: "restarting", details: null });
+  assert.equal(error.code, "server_error");
 });
 
 Deno.test("a row delete that answers names the stored image", async () => {
