@@ -21,6 +21,13 @@ function setup() {
   return { store, logs, call };
 }
 
+/** Asserts that `res` is a 500 server_error and the account `id` is still there. */
+async function assertServerErrorKeeps(res: Response, store: { users: Set<string> }, id: string) {
+  assert.equal(res.status, 500);
+  assert.equal((await res.json()).error.code, "server_error");
+  assert.equal(store.users.has(id), true);
+}
+
 Deno.test("removes the person's rows, every image of their folder and their auth user", async () => {
   const { store, call } = setup();
   const me = store.addUser(["a.png", "b.png", "album/c.png", "album/deeper/d.webp"]);
@@ -130,10 +137,7 @@ Deno.test("stops with server_error when Storage lists objects it never removes",
   const { store, call } = setup();
   const me = store.addUser(["stuck.png"]);
   store.removeObjects = () => Promise.resolve({ ok: true, value: 0 });
-  const res = await call(me.jwt);
-  assert.equal(res.status, 500);
-  assert.equal((await res.json()).error.code, "server_error");
-  assert.equal(store.users.has(me.id), true);
+  await assertServerErrorKeeps(await call(me.jwt), store, me.id);
 });
 
 Deno.test("refuses a request without a valid token, and touches nothing", async () => {
@@ -154,10 +158,7 @@ Deno.test("tells an Auth outage apart from a bad token", async () => {
   const { store, call } = setup();
   const me = store.addUser();
   store.failOnce("identify", appError("server_error", { detail: "auth.getUser: 503" }));
-  const res = await call(me.jwt);
-  assert.equal(res.status, 500);
-  assert.equal((await res.json()).error.code, "server_error");
-  assert.equal(store.users.has(me.id), true);
+  await assertServerErrorKeeps(await call(me.jwt), store, me.id);
 });
 
 Deno.test("answers CORS preflight and refuses other methods than POST", async () => {
