@@ -144,6 +144,7 @@ type LaneEvent =
   | { type: "send.follow"; item: unknown; delivery: Promise<DeliveryOutcome> }
   /** A delivery has ended and the source has kept its outcome: `send` is the item's record now. */
   | { type: "send.done"; id: string; send: Send; settled: Settled | null };
+type Self = { send(event: LaneEvent): void };
 
 const onWire = (sends: Sends) => Object.values(sends).filter((s) => s.started !== undefined).length;
 const capacity = ({ mode, limit }: LaneOptions<unknown>) =>
@@ -202,26 +203,15 @@ function settle(options: Ports, send: Send, outcome: DeliveryOutcome): { settled
 }
 
 /** Follows one delivery to its end: its outcome, then the source's `settled`; the slot is counted till then. */
-async function follow(
-  self: { send(e: LaneEvent): void },
-  options: Ports,
-  id: string,
-  send: Send,
-  delivery: Promise<DeliveryOutcome>,
-) {
+async function follow(self: Self, options: Ports, id: string, send: Send, delivery: Promise<DeliveryOutcome>) {
   let done: ReturnType<typeof settle> = { settled: null, send: { ...send, started: undefined } };
   try {
-    done = settle(
-      options,
-      send,
-      await delivery.catch((e: unknown) => (options.onError?.(e), { outcome: "retry" as const })),
-    );
+    done = settle(options, send, await delivery.catch((e: unknown) => (options.onError?.(e), { outcome: "retry" })));
     if (done.settled) await options.settled?.(send.item, done.settled);
   } catch (e) {
     options.onError?.(e);
-  } finally {
-    self.send({ type: "send.done", id, ...done });
   }
+  self.send({ type: "send.done", id, ...done });
 }
 
 const ignore = { actions: [] };
@@ -383,14 +373,9 @@ export const laneMachine = setup({
 
 type LaneSnapshot = SnapshotFrom<typeof laneMachine>;
 
-const WAITS: Partial<Record<LaneState, WaitFor>> = {
-  waitingForNetwork: "online",
-  waitingForSession: "session",
-  waitingForQuota: "quota",
-};
-
+const WAITS: Partial<Record<LaneState, WaitFor>> = { waitingForNetwork: "online", waitingForSession: "session" };
 function statusOf({ value: state, context: { sends, soonest } }: LaneSnapshot): LaneStatus {
-  const waiting = WAITS[state] ?? null;
+  const waiting = WAITS[state] ?? (state === "waitingForQuota" ? "quota" : null);
   const until = waiting === "online" || waiting === "session" ? null : (soonest?.at ?? null);
   return { state, waiting, until, inFlight: onWire(sends) };
 }

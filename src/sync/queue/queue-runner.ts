@@ -1,11 +1,12 @@
-// The generation queue (docs/architecture.md, "A generation, end to end"; decision 117): a concurrent lane
-// of the one delivery mechanism (src/sync/delivery.ts), composed the same way on the page and in the service
-// worker. Its source is the user's queued tasks in Dexie, oldest first; a task's persisted wait
-// (src/sync/task-wait.ts) says when it may go; each delivery is one send through src/sync/run-task.ts,
-// shown to the person as a run (./run-machine.ts). The lane's limit is the person's concurrency, read at
-// each look. The Dexie live query, wake() and the triggers (src/sync/triggers.ts: online, offline,
-// visible, a session renewed) make it look again. The caller holds the Web Lock that makes this the only
-// runner of the user's queue.
+// The generation queue (docs/architecture.md, "A generation, end to end"; decisions 117, 144): a concurrent
+// lane of the one delivery mechanism (src/sync/delivery.ts, an XState machine whose state says what the queue
+// is doing), composed the same way on the page and in the service worker. Its source is the user's queued
+// tasks in Dexie, oldest first; a task's persisted wait (src/sync/task-wait.ts) says when it may go; each
+// delivery is one send through src/sync/run-task.ts, shown to the person as a run (./run-machine.ts). The
+// lane's limit is the person's concurrency, read at each look. The next task is claimed as a send ends and
+// handed to the lane in its slot (`Queue.reserve`). The Dexie live query, wake() and the triggers the runner
+// hears (heard(): online, offline, visible, a session renewed) make it look again. The caller holds the Web
+// Lock that makes this the only runner of the user's queue.
 import { Dexie } from "dexie";
 import { createActor, fromPromise } from "xstate";
 import { refreshSession } from "../../api/auth";
@@ -23,12 +24,21 @@ import {
   systemClock,
   type Clock,
   type DeliveryOutcome,
+  type Lane,
   type LaneStatus,
 } from "../delivery";
-import { claimNext, runTask, sendClaimed, type Claimed, type RunOutcome, type RunTaskDeps } from "../run-task";
+import {
+  claimNext,
+  runTask,
+  sendClaimed,
+  type Claimed,
+  type RunOutcome,
+  type RunTaskDeps,
+  type SendOptions,
+} from "../run-task";
 import { isDue, waitEnd } from "../task-wait";
 import { trackEvent } from "../telemetry";
-import { subscribeAll, type Fired, type TriggerSources } from "../triggers";
+import type { Fired } from "../triggers";
 import { runMachine, type GenerateTaskOutput, type RunActor } from "./run-machine";
 
 export const QUEUE_LOCK_PREFIX = "promptcanvas-queue:";
@@ -46,8 +56,6 @@ export type QueueRunnerOptions = {
   concurrency: () => number;
   /** Hears every outcome (the page shows toasts and re-reads the limits). */
   onOutcome?: (outcome: RunOutcome) => void;
-  /** Where online, offline, visible and a renewed session are heard; absent, only wake() and Dexie wake it. */
-  sources?: TriggerSources;
   /** What a send uses (default: the backend, runTaskDeps); its `now` must be the clock's. */
   deps?: RunTaskDeps;
   /** The lane's and the runs' clock (default: the system's). */
@@ -123,61 +131,107 @@ type Sending = {
 type Successor = { entry: QueueEntry; settle(delivery: Promise<DeliveryOutcome>): void; sending?: Promise<RunOutcome> };
 type Taken = { entry: QueueEntry; claim: Claimed; successor: Successor };
 
-/**
- * Recovers interrupted sends, lifts the waits for a session (the runner starts only for a signed-in
- * person), then starts the queue's lane; call it while holding the user's queue lock.
- */
-export async function startQueueRunner(options: QueueRunnerOptions): Promise<QueueRunner> {
-  const { db, userId } = options;
-  const clock = options.clock ?? systemClock;
-  const deps = options.deps ?? runTaskDeps(db);
-  // A reload or a closed tab left sends half-way: they are queued again (the server replays a send that
-  // reached it). A renewal heard by an earlier page is not heard again after a reload: a session is here.
-  await recoverInterrupted(db, userId, clock.now());
-  await releaseWaits(db, userId, "auth", clock.now());
-
-  const keeping = new Set<Promise<unknown>>();
+/** The user's queue on its lane (decision 144): the sends it follows, their hand-overs, the runs shown. */
+class Queue {
+  readonly keeping = new Set<Promise<unknown>>();
+  readonly sendings = new Map<string, Sending>();
+  readonly listeners = new Set<() => void>();
+  running: readonly string[] = [];
   /** Sessions renewed so far: a send that ended waiting for one it missed goes again. */
-  let renewals = 0;
-  const sendings = new Map<string, Sending>();
-  const sendingOf = (id: string) => sendings.get(id) ?? sendings.set(id, {}).get(id)!;
-  let running: readonly string[] = [];
-  const listeners = new Set<() => void>();
-  const announce = () => {
-    running = [...sendings].filter(([, s]) => s.run).map(([id]) => id);
-    listeners.forEach((l) => l());
+  renewals = 0;
+  /**
+   * Whether the queue may hold a task the lane's last look did not see: anything that wakes it from
+   * outside (the live query of the user's queued tasks, a trigger, wake(), a write) says so.
+   */
+  moved = true;
+  queuedAtLastLook = 0;
+  readonly sendOptions: SendOptions = {
+    next: (from) => this.successorOf(from),
+    drawn: (from) => this.sentEarly(from),
+    answered: (from) => this.answered(from),
   };
-  function track(taskId: string, sending: Promise<RunOutcome>): void {
+  readonly lane: Lane<QueueEntry>;
+
+  constructor(
+    readonly options: QueueRunnerOptions,
+    readonly clock: Clock,
+    readonly deps: RunTaskDeps,
+  ) {
+    this.lane = createLane<QueueEntry>({
+      key: QUEUE_LOCK_PREFIX + options.userId,
+      mode: "concurrent",
+      limit: () => options.concurrency(),
+      next: () => this.look(),
+      idOf: (entry) => entry.id,
+      // The task's own wait (isDue, the one rule); once due, the lane's backoff for a send that recorded none.
+      dueAt: (entry) => (isDue(entry.wait, clock.now(), true) ? undefined : (waitEnd(entry.wait) ?? Infinity)),
+      heldForQuota: (entry) => entry.wait?.reason === "quota",
+      deliver: (entry) => this.follow(entry, runTask(deps, entry.id, this.sendOptions)),
+      isOnline: deps.isOnline,
+      clock,
+      random: deps.random,
+      onError: warn("the queue stumbled"),
+    });
+  }
+
+  sendingOf(id: string): Sending {
+    return this.sendings.get(id) ?? this.sendings.set(id, {}).get(id)!;
+  }
+  announce(): void {
+    this.running = [...this.sendings].filter(([, s]) => s.run).map(([id]) => id);
+    this.listeners.forEach((l) => l());
+  }
+  track(taskId: string, sending: Promise<RunOutcome>): void {
     const machine = runMachine.provide({
       actors: { generateTask: fromPromise<GenerateTaskOutput, { taskId: string }>(() => sending) },
     });
-    const run = createActor(machine, { input: { taskId }, clock });
+    const run = createActor(machine, { input: { taskId }, clock: this.clock });
     run.start();
     run.send({ type: "run.start" });
-    sendingOf(taskId).run = run;
-    announce();
+    this.sendingOf(taskId).run = run;
+    this.announce();
   }
-  function untrack(taskId: string): void {
-    const record = sendings.get(taskId);
+  untrack(taskId: string): void {
+    const record = this.sendings.get(taskId);
     if (!record?.run) return;
     record.run.stop();
     record.run = undefined;
-    announce();
+    this.announce();
+  }
+
+  /** Oldest first (queuedTasks' order), without the waits that time cannot end (the lane's source). */
+  async look(): Promise<QueueEntry[]> {
+    this.moved = false;
+    const tasks = await queuedTasks(this.options.userId, this.options.db);
+    this.queuedAtLastLook = tasks.length;
+    const now = this.clock.now();
+    // A session, a quota reset with no known time: its own release lifts it in Dexie, and the live query
+    // wakes the lane.
+    return tasks.filter((t) => isDue(t.wait, now, true) || waitEnd(t.wait) !== undefined).map(entryOf);
+  }
+  /** Something changed (a task queued or retried here, a trigger, the concurrency): look now. */
+  wake(): void {
+    this.moved = true;
+    this.lane.wake();
+  }
+  /** Nothing was queued at the lane's last look and nothing has moved since. */
+  quiet(): boolean {
+    return !this.moved && this.queuedAtLastLook === 0;
   }
 
   /** What the lane makes of a send: a recorded wait (backoff, quota, offline) holds the task through dueAt. */
-  async function outcomeOf(outcome: RunOutcome | null, renewalsBefore: number): Promise<DeliveryOutcome> {
+  async outcomeOf(outcome: RunOutcome | null, renewalsBefore: number): Promise<DeliveryOutcome> {
     if (outcome?.status === "done") return { outcome: "delivered" };
     if (outcome?.status === "error") return { outcome: "failed" };
     // Ended without recording why (a broken read, a skipped send): the lane's own backoff holds it.
     const wait = outcome?.wait;
     if (!wait) return { outcome: "retry" };
     // The connection may be back already (its trigger fired while the send was out).
-    if (wait.reason === "offline" && !deps.isOnline()) return { outcome: "wait", for: "online" };
+    if (wait.reason === "offline" && !this.deps.isOnline()) return { outcome: "wait", for: "online" };
     if (wait.reason === "auth") {
-      if (renewals === renewalsBefore) return { outcome: "wait", for: "session" };
+      if (this.renewals === renewalsBefore) return { outcome: "wait", for: "session" };
       // A session was renewed while this send was out: its wait is lifted now.
-      await releaseWaits(db, userId, "auth", clock.now());
+      await releaseWaits(this.options.db, this.options.userId, "auth", this.clock.now());
     }
     return { outcome: "retry", recorded: true };
   }
@@ -188,25 +242,25 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
    * now: stopped or waiting, `from` not followed here or already handed on, `entry` on the wire, or the
    * concurrency passed (a send whose slot is handed on no longer counts, nor does `from`).
    */
-  function reserve(from: string | null, entry: QueueEntry): Successor | undefined {
-    const { state, waiting, inFlight } = lane.status();
-    const handing = from === null ? undefined : sendings.get(from);
-    if (state === "stopped" || waiting || sendings.has(entry.id) || (from !== null && (!handing || handing.successor)))
-      return;
-    const leaving = [...sendings.values()].filter((s) => s.successor).length + (handing ? 1 : 0);
-    if (inFlight - leaving >= options.concurrency()) return;
+  reserve(from: string | null, entry: QueueEntry): Successor | undefined {
+    const { state, waiting, inFlight } = this.lane.status();
+    const handing = from === null ? undefined : this.sendings.get(from);
+    if (state === "stopped" || waiting || this.sendings.has(entry.id)) return;
+    if (from !== null && (!handing || handing.successor)) return;
+    const leaving = [...this.sendings.values()].filter((s) => s.successor).length + (handing ? 1 : 0);
+    if (inFlight - leaving >= this.options.concurrency()) return;
     let settle!: Successor["settle"];
     // Outside the claim's transaction: the lane's next look must not run in it.
-    Dexie.ignoreTransaction(() => lane.follow(entry, new Promise((resolve) => (settle = resolve))));
-    sendings.set(entry.id, {});
+    Dexie.ignoreTransaction(() => this.lane.follow(entry, new Promise((resolve) => (settle = resolve))));
+    this.sendings.set(entry.id, {});
     const successor = { entry, settle };
     if (handing) handing.successor = successor;
     return successor;
   }
   /** Gives a reserved slot back: the task could not be claimed after all. */
-  function withdraw(from: string | null, successor: Successor): void {
-    sendings.delete(successor.entry.id);
-    if (from !== null) sendingOf(from).successor = undefined;
+  withdraw(from: string | null, successor: Successor): void {
+    this.sendings.delete(successor.entry.id);
+    if (from !== null) this.sendingOf(from).successor = undefined;
     successor.settle(Promise.resolve({ outcome: "withdrawn" }));
   }
 
@@ -216,17 +270,17 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
    * first that may not go now (offline, the quota: the lane's own look settles it). Their sends start
    * once the transaction has committed.
    */
-  async function take(from: string | null, most: number): Promise<Taken[]> {
+  async take(from: string | null, most: number): Promise<Taken[]> {
     const taken: Taken[] = [];
-    const now = clock.now();
-    for (const task of await queuedTasks(userId, db)) {
+    const now = this.clock.now();
+    for (const task of await queuedTasks(this.options.userId, this.options.db)) {
       if (taken.length >= most) break;
       const entry = entryOf(task);
-      const successor = isDue(task.wait, now, true) ? reserve(from, entry) : undefined;
+      const successor = isDue(task.wait, now, true) ? this.reserve(from, entry) : undefined;
       if (!successor) continue;
-      const claim = await claimNext(deps, task.id).catch(() => undefined);
+      const claim = await claimNext(this.deps, task.id).catch(() => undefined);
       if (!claim) {
-        withdraw(from, successor);
+        this.withdraw(from, successor);
         break;
       }
       taken.push({ entry, claim, successor });
@@ -234,28 +288,14 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
     return taken;
   }
 
-  /**
-   * Whether the queue may hold a task the scheduler's last look did not see: anything that wakes it
-   * from outside (the live query of the user's queued tasks, a trigger, wake(), a write) says so.
-   */
-  let queueMoved = true;
-  let queuedAtLastLook = 0;
-  const moved = () => {
-    queueMoved = true;
-    lane.wake();
-  };
-  const quiet = () => !queueMoved && queuedAtLastLook === 0;
-
   /** In the transaction that stores the answer of task `from`: the task to send next in its slot. */
-  async function successorOf(from: string): Promise<Claimed | undefined> {
-    // Already handed on when the server said the image was drawn, or about to be (sentEarly). One that
-    // found nothing to send (nothing due, or today's quota) leaves the choice to this transaction.
-    const record = sendings.get(from);
-    if (record?.successor) return undefined;
-    // Nothing was queued at the last look and nothing has moved since: no read holds the answer's
-    // transaction open (the preview waits for its commit). A task queued meanwhile wakes the lane.
-    if (quiet()) return undefined;
-    const [next] = await take(from, 1);
+  async successorOf(from: string): Promise<Claimed | undefined> {
+    // Already handed on when the server said the image was drawn. One that found nothing to send (nothing
+    // due, or today's quota) leaves the choice to this transaction. Nothing was queued at the last look
+    // and nothing has moved since: no read holds the answer's transaction open (the preview waits for its
+    // commit); a task queued meanwhile wakes the lane.
+    if (this.sendings.get(from)?.successor || this.quiet()) return undefined;
+    const [next] = await this.take(from, 1);
     return next?.claim;
   }
 
@@ -265,22 +305,23 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
    * stored here. The lane counts the successor in `from`'s slot, and `follow` hands its send to the lane
    * when `from` settles, as it does a successor claimed with the answer.
    */
-  function sentEarly(from: string): void {
-    const record = sendingOf(from);
-    if (record.early || quiet()) return;
+  sentEarly(from: string): void {
+    const record = this.sendingOf(from);
+    if (record.early || this.quiet()) return;
+    const { db, userId } = this.options;
     record.early = db
       .transaction("rw", [db.tasks, db.limits], async () => {
         // Each send on the wire will use one of today's known remaining images: with none to spare, the
         // next task waits for the answer, whose quota says what is left (it is not sent to be refused).
         const limits = await db.limits.get(userId);
-        if (limits && limits.remaining <= running.length) return [];
-        const taken = await take(from, 1);
-        if (taken.length) await markDrawn(db, from, clock.now());
+        if (limits && limits.remaining <= this.running.length) return [];
+        const taken = await this.take(from, 1);
+        if (taken.length) await markDrawn(db, from, this.clock.now());
         return taken;
       })
       .then(([next]) => {
         // Kept, not awaited: the claim's promise settles once committed, not when the send ends.
-        if (next) next.successor.sending = sendClaimed(deps, next.claim, sendOptions);
+        if (next) next.successor.sending = sendClaimed(this.deps, next.claim, this.sendOptions);
       })
       .catch(warn("sending the next task early failed"));
   }
@@ -289,105 +330,93 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
    * while the task is still being stored (the lane counts it until then). A successor already sent
    * takes over as the run shown, in the same step, so a batch shows one run throughout.
    */
-  function answered(from: string): void {
-    const record = sendingOf(from);
+  answered(from: string): void {
+    const record = this.sendingOf(from);
     record.ended = true;
-    untrack(from);
+    this.untrack(from);
     const next = record.successor;
-    if (next?.sending && !sendings.get(next.entry.id)?.run) track(next.entry.id, next.sending);
+    if (next?.sending && !this.sendings.get(next.entry.id)?.run) this.track(next.entry.id, next.sending);
   }
-  const sendOptions = { next: successorOf, drawn: sentEarly, answered };
 
   /** Follows a send to its end: shown as a run meanwhile, then heard and turned into the lane's outcome. */
-  async function follow(entry: QueueEntry, sending: Promise<RunOutcome>): Promise<DeliveryOutcome> {
-    const renewalsBefore = renewals;
-    if (!sendings.get(entry.id)?.run && !sendings.get(entry.id)?.ended) track(entry.id, sending);
+  async follow(entry: QueueEntry, sending: Promise<RunOutcome>): Promise<DeliveryOutcome> {
+    const renewalsBefore = this.renewals;
+    if (!this.sendings.get(entry.id)?.run && !this.sendings.get(entry.id)?.ended) this.track(entry.id, sending);
     const outcome = await sending.catch((e: unknown) => {
       warn("sending a task failed")(e);
       return null;
     });
-    untrack(entry.id);
-    const record = sendings.get(entry.id);
+    this.untrack(entry.id);
+    const record = this.sendings.get(entry.id);
     await record?.early;
-    sendings.delete(entry.id);
+    this.sendings.delete(entry.id);
     // A successor goes on in this send's slot; one reserved whose claim then failed gives it back.
     const successor = record?.successor;
     const next = successor?.sending ?? (outcome?.status === "done" ? outcome.next?.sending : undefined);
-    if (successor && next) successor.settle(follow(successor.entry, next));
-    else if (successor) withdraw(null, successor);
+    if (successor && next) successor.settle(this.follow(successor.entry, next));
+    else if (successor) this.withdraw(null, successor);
     if (outcome?.status === "done") {
       const image = outcome.image;
-      keeping.add(image);
-      void image.finally(() => keeping.delete(image));
+      this.keeping.add(image);
+      void image.finally(() => this.keeping.delete(image));
     }
-    if (outcome) options.onOutcome?.(outcome);
-    return outcomeOf(outcome, renewalsBefore);
+    if (outcome) this.options.onOutcome?.(outcome);
+    return this.outcomeOf(outcome, renewalsBefore);
   }
 
-  async function enqueue<T>(write: (claimDue: () => Promise<void>) => Promise<T>): Promise<T> {
+  async enqueue<T>(write: (claimDue: () => Promise<void>) => Promise<T>): Promise<T> {
     let taken: Taken[] = [];
     let written: T;
     try {
       written = await write(async () => {
-        taken = await take(null, Infinity);
+        taken = await this.take(null, Infinity);
       });
     } catch (e) {
-      for (const { successor } of taken) withdraw(null, successor);
+      for (const { successor } of taken) this.withdraw(null, successor);
       throw e;
     }
     // Committed: what was claimed goes now.
     for (const { entry, claim, successor } of taken)
-      successor.settle(follow(entry, sendClaimed(deps, claim, sendOptions)));
-    moved();
+      successor.settle(this.follow(entry, sendClaimed(this.deps, claim, this.sendOptions)));
+    this.wake();
     return written;
   }
 
-  const lane = createLane<QueueEntry>({
-    key: QUEUE_LOCK_PREFIX + userId,
-    mode: "concurrent",
-    limit: () => options.concurrency(),
-    async next() {
-      queueMoved = false;
-      const tasks = await queuedTasks(userId, db);
-      queuedAtLastLook = tasks.length;
-      const now = clock.now();
-      // Oldest first (queuedTasks' order). A wait that time cannot end (a session, a quota reset with no
-      // known time) is left out: its own release lifts it in Dexie, and the live query wakes the lane.
-      return tasks.filter((t) => isDue(t.wait, now, true) || waitEnd(t.wait) !== undefined).map(entryOf);
-    },
-    idOf: (entry) => entry.id,
-    // The task's own wait (isDue, the one rule); once due, the lane's backoff for a send that recorded none.
-    dueAt: (entry) => (isDue(entry.wait, clock.now(), true) ? undefined : (waitEnd(entry.wait) ?? Infinity)),
-    heldForQuota: (entry) => entry.wait?.reason === "quota",
-    deliver: (entry) => follow(entry, runTask(deps, entry.id, sendOptions)),
-    isOnline: deps.isOnline,
-    clock,
-    random: deps.random,
-    onError: warn("the queue stumbled"),
-  });
+  /** A trigger was heard: online and a renewed session lift their waits; anything else looks again. */
+  heard({ on }: Fired): void {
+    this.moved = true;
+    if (on === "online") this.lane.release("online");
+    else if (on === "session") void this.sessionRenewed().catch(warn("lifting the waits for a session failed"));
+    else this.wake();
+  }
+  async sessionRenewed(): Promise<void> {
+    this.renewals++;
+    await releaseWaits(this.options.db, this.options.userId, "auth", this.clock.now());
+    this.moved = true;
+    this.lane.release("session");
+  }
+}
 
-  async function sessionRenewed(): Promise<void> {
-    renewals++;
-    await releaseWaits(db, userId, "auth", clock.now());
-    queueMoved = true;
-    lane.release("session");
-  }
-  function heard({ on }: Fired): void {
-    queueMoved = true;
-    if (on === "online") lane.release("online");
-    else if (on === "session") void sessionRenewed().catch(warn("lifting the waits for a session failed"));
-    else moved();
-  }
-  const untrigger = options.sources
-    ? subscribeAll([{ on: "online" }, { on: "offline" }, { on: "visible" }, { on: "session" }], heard, options.sources)
-    : () => undefined;
-  const unwatch = watchQueuedTasks(db, userId, moved, warn("reading the queue failed"));
+/**
+ * Recovers interrupted sends, lifts the waits for a session (the runner starts only for a signed-in
+ * person), then starts the queue's lane; call it while holding the user's queue lock.
+ */
+export async function startQueueRunner(options: QueueRunnerOptions): Promise<QueueRunner> {
+  const { db, userId } = options;
+  const clock = options.clock ?? systemClock;
+  // A reload or a closed tab left sends half-way: they are queued again (the server replays a send that
+  // reached it). A renewal heard by an earlier page is not heard again after a reload: a session is here.
+  await recoverInterrupted(db, userId, clock.now());
+  await releaseWaits(db, userId, "auth", clock.now());
+  const queue = new Queue(options, clock, options.deps ?? runTaskDeps(db));
+  const { lane, sendings, keeping, listeners } = queue;
+  const wake = () => queue.wake();
+  const unwatch = watchQueuedTasks(db, userId, wake, warn("reading the queue failed"));
   lane.wake();
-
   return {
-    wake: moved,
-    heard,
-    enqueue,
+    wake,
+    heard: (fired) => queue.heard(fired),
+    enqueue: (write) => queue.enqueue(write),
     idle: async () => {
       await lane.idle();
     },
@@ -395,18 +424,17 @@ export async function startQueueRunner(options: QueueRunnerOptions): Promise<Que
     imagesKept: async () => {
       while (keeping.size) await Promise.all([...keeping]);
     },
-    running: () => running,
+    running: () => queue.running,
     runOf: (taskId) => sendings.get(taskId)?.run,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     stop() {
-      untrigger();
       unwatch();
       lane.stop();
-      for (const id of sendings.keys()) untrack(id);
-      announce();
+      for (const id of sendings.keys()) queue.untrack(id);
+      queue.announce();
     },
   };
 }

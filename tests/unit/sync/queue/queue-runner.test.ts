@@ -62,8 +62,6 @@ async function harness(options: { concurrency?: number; online?: boolean; renews
   const outcomes: RunOutcome[] = [];
   /** For each send, the outcomes the runner had heard when it went out. */
   const heardAtSend = new Map<string, string[]>();
-  const window = new EventTarget();
-  const sessionListeners = new Set<() => void>();
   const deps: RunTaskDeps = {
     db,
     generate: (request, listeners) => {
@@ -94,14 +92,6 @@ async function harness(options: { concurrency?: number; online?: boolean; renews
     userId: USER,
     concurrency: () => state.concurrency,
     onOutcome: (outcome) => outcomes.push(outcome),
-    sources: {
-      window,
-      clock,
-      session: (listener) => {
-        sessionListeners.add(listener);
-        return () => sessionListeners.delete(listener);
-      },
-    },
     deps,
     clock,
   };
@@ -154,11 +144,12 @@ async function harness(options: { concurrency?: number; online?: boolean; renews
     async task(id: string) {
       return db!.tasks.get(id);
     },
+    /** A trigger the runner hears (src/sync/runner.ts passes it the ones its lane declares). */
     fire(event: "online" | "offline") {
-      window.dispatchEvent(new Event(event));
+      runner?.heard({ on: event });
     },
     renewSession() {
-      sessionListeners.forEach((l) => l());
+      runner?.heard({ on: "session" });
     },
   };
   if (options.start !== false) await h.start();
