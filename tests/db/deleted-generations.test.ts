@@ -2,39 +2,11 @@
 // request id reserves nothing and stores nothing, so it is neither redrawn nor charged twice.
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
-import { describeDb, type TestUser } from "../support/db.ts";
-import { generationFor } from "./fixtures.ts";
+import { describeDb } from "../support/db.ts";
+import { generationFor, quotaLedger } from "./fixtures.ts";
 
 describeDb("deleted generations stay deleted", (ctx) => {
-  const reserve = async (user: TestUser, id: string) =>
-    (
-      await ctx.db.run<{ s: { allowed: boolean; deleted?: boolean } }>(
-        "service",
-        "select public.quota_reserve($1, $2) as s",
-        [user.id, id],
-      )
-    )[0].s;
-  const record = async (row: object) =>
-    (
-      await ctx.db.run<{ r: { created: boolean; deleted?: boolean } }>(
-        "service",
-        "select public.record_generation($1::jsonb) as r",
-        [JSON.stringify(row)],
-      )
-    )[0].r;
-  const used = async (user: TestUser) =>
-    (
-      await ctx.db.query<{ n: number }>(
-        "select generations_today as n from public.user_daily_limits where user_id = $1",
-        [user.id],
-      )
-    )[0].n;
-  const held = async (user: TestUser) =>
-    (
-      await ctx.db.query<{ n: number }>("select count(*)::int as n from public.quota_reservations where user_id = $1", [
-        user.id,
-      ])
-    )[0].n;
+  const { reserve, record, used, held } = quotaLedger(ctx);
 
   it("a retry of a deleted generation's request id reserves nothing, stores nothing and charges nothing", async () => {
     const user = await ctx.db.createUser();

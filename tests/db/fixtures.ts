@@ -29,3 +29,58 @@ export async function insertAs(db: TestDb, actor: Actor, table: string, row: Row
   );
   await db.run(actor, `insert into public.${table} (${cols}) values (${params})`, values);
 }
+
+/** How many rows of `table` belong to `userId`, counted with no row-level security. */
+export async function rowCount(db: TestDb, table: string, userId: string): Promise<number> {
+  return (
+    await db.query<{ n: number }>(`select count(*)::int as n from public.${table} where user_id = $1`, [userId])
+  )[0].n;
+}
+
+/** What quota_reserve, quota_commit and quota_release answer. */
+export type QuotaState = {
+  allowed?: boolean;
+  committed?: boolean;
+  released?: boolean;
+  deleted?: boolean;
+  remaining: number;
+  daily_limit: number;
+  generations_today: number;
+  reset_at: string;
+  tier: string;
+};
+
+/** What record_generation answers. */
+export type Recorded = {
+  created: boolean;
+  committed?: boolean;
+  deleted?: boolean;
+  row?: Record<string, unknown>;
+  quota?: { remaining: number; generations_today: number; daily_limit: number };
+};
+
+/**
+ * The quota calls the server makes (as the service role) and the counts they leave, on the database
+ * `ctx.db` names when called.
+ */
+export function quotaLedger(ctx: { readonly db: TestDb }) {
+  const call = async (fn: "quota_reserve" | "quota_commit" | "quota_release", user: TestUser, requestId: string) =>
+    (await ctx.db.run<{ s: QuotaState }>("service", `select public.${fn}($1, $2) as s`, [user.id, requestId]))[0].s;
+  const count = async (sql: string, user: TestUser) => (await ctx.db.query<{ n: number }>(sql, [user.id]))[0].n;
+  return {
+    reserve: (u: TestUser, id: string) => call("quota_reserve", u, id),
+    commit: (u: TestUser, id: string) => call("quota_commit", u, id),
+    release: (u: TestUser, id: string) => call("quota_release", u, id),
+    /** record_generation of `row`. */
+    record: async (row: object) =>
+      (
+        await ctx.db.run<{ r: Recorded }>("service", "select public.record_generation($1::jsonb) as r", [
+          JSON.stringify(row),
+        ])
+      )[0].r,
+    /** The person's generations today, as user_daily_limits counts them. */
+    used: (u: TestUser) => count("select generations_today as n from public.user_daily_limits where user_id = $1", u),
+    /** How many reservations the person holds. */
+    held: (u: TestUser) => count("select count(*)::int as n from public.quota_reservations where user_id = $1", u),
+  };
+}

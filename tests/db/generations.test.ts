@@ -1,17 +1,14 @@
 import { beforeAll, expect, it } from "vitest";
 import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
-import { describeDb, sqlState, type TestUser } from "../support/db.ts";
-import { generationFor, insertAs } from "./fixtures.ts";
+import { describeDb, sqlState, type TestUser, usersOf } from "../support/db.ts";
+import { generationFor, insertAs, rowCount } from "./fixtures.ts";
 
 describeDb("generations", (ctx) => {
-  let owner: TestUser;
-  let stranger: TestUser;
+  const [owner, stranger] = usersOf(ctx, 2);
   const privateRow = { id: "" };
   const publishedRow = { id: "" };
 
   beforeAll(async () => {
-    owner = await ctx.db.createUser();
-    stranger = await ctx.db.createUser();
     const a = generationFor(owner, { prompt: "a private study of a red fox" });
     const b = generationFor(owner, { prompt: "a published castle on a hill", is_public: true });
     await insertAs(ctx.db, "service", "generations", a);
@@ -115,11 +112,7 @@ describeDb("generations", (ctx) => {
     expect(deleted).toHaveLength(0);
     expect(await sqlState(ctx.db.run("anon", "delete from public.generations"))).toBe("42501");
     expect(await sqlState(ctx.db.run("anon", "update public.generations set is_public = true"))).toBe("42501");
-    const [{ n }] = await ctx.db.query<{ n: number }>(
-      "select count(*)::int as n from public.generations where user_id = $1",
-      [owner.id],
-    );
-    expect(n).toBeGreaterThanOrEqual(2);
+    expect(await rowCount(ctx.db, "generations", owner.id)).toBeGreaterThanOrEqual(2);
   });
 
   it("lets the owner delete their own row", async () => {
@@ -219,10 +212,6 @@ describeDb("generations", (ctx) => {
     const leaving = await ctx.db.createUser();
     await insertAs(ctx.db, "service", "generations", generationFor(leaving));
     await ctx.db.query("delete from auth.users where id = $1", [leaving.id]);
-    const [{ n }] = await ctx.db.query<{ n: number }>(
-      "select count(*)::int as n from public.generations where user_id = $1",
-      [leaving.id],
-    );
-    expect(n).toBe(0);
+    expect(await rowCount(ctx.db, "generations", leaving.id)).toBe(0);
   });
 });

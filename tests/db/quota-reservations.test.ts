@@ -1,39 +1,11 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { expect, it } from "vitest";
-import { describeDb, sqlState, type TestUser } from "../support/db.ts";
-import { generationFor, insertAs } from "./fixtures.ts";
-
-type State = {
-  allowed?: boolean;
-  committed?: boolean;
-  released?: boolean;
-  remaining: number;
-  daily_limit: number;
-  generations_today: number;
-  reset_at: string;
-  tier: string;
-};
+import { describeDb, sqlState } from "../support/db.ts";
+import { generationFor, insertAs, type QuotaState, quotaLedger } from "./fixtures.ts";
 
 describeDb("quota reservations", (ctx) => {
-  const call = async (fn: "quota_reserve" | "quota_commit" | "quota_release", user: TestUser, requestId: string) =>
-    (await ctx.db.run<{ s: State }>("service", `select public.${fn}($1, $2) as s`, [user.id, requestId]))[0].s;
-  const reserve = (u: TestUser, id: string) => call("quota_reserve", u, id);
-  const commit = (u: TestUser, id: string) => call("quota_commit", u, id);
-  const release = (u: TestUser, id: string) => call("quota_release", u, id);
-  const held = async (user: TestUser) =>
-    (
-      await ctx.db.query<{ n: number }>("select count(*)::int as n from public.quota_reservations where user_id = $1", [
-        user.id,
-      ])
-    )[0].n;
-  const used = async (user: TestUser) =>
-    (
-      await ctx.db.query<{ n: number }>(
-        "select generations_today as n from public.user_daily_limits where user_id = $1",
-        [user.id],
-      )
-    )[0].n;
+  const { reserve, commit, release, held, used } = quotaLedger(ctx);
 
   it("can be called with the service key only", async () => {
     const user = await ctx.db.createUser();
@@ -69,7 +41,7 @@ describeDb("quota reservations", (ctx) => {
     });
     expect(await reserve(user, id)).toMatchObject({ allowed: true, remaining: 4 });
     expect(await held(user)).toBe(1);
-    expect((await ctx.db.run<{ l: State }>(user, "select public.get_my_limits() as l"))[0].l.remaining).toBe(4);
+    expect((await ctx.db.run<{ l: QuotaState }>(user, "select public.get_my_limits() as l"))[0].l.remaining).toBe(4);
   });
 
   it("counts a committed reservation once, however often it is committed", async () => {
@@ -198,7 +170,7 @@ describeDb("quota reservations", (ctx) => {
     }
     expect(results.filter(Boolean)).toHaveLength(5);
     expect(await held(user)).toBe(5);
-    const [{ l }] = await ctx.db.run<{ l: State }>(user, "select public.get_my_limits() as l");
+    const [{ l }] = await ctx.db.run<{ l: QuotaState }>(user, "select public.get_my_limits() as l");
     expect(l).toMatchObject({ remaining: 0, daily_limit: 999, generations_today: 994 });
   });
 

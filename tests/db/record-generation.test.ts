@@ -3,42 +3,10 @@
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
 import { describeDb, sqlState, type TestUser } from "../support/db.ts";
-import { generationFor } from "./fixtures.ts";
-
-type Recorded = {
-  created: boolean;
-  committed?: boolean;
-  row?: Record<string, unknown>;
-  quota?: { remaining: number; generations_today: number; daily_limit: number };
-};
+import { generationFor, quotaLedger } from "./fixtures.ts";
 
 describeDb("record_generation", (ctx) => {
-  const reserve = async (user: TestUser, id: string) =>
-    (
-      await ctx.db.run<{ s: { allowed: boolean } }>("service", "select public.quota_reserve($1, $2) as s", [
-        user.id,
-        id,
-      ])
-    )[0].s;
-  const record = async (row: object) =>
-    (
-      await ctx.db.run<{ r: Recorded }>("service", "select public.record_generation($1::jsonb) as r", [
-        JSON.stringify(row),
-      ])
-    )[0].r;
-  const used = async (user: TestUser) =>
-    (
-      await ctx.db.query<{ n: number }>(
-        "select generations_today as n from public.user_daily_limits where user_id = $1",
-        [user.id],
-      )
-    )[0].n;
-  const held = async (user: TestUser) =>
-    (
-      await ctx.db.query<{ n: number }>("select count(*)::int as n from public.quota_reservations where user_id = $1", [
-        user.id,
-      ])
-    )[0].n;
+  const { reserve, record, used, held } = quotaLedger(ctx);
 
   it("can be called with the service key only", async () => {
     const user = await ctx.db.createUser();

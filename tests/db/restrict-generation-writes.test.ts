@@ -1,19 +1,13 @@
 // Only the server makes generations (migration 20261122000100_restrict_generation_writes): what a client
 // keeps and what it lost, as anon, owner, stranger and service role; and what goes when an account goes.
 import { randomUUID } from "node:crypto";
-import { beforeAll, expect, it } from "vitest";
-import { describeDb, sqlState, type TestUser } from "../support/db.ts";
+import { expect, it } from "vitest";
+import { describeDb, sqlState, type TestUser, usersOf } from "../support/db.ts";
 import { PERSONAL_TABLES } from "../support/personal-tables.ts";
-import { generationFor, insertAs } from "./fixtures.ts";
+import { generationFor, insertAs, rowCount } from "./fixtures.ts";
 
 describeDb("writes of generations after the server-only migration", (ctx) => {
-  let owner: TestUser;
-  let stranger: TestUser;
-
-  beforeAll(async () => {
-    owner = await ctx.db.createUser();
-    stranger = await ctx.db.createUser();
-  });
+  const [owner, stranger] = usersOf(ctx, 2);
 
   const storeImage = (name: string) =>
     ctx.db.run(
@@ -67,11 +61,7 @@ describeDb("writes of generations after the server-only migration", (ctx) => {
     const rows = Array.from({ length: 50 }, () => generationFor(fresh, { is_public: true }));
     const states = await Promise.all(rows.map((r) => sqlState(insertAs(ctx.db, fresh, "generations", r))));
     expect(new Set(states)).toEqual(new Set(["42501"]));
-    const [{ n }] = await ctx.db.query<{ n: number }>(
-      "select count(*)::int as n from public.generations where user_id = $1",
-      [fresh.id],
-    );
-    expect(n).toBe(0);
+    expect(await rowCount(ctx.db, "generations", fresh.id)).toBe(0);
   });
 
   it("still lets the owner save, unpublish and delete a row the server made and published", async () => {

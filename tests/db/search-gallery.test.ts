@@ -2,17 +2,14 @@
 // owner so the index is usable. It must show exactly what the select policy shows everyone (published
 // rows, never a private one, whoever asks), newest first, and page with the gallery's cursor.
 import { beforeAll, expect, it } from "vitest";
-import { describeDb, type TestUser } from "../support/db.ts";
+import { describeDb, type TestUser, usersOf } from "../support/db.ts";
 import { generationFor, insertAs } from "./fixtures.ts";
 
 describeDb("search_gallery", (ctx) => {
-  let owner: TestUser;
-  let stranger: TestUser;
+  const [owner, stranger] = usersOf(ctx, 2);
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    owner = await ctx.db.createUser();
-    stranger = await ctx.db.createUser();
     // Four rows of one word, a second apart: three published, one private; plus an unrelated published one.
     const rows = [
       ["first", "a vermilion kite over dunes", true, "2026-11-01T10:00:00Z"],

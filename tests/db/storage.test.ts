@@ -1,16 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { beforeAll, expect, it } from "vitest";
-import { type Actor, describeDb, sqlState, type TestUser } from "../support/db.ts";
+import { expect, it } from "vitest";
+import { type Actor, describeDb, sqlState, usersOf } from "../support/db.ts";
 import { generationFor, insertAs } from "./fixtures.ts";
 
 describeDb("storage of generated images", (ctx) => {
-  let owner: TestUser;
-  let stranger: TestUser;
-
-  beforeAll(async () => {
-    owner = await ctx.db.createUser();
-    stranger = await ctx.db.createUser();
-  });
+  const [owner, stranger] = usersOf(ctx, 2);
 
   const upload = (actor: Actor, name: string, bucket = "generations") =>
     ctx.db.run(

@@ -1,16 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { beforeAll, expect, it } from "vitest";
-import { describeDb, sqlState, type TestUser } from "../support/db.ts";
+import { expect, it } from "vitest";
+import { describeDb, sqlState, type TestUser, usersOf } from "../support/db.ts";
 import { insertAs } from "./fixtures.ts";
 
 describeDb("app events and web vitals", (ctx) => {
-  let owner: TestUser;
-  let stranger: TestUser;
-
-  beforeAll(async () => {
-    owner = await ctx.db.createUser();
-    stranger = await ctx.db.createUser();
-  });
+  const [owner, stranger] = usersOf(ctx, 2);
 
   it("records an event of the signed-in user, and replays of it once", async () => {
     const id = randomUUID();

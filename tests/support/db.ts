@@ -215,6 +215,18 @@ export function describeDb(title: string, body: (ctx: { readonly db: TestDb; rea
 }
 
 /** The SQLSTATE of a failed statement, or null when it succeeded. */
+/**
+ * `count` people made on the suite's database before its tests, each filled in place (so a body may
+ * declare `const [owner, stranger] = usersOf(ctx, 2)` and use them in its tests and hooks).
+ */
+export function usersOf(ctx: { readonly db: TestDb }, count: number): TestUser[] {
+  const users = Array.from({ length: count }, () => ({}) as TestUser);
+  beforeAll(async () => {
+    for (const u of users) Object.assign(u, await ctx.db.createUser());
+  });
+  return users;
+}
+
 export async function sqlState(p: Promise<unknown>): Promise<string | null> {
   try {
     await p;
