@@ -21,7 +21,7 @@ type DecisionFile = { file: string; text: string };
 function decisionProblems(records: DecisionFile[], index: string): string[] {
   const problems: string[] = [];
   const numbers = new Map<number, string>();
-  const supersededBy = new Map<number, number>();
+  const supersededBy = new Map<number, number[]>();
   const supersedes = new Map<number, number[]>();
 
   for (const { file, text } of records) {
@@ -40,9 +40,11 @@ function decisionProblems(records: DecisionFile[], index: string): string[] {
     }
     const date = /^- Date: (\d{4}-\d{2}-\d{2})$/m.exec(text);
     if (!date || Number.isNaN(Date.parse(date[1]))) problems.push(`${file}: no "- Date: YYYY-MM-DD" line`);
-    const status = /^- Status: (?:accepted|superseded by (\d{3})(?: \(.+\))?)$/m.exec(text);
+    // "superseded by NNN (in part: …)", or several: "superseded by NNN (…) and MMM (…)".
+    const status =
+      /^- Status: (?:accepted|superseded by (\d{3}(?: \([^()]+\))?(?: and \d{3}(?: \([^()]+\))?)*))$/m.exec(text);
     if (!status) problems.push(`${file}: no "- Status: accepted" or "- Status: superseded by NNN" line`);
-    else if (status[1]) supersededBy.set(n, Number(status[1]));
+    else if (status[1]) supersededBy.set(n, [...status[1].replace(/\([^()]+\)/g, "").matchAll(/\d{3}/g)].map(Number));
     for (const m of text.matchAll(/^- Supersedes: (\d{3})\b/gm)) {
       supersedes.set(n, [...(supersedes.get(n) ?? []), Number(m[1])]);
     }
@@ -68,7 +70,7 @@ function decisionProblems(records: DecisionFile[], index: string): string[] {
     if (n !== i + 1) problems.push(`numbers are not 1..${sorted.length} without gaps: ${i + 1} is missing`);
   });
 
-  for (const [old, newer] of supersededBy) {
+  for (const [old, newer] of [...supersededBy].flatMap(([o, ns]) => ns.map((m) => [o, m] as const))) {
     if (!numbers.has(newer)) problems.push(`${numbers.get(old)}: superseded by ${newer}, which does not exist`);
     else if (newer <= old) problems.push(`${numbers.get(old)}: superseded by ${newer}, which is not newer`);
     else if (!supersedes.get(newer)?.includes(old)) {
@@ -77,7 +79,7 @@ function decisionProblems(records: DecisionFile[], index: string): string[] {
   }
   for (const [newer, olds] of supersedes) {
     for (const old of olds) {
-      if (supersededBy.get(old) !== newer) {
+      if (!supersededBy.get(old)?.includes(newer)) {
         problems.push(`${numbers.get(newer)}: supersedes ${old}, whose status does not say so`);
       }
     }
@@ -148,6 +150,17 @@ describe("the decision checks", () => {
   it("refuse a superseded-by that points to a missing number", () => {
     const bad = [record(1, { status: "superseded by 009" }), record(2)];
     expect(decisionProblems(bad, indexOf(bad))).toEqual(["001-a-title.md: superseded by 9, which does not exist"]);
+  });
+
+  it("follow a record superseded in part by several newer ones, each of which must say so", () => {
+    const two = [
+      record(1, { status: "superseded by 002 (in part: x) and 003 (in part: y)" }),
+      record(2, { extra: "- Supersedes: 001\n" }),
+      record(3, { extra: "- Supersedes: 001\n" }),
+    ];
+    expect(decisionProblems(two, indexOf(two))).toEqual([]);
+    const silent = [two[0], two[1], record(3)];
+    expect(decisionProblems(silent, indexOf(silent))).toEqual(['003-a-title.md: has no "- Supersedes: 001" line']);
   });
 
   it("refuse an index that does not list every file", () => {
