@@ -24,6 +24,13 @@ function fakeWindow(readyState: DocumentReadyState = "loading") {
 }
 
 /** Whether `promise` has settled after pending callbacks and timers up to now have run. */
+/** Places a hold on `gate` that lasts until the returned function is called. */
+function holdOpen(gate: { hold(p: Promise<unknown>): void }): () => void {
+  let finish!: () => void;
+  gate.hold(new Promise<void>((resolve) => (finish = resolve)));
+  return finish;
+}
+
 async function isDone(promise: Promise<void>): Promise<boolean> {
   let done = false;
   void promise.then(() => (done = true));
@@ -64,8 +71,7 @@ describe("the settled gate", () => {
   it("waits for every hold, including one placed while the idle moment was awaited", async () => {
     const w = fakeWindow("complete");
     const gate = createSettledGate(w.win);
-    let finishList!: () => void;
-    gate.hold(new Promise<void>((resolve) => (finishList = resolve)));
+    const finishList = holdOpen(gate);
     const settled = gate.settled();
     gate.markLive();
     await vi.advanceTimersByTimeAsync(0);
@@ -74,8 +80,7 @@ describe("the settled gate", () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(w.idleWaiting()).toBe(1);
     // The tiles in view start loading before the browser is idle: their hold counts as well.
-    let finishTiles!: () => void;
-    gate.hold(new Promise<void>((resolve) => (finishTiles = resolve)));
+    const finishTiles = holdOpen(gate);
     w.idle();
     expect(await isDone(settled)).toBe(false);
     finishTiles();
