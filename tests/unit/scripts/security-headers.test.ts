@@ -3,19 +3,14 @@
 // allowed by their SHA-256 and nothing else inline runs; the backend is the only other origin reached;
 // no site may frame the app. The app server sends them, and the build's `_headers` says the same.
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAppServer } from "../../../scripts/serve-app.mjs";
+import { describe, expect, it } from "vitest";
 import {
   backendSources,
   contentSecurityPolicy,
   inlineScriptHashes,
   staticHostHeaders,
 } from "../../../scripts/security-headers.mjs";
+import { servedApp } from "../../support/app-server.ts";
 
 const sha = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
 const THEME = "document.documentElement.dataset.theme='dark'";
@@ -73,30 +68,19 @@ describe("the policy", () => {
 });
 
 describe("the app server", () => {
-  let dist: string;
-  let server: Server;
-  let base: string;
-
-  beforeAll(async () => {
-    dist = mkdtempSync(join(tmpdir(), "security-headers-"));
-    writeFileSync(join(dist, "index.html"), PAGE);
-    mkdirSync(join(dist, "pricing"));
-    writeFileSync(join(dist, "pricing", "index.html"), `<!doctype html><script>${GUARD}</script>`);
-    writeFileSync(join(dist, "app.js"), "export {};\n");
-    writeFileSync(join(dist, "_headers"), "/*\n  X-Frame-Options: DENY\n");
-    server = createAppServer({ distDir: dist, appConfig: { supabaseUrl: "http://127.0.0.1:54321" } });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-
-  afterAll(() => {
-    server?.close();
-    rmSync(dist, { recursive: true, force: true });
-  });
+  const app = servedApp(
+    {
+      "index.html": PAGE,
+      "pricing/index.html": `<!doctype html><script>${GUARD}</script>`,
+      "app.js": "export {};\n",
+      _headers: "/*\n  X-Frame-Options: DENY\n",
+    },
+    { appConfig: { supabaseUrl: "http://127.0.0.1:54321" } },
+  );
 
   it("gives each page a policy of exactly its own inline scripts", async () => {
-    const home = (await fetch(`${base}/`)).headers.get("content-security-policy")!;
-    const pricing = (await fetch(`${base}/pricing`)).headers.get("content-security-policy")!;
+    const home = (await fetch(`${app.base}/`)).headers.get("content-security-policy")!;
+    const pricing = (await fetch(`${app.base}/pricing`)).headers.get("content-security-policy")!;
     expect(directive(home, "script-src")).toBe(`'self' ${sha(THEME)} ${sha(GUARD)}`);
     expect(directive(pricing, "script-src")).toBe(`'self' ${sha(GUARD)}`);
     expect(directive(home, "connect-src")).toBe("'self' http://127.0.0.1:54321 ws://127.0.0.1:54321");
@@ -110,7 +94,7 @@ describe("the app server", () => {
       ["/missing.js", {}, 404],
       ["/share-target", { method: "POST", body: "x" }, 405],
     ] as const) {
-      const response = await fetch(`${base}${path}`, init);
+      const response = await fetch(`${app.base}${path}`, init);
       expect(response.status, path).toBe(status);
       expect(response.headers.get("x-frame-options"), path).toBe("DENY");
       expect(response.headers.get("x-content-type-options"), path).toBe("nosniff");
@@ -121,7 +105,7 @@ describe("the app server", () => {
 
   it("never serves the static hosts' header file", async () => {
     for (const path of ["/_headers", "/_HEADERS", "/%5Fheaders", "/./_headers"]) {
-      const response = await fetch(`${base}${path}`);
+      const response = await fetch(`${app.base}${path}`);
       expect(await response.text(), path).not.toContain("X-Frame-Options: DENY");
     }
   });

@@ -4,18 +4,14 @@
 // at /gallery/<id>/image, and an image the backend does not show a visitor (unpublished, deleted, held or
 // removed: the REST answer is empty) is the not-found shell with 404, its picture 404 too. The backend is
 // read as a visitor, with the anon key; its failure is a 503, never taken for "not there".
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { request } from "node:http";
 import { brotliDecompressSync } from "node:zlib";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { routeHead } from "#src/app/route-meta.ts";
 import { renderHeadTags } from "#src/features/site/head-tags.ts";
 import { galleryHead, galleryRoute, withGalleryHead } from "../../../scripts/gallery-page.mjs";
 import { inlineScriptHashes } from "../../../scripts/security-headers.mjs";
-import { createAppServer } from "../../../scripts/serve-app.mjs";
+import { servedApp } from "../../support/app-server.ts";
 
 const ORIGIN = "https://pictures.example";
 const API = "http://backend.test";
@@ -59,28 +55,10 @@ const fakeBackend = (async (input: string | URL | Request, init?: RequestInit) =
   return new Response("no such route", { status: 404 });
 }) as typeof fetch;
 
-let dist: string;
-let server: Server;
-let base: string;
-
-beforeAll(async () => {
-  dist = mkdtempSync(join(tmpdir(), "serve-app-gallery-"));
-  writeFileSync(join(dist, "404.html"), SHELL);
-  mkdirSync(join(dist, "gallery"));
-  writeFileSync(join(dist, "gallery/index.html"), "<title>Gallery</title>");
-  server = createAppServer({
-    distDir: dist,
-    appConfig: { supabaseUrl: API, supabaseAnonKey: ANON },
-    fetcher: fakeBackend,
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(() => {
-  server?.close();
-  rmSync(dist, { recursive: true, force: true });
-});
+const app = servedApp(
+  { "404.html": SHELL, "gallery/index.html": "<title>Gallery</title>" },
+  { appConfig: { supabaseUrl: API, supabaseAnonKey: ANON }, fetcher: fakeBackend },
+);
 
 beforeEach(() => {
   rows = [
@@ -111,7 +89,7 @@ function meta(html: string, key: string): string | undefined {
 function get(path: string, method = "GET", acceptEncoding = "") {
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
     (resolve, reject) => {
-      const req = request(`${base}${path}`, { method, headers: { "Accept-Encoding": acceptEncoding } }, (res) => {
+      const req = request(`${app.base}${path}`, { method, headers: { "Accept-Encoding": acceptEncoding } }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () =>
