@@ -92,7 +92,10 @@ describe("an ordered lane", () => {
     h.options.random = () => 0.5; // no jitter: the delays are exact
     const lane = createLane(h.options);
     lane.wake();
-    await h.clock.advance(10 * 60_000);
+    await h.clock.advance(1);
+    expect(lane.status()).toMatchObject({ state: "backingOff", waiting: null, until: h.clock.now() - 1 + 2_000 });
+    await h.clock.advance(10 * 60_000 - 1);
+    expect(lane.status()).toMatchObject({ state: "idle", until: null, inFlight: 0 });
     const tries = h.delivered.filter((d) => d.id === "a").map((d) => d.at);
     const gaps = tries.slice(1).map((t, i) => t - tries[i]);
     expect(gaps).toEqual([2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000]);
@@ -254,7 +257,7 @@ describe("waits", () => {
     const lane = createLane({ ...h.options, isOnline: () => online });
     lane.wake();
     await h.clock.advance(0);
-    expect(lane.status().waiting).toBe("online");
+    expect(lane.status()).toMatchObject({ state: "waitingForNetwork", waiting: "online" });
     lane.release("session");
     lane.wake();
     await h.clock.advance(60_000);
@@ -289,6 +292,7 @@ describe("waits", () => {
     lane.wake();
     await h.clock.advance(0);
     expect(h.settled[0].settled).toEqual({ outcome: "wait", for: "session" });
+    expect(lane.status()).toMatchObject({ state: "waitingForSession", waiting: "session", until: null });
     lane.release("online");
     lane.release("quota");
     await h.clock.advance(10 * 60_000);
@@ -305,6 +309,8 @@ describe("waits", () => {
     const lane = createLane(h.options);
     lane.wake();
     await h.clock.advance(0);
+    const reset = h.clock.now() + 3_600_000;
+    expect(lane.status()).toMatchObject({ state: "waitingForQuota", waiting: "quota", until: reset });
     lane.release("online");
     await h.clock.advance(3_599_999);
     expect(h.delivered).toHaveLength(1);
