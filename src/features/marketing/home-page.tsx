@@ -2,7 +2,7 @@
 // stats, the six feature claims, the trusted-by strip, the styles carousel, testimonials, the
 // generator section, pricing, the FAQ teaser and a closing call to action. Static and light: the
 // generator's code loads only when its section nears the viewport, and only for a signed-in person.
-import { Suspense, lazy } from "react";
+import { Suspense, lazy, type ComponentType } from "react";
 import { Link } from "wouter";
 import { useHydrated } from "../../lib/use-hydrated";
 import { useSession } from "../../state/session-store";
@@ -10,7 +10,6 @@ import { Icon, type IconName } from "../../ui/icons";
 import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { TIER_DAILY_QUOTA } from "#shared/vocabulary/tiers.ts";
 import { QUALITIES } from "#shared/vocabulary/generation.ts";
-import { deferred } from "./deferred-section";
 import { GeneratorInvitation, type GeneratorLoader } from "./generator-invitation";
 
 // Figures that are the product's own, not the spec's marketing ones (it claims 10M+ images and 99.9%
@@ -58,6 +57,33 @@ const WHAT_DRAWS =
 const TRUSTED = ["Supabase", "PostgreSQL", "React", "IndexedDB", "Workbox"];
 
 const GeneratorSection = lazy(() => import("./generator-section"));
+
+/**
+ * A section below the first screen whose code loads as it nears the viewport (the first load stays
+ * within its 100 KB gzip budget): over prerendered markup React keeps the server's HTML for a boundary
+ * that suspends while hydrating; drawn afresh (a client-side visit) or prerendered, it loads at once.
+ */
+function deferred(id: string, load: () => Promise<ComponentType>): ComponentType {
+  const Content = lazy(async () => {
+    const section = typeof document === "undefined" ? null : document.getElementById(id);
+    if (section && typeof IntersectionObserver === "function") {
+      await new Promise<void>((near) => {
+        const watch = new IntersectionObserver(
+          (seen) => seen.some((e) => e.isIntersecting) && near(watch.disconnect()),
+          { rootMargin: "50% 0px" },
+        );
+        watch.observe(section);
+      });
+    }
+    return { default: await load() };
+  });
+  return () => (
+    <Suspense fallback={null}>
+      <Content />
+    </Suspense>
+  );
+}
+
 const StylesCarousel = deferred("styles", () => import("./styles-carousel").then((m) => m.StylesCarousel));
 const Testimonials = deferred("testimonials", () => import("./testimonials").then((m) => m.Testimonials));
 const PlanCards = deferred("pricing", () => import("./plan-cards").then((m) => () => <m.PlanCards />));
