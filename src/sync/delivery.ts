@@ -249,7 +249,8 @@ export const laneMachine = setup({
       const { starting, ...chosen } = choose(context, (event as { output?: unknown[] }).output ?? []);
       for (const item of starting) {
         const id = context.options.idOf(item);
-        void follow(self, context.options, id, chosen.sends[id]!, context.options.deliver(item));
+        // An async call: a source whose deliver throws at once is settled as a retry, never stops the machine.
+        void follow(self, context.options, id, chosen.sends[id]!, (async () => context.options.deliver(item))());
       }
       return chosen;
     }),

@@ -149,6 +149,33 @@ describe("an ordered lane", () => {
   });
 });
 
+describe("a source that throws", () => {
+  it("settles a delivery that throws at once as a retry, and the lane goes on", async () => {
+    const h = harness(["a", "b"], ok);
+    const errors: unknown[] = [];
+    const deliver = h.options.deliver;
+    const lane = createLane({
+      ...h.options,
+      mode: "concurrent",
+      limit: 2,
+      onError: (e) => errors.push(e),
+      deliver: (item) => {
+        if (item.id === "a" && !errors.length) throw new Error("broken at once");
+        return deliver(item);
+      },
+    });
+    lane.wake();
+    await h.clock.advance(0);
+    expect(h.settled.map((s) => [s.id, s.settled.outcome])).toEqual([
+      ["a", "retry"],
+      ["b", "delivered"],
+    ]);
+    await h.clock.advance(60_000);
+    expect(h.delivered.map((d) => d.id)).toEqual(["b", "a"]);
+    expect(lane.status().state).toBe("idle");
+  });
+});
+
 describe("a concurrent lane", () => {
   it("delivers up to its limit at once, and no more", async () => {
     const h = harness(["a", "b", "c", "d", "e"], async () => {
