@@ -1,9 +1,8 @@
-import { render, screen, waitFor, within } from "@testing-library/react";
-import { Router } from "wouter";
-import { memoryLocation } from "wouter/memory-location";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { setSessionView } from "#src/state/session-store.ts";
-import { resetDb, row, seed } from "../library/seed.ts";
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { row, seed } from "../library/seed.ts";
+import { renderAt } from "../../../support/render-at.tsx";
+import { signedInDevice } from "../../../support/signed-in.ts";
 
 vi.mock("#src/api/library.ts", () => ({
   SIGNED_URL_SECONDS: 3600,
@@ -21,19 +20,10 @@ const limits = {
 };
 
 function renderPage(view: typeof limits | null, countdown = { label: "03:04:05", past: false }) {
-  const location = memoryLocation({ path: "/dashboard" });
-  render(
-    <Router hook={location.hook}>
-      <DashboardPage quota={{ useLimits: () => view, useCountdown: () => countdown }} />
-    </Router>,
-  );
+  renderAt("/dashboard", <DashboardPage quota={{ useLimits: () => view, useCountdown: () => countdown }} />);
 }
 
-beforeEach(async () => {
-  await resetDb();
-  setSessionView({ status: "signed-in", user: { id: "u1", email: "a@example.com" }, verified: true });
-});
-afterEach(() => setSessionView({ status: "signed-out", user: null, verified: true }));
+signedInDevice();
 
 describe("dashboard page", () => {
   it("shows today's usage against the limit, the countdown and the plan", () => {

@@ -1,12 +1,11 @@
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { Router } from "wouter";
-import { memoryLocation } from "wouter/memory-location";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "#src/db/db.ts";
 import { registerSessionRuntime, setSessionView } from "#src/state/session-store.ts";
 import { dismissToast, toasts } from "#src/state/toasts.ts";
-import { resetDb } from "../library/seed.ts";
+import { renderAt } from "../../../support/render-at.tsx";
+import { signedInDevice } from "../../../support/signed-in.ts";
 
 const deleteAccount = vi.fn();
 vi.mock("#src/api/account.ts", () => ({ deleteAccount }));
@@ -17,15 +16,7 @@ registerSessionRuntime(async () => ({ signOut }));
 
 const { default: AccountPage } = await import("#src/features/settings/account-page.tsx");
 
-function renderPage() {
-  const location = memoryLocation({ path: "/account", record: true });
-  render(
-    <Router hook={location.hook}>
-      <AccountPage />
-    </Router>,
-  );
-  return location;
-}
+const renderPage = () => renderAt("/account", <AccountPage />).location;
 
 const SAVED = {
   userId: "u1",
@@ -40,8 +31,8 @@ const SAVED = {
 
 const titles = () => toasts.items.map((t) => t.title);
 
-beforeEach(async () => {
-  await resetDb();
+signedInDevice();
+beforeEach(() => {
   signOut.mockClear();
   deleteAccount.mockReset();
   Object.defineProperty(navigator, "storage", {
@@ -52,11 +43,9 @@ beforeEach(async () => {
       persist: async () => true,
     },
   });
-  setSessionView({ status: "signed-in", user: { id: "u1", email: "a@example.com" }, verified: true });
 });
 afterEach(() => {
   for (const t of [...toasts.items]) dismissToast(t.id);
-  setSessionView({ status: "signed-out", user: null, verified: true });
 });
 
 describe("account page", () => {

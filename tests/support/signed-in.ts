@@ -1,0 +1,16 @@
+// A device signed in for a page test: before each test of the enclosing suite the device's database is
+// emptied and the session view says "signed in as u1"; after each it says signed out again.
+import { afterEach, beforeEach } from "vitest";
+import { setSessionView } from "#src/state/session-store.ts";
+import { resetDb } from "../unit/features/library/seed.ts";
+
+/** The person the device is signed in as. */
+export const SIGNED_IN_USER = { id: "u1", email: "a@example.com" };
+
+export function signedInDevice(): void {
+  beforeEach(async () => {
+    await resetDb();
+    setSessionView({ status: "signed-in", user: SIGNED_IN_USER, verified: true });
+  });
+  afterEach(() => setSessionView({ status: "signed-out", user: null, verified: true }));
+}
