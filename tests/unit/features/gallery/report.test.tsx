@@ -45,6 +45,12 @@ async function openReportFromMenu(prompt: string) {
   return screen.getByRole("dialog", { name: "Report this image" });
 }
 
+/** Chooses `reason` in the report dialog and sends it. */
+async function sendReport(dialog: HTMLElement, reason: keyof typeof REPORT_REASON_LABELS): Promise<void> {
+  await userEvent.click(within(dialog).getByRole("radio", { name: REPORT_REASON_LABELS[reason] }));
+  await userEvent.click(within(dialog).getByRole("button", { name: "Send report" }));
+}
+
 describe("reporting a gallery image", () => {
   it("sends the reason and note, and the image leaves the page at once", async () => {
     reportGeneration.mockResolvedValue({ ok: true, value: { generation_id: ID } });
@@ -87,8 +93,7 @@ describe("reporting a gallery image", () => {
     });
     renderAt("/gallery", <GalleryPage />);
     const dialog = await openReportFromMenu("a red fox");
-    await userEvent.click(within(dialog).getByRole("radio", { name: REPORT_REASON_LABELS.sexual }));
-    await userEvent.click(within(dialog).getByRole("button", { name: "Send report" }));
+    await sendReport(dialog, "sexual");
     expect((await within(dialog).findByRole("alert")).textContent).toBe("Something went wrong on our side.");
     expect(tile("a red fox")).not.toBeNull();
     reportGeneration.mockResolvedValueOnce({ ok: false, error: { kind: "gone", error: { message: "not found" } } });
@@ -106,8 +111,7 @@ describe("reporting a gallery image", () => {
     );
     await userEvent.click(within(view).getByRole("button", { name: "Report" }));
     const dialog = screen.getByRole("dialog", { name: "Report this image" });
-    await userEvent.click(within(dialog).getByRole("radio", { name: REPORT_REASON_LABELS.infringement }));
-    await userEvent.click(within(dialog).getByRole("button", { name: "Send report" }));
+    await sendReport(dialog, "infringement");
     await waitFor(() => expect(tile("a blue owl")).toBeNull());
     expect(reportGeneration).toHaveBeenCalledWith("00000000-0000-4000-8000-000000000002", "infringement", "");
   });
@@ -136,8 +140,7 @@ describe("reporting a gallery image", () => {
     });
     renderAt("/gallery", <GalleryPage />);
     const dialog = await openReportFromMenu("a red fox");
-    await userEvent.click(within(dialog).getByRole("radio", { name: REPORT_REASON_LABELS.minors }));
-    await userEvent.click(within(dialog).getByRole("button", { name: "Send report" }));
+    await sendReport(dialog, "minors");
     expect((await within(dialog).findByRole("alert")).textContent).toBe(
       "Unknown report reason. The reason must be one of: minors.",
     );
