@@ -52,6 +52,18 @@ async function withReplicate<T>(modes: Partial<ReplicateModes>, run: (p: ImagePr
   }
 }
 
+/** What the function stores for an anime red fox at 16:9 when the (fake) Replicate engine answers `engineBytes`. */
+const redFoxFromReplicate = (engineBytes: Uint8Array, more: Record<string, unknown> = {}) =>
+  withReplicate({ outputBytes: engineBytes }, (replicate) =>
+    generate(replicate, {
+      prompt: "a red fox",
+      negative_prompt: "",
+      style: "anime",
+      quality: "standard",
+      aspect_ratio: "16:9",
+      ...more,
+    }));
+
 Deno.test("the built-in engine's stored PNG carries the generation's recipe", async () => {
   const { generation, stored } = await generate(createBuiltinProvider(), {
     prompt: "Füchsin 🦊 im Schnee, 雪の中の狐",
@@ -85,18 +97,7 @@ Deno.test("the built-in engine's stored PNG carries the generation's recipe", as
 
 Deno.test("a remote engine's PNG is stored with the recipe added and its pixels untouched", async () => {
   const engineBytes = solidPng(1344, 768, [200, 40, 40]);
-  const { stored } = await withReplicate(
-    { outputBytes: engineBytes },
-    (replicate) =>
-      generate(replicate, {
-        prompt: "a red fox",
-        negative_prompt: "",
-        style: "anime",
-        quality: "standard",
-        aspect_ratio: "16:9",
-        seed: 7,
-      }),
-  );
+  const { stored } = await redFoxFromReplicate(engineBytes, { seed: 7 });
   assert.deepEqual(readRecipe(stored.bytes), {
     prompt: "a red fox",
     negativePrompt: "",
@@ -120,17 +121,7 @@ Deno.test("a remote engine's PNG is stored with the recipe added and its pixels 
 
 Deno.test("a remote engine's JPEG is stored with its recipe as XMP, its image data untouched", async () => {
   const engineBytes = jpegDeclaring(1344, 768);
-  const { stored } = await withReplicate(
-    { outputBytes: engineBytes },
-    (replicate) =>
-      generate(replicate, {
-        prompt: "a red fox",
-        negative_prompt: "",
-        style: "anime",
-        quality: "standard",
-        aspect_ratio: "16:9",
-      }),
-  );
+  const { stored } = await redFoxFromReplicate(engineBytes);
   assert.equal(stored.contentType, "image/jpeg");
   assert.equal(readRecipe(engineBytes), null);
   assert.deepEqual(readRecipe(stored.bytes), {
