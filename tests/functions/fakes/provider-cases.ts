@@ -1,11 +1,19 @@
-// The cases every provider adapter's tests share, each registered as Deno tests: the seed decides the
-// picture, and a table of provider answers each failing with its code.
+// The cases every provider adapter's tests share: the seed decides the picture, an expired image URL is a
+// retryable failure, and a table of provider answers each failing with its code (registered as Deno tests).
 import type { AppError } from "../../../supabase/functions/_shared/errors.ts";
 import type { ImageProvider } from "../../../supabase/functions/_shared/providers/types.ts";
 import type { ErrorCode } from "../../../supabase/functions/_shared/vocabulary/errors.ts";
 import assert from "node:assert/strict";
 import { providerInput } from "./provider-input.ts";
 import { failureOf, generateAndClose, generateOk, withFake } from "./provider-run.ts";
+
+/** Asserts that the adapter fails as a retryable server_error when its image's URL has expired. */
+export async function expiredFileFails(
+  started: { fake: { close(): Promise<void>; files: { expired: boolean } }; provider: ImageProvider },
+): Promise<AppError> {
+  started.fake.files.expired = true;
+  return failureOf(await generateAndClose(started), "server_error", true);
+}
 
 /** Asserts that `seed` twice gives the same bytes and `seed + 1` another picture, then stops the fake. */
 export function seedDecides(

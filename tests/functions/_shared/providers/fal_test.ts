@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createFalProvider } from "../../../../supabase/functions/_shared/providers/fal.ts";
 import { type FalModes, startFalFake } from "../../fakes/fal-fake.ts";
 import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
-import { seedDecides, testFailures } from "../../fakes/provider-cases.ts";
+import { expiredFileFails, seedDecides, testFailures } from "../../fakes/provider-cases.ts";
 import { assertPng, failureOf, generateAndClose, generateOk, timesOut, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<FalModes> = {}, apiKey?: string) {
@@ -87,9 +87,7 @@ Deno.test("429 is rate_limit for as long as Retry-After says, the default 60 s w
 });
 
 Deno.test("an expired media URL is a retryable server_error saying the image expired", async () => {
-  const started = setup();
-  started.fake.files.expired = true;
-  const error = failureOf(await generateAndClose(started), "server_error", true);
+  const error = await expiredFileFails(setup());
   assert.match(error.message, /expired/);
 });
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createOpenAiProvider } from "../../../../supabase/functions/_shared/providers/openai.ts";
 import { sniffImage } from "../../../../supabase/functions/_shared/image/sniff.ts";
 import { type OpenAiMode, startOpenAiFake } from "../../fakes/openai-fake.ts";
-import { testFailures } from "../../fakes/provider-cases.ts";
+import { expiredFileFails, testFailures } from "../../fakes/provider-cases.ts";
 import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
 import { providerInput } from "../../fakes/provider-input.ts";
 import { ASPECT_RATIOS } from "../../../../supabase/functions/_shared/vocabulary/generation.ts";
@@ -74,9 +74,7 @@ Deno.test("an incorrect API key is our misconfiguration: server_error, not auth_
 });
 
 Deno.test("a url that expired before the download is a retryable server_error", async () => {
-  const started = setup();
-  started.fake.files.expired = true;
-  failureOf(await generateAndClose(started), "server_error", true);
+  await expiredFileFails(setup());
 });
 
 Deno.test(

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createReplicateProvider } from "../../../../supabase/functions/_shared/providers/replicate.ts";
 import { type ReplicateModes, startReplicateFake } from "../../fakes/replicate-fake.ts";
 import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
-import { testFailures } from "../../fakes/provider-cases.ts";
+import { expiredFileFails, testFailures } from "../../fakes/provider-cases.ts";
 import { assertPng, failureOf, generateAndClose, generateOk, timesOut, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<ReplicateModes> = {}, opts: { timeoutMs?: number; token?: string } = {}) {
@@ -95,9 +95,7 @@ Deno.test("an incomplete answer to Prefer: wait falls back to polling urls.get u
 });
 
 Deno.test("an output URL that has already expired is a retryable server_error", async () => {
-  const started = setup();
-  started.fake.files.expired = true;
-  const error = failureOf(await generateAndClose(started), "server_error", true);
+  const error = await expiredFileFails(setup());
   assert.match(error.message, /expired/);
 });
 

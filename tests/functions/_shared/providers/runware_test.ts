@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createRunwareProvider } from "../../../../supabase/functions/_shared/providers/runware.ts";
 import { type RunwareMode, startRunwareFake } from "../../fakes/runware-fake.ts";
 import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
-import { testFailures } from "../../fakes/provider-cases.ts";
+import { expiredFileFails, testFailures } from "../../fakes/provider-cases.ts";
 import { assertPng, failureOf, generateAndClose, withFake } from "../../fakes/provider-run.ts";
 
 function setup(mode: RunwareMode = "ok", apiKey?: string) {
@@ -80,9 +80,7 @@ Deno.test("an invalid API key is our misconfiguration: server_error, not auth_re
 });
 
 Deno.test("an expired image URL is a retryable server_error", async () => {
-  const started = setup();
-  started.fake.files.expired = true;
-  failureOf(await generateAndClose(started), "server_error", true);
+  await expiredFileFails(setup());
 });
 
 Deno.test("an unreachable API is a network_error and a missed deadline a timeout", async () => {
