@@ -1,10 +1,10 @@
 // The cases every provider adapter's tests share: the seed decides the picture, an expired image URL is a
-// retryable failure, and a table of provider answers each failing with its code (registered as Deno tests).
+// retryable failure, so is an unreachable server, and a table of provider answers each failing with its code (registered as Deno tests).
 import type { AppError } from "../../../supabase/functions/_shared/errors.ts";
 import type { ImageProvider } from "../../../supabase/functions/_shared/providers/types.ts";
 import type { ErrorCode } from "../../../supabase/functions/_shared/vocabulary/errors.ts";
 import assert from "node:assert/strict";
-import { providerInput } from "./provider-input.ts";
+import { closedPortUrl, noDeadline, providerInput } from "./provider-input.ts";
 import { failureOf, generateAndClose, generateOk, withFake } from "./provider-run.ts";
 
 /** Asserts that the adapter fails as a retryable server_error when its image's URL has expired. */
@@ -13,6 +13,11 @@ export async function expiredFileFails(
 ): Promise<AppError> {
   started.fake.files.expired = true;
   return failureOf(await generateAndClose(started), "server_error", true);
+}
+
+/** Asserts that the adapter `make` builds for an address nothing listens on fails as a retryable network_error. */
+export async function unreachableFails(make: (baseUrl: string) => ImageProvider): Promise<void> {
+  failureOf(await make(await closedPortUrl()).generate(providerInput(), noDeadline), "network_error", true);
 }
 
 /** Asserts that `seed` twice gives the same bytes and `seed + 1` another picture, then stops the fake. */

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { type A1111Config, createA1111Provider } from "../../../../supabase/functions/_shared/providers/a1111.ts";
 import { DEFAULT_SELF_HOSTED_STEPS, parseSteps } from "../../../../supabase/functions/_shared/providers/self-hosted.ts";
 import { type A1111Modes, startA1111Fake } from "../../fakes/a1111-fake.ts";
-import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
-import { seedDecides } from "../../fakes/provider-cases.ts";
+import { noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
+import { seedDecides, unreachableFails } from "../../fakes/provider-cases.ts";
 import { assertPng, failureOf, generateAndClose, generateOk, timesOut, withFake } from "../../fakes/provider-run.ts";
 
 /** The adapter for a server at `baseUrl`: the default steps, no checkpoint or auth unless `config` says. */
@@ -96,8 +96,7 @@ Deno.test("CUDA out of memory (500) is a retryable server_error", async () => {
 
 Deno.test("a slow render past the deadline is a timeout; an unreachable server a network_error", async () => {
   await timesOut(setup({ delayMs: 400 }), 80);
-  const provider = a1111At(await closedPortUrl());
-  failureOf(await provider.generate(providerInput(), noDeadline), "network_error", true);
+  await unreachableFails((baseUrl) => a1111At(baseUrl));
 });
 
 Deno.test("the fake answers as the WebUI does: 422 for wrong types, 404 for an unknown sampler", async () => {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { createBflProvider } from "../../../../supabase/functions/_shared/providers/bfl.ts";
 import { type BflModes, startBflFake } from "../../fakes/bfl-fake.ts";
-import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
-import { seedDecides, testFailures } from "../../fakes/provider-cases.ts";
+import { noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
+import { seedDecides, testFailures, unreachableFails } from "../../fakes/provider-cases.ts";
 import { assertPng, failureOf, generateAndClose, generateOk, timesOut, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<BflModes> = {}, apiKey?: string) {
@@ -124,8 +124,7 @@ Deno.test("a polling_url on a host that is not BFL's never receives the key", as
 });
 
 Deno.test("an unreachable API is a network_error", async () => {
-  const provider = createBflProvider({ apiKey: "k", baseUrl: await closedPortUrl(), pollIntervalMs: 5, fetch });
-  failureOf(await provider.generate(providerInput(), noDeadline), "network_error", true);
+  await unreachableFails((baseUrl) => createBflProvider({ apiKey: "k", baseUrl, pollIntervalMs: 5, fetch }));
 });
 
 Deno.test("the fake holds the adapter to BFL's schema: sides in steps of 32, tolerance 0–6, known keys", async () => {

@@ -8,8 +8,8 @@ import {
 } from "../../../../supabase/functions/_shared/providers/comfyui-workflow.ts";
 import { DEFAULT_SELF_HOSTED_STEPS } from "../../../../supabase/functions/_shared/providers/self-hosted.ts";
 import { type ComfyModes, startComfyFake } from "../../fakes/comfyui-fake.ts";
-import { closedPortUrl, noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
-import { seedDecides } from "../../fakes/provider-cases.ts";
+import { noDeadline, providerInput, referenceImage } from "../../fakes/provider-input.ts";
+import { seedDecides, unreachableFails } from "../../fakes/provider-cases.ts";
 import { assertPng, failureOf, generateAndClose, generateOk, withFake } from "../../fakes/provider-run.ts";
 
 /** The adapter for a server at `baseUrl`: the built-in workflow and steps unless `config` says otherwise. */
@@ -189,8 +189,7 @@ Deno.test("a slow /prompt is a timeout; a prompt still queued at the deadline is
 });
 
 Deno.test("an unreachable server is a network_error", async () => {
-  const provider = comfyAt(await closedPortUrl());
-  failureOf(await provider.generate(providerInput(), noDeadline), "network_error", true);
+  await unreachableFails((baseUrl) => comfyAt(baseUrl));
 });
 
 Deno.test("the fake validates as ComfyUI does: no prompt, no outputs, unknown nodes, bad links", async () => {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { createFalProvider } from "../../../../supabase/functions/_shared/providers/fal.ts";
 import { type FalModes, startFalFake } from "../../fakes/fal-fake.ts";
-import { closedPortUrl, noDeadline, providerInput } from "../../fakes/provider-input.ts";
-import { expiredFileFails, seedDecides, testFailures } from "../../fakes/provider-cases.ts";
+import { noDeadline, providerInput } from "../../fakes/provider-input.ts";
+import { expiredFileFails, seedDecides, testFailures, unreachableFails } from "../../fakes/provider-cases.ts";
 import { assertPng, failureOf, generateAndClose, generateOk, timesOut, withFake } from "../../fakes/provider-run.ts";
 
 function setup(modes: Partial<FalModes> = {}, apiKey?: string) {
@@ -103,8 +103,7 @@ Deno.test("a slow submit is a timeout; a request still queued at the deadline is
 });
 
 Deno.test("an unreachable queue is a network_error", async () => {
-  const provider = createFalProvider({ apiKey: "k", baseUrl: await closedPortUrl(), pollIntervalMs: 5, fetch });
-  failureOf(await provider.generate(providerInput(), noDeadline), "network_error", true);
+  await unreachableFails((baseUrl) => createFalProvider({ apiKey: "k", baseUrl, pollIntervalMs: 5, fetch }));
 });
 
 Deno.test("the fake holds the adapter to fal's schema: steps 1–12, known keys, prompt required", async () => {
