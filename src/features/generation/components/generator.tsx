@@ -85,22 +85,20 @@ function LiveQueueCard({ userId, ...props }: Omit<QueueCardProps, "tasks"> & { u
   return <QueueCard tasks={tasks} {...props} />;
 }
 
-type PreviewProps = {
-  userId: string | null;
-  clearedAt: string | null;
-  pinnedId: string | null;
-  /** Set to the newest stored generation (Reset clears the preview's list up to it). */
-  newest: MutableRefObject<GenerationRecord | undefined>;
-  /** Hears the id on the preview's stage after each change (the preview is followed after Generate). */
-  onLatest: (id: string | undefined) => void;
-};
-
 /**
  * The preview with the user's newest generations read here: a new row redraws this column alone, not
  * the form beside it. Records only: the views in it read the bytes they show (a stored image redraws
- * those alone, and no list re-read loads five images' Blobs again).
+ * those alone, and no list re-read loads five images' Blobs again). `newest` is set to the newest stored
+ * generation (Reset clears the list up to it); `onLatest` hears the id on the stage after each change.
  */
-function GeneratorPreview({ userId, clearedAt, pinnedId, newest, onLatest }: PreviewProps) {
+function GeneratorPreview(props: {
+  userId: string | null;
+  clearedAt: string | null;
+  pinnedId: string | null;
+  newest: MutableRefObject<GenerationRecord | undefined>;
+  onLatest: (id: string | undefined) => void;
+}) {
+  const { userId, clearedAt, pinnedId, newest, onLatest } = props;
   const generations = useLiveQuery(
     () => (userId ? newestGenerations(userId, RECENT_FIRST + RECENT_COUNT) : NO_TASKS),
     [userId],
