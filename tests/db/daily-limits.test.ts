@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
 import { describeDb, sqlState, type TestUser } from "../support/db.ts";
+import { setTier } from "./fixtures.ts";
 
 type Limits = {
   generations_today: number;
@@ -220,11 +221,7 @@ describeDb("daily limits and tier quotas", (ctx) => {
 
   it("takes the daily limit from the subscription tier", async () => {
     const user = await ctx.db.createUser();
-    await ctx.db.run(
-      "service",
-      "update public.user_daily_limits set subscription_tier = 'pro', generations_today = 10 where user_id = $1",
-      [user.id],
-    );
+    await setTier(ctx.db, user.id, "pro", 10);
     expect(await limitsOf(user)).toMatchObject({ tier: "pro", daily_limit: 999, remaining: 989 });
     await ctx.db.run(
       "service",

@@ -37,6 +37,15 @@ export async function rowCount(db: TestDb, table: string, userId: string): Promi
   )[0].n;
 }
 
+/** Puts `userId` on subscription `tier` with `today` generations made today, as the service role. */
+export async function setTier(db: TestDb, userId: string, tier: string, today: number): Promise<void> {
+  await db.run(
+    "service",
+    "update public.user_daily_limits set subscription_tier = $2, generations_today = $3 where user_id = $1",
+    [userId, tier, today],
+  );
+}
+
 /** What quota_reserve, quota_commit and quota_release answer. */
 export type QuotaState = {
   allowed?: boolean;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { expect, it } from "vitest";
 import { describeDb, sqlState } from "../support/db.ts";
-import { generationFor, insertAs, type QuotaState, quotaLedger } from "./fixtures.ts";
+import { generationFor, insertAs, quotaLedger, type QuotaState, setTier } from "./fixtures.ts";
 
 describeDb("quota reservations", (ctx) => {
   const { reserve, commit, release, held, used } = quotaLedger(ctx);
@@ -142,11 +142,7 @@ describeDb("quota reservations", (ctx) => {
 
   it("gives exactly five of twenty concurrent requests when five slots are left", async () => {
     const user = await ctx.db.createUser();
-    await ctx.db.run(
-      "service",
-      "update public.user_daily_limits set subscription_tier = 'pro', generations_today = 994 where user_id = $1",
-      [user.id],
-    );
+    await setTier(ctx.db, user.id, "pro", 994);
     const ids = Array.from({ length: 20 }, () => randomUUID());
     let results: boolean[];
     if (ctx.db.url) {
