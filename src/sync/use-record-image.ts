@@ -33,7 +33,7 @@ export async function remoteUrl(path: string, cacheFor: string | undefined) {
 }
 
 /**
- * `record.image`, when the caller already read the bytes with the record (the generator's preview does),
+ * `record.image`, when the caller already read the bytes with the record,
  * is used as it is; otherwise they are read here.
  */
 export function useRecordImage(record: Pick<GenerationRecord, "id" | "imagePath"> & { image?: Blob }): RecordImage {

@@ -7,7 +7,8 @@
 // <progress> (daisyUI's `progress`) eases its value's width over 0.3 s, and the generator moves it every
 // 200 ms (docs/spec.md §4), so while an image renders Chromium restyled, laid out and painted the page on the
 // main thread at every frame: about 20 ms of the page's CPU a send in a batch
-// (docs/decisions/122-less-cpu-around-each-render.md). The reduced-motion rule in index.css stops
+// (docs/decisions/122-less-cpu-around-each-render.md). The fill eases each tick over 150 ms, ending
+// before the next one, so the compositor idles between ticks. The reduced-motion rule in index.css stops
 // the easing and the indeterminate sweep.
 
 export const PROGRESS_MAX_DEFAULT = 100;
@@ -51,7 +52,7 @@ export function ProgressBar({ value, max, label, className = "" }: Props) {
         <div className="absolute inset-y-0 left-0 w-1/3 animate-progress-sweep rounded-box bg-current" />
       ) : (
         <div
-          className="absolute inset-0 origin-left rounded-box bg-current transition-transform duration-300 ease-out"
+          className="absolute inset-0 origin-left rounded-box bg-current transition-transform duration-150 ease-out"
           style={{ transform: `scaleX(${p.value / p.max})` }}
         />
       )}
