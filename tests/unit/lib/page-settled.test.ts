@@ -31,6 +31,12 @@ function holdOpen(gate: { hold(p: Promise<unknown>): void }): () => void {
   return finish;
 }
 
+/** A settled gate in a fake window whose document is `readyState`. */
+function gateIn(readyState?: DocumentReadyState) {
+  const w = fakeWindow(readyState);
+  return { w, gate: createSettledGate(w.win) };
+}
+
 async function isDone(promise: Promise<void>): Promise<boolean> {
   let done = false;
   void promise.then(() => (done = true));
@@ -43,8 +49,7 @@ afterEach(() => vi.useRealTimers());
 
 describe("the settled gate", () => {
   it("waits for the load event, the first commit and then an idle moment", async () => {
-    const w = fakeWindow();
-    const gate = createSettledGate(w.win);
+    const { w, gate } = gateIn();
     const settled = gate.settled();
     gate.markLive();
     expect(await isDone(settled)).toBe(false);
@@ -57,8 +62,7 @@ describe("the settled gate", () => {
   });
 
   it("does not settle a loaded page before the app is live", async () => {
-    const w = fakeWindow("complete");
-    const gate = createSettledGate(w.win);
+    const { w, gate } = gateIn("complete");
     const settled = gate.settled();
     await vi.advanceTimersByTimeAsync(10_000);
     expect(w.idleWaiting()).toBe(0);
@@ -69,8 +73,7 @@ describe("the settled gate", () => {
   });
 
   it("waits for every hold, including one placed while the idle moment was awaited", async () => {
-    const w = fakeWindow("complete");
-    const gate = createSettledGate(w.win);
+    const { w, gate } = gateIn("complete");
     const finishList = holdOpen(gate);
     const settled = gate.settled();
     gate.markLive();
@@ -90,8 +93,7 @@ describe("the settled gate", () => {
   });
 
   it("counts a failed hold as done, and gives up on one that never ends after MAX_HOLD_MS", async () => {
-    const w = fakeWindow("complete");
-    const gate = createSettledGate(w.win);
+    const { w, gate } = gateIn("complete");
     gate.markLive();
     gate.hold(Promise.reject(new Error("offline")));
     gate.hold(new Promise(() => undefined));
