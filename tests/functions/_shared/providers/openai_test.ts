@@ -91,18 +91,18 @@ Deno.test(
       assert.equal(bad.status, 400);
       assert.ok(bad.headers.get("x-request-id"));
       assert.equal((await bad.json()).error.param, "n");
-      const form = new FormData();
-      form.set("model", "dall-e-3");
-      form.set("prompt", "x");
-      form.set("image", new Blob([new Uint8Array([1])], { type: "image/png" }), "a.png");
-      const edit = await fetch(`${fake.url}/v1/images/edits`, { method: "POST", headers: auth, body: form });
-      assert.equal(edit.status, 400);
-      assert.equal((await edit.json()).error.param, "model");
-      const form2 = new FormData();
-      form2.set("model", "gpt-image-1");
-      form2.set("prompt", "x");
-      form2.append("image[]", new Blob([new Uint8Array([1])], { type: "image/png" }), "a.png");
-      const edit2 = await fetch(`${fake.url}/v1/images/edits`, { method: "POST", headers: auth, body: form2 });
+      /** An edit of a one-byte PNG sent as `field` to `model`. */
+      const edit = (model: string, field: string) => {
+        const form = new FormData();
+        form.set("model", model);
+        form.set("prompt", "x");
+        form.append(field, new Blob([new Uint8Array([1])], { type: "image/png" }), "a.png");
+        return fetch(`${fake.url}/v1/images/edits`, { method: "POST", headers: auth, body: form });
+      };
+      const refused = await edit("dall-e-3", "image");
+      assert.equal(refused.status, 400);
+      assert.equal((await refused.json()).error.param, "model");
+      const edit2 = await edit("gpt-image-1", "image[]");
       assert.equal(edit2.status, 200);
       assert.ok((await edit2.json()).data[0].b64_json);
     } finally {
