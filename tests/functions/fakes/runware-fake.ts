@@ -33,6 +33,14 @@ interface RwError {
 const err = (e: RwError, status: number) =>
   json({ errors: [{ ...e, documentation: "https://runware.ai/docs/en/platform/errors" }] }, status);
 
+/** Runware's error for the task `t`: its code and message, and the task type or parameter it is about. */
+const taskError = (
+  t: Record<string, unknown>,
+  code: string,
+  message: string,
+  about: { taskType?: string; parameter?: string },
+): RwError => ({ code, message, ...about, taskUUID: t.taskUUID as string });
+
 function validateInference(t: Record<string, unknown>): RwError | null {
   const base = { taskType: "imageInference", taskUUID: t.taskUUID as string | undefined };
   if (typeof t.taskUUID !== "string" || !UUID_V4.test(t.taskUUID)) {
@@ -165,12 +173,7 @@ export function startRunwareFake(initial: RunwareMode = "ok"): RunwareFake {
       if (t.taskType === "getResponse") {
         const pending = asyncTasks.get(t.taskUUID as string);
         if (!pending) {
-          errors.push({
-            code: "taskNotFound",
-            message: "Task not found.",
-            taskType: "getResponse",
-            taskUUID: t.taskUUID as string,
-          });
+          errors.push(taskError(t, "taskNotFound", "Task not found.", { taskType: "getResponse" }));
           continue;
         }
         pending.polls++;
@@ -182,12 +185,7 @@ export function startRunwareFake(initial: RunwareMode = "ok"): RunwareFake {
         continue;
       }
       if (t.taskType !== "imageInference") {
-        errors.push({
-          code: "invalidTaskType",
-          message: "Invalid taskType.",
-          parameter: "taskType",
-          taskUUID: t.taskUUID as string,
-        });
+        errors.push(taskError(t, "invalidTaskType", "Invalid taskType.", { parameter: "taskType" }));
         continue;
       }
       const invalid = validateInference(t);
@@ -196,12 +194,11 @@ export function startRunwareFake(initial: RunwareMode = "ok"): RunwareFake {
         continue;
       }
       if (mode.value === "timeout_provider") {
-        errors.push({
-          code: "timeoutProvider",
-          message: "The provider timed out while processing the task.",
-          taskType: "imageInference",
-          taskUUID: t.taskUUID as string,
-        });
+        errors.push(
+          taskError(t, "timeoutProvider", "The provider timed out while processing the task.", {
+            taskType: "imageInference",
+          }),
+        );
         continue;
       }
       if (t.deliveryMethod === "async") {
