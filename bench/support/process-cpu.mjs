@@ -1,5 +1,6 @@
 // CPU time by kind of process, read from Linux's /proc (elsewhere: null): how much of the machine a
-// stretch of work took in the browser, the backend and its render processes, and the benchmark itself.
+// stretch of work took in the browser, the backend and its render processes, and the benchmark itself
+// (the benchmark's own process tree only).
 // Processes that exit in between are not counted; the benchmarks read it around work that keeps its
 // processes.
 import { execSync } from "node:child_process";
@@ -32,18 +33,35 @@ function kindOf(cmdline) {
   return null;
 }
 
-/** CPU milliseconds (user + system) so far, summed by kind of process; null without /proc. */
+/**
+ * CPU milliseconds (user + system) so far, summed by kind of process; null without /proc. Only this
+ * process and those it started (the browser, the app and its backend, their children) count: whatever
+ * else runs on the machine is not the benchmark's.
+ */
 export function cpuByKind() {
   if (!existsSync("/proc/self/stat")) return null;
-  const totals = {};
+  const processes = new Map();
   for (const pid of readdirSync("/proc")) {
     if (!/^\d+$/.test(pid)) continue;
     try {
-      const kind = kindOf(readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " "));
-      if (!kind) continue;
       const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-      // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command's closing parenthesis.
-      totals[kind] = (totals[kind] ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks();
+      // ppid is field 4 of stat, utime and stime 14 and 15: 1, 11 and 12 after the command's parenthesis.
+      const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks();
+      processes.set(Number(pid), { pid: Number(pid), parent: Number(fields[1]), ms });
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  const ours = new Set([process.pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of processes.values()) if (!ours.has(p.pid) && ours.has(p.parent) && ours.add(p.pid)) grew = true;
+  }
+  const totals = {};
+  for (const pid of ours) {
+    try {
+      const kind = kindOf(readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " "));
+      if (kind) totals[kind] = (totals[kind] ?? 0) + processes.get(pid).ms;
     } catch {
       // The process ended while being read.
     }
