@@ -4,7 +4,7 @@
 // `get_result` cycling Pending → Ready, sample URLs that 404 after their lifetime, the moderated and failed
 // endings, and the submit failures (402 credits, 429 past the active-task limit, 5xx). Same recipe and
 // seed, same bytes: FLUX with a seed is deterministic.
-import { type Check, type FakeServer, json, startFakeServer, validateBody } from "./fake-server.ts";
+import { type Check, type FakeServer, json, startFakeServer, tooManyRequests, validateBody } from "./fake-server.ts";
 import { randomSeed, recipePng } from "./recipe-png.ts";
 
 export type BflOutcome = "ready" | "request_moderated" | "content_moderated" | "error" | "task_not_found";
@@ -184,11 +184,7 @@ export function startBflFake(overrides: Partial<BflModes> = {}): BflFake {
           detail: [{ loc: ["body", "width"], msg: "Input should be a multiple of 32", type: "value_error" }],
         }, 422);
       case 429:
-        return json(
-          { detail: "Too many active tasks" },
-          429,
-          modes.retryAfter ? { "Retry-After": modes.retryAfter } : {},
-        );
+        return tooManyRequests("Too many active tasks", modes.retryAfter);
       case 500:
       case 503:
         return json({ detail: "Internal Server Error" }, modes.submitStatus);

@@ -19,6 +19,11 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 }
 
+/** A FastAPI 429 saying `detail`, with a Retry-After header when `retryAfter` is given. */
+export function tooManyRequests(detail: string, retryAfter?: string | null): Response {
+  return json({ detail }, 429, retryAfter ? { "Retry-After": retryAfter } : {});
+}
+
 /** A check of one input field: the validation message, or null when the value passes. */
 export type Check = (v: unknown) => string | null;
 

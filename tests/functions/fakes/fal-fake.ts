@@ -4,7 +4,16 @@
 // cancel; FastAPI 422 `detail[]`; `Authorization: Key`; and the failures (401, 402/403 billing, 429 with
 // or without Retry-After, 5xx, 504 user timeout, a failed request). FLUX with a seed is deterministic:
 // same recipe and seed, same bytes.
-import { type Check, type FakeServer, FileHost, json, solidPng, startFakeServer, validateBody } from "./fake-server.ts";
+import {
+  type Check,
+  type FakeServer,
+  FileHost,
+  json,
+  solidPng,
+  startFakeServer,
+  tooManyRequests,
+  validateBody,
+} from "./fake-server.ts";
 import { randomSeed, recipePng } from "./recipe-png.ts";
 
 export type FalOutcome = "ok" | "nsfw" | "failed";
@@ -142,11 +151,7 @@ export function startFalFake(overrides: Partial<FalModes> = {}): FalFake {
             422,
           );
         case 429:
-          return json(
-            { detail: "Too many requests" },
-            429,
-            modes.retryAfter ? { "Retry-After": modes.retryAfter } : {},
-          );
+          return tooManyRequests("Too many requests", modes.retryAfter);
         case 500:
         case 503:
           return json({ detail: "Service unavailable" }, modes.submitStatus);
