@@ -108,6 +108,12 @@ export class FakeDb {
 export class FakeStore implements GenerationStore {
   constructor(public db: FakeDb) {}
 
+  /** A call of `name` begins: a round trip's wait, then the failure injected for it, if any. */
+  private async enter(name: keyof GenerationStore): Promise<AppError | null> {
+    await this.tick();
+    return this.injected(name);
+  }
+
   private injected(name: keyof GenerationStore): AppError | null {
     this.db.calls.push(name);
     const e = this.db.failures.get(name);
@@ -129,16 +135,14 @@ export class FakeStore implements GenerationStore {
   }
 
   async userFromJwt(jwt: string): Promise<Result<{ id: string }>> {
-    await this.tick();
-    const e = this.injected("userFromJwt");
+    const e = await this.enter("userFromJwt");
     if (e) return fail(e);
     const id = this.db.users.get(jwt);
     return id ? ok({ id }) : fail(appError("auth_required"));
   }
 
   async setTimezone(jwt: string, timezone: string): Promise<Result<void>> {
-    await this.tick();
-    const e = this.injected("setTimezone");
+    const e = await this.enter("setTimezone");
     if (e) return fail(e);
     const id = this.db.users.get(jwt)!;
     this.db.limitsOf(id).pendingTimezone = timezone;
@@ -146,29 +150,25 @@ export class FakeStore implements GenerationStore {
   }
 
   async readLimits(jwt: string): Promise<Result<QuotaState>> {
-    await this.tick();
-    const e = this.injected("readLimits");
+    const e = await this.enter("readLimits");
     if (e) return fail(e);
     return ok(this.db.quota(this.db.users.get(jwt)!));
   }
 
   async findGeneration(id: string): Promise<Result<GenerationRow | null>> {
-    await this.tick();
-    const e = this.injected("findGeneration");
+    const e = await this.enter("findGeneration");
     if (e) return fail(e);
     return ok(this.db.rows.get(id) ?? null);
   }
 
   async publishDefault(userId: string): Promise<Result<boolean>> {
-    await this.tick();
-    const e = this.injected("publishDefault");
+    const e = await this.enter("publishDefault");
     if (e) return fail(e);
     return ok(this.db.galleryOptIn.get(userId) ?? false);
   }
 
   async reserve(userId: string, requestId: string): Promise<Result<Reservation>> {
-    await this.tick();
-    const e = this.injected("reserve");
+    const e = await this.enter("reserve");
     if (e) return fail(e);
     // The limits row references the user: a deleted account fails with the database's foreign key.
     if (!this.db.limits.has(userId)) return fail(appError("server_error", { detail: "23503 foreign key" }));
@@ -191,8 +191,7 @@ export class FakeStore implements GenerationStore {
   }
 
   async commit(userId: string, requestId: string): Promise<Result<QuotaState | null>> {
-    await this.tick();
-    const e = this.injected("commit");
+    const e = await this.enter("commit");
     if (e) return fail(e);
     // Counted once: the reservation goes as it is counted; an unknown or released id changes nothing.
     const r = this.db.reservations.get(requestId);
@@ -204,32 +203,28 @@ export class FakeStore implements GenerationStore {
   }
 
   async release(userId: string, requestId: string): Promise<Result<void>> {
-    await this.tick();
-    const e = this.injected("release");
+    const e = await this.enter("release");
     if (e) return fail(e);
     if (this.db.reservations.get(requestId)?.userId === userId) this.db.reservations.delete(requestId);
     return ok(undefined);
   }
 
   async putImage(path: string, bytes: Uint8Array, contentType: string): Promise<Result<void>> {
-    await this.tick();
-    const e = this.injected("putImage");
+    const e = await this.enter("putImage");
     if (e) return fail(e);
     this.db.objects.set(path, { bytes, contentType });
     return ok(undefined);
   }
 
   async removeImage(path: string): Promise<Result<void>> {
-    await this.tick();
-    const e = this.injected("removeImage");
+    const e = await this.enter("removeImage");
     if (e) return fail(e);
     this.db.objects.delete(path);
     return ok(undefined);
   }
 
   async recordGeneration(row: NewGeneration): Promise<Result<RecordOutcome>> {
-    await this.tick();
-    const e = this.injected("recordGeneration");
+    const e = await this.enter("recordGeneration");
     if (e) return fail(e);
     if (this.db.tombstones.get(row.id) === row.user_id) return ok({ created: false, deleted: true });
     if (this.db.rows.has(row.id)) return ok({ created: false });
@@ -254,15 +249,13 @@ export class FakeStore implements GenerationStore {
   }
 
   async signedUrl(path: string, expiresInSec: number): Promise<Result<string>> {
-    await this.tick();
-    const e = this.injected("signedUrl");
+    const e = await this.enter("signedUrl");
     if (e) return fail(e);
     return ok(`http://storage.test/object/sign/generations/${path}?expires=${expiresInSec}`);
   }
 
   async recordAttempt(attempt: EngineAttempt): Promise<Result<void>> {
-    await this.tick();
-    const e = this.injected("recordAttempt");
+    const e = await this.enter("recordAttempt");
     if (e) return fail(e);
     this.db.attempts.push(attempt);
     return ok(undefined);
