@@ -52,6 +52,18 @@ async function withReplicate<T>(modes: Partial<ReplicateModes>, run: (p: ImagePr
   }
 }
 
+/** The recipe of that red fox as drawn by Replicate at 16:9, but for the seed and model. */
+const RED_FOX_RECIPE = {
+  prompt: "a red fox",
+  negativePrompt: "",
+  style: "anime",
+  quality: "standard",
+  aspectRatio: "16:9",
+  width: 1344,
+  height: 768,
+  provider: "replicate",
+};
+
 /** What the function stores for an anime red fox at 16:9 when the (fake) Replicate engine answers `engineBytes`. */
 const redFoxFromReplicate = (engineBytes: Uint8Array, more: Record<string, unknown> = {}) =>
   withReplicate({ outputBytes: engineBytes }, (replicate) =>
@@ -98,18 +110,7 @@ Deno.test("the built-in engine's stored PNG carries the generation's recipe", as
 Deno.test("a remote engine's PNG is stored with the recipe added and its pixels untouched", async () => {
   const engineBytes = solidPng(1344, 768, [200, 40, 40]);
   const { stored } = await redFoxFromReplicate(engineBytes, { seed: 7 });
-  assert.deepEqual(readRecipe(stored.bytes), {
-    prompt: "a red fox",
-    negativePrompt: "",
-    style: "anime",
-    quality: "standard",
-    aspectRatio: "16:9",
-    width: 1344,
-    height: 768,
-    seed: 7,
-    provider: "replicate",
-    model: "black-forest-labs/flux-schnell",
-  });
+  assert.deepEqual(readRecipe(stored.bytes), { ...RED_FOX_RECIPE, seed: 7, model: "black-forest-labs/flux-schnell" });
   // Every chunk of the engine's file is kept in order (all but its IEND come first, unchanged).
   const iend = engineBytes.length - 12;
   assert.deepEqual(stored.bytes.subarray(0, iend), engineBytes.subarray(0, iend));
@@ -125,15 +126,8 @@ Deno.test("a remote engine's JPEG is stored with its recipe as XMP, its image da
   assert.equal(stored.contentType, "image/jpeg");
   assert.equal(readRecipe(engineBytes), null);
   assert.deepEqual(readRecipe(stored.bytes), {
-    prompt: "a red fox",
-    negativePrompt: "",
-    style: "anime",
-    quality: "standard",
-    aspectRatio: "16:9",
-    width: 1344,
-    height: 768,
+    ...RED_FOX_RECIPE,
     seed: readRecipe(stored.bytes)?.seed ?? null,
-    provider: "replicate",
     model: readRecipe(stored.bytes)?.model ?? "",
   });
   // Only segments were added, after the engine's own header: its bytes are all there, in order, around them.
