@@ -20,6 +20,13 @@ export async function unreachableFails(make: (baseUrl: string) => ImageProvider)
   failureOf(await make(await closedPortUrl()).generate(providerInput(), noDeadline), "network_error", true);
 }
 
+/** Asserts that a fake refused a body with FastAPI's 422; the fields it named, sorted. */
+export async function refusedFields(res: Response): Promise<string[]> {
+  assert.equal(res.status, 422);
+  const { detail } = await res.json();
+  return detail.map((d: { loc: string[] }) => d.loc[1]).sort();
+}
+
 /** Asserts that `seed` twice gives the same bytes and `seed + 1` another picture, then stops the fake. */
 export function seedDecides(
   started: { fake: { close(): Promise<void> }; provider: ImageProvider },
