@@ -100,12 +100,13 @@ function Generating({ value }: { value: number }) {
   const percent = Math.round(Math.min(100, Math.max(0, value)));
   return (
     <div className="flex min-h-72 flex-col items-center justify-center gap-3 rounded-box bg-base-200 p-6 text-center">
-      {/* The ring swells only once the bar stops at 90 (a long render): a compositor animation costs
-          every frame of the whole run, and before then the bar shows the work moving. */}
+      {/* The ring swells only once the bar stops at 90 (a long render), and the bar steps 10 points every
+          200 ms without easing (docs/spec.md §4): a compositor animation costs a frame on the compositor
+          and in the GPU process for every frame of the whole run. */}
       <PulseRing className={`text-primary ${percent < 90 ? "*:animate-none" : ""}`} />
       <h2 className="text-lg font-semibold">Generating Your Masterpiece</h2>
       <p className="text-sm text-base-content/80">Drawing your image…</p>
-      <ProgressBar value={percent} label="Generation progress" className="max-w-xs" />
+      <ProgressBar value={percent} label="Generation progress" className="max-w-xs *:transition-none" />
       <p className="text-sm font-medium">{percent}% Complete</p>
       <p className="max-w-sm text-xs text-base-content/70">{DRAWING_NOTE}</p>
     </div>
