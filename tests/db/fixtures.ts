@@ -60,7 +60,7 @@ export type QuotaState = {
 };
 
 /** What record_generation answers. */
-export type Recorded = {
+type Recorded = {
   created: boolean;
   committed?: boolean;
   deleted?: boolean;

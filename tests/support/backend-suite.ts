@@ -11,10 +11,10 @@ import { anonClient, newUser, type NewUser, serviceClient } from "./clients.ts";
 import { type FixtureMigration, startBackendWithFixture } from "./fixture-migrations.ts";
 
 /** One row of BACKEND_TARGETS: the database a suite runs on. */
-export type BackendTarget = (typeof BACKEND_TARGETS)[number];
+type BackendTarget = (typeof BACKEND_TARGETS)[number];
 
 /** How a suite's backend is started. */
-export interface BackendOptions {
+interface BackendOptions {
   /** Names the PostgreSQL database made for the suite. */
   prefix: string;
   /** The backend's environment beyond the tests' defaults. */

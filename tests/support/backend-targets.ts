@@ -1,8 +1,6 @@
 // The databases a backend-tier suite runs against: PGlite always, and the machine's PostgreSQL when one
 // answers (skipped, and titled so, when none does), with a backend started on either for one suite.
-import type { SupabaseClient } from "@supabase/supabase-js";
 import { type Backend, startBackend } from "./backend.ts";
-import { anonClient, newUser, type NewUser, serviceClient } from "./clients.ts";
 import { ADMIN_URL, createDatabase, postgresAvailable } from "./postgres.ts";
 
 const hasPostgres = await postgresAvailable();
@@ -41,25 +39,5 @@ export async function startBackendOn(
       await backend.stop();
       await db.drop();
     },
-  };
-}
-
-/** Who a suite about one person's things acts as: that person, a stranger, a visitor and the server. */
-export interface Cast {
-  owner: NewUser;
-  stranger: NewUser;
-  /** Signed in as nobody: the anon key only. */
-  anon: SupabaseClient;
-  /** The service role, as the edge functions act. */
-  server: SupabaseClient;
-}
-
-/** Signs up an owner and a stranger on `backend`, with an anonymous and a service-role client. */
-export async function castOn(backend: Backend): Promise<Cast> {
-  return {
-    owner: await newUser(backend, "owner"),
-    stranger: await newUser(backend, "stranger"),
-    anon: anonClient(backend),
-    server: serviceClient(backend),
   };
 }

@@ -5,7 +5,7 @@ import { setSessionView } from "#src/state/session-store.ts";
 import { resetDb } from "../unit/features/library/seed.ts";
 
 /** The person the device is signed in as. */
-export const SIGNED_IN_USER = { id: "u1", email: "a@example.com" };
+const SIGNED_IN_USER = { id: "u1", email: "a@example.com" };
 
 export function signedInDevice(): void {
   beforeEach(async () => {

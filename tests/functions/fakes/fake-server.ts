@@ -28,7 +28,7 @@ export function tooManyRequests(detail: string, retryAfter?: string | null): Res
 export type Check = (v: unknown) => string | null;
 
 /** How a FastAPI provider words its 422: the message for a body that is no object, a failed check's type. */
-export interface FastApiWording {
+interface FastApiWording {
   notObject: string;
   checkType: string;
   /** Fields that must be present. */

@@ -44,7 +44,7 @@ export function seedDecides(
 }
 
 /** Failures grouped by what they must be: a code, its retryability (unchecked when undefined), the modes. */
-export type FailureGroups<M> = readonly (readonly [ErrorCode, boolean | undefined, readonly M[]])[];
+type FailureGroups<M> = readonly (readonly [ErrorCode, boolean | undefined, readonly M[]])[];
 
 /**
  * One Deno test per mode, named by `title`: the adapter started by `start(mode)` fails with its group's code
