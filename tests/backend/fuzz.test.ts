@@ -3,7 +3,7 @@
 // fails on any 5xx, reset or crash, and on any stall seen again when its request is sent alone (an
 // answer over 1 s, or /health over 100 ms meanwhile; FUZZ_STALL_MS and FUZZ_HEALTH_MS move the bounds),
 // naming the seed, the request and the command that sends it again.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { caseFingerprint, countedStalls, describeCase, formatReport, reproduce } from "../../bench/fuzz/report.ts";
 import {
   DEFAULT_OPTIONS,
@@ -16,8 +16,7 @@ import {
 import { CI_RUNS, FOUND } from "../../bench/fuzz/seeds.ts";
 import { setUpWorld } from "../../bench/fuzz/world-setup.ts";
 import type { World } from "../../bench/fuzz/world.ts";
-import type { Backend } from "../support/backend.ts";
-import { BACKEND_TARGETS, startBackendOn } from "../support/backend-targets.ts";
+import { describeOnBackends } from "../support/backend-suite.ts";
 
 /** A seed of 1,000 requests took about a minute on two busy cores; the bound leaves room for a slow CI host. */
 const RUN_TIMEOUT_MS = 10 * 60_000;
@@ -38,19 +37,13 @@ const line = (database: string) => (f: Finding) =>
   `seed ${f.seed} #${f.index} ${f.kind}: ${f.answer.cls} ${f.answer.status ?? ""} after ${f.answer.ms.toFixed(0)} ms ` +
   `(${f.answer.detail.slice(0, 160)}) — ${describeCase(f.case).slice(0, 400)} — ${reproduce(f, database)}`;
 
-describe.each(BACKEND_TARGETS)("fuzz seeds on $title", ({ postgres, skip }) => {
-  let b: Backend;
+describeOnBackends("fuzz seeds on $title", { prefix: "pc_fuzz" }, (b, { skip }) => {
   let world: World;
 
   beforeAll(async () => {
     if (skip) return;
-    b = await startBackendOn(postgres, "pc_fuzz");
     world = await setUpWorld(b);
   }, 120_000);
-
-  afterAll(async () => {
-    await b?.stop();
-  });
 
   it.skipIf(skip).each(CI_RUNS)(
     "seed $seed: $requests generated requests, no server error and no stall",

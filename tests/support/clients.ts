@@ -50,6 +50,13 @@ export async function newUser(b: Backend, tag = "user", data?: Record<string, un
   return { client, id: out.user.id, email, password: PASSWORD, session: out.session, user: out.user };
 }
 
+/** How many rows of `table` belong to `userId`, as `client` may see them (head request, exact count). */
+export async function countRows(client: SupabaseClient, table: string, userId: string): Promise<number | null> {
+  const { count, error } = await client.from(table).select("*", { count: "exact", head: true }).eq("user_id", userId);
+  if (error) throw error;
+  return count;
+}
+
 /**
  * Publishes `id` as the app does: through publish-generation, whose checks (prompt, image, suspension) decide;
  * only the server publishes (decision 139). Throws with the function's answer when it refuses.
