@@ -9,6 +9,12 @@ import { EMPTY_FILTERS, activeFilterCount, type HistoryFilters, type TriState } 
 type Props = { value: HistoryFilters; onChange: (next: HistoryFilters) => void };
 
 const ANY = { value: "any", label: "Any" };
+type Option = { value: string; label: string };
+const RECIPE_FILTERS: ReadonlyArray<readonly ["style" | "quality" | "aspectRatio", string, readonly Option[]]> = [
+  ["style", "Style", STYLE_OPTIONS],
+  ["quality", "Quality", QUALITY_OPTIONS],
+  ["aspectRatio", "Aspect ratio", ASPECT_RATIO_OPTIONS],
+];
 
 function TriSelect(props: {
   label: string;
@@ -54,27 +60,16 @@ export function LibraryFilters({ value, onChange }: Props) {
           Filters{active > 0 ? ` (${active} set)` : ""}
         </summary>
         <div className="grid grid-cols-2 gap-3 px-4 pb-4 sm:grid-cols-4 lg:grid-cols-7">
-          <SelectField
-            label="Style"
-            size="sm"
-            value={value.style}
-            options={[ANY, ...STYLE_OPTIONS]}
-            onChange={(v) => set("style", v)}
-          />
-          <SelectField
-            label="Quality"
-            size="sm"
-            value={value.quality}
-            options={[ANY, ...QUALITY_OPTIONS]}
-            onChange={(v) => set("quality", v)}
-          />
-          <SelectField
-            label="Aspect ratio"
-            size="sm"
-            value={value.aspectRatio}
-            options={[ANY, ...ASPECT_RATIO_OPTIONS]}
-            onChange={(v) => set("aspectRatio", v)}
-          />
+          {RECIPE_FILTERS.map(([key, label, options]) => (
+            <SelectField
+              key={key}
+              label={label}
+              size="sm"
+              value={value[key]}
+              options={[ANY, ...options]}
+              onChange={(v) => set(key, v)}
+            />
+          ))}
           <TriSelect label="Saved" value={value.saved} yes="Saved" no="Not saved" onChange={(v) => set("saved", v)} />
           <TriSelect
             label="Published"
