@@ -5,7 +5,7 @@
 // retry_after), and waits for a connection, a session or a quota reset until the matching release. It is
 // woken by triggers (src/sync/triggers.ts); wakes during a look merge into one more, so two triggers at
 // once never deliver an item twice. Time comes from an injected clock (the actor's).
-import { assign, createActor, fromPromise, setup, waitFor, type SnapshotFrom } from "xstate";
+import { assign, createActor, fromPromise, raise, setup, waitFor, type SnapshotFrom } from "xstate";
 
 export type Clock = {
   now(): number;
@@ -244,6 +244,7 @@ export const laneMachine = setup({
   },
   actions: {
     again: assign({ again: true }),
+    wakeUp: raise({ type: "wake" }),
     timerFired: assign({ soonest: null }),
     looked: assign(({ context, event, self }) => {
       const { starting, ...chosen } = choose(context, (event as { output?: unknown[] }).output ?? []);
@@ -282,10 +283,11 @@ export const laneMachine = setup({
   on: {
     wake: ".checking",
     release: ".checking",
-    retryNow: { target: ".checking", actions: "forgetBackoffs" },
+    // As a wake after it: each state answers a wake its own way (a look, one more look, nothing while waiting).
+    retryNow: { actions: ["forgetBackoffs", "wakeUp"] },
     stop: ".stopped",
     "send.follow": { actions: "follow" },
-    "send.done": { target: ".ended", actions: "done" },
+    "send.done": [{ guard: "metWait", target: ".ended", actions: "done" }, { actions: ["done", "wakeUp"] }],
   },
   states: {
     /** Nothing on the wire, nothing held that time frees: a wake, a release or a trigger looks again. */
@@ -306,11 +308,9 @@ export const laneMachine = setup({
       on: {
         wake: { actions: "again" },
         release: { actions: "again" },
-        retryNow: { actions: ["forgetBackoffs", "again"] },
-        "send.done": [{ guard: "metWait", target: "ended", actions: "done" }, { actions: ["done", "again"] }],
       },
     },
-    /** A delivery has ended: a wait it met holds the lane from now; else the lane looks again. */
+    /** A delivery has ended meeting a wait: that wait holds the lane from now. */
     ended: {
       always: [
         { guard: { type: "met", params: "online" }, target: "waitingForNetwork" },
@@ -340,8 +340,6 @@ export const laneMachine = setup({
       on: {
         wake: ignore,
         release: [{ guard: { type: "releases", params: "quota" }, target: "checking", actions: "timerFired" }, ignore],
-        retryNow: { actions: "forgetBackoffs" },
-        "send.done": [{ guard: "metWait", target: "ended", actions: "done" }, { actions: "done" }],
       },
     },
     waitingForNetwork: {
@@ -353,21 +351,17 @@ export const laneMachine = setup({
           { guard: "online", target: "checking" },
           ignore,
         ],
-        retryNow: { actions: "forgetBackoffs" },
-        "send.done": [{ guard: "metWait", target: "ended", actions: "done" }, { actions: "done" }],
       },
     },
     waitingForSession: {
       on: {
         wake: ignore,
         release: [{ guard: { type: "releases", params: "session" }, target: "checking" }, ignore],
-        retryNow: { actions: "forgetBackoffs" },
-        "send.done": [{ guard: "metWait", target: "ended", actions: "done" }, { actions: "done" }],
       },
     },
     /** Starts nothing more; deliveries on the wire finish and are settled. */
     stopped: {
-      on: { wake: ignore, release: ignore, retryNow: ignore, stop: ignore, "send.done": { actions: "done" } },
+      on: { wake: ignore, release: ignore, stop: ignore, "send.done": { actions: "done" } },
     },
   },
 });
