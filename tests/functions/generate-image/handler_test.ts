@@ -7,6 +7,7 @@ import { createProviderRegistry } from "../../../supabase/functions/_shared/prov
 import { createReplicateProvider } from "../../../supabase/functions/_shared/providers/replicate.ts";
 import { sniffImage } from "../../../supabase/functions/_shared/image/sniff.ts";
 import { FakeDb, FakeStore } from "../fakes/fake-store.ts";
+import type { GenerationRow } from "../../../supabase/functions/_shared/vocabulary/rows.ts";
 import type { EngineAttempt, GenerationStore } from "../../../supabase/functions/_shared/generation-store.ts";
 import { VALIDATION_MESSAGES } from "../../../supabase/functions/_shared/vocabulary/errors.ts";
 import {
@@ -121,6 +122,30 @@ function request(overrides: Record<string, unknown> = {}): Record<string, unknow
   };
 }
 
+/** The row `request()` stores for `userId` under `id` with Replicate at 16:9; `over` gives its seed, model and time. */
+function foxRow(
+  userId: string,
+  id: string,
+  over: Pick<GenerationRow, "seed" | "model" | "created_at">,
+): GenerationRow {
+  return {
+    id,
+    user_id: userId,
+    prompt: "a red fox in the snow",
+    negative_prompt: "",
+    style: "watercolor",
+    quality: "standard",
+    aspect_ratio: "16:9",
+    width: 1344,
+    height: 768,
+    provider: "replicate",
+    image_path: `${userId}/${id}.png`,
+    is_public: false,
+    is_saved: false,
+    ...over,
+  };
+}
+
 async function errorOf(res: Response) {
   const body = await res.json();
   return { status: res.status, ...body.error };
@@ -138,22 +163,11 @@ Deno.test(
       assert.deepEqual(
         { ...generation, created_at: "t" },
         {
-          id: body.request_id,
-          user_id: h.user.id,
-          prompt: "a red fox in the snow",
-          negative_prompt: "",
-          style: "watercolor",
-          quality: "standard",
-          aspect_ratio: "16:9",
-          width: 1344,
-          height: 768,
-          seed: 99,
-          provider: "replicate",
-          model: "black-forest-labs/flux-schnell",
-          image_path: path,
-          is_public: false,
-          is_saved: false,
-          created_at: "t",
+          ...foxRow(h.user.id, body.request_id as string, {
+            seed: 99,
+            model: "black-forest-labs/flux-schnell",
+            created_at: "t",
+          }),
           image_url: `http://storage.test/object/sign/generations/${path}?expires=3600`,
         },
       );
@@ -522,24 +536,7 @@ Deno.test("a replay charges a row that was stored without its charge, once, and 
     const id = body.request_id as string;
     const reserved = await new FakeStore(h.db).reserve(h.user.id, id);
     assert.ok(reserved.ok && reserved.value.allowed);
-    h.db.rows.set(id, {
-      id,
-      user_id: h.user.id,
-      prompt: "a red fox in the snow",
-      negative_prompt: "",
-      style: "watercolor",
-      quality: "standard",
-      aspect_ratio: "16:9",
-      width: 1344,
-      height: 768,
-      seed: 1,
-      provider: "replicate",
-      model: "m",
-      image_path: `${h.user.id}/${id}.png`,
-      is_public: false,
-      is_saved: false,
-      created_at: new Date().toISOString(),
-    });
+    h.db.rows.set(id, foxRow(h.user.id, id, { seed: 1, model: "m", created_at: new Date().toISOString() }));
     const first = await (await h.call(body)).json();
     assert.equal(first.replayed, true);
     assert.equal(h.db.limitsOf(h.user.id).used, 5);
