@@ -282,7 +282,8 @@ export const laneMachine = setup({
   initial: "idle",
   on: {
     wake: ".checking",
-    release: ".checking",
+    // A release lifts its own wait (each waiting state's); for the rest it is a wake.
+    release: { actions: "wakeUp" },
     // As a wake after it: each state answers a wake its own way (a look, one more look, nothing while waiting).
     retryNow: { actions: ["forgetBackoffs", "wakeUp"] },
     stop: ".stopped",
@@ -305,10 +306,7 @@ export const laneMachine = setup({
         onError: { target: "looked", actions: "lookFailed" },
       },
       // Wakes during a look merge into one more look after it.
-      on: {
-        wake: { actions: "again" },
-        release: { actions: "again" },
-      },
+      on: { wake: { actions: "again" } },
     },
     /** A delivery has ended meeting a wait: that wait holds the lane from now. */
     ended: {
@@ -339,29 +337,25 @@ export const laneMachine = setup({
       after: timer,
       on: {
         wake: ignore,
-        release: [{ guard: { type: "releases", params: "quota" }, target: "checking", actions: "timerFired" }, ignore],
+        release: { guard: { type: "releases", params: "quota" }, target: "checking", actions: "timerFired" },
       },
     },
     waitingForNetwork: {
       on: {
         // A connection back without an `online` heard here (it came before the wait began) is seen at a wake.
         wake: [{ guard: "online", target: "checking" }, ignore],
-        release: [
-          { guard: { type: "releases", params: "online" }, target: "checking" },
-          { guard: "online", target: "checking" },
-          ignore,
-        ],
+        release: { guard: { type: "releases", params: "online" }, target: "checking" },
       },
     },
     waitingForSession: {
       on: {
         wake: ignore,
-        release: [{ guard: { type: "releases", params: "session" }, target: "checking" }, ignore],
+        release: { guard: { type: "releases", params: "session" }, target: "checking" },
       },
     },
     /** Starts nothing more; deliveries on the wire finish and are settled. */
     stopped: {
-      on: { wake: ignore, release: ignore, stop: ignore, "send.done": { actions: "done" } },
+      on: { wake: ignore, stop: ignore, "send.done": { actions: "done" } },
     },
   },
 });
