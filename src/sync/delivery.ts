@@ -137,7 +137,7 @@ type Sends = Record<string, Send>;
 /** When the lane looks again by itself: the soonest held item (`quota`: held for a quota reset), or its own wait's end. */
 type Soonest = { at: number; quota?: boolean };
 type Ports = LaneOptions<unknown> & { clock: Clock; random: () => number; backoff: Backoff };
-type Context = { options: Ports; sends: Sends; soonest: Soonest | null; again: boolean; met: WaitFor | null };
+type Context = { options: Ports; sends: Sends; soonest: Soonest | null; again: boolean };
 type LaneEvent =
   | { type: "wake" | "retryNow" | "stop" }
   | { type: "release"; reason: WaitFor }
@@ -219,8 +219,9 @@ const timer = { untilSoonest: { target: "checking", actions: "timerFired" } } as
 
 /**
  * The lane, a statechart: idle; looking at its source; sending (up to its limit); backingOff until the
- * soonest held item may go; holdingForQuota (an item's quota reset, or the lane's); waitingForNetwork and
- * waitingForSession until their own release; stopped. Its context holds one record per item it knows.
+ * soonest held item may go; holdingForQuota until an item's quota reset; waitingForQuota, waitingForNetwork
+ * and waitingForSession (a delivery met that wait) until their own release; stopped. `checking` and `looked`
+ * only route. Its context holds one record per item it knows.
  */
 export const laneMachine = setup({
   types: { input: {} as Ports, context: {} as Context, events: {} as LaneEvent },
@@ -237,9 +238,9 @@ export const laneMachine = setup({
     sending: ({ context }) => onWire(context.sends) > 0,
     forQuota: ({ context }) => context.soonest?.quota === true,
     held: ({ context }) => context.soonest !== null,
-    /** The delivery that ended met a wait (`met`, once `done`): it holds the lane from now. */
-    metWait: ({ event }) => event.type === "send.done" && event.settled?.outcome === "wait",
-    met: ({ context }, wait: WaitFor) => context.met === wait,
+    /** The delivery that ended met this wait: it holds the lane from now. */
+    met: ({ event }, wait: WaitFor) =>
+      event.type === "send.done" && event.settled?.outcome === "wait" && event.settled.for === wait,
     releases: ({ event }, reason: WaitFor) => event.type === "release" && event.reason === reason,
   },
   actions: {
@@ -260,7 +261,7 @@ export const laneMachine = setup({
       if (event.type !== "send.done") return {};
       const wait = event.settled?.outcome === "wait" ? event.settled : null;
       const held = wait?.for === "quota" ? { at: wait.until ?? Infinity } : soonest;
-      return { sends: { ...sends, [event.id]: event.send }, met: wait?.for ?? null, soonest: held };
+      return { sends: { ...sends, [event.id]: event.send }, soonest: held };
     }),
     forgetBackoffs: assign({
       sends: ({ context: { sends } }) =>
@@ -278,7 +279,7 @@ export const laneMachine = setup({
   },
 }).createMachine({
   id: "lane",
-  context: ({ input }) => ({ options: input, sends: {}, soonest: null, again: false, met: null }),
+  context: ({ input }) => ({ options: input, sends: {}, soonest: null, again: false }),
   initial: "idle",
   on: {
     wake: ".checking",
@@ -288,7 +289,12 @@ export const laneMachine = setup({
     retryNow: { actions: ["forgetBackoffs", "wakeUp"] },
     stop: ".stopped",
     "send.follow": { actions: "follow" },
-    "send.done": [{ guard: "metWait", target: ".ended", actions: "done" }, { actions: ["done", "wakeUp"] }],
+    "send.done": [
+      { guard: { type: "met", params: "online" }, target: ".waitingForNetwork", actions: "done" },
+      { guard: { type: "met", params: "session" }, target: ".waitingForSession", actions: "done" },
+      { guard: { type: "met", params: "quota" }, target: ".waitingForQuota", actions: "done" },
+      { actions: ["done", "wakeUp"] },
+    ],
   },
   states: {
     /** Nothing on the wire, nothing held that time frees: a wake, a release or a trigger looks again. */
@@ -307,15 +313,6 @@ export const laneMachine = setup({
       },
       // Wakes during a look merge into one more look after it.
       on: { wake: { actions: "again" } },
-    },
-    /** A delivery has ended meeting a wait: that wait holds the lane from now. */
-    ended: {
-      always: [
-        { guard: { type: "met", params: "online" }, target: "waitingForNetwork" },
-        { guard: { type: "met", params: "session" }, target: "waitingForSession" },
-        { guard: { type: "met", params: "quota" }, target: "waitingForQuota" },
-        "checking",
-      ],
     },
     looked: {
       always: [
