@@ -275,9 +275,12 @@ test("an operator's suspension keeps the account from publishing until it ends",
   await dialog.getByRole("button", { name: "Publish", exact: true }).click();
   await expect(toasts(page).getByText(ERROR_CATALOGUE.publishing_suspended.title)).toBeVisible();
   const owner = await serverSession(page, ownerEmail);
-  const rows = await page.request.get(`${owner.api}/rest/v1/generations?select=prompt,is_public&user_id=eq.${owner.userId}&order=created_at`, {
-    headers: { apikey: owner.anonKey, Authorization: `Bearer ${owner.token}` },
-  });
+  const rows = await page.request.get(
+    `${owner.api}/rest/v1/generations?select=prompt,is_public&user_id=eq.${owner.userId}&order=created_at`,
+    {
+      headers: { apikey: owner.anonKey, Authorization: `Bearer ${owner.token}` },
+    },
+  );
   expect(await rows.json()).toEqual([
     { prompt: "A field of glass tulips at noon", is_public: false },
     { prompt, is_public: false },
