@@ -7,6 +7,7 @@ import { DIMENSIONS, NEGATIVE_PROMPT_MAX_CHARS, PROMPT_MAX_CHARS } from "#shared
 import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
 import { TIER_DAILY_QUOTA } from "#shared/vocabulary/tiers.ts";
 import { signUp, uniqueEmail } from "./support/app";
+import { expectImageLoaded } from "./support/library";
 import {
   expectCounter,
   generateButton,
@@ -54,7 +55,8 @@ test("a built-in-engine image shows with its prompt and downloads as PNG, JPG an
   await generateOne(page, square);
   const img = previewImage(page, square);
   await expect(img).toBeVisible({ timeout: 30_000 });
-  expect(await img.evaluate((el: HTMLImageElement) => [el.naturalWidth, el.naturalHeight])).toEqual([1024, 1024]);
+  // The <img> has its size before its bytes: what was decoded is read once the decode is done.
+  await expectImageLoaded(img, [1024, 1024]);
   await expect.soft(toasts(page).getByText("Image generated successfully!")).toBeVisible();
   await expect(page.getByRole("button", { name: "Download PNG" })).toBeEnabled();
   await expectDownloads(page, testInfo.outputPath("square"), DIMENSIONS["1:1"]);
@@ -75,7 +77,7 @@ test("a built-in-engine image shows with its prompt and downloads as PNG, JPG an
   await generateOne(page, wide);
   const wideImg = previewImage(page, wide);
   await expect(wideImg).toBeVisible({ timeout: 30_000 });
-  expect(await wideImg.evaluate((el: HTMLImageElement) => [el.naturalWidth, el.naturalHeight])).toEqual([1536, 1024]);
+  await expectImageLoaded(wideImg, [1536, 1024]);
   await expectDownloads(page, testInfo.outputPath("wide"), DIMENSIONS["16:9"]);
 });
 
