@@ -2,8 +2,11 @@
 // but one unless RENDER_WORKERS says otherwise, each started at a lower CPU priority (`nice`). A render
 // takes hundreds of milliseconds of pure computation; on the event loop it would stall every REST, auth
 // and realtime request meanwhile, and at the server's own priority it takes CPU the event loop and the
-// database need. Work beyond the pool's size waits in a queue, first come first served. A process that
-// dies is replaced; its render is rejected and the pool carries on. Requests and replies are frames on
+// database need. Work beyond the pool's size waits in a queue ordered by priority (the person's tier:
+// premium before pro before free), first come first served within one priority; a render waiting long
+// enough rises a step per AGING_MS waited, so a busy stream of paid renders delays a free one but never
+// starves it (docs/decisions/153-paid-renders-start-first.md). A render whose caller gave up (its signal
+// aborted) while it waited leaves the queue and is never drawn. A process that dies is replaced; its render is rejected and the pool carries on. Requests and replies are frames on
 // the process's stdin and stdout (render-protocol.ts). The same processes decode untrusted reference
 // images (decode), with a budget of CPU time: a decode that has used it up is answered image_too_slow
 // and its process killed, so a hostile file costs at most that much of a low-priority core. CPU time,
@@ -16,6 +19,7 @@ import type { DecodedImage } from "../functions/_shared/image/decode.ts";
 import { fail, type ImageResult } from "../functions/_shared/image/result.ts";
 import { wasmDir } from "../functions/_shared/moderation/classifier.ts";
 import type { ImageScores } from "../functions/_shared/moderation/image-verdict.ts";
+import type { RenderOptions } from "../functions/_shared/providers/builtin.ts";
 import {
   classifyReply,
   decodeReply,
@@ -28,14 +32,17 @@ import {
 } from "./render-protocol.ts";
 
 export interface RenderPool {
-  /** Renders in a process; the same signature as renderPng, so the engine's provider takes it as is. */
-  render: (input: RenderInput) => Promise<Uint8Array>;
+  /**
+   * Renders in a process; renderPng's input, so the engine's provider takes it as is, and where it stands
+   * among renders waiting for a process (`options.priority`, higher first).
+   */
+  render: (input: RenderInput, options?: RenderOptions) => Promise<Uint8Array>;
   /**
    * Decodes an untrusted image file in a process within the decoder's limits; a decode that has used
    * `budgetMs` of CPU time (or MAX_BUDGET_STRETCH times that of the clock) is image_too_slow. Time
-   * waiting for a process is not counted.
+   * waiting for a process is not counted. It waits in the same queue as renders, at `options.priority`.
    */
-  decode: (file: Uint8Array, budgetMs: number) => Promise<ImageResult<DecodedImage>>;
+  decode: (file: Uint8Array, budgetMs: number, options?: RenderOptions) => Promise<ImageResult<DecodedImage>>;
   /**
    * The image check of a stored image file in a process (decode, then nsfwjs's scores), within `budgetMs`
    * of CPU time as a decode is; past it, image_too_slow.
@@ -54,10 +61,16 @@ export interface RenderPoolOptions {
   processUrl?: URL;
   /** How much lower than the server's the renders' priority is, on nice's scale (0 to 19); 0 keeps it equal. */
   niceness?: number;
+  /** A waiting job's priority rises by one for every this many milliseconds it has waited (AGING_MS). */
+  agingMs?: number;
 }
 
 interface Job {
+  /** Also the order jobs came in: ids only grow. */
   id: number;
+  priority: number;
+  /** When it joined the queue (performance.now()). */
+  queuedAt: number;
   /** The request's frame (render-protocol.ts). */
   frame: Uint8Array;
   /** Milliseconds the job may run once a process has it; none for renders. */
@@ -88,6 +101,14 @@ export const DEFAULT_PROCESS_URL = new URL("./render-process.ts", import.meta.ur
 export const DEFAULT_NICENESS = 10;
 
 /**
+ * A waiting job rises one priority step for every 10 s it has waited: a free render behind a stream of
+ * premium ones starts within about 20 s (two steps) plus the renders ahead of it, far inside the
+ * provider's deadline (110 s), while a paid render arriving behind free ones that have just queued still
+ * goes first.
+ */
+export const AGING_MS = 10_000;
+
+/**
  * One process per core but one: that core is left to the event loop (REST, auth, realtime) and the
  * database. A worker per core made the workers take the server's CPU during a batch: on 2 cores REST p99
  * at 8 clients was 52 ms with 2 workers and 27 ms with 1 (bench/backend-bench.ts, PostgreSQL). Never
@@ -116,6 +137,7 @@ export function createRenderPool(opts: RenderPoolOptions): RenderPool {
   const size = Math.max(1, Math.floor(opts.size));
   const processUrl = opts.processUrl ?? DEFAULT_PROCESS_URL;
   const niceness = Math.min(19, Math.max(0, Math.floor(opts.niceness ?? DEFAULT_NICENESS)));
+  const agingMs = Math.max(1, opts.agingMs ?? AGING_MS);
   const slots: Slot[] = [];
   const queue: Job[] = [];
   let nextId = 1;
@@ -190,24 +212,51 @@ export function createRenderPool(opts: RenderPoolOptions): RenderPool {
 
   function submit(
     request: (id: number) => Pick<Job, "frame" | "budgetMs">,
+    options: RenderOptions = {},
     overran?: () => void,
   ): Promise<{ header: ReplyHeader; payload: Uint8Array }> {
     if (closed) return Promise.reject(new Error("render pool closed"));
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(new Error("render abandoned before it started"));
     return new Promise((resolve, reject) => {
       const id = nextId++;
-      const job: Job = { id, ...request(id), resolve, reject };
+      const priority = Number.isFinite(options.priority) ? options.priority! : 0;
+      const job: Job = { id, priority, queuedAt: performance.now(), ...request(id), resolve, reject };
       // The budget's end rejects the job at once: the caller does not wait for the process to exit.
       if (overran) job.overran = () => (overran(), reject(new Error("decode budget exceeded")));
+      // A caller that gives up while its job waits takes it out of the queue; once running it runs out.
+      if (signal) {
+        const abandon = () => {
+          const at = queue.indexOf(job);
+          if (at >= 0) queue.splice(at, 1), reject(new Error("render abandoned before it started"));
+        };
+        signal.addEventListener("abort", abandon, { once: true });
+        const settle = () => signal.removeEventListener("abort", abandon);
+        job.resolve = (reply) => (settle(), resolve(reply));
+        job.reject = (e) => (settle(), reject(e));
+      }
       queue.push(job);
       pump();
     });
+  }
+
+  /** The waiting job to run next: highest priority once aged, the earliest among equals. */
+  function takeNext(): Job {
+    const now = performance.now();
+    const rank = (j: Job) => j.priority + Math.floor((now - j.queuedAt) / agingMs);
+    let best = 0;
+    for (let k = 1; k < queue.length; k++) {
+      const a = rank(queue[k]), b = rank(queue[best]);
+      if (a > b || (a === b && queue[k].id < queue[best].id)) best = k;
+    }
+    return queue.splice(best, 1)[0];
   }
 
   function pump(): void {
     while (!closed && queue.length) {
       const slot = slots.find((s) => !s.job) ?? (slots.length < size ? spawn() : null);
       if (!slot) return;
-      const job = queue.shift()!;
+      const job = takeNext();
       slot.job = job;
       if (job.budgetMs !== undefined) watchBudget(slot, job, job.budgetMs);
       // A write to a process that has exited fails; its exit rejects the job.
@@ -236,9 +285,10 @@ export function createRenderPool(opts: RenderPoolOptions): RenderPool {
   }
 
   /** A job with a CPU budget: its reply, or null once the budget ran out (its process is then killed). */
-  async function budgeted(frame: (id: number) => Uint8Array, budgetMs: number) {
+  async function budgeted(frame: (id: number) => Uint8Array, budgetMs: number, options?: RenderOptions) {
     let overran = false;
-    return await submit((id) => ({ frame: frame(id), budgetMs }), () => overran = true).catch((e: Error) => {
+    const request = (id: number) => ({ frame: frame(id), budgetMs });
+    return await submit(request, options, () => overran = true).catch((e: Error) => {
       if (overran) return null;
       throw e;
     });
@@ -246,13 +296,13 @@ export function createRenderPool(opts: RenderPoolOptions): RenderPool {
 
   return {
     size,
-    async render(input) {
-      const { header, payload } = await submit((id) => ({ frame: encodeRequest(id, input) }));
+    async render(input, options) {
+      const { header, payload } = await submit((id) => ({ frame: encodeRequest(id, input) }), options);
       if (!header.ok) throw new Error(header.message);
       return payload;
     },
-    async decode(file, budgetMs) {
-      const reply = await budgeted((id) => encodeDecodeRequest(id, file), budgetMs);
+    async decode(file, budgetMs, options) {
+      const reply = await budgeted((id) => encodeDecodeRequest(id, file), budgetMs, options);
       if (!reply) return fail("image_too_slow", `the image did not decode within ${budgetMs} ms`);
       const result = decodeReply(reply.header, reply.payload);
       if (result) return result;

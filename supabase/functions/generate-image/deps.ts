@@ -2,7 +2,7 @@
 // the platform. index.ts passes Deno.env and the runtime's fetch; the local backend passes its own
 // environment and its render worker pool, so both serve the same handler with the same wiring.
 import { createSupabaseStore } from "../_shared/supabase-store.ts";
-import type { RenderFn } from "../_shared/providers/builtin.ts";
+import type { RenderFn, RenderOptions } from "../_shared/providers/builtin.ts";
 import { providersFromEnv } from "../_shared/providers/select.ts";
 import type { DecodedImage } from "../_shared/image/decode.ts";
 import { DECODE_BUDGET_MS } from "../_shared/image/limits.ts";
@@ -13,7 +13,11 @@ import { DEFAULT_CONFIG, type Deps } from "./handler.ts";
 
 export interface Platform {
   fetch?: typeof fetch;
-  /** Renders the built-in engine's image; the engine's renderPng in this isolate by default. */
+  /**
+   * Renders the built-in engine's image; the engine's renderPng in this isolate by default. The local
+   * backend's pool orders waiting renders by `options.priority` (the person's tier); Supabase's edge
+   * runtime has no pool, each request renders in its own isolate, and the priority means nothing there.
+   */
   render?: RenderFn;
   /** Runs work after the answer is sent; the edge runtime's EdgeRuntime.waitUntil by default, where it exists. */
   background?: (work: Promise<void>) => void;
@@ -22,7 +26,7 @@ export interface Platform {
    * (image_too_slow); the local backend's render pool. Without it the decode runs in this isolate,
    * bounded by the header checks and the platform's own CPU limit.
    */
-  decode?: (file: Uint8Array, budgetMs: number) => Promise<ImageResult<DecodedImage>>;
+  decode?: (file: Uint8Array, budgetMs: number, options?: RenderOptions) => Promise<ImageResult<DecodedImage>>;
 }
 
 /** Supabase's edge runtime keeps an isolate alive for the promises given to EdgeRuntime.waitUntil. */
@@ -76,7 +80,7 @@ export function createDeps(env: (name: string) => string | undefined, platform: 
     log,
     config: DEFAULT_CONFIG,
     background: platform.background ?? edgeRuntimeBackground(),
-    decode: offLoop && ((file) => offLoop(file, DECODE_BUDGET_MS)),
+    decode: offLoop && ((file, options) => offLoop(file, DECODE_BUDGET_MS, options)),
     checkPrompt: createPromptCheck({ terms, log }),
     publish: publishThroughFunction(need("SUPABASE_URL"), need("SUPABASE_ANON_KEY"), fetchFn, log),
   };

@@ -39,6 +39,7 @@ import { sniffImage } from "../_shared/image/sniff.ts";
 import { writeRecipe } from "../_shared/recipe-metadata/recipe-file.ts";
 import type { ProviderRegistry } from "../_shared/providers/select.ts";
 import type { ProviderInput, ReferenceImage } from "../_shared/providers/types.ts";
+import { type RenderOptions, renderPriorityOf } from "../_shared/providers/builtin.ts";
 import { createPromptCheck, type PromptCheck } from "../_shared/moderation/prompt-check.ts";
 
 export interface HandlerConfig {
@@ -62,8 +63,11 @@ export interface Deps {
    * Supabase); without it the handler waits for that work before answering.
    */
   background?: (work: Promise<void>) => void;
-  /** Decodes the reference image; in this isolate by default (deps.ts gives the platform's). */
-  decode?: ReferenceDecoder;
+  /**
+   * Decodes the reference image; in this isolate by default (deps.ts gives the platform's, which waits
+   * for a process at the person's render priority).
+   */
+  decode?: (file: Uint8Array, options?: RenderOptions) => ReturnType<ReferenceDecoder>;
   /** The prompt check; the library's alone by default (deps.ts adds the operators' terms). */
   checkPrompt?: PromptCheck;
   /**
@@ -250,6 +254,9 @@ async function generate(
   if (!reservation.ok) return { ok: false, error: await unlessGone(d, jwt, reservation.error) };
   if (!optIn.ok) d.log("gallery_opt_in.read_failed", { request_id: req.requestId, detail: optIn.error.detail });
   const isPublic = optIn.ok && optIn.value;
+  // The tier the quota just read decides how soon this request's decode and render start where they
+  // wait for the engine (docs/decisions/153-paid-renders-start-first.md).
+  const priority = renderPriorityOf(reservation.value.tier);
   // Made before, then deleted by the person: a late retry is done, and nothing is drawn or charged.
   if (reservation.value.deleted) return deletedAnswer(req.requestId, reservation.value);
   if (!reservation.value.allowed) {
@@ -274,7 +281,9 @@ async function generate(
   let decoded: Result<ReferenceImage> | null = null;
   if (req.reference) {
     const forgive = failures.note(userId, d.now());
-    decoded = await phases.time("decode", decodeReference(req.reference, d.decode));
+    const decode = d.decode;
+    const decoder: ReferenceDecoder | undefined = decode && ((file) => decode(file, { priority }));
+    decoded = await phases.time("decode", decodeReference(req.reference, decoder));
     if (decoded.ok || !sendersFault(decoded.error)) forgive();
   }
   if (decoded && !decoded.ok) return giveBack(decoded.error);
@@ -293,6 +302,7 @@ async function generate(
     height,
     seed: req.seed ?? seedFromRequestId(req.requestId),
     reference,
+    priority,
   };
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), d.providers.timeoutMs);
@@ -332,6 +342,7 @@ async function generate(
     seed: drawn.value.seed,
     provider: provider.id,
     model: drawn.value.model,
+    ...(req.customStyle ? { customStyle: req.customStyle.name } : {}),
   };
   const bytes = writeRecipe(drawn.value.bytes, recipe) ?? drawn.value.bytes;
   phases.add("recipe", performance.now() - recipeStarted);
@@ -361,6 +372,7 @@ async function generate(
       model: drawn.value.model,
       image_path: path,
       is_public: false,
+      ...(req.customStyle ? { custom_style_id: req.customStyle.id, custom_style_name: req.customStyle.name } : {}),
     }),
   );
   if (!recorded.ok) {

@@ -15,9 +15,12 @@ type Handler = (req: Request, deps?: unknown) => Promise<Response> | Response;
 
 /** What the local backend gives every function's createDeps, beside its environment. */
 export interface Platform {
-  /** Draws a built-in engine image off the event loop (the render pool). */
+  /**
+   * Draws a built-in engine image off the event loop (the render pool), starting before waiting renders
+   * of a lower `options.priority` (the person's tier; docs/decisions/153-paid-renders-start-first.md).
+   */
   render: RenderPool["render"];
-  /** Decodes an untrusted image off the event loop within a time budget (the render pool). */
+  /** Decodes an untrusted image off the event loop within a time budget (the render pool), at a priority as a render. */
   decode: RenderPool["decode"];
   /** The image check of a stored image off the event loop within a time budget (the render pool). */
   classify: RenderPool["classify"];

@@ -1,13 +1,34 @@
 // The built-in engine as a provider: a deterministic procedural renderer, not an AI model. It is the
 // default when no provider key is configured, so the product works with no account and no network.
-// Its PNG carries the generation's recipe (recipe-metadata/png.ts) from the moment it is drawn.
+// Its PNG carries the generation's recipe (recipe-metadata/png.ts) from the moment it is drawn. Where the
+// platform renders in a pool (the local backend), the render carries the person's priority and the
+// request's deadline: a paid tier's render starts before a free one's, and a render whose request has
+// given up never starts (docs/decisions/153-paid-renders-start-first.md). In an edge isolate each request
+// renders on its own, and both are unused.
 import { appError, fail, ok, type Result } from "../errors.ts";
 import { renderPng } from "../engine/render.ts";
+import { isTier, type Tier } from "../vocabulary/tiers.ts";
 import type { ImageProvider, ProviderImage } from "./types.ts";
 
 export const BUILTIN_MODEL = "builtin-procedural-v1";
 
-export type RenderFn = typeof renderPng;
+/** How a render waits for the platform's renderer, where it has to wait (the local backend's pool). */
+export interface RenderOptions {
+  /** Higher starts first among jobs waiting for a process; equal ones in the order they came. 0 by default. */
+  priority?: number;
+  /** Aborted while the job still waits: it leaves the queue, rejected, and is never drawn. */
+  signal?: AbortSignal;
+}
+
+export type RenderFn = (input: Parameters<typeof renderPng>[0], options?: RenderOptions) => Promise<Uint8Array>;
+
+/** Premium before pro before free (docs/decisions/153-paid-renders-start-first.md). */
+export const RENDER_PRIORITY: Readonly<Record<Tier, number>> = { free: 0, pro: 1, premium: 2 };
+
+/** The render priority of the tier the quota reads; a tier the product does not know waits as free. */
+export function renderPriorityOf(tier: string): number {
+  return isTier(tier) ? RENDER_PRIORITY[tier] : RENDER_PRIORITY.free;
+}
 
 export function createBuiltinProvider(render: RenderFn = renderPng): ImageProvider {
   return {
@@ -38,7 +59,9 @@ export function createBuiltinProvider(render: RenderFn = renderPng): ImageProvid
           provider: "builtin",
           model: BUILTIN_MODEL,
         },
-      }).then((bytes) => ok<ProviderImage>({ bytes, seed: input.seed, model: BUILTIN_MODEL }));
+      }, { priority: input.priority, signal }).then((bytes) =>
+        ok<ProviderImage>({ bytes, seed: input.seed, model: BUILTIN_MODEL })
+      );
       let onAbort = () => {};
       const deadline = new Promise<Result<ProviderImage>>((resolve) => {
         onAbort = () => resolve(fail(appError("timeout", { detail: "builtin: deadline reached" })));

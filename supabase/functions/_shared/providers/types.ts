@@ -32,6 +32,12 @@ export interface ProviderInput extends GenerationChoice {
   height: number;
   seed: number;
   reference: ReferenceImage | null;
+  /**
+   * Where this render stands among others waiting for the engine: the person's tier as a number
+   * (builtin.ts's renderPriorityOf). Only the built-in engine's pool on the local backend reads it; a
+   * hosted provider has its own queue and takes no priority from its callers.
+   */
+  priority?: number;
 }
 
 export interface ProviderImage {
