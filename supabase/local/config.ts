@@ -38,6 +38,8 @@ export interface Config {
   dbPoolSize: number;
   /** Wall-clock limit of one function invocation, as the edge runtime's. */
   functionTimeoutMs: number;
+  /** Functions the gateway serves without a JWT: supabase/config.toml's `[functions.<name>] verify_jwt = false`. */
+  functionsWithoutJwt: string[];
   /** Most rows one REST request answers. */
   restMaxRows: number;
   /** Processes rendering built-in engine images (default: render-pool.ts's defaultPoolSize). */
@@ -60,6 +62,22 @@ export interface Config {
 export interface RestSchemas {
   exposed: string[];
   extraSearchPath: string[];
+}
+
+/** The functions whose `[functions.<name>]` section of a config.toml says `verify_jwt = false`. */
+export function functionsWithoutJwtOf(text: string): string[] {
+  const names: string[] = [];
+  let fn: string | null = null;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/#.*$/, "").trim();
+    const header = /^\[\s*([^\]]+?)\s*\]$/.exec(line);
+    if (header) {
+      fn = /^functions\.([A-Za-z0-9_-]+)$/.exec(header[1])?.[1] ?? null;
+      continue;
+    }
+    if (fn && /^verify_jwt\s*=\s*false$/.test(line)) names.push(fn);
+  }
+  return names;
 }
 
 /** The Supabase CLI's defaults, for what config.toml leaves unset. */
@@ -246,6 +264,7 @@ export async function loadConfig(env: Env = denoEnv): Promise<Config> {
     migrationsDir: env("MIGRATIONS_DIR") ?? "supabase/migrations",
     dbPoolSize: positiveInt(env("DB_POOL_SIZE"), 10),
     functionTimeoutMs: positiveInt(env("FUNCTION_TIMEOUT_MS"), 150_000),
+    functionsWithoutJwt: functionsWithoutJwtOf(configToml),
     // PostgREST's db-max-rows: config.toml's [api] max_rows (the CLI's default 1000), REST_MAX_ROWS overriding.
     restMaxRows: positiveInt(env("REST_MAX_ROWS"), tomlIntegers(configToml, "api").max_rows || 1000),
     renderWorkers: env("RENDER_WORKERS") ? positiveInt(env("RENDER_WORKERS"), 1) : null,

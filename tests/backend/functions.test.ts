@@ -65,8 +65,9 @@ describe("edge functions through supabase-js", () => {
   });
 
   it("answers a forged JWT with 401 before the function runs", async () => {
+    // reject-input keeps verify_jwt (health, a probe, has verify_jwt = false in config.toml).
     const client = clientWith(backend.url, backend.anonKey, { Authorization: "Bearer not.a.jwt" });
-    const { error } = await client.functions.invoke("health");
+    const { error } = await client.functions.invoke("reject-input", { body: { x: 1 } });
     expect(error).toBeInstanceOf(FunctionsHttpError);
     expect(error.context.status).toBe(401);
     expect(await error.context.json()).toMatchObject({ message: "Invalid JWT" });

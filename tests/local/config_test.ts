@@ -1,7 +1,7 @@
 // The local backend's configuration: every variable parsed in one place, defaults when absent, a typo
 // never becoming 0 or NaN, and the JWT secret generated once and kept.
 import assert from "node:assert/strict";
-import { loadConfig } from "../../supabase/local/config.ts";
+import { functionsWithoutJwtOf, loadConfig } from "../../supabase/local/config.ts";
 import { verifyJwt } from "../../supabase/local/jwt.ts";
 
 async function withDataDir(fn: (dir: string) => Promise<void>) {
@@ -84,4 +84,21 @@ Deno.test("docs/configuration.md lists exactly the variables the module reads", 
   const listed = [...section.matchAll(/^\| `([A-Z_]+)`/gm)].map((m) => m[1]);
   assert.ok(listed.length > 0, "docs/configuration.md has no table under ## The local backend");
   assert.deepEqual([...read].sort(), [...listed].sort());
+});
+
+Deno.test("the functions config.toml marks verify_jwt = false are served without a JWT, and only those", async () => {
+  const toml = [
+    "[functions.health]",
+    "verify_jwt = false # a probe",
+    "[functions.generate-image]",
+    "verify_jwt = true",
+    "[functions.stripe-webhook]",
+    "  verify_jwt = false",
+    "[auth]",
+    "verify_jwt = false",
+  ].join("\n");
+  assert.deepEqual(functionsWithoutJwtOf(toml), ["health", "stripe-webhook"]);
+  const project = await loadConfig(envOf({ DATA_DIR: await Deno.makeTempDir({ prefix: "pc-config-" }) }));
+  assert.ok(project.functionsWithoutJwt.includes("stripe-webhook"));
+  assert.ok(!project.functionsWithoutJwt.includes("billing"));
 });

@@ -58,6 +58,8 @@ export function createFunctions(ctx: Ctx, platform: Platform): Service {
         return config.serviceRoleKey;
       case "SUPABASE_DB_URL":
         return config.databaseUrl ?? undefined;
+      case "SITE_URL":
+        return config.functionEnv(name) ?? config.siteUrl;
       default:
         return config.functionEnv(name);
     }
@@ -106,8 +108,10 @@ export function createFunctions(ctx: Ctx, platform: Platform): Service {
     const folder = NAME.test(name) ? await find(name) : null;
     if (!folder) return json({ code: "NOT_FOUND", message: "Requested function was not found" }, 404);
 
+    // verify_jwt = false in config.toml (a webhook, a probe): the function authenticates its callers itself.
     const token = bearer(req) ?? req.headers.get("apikey");
-    if (!token || !(await verifyJwt(token, config.jwtSecret)).ok) {
+    const open = config.functionsWithoutJwt.includes(name);
+    if (!open && (!token || !(await verifyJwt(token, config.jwtSecret)).ok)) {
       return json({ code: 401, message: "Invalid JWT" }, 401);
     }
 
