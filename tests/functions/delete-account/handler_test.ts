@@ -173,3 +173,45 @@ Deno.test("answers CORS preflight and refuses other methods than POST", async ()
   assert.equal((await get.json()).error.code, "invalid_input");
   assert.equal(store.users.has(me.id), true);
 });
+
+Deno.test("cancels the person's subscription before anything is deleted", async () => {
+  const { store } = setup();
+  const me = store.addUser(["a.png"]);
+  const order: string[] = [];
+  const deps: Deps = {
+    store,
+    log: () => {},
+    cancelSubscriptions: (id) => {
+      order.push(`cancel ${id === me.id}`, ...store.calls);
+      return Promise.resolve({ ok: true, value: 1 });
+    },
+  };
+  const res = await handler(
+    new Request("http://fn/delete-account", { method: "POST", headers: { Authorization: `Bearer ${me.jwt}` } }),
+    deps,
+  );
+  assert.equal(res.status, 200);
+  assert.deepEqual(order, ["cancel true", "identify"]);
+  assert.equal(store.users.has(me.id), false);
+});
+
+Deno.test("deletes nothing when the subscription cannot be cancelled (Stripe unreachable: 502)", async () => {
+  const { store } = setup();
+  const me = store.addUser(["a.png"]);
+  const deps: Deps = {
+    store,
+    log: () => {},
+    cancelSubscriptions: () => Promise.resolve({ ok: false, error: appError("network_error") }),
+  };
+  const res = await handler(
+    new Request("http://fn/delete-account", { method: "POST", headers: { Authorization: `Bearer ${me.jwt}` } }),
+    deps,
+  );
+  assert.equal(res.status, 502);
+  const body = await res.json();
+  assert.equal(body.error.code, "network_error");
+  assert.match(body.error.message, /subscription could not be cancelled, so nothing was deleted/);
+  assert.equal(store.users.has(me.id), true);
+  assert.deepEqual(store.objectsOf(me.id), [`${me.id}/a.png`]);
+  assert.equal(store.rowsOf(me.id).length, 5);
+});

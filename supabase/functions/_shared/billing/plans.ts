@@ -81,11 +81,10 @@ export function currentOf(
   const ours = subs
     .map((subscription) => ({ subscription, view: viewOf(subscription, prices) }))
     .filter((s): s is { subscription: Stripe.Subscription; view: SubscriptionView } => s.view !== null);
-  const score = (s: { subscription: Stripe.Subscription; view: SubscriptionView }) => [
-    STATUS_RANK[s.subscription.status] ?? 0,
-    s.view.tier === "premium" ? 1 : 0,
-    s.subscription.created ?? 0,
-  ];
+  const score = (s: { subscription: Stripe.Subscription; view: SubscriptionView }) => {
+    const rank = STATUS_RANK[s.subscription.status] ?? 0;
+    return [rank, rank > 0 && s.view.tier === "premium" ? 1 : 0, s.subscription.created ?? 0];
+  };
   ours.sort((a, b) => {
     const [x, y] = [score(a), score(b)];
     for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return y[i] - x[i];

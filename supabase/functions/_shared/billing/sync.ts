@@ -3,6 +3,7 @@
 // nothing else, so the order of events, their duplicates and their loss change nothing: the last read
 // wins, and a read older than the one written is dropped by the database (synced_at).
 // Also the customer, made once per person, and the calls delete-account makes.
+import { appError, type Result } from "../errors.ts";
 import { type BillingConfig, type Stripe } from "./config.ts";
 import { type BillingError, billingError, type BillingResult, failed, fromAppError } from "./errors.ts";
 import { currentOf, isLive, type SubscriptionView } from "./plans.ts";
@@ -153,3 +154,11 @@ export async function cancelAllSubscriptions(core: BillingCore, userId: string):
 }
 
 export type { BillingError };
+
+/** cancelAllSubscriptions as delete-account's step: Stripe unreachable is a network_error (502). */
+export async function cancelSubscriptionsOf(core: BillingCore, userId: string): Promise<Result<number>> {
+  const r = await cancelAllSubscriptions(core, userId);
+  if (r.ok) return r;
+  const code = r.error.code === "billing_unavailable" ? "network_error" : "server_error";
+  return { ok: false, error: appError(code, { message: r.error.message, detail: r.error.detail }) };
+}
