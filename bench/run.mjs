@@ -16,6 +16,7 @@ const benches = [
   ["engine", denoPath(), ["run", "-A", "bench/engine-bench.ts"]],
   ["generate", denoPath(), ["run", "-A", "bench/generate-bench.ts"]],
   ["nsfw", denoPath(), ["run", "-A", "bench/nsfw-bench.ts"]],
+  ["render-priority", denoPath(), ["run", "-A", "bench/render-priority-bench.mjs"]],
   ["generator", process.execPath, ["bench/generator-bench.mjs"]],
   ["sends-floor", process.execPath, ["bench/sends-floor-bench.mjs"]],
   ["client-cost", process.execPath, ["bench/client-cost-bench.mjs"]],
