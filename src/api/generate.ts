@@ -2,6 +2,7 @@
 // client-minted request id and answers the stored row, a signed image URL and the quota after it, or the
 // classified failure.
 // A replay (the same id sent again after a reload) answers the stored row the same way, at no charge.
+import type { AppliedCustomStyle } from "#shared/vocabulary/custom-styles.ts";
 import type {
   GenerateImageAnswer,
   GenerateImageBody,
@@ -17,6 +18,8 @@ export type GenerateRequest = GenerationChoice & {
   seed: number | null;
   referenceImage?: string;
   provider?: string;
+  /** The person's custom style as the task keeps it (decision 152): the server adds its words. */
+  customStyle?: AppliedCustomStyle;
 };
 
 /**
@@ -131,6 +134,10 @@ export async function generateImage(
     reference_image: request.referenceImage ?? null,
   };
   if (request.provider) body.provider = request.provider;
+  if (request.customStyle) {
+    const { id, name, prompt, negativePrompt } = request.customStyle;
+    body.custom_style = { id, name, prompt, negative_prompt: negativePrompt };
+  }
   const tz = timezone();
   try {
     const headers: Record<string, string> = {};

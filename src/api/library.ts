@@ -3,6 +3,7 @@
 // answer a WriteFailure that says what the drain should do about it, not just what went wrong.
 import type { RealtimePostgresChangesPayload } from "@supabase/supabase-js";
 import { GENERATIONS_BUCKET, type GenerationRow } from "#shared/vocabulary/rows.ts";
+import type { CustomStyleRow } from "#shared/vocabulary/custom-styles.ts";
 import { cacheImage } from "../db/library";
 import { isOnline } from "../lib/online";
 import { err, ok, type Result } from "../lib/result";
@@ -163,7 +164,12 @@ export async function fetchGenerationFlags(
   }
 }
 
-export type GenerationChange = { type: "upsert"; row: GenerationRow } | { type: "delete"; id: string };
+export type GenerationChange =
+  | { type: "upsert"; row: GenerationRow }
+  | { type: "delete"; id: string }
+  /** The person's custom styles (decision 152) come on the same channel. */
+  | { type: "style.upsert"; row: CustomStyleRow }
+  | { type: "style.delete"; id: string };
 export type ChangeFeedStatus = "SUBSCRIBED" | "CLOSED" | "CHANNEL_ERROR" | "TIMED_OUT";
 
 /**
@@ -186,6 +192,9 @@ export function subscribeGenerationChanges(
   const mine = { ...table, filter: `user_id=eq.${userId}` };
   const upsert = (payload: RealtimePostgresChangesPayload<Record<string, unknown>>) =>
     onChange({ type: "upsert", row: payload.new as unknown as GenerationRow });
+  const styles = { schema: "public", table: "custom_styles", filter: `user_id=eq.${userId}` } as const;
+  const styleUpsert = (payload: RealtimePostgresChangesPayload<Record<string, unknown>>) =>
+    onChange({ type: "style.upsert", row: payload.new as unknown as CustomStyleRow });
   const channel = client
     // Private: only the person may join it or send on it (decision 128, realtime.messages policies).
     .channel(`library:${userId}`, { config: { private: true } })
@@ -199,6 +208,13 @@ export function subscribeGenerationChanges(
         if (typeof id === "string") onChange({ type: "delete", id });
       },
     )
+    // The person's custom styles (decision 152), on the same channel and with the same rule for deletes.
+    .on("postgres_changes", { ...styles, event: "INSERT" }, styleUpsert)
+    .on("postgres_changes", { ...styles, event: "UPDATE" }, styleUpsert)
+    .on("postgres_changes", { schema: "public", table: "custom_styles", event: "DELETE" }, (payload) => {
+      const id = (payload.old as { id?: unknown }).id;
+      if (typeof id === "string") onChange({ type: "style.delete", id });
+    })
     .subscribe((status) => onStatus(status as ChangeFeedStatus));
   return () => void client.removeChannel(channel);
 }

@@ -4,6 +4,7 @@ import { Dexie, type EntityTable } from "dexie";
 import {
   DB_NAME,
   defineSchema,
+  type CustomStyleRecord,
   type GenerationRecord,
   type ImageRecord,
   type ImageUseRecord,
@@ -25,6 +26,7 @@ export type AppDb = Dexie & {
   preferences: EntityTable<PreferencesRecord, "userId">;
   limits: EntityTable<LimitsRecord, "userId">;
   meta: EntityTable<MetaRecord, "key">;
+  customStyles: EntityTable<CustomStyleRecord, "id">;
 };
 
 export function openAppDb(name: string = DB_NAME): AppDb {

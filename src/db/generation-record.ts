@@ -35,5 +35,10 @@ export function toGenerationRecord(row: ModeratedRow): GenerationRecord {
     record.removedAt = row.removed_at;
     record.removedReason = row.removed_reason ?? null;
   }
+  // Likewise only a row made with a custom style (decision 152) names it.
+  if (row.custom_style_name) {
+    record.customStyle = row.custom_style_name;
+    if (row.custom_style_id) record.customStyleId = row.custom_style_id;
+  }
   return record;
 }

@@ -6,6 +6,7 @@ import type { ErrorCode } from "#shared/vocabulary/errors.ts";
 import { DIMENSIONS, isAspectRatio, type AspectRatio, type Quality } from "#shared/vocabulary/generation.ts";
 import { GENERATIONS_BUCKET } from "#shared/vocabulary/rows.ts";
 import type { Tier } from "#shared/vocabulary/tiers.ts";
+import type { AppliedCustomStyle } from "#shared/vocabulary/custom-styles.ts";
 import { promptWords } from "./search";
 
 /** A server `generations` row as the client keeps it (its image bytes are in ImageRecord). */
@@ -44,6 +45,12 @@ export type GenerationRecord = {
    */
   removedAt?: string;
   removedReason?: string | null;
+  /**
+   * Decision 152: the person's custom style it was made with (its words are in the prompt already), its
+   * id and name; present only when the row names one (not indexed: no schema version needed for them).
+   */
+  customStyleId?: string;
+  customStyle?: string;
 };
 
 /**
@@ -91,6 +98,11 @@ export type TaskRecord = {
   referenceImage?: string;
   provider?: string;
   /**
+   * Decision 152: the custom style it is made with, as it was when queued (a task queued offline runs as
+   * made whatever becomes of the style meanwhile). `prompt` and `negativePrompt` above are the person's own.
+   */
+  customStyle?: AppliedCustomStyle;
+  /**
    * docs/spec.md §3 (schema 6): the size asked for (the ratio's pixels), and the model that drew it once
    * the server has said.
    */
@@ -125,7 +137,10 @@ export type TaskRecord = {
 export type OutboxOp =
   | { kind: "generation.flags"; payload: { generationId: string; isSaved?: boolean; isPublic?: boolean } }
   | { kind: "generation.delete"; payload: { generationId: string; imagePath: string } }
-  | { kind: "preferences.update"; payload: { patch: PreferencesPatch } };
+  | { kind: "preferences.update"; payload: { patch: PreferencesPatch } }
+  /** Decision 152: the whole style as it now is (an upsert: a resend sets the same values). */
+  | { kind: "style.save"; payload: { style: CustomStyleRecord } }
+  | { kind: "style.delete"; payload: { styleId: string } };
 
 export type OutboxKind = OutboxOp["kind"];
 
@@ -207,13 +222,31 @@ export type LimitsRecord = {
   checkedAt: string;
 };
 
+/**
+ * A person's own style (schema 7, decision 152): the server's public.custom_styles row as the client keeps
+ * it. `prompt` is the words it adds to the prompt; `preview` a small JPEG data: URL from one of their images.
+ */
+export type CustomStyleRecord = {
+  id: string;
+  userId: string;
+  name: string;
+  prompt: string;
+  negativePrompt: string;
+  baseStyle: string;
+  quality: Quality;
+  aspectRatio: AspectRatio;
+  preview: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
 /** Sync cursors and other small facts, keyed by name. */
 export type MetaRecord = { key: string; value: unknown };
 
 export const DB_NAME = "promptcanvas";
 
 /** The newest schema version. */
-const SCHEMA_VERSION = 6;
+const SCHEMA_VERSION = 7;
 
 /**
  * Declares the schema's versions on `db`, up to `upTo` (the newest by default; tests open a database
@@ -253,6 +286,9 @@ export function defineSchema(db: Dexie, upTo: number = SCHEMA_VERSION): void {
   // 6: tasks carry docs/spec.md §3's params and, when done, their resultUrl; generations carry
   // NSFWContent false (no index changes).
   db.version(6).stores({}).upgrade(upgradeToV6);
+  if (upTo < 7) return;
+  // 7: the person's own styles (decision 152), listed by owner and name.
+  db.version(7).stores({ customStyles: "id, userId, [userId+name]" });
 }
 
 /** The size a task asks for: its ratio's pixels (docs/spec.md §9). */

@@ -17,6 +17,8 @@ export type Recipe = GenerationChoice & {
   seed: number | null;
   provider: string;
   model: string;
+  /** The person's custom style it was made with (decision 152); absent when none. */
+  customStyle?: string;
 };
 
 export function recipeFromRow(row: GenerationRow): Recipe {
@@ -33,6 +35,7 @@ export function recipeFromRow(row: GenerationRow): Recipe {
     provider: row.provider,
     model: row.model,
     createdAt: row.created_at,
+    ...(row.custom_style_name ? { customStyle: row.custom_style_name } : {}),
   };
 }
 
@@ -64,6 +67,7 @@ export function recipeRows(r: Recipe, timeZone?: string): { label: string; value
     { label: "Prompt", value: r.prompt },
     { label: "Negative prompt", value: r.negativePrompt.trim() || "None" },
     { label: "Style", value: styleLabel(r.style) },
+    ...(r.customStyle ? [{ label: "Custom style", value: r.customStyle }] : []),
     { label: "Quality", value: qualityLabel(r.quality) },
     { label: "Aspect ratio", value: r.aspectRatio },
     { label: "Size", value: `${r.width} × ${r.height}` },

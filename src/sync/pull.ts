@@ -25,6 +25,8 @@ import {
   type ServerFlags,
 } from "../db/library";
 import { recordPullFailure } from "../db/pull-status";
+import { fetchCustomStyles } from "../api/custom-styles";
+import { reconcileStyles } from "../db/custom-styles";
 import type { LimitsRecord, PreferencesRecord } from "../db/schema";
 
 export const PULL_PAGE_SIZE = 200;
@@ -163,17 +165,33 @@ export async function reconcileGenerations(
 
 export type CatchUpReport = { pulled: number; removed: number; updated: number; restored: number; errors: AppError[] };
 
-/** What a reconnect runs: the rows missed, then deletions and flag changes missed. */
+export type FetchStyles = typeof fetchCustomStyles;
+
+/** The person's custom styles (decision 152), read whole: a few dozen rows replace what the device holds. */
+export async function pullCustomStyles(
+  db: AppDb,
+  userId: string,
+  fetchStyles: FetchStyles = fetchCustomStyles,
+): Promise<{ error?: AppError }> {
+  const rows = await fetchStyles(userId);
+  if (!rows.ok) return { error: rows.error };
+  await reconcileStyles(db, userId, rows.value);
+  return {};
+}
+
+/** What a reconnect runs: the rows missed, then deletions and flag changes missed, and the custom styles. */
 export async function catchUp(
   db: AppDb,
   userId: string,
   fetchPage: FetchGenerationsPage = fetchGenerationsSince,
   fetchFlags: FetchFlagsPage = fetchGenerationFlags,
   fetchRows: FetchRowsById = fetchGenerationsByIds,
+  fetchStyles: FetchStyles = fetchCustomStyles,
 ): Promise<CatchUpReport> {
   const pulled = await pullGenerations(db, userId, fetchPage);
   const reconciled = await reconcileGenerations(db, userId, fetchFlags, fetchRows);
-  const errors = [pulled.error, reconciled.error].filter((e): e is AppError => e !== undefined);
+  const styles = await pullCustomStyles(db, userId, fetchStyles);
+  const errors = [pulled.error, reconciled.error, styles.error].filter((e): e is AppError => e !== undefined);
   return {
     pulled: pulled.count,
     removed: reconciled.removed,

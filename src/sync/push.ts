@@ -25,10 +25,11 @@ import {
   type PreferencesRowPatch,
   type WriteFailure,
 } from "../api/library";
+import { deleteCustomStyleRow, upsertCustomStyle } from "../api/custom-styles";
 import type { AppDb } from "../db/db";
 import { removeImages } from "../db/images";
 import { completeEntry, deferEntry, headEntry, markConflict, parkEntry } from "../db/outbox";
-import type { OutboxEntry, OutboxOp, PreferencesPatch } from "../db/schema";
+import type { CustomStyleRecord, OutboxEntry, OutboxOp, PreferencesPatch } from "../db/schema";
 import { WorkLeftForLater, createLane, type DeliveryOutcome, type Settled } from "./delivery";
 import type { WorkerDrain } from "./runner";
 
@@ -43,6 +44,9 @@ export type PushDeps = {
   /** Deletes the row and its stored image in one server call (decision 113). */
   deleteGeneration: (id: string, imagePath: string) => Promise<Result<{ rowDeleted: boolean }, WriteFailure>>;
   upsertPreferences: (userId: string, patch: PreferencesRowPatch) => Promise<Result<null, WriteFailure>>;
+  /** Custom styles (decision 152): an upsert of the whole style, a delete by id; absent: the backend's. */
+  upsertStyle?: (style: CustomStyleRecord) => Promise<Result<null, WriteFailure>>;
+  deleteStyle?: (id: string) => Promise<Result<null, WriteFailure>>;
   /** One attempt to renew the session; true when a fresh one is in place. */
   refreshSession: () => Promise<boolean>;
   /**
@@ -99,6 +103,14 @@ async function send(deps: PushDeps, entry: OutboxEntry): Promise<Sent> {
     }
     case "preferences.update": {
       const r = await deps.upsertPreferences(entry.userId, toPreferencesRowPatch(op.payload.patch));
+      return r.ok ? { outcome: "applied" } : failed(r.error);
+    }
+    case "style.save": {
+      const r = await (deps.upsertStyle ?? upsertCustomStyle)(op.payload.style);
+      return r.ok ? { outcome: "applied" } : failed(r.error);
+    }
+    case "style.delete": {
+      const r = await (deps.deleteStyle ?? deleteCustomStyleRow)(op.payload.styleId);
       return r.ok ? { outcome: "applied" } : failed(r.error);
     }
     default:

@@ -10,6 +10,7 @@
 // wakes it, src/sync/lanes.ts).
 import type { ChangeFeedStatus, GenerationChange } from "../api/library";
 import type { AppDb } from "../db/db";
+import { applyServerStyleDelete, applyServerStyles } from "../db/custom-styles";
 import { applyServerDelete, applyServerRows } from "../db/library";
 import type { Fired } from "./triggers";
 
@@ -42,7 +43,9 @@ export type LiveGenerations = {
 
 export async function applyChange(db: AppDb, userId: string, change: GenerationChange): Promise<void> {
   if (change.type === "delete") await applyServerDelete(db, userId, change.id);
-  else await applyServerRows(db, userId, [change.row]);
+  else if (change.type === "upsert") await applyServerRows(db, userId, [change.row]);
+  else if (change.type === "style.delete") await applyServerStyleDelete(db, userId, change.id);
+  else await applyServerStyles(db, userId, [change.row]);
 }
 
 export function followGenerations(deps: RealtimeDeps, userId: string): LiveGenerations {

@@ -71,6 +71,7 @@ function requestOf(task: TaskRecord): GenerateRequest {
     seed: task.seed,
     referenceImage: task.referenceImage,
     provider: task.provider,
+    ...(task.customStyle ? { customStyle: task.customStyle } : {}),
   };
 }
 

@@ -8,4 +8,5 @@ export const PERSONAL_TABLES = [
   "quota_reservations",
   "app_events",
   "web_vitals",
+  "custom_styles",
 ];

@@ -6,6 +6,7 @@ import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
 import { validateNegativePrompt, validatePrompt } from "#shared/vocabulary/prompt.ts";
 import { BATCH_MAX, BATCH_MIN, isAspectRatio, isQuality, SEED_MAX } from "#shared/vocabulary/generation.ts";
 import { isStyleId } from "#shared/vocabulary/styles.ts";
+import { applyCustomStyle, type AppliedCustomStyle } from "#shared/vocabulary/custom-styles.ts";
 import { db } from "../../db/db";
 import { addPrompt, clearPrompts, removePrompt, type PromptEntry } from "../../db/prompt-history";
 import { paramsFor, type LimitsRecord } from "../../db/schema";
@@ -27,6 +28,8 @@ export type GenerationSettings = {
   provider?: string;
   /** The person chose to hold the request until the daily reset (today's quota is spent). */
   holdUntilReset?: boolean;
+  /** A custom style (decision 152), kept by each task as it is now. */
+  customStyle?: AppliedCustomStyle;
 };
 
 export type GenerateResult =
@@ -40,6 +43,9 @@ export function validateSettings(s: GenerationSettings): string | null {
   // store would be drawn, then refused, so it is never queued.
   const textError = validatePrompt(s.prompt) ?? validateNegativePrompt(s.negativePrompt);
   if (textError) return textError;
+  // With a custom style, the spec's limits hold for the prompt as drawn (its words added), as on the server.
+  const styled = applyCustomStyle(s.prompt, s.negativePrompt, s.customStyle).error;
+  if (styled) return styled;
   if (s.referenceImage && !/^data:image\/[a-z0-9.+-]+;base64,/i.test(s.referenceImage)) {
     return VALIDATION_MESSAGES.notAnImage;
   }
@@ -68,6 +74,7 @@ function tasksFor(s: GenerationSettings, userId: string, online: boolean, holdUn
     seed: s.seed,
     ...(s.referenceImage ? { referenceImage: s.referenceImage } : {}),
     ...(s.provider ? { provider: s.provider } : {}),
+    ...(s.customStyle ? { customStyle: { ...s.customStyle } } : {}),
     // Held by choice, it waits for the reset; written offline, it says "Waiting for connection".
     ...(holdUntil
       ? { wait: { reason: "quota" as const, until: holdUntil } }

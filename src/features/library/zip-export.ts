@@ -35,6 +35,7 @@ function recipeOf(record: GenerationRecord, file: string): RecipeWithFile {
     provider: record.provider,
     model: record.model,
     createdAt: record.createdAt,
+    ...(record.customStyle ? { customStyle: record.customStyle } : {}),
   };
 }
 

@@ -19,6 +19,7 @@ import {
   SEED_MAX,
 } from "./vocabulary/generation.ts";
 import { STYLE_IDS, type StyleId } from "./vocabulary/styles.ts";
+import { applyCustomStyle, parseAppliedCustomStyle } from "./vocabulary/custom-styles.ts";
 
 export interface GenerationRequest extends GenerationChoice<StyleId> {
   requestId: string;
@@ -28,6 +29,8 @@ export interface GenerationRequest extends GenerationChoice<StyleId> {
   reference: ReferenceUpload | null;
   provider: ProviderId | null;
   timezone: string | null;
+  /** The custom style applied to prompt and negativePrompt (decision 152), or null. */
+  customStyle: { id: string; name: string } | null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -181,12 +184,17 @@ export function parseGenerationRequest(body: unknown, headerTimezone: string | n
   }
   const reference = referenceOf(b.reference_image);
   if (!reference.ok) return reference;
+  // A custom style's words join the prompt here, and the spec's limits hold for what is drawn.
+  const custom = parseAppliedCustomStyle(b.custom_style);
+  if ("error" in custom) return { ok: false, error: invalidInput(custom.error) };
+  const applied = applyCustomStyle(prompt, negativePrompt, custom.value);
+  if (applied.error) return { ok: false, error: invalidInput(applied.error) };
   return {
     ok: true,
     value: {
       requestId: b.request_id.toLowerCase(),
-      prompt,
-      negativePrompt,
+      prompt: applied.prompt,
+      negativePrompt: applied.negativePrompt,
       style: style.value,
       quality: quality.value,
       aspectRatio: aspectRatio.value,
@@ -194,6 +202,7 @@ export function parseGenerationRequest(body: unknown, headerTimezone: string | n
       reference: reference.value,
       provider: (b.provider as ProviderId | undefined) ?? null,
       timezone: (tzRaw as string | null | undefined) || null,
+      customStyle: custom.value ? { id: custom.value.id, name: custom.value.name } : null,
     },
   };
 }

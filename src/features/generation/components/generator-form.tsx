@@ -3,6 +3,7 @@
 // §5 rules before asking the queue; a blank prompt disables Generate and says why once edited.
 import { useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "wouter";
+import { isStyleId } from "#shared/vocabulary/styles.ts";
 import { useOnline } from "../../../lib/use-online";
 import { Icon } from "../../../ui/icons";
 import { validateSettings, type GeneratorSettings, type SettingsErrors } from "./generator-settings";
@@ -12,6 +13,7 @@ import { useEngines } from "../../../sync/use-engines";
 import { EngineField } from "../../../ui/engine-field";
 import { AspectRatioField, BatchField, NegativePromptField, QualityField, SeedField } from "./setting-fields";
 import { StylePicker } from "./style-picker";
+import { CustomStylePicker } from "./custom-styles/custom-style-picker";
 import { Spinner } from "../../../ui/spinner";
 
 export type FormNotice = {
@@ -44,6 +46,8 @@ type Props = {
   /** The queue's concurrency, also set in the batch settings before a batch is queued. */
   concurrency: number;
   onConcurrency: (n: number) => void;
+  /** The person signed in (their custom styles, decision 152); absent for a visitor. */
+  userId?: string | null;
 };
 
 export function GeneratorForm({
@@ -60,6 +64,7 @@ export function GeneratorForm({
   defaultsReady = true,
   concurrency,
   onConcurrency,
+  userId,
 }: Props) {
   const online = useOnline();
   const engines = useEngines();
@@ -109,7 +114,27 @@ export function GeneratorForm({
         aria-busy={defaultsReady ? undefined : true}
         data-testid="saved-defaults"
       >
-        <StylePicker value={settings.style} onChange={(v) => update("style", v)} />
+        <StylePicker
+          value={settings.style}
+          noneSelected={Boolean(settings.customStyleId)}
+          onChange={(v) => {
+            update("style", v);
+            update("customStyleId", "");
+          }}
+        />
+        <CustomStylePicker
+          userId={userId}
+          value={settings.customStyleId}
+          currentStyle={settings.style}
+          onChange={(custom) => {
+            update("customStyleId", custom?.id ?? "");
+            if (!custom) return;
+            // A custom style brings its defaults: the built-in style it draws on, its quality and ratio.
+            if (isStyleId(custom.baseStyle)) update("style", custom.baseStyle);
+            update("quality", custom.quality);
+            update("aspectRatio", custom.aspectRatio);
+          }}
+        />
         <QualityField
           value={settings.quality}
           onChange={(v) => update("quality", v)}

@@ -17,6 +17,8 @@ import {
 import { clipChars, validateNegativePrompt, validatePrompt } from "#shared/vocabulary/prompt.ts";
 import { isStyleId, type StyleId } from "#shared/vocabulary/styles.ts";
 import type { ImageRecipe } from "#shared/recipe-metadata/recipe.ts";
+import type { AppliedCustomStyle } from "#shared/vocabulary/custom-styles.ts";
+import type { CustomStyleRecord } from "../../../db/schema";
 import { isEngineId, type GenerateLinkParams } from "../../../lib/generate-link";
 
 export type GeneratorSettings = GenerationChoice<StyleId> & {
@@ -27,6 +29,8 @@ export type GeneratorSettings = GenerationChoice<StyleId> & {
   batchCount: number;
   /** The image engine asked for; empty: the deployment's default. */
   provider: string;
+  /** The person's custom style chosen (decision 152); empty: none (the built-in `style` alone). */
+  customStyleId: string;
 };
 
 /** The saved defaults a person chose (a `preferences` record's fields). */
@@ -60,6 +64,7 @@ export function initialSettings(prefs?: SavedDefaults | null): GeneratorSettings
     batch: false,
     batchCount: BATCH_DEFAULT,
     provider: "",
+    customStyleId: "",
   };
 }
 
@@ -91,7 +96,8 @@ export function applyLink(
  * one. The reference image goes (a recipe does not carry one); batch mode stays as it is.
  */
 export function applyRecipe(settings: GeneratorSettings, recipe: ImageRecipe): GeneratorSettings {
-  const next = { ...settings, referenceImage: null };
+  // A recipe's prompt already holds its custom style's words: the style is not added a second time.
+  const next = { ...settings, referenceImage: null, customStyleId: "" };
   next.prompt = clipChars(recipe.prompt.trim(), PROMPT_MAX_CHARS);
   next.negativePrompt = clipChars(recipe.negativePrompt.trim(), NEGATIVE_PROMPT_MAX_CHARS);
   if (isStyleId(recipe.style)) next.style = recipe.style;
@@ -137,10 +143,14 @@ export type GenerateSettings = GenerationChoice<StyleId> & {
   seed: number | null;
   referenceImage?: string;
   batchCount?: number;
+  customStyle?: AppliedCustomStyle;
 };
 
-/** The request for generate(): batch mode asks for N tasks, otherwise one. */
-export function toRequest(s: GeneratorSettings): GenerateSettings {
+/**
+ * The request for generate(): batch mode asks for N tasks, otherwise one. `custom` is the chosen custom
+ * style's record (decision 152): each task keeps its name and words as they are now.
+ */
+export function toRequest(s: GeneratorSettings, custom?: CustomStyleRecord | null): GenerateSettings {
   return {
     prompt: s.prompt.trim(),
     negativePrompt: s.negativePrompt.trim(),
@@ -151,5 +161,15 @@ export function toRequest(s: GeneratorSettings): GenerateSettings {
     ...(s.referenceImage ? { referenceImage: s.referenceImage.dataUrl } : {}),
     ...(s.batch ? { batchCount: s.batchCount } : {}),
     ...(s.provider ? { provider: s.provider } : {}),
+    ...(custom && custom.id === s.customStyleId
+      ? {
+          customStyle: {
+            id: custom.id,
+            name: custom.name,
+            prompt: custom.prompt,
+            negativePrompt: custom.negativePrompt,
+          },
+        }
+      : {}),
   };
 }

@@ -22,6 +22,7 @@ import { LivePreviewPanel, RECENT_COUNT, RECENT_FIRST } from "./preview-panel";
 import { PromptHistory } from "./prompt-history";
 import { QueueCard, type QueueCardProps } from "./queue-card";
 import { useGeneratorForm } from "./use-generator-form";
+import { useCustomStyles } from "./custom-styles/use-custom-styles";
 import { OpenImageDropZone, useImagesFromOutside, type OpenedImageHandlers } from "./open-image";
 import { findSameRecipe } from "./same-recipe";
 import { SameRecipeDialog } from "./same-recipe-dialog";
@@ -122,6 +123,8 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
     userId,
     checking: session.status === "checking",
   });
+  // The chosen custom style's record as this device holds it now (decision 152).
+  const customStyle = useCustomStyles(userId)?.styles.find((s) => s.id === settings.customStyleId);
   // Each image opened from outside starts the reference field afresh (an old refusal's message goes).
   const [openedCount, setOpenedCount] = useState(0);
   const opened = useMemo<OpenedImageHandlers>(
@@ -174,7 +177,7 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
     setSubmitting(true);
     try {
       if (!hold && !again) {
-        const request = toRequest(settings);
+        const request = toRequest(settings, customStyle);
         const engine = settings.provider || (await readEngines(db))?.default || null;
         const found = await findSameRecipe(userId, request, engine).catch(() => null);
         if (found) {
@@ -183,7 +186,7 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
         }
       }
       setPinnedId(null);
-      const result = await actions.generate({ ...toRequest(settings), holdUntilReset: hold });
+      const result = await actions.generate({ ...toRequest(settings, customStyle), holdUntilReset: hold });
       if (!result.ok) {
         const { resetAt } = result;
         const held = resetAt ? { resetAt, run: () => void generate(true) } : undefined;
@@ -233,6 +236,7 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
               openedCount={openedCount}
               concurrency={concurrency}
               onConcurrency={actions.setConcurrency}
+              userId={userId}
               afterPrompt={
                 <PromptHistory
                   entries={history}

@@ -11,9 +11,15 @@ import { Icon } from "../../../ui/icons";
 /** docs/spec.md §9: the style grid shows 6 styles. */
 export const STYLE_GRID_COUNT = 6;
 
-type Props = { value: StyleId; onChange: (style: StyleId) => void; disabled?: boolean };
+type Props = {
+  value: StyleId;
+  onChange: (style: StyleId) => void;
+  disabled?: boolean;
+  /** A custom style is chosen instead (decision 152): no built-in card shows as pressed. */
+  noneSelected?: boolean;
+};
 
-export function StylePicker({ value, onChange, disabled }: Props) {
+export function StylePicker({ value, onChange, disabled, noneSelected = false }: Props) {
   const id = useId();
   const [showAll, setShowAll] = useState(false);
   const visible = showAll ? STYLES : STYLES.filter((s, i) => i < STYLE_GRID_COUNT || s.id === value);
@@ -22,7 +28,7 @@ export function StylePicker({ value, onChange, disabled }: Props) {
       <legend className="mb-2 text-sm font-medium">Choose Your Style</legend>
       <div id={`${id}-grid`} className="grid grid-cols-[repeat(auto-fill,minmax(7rem,1fr))] gap-2">
         {visible.map((s) => {
-          const selected = s.id === value;
+          const selected = s.id === value && !noneSelected;
           return (
             <button
               key={s.id}

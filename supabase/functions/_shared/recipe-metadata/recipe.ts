@@ -14,6 +14,11 @@ export type ImageRecipe = GenerationChoice & {
   /** The engine (provider id: builtin, replicate, ...). */
   provider: string;
   model: string;
+  /**
+   * The name of the person's custom style it was made with (decision 152), whose words are already in the
+   * prompt and negative prompt; absent when none was.
+   */
+  customStyle?: string;
 };
 
 export const RECIPE_VERSION = 1;
@@ -36,6 +41,7 @@ function fieldsOf(r: ImageRecipe): ImageRecipe {
     seed: r.seed,
     provider: r.provider,
     model: r.model,
+    ...(typeof r.customStyle === "string" && r.customStyle ? { customStyle: r.customStyle } : {}),
   };
 }
 
@@ -54,7 +60,7 @@ export function recipeFromObject(o: unknown): ImageRecipe | null {
   if (r.v !== RECIPE_VERSION) return null;
   const ok = isText(r.prompt) && isText(r.negativePrompt) && isText(r.style) && isQuality(r.quality) &&
     isAspectRatio(r.aspectRatio) && isSide(r.width) && isSide(r.height) && isSeed(r.seed) && isText(r.provider) &&
-    isText(r.model);
+    isText(r.model) && (r.customStyle === undefined || isText(r.customStyle));
   return ok ? fieldsOf(r as unknown as ImageRecipe) : null;
 }
 
@@ -82,6 +88,7 @@ export function parametersText(r: ImageRecipe): string {
     ["Model", r.model],
     ["Engine", r.provider],
     ["Style", r.style],
+    ...(r.customStyle ? [["Custom style", r.customStyle] as [string, string]] : []),
     ["Quality", r.quality],
     ["Aspect ratio", r.aspectRatio],
   ];

@@ -22,6 +22,11 @@ export interface GenerateImageBody {
   provider?: string;
   /** An IANA time zone for the daily reset; absent: the X-Timezone header. */
   timezone?: string;
+  /**
+   * The person's custom style (decision 152), as the task keeps it: its words are added to the prompt
+   * (and its negative prompt to the negative prompt) where the prompt is validated; the row names it.
+   */
+  custom_style?: { id: string; name: string; prompt: string; negative_prompt?: string } | null;
 }
 
 /** The caller's quota after the request (snake_case, as the quota RPCs return it). */

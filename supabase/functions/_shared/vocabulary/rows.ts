@@ -22,10 +22,13 @@ export interface GenerationRow {
   is_public: boolean;
   is_saved: boolean;
   created_at: string;
+  /** The person's custom style it was made with (decision 152): its id and name; null or absent when none. */
+  custom_style_id?: string | null;
+  custom_style_name?: string | null;
 }
 
 export const GENERATION_COLUMNS =
-  "id,user_id,prompt,negative_prompt,style,quality,aspect_ratio,width,height,seed,provider,model,image_path,is_public,is_saved,created_at";
+  "id,user_id,prompt,negative_prompt,style,quality,aspect_ratio,width,height,seed,provider,model,image_path,is_public,is_saved,created_at,custom_style_id,custom_style_name";
 
 export const GENERATIONS_BUCKET = "generations";
 
