@@ -52,6 +52,11 @@ export interface Config {
   authMinPasswordLength: number;
   /** PostgREST's schemas: supabase/config.toml's [api] schemas and extra_search_path. */
   rest: RestSchemas;
+  /**
+   * Card payments: "stripe" when STRIPE_SECRET_KEY is set (Stripe itself; the stand-in never starts), "none"
+   * with STRIPE_STANDIN=0 (functions see no STRIPE_* variable), else "stand-in" (supabase/local/stripe/).
+   */
+  payments: "stripe" | "none" | "stand-in";
 }
 
 /**
@@ -239,6 +244,7 @@ export async function loadConfig(env: Env = denoEnv): Promise<Config> {
   const extra = env("EXTRA_FUNCTIONS_DIR");
   // config.toml is read here, once, for every setting the local backend takes from it.
   const configToml = await readConfigToml(env);
+  const payments = env("STRIPE_SECRET_KEY") ? "stripe" : env("STRIPE_STANDIN") === "0" ? "none" : "stand-in";
   return {
     apiPort,
     appPort,
@@ -268,9 +274,10 @@ export async function loadConfig(env: Env = denoEnv): Promise<Config> {
     // PostgREST's db-max-rows: config.toml's [api] max_rows (the CLI's default 1000), REST_MAX_ROWS overriding.
     restMaxRows: positiveInt(env("REST_MAX_ROWS"), tomlIntegers(configToml, "api").max_rows || 1000),
     renderWorkers: env("RENDER_WORKERS") ? positiveInt(env("RENDER_WORKERS"), 1) : null,
-    functionEnv: env,
+    functionEnv: payments === "none" ? (name) => (name.startsWith("STRIPE_") ? undefined : env(name)) : env,
     authRateLimits: authRateLimitsOf(env, configToml),
     authMinPasswordLength: minPasswordLengthOf(configToml),
     rest: restSchemasOf(configToml),
+    payments,
   };
 }

@@ -12,6 +12,7 @@ import { createRest } from "./rest/rest.ts";
 import { createStorage } from "./storage/storage.ts";
 import { createRealtime } from "./realtime/realtime.ts";
 import { createFunctions } from "./functions/functions.ts";
+import { createStripeStandIn, isStripePath } from "./stripe/stand-in.ts";
 
 const config = await loadConfig();
 const log: Ctx["log"] = (msg, extra) => {
@@ -51,6 +52,24 @@ const functionFetch: typeof fetch = (input, init) => {
   if (new URL(req.url).origin !== new URL(config.publicUrl).origin) return fetch(req);
   return serve(req, { remoteAddr: "127.0.0.1" });
 };
+
+// The Stripe stand-in (decision 149), unless real keys are set or STRIPE_STANDIN=0: served on this port under
+// Stripe's own paths; the functions get its keys, its prices and STRIPE_API_URL; its events come in-process.
+const stripe = config.payments === "stand-in" ?
+  await createStripeStandIn({
+    publicUrl: () => config.publicUrl,
+    stateFile: `${config.dataDir}/stripe-standin.json`,
+    fetch: functionFetch,
+    quiet: config.quiet,
+  }) :
+  null;
+if (stripe) {
+  const hostEnv = config.functionEnv;
+  config.functionEnv = (name) => (stripe.env as Record<string, string | undefined>)[name] ?? hostEnv(name);
+  log(
+    "Stripe stand-in: test payments only (STRIPE_SECRET_KEY switches to Stripe, STRIPE_STANDIN=0 turns payments off)",
+  );
+}
 
 const services: [string, Service][] = [
   ["/auth/v1", createAuth(ctx)],
@@ -110,6 +129,7 @@ const INVALID_API_KEY = {
 async function route(req: Request, info: { remoteAddr: string }): Promise<Response> {
   const url = new URL(req.url);
   if (url.pathname === "/health") return json({ status: "ok", database: db.kind });
+  if (stripe && isStripePath(url.pathname)) return await stripe.handle(req);
   if (!apiKeyOptional(url.pathname, req.method)) {
     const key = req.headers.get("apikey")?.trim() || url.searchParams.get("apikey")?.trim();
     if (!key) return json(NO_API_KEY, 401);
@@ -194,6 +214,7 @@ async function shutdown() {
   if (stopping) return;
   stopping = true;
   for (const [, service] of services) await service.close?.();
+  await stripe?.close();
   await renderPool.close();
   await server.shutdown();
   await db.close();
