@@ -6,7 +6,7 @@ import { prerenderToNodeStream } from "react-dom/static";
 import { Router } from "wouter";
 import { App } from "./app/app";
 import { isIndexable, isPrerendered, routeHead } from "./app/route-meta";
-import { PAGE_MODULES, ROUTES } from "./app/route-table";
+import { EXTRA_ROUTES, PAGE_MODULES, ROUTES } from "./app/route-table";
 import { preloadRoute } from "./app/routes";
 import { GENERATION_COLUMNS, GENERATIONS_BUCKET } from "#shared/vocabulary/rows.ts";
 import { readConfig } from "./api/config";
@@ -18,8 +18,12 @@ import { renderHeadTags } from "./features/site/head-tags";
 import { setSessionView } from "./state/session-store";
 import type { RouteEntry } from "./app/route-table";
 
-/** The route table and how each route is built, as the prerender script reads them. */
-export const site = { routes: ROUTES, isIndexable, isPrerendered };
+/**
+ * The route table and how each route is built, as the prerender script reads them. A public page beyond
+ * the spec's table at a fixed address (/compare) gets its noindex shell too, so its address answers 200.
+ */
+const SHELLED_EXTRAS = EXTRA_ROUTES.filter((r) => r.access === "public" && !r.path.includes(":"));
+export const site = { routes: [...ROUTES, ...SHELLED_EXTRAS], isIndexable, isPrerendered };
 
 /** The source files (as Vite's manifest names them) of the modules that draw `entry`'s page. */
 export function pageSources(entry: RouteEntry): string[] {

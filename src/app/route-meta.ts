@@ -27,6 +27,7 @@ const NOINDEX_PAGES = new Set<RouteEntry["page"]>([
   "paymentSuccess",
   "paymentCanceled",
   "galleryImage",
+  "compare",
 ]);
 
 /** Public pages are indexed; signed-in pages, the pages above and unknown paths are not. */

@@ -42,7 +42,8 @@ export type PageKey =
   | "moreTools"
   | "comingNext"
   | "galleryImage"
-  | "moderation";
+  | "moderation"
+  | "compare";
 
 export type Section = "Create" | "Mine" | "Learn" | "Product" | "Legal" | "Account";
 
@@ -171,7 +172,7 @@ export const ROUTES: readonly RouteEntry[] = [
   },
   {
     path: "/payment-success",
-    title: "No Payment Was Taken",
+    title: "Payment Successful",
     access: "public",
     section: "Account",
     page: "paymentSuccess",
@@ -191,7 +192,8 @@ export const ROUTES: readonly RouteEntry[] = [
  * Pages beyond docs/spec.md §2 (issue 42): the page of one published image, which anyone may open and
  * share, and the operators' moderation page. Neither is prerendered nor in the site map: the first is
  * drawn from its row (the app server writes its link-preview tags, scripts/gallery-page.mjs), the second
- * is for operators alone.
+ * is for operators alone. Issue 46 adds /compare (decision 156), drawn in the browser from the ids in its
+ * address: the build writes it a noindex shell, so its address answers 200.
  */
 export const EXTRA_ROUTES: readonly RouteEntry[] = [
   {
@@ -203,6 +205,7 @@ export const EXTRA_ROUTES: readonly RouteEntry[] = [
     prerender: false,
   },
   { path: "/moderation", title: "Moderation", access: "operator", section: "Account", page: "moderation" },
+  { path: "/compare", title: "Compare", access: "public", section: "Mine", page: "compare", prerender: false },
 ];
 
 /** Whether `path` (no trailing slash) is an address of `entry` (a `:name` segment takes any one segment). */
@@ -261,6 +264,7 @@ export const PAGE_MODULES: Readonly<Record<PageKey, readonly [string, ...string[
   comingNext: ["ui/coming-next.tsx"],
   galleryImage: ["features/gallery/gallery-image-page.tsx"],
   moderation: ["features/moderation/moderation-page.tsx"],
+  compare: ["features/compare/compare-page.tsx"],
 };
 
 export const NOT_FOUND_MODULE = "features/shell/not-found-page.tsx";

@@ -118,6 +118,7 @@ const PAGES: Record<PageKey, LazyPage> = {
   comingNext: lazyPage(() => pageModules("comingNext").then(([m]) => ({ default: m.ComingNext }))),
   galleryImage: page("galleryImage"),
   moderation: page("moderation"),
+  compare: page("compare"),
 };
 
 const NotFoundPage = lazyPage(() => loadModule(NOT_FOUND_MODULE) as Promise<PageModule>);

@@ -16,6 +16,8 @@ import { copyLink, galleryImagePath, galleryImageUrl, viewerOf, type Viewer } fr
 import { useGallery } from "./use-gallery";
 import { usePublishedImage } from "./use-published-image";
 import { Spinner } from "../../ui/spinner";
+import { useCompareSelection } from "../../lib/use-compare-selection";
+import { CompareBar } from "../../ui/compare-bar";
 
 function GallerySearch({ q }: { q: string }) {
   const [, navigate] = useLocation();
@@ -84,9 +86,17 @@ export function tileMenuItems(id: string, viewer: Viewer, onReport: () => void):
   return items;
 }
 
-type TileProps = { row: PublishedRow; userId: string | undefined; onOpen: () => void; onReport: () => void };
+type TileProps = {
+  row: PublishedRow;
+  userId: string | undefined;
+  onOpen: () => void;
+  onReport: () => void;
+  /** Defined while selecting to compare (decision 156). */
+  selected?: boolean;
+  onToggle?: (id: string) => void;
+};
 
-function GalleryTile({ row, userId, onOpen, onReport }: TileProps) {
+function GalleryTile({ row, userId, onOpen, onReport, selected, onToggle }: TileProps) {
   const { ref, image } = usePublishedImage(row.image_path, "tile");
   return (
     <li ref={ref} className="relative aspect-square rounded-box border border-base-300 bg-base-200">
@@ -125,6 +135,17 @@ function GalleryTile({ row, userId, onOpen, onReport }: TileProps) {
           items={tileMenuItems(row.id, viewerOf(row.user_id, userId), onReport)}
         />
       </div>
+      {selected !== undefined && onToggle && (
+        <label className="absolute top-1.5 left-1.5 grid size-8 cursor-pointer place-items-center rounded-field bg-base-100/90 shadow">
+          <input
+            type="checkbox"
+            className="checkbox checkbox-sm checkbox-primary"
+            checked={selected}
+            onChange={() => onToggle(row.id)}
+            aria-label={`Select: ${row.prompt}`}
+          />
+        </label>
+      )}
     </li>
   );
 }
@@ -180,6 +201,7 @@ export default function GalleryPage() {
   const gallery = useGallery(q, hydrated);
   const userId = useSession().user?.id;
   const item = useItemDialogs(gallery.hide);
+  const compare = useCompareSelection();
   const loadingFirst = gallery.status === "loading" && gallery.rows.length === 0;
 
   return (
@@ -188,17 +210,25 @@ export default function GalleryPage() {
     <div className="mx-auto min-h-dvh w-full max-w-6xl">
       <PageHeader title="Gallery" lead="Images people chose to publish, newest first. Open one to reuse its recipe." />
       <GallerySearch q={q} />
-      <p role="status" className="mb-3 text-sm text-base-content/80">
-        {loadingFirst
-          ? "Loading published images…"
-          : gallery.status === "offline"
-            ? "The gallery needs a connection: it loads when you are back online."
-            : gallery.status === "error"
-              ? ""
-              : q
-                ? `${countOf(gallery.rows.length, gallery.next, "result")} for “${q}”`
-                : countOf(gallery.rows.length, gallery.next, "published image")}
-      </p>
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <p role="status" className="text-sm text-base-content/80">
+          {loadingFirst
+            ? "Loading published images…"
+            : gallery.status === "offline"
+              ? "The gallery needs a connection: it loads when you are back online."
+              : gallery.status === "error"
+                ? ""
+                : q
+                  ? `${countOf(gallery.rows.length, gallery.next, "result")} for “${q}”`
+                  : countOf(gallery.rows.length, gallery.next, "published image")}
+        </p>
+        {gallery.rows.length > 1 && !compare.selecting && (
+          <button type="button" className="btn btn-ghost btn-sm" onClick={compare.start}>
+            Select to compare
+          </button>
+        )}
+      </div>
+      {compare.selecting && <CompareBar ids={compare.ids} onCancel={compare.stop} />}
       {loadingFirst && (
         // The shape of the page to come, in the grid's own layout, so the tiles take these places.
         <ul aria-hidden="true" className={GRID}>
@@ -220,6 +250,8 @@ export default function GalleryPage() {
               userId={userId}
               onOpen={() => item.open(row)}
               onReport={() => item.report(row)}
+              selected={compare.selecting ? compare.selected.has(row.id) : undefined}
+              onToggle={compare.toggle}
             />
           ))}
         </ul>

@@ -18,6 +18,8 @@ import { LibraryFilters } from "./library-filters";
 import { OpenGeneration } from "./open-generation";
 import { afterTileImagesPainted, readTileImagesAhead } from "../../sync/use-tile-image";
 import { loadSafely, type Loaded } from "./load-safely";
+import { useCompareSelection } from "../../lib/use-compare-selection";
+import { CompareBar } from "../../ui/compare-bar";
 
 /** How many of the newest are drawn first, from a small read, while the whole list is read. */
 const FIRST_SCREENS = 60;
@@ -68,6 +70,8 @@ export default function HistoryPage() {
   }, [all, userId, options, filtered, head]);
   const shown = loaded?.total ?? loaded?.items?.length ?? 0;
   const [openId, setOpenId] = useState<string | null>(null);
+  // "Select to compare" (decision 156): ticking tiles for /compare; a tile's click still opens it.
+  const compare = useCompareSelection();
   // The server's copy could not be read (docs/spec.md §8: a history load failure is shown): said above the
   // list, which still shows everything this device holds.
   const pullFailure = useLiveQuery(() => (userId ? getPullFailure(userId) : null), [userId]);
@@ -96,12 +100,26 @@ export default function HistoryPage() {
           </div>
         ) : (
           <>
-            <p role="status" className="mb-3 text-sm text-base-content/80">
-              {shown === 1 ? "1 generation" : `${shown.toLocaleString()} generations`}
-              {filtered ? " match" : ""}
-            </p>
+            <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+              <p role="status" className="text-sm text-base-content/80">
+                {shown === 1 ? "1 generation" : `${shown.toLocaleString()} generations`}
+                {filtered ? " match" : ""}
+              </p>
+              {shown > 1 && !compare.selecting && (
+                <button type="button" className="btn btn-ghost btn-sm" onClick={compare.start}>
+                  Select to compare
+                </button>
+              )}
+            </div>
+            {compare.selecting && <CompareBar ids={compare.ids} onCancel={compare.stop} />}
             {loaded.items.length > 0 ? (
-              <GenerationGrid items={loaded.items} total={shown} label="Your generations" onOpen={setOpenId} />
+              <GenerationGrid
+                items={loaded.items}
+                total={shown}
+                label="Your generations"
+                onOpen={setOpenId}
+                selection={compare.grid}
+              />
             ) : (
               <div className="rounded-box border border-dashed border-base-300 p-10 text-center">
                 <p className="font-medium">{filtered ? "No generations match." : "Nothing here yet."}</p>

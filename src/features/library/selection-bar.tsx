@@ -1,5 +1,5 @@
-// What can be done with the selected Saved items: one zip of their images and settings, or delete
-// them (after a confirmation). It sticks to the top while the grid scrolls.
+// What can be done with the selected Saved items: one zip of their images and settings, delete them
+// (after a confirmation), or compare 2 to 4 of them (decision 156). It sticks to the top while the grid scrolls.
 import { useState } from "react";
 import { signedImageUrl } from "../../api/library";
 import { getImage } from "../../db/images";
@@ -11,6 +11,7 @@ import { ConfirmModal } from "../../ui/modal";
 import { removeGenerations } from "./library-actions";
 import { buildZip, zipFileName, type ZipItem } from "./zip-export";
 import { Spinner } from "../../ui/spinner";
+import { CompareLink } from "../../ui/compare-bar";
 
 /** The bytes of a record: cached on this device, else fetched once (and cached for offline use). */
 async function imageOf(record: GenerationRecord): Promise<Blob> {
@@ -71,7 +72,7 @@ export function SelectionBar({ userId, items, selected, onSelectAll, onClear }: 
       className="sticky top-16 z-10 mb-4 flex flex-wrap items-center gap-2 rounded-box border border-base-300 bg-base-100/95 p-2 backdrop-blur"
     >
       <p role="status" className="px-2 text-sm font-medium">
-        {count === 0 ? "Select images to download or delete" : `${count} selected`}
+        {count === 0 ? "Select images to download, delete or compare" : `${count} selected`}
       </p>
       <div className="ms-auto flex flex-wrap gap-2">
         {count < items.length ? (
@@ -100,6 +101,7 @@ export function SelectionBar({ userId, items, selected, onSelectAll, onClear }: 
         >
           Delete
         </button>
+        <CompareLink ids={chosen.map((r) => r.id)} />
       </div>
       {confirming && (
         <ConfirmModal

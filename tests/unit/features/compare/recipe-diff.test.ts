@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { differenceSummary, diffFields, diffRecipes } from "#src/features/compare/recipe-diff.ts";
+import { recipeRows, type Recipe } from "#src/lib/generation-recipe.ts";
+
+const base: Recipe = {
+  id: "a",
+  prompt: "a lighthouse at dusk",
+  negativePrompt: "",
+  style: "watercolor",
+  quality: "high",
+  aspectRatio: "1:1",
+  width: 1024,
+  height: 1024,
+  seed: 7,
+  provider: "builtin",
+  model: "procedural",
+  createdAt: "2026-11-26T10:00:00.000Z",
+};
+
+const byLabel = (rows: ReturnType<typeof diffRecipes>) => Object.fromEntries(rows.map((r) => [r.label, r]));
+
+describe("the compare table's rows", () => {
+  it("has every field of the recipe as the large view words it, in its order, one value per image", () => {
+    const other = { ...base, id: "b", seed: 8 };
+    const rows = diffRecipes([base, other], "UTC");
+    expect(rows.map((r) => r.label)).toEqual(recipeRows(base).map((r) => r.label));
+    expect(byLabel(rows).Seed.values).toEqual(["7", "8"]);
+    expect(rows.every((r) => r.values.length === 2)).toBe(true);
+  });
+
+  it("marks exactly the fields whose worded values differ", () => {
+    const b = { ...base, id: "b", style: "anime", seed: 8 };
+    const c = { ...base, id: "c", style: "anime", seed: 7, negativePrompt: "   " };
+    const rows = byLabel(diffRecipes([base, b, c], "UTC"));
+    expect(rows.Style.differs).toBe(true);
+    expect(rows.Seed.differs).toBe(true);
+    expect(rows.Style.values).toEqual(["Watercolor", "Anime", "Anime"]);
+    // An empty negative prompt and one of spaces both read "None": the same.
+    expect(rows["Negative prompt"].differs).toBe(false);
+    for (const same of ["Prompt", "Quality", "Aspect ratio", "Size", "Model", "Created"]) {
+      expect(rows[same].differs, same).toBe(false);
+    }
+    expect(differenceSummary(Object.values(rows))).toBe("2 fields differ.");
+  });
+
+  it("tells ratio and size apart, and a random seed from a fixed one", () => {
+    const wide = { ...base, id: "b", aspectRatio: "16:9" as const, width: 1536, height: 864, seed: null };
+    const rows = byLabel(diffRecipes([base, wide], "UTC"));
+    expect(rows["Aspect ratio"].differs).toBe(true);
+    expect(rows.Size.values).toEqual(["1024 × 1024", "1536 × 864"]);
+    expect(rows.Seed.values).toEqual(["7", "Random"]);
+  });
+
+  it("marks the date when the images were made at different times", () => {
+    const rows = diffRecipes([base, { ...base, id: "b", createdAt: "2026-11-27T10:00:00.000Z" }], "UTC");
+    expect(rows.filter((r) => r.differs).map((r) => r.label)).toEqual(["Created"]);
+  });
+
+  it("shows a field only some recipes word as a dash for the others, and marks it", () => {
+    const rows = diffFields([
+      [
+        { label: "Style", value: "Anime" },
+        { label: "Custom style", value: "Ink wash" },
+        { label: "Seed", value: "7" },
+      ],
+      [
+        { label: "Style", value: "Anime" },
+        { label: "Seed", value: "7" },
+      ],
+    ]);
+    expect(rows).toEqual([
+      { label: "Style", values: ["Anime", "Anime"], differs: false },
+      { label: "Custom style", values: ["Ink wash", "—"], differs: true },
+      { label: "Seed", values: ["7", "7"], differs: false },
+    ]);
+  });
+
+  it("says when nothing differs, and counts one field", () => {
+    expect(differenceSummary(diffRecipes([base, { ...base, id: "b" }], "UTC"))).toBe("Every field is the same.");
+    expect(differenceSummary(diffRecipes([base, { ...base, id: "b", quality: "ultra" }], "UTC"))).toBe(
+      "1 field differs.",
+    );
+  });
+});
