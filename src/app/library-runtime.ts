@@ -13,7 +13,7 @@ import type { OutboxEntry } from "../db/schema";
 import { isOnline } from "../lib/online";
 import { showToast } from "../state/toasts";
 import { coalesced } from "../sync/delivery";
-import { CATCH_UP_LANE, IMAGES_LANE, OUTBOX_LANE, TELEMETRY_LANE } from "../sync/lanes";
+import { CATCH_UP_LANE, IMAGES_LANE, OUTBOX_LANE, PLAN_LANE, TELEMETRY_LANE } from "../sync/lanes";
 import { catchUp } from "../sync/pull";
 import { drainOutbox, pushDeps } from "../sync/push";
 import { followGenerations } from "../sync/realtime";
@@ -128,6 +128,6 @@ export function followLibraryUser(userId: string | null): void {
   current = null;
   if (!userId) return;
   const catchUpSoon = { request: () => undefined as void };
-  const lanes = [outboxLane(catchUpSoon), catchUpLane(catchUpSoon), IMAGES_LANE, TELEMETRY_LANE];
+  const lanes = [outboxLane(catchUpSoon), catchUpLane(catchUpSoon), IMAGES_LANE, TELEMETRY_LANE, PLAN_LANE];
   current = { userId, stop: startLanes(userId, lanes) };
 }

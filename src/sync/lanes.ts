@@ -2,7 +2,11 @@
 // its Web Lock per user, its Background Sync tag, the triggers that wake it on a page, and how the
 // service worker drains it. The page starts of the queue, the outbox and the realtime catch-up are added
 // in src/app/queue-runtime.ts and src/app/library-runtime.ts (they tell the person through the page).
+import { fetchBillingSummary, subscribeSubscriptionChanges } from "../api/billing";
+import { fetchMyLimits } from "../api/user-rows";
 import { db } from "../db/db";
+import { isOnline } from "../lib/online";
+import { followPlan } from "./plan";
 import { OUTBOX_LOCK_PREFIX, OUTBOX_SYNC_TAG, drainOutboxInWorker, pushDeps } from "./push";
 import { fillDeps, keepLibraryOffline } from "./pull-images";
 import { readConcurrency } from "./queue/concurrency-store";
@@ -36,7 +40,8 @@ export const QUEUE_LANE: Lane = {
   name: "queue",
   lock: { prefix: QUEUE_LOCK_PREFIX, hold: "page" },
   syncTag: QUEUE_SYNC_TAG,
-  wakeOn: [{ on: "online" }, { on: "offline" }, { on: "visible" }, { on: "session" }],
+  // `quota`: the known quota rose above 0 (a plan bought on any device): tasks held at 0 left go (issue 45).
+  wakeOn: [{ on: "online" }, { on: "offline" }, { on: "visible" }, { on: "session" }, { on: "quota" }],
   drain: drainQueue,
 };
 
@@ -77,4 +82,25 @@ export const CATCH_UP_LANE: Lane = {
   wakeOn: [{ on: "online" }, { on: "offline" }, { on: "visible" }],
 };
 
-export const LANES: readonly Lane[] = [QUEUE_LANE, OUTBOX_LANE, TELEMETRY_LANE, IMAGES_LANE, CATCH_UP_LANE];
+/**
+ * The person's plan (src/sync/plan.ts): each page hears changes of their subscription and re-reads the limits
+ * and the billing summary at once; the channel follows the connection.
+ */
+export const PLAN_LANE: Lane = {
+  name: "plan",
+  wakeOn: [{ on: "online" }, { on: "offline" }],
+  start: ({ userId }) =>
+    followPlan(
+      {
+        db,
+        subscribe: subscribeSubscriptionChanges,
+        readLimits: fetchMyLimits,
+        readSummary: fetchBillingSummary,
+        isOnline,
+        onError: (what, e) => warn(what)(e),
+      },
+      userId,
+    ),
+};
+
+export const LANES: readonly Lane[] = [QUEUE_LANE, OUTBOX_LANE, TELEMETRY_LANE, IMAGES_LANE, CATCH_UP_LANE, PLAN_LANE];

@@ -7,6 +7,7 @@
 import { sessionRenewals } from "../api/auth";
 import { isOnline } from "../lib/online";
 import { WORKER_DRAIN_WAIT_MS, WorkLeftForLater } from "./delivery";
+import { quotaRaises } from "./quota-raises";
 import { browserSources, subscribeAll } from "./triggers";
 import type { Fired, LockManagerLike, Trigger, TriggerSources } from "./triggers";
 
@@ -33,7 +34,7 @@ export type WorkerDrain = LaneContext & {
 };
 
 export type Lane = {
-  name: "queue" | "outbox" | "telemetry" | "images" | "catch-up";
+  name: "queue" | "outbox" | "telemetry" | "images" | "catch-up" | "plan";
   /**
    * The Web Lock is `prefix + userId`. "page": the page that runs the lane holds it all along (other tabs
    * wait and take over when it closes; the worker waits WORKER_LOCK_WAIT_MS); "run": each run takes it.
@@ -75,12 +76,12 @@ export function keptOffline(lane: Lane): void {
 
 /**
  * Starts `lanes` for `userId` on this page (one whose lock a page holds, once it is ours), hearing the
- * browser's triggers and this person's session renewals; answers their stop.
+ * browser's triggers, this person's session renewals and quota rises; answers their stop.
  */
 export function startLanes(
   userId: string,
   lanes: readonly Lane[],
-  sources: TriggerSources = { ...browserSources(), session: sessionRenewals(userId) },
+  sources: TriggerSources = { ...browserSources(), session: sessionRenewals(userId), quota: quotaRaises(userId) },
 ): () => void {
   const abort = new AbortController();
   const stopped = new Promise((resolve) => abort.signal.addEventListener("abort", resolve));

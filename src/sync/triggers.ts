@@ -1,6 +1,6 @@
 // The moments that can make stored work deliverable, written once for every lane (src/sync/runner.ts
 // subscribes them): the connection is back (or gone), the page is shown again, a session was renewed,
-// the browser fires Background Sync. Each is a subscription returning its unsubscribe; the sources
+// the browser fires Background Sync, the person's quota rose above 0. Each is a subscription returning its unsubscribe; the sources
 // (window, document, locks, the worker's global, the clock) are injectable so tests drive them by hand.
 import { systemClock, type Clock } from "./delivery";
 
@@ -24,11 +24,18 @@ export type TriggerSources = {
   worker?: Listenable;
   /** Calls back when a session is renewed (sign-in, token refresh); returns its unsubscribe. */
   session?: (listener: () => void) => () => void;
+  /** Calls back when this person's known quota rises above 0 (src/sync/quota-raises.ts); returns its unsubscribe. */
+  quota?: (listener: () => void) => () => void;
   clock?: Clock;
 };
 
 export type Trigger =
-  { on: "online" } | { on: "offline" } | { on: "visible" } | { on: "session" } | { on: "sync"; tag: string };
+  | { on: "online" }
+  | { on: "offline" }
+  | { on: "visible" }
+  | { on: "session" }
+  | { on: "quota" }
+  | { on: "sync"; tag: string };
 
 /** What fired; `hiddenForMs` says how long a page now visible was hidden (0 if unknown). */
 export type Fired = { on: Trigger["on"]; hiddenForMs?: number };
@@ -77,6 +84,8 @@ export function subscribe(
     }
     case "session":
       return sources.session ? sources.session(() => void fire({ on: "session" })) : none;
+    case "quota":
+      return sources.quota ? sources.quota(() => void fire({ on: "quota" })) : none;
     case "sync":
       return listen(sources.worker, "sync", (event) => {
         const sync = event as SyncEventLike;

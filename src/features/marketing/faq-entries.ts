@@ -53,7 +53,7 @@ export const FAQ: readonly FaqEntry[] = [
     group: "Plans and limits",
     question: "Can I buy the Creator or Pro plan?",
     answer:
-      "Not yet. Card payments are not connected, so pressing a paid plan's button only shows a notice and nothing is charged: Connect Supabase + Stripe to enable subscriptions.",
+      "Yes: a plan's button on the pricing page opens Stripe's checkout, and the new daily limit applies on every device you are signed in on as soon as the payment is confirmed. Your billing page shows your plan, when it renews and your invoices; Manage billing there changes your card, switches or cancels the plan (it stays until the end of the month paid for). Where the operator has not connected card payments, the button says so instead and nothing is charged: Connect Supabase + Stripe to enable subscriptions.",
     link: { label: "See pricing", to: "/pricing" },
   },
   {

@@ -159,8 +159,8 @@ export const LANDINGS: Record<LandingContent["slug"], LandingContent> = {
         title: "Honest about the limits",
         points: [
           {
-            title: "No paid plans yet",
-            body: "Creator and Pro are listed on the pricing page, but card payments are not connected, so nothing can be charged.",
+            title: "Paid plans are optional",
+            body: "Creator and Pro raise the daily limit and start your renders first when the built-in engine is busy; Pro adds custom styles. Everything else is the same on the free plan.",
           },
           {
             title: "Which engine you get",

@@ -1,5 +1,5 @@
-// /pricing: the three plans (docs/spec.md §9), what each includes, how the daily quota works, and the plain
-// fact that subscriptions cannot be bought yet (every plan button shows the spec's notice).
+// /pricing: the three plans (docs/spec.md §9), what each includes, how the daily quota works, and how paying
+// works (Stripe Checkout; with no payment provider connected every plan button shows the spec's notice).
 import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
@@ -17,8 +17,10 @@ const COMPARISON: string[][] = [
   ["Price", ...PLANS.map((p) => `${formatPrice(p.price)}/${p.period}`)],
   ["Images per day", ...PLANS.map((p) => TIER_DAILY_QUOTA[p.tier].toLocaleString("en-US"))],
   ["Daily reset", "Your local midnight", "Your local midnight", "Your local midnight"],
+  ["Render queue (built-in engine, when busy)", "After paid plans", "Before Free", "First"],
+  ["Custom styles", "No", "No", "Yes"],
   ["Styles and tools", ...PLANS.map(() => `All ${STYLE_IDS.length} styles, batch generation, community gallery`)],
-  ["Available", "Now, no card", "Not yet", "Not yet"],
+  ["Payment", "None, no card", "Card, monthly", "Card, monthly"],
 ];
 
 const PLAN_QUESTIONS = ["buy-plan", "daily-limit", "is-it-free"];
@@ -34,7 +36,7 @@ export default function PricingPage() {
     <div className="mx-auto w-full max-w-5xl">
       <PageHeader
         title="Pricing"
-        lead="Start free with five images a day. Creator and Pro raise the daily limit; everything else is the same on every plan."
+        lead="Start free with five images a day. Creator and Pro raise the daily limit and start your renders first when the built-in engine is busy; Pro adds custom styles."
       />
 
       <section aria-label="Plans">
@@ -44,8 +46,10 @@ export default function PricingPage() {
       <div role="note" className="alert alert-info alert-soft mt-6 text-base-content">
         <Icon name="alert" className="size-5 shrink-0" />
         <p>
-          <span className="font-semibold">Paid plans are not on sale yet.</span> Card payments are not connected, so the
-          Creator and Pro buttons only show this notice and nothing is charged: <q>{SUBSCRIPTION_NOTICE}</q>
+          <span className="font-semibold">Paying is by card through Stripe.</span> A plan renews monthly until you
+          cancel it in Manage billing on your billing page, and stays until the end of the month paid for. Where the
+          operator has not connected card payments, the Creator and Pro buttons only say <q>{SUBSCRIPTION_NOTICE}</q>{" "}
+          and nothing is charged.
         </p>
       </div>
 

@@ -57,9 +57,8 @@ export const PAGE_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "How each image engine of PromptCanvas has done over the last 24 hours: calls, failures and the time to an image, measured from its own records.",
   "/domain-diagnostics":
     "Check how this copy of PromptCanvas sees its environment: host, production domain, service worker, backend reachability and storage.",
-  "/payment-success":
-    "The page a card checkout returns to. Subscriptions are not yet functional, so no card is charged.",
-  "/payment-canceled": "The page a cancelled card checkout returns to. Subscriptions are not yet functional.",
+  "/payment-success": "The page a card checkout returns to: it confirms the payment and shows your new plan.",
+  "/payment-canceled": "The page a cancelled card checkout returns to: nothing was charged.",
 };
 
 /** For a page without a description of its own (the 404 page, signed-in pages). */

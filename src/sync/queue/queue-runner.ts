@@ -15,6 +15,7 @@ import type { AppDb } from "../../db/db";
 import { queuedTasks } from "../../db/queries";
 import type { TaskRecord } from "../../db/schema";
 import { markDrawn, recoverInterrupted, releaseWaits } from "../../db/tasks";
+import { liftQuotaWaits } from "../quota-raises";
 import { watchQueuedTasks } from "../../db/watch";
 import { isOnline } from "../../lib/online";
 import {
@@ -382,12 +383,19 @@ class Queue {
     return written;
   }
 
-  /** A trigger was heard: online and a renewed session lift their waits; anything else looks again. */
+  /** A trigger was heard: online, a renewed session and a quota rise lift their waits; anything else looks again. */
   heard({ on }: Fired): void {
     this.moved = true;
     if (on === "online") this.lane.release("online");
     else if (on === "session") void this.sessionRenewed().catch(warn("lifting the waits for a session failed"));
+    else if (on === "quota") void this.quotaRaised().catch(warn("lifting the waits for the quota failed"));
     else this.wake();
+  }
+  /** The known quota rose above 0 (a plan bought, on any device): the tasks held at 0 left are due now. */
+  async quotaRaised(): Promise<void> {
+    await liftQuotaWaits(this.options.db, this.options.userId, this.clock.now());
+    this.moved = true;
+    this.lane.release("quota");
   }
   async sessionRenewed(): Promise<void> {
     this.renewals++;

@@ -53,9 +53,11 @@ const SECTIONS: LegalSection[] = [
     title: "Plans and payment",
     body: (
       <p>
-        The Creator and Pro plans shown on the <Link to="/pricing">pricing page</Link> cannot be bought yet: card
-        payments are not connected, no card is ever charged, and pressing a paid plan's button only shows a notice. If
-        paid plans open, their price, billing and cancellation terms will be shown before you pay.
+        The Creator and Pro plans shown on the <Link to="/pricing">pricing page</Link> are monthly subscriptions paid by
+        card through Stripe, whose checkout shows the price before you pay. A plan renews each month until you cancel it
+        in Manage billing on your billing page; a cancelled plan stays until the end of the month paid for, and a
+        renewal that cannot be charged keeps it for a short grace period. Where the operator has not connected card
+        payments, a paid plan's button only shows a notice and nothing is charged.
       </p>
     ),
   },
