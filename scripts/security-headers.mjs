@@ -57,7 +57,9 @@ export function backendSources(url) {
 export function contentSecurityPolicy({ scriptHashes = [], backend = [] } = {}) {
   const directives = {
     "default-src": ["'self'"],
-    "script-src": ["'self'", ...scriptHashes],
+    // 'wasm-unsafe-eval' lets WebAssembly compile (the on-device upscale's WASM backend); it allows no eval
+    // of JavaScript.
+    "script-src": ["'self'", "'wasm-unsafe-eval'", ...scriptHashes],
     // Prerendered markup carries style attributes and the inlined stylesheet; styles cannot run code.
     "style-src": ["'self'", "'unsafe-inline'"],
     "img-src": ["'self'", "data:", "blob:", ...backend.filter((source) => !/^wss?:/.test(source))],

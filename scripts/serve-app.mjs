@@ -37,6 +37,8 @@ const TYPES = {
   ".txt": "text/plain; charset=utf-8",
   ".xml": "application/xml; charset=utf-8",
   ".woff2": "font/woff2",
+  ".wasm": "application/wasm",
+  ".bin": "application/octet-stream",
 };
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|manifest\+json|xml)|image\/svg)/;
 /** Smaller files are sent as they are. */

@@ -39,7 +39,7 @@ describe("the policy", () => {
       scriptHashes: [sha(THEME)],
       backend: backendSources("http://127.0.0.1:54321"),
     });
-    expect(directive(policy, "script-src")).toBe(`'self' ${sha(THEME)}`);
+    expect(directive(policy, "script-src")).toBe(`'self' 'wasm-unsafe-eval' ${sha(THEME)}`);
     expect(directive(policy, "frame-ancestors")).toBe("'none'");
     expect(directive(policy, "object-src")).toBe("'none'");
     expect(directive(policy, "connect-src")).toBe("'self' http://127.0.0.1:54321 ws://127.0.0.1:54321");
@@ -61,7 +61,7 @@ describe("the policy", () => {
     expect(named).toContain("  X-Frame-Options: DENY");
     expect(named).toContain("  Strict-Transport-Security: max-age=31536000");
     expect(named).toContain("connect-src 'self' https://abc.supabase.co wss://abc.supabase.co;");
-    expect(named).toContain(`script-src 'self' ${sha(THEME)};`);
+    expect(named).toContain(`script-src 'self' 'wasm-unsafe-eval' ${sha(THEME)};`);
     const any = staticHostHeaders({ scriptHashes: [], backendUrl: undefined });
     expect(any).toContain("connect-src 'self' https://*.supabase.co wss://*.supabase.co;");
   });
@@ -81,8 +81,8 @@ describe("the app server", () => {
   it("gives each page a policy of exactly its own inline scripts", async () => {
     const home = (await fetch(`${app.base}/`)).headers.get("content-security-policy")!;
     const pricing = (await fetch(`${app.base}/pricing`)).headers.get("content-security-policy")!;
-    expect(directive(home, "script-src")).toBe(`'self' ${sha(THEME)} ${sha(GUARD)}`);
-    expect(directive(pricing, "script-src")).toBe(`'self' ${sha(GUARD)}`);
+    expect(directive(home, "script-src")).toBe(`'self' 'wasm-unsafe-eval' ${sha(THEME)} ${sha(GUARD)}`);
+    expect(directive(pricing, "script-src")).toBe(`'self' 'wasm-unsafe-eval' ${sha(GUARD)}`);
     expect(directive(home, "connect-src")).toBe("'self' http://127.0.0.1:54321 ws://127.0.0.1:54321");
   });
 
