@@ -134,7 +134,9 @@ describe("live generations", () => {
   it("the catch-up fetches a row that committed behind the cursor, but not one this device deleted and has not sent", async () => {
     db = openAppDb("rt-behind-cursor");
     const server = serverOf([row("g1", 1), row("g3", 3)]);
-    const fetch = (uid: string) => catchUp(db, uid, server.fetchSince, server.fetchFlags, server.fetchByIds);
+    // No custom styles on this server (decision 152): the catch-up reads an empty list of them.
+    const noStyles = async () => ({ ok: true as const, value: [] });
+    const fetch = (uid: string) => catchUp(db, uid, server.fetchSince, server.fetchFlags, server.fetchByIds, noStyles);
     expect((await fetch("alice")).pulled).toBe(2);
     // g2's transaction started before g3's (its created_at is older) but committed after the pull had
     // moved the cursor to g3; g0 was deleted on this device, its delete still in the outbox.
@@ -148,10 +150,17 @@ describe("live generations", () => {
     expect(await ids()).toEqual(["g1", "g2", "g3"]);
     // Nothing missing (g0's delete is still to be sent): the next catch-up fetches nothing by id.
     let asked = 0;
-    await catchUp(db, "alice", server.fetchSince, server.fetchFlags, async (u, ids) => {
-      asked += ids.length;
-      return server.fetchByIds(u, ids);
-    });
+    await catchUp(
+      db,
+      "alice",
+      server.fetchSince,
+      server.fetchFlags,
+      async (u, ids) => {
+        asked += ids.length;
+        return server.fetchByIds(u, ids);
+      },
+      noStyles,
+    );
     expect(asked).toBe(0);
   });
 
