@@ -41,6 +41,7 @@ import type { ProviderRegistry } from "../_shared/providers/select.ts";
 import type { ProviderInput, ReferenceImage } from "../_shared/providers/types.ts";
 import { type RenderOptions, renderPriorityOf } from "../_shared/providers/builtin.ts";
 import { createPromptCheck, type PromptCheck } from "../_shared/moderation/prompt-check.ts";
+import { checkParent, parseVariation, type Variation } from "./variation.ts";
 
 export interface HandlerConfig {
   /** Lifetime of the image URL in the answer. */
@@ -87,7 +88,7 @@ type Outcome = { ok: true; answer: GenerateImageAnswer | GenerateImageDeleted } 
 
 /**
  * How long each step of one request took, for its Server-Timing header (monotonic clock, ms to a tenth):
- * body, auth, lookup, moderation, tz, reserve, optin, decode, provider, recipe, upload, record, note, publish, sign, then
+ * body, auth, lookup, moderation, tz, parent, reserve, optin, decode, provider, recipe, upload, record, note, publish, sign, then
  * total. Steps that run side by side are timed each on its own; a step that did not run is left out.
  */
 class Phases {
@@ -157,7 +158,9 @@ export async function handler(req: Request, d: Deps): Promise<Response> {
   if (!body.ok) return errorResponse(body.error);
   const parsed = parseGenerationRequest(body.value, req.headers.get("x-timezone"));
   if (!parsed.ok) return errorResponse(parsed.error);
-  const request = parsed.value;
+  const variation = parseVariation(body.value);
+  if (!variation.ok) return errorResponse(variation.error);
+  const request: VaryingRequest = { ...parsed.value, variation: variation.value };
   phases.add("body", performance.now() - started);
 
   const [user, existing] = await Promise.all([
@@ -225,11 +228,14 @@ function failed(d: Deps, error: AppError, requestId: string | null): Response {
   return errorResponse(error);
 }
 
+/** A request with the image it varies, if any (variation.ts). */
+type VaryingRequest = GenerationRequest & { variation: Variation | null };
+
 async function generate(
   d: Deps,
   jwt: string,
   userId: string,
-  req: GenerationRequest,
+  req: VaryingRequest,
   phases: Phases,
   onDrawn: () => void,
 ): Promise<Outcome> {
@@ -244,6 +250,11 @@ async function generate(
   const verdict = await phases.time("moderation", (d.checkPrompt ?? libraryCheck)(req.prompt));
   if (!verdict.allowed) return { ok: false, error: appError("nsfw_content", { detail: `prompt: ${verdict.source}` }) };
   if (req.timezone) await phases.time("tz", rememberTimezone(d, jwt, userId, req.timezone));
+  // A variation's parent is the caller's own, checked before anything is held (decision 155).
+  if (req.variation) {
+    const parent = await phases.time("parent", checkParent(store, userId, req.variation));
+    if (!parent.ok) return parent;
+  }
 
   // The gallery opt-in is read beside the reservation (one round trip's time); a failed read keeps the
   // image private, since publishing must never happen without the person's choice.
@@ -343,6 +354,7 @@ async function generate(
     provider: provider.id,
     model: drawn.value.model,
     ...(req.customStyle ? { customStyle: req.customStyle.name } : {}),
+    ...(req.variation ? { variation: { of: req.variation.parentId, kind: req.variation.kind } } : {}),
   };
   const bytes = writeRecipe(drawn.value.bytes, recipe) ?? drawn.value.bytes;
   phases.add("recipe", performance.now() - recipeStarted);
@@ -373,6 +385,7 @@ async function generate(
       image_path: path,
       is_public: false,
       ...(req.customStyle ? { custom_style_id: req.customStyle.id, custom_style_name: req.customStyle.name } : {}),
+      ...(req.variation ? { parent_id: req.variation.parentId, variation: req.variation.kind } : {}),
     }),
   );
   if (!recorded.ok) {

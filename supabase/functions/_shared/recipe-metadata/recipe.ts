@@ -4,6 +4,7 @@
 // the tools that read that text. The writers for each file format (png.ts, jpeg.ts, webp.ts, with xmp.ts)
 // and the reader that opens an image to make it again (recipe-file.ts) share this one shape.
 import { type GenerationChoice, isAspectRatio, isQuality } from "../vocabulary/generation.ts";
+import { isVariationKind, type VariationKind } from "../vocabulary/variations.ts";
 
 /** The fields of the app's Recipe (src/lib/generation-recipe.ts) that say how to make the picture again. */
 export type ImageRecipe = GenerationChoice & {
@@ -19,6 +20,8 @@ export type ImageRecipe = GenerationChoice & {
    * prompt and negative prompt; absent when none was.
    */
   customStyle?: string;
+  /** The image it varies (decision 155): that generation's id, and how; absent when it is no variation. */
+  variation?: { of: string; kind: VariationKind };
 };
 
 export const RECIPE_VERSION = 1;
@@ -42,7 +45,13 @@ function fieldsOf(r: ImageRecipe): ImageRecipe {
     provider: r.provider,
     model: r.model,
     ...(typeof r.customStyle === "string" && r.customStyle ? { customStyle: r.customStyle } : {}),
+    ...(isVariation(r.variation) ? { variation: { of: r.variation.of, kind: r.variation.kind } } : {}),
   };
+}
+
+function isVariation(v: unknown): v is { of: string; kind: VariationKind } {
+  const o = v as { of?: unknown; kind?: unknown } | null | undefined;
+  return typeof o === "object" && o !== null && typeof o.of === "string" && o.of !== "" && isVariationKind(o.kind);
 }
 
 export function recipeJson(r: ImageRecipe): string {
@@ -60,7 +69,8 @@ export function recipeFromObject(o: unknown): ImageRecipe | null {
   if (r.v !== RECIPE_VERSION) return null;
   const ok = isText(r.prompt) && isText(r.negativePrompt) && isText(r.style) && isQuality(r.quality) &&
     isAspectRatio(r.aspectRatio) && isSide(r.width) && isSide(r.height) && isSeed(r.seed) && isText(r.provider) &&
-    isText(r.model) && (r.customStyle === undefined || isText(r.customStyle));
+    isText(r.model) && (r.customStyle === undefined || isText(r.customStyle)) &&
+    (r.variation === undefined || isVariation(r.variation));
   return ok ? fieldsOf(r as unknown as ImageRecipe) : null;
 }
 
@@ -89,6 +99,7 @@ export function parametersText(r: ImageRecipe): string {
     ["Engine", r.provider],
     ["Style", r.style],
     ...(r.customStyle ? [["Custom style", r.customStyle] as [string, string]] : []),
+    ...(r.variation ? [["Variation", `${r.variation.kind} of ${r.variation.of}`] as [string, string]] : []),
     ["Quality", r.quality],
     ["Aspect ratio", r.aspectRatio],
   ];

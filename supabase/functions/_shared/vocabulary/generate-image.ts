@@ -4,6 +4,7 @@
 // and answers with the same shape.
 import type { AspectRatio, Quality } from "./generation.ts";
 import type { GenerationRow } from "./rows.ts";
+import type { VariationBody } from "./variations.ts";
 
 /** The request body, snake_case as sent. Only request_id and prompt are required; the rest has defaults. */
 export interface GenerateImageBody {
@@ -27,6 +28,11 @@ export interface GenerateImageBody {
    * (and its negative prompt to the negative prompt) where the prompt is validated; the row names it.
    */
   custom_style?: { id: string; name: string; prompt: string; negative_prompt?: string } | null;
+  /**
+   * The person's own image this one varies (decision 155); the row links to it. The recipe fields above
+   * are the variation's own (the parent's recipe, a new seed for strong, its picture as reference for subtle).
+   */
+  variation?: VariationBody | null;
 }
 
 /** The caller's quota after the request (snake_case, as the quota RPCs return it). */

@@ -2,6 +2,7 @@
 // the local backend and the tests share.
 import type { AspectRatio, Quality } from "./generation.ts";
 import type { Tier } from "./tiers.ts";
+import type { VariationKind } from "./variations.ts";
 
 /** A row of public.generations (the generated `search` column is never read). */
 export interface GenerationRow {
@@ -25,10 +26,14 @@ export interface GenerationRow {
   /** The person's custom style it was made with (decision 152): its id and name; null or absent when none. */
   custom_style_id?: string | null;
   custom_style_name?: string | null;
+  /** The generation this one varies (decision 155), the same person's; null or absent when none. */
+  parent_id?: string | null;
+  /** How it varies its parent; null or absent when it is no variation. */
+  variation?: VariationKind | null;
 }
 
 export const GENERATION_COLUMNS =
-  "id,user_id,prompt,negative_prompt,style,quality,aspect_ratio,width,height,seed,provider,model,image_path,is_public,is_saved,created_at,custom_style_id,custom_style_name";
+  "id,user_id,prompt,negative_prompt,style,quality,aspect_ratio,width,height,seed,provider,model,image_path,is_public,is_saved,created_at,custom_style_id,custom_style_name,parent_id,variation";
 
 export const GENERATIONS_BUCKET = "generations";
 
