@@ -9,6 +9,7 @@ import {
   setCancelAtPeriodEnd,
   switchPrice,
 } from "./billing.ts";
+import { BodyTooLarge, readBody } from "../http.ts";
 import { readCard } from "./cards.ts";
 import { StripeError } from "./errors.ts";
 import { itemOf, PLANS } from "./objects.ts";
@@ -89,9 +90,14 @@ ${session.cancel_url ? `<p><a href="${esc(session.cancel_url)}">Cancel and go ba
   return page(`Subscribe to ${name}`, body, error ? 402 : 200);
 }
 
+/** A page's form fields; a body past 64 KB is no form of these pages and reads as empty. */
 async function formOf(req: Request): Promise<Record<string, string>> {
-  const text = await req.text();
-  return Object.fromEntries(new URLSearchParams(text));
+  try {
+    return Object.fromEntries(new URLSearchParams(new TextDecoder().decode(await readBody(req, 65_536))));
+  } catch (e) {
+    if (e instanceof BodyTooLarge) return {};
+    throw e;
+  }
 }
 
 const successUrl = (session: Obj) => (session.success_url as string).replaceAll("{CHECKOUT_SESSION_ID}", session.id);

@@ -4,6 +4,7 @@
 // stand-in-only controls under `/__stripe/...` (clock, webhook faults, deliveries). It never runs where real
 // keys are set (supabase/local/config.ts decides). Decision record 149.
 import { type BillingCtx, processDue } from "./billing.ts";
+import { BodyTooLarge, readBody } from "../http.ts";
 import { invalid, StripeError } from "./errors.ts";
 import { FormShapeError, type Params, parseForm } from "./form.ts";
 import { API_VERSION, createProductAndPrice, PLANS } from "./objects.ts";
@@ -115,14 +116,28 @@ function checkKey(req: Request, store: Store): void {
   }
 }
 
+/** Stripe takes request bodies up to about a megabyte. */
+const MAX_BODY_BYTES = 1_000_000;
+
+async function bodyText(req: Request): Promise<string> {
+  try {
+    return new TextDecoder().decode(await readBody(req, MAX_BODY_BYTES));
+  } catch (e) {
+    if (e instanceof BodyTooLarge) {
+      throw new StripeError(413, "invalid_request_error", "The request body is too large.");
+    }
+    throw e;
+  }
+}
+
 async function paramsOf(req: Request, url: URL): Promise<Params> {
   try {
     if (req.method === "GET" || req.method === "DELETE") {
       const fromQuery = parseForm(url.search.slice(1));
-      const text = req.method === "DELETE" ? await req.text() : "";
+      const text = req.method === "DELETE" ? await bodyText(req) : "";
       return text ? { ...fromQuery, ...parseForm(text) } : fromQuery;
     }
-    const text = await req.text();
+    const text = await bodyText(req);
     const type = req.headers.get("content-type") ?? "";
     if (text && !type.startsWith("application/x-www-form-urlencoded")) {
       throw invalid("Invalid request: the body must be form-encoded (application/x-www-form-urlencoded).");
@@ -243,7 +258,7 @@ function faultsOf(body: unknown): Faults {
 }
 
 async function jsonBody(req: Request): Promise<unknown> {
-  const text = await req.text();
+  const text = await bodyText(req);
   try {
     return text ? JSON.parse(text) : {};
   } catch {
