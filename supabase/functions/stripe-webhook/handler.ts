@@ -51,6 +51,8 @@ export async function handler(req: Request, d: Deps): Promise<Response> {
     return billingResponse(billingError("invalid_signature"));
   }
 
+  // Signed, so Stripe's; still checked before anything is stored (ids as Stripe makes them).
+  if (!isEvent(event)) return billingResponse(invalid("The body is not a Stripe event"));
   const customer = customerOf(event);
   const recorded = fromStore(await core.store.recordEvent({ id: event.id, type: event.type, customer }));
   if (!recorded.ok) return failedEvent(d, event, recorded.error.detail);
@@ -81,14 +83,28 @@ async function rawBody(req: Request): Promise<string | null> {
   return bytes.byteLength > BODY_LIMIT_BYTES ? null : new TextDecoder().decode(bytes);
 }
 
-/** The customer an event is about: its object's `customer`, or the object itself for customer.* events. */
+const STRIPE_ID = /^[A-Za-z0-9_]{1,255}$/;
+const EVENT_TYPE = /^[a-z0-9_.]{1,120}$/;
+const CUSTOMER_ID = /^cus_[A-Za-z0-9_]{1,250}$/;
+
+function isEvent(e: unknown): e is StripeEvent {
+  const v = e as Partial<StripeEvent> | null;
+  return typeof v === "object" && v !== null && typeof v.id === "string" && STRIPE_ID.test(v.id) &&
+    typeof v.type === "string" && EVENT_TYPE.test(v.type);
+}
+
+/**
+ * The customer an event is about: its object's `customer`, or the object itself for customer.* events;
+ * null when it names none (or nothing shaped as a customer id).
+ */
 function customerOf(event: StripeEvent): string | null {
-  const object = event.data?.object ?? {};
+  const object = (typeof event.data?.object === "object" && event.data.object) || {};
   const c = object.customer;
-  if (typeof c === "string") return c;
-  if (c && typeof c === "object" && typeof (c as { id?: unknown }).id === "string") return (c as { id: string }).id;
-  if (object.object === "customer" && typeof object.id === "string") return object.id;
-  return null;
+  let id: unknown = null;
+  if (typeof c === "string") id = c;
+  else if (c && typeof c === "object") id = (c as { id?: unknown }).id;
+  else if (object.object === "customer") id = object.id;
+  return typeof id === "string" && CUSTOMER_ID.test(id) ? id : null;
 }
 
 async function finish(d: Deps, event: StripeEvent, outcome: EventOutcome): Promise<Response> {
