@@ -36,7 +36,7 @@ export function attachCard(c: BillingCtx, customer: Obj, card: Card): void {
 }
 
 /** Charges an invoice with the customer's default card: paid, or a failed attempt. */
-function charge(c: BillingCtx, invoice: Obj, offSession: boolean): boolean {
+function charge(c: BillingCtx, invoice: Obj, offSession: boolean, at = c.store.now()): boolean {
   const customer = c.store.get(invoice.customer as string)!;
   const pm = (customer.invoice_settings as { default_payment_method: string | null }).default_payment_method;
   const card = pm ? c.store.state.cards[pm] : undefined;
@@ -51,7 +51,7 @@ function charge(c: BillingCtx, invoice: Obj, offSession: boolean): boolean {
       next_payment_attempt: null,
       default_payment_method: pm,
     });
-    (invoice.status_transitions as Record<string, unknown>).paid_at = c.store.now();
+    (invoice.status_transitions as Record<string, unknown>).paid_at = at;
   }
   c.store.put(invoice);
   return ok;
@@ -62,9 +62,17 @@ function recordPaid(c: BillingCtx, invoice: Obj): void {
   c.hooks.record("invoice.payment_succeeded", invoice);
 }
 
-function newInvoice(c: BillingCtx, sub: Obj, reason: "subscription_create" | "subscription_cycle", prevStart?: number) {
+function newInvoice(
+  c: BillingCtx,
+  sub: Obj,
+  reason: "subscription_create" | "subscription_cycle",
+  prevStart?: number,
+  at?: number,
+) {
   const customer = c.store.get(sub.customer as string)!;
-  const invoice = c.store.put(invoiceObject(c.store, { sub, customer, reason, publicUrl: c.publicUrl(), prevStart }));
+  const invoice = c.store.put(
+    invoiceObject(c.store, { sub, customer, reason, publicUrl: c.publicUrl(), prevStart, at }),
+  );
   c.store.put(customer);
   c.hooks.record("invoice.created", invoice);
   c.hooks.record("invoice.finalized", invoice);
@@ -141,9 +149,10 @@ function renew(c: BillingCtx, sub: Obj): void {
   item.current_period_start = start;
   item.current_period_end = addMonths(sub.billing_cycle_anchor as number, monthsSince(sub, start) + 1);
   const previous: Record<string, unknown> = { items: previousItems, latest_invoice: sub.latest_invoice };
-  const invoice = newInvoice(c, sub, "subscription_cycle", prevStart);
+  // The renewal invoice is made and charged at the period's end, whenever the clock got past it.
+  const invoice = newInvoice(c, sub, "subscription_cycle", prevStart, start);
   sub.latest_invoice = invoice.id;
-  if (charge(c, invoice, true)) {
+  if (charge(c, invoice, true, start)) {
     recordPaid(c, invoice);
   } else {
     invoice.next_payment_attempt = start + RETRY_DAYS[0] * DAY;
@@ -167,7 +176,7 @@ function monthsSince(sub: Obj, ts: number): number {
 /** Another attempt at a failed renewal: paid brings the subscription back; the last failure ends it. */
 function retryInvoice(c: BillingCtx, sub: Obj, invoice: Obj, at: number): void {
   const periodStart = itemOf(sub).current_period_start as number;
-  if (charge(c, invoice, true)) {
+  if (charge(c, invoice, true, at)) {
     recordPaid(c, invoice);
     sub.status = "active";
     c.store.put(sub);

@@ -204,6 +204,7 @@ export function invoiceObject(
     reason: "subscription_create" | "subscription_cycle";
     publicUrl: string;
     prevStart?: number;
+    at?: number;
   },
 ): Obj {
   const item = itemOf(p.sub);
@@ -213,7 +214,7 @@ export function invoiceObject(
   store.state.invoiceSeq[p.customer.id] = seq;
   p.customer.next_invoice_sequence = seq + 1;
   const id = newId("in");
-  const now = store.now();
+  const now = p.at ?? store.now();
   const period = { start: item.current_period_start as number, end: item.current_period_end as number };
   const page = `${p.publicUrl}/stripe/invoice/${id}`;
   return {

@@ -159,7 +159,7 @@ function planSection(c: BillingCtx, portal: Obj, sub: Obj | undefined): string {
       `Renews on ${day(end)}.`;
     actions = sub.cancel_at_period_end ?
       action("resume", "Resume plan") :
-      action("cancel", "Cancel plan", "", ' class="secondary"');
+      action("cancel", "Cancel at the period's end", "", ' class="secondary"');
     for (const other of PLANS.filter((p) => p.key !== plan?.key)) {
       const priceId = c.store.state.prices[other.key];
       actions += action(

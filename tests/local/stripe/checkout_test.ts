@@ -124,7 +124,7 @@ Deno.test("the portal page shows the plan, the card and the invoices, and a way 
     assert.match(html, /PromptCanvas Creator/);
     assert.match(html, /Visa ending in 4242/);
     assert.match(html, /Switch to Pro/);
-    assert.match(html, /Cancel plan/);
+    assert.match(html, /Cancel at the period.s end/);
     assert.match(html, /\$9\.99/);
     assert.match(html, /href="http:\/\/app\.test\/billing"/);
   }));
