@@ -138,6 +138,15 @@ describeDb("billing tables and the paid tier", (ctx) => {
     expect(await ctx.db.query("select 1 from public.subscriptions where user_id = $1", [user.id])).toEqual([]);
   });
 
+  it("leaves a tier it did not give alone when the customer never subscribed", async () => {
+    const user = await ctx.db.createUser();
+    await ctx.db.query("update public.user_daily_limits set subscription_tier = 'premium' where user_id = $1", [
+      user.id,
+    ]);
+    expect(await apply(user, null)).toMatchObject({ tier: "premium", applied: false });
+    expect(await limitsOf(user)).toMatchObject({ tier: "premium" });
+  });
+
   it("is in the realtime publication, so every device hears a change of plan", async () => {
     const rows = await ctx.db.query(
       "select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = 'subscriptions'",

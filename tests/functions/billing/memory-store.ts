@@ -1,7 +1,7 @@
 // The billing functions' store in memory, with the database's rules (supabase/migrations/
 // 20261126140000_create_billing.sql): one customer per person and the first id kept, a sync that read
-// Stripe earlier than the one written changes nothing, the tier holds until paid_until and is free after,
-// events recorded once by id. The db tier tests the SQL itself (tests/db/billing.test.ts).
+// Stripe earlier than the one written changes nothing, no subscription for one who never had any
+// changes nothing, the tier holds until paid_until and is free after, events recorded once by id. The db tier tests the SQL itself (tests/db/billing.test.ts).
 import { appError, fail, ok } from "../../../supabase/functions/_shared/errors.ts";
 import type { SubscriptionView } from "../../../supabase/functions/_shared/billing/plans.ts";
 import type {
@@ -60,6 +60,8 @@ export class MemoryBillingStore implements BillingStore {
     const last = this.rows.get(userId)?.synced_at;
     if (last && last > syncedAt) return Promise.resolve(ok(undefined));
     if (!view) {
+      // Never subscribed: nothing of billing's to undo (20261126140100_billing_leaves_unsubscribed_tiers.sql).
+      if (!last) return Promise.resolve(ok(undefined));
       this.rows.delete(userId);
       this.tiers.set(userId, { tier: "free", until: null });
       return Promise.resolve(ok(undefined));
