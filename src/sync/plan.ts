@@ -26,28 +26,16 @@ export type PlanDeps = {
   now?: () => Date;
 };
 
-export type FollowedPlan = StartedLane & {
-  /** Reads the limits and the summary again now (a change was heard). */
-  refresh(): void;
-  /** Resolves once the reads asked for so far have ended. */
-  settled(): Promise<void>;
-};
-
-export function followPlan(deps: PlanDeps, userId: string): FollowedPlan {
+export function followPlan(deps: PlanDeps, userId: string): StartedLane {
   const report = deps.onError ?? (() => undefined);
   const now = deps.now ?? (() => new Date());
-  let running: Promise<void> = Promise.resolve();
   const reads = coalesced(
     async () => {
-      const job = (async () => {
-        const [limits, summary] = await Promise.all([deps.readLimits(), deps.readSummary()]);
-        if (limits.ok) await deps.db.limits.put(toLimitsRecord(userId, limits.value, now()));
-        else report("reading the limits", limits.error.detail);
-        // A summary that cannot be read (no payment provider, Stripe away) leaves the last known one.
-        if (summary.ok) await keepBillingSummary(userId, summary.value, deps.db, now);
-      })();
-      running = job.catch(() => undefined);
-      await job;
+      const [limits, summary] = await Promise.all([deps.readLimits(), deps.readSummary()]);
+      if (limits.ok) await deps.db.limits.put(toLimitsRecord(userId, limits.value, now()));
+      else report("reading the limits", limits.error.detail);
+      // A summary that cannot be read (no payment provider, Stripe away) leaves the last known one.
+      if (summary.ok) await keepBillingSummary(userId, summary.value, deps.db, now);
     },
     (e) => report("refreshing the plan", e),
   );
@@ -73,11 +61,6 @@ export function followPlan(deps: PlanDeps, userId: string): FollowedPlan {
   };
   if (deps.isOnline?.() ?? true) open();
   return {
-    refresh: () => reads.request(),
-    settled: async () => {
-      await Promise.resolve();
-      await running;
-    },
     wake: ({ on }: Fired) => {
       if (on === "online") open();
       else if (on === "offline") close();

@@ -102,15 +102,11 @@ function planAction(plan: BillingPlan, tier: Tier, notice: string, subscribed: b
     return <PlanActionButton plan={plan} notice={notice} label="Manage billing" choose={() => manageBilling()} />;
   }
   const checkout = plan.checkout;
-  const current = plan.tier === tier;
-  return (
-    <PlanActionButton
-      plan={plan}
-      notice={notice}
-      label={current ? "Manage billing" : undefined}
-      choose={() => choosePlan(checkout)}
-    />
-  );
+  if (plan.tier === tier && subscribed) {
+    return <PlanActionButton plan={plan} notice={notice} label="Manage billing" choose={() => manageBilling()} />;
+  }
+  // A person with a plan is answered with the portal (never a second checkout): switching happens there.
+  return <PlanActionButton plan={plan} notice={notice} choose={() => choosePlan(checkout)} />;
 }
 
 export default function BillingPage({ plans, notice }: { plans: readonly BillingPlan[]; notice: string }) {

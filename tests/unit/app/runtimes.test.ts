@@ -46,7 +46,7 @@ describe("the page runtimes", () => {
     followLibraryUser("alice");
     followLibraryUser("alice");
     expect(started).toHaveLength(1);
-    expectDeclared(started[0].lanes, ["outbox", "catch-up", "images", "telemetry"]);
+    expectDeclared(started[0].lanes, ["outbox", "catch-up", "images", "telemetry", "plan"]);
     followLibraryUser("bob");
     expect(started.map((s) => [s.userId, s.stopped])).toEqual([
       ["alice", true],

@@ -56,7 +56,7 @@ function recordingLane(lane: Partial<Lane>, log: string[]): Lane {
 describe("the lanes", () => {
   it("declares every pipeline once, each lock and sync tag belonging to one lane, each tag drained in the worker", () => {
     const names = LANES.map((l) => l.name);
-    expect(names.sort()).toEqual(["catch-up", "images", "outbox", "queue", "telemetry"]);
+    expect(names.sort()).toEqual(["catch-up", "images", "outbox", "plan", "queue", "telemetry"]);
     const prefixes = LANES.flatMap((l) => (l.lock ? [l.lock.prefix] : []));
     expect(new Set(prefixes).size).toBe(prefixes.length);
     const tagged = LANES.filter((l) => l.syncTag);

@@ -4,23 +4,30 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import PricingPage from "#src/features/marketing/pricing-page.tsx";
+import { setSessionView } from "#src/state/session-store.ts";
 import { toasts } from "#src/state/toasts.ts";
+import { leavePage } from "#src/ui/plan-card.tsx";
 import { Toaster } from "#src/ui/toaster.tsx";
 
+const { choosePlan } = vi.hoisted(() => ({ choosePlan: vi.fn() }));
+vi.mock("#src/api/billing.ts", () => ({ choosePlan }));
+
 afterEach(() => {
+  setSessionView({ status: "signed-out", user: null, verified: true });
   cleanup();
   toasts.items.splice(0);
   vi.restoreAllMocks();
 });
 
 function renderPricing() {
-  const { hook } = memoryLocation({ path: "/pricing" });
+  const location = memoryLocation({ path: "/pricing", record: true });
   render(
-    <Router hook={hook}>
+    <Router hook={location.hook}>
       <PricingPage />
       <Toaster />
     </Router>,
   );
+  return location;
 }
 
 describe("/pricing", () => {
@@ -56,12 +63,16 @@ describe("/pricing", () => {
     expect(table.className).toContain("table-fixed");
   });
 
-  it("lists no extra that no tier has", () => {
+  it("lists only what each plan really gives: no unlimited, high-res or fastest-speed claims", () => {
     renderPricing();
     const text = document.body.textContent ?? "";
-    for (const claim of [/priority queue/i, /fastest speeds/i, /high-res/i, /custom styles/i, /unlimited/i]) {
-      expect(text).not.toMatch(claim);
-    }
+    for (const claim of [/fastest speeds/i, /high-res/i, /unlimited/i]) expect(text).not.toMatch(claim);
+    const plans = screen.getByRole("region", { name: "Plans" });
+    const card = (name: string) => within(plans).getByRole("heading", { name }).closest("li")!.textContent;
+    expect(card("Free")).toContain("Batch generation, up to 10 at once");
+    expect(card("Creator")).toContain("Priority queue");
+    expect(card("Pro")).toContain("Custom styles");
+    expect(card("Pro")).toContain("9,999 generations/day");
   });
 
   it("sends a visitor's free plan button to sign-up", () => {
@@ -70,17 +81,31 @@ describe("/pricing", () => {
     expect(free.getAttribute("href")).toBe("/auth?mode=sign-up");
   });
 
-  it("answers each paid plan's button with the subscription notice and makes no call", async () => {
+  it("sends a visitor who presses a paid plan to sign in first, to continue on /billing, and makes no call", async () => {
     const fetchSpy = vi.spyOn(globalThis, "fetch");
+    const location = renderPricing();
+    const user = userEvent.setup();
+    await user.click(
+      within(screen.getByRole("region", { name: "Plans" })).getByRole("button", { name: /^Choose Pro/ }),
+    );
+    expect(location.history.at(-1)).toBe(`/auth?from=${encodeURIComponent("/billing?choose=pro")}`);
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it("answers a signed-in person's paid plan with what the billing function says: the notice, or the checkout", async () => {
+    setSessionView({ status: "signed-in", user: { id: "u1", email: "a@example.com" }, verified: true });
+    const leave = vi.spyOn(leavePage, "to").mockImplementation(() => undefined);
+    choosePlan.mockResolvedValueOnce({ kind: "notice" });
+    choosePlan.mockResolvedValueOnce({ kind: "redirect", url: "https://checkout.stripe.test/cs_1" });
     renderPricing();
     const user = userEvent.setup();
-    const buttons = within(screen.getByRole("region", { name: "Plans" })).getAllByRole("button");
-    expect(buttons).toHaveLength(2);
-    for (const button of buttons) {
-      await user.click(button);
-      const notices = within(screen.getByRole("region", { name: "Notices" }));
-      expect(notices.getAllByText("Connect Supabase + Stripe to enable subscriptions.").length).toBeGreaterThan(0);
-    }
-    expect(fetchSpy).not.toHaveBeenCalled();
+    const plans = within(screen.getByRole("region", { name: "Plans" }));
+    await user.click(plans.getByRole("button", { name: /^Choose Creator/ }));
+    const notices = within(screen.getByRole("region", { name: "Notices" }));
+    expect(await notices.findByText("Connect Supabase + Stripe to enable subscriptions.")).toBeTruthy();
+    expect(choosePlan).toHaveBeenLastCalledWith("creator");
+    await user.click(plans.getByRole("button", { name: /^Choose Pro/ }));
+    await vi.waitFor(() => expect(leave).toHaveBeenCalledWith("https://checkout.stripe.test/cs_1"));
+    expect(choosePlan).toHaveBeenLastCalledWith("pro");
   });
 });

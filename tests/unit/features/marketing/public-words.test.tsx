@@ -1,11 +1,11 @@
 // Words on public pages that were once untrue of a default install (docs/decisions/143-what-the-public-pages-say.md):
-// the home page's headline and figures, the payment pages, the tutorial's count, the FAQ's daily limit.
+// the home page's headline and figures, the payment-canceled page, the tutorial's count, the FAQ's daily limit.
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import type { ReactNode } from "react";
-import { PaymentCanceledPage, PaymentSuccessPage } from "#src/features/billing/payment-result-page.tsx";
+import { PaymentCanceledPage } from "#src/features/billing/payment-result-page.tsx";
 import TutorialsPage from "#src/features/content/tutorials-page.tsx";
 import { FAQ } from "#src/features/marketing/faq-entries.ts";
 import HomePage from "#src/features/marketing/home-page.tsx";
@@ -36,16 +36,10 @@ describe("the home page", () => {
 });
 
 describe("the payment pages", () => {
-  it("/payment-success claims no payment", () => {
-    renderAt("/payment-success", <PaymentSuccessPage />);
-    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("No Payment Was Taken");
-    expect(document.body.textContent).not.toMatch(/Payment Successful|Thanks for/);
-    expect(document.body.textContent).toContain("no card was charged");
-  });
-
-  it("/payment-canceled says that no checkout exists here", () => {
+  it("/payment-canceled says nothing was charged", () => {
     renderAt("/payment-canceled", <PaymentCanceledPage />);
-    expect(document.body.textContent).toContain("card payments are not connected here");
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Payment Canceled");
+    expect(document.body.textContent).toContain("nothing was charged and your plan has not changed");
   });
 });
 

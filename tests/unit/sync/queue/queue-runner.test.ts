@@ -616,6 +616,30 @@ describe("the queue's states (its lane's machine), on the simulated clock", () =
     expect(state()).toBe("sending");
   });
 
+  it("a quota rise (a plan bought, on any device) sends the tasks held for the reset at once, still held", async () => {
+    const h = await harness({ start: false });
+    const reset = NOW + 3_600_000;
+    const resetAt = new Date(reset).toISOString();
+    await h.db.limits.put({
+      userId: USER,
+      generationsToday: 5,
+      dailyLimit: 5,
+      remaining: 0,
+      resetAt,
+      tier: "free",
+      checkedAt: new Date(NOW).toISOString(),
+    });
+    await h.enqueue(["a"], { reason: "quota", until: resetAt });
+    await h.start();
+    await becomes("holdingForQuota");
+    await h.db.limits.update(USER, { dailyLimit: 999, remaining: 999, tier: "pro" });
+    runner!.heard({ on: "quota" });
+    await h.sentBecomes(["a"]);
+    // Refused again (the plan ended meanwhile): it waits for the reset again, as the person chose.
+    await h.answer("a", refused("daily_limit"));
+    expect((await h.task("a"))?.wait).toMatchObject({ reason: "quota", until: resetAt });
+  });
+
   it("waits for a session once a send finds it expired, and sends when it is renewed", async () => {
     const h = await harness({ renews: false });
     await h.enqueue(["a"]);
