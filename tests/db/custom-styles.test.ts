@@ -47,6 +47,23 @@ describeDb("custom styles", (ctx) => {
     expect(await ctx.db.run(owner, "delete from public.custom_styles where id = $1 returning 1", [id])).toHaveLength(1);
   });
 
+  it("stop being made once the paid time has passed, as the quota reads the tier", async () => {
+    const owner = await ctx.db.createUser();
+    await setTier(ctx.db, owner, "premium");
+    await ctx.db.run(
+      "service",
+      "update public.user_daily_limits set subscription_tier_until = now() - interval '1 minute' where user_id = $1",
+      [owner.id],
+    );
+    expect(await sqlState(ctx.db.run(owner, INSERT, [owner.id, "Late", "words"]))).toBe("42501");
+    await ctx.db.run(
+      "service",
+      "update public.user_daily_limits set subscription_tier_until = now() + interval '1 day' where user_id = $1",
+      [owner.id],
+    );
+    expect(await ctx.db.run(owner, INSERT, [owner.id, "In time", "words"])).toHaveLength(1);
+  });
+
   it("are invisible and untouchable to strangers and visitors", async () => {
     const owner = await ctx.db.createUser();
     const stranger = await ctx.db.createUser();
