@@ -24,16 +24,23 @@ function keyPath(key: string): string[] {
   return path;
 }
 
+/** A record without a prototype: a key such as `__proto__` or `constructor` is only a key. */
+const record = (): Params => Object.create(null);
+
 function isRecord(v: Param | undefined): v is Params {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/** Stripe's params nest a few levels (`line_items[0][price_data][recurring][interval]`); deeper is refused. */
+const MAX_DEPTH = 8;
+
 /** Places one value at its path, building records on the way (numeric and `[]` segments become arrays later). */
 function place(root: Params, path: string[], value: string, key: string): void {
+  if (path.length > MAX_DEPTH) throw new FormShapeError(key.slice(0, 100));
   let node: Params = root;
   for (const seg of path.slice(0, -1)) {
     const name = seg === "" ? String(Object.keys(node).length) : seg;
-    const child = node[name] ?? (node[name] = {});
+    const child = node[name] ?? (node[name] = record());
     if (!isRecord(child)) throw new FormShapeError(key);
     node = child;
   }
@@ -50,14 +57,14 @@ function toArrays(value: Param): Param {
   if (entries.length > 0 && entries.every(([k]) => /^\d+$/.test(k))) {
     return entries.sort(([a], [b]) => Number(a) - Number(b)).map(([, v]) => toArrays(v));
   }
-  const out: Params = {};
+  const out = record();
   for (const [k, v] of entries) out[k] = toArrays(v);
   return out;
 }
 
 /** The nested params of a form-encoded body or query string. */
 export function parseForm(text: string): Params {
-  const root: Params = {};
+  const root = record();
   for (const [key, value] of new URLSearchParams(text)) {
     if (!key) continue;
     place(root, keyPath(key), value, key);

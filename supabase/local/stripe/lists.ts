@@ -65,7 +65,7 @@ function expandPath(value: unknown, path: string[], store: Store, full: string):
     node.data = node.data.map((item) => expandPath(item, rest, store, full));
     return node;
   }
-  if (!(head in node)) throw invalid(`This property cannot be expanded (${full}).`, "expand");
+  if (!Object.hasOwn(node, head)) throw invalid(`This property cannot be expanded (${full}).`, "expand");
   let field = node[head];
   if (typeof field === "string") {
     const found = store.get(field);
