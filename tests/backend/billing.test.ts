@@ -19,7 +19,7 @@ describeOnBackends("plans you can buy on $title", { prefix: "pc_billing" }, (b, 
   const standIn = (): StandInState => JSON.parse(readFileSync(join(b.dataDir, "stripe-standin.json"), "utf8"));
   const stripeGet = async (path: string) =>
     (await fetch(`${b.url}/v1/${path}`, { headers: { Authorization: `Bearer ${standIn().secretKey}` } })).json();
-  const billing = async (body: unknown, client = buyer.client) => {
+  const billing = async (body: Record<string, unknown>, client = buyer.client) => {
     const { data, error } = await client.functions.invoke("billing", { body });
     if (error) throw new Error(`billing ${JSON.stringify(body)}: ${await error.context?.text?.()}`);
     return data;
