@@ -1,27 +1,35 @@
 // The bar of a grid in "select to compare" mode (History, the gallery): how many are picked, Compare
 // (a link to /compare with them, once 2 to 4 are) and Cancel. It sticks to the top while the grid scrolls.
+import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { canCompare, compareHint, compareLink } from "../lib/compare-link";
+
+/** A grid's selection bar: what is selected (announced politely) and what can be done with it. */
+export function SelectionToolbar({ label, status, children }: { label: string; status: string; children: ReactNode }) {
+  return (
+    <div
+      role="toolbar"
+      aria-label={label}
+      className="sticky top-16 z-10 mb-4 flex flex-wrap items-center gap-2 rounded-box border border-base-300 bg-base-100/95 p-2 backdrop-blur"
+    >
+      <p role="status" className="px-2 text-sm font-medium">
+        {status}
+      </p>
+      <div className="ms-auto flex flex-wrap gap-2">{children}</div>
+    </div>
+  );
+}
 
 type Props = { ids: readonly string[]; onCancel: () => void };
 
 export function CompareBar({ ids, onCancel }: Props) {
   return (
-    <div
-      role="toolbar"
-      aria-label="Compare"
-      className="sticky top-16 z-10 mb-4 flex flex-wrap items-center gap-2 rounded-box border border-base-300 bg-base-100/95 p-2 backdrop-blur"
-    >
-      <p role="status" className="px-2 text-sm font-medium">
-        {compareHint(ids.length)}
-      </p>
-      <div className="ms-auto flex flex-wrap gap-2">
-        <button type="button" className="btn btn-ghost btn-sm" onClick={onCancel}>
-          Cancel
-        </button>
-        <CompareLink ids={ids} />
-      </div>
-    </div>
+    <SelectionToolbar label="Compare" status={compareHint(ids.length)}>
+      <button type="button" className="btn btn-ghost btn-sm" onClick={onCancel}>
+        Cancel
+      </button>
+      <CompareLink ids={ids} />
+    </SelectionToolbar>
   );
 }
 

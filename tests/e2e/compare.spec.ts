@@ -7,7 +7,7 @@ import { mkdirSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { buildGenerateLink } from "#src/lib/generate-link.ts";
 import { expect, test } from "./support/test";
-import { audit, signIn, signUp, uniqueEmail, type Finding } from "./support/app";
+import { accountButton, audit, signIn, signUp, uniqueEmail, type Finding } from "./support/app";
 import { dexieTasks, generateButton, previewImage, toasts } from "./support/generator";
 import { expectImageLoaded, generationDialog, historyTile, newDevice, openHistory } from "./support/library";
 
@@ -30,7 +30,7 @@ function fieldRow(page: Page, field: string) {
   return page
     .getByRole("table")
     .getByRole("row")
-    .filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${field}(Differs|Same)$`) }) });
+    .filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${field} ?(Differs|Same)$`) }) });
 }
 
 /** The fields of the comparison on screen marked as differing, and those marked the same. */
@@ -55,7 +55,7 @@ test("two images with different recipes compared from History, on a second devic
   page,
   browser,
 }, testInfo) => {
-  test.setTimeout(240_000);
+  test.setTimeout(420_000);
   const email = uniqueEmail("compare");
   await signUp(page, email);
   await generateWith(page, { prompt: PROMPT_A, style: "watercolor", quality: "standard", seed: 11 });
@@ -120,7 +120,9 @@ test("two images with different recipes compared from History, on a second devic
 
   // The link, on another device signed in as the same person: the same two, from the library there.
   const other = await newDevice(browser, testInfo);
+  await other.page.goto("/auth");
   await signIn(other.page, email);
+  await expect(accountButton(other.page, email)).toBeVisible();
   await other.page.goto(`${link.pathname}${link.search}`);
   await expect(other.page.getByRole("figure", { name: "Image A" })).toContainText(PROMPT_A, { timeout: 30_000 });
   await expect(other.page.getByRole("figure", { name: "Image B" })).toContainText(PROMPT_B, { timeout: 30_000 });

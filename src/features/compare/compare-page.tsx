@@ -69,8 +69,10 @@ function SideFigure({ item, letter, ids }: { item: CompareItem; letter: string; 
         <span className="badge badge-neutral absolute top-2 left-2">{letter}</span>
       </div>
       <figcaption className="flex items-start gap-2 text-sm">
-        <span className="line-clamp-2 min-w-0 flex-1 break-words">
-          {item.status === "ready" ? item.recipe.prompt : "Unavailable"}
+        <span className="min-w-0 flex-1">
+          <span className="line-clamp-2 break-words">
+            {item.status === "ready" ? item.recipe.prompt : "Unavailable"}
+          </span>
           {item.status === "ready" && (
             <span className="block text-xs text-base-content/70">
               {item.source === "library" ? "Your library" : "Gallery"}

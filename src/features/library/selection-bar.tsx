@@ -11,7 +11,7 @@ import { ConfirmModal } from "../../ui/modal";
 import { removeGenerations } from "./library-actions";
 import { buildZip, zipFileName, type ZipItem } from "./zip-export";
 import { Spinner } from "../../ui/spinner";
-import { CompareLink } from "../../ui/compare-bar";
+import { CompareLink, SelectionToolbar } from "../../ui/compare-bar";
 
 /** The bytes of a record: cached on this device, else fetched once (and cached for offline use). */
 async function imageOf(record: GenerationRecord): Promise<Blob> {
@@ -66,15 +66,11 @@ export function SelectionBar({ userId, items, selected, onSelectAll, onClear }: 
   };
 
   return (
-    <div
-      role="toolbar"
-      aria-label="Selection"
-      className="sticky top-16 z-10 mb-4 flex flex-wrap items-center gap-2 rounded-box border border-base-300 bg-base-100/95 p-2 backdrop-blur"
-    >
-      <p role="status" className="px-2 text-sm font-medium">
-        {count === 0 ? "Select images to download, delete or compare" : `${count} selected`}
-      </p>
-      <div className="ms-auto flex flex-wrap gap-2">
+    <>
+      <SelectionToolbar
+        label="Selection"
+        status={count === 0 ? "Select images to download, delete or compare" : `${count} selected`}
+      >
         {count < items.length ? (
           <button type="button" className="btn btn-ghost btn-sm" onClick={onSelectAll}>
             Select all
@@ -102,7 +98,7 @@ export function SelectionBar({ userId, items, selected, onSelectAll, onClear }: 
           Delete
         </button>
         <CompareLink ids={chosen.map((r) => r.id)} />
-      </div>
+      </SelectionToolbar>
       {confirming && (
         <ConfirmModal
           title={count === 1 ? "Delete 1 generation?" : `Delete ${count} generations?`}
@@ -113,6 +109,6 @@ export function SelectionBar({ userId, items, selected, onSelectAll, onClear }: 
           onClose={() => setConfirming(false)}
         />
       )}
-    </div>
+    </>
   );
 }

@@ -1,21 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { differenceSummary, diffFields, diffRecipes } from "#src/features/compare/recipe-diff.ts";
+import { toGenerationRecord } from "#src/db/generation-record.ts";
 import { recipeRows, type Recipe } from "#src/lib/generation-recipe.ts";
+import { generationRow } from "../../../support/records.ts";
 
-const base: Recipe = {
-  id: "a",
-  prompt: "a lighthouse at dusk",
-  negativePrompt: "",
-  style: "watercolor",
-  quality: "high",
-  aspectRatio: "1:1",
-  width: 1024,
-  height: 1024,
-  seed: 7,
-  provider: "builtin",
-  model: "procedural",
-  createdAt: "2026-11-26T10:00:00.000Z",
-};
+// A stored record reads as a recipe (the large view words it so).
+const base: Recipe = toGenerationRecord(
+  generationRow("00000000-0000-4000-8000-00000000000a", "u1", {
+    prompt: "a lighthouse at dusk",
+    style: "watercolor",
+    quality: "high",
+    seed: 7,
+    created_at: "2026-11-26T10:00:00.000Z",
+  }),
+);
 
 const byLabel = (rows: ReturnType<typeof diffRecipes>) => Object.fromEntries(rows.map((r) => [r.label, r]));
 
