@@ -7,7 +7,8 @@
 // The person's 10,000 rows are written on the server (service role) and reach the device the way any
 // device gets them, by the app's own pull into Dexie. Each then gets a grid thumbnail in the `images`
 // table, as a device that made or has shown them holds (16 distinct 384 px WebP images, one copy per
-// record, as data: URLs like the app's). Then, in the page:
+// record, as data: URLs like the app's). The seeding is bench/support/library-seed.mjs, which
+// bench/compare-bench.mjs shares. Then, in the page:
 // - first render: a click on the History link to the count shown and the first tile's image decoded
 //   (5 runs, back to /generate between them);
 // - keystroke: typing prompt words one character at a time into the search box, each keystroke to the
@@ -16,11 +17,12 @@
 //   the main thread's work in each frame (see scrollWork).
 // Environment: CHROMIUM_PATH (/usr/bin/chromium), BENCH_HISTORY_PORT (55820), BENCH_HISTORY_API_PORT
 // (55821), BENCH_HISTORY_ROWS (10000), BENCH_HISTORY_DETAIL (1: also print where scroll time goes).
-/* global document, requestAnimationFrame, indexedDB, OffscreenCanvas, window, HTMLInputElement, FileReader, Image */
-import { randomBytes, randomUUID } from "node:crypto";
+/* global document, requestAnimationFrame, indexedDB, window, HTMLInputElement, Image */
+import { randomBytes } from "node:crypto";
 import { chromium } from "playwright-core";
 import { chromiumPath } from "../scripts/chromium.mjs";
-import { json, percentile, serviceRoleKeyFor, signUpInPage, startApp } from "./support/app.mjs";
+import { json, percentile, signUpInPage, startApp } from "./support/app.mjs";
+import { promptAt, seedImages, seedServer, waitForPull } from "./support/library-seed.mjs";
 
 const CHROME_PATH = chromiumPath();
 const PORT = Number(process.env.BENCH_HISTORY_PORT ?? 55820);
@@ -30,14 +32,6 @@ const DETAIL = process.env.BENCH_HISTORY_DETAIL === "1";
 const PASSWORD = "correct-horse-battery";
 const JWT_SECRET = randomBytes(32).toString("hex");
 
-const MOODS = ["misty", "golden", "stormy", "quiet", "neon", "ancient", "frozen"];
-const SUBJECTS = ["fox", "lighthouse", "castle", "dragon", "robot", "garden", "ship", "owl", "forest", "city"];
-const PLACES = ["dunes", "harbour", "meadow", "glacier", "canyon", "island", "marsh", "valley", "cliff", "lake"];
-const STYLES = ["anime", "photorealistic", "watercolor", "digital-art", "3d-render"];
-const QUALITIES = ["standard", "high", "ultra"];
-
-const promptAt = (i) =>
-  `a ${MOODS[i % MOODS.length]} ${SUBJECTS[i % SUBJECTS.length]} above the ${PLACES[(i >> 2) % PLACES.length]}, study ${i}`;
 const wordsOf = (prompt) => [
   ...new Set(
     prompt
@@ -50,111 +44,6 @@ const wordsOf = (prompt) => [
 const ms = (v) => `${v.toFixed(1)} ms`;
 const summary = (values) =>
   `p50 ${ms(percentile(values, 50))}, p95 ${ms(percentile(values, 95))}, max ${ms(Math.max(...values))}`;
-
-/** Writes the person's rows on the server, newest last, a minute apart, in chunks of 1,000. */
-async function seedServer(app, userId) {
-  const key = serviceRoleKeyFor(JWT_SECRET);
-  const headers = { apikey: key, Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
-  const start = Date.now() - ROWS * 60_000;
-  for (let from = 0; from < ROWS; from += 1000) {
-    const rows = [];
-    for (let i = from; i < Math.min(ROWS, from + 1000); i++) {
-      const id = randomUUID();
-      rows.push({
-        id,
-        user_id: userId,
-        prompt: promptAt(i),
-        style: STYLES[i % STYLES.length],
-        quality: QUALITIES[i % QUALITIES.length],
-        aspect_ratio: "1:1",
-        width: 1024,
-        height: 1024,
-        seed: i,
-        provider: "builtin",
-        model: "procedural",
-        image_path: `${userId}/${id}.png`,
-        is_public: i % 9 === 0,
-        is_saved: i % 4 === 0,
-        created_at: new Date(start + i * 60_000).toISOString(),
-      });
-    }
-    await json(await fetch(`${app.api}/rest/v1/generations`, { method: "POST", headers, body: JSON.stringify(rows) }));
-  }
-}
-
-/** Waits until the app's pull has brought every row into Dexie. */
-async function waitForPull(page) {
-  const until = Date.now() + 180_000;
-  for (;;) {
-    const count = await page.evaluate(
-      () =>
-        new Promise((resolve) => {
-          const open = indexedDB.open("promptcanvas");
-          open.onsuccess = () => {
-            const idb = open.result;
-            const req = idb.transaction("generations").objectStore("generations").count();
-            req.onsuccess = () => {
-              idb.close();
-              resolve(req.result);
-            };
-          };
-          open.onerror = () => resolve(0);
-        }),
-    );
-    if (count >= ROWS) return;
-    if (Date.now() > until) throw new Error(`only ${count} of ${ROWS} rows reached the device`);
-    await page.waitForTimeout(500);
-  }
-}
-
-/** Gives every record a thumbnail in the images table (16 distinct images drawn here, one copy each). */
-async function seedThumbnails(page) {
-  return page.evaluate(async () => {
-    const thumbs = [];
-    for (let k = 0; k < 16; k++) {
-      const canvas = new OffscreenCanvas(384, 384);
-      const g = canvas.getContext("2d");
-      const grad = g.createLinearGradient(0, 0, 384, 384);
-      grad.addColorStop(0, `hsl(${k * 22}, 70%, 45%)`);
-      grad.addColorStop(1, `hsl(${k * 22 + 120}, 60%, 20%)`);
-      g.fillStyle = grad;
-      g.fillRect(0, 0, 384, 384);
-      for (let c = 0; c < 40; c++) {
-        g.fillStyle = `hsla(${(k * 37 + c * 11) % 360}, 80%, 60%, 0.5)`;
-        g.beginPath();
-        g.arc((c * 97) % 384, (c * 53 + k * 17) % 384, 10 + ((c * 7) % 40), 0, Math.PI * 2);
-        g.fill();
-      }
-      const blob = await canvas.convertToBlob({ type: "image/webp", quality: 0.8 });
-      // Kept as the app keeps them: a data: URL.
-      thumbs.push(
-        await new Promise((resolve) => {
-          const reader = new FileReader();
-          reader.onload = () => resolve(reader.result);
-          reader.readAsDataURL(blob);
-        }),
-      );
-    }
-    const idb = await new Promise((resolve, reject) => {
-      const open = indexedDB.open("promptcanvas");
-      open.onsuccess = () => resolve(open.result);
-      open.onerror = () => reject(open.error);
-    });
-    const records = await new Promise((resolve) => {
-      const req = idb.transaction("generations").objectStore("generations").getAll();
-      req.onsuccess = () => resolve(req.result);
-    });
-    await new Promise((resolve, reject) => {
-      const tx = idb.transaction("images", "readwrite");
-      const store = tx.objectStore("images");
-      records.forEach((r, i) => store.put({ id: r.id, userId: r.userId, thumbnail: thumbs[i % thumbs.length] }));
-      tx.oncomplete = resolve;
-      tx.onerror = () => reject(tx.error);
-    });
-    idb.close();
-    return { records: records.length, thumbnailBytes: thumbs.reduce((n, t) => n + t.length, 0) / thumbs.length };
-  });
-}
 
 /** From a click on the History link to the count shown and the first tile's image decoded. */
 function firstRender(page, rows) {
@@ -351,7 +240,7 @@ try {
     }),
   );
   let t = Date.now();
-  await seedServer(app, session.user.id);
+  await seedServer(app, JWT_SECRET, session.user.id, ROWS);
   console.log(`History with ${ROWS.toLocaleString("en-US")} generations, Chromium 1280×900`);
   console.log(`  ${ROWS} rows written on the server in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -365,9 +254,9 @@ try {
   t = Date.now();
   // A reload starts the app's pull, which brings the rows into Dexie in pages.
   await page.goto(`${app.url}/generate`);
-  await waitForPull(page);
+  await waitForPull(page, ROWS);
   console.log(`  pulled into Dexie by the app in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-  const thumbs = await seedThumbnails(page);
+  const thumbs = await seedImages(page);
   console.log(
     `  thumbnails: ${thumbs.records} records, ${(thumbs.thumbnailBytes / 1024).toFixed(1)} KB each as data: URLs`,
   );

@@ -127,9 +127,10 @@ export async function seedImages(page, full = 0) {
     await new Promise((resolve, reject) => {
       const tx = idb.transaction("images", "readwrite");
       const store = tx.objectStore("images");
-      records.forEach((r, i) =>
-        store.put({ id: r.id, userId: r.userId, thumbnail: thumbs[i % thumbs.length], image: fullFor.get(r.id) }),
-      );
+      records.forEach((r, i) => {
+        const image = fullFor.get(r.id);
+        store.put({ id: r.id, userId: r.userId, thumbnail: thumbs[i % thumbs.length], ...(image ? { image } : {}) });
+      });
       tx.oncomplete = resolve;
       tx.onerror = () => reject(tx.error);
     });
