@@ -5,7 +5,7 @@
 // route table says which files a page needs), through loaders of its own: importing the router from
 // this chunk would change how the main one is split.
 import { whenIdle } from "../lib/schedule";
-import { PAGE_MODULES, ROUTES } from "./route-table";
+import { EXTRA_ROUTES, PAGE_MODULES, ROUTES } from "./route-table";
 
 const LOADERS = import.meta.glob([
   "../features/*/*-page.tsx",
@@ -14,8 +14,11 @@ const LOADERS = import.meta.glob([
   "../features/marketing/plans.ts",
 ]);
 
-/** A person's own pages and the two they go to most. */
-const OWN_PAGES = ROUTES.filter((r) => r.access === "protected" || r.path === "/generate" || r.path === "/gallery");
+/** A person's own pages, the two they go to most, and Compare (opened from History and Saved). */
+const OWN_PAGES = [
+  ...ROUTES.filter((r) => r.access === "protected" || r.path === "/generate" || r.path === "/gallery"),
+  ...EXTRA_ROUTES.filter((r) => r.page === "compare"),
+];
 
 let next = 0;
 let cancel: (() => void) | null = null;
