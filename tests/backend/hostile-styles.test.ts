@@ -107,6 +107,12 @@ describeOnBackends(
         expectAll4xx("custom_styles", probes);
         const { data } = await server.from("custom_styles").select("id").in("user_id", [owner.id, stranger.id]);
         expect(data).toEqual([]);
+        // A well-formed style is stored, and the same upsert sent again (the outbox's resend, a rename) is taken.
+        const good = style({ user_id: owner.id });
+        expect((await upsert(JSON.stringify(good))).cls).toBe("2xx");
+        expect((await upsert(JSON.stringify({ ...good, name: "Renamed" }))).cls).toBe("2xx");
+        const { data: kept } = await server.from("custom_styles").select("name").eq("id", good.id);
+        expect(kept).toEqual([{ name: "Renamed" }]);
       },
       120_000,
     );

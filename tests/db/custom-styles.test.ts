@@ -33,6 +33,23 @@ describeDb("custom styles", (ctx) => {
     expect(await ctx.db.run(owner, "delete from public.custom_styles where id = $1 returning 1", [id])).toHaveLength(1);
   });
 
+  it("take the outbox's upsert as supabase-js sends it, again and again", async () => {
+    const owner = await ctx.db.createUser();
+    await setTier(ctx.db, owner, "premium");
+    const id = crypto.randomUUID();
+    const upsert = `insert into public.custom_styles (id, user_id, name, prompt)
+                    values ($1, $2, $3, 'words')
+                    on conflict (id) do update set id = excluded.id, user_id = excluded.user_id,
+                      name = excluded.name, prompt = excluded.prompt
+                    returning name`;
+    expect(await ctx.db.run(owner, upsert, [id, owner.id, "First"])).toEqual([{ name: "First" }]);
+    expect(await ctx.db.run(owner, upsert, [id, owner.id, "Renamed"])).toEqual([{ name: "Renamed" }]);
+    // Another person's style cannot be taken over by an upsert on its id.
+    const stranger = await ctx.db.createUser();
+    await setTier(ctx.db, stranger, "premium");
+    expect(await sqlState(ctx.db.run(stranger, upsert, [id, stranger.id, "Mine now"]))).toBe("42501");
+  });
+
   it("cannot be made or changed below premium, but stay readable and deletable", async () => {
     const owner = await ctx.db.createUser();
     await setTier(ctx.db, owner, "pro");

@@ -163,6 +163,8 @@ export function CustomStyleEditor({ userId, style, allowed, startFrom, onClose }
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
+    // The editor is portalled out of the generator's form, but React still bubbles its submit there.
+    e.stopPropagation();
     if (locked) return;
     const r = await saveCustomStyle(userId, draft, style?.id);
     if (r.ok) onClose(r.style);

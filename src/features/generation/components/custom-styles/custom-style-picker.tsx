@@ -3,6 +3,7 @@
 // the editor. A person whose tier does not allow making styles (or a visitor) is told that custom styles are
 // the Pro plan's, with a link to /pricing; styles they already have stay listed and usable.
 import { useId, useState } from "react";
+import { createPortal } from "react-dom";
 import { Link } from "wouter";
 import type { CustomStyleRecord } from "../../../../db/schema";
 import { Icon } from "../../../../ui/icons";
@@ -106,15 +107,19 @@ export function CustomStylePicker({ userId, value, onChange, currentStyle }: Pro
       ) : (
         <ProPlanNote />
       )}
-      {editing && userId && (
-        <CustomStyleEditor
-          userId={userId}
-          style={editing === "new" ? null : editing}
-          allowed={allowed}
-          startFrom={currentStyle}
-          onClose={close}
-        />
-      )}
+      {/* Outside the generator's form (a form inside a form is not HTML, and Enter there would generate). */}
+      {editing &&
+        userId &&
+        createPortal(
+          <CustomStyleEditor
+            userId={userId}
+            style={editing === "new" ? null : editing}
+            allowed={allowed}
+            startFrom={currentStyle}
+            onClose={close}
+          />,
+          document.body,
+        )}
     </fieldset>
   );
 }
