@@ -37,17 +37,20 @@ const load = () =>
 
 /**
  * Installed in every page of the bench's context: polls, each animation frame, until the comparison of
- * `count` images is drawn (the table's caption counted and every picture decoded); answers ms since `start`.
+ * `count` images is drawn (the table's caption counted and every picture decoded); answers the ms since
+ * `start` to the table and to the whole comparison.
  */
 function installDrawnProbe() {
   window.comparisonDrawn = async (count, start) => {
+    let table = 0;
     for (;;) {
       await new Promise((r) => requestAnimationFrame(r));
       const caption = document.querySelector("main table caption")?.textContent ?? "";
       const pictures = [...document.querySelectorAll('main figure[aria-label^="Image "] img')];
-      if (/differ|same/.test(caption) && pictures.length === count) {
+      if (!table && /differ|same/.test(caption)) table = performance.now() - start;
+      if (table && pictures.length === count) {
         await Promise.all(pictures.map((img) => img.decode()));
-        return performance.now() - start;
+        return { table, drawn: performance.now() - start };
       }
       if (performance.now() - start > 30_000) throw new Error("the comparison was not drawn within 30 s");
     }
@@ -121,12 +124,14 @@ try {
   for (const count of [2, 4]) {
     const runs = [];
     for (let i = 0; i < RUNS; i++) runs.push(await openFromHistory(page, app.url, seeded.newest, count));
+    const drawn = runs.map((r) => r.drawn);
     console.log(
-      `  ${count} images, click on Compare (History) to the table and every picture drawn: ${summary(runs)}  (goal <= 200 ms); each (ms): ${runs.map(Math.round).join(", ")}`,
+      `  ${count} images, click on Compare (History) to the table and every picture drawn: ${summary(drawn)}  (goal <= 200 ms); each (ms): ${drawn.map(Math.round).join(", ")}`,
     );
+    console.log(`    to the table alone: ${summary(runs.map((r) => r.table))}`);
   }
   const cold = [];
-  for (let i = 0; i < RUNS; i++) cold.push(await openByLink(page, app.url, seeded.newest.slice(0, 4)));
+  for (let i = 0; i < RUNS; i++) cold.push((await openByLink(page, app.url, seeded.newest.slice(0, 4))).drawn);
   console.log(
     `  4 images opened by their link (a full page load, navigation start to drawn): ${summary(cold)}; each (ms): ${cold.map(Math.round).join(", ")}`,
   );

@@ -15,6 +15,7 @@ import { Modal } from "../../ui/modal";
 import { DownloadMenu } from "../../ui/download-menu";
 import { removeGenerations, toggleSaved, togglePublished } from "./library-actions";
 import { useRecordImage } from "../../sync/use-record-image";
+import { UpscalePanel } from "../upscale/upscale-panel";
 
 type Props = { record: GenerationRecord; userId: string | undefined; onClose: () => void };
 
@@ -93,6 +94,7 @@ export function GenerationDialog({ record, userId, onClose }: Props) {
             </button>
           </div>
           <DownloadMenu recipe={record} image={image.blob} src={image.src} />
+          <UpscalePanel recipe={record} image={image.blob} src={image.src} />
           <div className="flex flex-wrap gap-2">
             <button
               type="button"
