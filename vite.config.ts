@@ -3,11 +3,13 @@ import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
 import { VitePWA } from "vite-plugin-pwa";
+import { upscaleFilesPlugin } from "./src/features/upscale/upscale-files-plugin.ts";
 
 export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    upscaleFilesPlugin(),
     VitePWA({
       // The service worker is our own TypeScript in sw/ (precache, navigation fallback, image cache,
       // background sync); the plugin only injects the precache manifest into it.
@@ -19,7 +21,8 @@ export default defineConfig({
       manifest: false,
       injectManifest: {
         globPatterns: ["**/*.{js,css,html,svg,png,webp,ico,woff2,webmanifest,json}"],
-        globIgnores: ["app-config.js"],
+        // The upscale's worker and models are kept by the service worker when first used (sw/sw.ts).
+        globIgnores: ["app-config.js", "upscale/**", "assets/upscale-worker-*.js"],
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
       },
       devOptions: { enabled: false },

@@ -16,7 +16,7 @@ import { clientsClaim } from "workbox-core";
 import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
-import { NetworkFirst } from "workbox-strategies";
+import { CacheFirst, NetworkFirst } from "workbox-strategies";
 import { receiveShare, SHARE_TARGET_PATH } from "./share-target";
 import { listenForBackgroundWork } from "./sync";
 
@@ -76,6 +76,16 @@ registerRoute(
 registerRoute(
   ({ url, sameOrigin }) => sameOrigin && url.pathname === APP_CONFIG_URL,
   new NetworkFirst({ cacheName: CONFIG_CACHE, networkTimeoutSeconds: 3 }),
+);
+
+// The on-device upscale's worker script, models and WASM binaries (src/features/upscale): not precached
+// (megabytes few visitors need), kept the first time they are fetched; their URLs are versioned or
+// content-hashed, so a kept copy never goes stale, and an upscale done once works offline after.
+const UPSCALE_CACHE = "promptcanvas-upscale";
+registerRoute(
+  ({ url, sameOrigin }) =>
+    sameOrigin && (url.pathname.startsWith("/upscale/") || /^\/assets\/upscale-worker-[^/]+\.js$/.test(url.pathname)),
+  new CacheFirst({ cacheName: UPSCALE_CACHE, plugins: [new ExpirationPlugin({ maxEntries: 40 })] }),
 );
 
 // The page that installed this worker was loaded before it existed: keep a copy of it now, so the

@@ -14,6 +14,8 @@ type Props = {
   /** The image to convert: bytes at hand, or a way to get them when a button is pressed. */
   image: Blob | (() => Promise<Blob>);
   disabled?: boolean;
+  /** The saved file's name; by default made from the recipe's prompt. */
+  fileName?: (format: ExportFormat) => string;
 };
 
 /** Says in a toast that a download failed: the error's own words, else `fallback`. */
@@ -21,13 +23,13 @@ export function showDownloadFailed(error: unknown, fallback: string): void {
   showToast({ tone: "error", title: "Download failed", message: error instanceof Error ? error.message : fallback });
 }
 
-export function DownloadButtons({ recipe, image, disabled = false }: Props) {
+export function DownloadButtons({ recipe, image, disabled = false, fileName }: Props) {
   const [busy, setBusy] = useState<ExportFormat | null>(null);
   const download = async (format: ExportFormat) => {
     setBusy(format);
     try {
       const source = typeof image === "function" ? await image() : image;
-      saveBlob(await exportImage(source, format, recipe), fileNameFor(recipe.prompt, format));
+      saveBlob(await exportImage(source, format, recipe), fileName?.(format) ?? fileNameFor(recipe.prompt, format));
     } catch (e) {
       showDownloadFailed(e, "The image could not be converted.");
     } finally {

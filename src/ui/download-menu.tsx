@@ -3,7 +3,7 @@
 import type { ImageRecipe } from "#shared/recipe-metadata/recipe.ts";
 import { DownloadButtons } from "./download-buttons";
 
-async function sourceBlob(image: Blob | undefined, src: string | undefined): Promise<Blob> {
+export async function sourceBlob(image: Blob | undefined, src: string | undefined): Promise<Blob> {
   if (image) return image;
   if (!src) throw new Error("The image has not loaded yet.");
   const response = await fetch(src);
