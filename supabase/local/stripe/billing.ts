@@ -7,8 +7,11 @@ import {
   addMonths,
   customerObject,
   invoiceObject,
+  type InvoiceReason,
   itemOf,
+  type LineSpec,
   paymentMethodObject,
+  planLine,
   subscriptionObject,
 } from "./objects.ts";
 import type { Card, Obj, Store } from "./store.ts";
@@ -42,7 +45,7 @@ function charge(c: BillingCtx, invoice: Obj, offSession: boolean, at = c.store.n
   const card = pm ? c.store.state.cards[pm] : undefined;
   invoice.attempted = true;
   invoice.attempt_count = (invoice.attempt_count as number) + 1;
-  const ok = card !== undefined && !(offSession && card.failsRenewal);
+  const ok = invoice.amount_due === 0 || (card !== undefined && !(offSession && card.failsRenewal));
   if (ok) {
     Object.assign(invoice, {
       status: "paid",
@@ -62,16 +65,18 @@ function recordPaid(c: BillingCtx, invoice: Obj): void {
   c.hooks.record("invoice.payment_succeeded", invoice);
 }
 
+/** An invoice of the subscription: its plan's period with the prorations waiting for it, or (on an update) `lines`. */
 function newInvoice(
   c: BillingCtx,
   sub: Obj,
-  reason: "subscription_create" | "subscription_cycle",
-  prevStart?: number,
-  at?: number,
+  reason: InvoiceReason,
+  options: { prevStart?: number; at?: number; lines?: LineSpec[] } = {},
 ) {
   const customer = c.store.get(sub.customer as string)!;
+  const lines = options.lines ?? [planLine(sub), ...(c.store.state.prorations[sub.id] ?? [])];
+  if (!options.lines) delete c.store.state.prorations[sub.id];
   const invoice = c.store.put(
-    invoiceObject(c.store, { sub, customer, reason, publicUrl: c.publicUrl(), prevStart, at }),
+    invoiceObject(c.store, { sub, customer, reason, lines, publicUrl: c.publicUrl(), ...options }),
   );
   c.store.put(customer);
   c.hooks.record("invoice.created", invoice);
@@ -150,7 +155,7 @@ function renew(c: BillingCtx, sub: Obj): void {
   item.current_period_end = addMonths(sub.billing_cycle_anchor as number, monthsSince(sub, start) + 1);
   const previous: Record<string, unknown> = { items: previousItems, latest_invoice: sub.latest_invoice };
   // The renewal invoice is made and charged at the period's end, whenever the clock got past it.
-  const invoice = newInvoice(c, sub, "subscription_cycle", prevStart, start);
+  const invoice = newInvoice(c, sub, "subscription_cycle", { prevStart, at: start });
   sub.latest_invoice = invoice.id;
   if (charge(c, invoice, true, start)) {
     recordPaid(c, invoice);
@@ -237,8 +242,20 @@ export function setCancelAtPeriodEnd(c: BillingCtx, sub: Obj, cancel: boolean): 
   return previous;
 }
 
-/** Switches the subscription's one item to another recurring price. */
-export function switchPrice(sub: Obj, itemId: string | undefined, price: Obj): Record<string, unknown> {
+export type ProrationBehavior = "create_prorations" | "none" | "always_invoice";
+
+/**
+ * Switches the subscription's one item to another recurring price now. As Stripe's default, the rest of the
+ * period is prorated: a credit for the old price's unused time and a charge for the new one's, on the next
+ * invoice (`create_prorations`), on an invoice charged now (`always_invoice`), or not at all (`none`).
+ */
+export function switchPrice(
+  c: BillingCtx,
+  sub: Obj,
+  itemId: string | undefined,
+  price: Obj,
+  behavior: ProrationBehavior = "create_prorations",
+): Record<string, unknown> {
   const item = itemOf(sub);
   if (itemId !== undefined && itemId !== item.id) {
     throw new StripeError(
@@ -250,8 +267,45 @@ export function switchPrice(sub: Obj, itemId: string | undefined, price: Obj): R
     );
   }
   const previous = { items: structuredClone(sub.items) };
+  const old = item.price as Obj;
   item.price = price;
+  if (behavior !== "none") prorate(c, sub, old, price, behavior === "always_invoice");
   return previous;
+}
+
+function prorate(c: BillingCtx, sub: Obj, old: Obj, price: Obj, now: boolean): void {
+  const item = itemOf(sub);
+  const at = c.store.now();
+  const [start, end] = [item.current_period_start as number, item.current_period_end as number];
+  const share = Math.max(0, end - at) / Math.max(1, end - start);
+  if (share === 0) return;
+  const since = new Date(at * 1000).toISOString().slice(0, 10);
+  const period = { start: at, end };
+  const lines: LineSpec[] = [
+    {
+      amount: -Math.round((old.unit_amount as number) * share),
+      description: `Unused time on ${old.nickname} after ${since}`,
+      period,
+      proration: true,
+    },
+    {
+      amount: Math.round((price.unit_amount as number) * share),
+      description: `Remaining time on ${price.nickname} after ${since}`,
+      period,
+      proration: true,
+    },
+  ];
+  if (!now) {
+    (c.store.state.prorations[sub.id] ??= []).push(...lines);
+    return;
+  }
+  const invoice = newInvoice(c, sub, "subscription_update", { lines });
+  sub.latest_invoice = invoice.id;
+  if (charge(c, invoice, true)) {
+    recordPaid(c, invoice);
+  } else {
+    c.hooks.record("invoice.payment_failed", invoice);
+  }
 }
 
 /** A card given in the portal: the new default; a past-due invoice is tried with it at once. */

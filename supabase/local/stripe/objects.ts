@@ -196,26 +196,89 @@ export function subscriptionObject(
 /** The subscription's one item (the stand-in's subscriptions hold one price). */
 export const itemOf = (sub: Obj) => (sub.items as { data: Obj[] }).data[0];
 
+/** One line of an invoice before it is made: the plan's period, or a proration of a switch. */
+export interface LineSpec {
+  amount: number;
+  description: string;
+  period: { start: number; end: number };
+  proration: boolean;
+}
+
+/** The plan's line for the subscription's current period. */
+export function planLine(sub: Obj): LineSpec {
+  const item = itemOf(sub);
+  const price = item.price as Obj;
+  const amount = price.unit_amount as number;
+  return {
+    amount,
+    description: `1 × ${(price.nickname as string) ?? "plan"} (at $${(amount / 100).toFixed(2)} / month)`,
+    period: { start: item.current_period_start as number, end: item.current_period_end as number },
+    proration: false,
+  };
+}
+
+function lineItem(invoice: string, sub: Obj, line: LineSpec): Obj {
+  const item = itemOf(sub);
+  const price = item.price as Obj;
+  return {
+    id: newId("il"),
+    object: "line_item",
+    amount: line.amount,
+    currency: CURRENCY,
+    description: line.description,
+    discount_amounts: [],
+    discountable: !line.proration,
+    discounts: [],
+    invoice,
+    livemode: false,
+    metadata: {},
+    parent: {
+      type: "subscription_item_details",
+      subscription_item_details: {
+        invoice_item: null,
+        proration: line.proration,
+        proration_details: { credited_items: null },
+        subscription: sub.id,
+        subscription_item: item.id,
+      },
+      invoice_item_details: null,
+    },
+    period: line.period,
+    pricing: {
+      type: "price_details",
+      price_details: { price: price.id, product: price.product },
+      unit_amount_decimal: String(line.amount),
+    },
+    quantity: 1,
+    taxes: [],
+  } as unknown as Obj;
+}
+
+export type InvoiceReason = "subscription_create" | "subscription_cycle" | "subscription_update";
+
+// Over 80 lines: it is one object literal, Stripe's invoice with every field the API version has.
 export function invoiceObject(
   store: Store,
   p: {
     sub: Obj;
     customer: Obj;
-    reason: "subscription_create" | "subscription_cycle";
+    reason: InvoiceReason;
+    lines: LineSpec[];
     publicUrl: string;
     prevStart?: number;
     at?: number;
   },
 ): Obj {
-  const item = itemOf(p.sub);
-  const price = item.price as Obj;
-  const amount = price.unit_amount as number;
+  const total = p.lines.reduce((sum, l) => sum + l.amount, 0);
+  // What a downgrade credits beyond this invoice goes to the customer's balance, as Stripe does.
+  const amount = Math.max(0, total);
+  if (total < 0) p.customer.balance = (p.customer.balance as number) + total;
   const seq = (store.state.invoiceSeq[p.customer.id] ?? 0) + 1;
   store.state.invoiceSeq[p.customer.id] = seq;
   p.customer.next_invoice_sequence = seq + 1;
   const id = newId("in");
   const now = p.at ?? store.now();
-  const period = { start: item.current_period_start as number, end: item.current_period_end as number };
+  const start = p.reason === "subscription_update" ? now : p.lines[0].period.start;
   const page = `${p.publicUrl}/stripe/invoice/${id}`;
   return {
     id,
@@ -250,38 +313,7 @@ export function invoiceObject(
     last_finalization_error: null,
     lines: {
       object: "list",
-      data: [{
-        id: newId("il"),
-        object: "line_item",
-        amount,
-        currency: CURRENCY,
-        description: `1 × ${(price.nickname as string) ?? "plan"} (at $${(amount / 100).toFixed(2)} / month)`,
-        discount_amounts: [],
-        discountable: true,
-        discounts: [],
-        invoice: id,
-        livemode: false,
-        metadata: {},
-        parent: {
-          type: "subscription_item_details",
-          subscription_item_details: {
-            invoice_item: null,
-            proration: false,
-            proration_details: { credited_items: null },
-            subscription: p.sub.id,
-            subscription_item: item.id,
-          },
-          invoice_item_details: null,
-        },
-        period,
-        pricing: {
-          type: "price_details",
-          price_details: { price: price.id, product: price.product },
-          unit_amount_decimal: String(amount),
-        },
-        quantity: 1,
-        taxes: [],
-      }],
+      data: p.lines.map((l) => lineItem(id, p.sub, l)),
       has_more: false,
       url: `/v1/invoices/${id}/lines`,
     },
@@ -296,8 +328,8 @@ export function invoiceObject(
       subscription_details: { metadata: p.sub.metadata, subscription: p.sub.id },
     },
     payment_settings: { default_mandate: null, payment_method_options: null, payment_method_types: null },
-    period_end: period.start,
-    period_start: p.prevStart ?? period.start,
+    period_end: start,
+    period_start: p.prevStart ?? start,
     post_payment_credit_notes_amount: 0,
     pre_payment_credit_notes_amount: 0,
     receipt_number: null,
@@ -305,12 +337,12 @@ export function invoiceObject(
     statement_descriptor: null,
     status: "open",
     status_transitions: { finalized_at: now, marked_uncollectible_at: null, paid_at: null, voided_at: null },
-    subtotal: amount,
-    subtotal_excluding_tax: amount,
+    subtotal: total,
+    subtotal_excluding_tax: total,
     test_clock: null,
-    total: amount,
+    total,
     total_discount_amounts: [],
-    total_excluding_tax: amount,
+    total_excluding_tax: total,
     total_pretax_credit_amounts: [],
     total_taxes: [],
     webhooks_delivered_at: null,

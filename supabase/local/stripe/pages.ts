@@ -237,7 +237,7 @@ function portalAction(c: BillingCtx, sub: Obj | undefined, action: string, form:
     if (!price || price.object !== "price" || !Object.values(c.store.state.prices).includes(price.id)) {
       throw new StripeError(400, "invalid_request_error", "That plan cannot be chosen here.");
     }
-    previous = switchPrice(sub, undefined, structuredClone(price));
+    previous = switchPrice(c, sub, undefined, structuredClone(price));
   }
   c.store.put(sub);
   c.hooks.record("customer.subscription.updated", sub, previous);
@@ -274,22 +274,26 @@ async function portal(c: BillingCtx, req: Request, id: string, action: string): 
 function invoicePage(c: BillingCtx, id: string): Response {
   const invoice = c.store.get(id);
   if (!invoice || invoice.object !== "invoice") return page("Not found", "<h1>This invoice does not exist</h1>", 404);
-  const line = (invoice.lines as { data: Obj[] }).data[0];
-  const period = line.period as { start: number; end: number };
   const paidAt = (invoice.status_transitions as { paid_at: number | null }).paid_at;
+  const lines = (invoice.lines as { data: Obj[] }).data.map((line) => {
+    const period = line.period as { start: number; end: number };
+    return `<tr><td>${esc(line.description)}</td><td>${day(period.start)} to ${day(period.end)}</td>` +
+      `<td>${line.amount as number < 0 ? "−" : ""}${money(Math.abs(line.amount as number))}</td></tr>`;
+  }).join("");
   const body = `<h1>Invoice ${esc(invoice.number)}</h1>
 <p><span class="price">${money(invoice.amount_due as number)}</span> <span class="muted">${
-    esc(invoice.status === "paid" ? "paid" : invoice.status)
+    esc(invoice.status)
   }</span></p>
 <table><tbody>
 <tr><th scope="row">Issued</th><td>${day(invoice.created)}</td></tr>
 ${paidAt ? `<tr><th scope="row">Paid</th><td>${day(paidAt)}</td></tr>` : ""}
 <tr><th scope="row">Billed to</th><td>${esc(invoice.customer_email ?? "")}</td></tr>
-<tr><th scope="row">Item</th><td>${esc(line.description)}</td></tr>
-<tr><th scope="row">Period</th><td>${day(period.start)} to ${day(period.end)}</td></tr>
-<tr><th scope="row">Amount</th><td>${money(invoice.amount_due as number)}</td></tr>
+<tr><th scope="row">Amount due</th><td>${money(invoice.amount_due as number)}</td></tr>
 <tr><th scope="row">Amount paid</th><td>${money(invoice.amount_paid as number)}</td></tr>
-</tbody></table><p class="muted">Issued by ${esc(invoice.account_name)}. Test payments: nothing was charged.</p>`;
+</tbody></table>
+<h2>Items</h2><table><thead><tr><th scope="col">Description</th><th scope="col">Period</th><th scope="col">Amount</th></tr></thead>
+<tbody>${lines}</tbody></table>
+<p class="muted">Issued by ${esc(invoice.account_name)}. Test payments: nothing was charged.</p>`;
   return page(`Invoice ${invoice.number}`, body);
 }
 

@@ -1,7 +1,15 @@
 // The Stripe API endpoints the stand-in serves: products and prices (made at boot), customers, checkout
 // sessions, subscriptions, billing portal sessions, invoices, events. Each checks its params as Stripe does
 // (params.ts), answers Stripe's shapes, and records the events its changes make.
-import { type BillingCtx, cancelNow, processDue, publicSession, setCancelAtPeriodEnd, switchPrice } from "./billing.ts";
+import {
+  type BillingCtx,
+  cancelNow,
+  processDue,
+  type ProrationBehavior,
+  publicSession,
+  setCancelAtPeriodEnd,
+  switchPrice,
+} from "./billing.ts";
 import { invalid, missingParam, noSuch } from "./errors.ts";
 import type { Params } from "./form.ts";
 import { expand, fetchObj, listOf } from "./lists.ts";
@@ -446,7 +454,8 @@ export const updateSubscription: Endpoint = (c, p, id) => {
         throw invalid("The price must be an active recurring price.", "items[0][price]");
       }
       if (((sub.items as { data: Obj[] }).data[0].price as Obj).id !== priceId) {
-        Object.assign(previous, switchPrice(sub, str(items[0], "id"), structuredClone(price)));
+        const behavior = (str(p, "proration_behavior") ?? "create_prorations") as ProrationBehavior;
+        Object.assign(previous, switchPrice(c, sub, str(items[0], "id"), structuredClone(price), behavior));
       }
     }
   }

@@ -2,6 +2,8 @@
 // gave, idempotent answers, the stand-in clock's offset from real time, and its keys. Kept in one JSON file
 // (written after each change, atomically) so a restart of the backend keeps every subscription.
 
+import type { LineSpec } from "./objects.ts";
+
 export type Obj = Record<string, unknown> & { id: string; object: string; created: number };
 
 /** A card given on a stand-in page: what a payment with it does. */
@@ -36,6 +38,8 @@ export interface State {
   idempotency: Record<string, IdempotentAnswer>;
   /** Next invoice number per customer. */
   invoiceSeq: Record<string, number>;
+  /** Prorations of plan switches, per subscription, waiting for its next invoice. */
+  prorations: Record<string, LineSpec[]>;
   /** A checkout session's line items (Stripe answers them only when asked: `expand[]=line_items`). */
   lineItems: Record<string, Obj[]>;
 }
@@ -63,6 +67,7 @@ export function emptyState(secretKey?: string, webhookSecret?: string): State {
     idempotency: {},
     invoiceSeq: {},
     lineItems: {},
+    prorations: {},
   };
 }
 
@@ -95,6 +100,7 @@ export async function openStore(
 ): Promise<Store> {
   const loaded = file ? await readState(file) : null;
   const state = loaded ?? emptyState(keys.secretKey, keys.webhookSecret);
+  state.prorations ??= {};
   if (keys.secretKey) state.secretKey = keys.secretKey;
   if (keys.webhookSecret) state.webhookSecret = keys.webhookSecret;
   let writing: Promise<void> = Promise.resolve();

@@ -110,3 +110,29 @@ Deno.test("the API updates (cancel_at_period_end, switch price) and cancels a su
     await h.flush();
     assert.equal(h.types().at(-1), "customer.subscription.deleted");
   }));
+
+Deno.test("a switch mid-period is prorated: on the next renewal's invoice, or at once with always_invoice", () =>
+  withHarness(async (h) => {
+    const first = await h.subscribed();
+    await h.advance(15 * DAY);
+    await portalPost(h, first.customer.id, "switch", { price: h.standIn.prices.pro });
+    await h.advance(20 * DAY);
+    const [renewal] = (await h.stripe.invoices.list({ customer: first.customer.id })).data;
+    assert.equal(renewal.billing_reason, "subscription_cycle");
+    const lines = renewal.lines.data;
+    assert.equal(lines.length, 3, "the new plan and the two prorations");
+    assert.equal(lines[0].amount, 1999);
+    assert.ok(lines[1].amount < 0 && lines[2].amount > 0);
+    assert.ok(renewal.amount_paid > 1999 && renewal.amount_paid < 1999 + 1000, String(renewal.amount_paid));
+
+    const second = await h.subscribed();
+    const item = second.subscription.items.data[0];
+    await h.stripe.subscriptions.update(second.subscription.id, {
+      items: [{ id: item.id, price: h.standIn.prices.pro }],
+      proration_behavior: "always_invoice",
+    });
+    const [now] = (await h.stripe.invoices.list({ customer: second.customer.id })).data;
+    assert.equal(now.billing_reason, "subscription_update");
+    assert.equal(now.status, "paid");
+    assert.ok(now.amount_paid > 900 && now.amount_paid <= 1000, String(now.amount_paid));
+  }));
