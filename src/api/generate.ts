@@ -9,6 +9,7 @@ import type {
   GenerateImageDeleted,
 } from "#shared/vocabulary/generate-image.ts";
 import type { GenerationChoice } from "#shared/vocabulary/generation.ts";
+import type { VariationKind } from "#shared/vocabulary/variations.ts";
 import { err, ok, type Result } from "../lib/result";
 import { supabase } from "./client";
 import { toAppError, type AppError } from "./errors";
@@ -20,6 +21,8 @@ export type GenerateRequest = GenerationChoice & {
   provider?: string;
   /** The person's custom style as the task keeps it (decision 152): the server adds its words. */
   customStyle?: AppliedCustomStyle;
+  /** The person's image this one varies (decision 155): the row links to it. */
+  variation?: { parentId: string; kind: VariationKind };
 };
 
 /**
@@ -138,6 +141,7 @@ export async function generateImage(
     const { id, name, prompt, negativePrompt } = request.customStyle;
     body.custom_style = { id, name, prompt, negative_prompt: negativePrompt };
   }
+  if (request.variation) body.variation = { parent_id: request.variation.parentId, kind: request.variation.kind };
   const tz = timezone();
   try {
     const headers: Record<string, string> = {};

@@ -5,6 +5,8 @@ import { useEffect, type ReactNode } from "react";
 import { useSnapshot } from "valtio";
 import { GenerationProvider, usePublishedGenerationRuntime } from "../features/generation/generation-runtime";
 import { systemThemeChanged, ui } from "../state/ui-store";
+import { LargeViewToolsProvider } from "../ui/large-view-tools";
+import { LARGE_VIEW_TOOLS } from "./large-view-tools";
 
 const THEME_COLOR = { light: "#ffffff", dark: "#1d232a" } as const;
 
@@ -25,5 +27,9 @@ export function Providers({ children }: { children: ReactNode }) {
     });
   }, [theme]);
 
-  return <GenerationProvider runtime={generation}>{children}</GenerationProvider>;
+  return (
+    <GenerationProvider runtime={generation}>
+      <LargeViewToolsProvider tools={LARGE_VIEW_TOOLS}>{children}</LargeViewToolsProvider>
+    </GenerationProvider>
+  );
 }

@@ -40,5 +40,7 @@ export function toGenerationRecord(row: ModeratedRow): GenerationRecord {
     record.customStyle = row.custom_style_name;
     if (row.custom_style_id) record.customStyleId = row.custom_style_id;
   }
+  // And only a variation (decision 155) says what it varies, and how.
+  if (row.parent_id && row.variation) record.variation = { of: row.parent_id, kind: row.variation };
   return record;
 }

@@ -7,6 +7,7 @@ import { DIMENSIONS, isAspectRatio, type AspectRatio, type Quality } from "#shar
 import { GENERATIONS_BUCKET } from "#shared/vocabulary/rows.ts";
 import type { Tier } from "#shared/vocabulary/tiers.ts";
 import type { AppliedCustomStyle } from "#shared/vocabulary/custom-styles.ts";
+import type { VariationKind } from "#shared/vocabulary/variations.ts";
 import { promptWords } from "./search";
 
 /** A server `generations` row as the client keeps it (its image bytes are in ImageRecord). */
@@ -51,6 +52,12 @@ export type GenerationRecord = {
    */
   customStyleId?: string;
   customStyle?: string;
+  /**
+   * Decision 155 (schema 9, indexed by `variation.of`): the generation this one varies, and how, in the
+   * shape the file's recipe carries it; present only while the row links a parent (one deleted since
+   * unlinks it).
+   */
+  variation?: { of: string; kind: VariationKind };
 };
 
 /**
@@ -70,6 +77,9 @@ export type ImageRecord = { id: string; userId: string; image?: Blob; thumbnail?
  * is kept); `viewedAt` the last time (epoch ms) the large view showed it, 0 when never.
  */
 export type ImageUseRecord = { id: string; userId: string; size: number; thumbnail: 0 | 1; viewedAt: number };
+
+/** What a variation's task keeps of it: the parent's id and the kind (its recipe is the task's own fields). */
+export type TaskVariation = { parentId: string; kind: VariationKind };
 
 export type TaskStatus = "queued" | "running" | "done" | "error";
 
@@ -102,6 +112,8 @@ export type TaskRecord = {
    * made whatever becomes of the style meanwhile). `prompt` and `negativePrompt` above are the person's own.
    */
   customStyle?: AppliedCustomStyle;
+  /** Decision 155: the person's image this task varies, and how (sent as the request's `variation`). */
+  variation?: TaskVariation;
   /**
    * docs/spec.md §3 (schema 6): the size asked for (the ratio's pixels), and the model that drew it once
    * the server has said.
@@ -246,7 +258,7 @@ export type MetaRecord = { key: string; value: unknown };
 export const DB_NAME = "promptcanvas";
 
 /** The newest schema version. */
-const SCHEMA_VERSION = 7;
+const SCHEMA_VERSION = 9;
 
 /**
  * Declares the schema's versions on `db`, up to `upTo` (the newest by default; tests open a database
@@ -289,6 +301,11 @@ export function defineSchema(db: Dexie, upTo: number = SCHEMA_VERSION): void {
   if (upTo < 7) return;
   // 7: the person's own styles (decision 152), listed by owner and name.
   db.version(7).stores({ customStyles: "id, userId, [userId+name]" });
+  // 9: a generation's variations, found by their parent (decision 155).
+  if (upTo < 9) return;
+  db.version(9).stores({
+    generations: "id, userId, [userId+createdAt], [userId+isSaved], [userId+isPublic], createdAt, *words, variation.of",
+  });
 }
 
 /** The size a task asks for: its ratio's pixels (docs/spec.md §9). */

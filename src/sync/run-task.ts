@@ -72,6 +72,7 @@ function requestOf(task: TaskRecord): GenerateRequest {
     referenceImage: task.referenceImage,
     provider: task.provider,
     ...(task.customStyle ? { customStyle: task.customStyle } : {}),
+    ...(task.variation ? { variation: { ...task.variation } } : {}),
   };
 }
 

@@ -9,7 +9,7 @@ import { isStyleId } from "#shared/vocabulary/styles.ts";
 import { applyCustomStyle, type AppliedCustomStyle } from "#shared/vocabulary/custom-styles.ts";
 import { db } from "../../db/db";
 import { addPrompt, clearPrompts, removePrompt, type PromptEntry } from "../../db/prompt-history";
-import { paramsFor, type LimitsRecord } from "../../db/schema";
+import { paramsFor, type LimitsRecord, type TaskVariation } from "../../db/schema";
 import { clearTasks, removeTask, retryTask, type NewTask } from "../../db/tasks";
 import { isOnline } from "../../lib/online";
 import { readConcurrency, subscribeConcurrency, writeConcurrency } from "../../sync/queue/concurrency-store";
@@ -30,6 +30,8 @@ export type GenerationSettings = {
   holdUntilReset?: boolean;
   /** A custom style (decision 152), kept by each task as it is now. */
   customStyle?: AppliedCustomStyle;
+  /** The person's image this request varies (decision 155), kept by its task. */
+  variation?: TaskVariation;
 };
 
 export type GenerateResult =
@@ -75,6 +77,7 @@ function tasksFor(s: GenerationSettings, userId: string, online: boolean, holdUn
     ...(s.referenceImage ? { referenceImage: s.referenceImage } : {}),
     ...(s.provider ? { provider: s.provider } : {}),
     ...(s.customStyle ? { customStyle: { ...s.customStyle } } : {}),
+    ...(s.variation ? { variation: { ...s.variation } } : {}),
     // Held by choice, it waits for the reset; written offline, it says "Waiting for connection".
     ...(holdUntil
       ? { wait: { reason: "quota" as const, until: holdUntil } }

@@ -15,9 +15,16 @@ import { Modal } from "../../ui/modal";
 import { DownloadMenu } from "../../ui/download-menu";
 import { removeGenerations, toggleSaved, togglePublished } from "./library-actions";
 import { useRecordImage } from "../../sync/use-record-image";
+import { useLargeViewTools } from "../../ui/large-view-tools";
 import { UpscalePanel } from "../upscale/upscale-panel";
 
-type Props = { record: GenerationRecord; userId: string | undefined; onClose: () => void };
+type Props = {
+  record: GenerationRecord;
+  userId: string | undefined;
+  onClose: () => void;
+  /** Shows another of the person's generations in this view (the tools' links, such as a lineage). */
+  onOpen?: (id: string) => void;
+};
 
 async function copyPrompt(prompt: string) {
   try {
@@ -28,8 +35,9 @@ async function copyPrompt(prompt: string) {
   }
 }
 
-export function GenerationDialog({ record, userId, onClose }: Props) {
+export function GenerationDialog({ record, userId, onClose, onOpen }: Props) {
   const image = useRecordImage(record);
+  const tools = useLargeViewTools();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const working = useRef(false);
@@ -130,6 +138,9 @@ export function GenerationDialog({ record, userId, onClose }: Props) {
               </button>
             )}
           </div>
+          {tools.map((Tool, i) => (
+            <Tool key={i} generationId={record.id} image={image.blob} open={onOpen ?? (() => undefined)} />
+          ))}
           {removed && (
             <p className="alert alert-warning alert-soft text-sm text-base-content">
               {removedFromGalleryLine(record.removedReason ?? null)}
