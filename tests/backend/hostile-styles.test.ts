@@ -113,6 +113,15 @@ describeOnBackends(
         expect((await upsert(JSON.stringify({ ...good, name: "Renamed" }))).cls).toBe("2xx");
         const { data: kept } = await server.from("custom_styles").select("name").eq("id", good.id);
         expect(kept).toEqual([{ name: "Renamed" }]);
+        // As the app's outbox sends it (supabase-js upsert on id, with a preview and the base style).
+        const sent = {
+          ...style({ user_id: owner.id, base_style: "anime" }),
+          preview: "data:image/jpeg;base64,/9j/4AAQSkZJRg==",
+        };
+        for (const name of ["App", "App renamed"]) {
+          const { error } = await owner.client.from("custom_styles").upsert({ ...sent, name }, { onConflict: "id" });
+          expect(error).toBeNull();
+        }
       },
       120_000,
     );
