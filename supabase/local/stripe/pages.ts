@@ -17,6 +17,8 @@ import type { Obj } from "./store.ts";
 
 const esc = (s: unknown) => String(s ?? "").replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
+const shortDay = (ts: number) =>
+  new Date(ts * 1000).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 const day = (ts: number) =>
   new Date(ts * 1000).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
@@ -35,7 +37,8 @@ button.secondary{background:#fff;color:#2f2fa2;border:1px solid #2f2fa2}
 .error{background:#fde8e8;color:#8a1010;padding:.75rem;border-radius:.4rem}
 .notice{background:#e8f4ea;color:#14532d;padding:.75rem;border-radius:.4rem}
 table{width:100%;border-collapse:collapse}th,td{text-align:left;padding:.4rem;border-bottom:1px solid #d8d8e0}
-a{color:#2f2fa2}form.inline{display:inline}
+a{color:#2f2fa2}td a{overflow-wrap:anywhere}form.inline{display:inline}
+@media (max-width:36rem){main{margin:1rem .5rem;padding:1rem}}
 `;
 
 function page(title: string, body: string, status = 200): Response {
@@ -194,12 +197,10 @@ function invoicesSection(c: BillingCtx, customer: string): string {
   const invoices = c.store.all("invoice").filter((i) => i.customer === customer);
   if (!invoices.length) return `<h2>Invoices</h2><p>No invoices yet.</p>`;
   const rows = invoices.map((i) =>
-    `<tr><td>${day(i.created)}</td><td>${esc(i.number)}</td><td>${money(i.amount_due as number)}</td><td>${
-      esc(i.status)
-    }</td>` +
-    `<td><a href="${esc(i.hosted_invoice_url)}">View invoice ${esc(i.number)}</a></td></tr>`
+    `<tr><td>${shortDay(i.created)}</td><td>${money(i.amount_due as number)}</td><td>${esc(i.status)}</td>` +
+    `<td><a href="${esc(i.hosted_invoice_url)}">${esc(i.number)}</a></td></tr>`
   ).join("");
-  return `<h2>Invoices</h2><table><thead><tr><th scope="col">Date</th><th scope="col">Number</th><th scope="col">Amount</th>
+  return `<h2>Invoices</h2><table><thead><tr><th scope="col">Date</th><th scope="col">Amount</th>
 <th scope="col">Status</th><th scope="col">Invoice</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
