@@ -3,6 +3,7 @@
 // structured data and content in the HTML itself, readable with JavaScript off).
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "./support/test";
+import { apiUrl } from "./support/app";
 import { ROUTES } from "#src/app/route-table.ts";
 
 const PUBLIC = ROUTES.filter((r) => r.access === "public");
@@ -257,18 +258,19 @@ test("prompts, templates, styles and the advanced form open the generator filled
   );
 });
 
-test("a plan button shows the subscription notice and sends nothing", async ({ page }) => {
+test("a visitor's plan button asks them to sign in first, to continue on /billing, and sends nothing to the backend", async ({
+  page,
+}) => {
   await page.goto("/pricing");
   await expect(page.locator("#root[data-ssr]")).toHaveCount(0);
   // The page has settled: the service worker (registered then, with its script) is not the click's doing.
   await page.evaluate(() => navigator.serviceWorker.ready);
+  const api = new URL(await apiUrl(page)).origin;
   const requests: string[] = [];
   page.on("request", (r) => requests.push(r.url()));
   await page.getByRole("button", { name: /^Choose Creator/ }).click();
-  await expect(page.getByRole("region", { name: "Notices" })).toContainText(
-    "Connect Supabase + Stripe to enable subscriptions.",
-  );
-  expect(requests).toEqual([]);
+  await expect(page).toHaveURL(`/auth?from=${encodeURIComponent("/billing?choose=creator")}`);
+  expect(requests.filter((url) => url.startsWith(api))).toEqual([]);
 });
 
 test("the text effects tool draws live and downloads a PNG", async ({ page }) => {

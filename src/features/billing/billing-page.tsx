@@ -14,7 +14,7 @@ import { useOnline } from "../../lib/use-online";
 import { useSession } from "../../state/session-store";
 import { PageHeader } from "../../ui/page-header";
 import { PlanActionButton, PlanCard, followPlanChoice, type PlanCardPlan } from "../../ui/plan-card";
-import { formatDate, statusText } from "./billing-text";
+import { formatDate, isLive, statusText } from "./billing-text";
 import { InvoiceList } from "./invoice-list";
 import { useBillingSummary, type BillingSummaryView } from "./use-billing-summary";
 
@@ -67,7 +67,7 @@ function CurrentPlan({ tier, plan, summary, view, notice }: CurrentPlanProps) {
             Current plan: {planNameFor(tier)}
           </h2>
           {summary && <span className={`badge ${TONES[status.tone]}`}>{status.label}</span>}
-          {summary?.testMode && <span className="badge badge-outline badge-warning">Test payments</span>}
+          {summary?.testMode && <span className="badge badge-warning">Test payments</span>}
         </div>
         {summary && status.detail && <p>{status.detail}</p>}
         <p className="text-base-content/80">
@@ -98,7 +98,7 @@ function CurrentPlan({ tier, plan, summary, view, notice }: CurrentPlanProps) {
 function planAction(plan: BillingPlan, tier: Tier, notice: string, subscribed: boolean) {
   if (plan.checkout === null) {
     // The free plan is reached by cancelling a paid one, in the portal.
-    if (!subscribed) return null;
+    if (!subscribed || tier === "free") return null;
     return <PlanActionButton plan={plan} notice={notice} label="Manage billing" choose={() => manageBilling()} />;
   }
   const checkout = plan.checkout;
@@ -146,11 +146,11 @@ export default function BillingPage({ plans, notice }: { plans: readonly Billing
                 current ? (
                   <span className="badge badge-primary">Your plan</span>
                 ) : (
-                  plan.popular && <span className="badge badge-outline badge-primary">Most popular</span>
+                  plan.popular && <span className="badge badge-ghost">Most popular</span>
                 )
               }
             >
-              {planAction(plan, tier, notice, Boolean(summary?.subscription))}
+              {planAction(plan, tier, notice, isLive(summary?.subscription ?? null))}
             </PlanCard>
           );
         })}

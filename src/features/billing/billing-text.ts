@@ -21,6 +21,11 @@ export function formatAmount(invoice: Pick<BillingInvoice, "amountPaid" | "curre
   }
 }
 
+/** A subscription the person still has (the server answers the portal for it, never a second checkout). */
+export function isLive(subscription: BillingSubscription | null): boolean {
+  return ["active", "trialing", "past_due", "unpaid", "paused"].includes(subscription?.status ?? "");
+}
+
 export type StatusText = { label: string; tone: "success" | "warning" | "error" | "neutral"; detail: string };
 
 /** The subscription's state in words: what it is now and the date that matters next. */

@@ -125,7 +125,7 @@ function Confirmed({ summary }: { summary: BillingSummary }) {
     <PaymentResult title={paid ? "Payment Successful" : "No Plan Yet"}>
       <p className="text-lg text-base-content">
         Your plan: <strong>{planNameFor(summary.tier)}</strong>
-        {summary.testMode && <span className="badge badge-outline badge-warning ml-2 align-middle">Test payments</span>}
+        {summary.testMode && <span className="badge badge-warning ml-2 align-middle">Test payments</span>}
       </p>
       {paid ? (
         <p>{status.detail} Your new daily allowance applies now, on every device.</p>

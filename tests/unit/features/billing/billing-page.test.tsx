@@ -111,8 +111,9 @@ describe("billing page", () => {
     await limits("pro", 999, 999);
     renderPage();
     const user = userEvent.setup();
-    await vi.waitFor(() =>
-      expect(screen.getAllByRole("button", { name: /^Manage billing: Creator plan/ })).toHaveLength(2),
+    await vi.waitFor(
+      () => expect(screen.getAllByRole("button", { name: /^Manage billing: Creator plan/ })).toHaveLength(2),
+      { timeout: 5_000 },
     );
     await user.click(screen.getAllByRole("button", { name: /^Manage billing: Creator plan/ })[0]);
     await vi.waitFor(() => expect(leave).toHaveBeenCalledWith("https://portal.stripe.test/bps_1"));
