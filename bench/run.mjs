@@ -25,6 +25,7 @@ const benches = [
   ["library-fill", process.execPath, ["bench/library-fill-bench.mjs"]],
   ["gallery", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/gallery-bench.ts"]],
   ["lighthouse", process.execPath, ["bench/lighthouse-bench.mjs"]],
+  ["upscale", process.execPath, ["bench/upscale-bench.mjs"]],
   ["faults", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/faults.ts"]],
   ["fuzz", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/fuzz.ts"]],
 ];
