@@ -5,22 +5,6 @@ import type { Params } from "./form.ts";
 import { limitOf, str } from "./params.ts";
 import type { Obj, Store } from "./store.ts";
 
-/** Objects as Stripe names them in "No such …" answers, by id prefix. */
-const NAMES: Record<string, string> = {
-  cus: "customer",
-  sub: "subscription",
-  in: "invoice",
-  cs: "checkout.session",
-  evt: "event",
-  price: "price",
-  prod: "product",
-  pm: "payment_method",
-  bps: "billing_portal.session",
-  si: "subscription_item",
-};
-
-export const nameOf = (id: string) => NAMES[id.split("_")[0]] ?? "object";
-
 /** The `created[gt|gte|lt|lte]` filter of a list. */
 function createdWithin(range: Params | undefined): (o: Obj) => boolean {
   if (!range) return () => true;
