@@ -348,8 +348,11 @@ language sql stable as $$
 $$;
 
 -- Row changes of published tables, announced to the realtime service by NOTIFY (see realtime.ts).
+-- Security definer (search_path empty, every name qualified or pg_catalog's): the trigger runs as whoever
+-- wrote the row, and a row too large for one NOTIFY reads its primary key through local.primary_key_of,
+-- in a schema no API role may use (a person's custom style with its preview was refused 42501 otherwise).
 create or replace function local.notify_change() returns trigger
-language plpgsql as $$
+language plpgsql security definer set search_path = '' as $$
 declare
   payload text;
 begin

@@ -116,7 +116,8 @@ describeOnBackends(
         // As the app's outbox sends it (supabase-js upsert on id, with a preview and the base style).
         const sent = {
           ...style({ user_id: owner.id, base_style: "anime" }),
-          preview: "data:image/jpeg;base64,/9j/4AAQSkZJRg==",
+          // A preview the size of a real one: a row too large for one NOTIFY of the local realtime.
+          preview: `data:image/jpeg;base64,/9j/${"A".repeat(40_000)}`,
         };
         for (const name of ["App", "App renamed"]) {
           const { error } = await owner.client.from("custom_styles").upsert({ ...sent, name }, { onConflict: "id" });
