@@ -58,32 +58,42 @@ export interface WebhookOptions {
   log: (msg: string) => void;
 }
 
-export function createWebhooks(o: WebhookOptions): Webhooks {
-  let queued: Obj[] = [];
-  const inFlight = new Set<Promise<void>>();
-  const timers = new Map<ReturnType<typeof setTimeout>, () => void>();
-  let closed = false;
-  const wait = (ms: number) =>
-    new Promise<void>((resolve) => {
+/** Sends events: attempts, retries on the schedule, and what is still in flight (for idle and close). */
+class Sender {
+  readonly inFlight = new Set<Promise<void>>();
+  private readonly timers = new Map<ReturnType<typeof setTimeout>, () => void>();
+  closed = false;
+
+  constructor(private readonly o: WebhookOptions) {}
+
+  wait(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
       const t = setTimeout(() => {
-        timers.delete(t);
+        this.timers.delete(t);
         resolve();
       }, ms);
-      timers.set(t, resolve);
+      this.timers.set(t, resolve);
     });
+  }
 
-  async function attempt(event: Obj, d: Delivery): Promise<boolean> {
-    const url = o.url();
-    if (!url || closed) return false;
+  track(p: Promise<void>): void {
+    this.inFlight.add(p);
+    p.finally(() => this.inFlight.delete(p));
+  }
+
+  /** One POST of the event, signed now; true when the endpoint answered 2xx. */
+  async attempt(event: Obj, d: Delivery): Promise<boolean> {
+    const url = this.o.url();
+    if (!url || this.closed) return false;
     const payload = JSON.stringify(event, null, 2);
     d.attempts++;
     try {
-      const res = await o.fetch(url, {
+      const res = await this.o.fetch(url, {
         method: "POST",
         headers: {
           "content-type": "application/json; charset=utf-8",
           "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
-          "stripe-signature": await signature(o.store.state.webhookSecret, payload, Math.floor(Date.now() / 1000)),
+          "stripe-signature": await signature(this.o.store.state.webhookSecret, payload, Math.floor(Date.now() / 1000)),
         },
         body: payload,
       });
@@ -92,17 +102,17 @@ export function createWebhooks(o: WebhookOptions): Webhooks {
       return res.ok;
     } catch (e) {
       d.last_status = 0;
-      o.log(`webhook ${event.id} not delivered: ${e}`);
+      this.o.log(`webhook ${event.id} not delivered: ${e}`);
       return false;
     }
   }
 
   /** Retries after a failed first attempt, on the schedule, in the background. */
-  async function retry(event: Obj, d: Delivery): Promise<void> {
-    for (const delay of o.retryDelaysMs) {
-      await wait(delay);
-      if (closed) return;
-      if (await attempt(event, d)) {
+  async retry(event: Obj, d: Delivery): Promise<void> {
+    for (const delay of this.o.retryDelaysMs) {
+      await this.wait(delay);
+      if (this.closed) return;
+      if (await this.attempt(event, d)) {
         d.status = "delivered";
         return;
       }
@@ -111,17 +121,64 @@ export function createWebhooks(o: WebhookOptions): Webhooks {
   }
 
   /** The first attempt (after the fault's delay); resolves with its outcome, retries carry on beside. */
-  async function deliver(event: Obj, d: Delivery, delayMs: number): Promise<void> {
-    if (delayMs > 0) await wait(delayMs);
-    if (await attempt(event, d)) d.status = "delivered";
-    else track(retry(event, d));
+  async deliver(event: Obj, d: Delivery, delayMs: number): Promise<void> {
+    if (delayMs > 0) await this.wait(delayMs);
+    if (await this.attempt(event, d)) d.status = "delivered";
+    else this.track(this.retry(event, d));
   }
 
-  function track(p: Promise<void>) {
-    inFlight.add(p);
-    p.finally(() => inFlight.delete(p));
+  close(): void {
+    this.closed = true;
+    // Waits end at once (their retries see `closed` and stop).
+    for (const [t, resolve] of this.timers) {
+      clearTimeout(t);
+      resolve();
+    }
+    this.timers.clear();
   }
+}
 
+const delivery = (event: Obj, status: Delivery["status"], duplicate: boolean): Delivery => ({
+  event: event.id,
+  type: event.type as string,
+  attempts: 0,
+  status,
+  last_status: null,
+  duplicate,
+});
+
+/** Which faults apply to each event of a batch (in the order they go out), using up `count`. */
+function planFaults(hooks: Webhooks, batch: Obj[]): { event: Obj; fault: Faults }[] {
+  const f = hooks.faults;
+  const ordered = f.reorder ? [...batch].reverse() : batch;
+  return ordered.map((event) => {
+    const affected = f.count === undefined || f.count > 0;
+    if (affected && f.count !== undefined) f.count--;
+    const fault = affected ? { ...f } : {};
+    if (f.count === 0) hooks.faults = {};
+    return { event, fault };
+  });
+}
+
+async function sendBatch(hooks: Webhooks, sender: Sender, plans: { event: Obj; fault: Faults }[]): Promise<void> {
+  for (const { event, fault } of plans) {
+    if (fault.drop) {
+      hooks.deliveries.push(delivery(event, "dropped", false));
+      continue;
+    }
+    for (let copy = 0; copy < (fault.duplicate ? 2 : 1); copy++) {
+      const d = delivery(event, "pending", copy > 0);
+      hooks.deliveries.push(d);
+      // One request's events go out one after another; a delayed one does not hold the rest back.
+      if (fault.delay_ms) sender.track(sender.deliver(event, d, fault.delay_ms));
+      else await sender.deliver(event, d, 0);
+    }
+  }
+}
+
+export function createWebhooks(o: WebhookOptions): Webhooks {
+  let queued: Obj[] = [];
+  const sender = new Sender(o);
   const hooks: Webhooks = {
     faults: {},
     deliveries: [],
@@ -147,59 +204,12 @@ export function createWebhooks(o: WebhookOptions): Webhooks {
       queued = [];
       if (!batch.length) return;
       for (const e of batch) if (request) e.request = { id: request.id, idempotency_key: request.idempotencyKey };
-      const f = hooks.faults;
-      const ordered = f.reorder ? [...batch].reverse() : batch;
-      const plans = ordered.map((event) => {
-        const affected = f.count === undefined || f.count > 0;
-        if (affected && f.count !== undefined) f.count--;
-        const fault = affected ? { ...f } : {};
-        if (f.count === 0) hooks.faults = {};
-        return { event, fault };
-      });
-      track((async () => {
-        for (const { event, fault } of plans) {
-          const copies = fault.drop ? 0 : fault.duplicate ? 2 : 1;
-          if (copies === 0) {
-            hooks.deliveries.push({
-              event: event.id,
-              type: event.type as string,
-              attempts: 0,
-              status: "dropped",
-              last_status: null,
-              duplicate: false,
-            });
-            continue;
-          }
-          for (let c = 0; c < copies; c++) {
-            const d: Delivery = {
-              event: event.id,
-              type: event.type as string,
-              attempts: 0,
-              status: "pending",
-              last_status: null,
-              duplicate: c > 0,
-            };
-            hooks.deliveries.push(d);
-            // One request's events go out one after another; a delayed one does not hold the rest back.
-            if (fault.delay_ms) track(deliver(event, d, fault.delay_ms));
-            else await deliver(event, d, 0);
-          }
-        }
-      })());
+      sender.track(sendBatch(hooks, sender, planFaults(hooks, batch)));
     },
     async idle() {
-      while (inFlight.size) await Promise.allSettled([...inFlight]);
+      while (sender.inFlight.size) await Promise.allSettled([...sender.inFlight]);
     },
-    close() {
-      closed = true;
-      // Waits end at once (their retries see `closed` and stop).
-      for (const [t, resolve] of timers) {
-        clearTimeout(t);
-        resolve();
-      }
-      timers.clear();
-    },
+    close: () => sender.close(),
   };
-
   return hooks;
 }

@@ -46,21 +46,21 @@ export function clientFor(standIn: StripeStandIn, key = standIn.secretKey): Stri
   });
 }
 
-export async function startHarness(options: StripeStandInOptions = {}): Promise<Harness> {
+/**
+ * The webhook endpoint: starts before the stand-in (which needs its URL) and verifies each event with the
+ * library under `secret.value`, set once the stand-in exists.
+ */
+function startReceiver() {
   const received: Received[] = [];
   const rejected: string[] = [];
   const answers: number[] = [];
-  // The endpoint starts first (the stand-in needs its URL) and verifies with the stand-in's secret once it exists.
   const verifier = new Stripe("sk_test_verifier");
   const secret = { value: "" };
-  const hook = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const body = await req.text();
     try {
-      const event = await verifier.webhooks.constructEventAsync(
-        body,
-        req.headers.get("stripe-signature") ?? "",
-        secret.value,
-      );
+      const signature = req.headers.get("stripe-signature") ?? "";
+      const event = await verifier.webhooks.constructEventAsync(body, signature, secret.value);
       const status = answers.shift() ?? 200;
       if (status < 300) received.push({ event, at: Date.now() });
       return new Response(null, { status });
@@ -69,6 +69,11 @@ export async function startHarness(options: StripeStandInOptions = {}): Promise<
       return new Response(null, { status: 400 });
     }
   });
+  return { received, rejected, answers, secret, server };
+}
+
+export async function startHarness(options: StripeStandInOptions = {}): Promise<Harness> {
+  const { received, rejected, answers, secret, server: hook } = startReceiver();
   const standIn = await createStripeStandIn({
     port: 0,
     webhookUrl: `http://127.0.0.1:${hook.addr.port}/functions/v1/stripe-webhook`,
