@@ -1,7 +1,8 @@
 // The functions grammar: generate-image bodies (fields of their kind, one broken, or anything; a
 // reference image of any kind from images.ts, as a data URL that may lie about its type; JSON or a
 // server-sent-events answer), delete-generation bodies naming rows the caller does not own or that do
-// not exist, and delete-account bodies sent by an account made for it or with a token that must fail.
+// not exist, delete-account bodies sent by an account made for it or with a token that must fail, and
+// billing and stripe-webhook bodies.
 import { pctEncode as pct } from "../../tests/support/hostile.ts";
 import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { jsonBody, jsonValue, type Rng, text, word } from "./grammar.ts";
@@ -146,13 +147,64 @@ export function functionsCase(r: Rng, w: World, who: Who): HttpCase {
     ],
     [
       1,
+      // Half of this branch goes to the billing functions (decision 148); the other branches' draws, and so
+      // every request in FOUND, stay as they were.
       () =>
-        post(
-          "other function",
-          `/functions/v1/${pct(r.pick(["health", "", "..", word(r), text(r, 50)]))}`,
-          jsonBody(r, jsonValue(r, 3)),
-          who,
-        ),
+        r.chance(0.5)
+          ? billingCase(r, who)
+          : post(
+              "other function",
+              `/functions/v1/${pct(r.pick(["health", "", "..", word(r), text(r, 50)]))}`,
+              jsonBody(r, jsonValue(r, 3)),
+              who,
+            ),
     ],
   ]);
+}
+
+/**
+ * billing bodies (each action with fields of their kind, one broken, or anything) and stripe-webhook
+ * events (event-shaped or anything, with no, a malformed or a wrongly signed Stripe-Signature).
+ */
+function billingCase(r: Rng, who: Who): HttpCase {
+  const base = { kind: "http" as const, surface: "functions" as const, method: "POST" };
+  if (r.chance(0.6)) {
+    const fields: Record<string, unknown> = {
+      action: r.pick(["summary", "checkout", "portal", "sync"]),
+      ...(r.chance(0.6) ? { plan: r.pick(["creator", "pro", "premium", text(r, 40)]) } : {}),
+      ...(r.chance(0.3) ? { sessionId: r.pick([`cs_${word(r)}`, text(r, 300)]) } : {}),
+    };
+    const key = r.pick(["action", "plan", "sessionId", word(r)]);
+    if (r.chance(0.5)) fields[key] = r.chance(0.5) ? jsonValue(r, 4) : text(r, 2000);
+    return {
+      ...base,
+      label: `billing ${String(fields.action).slice(0, 12)}`,
+      who,
+      path: "/functions/v1/billing",
+      headers: { "content-type": "application/json", ...(r.chance(0.2) ? { origin: text(r, 60) } : {}) },
+      body: jsonBody(r, r.chance(0.8) ? fields : jsonValue(r, 5)),
+    };
+  }
+  const event = r.chance(0.7)
+    ? {
+        id: r.pick([`evt_${word(r)}`, text(r, 300)]),
+        object: "event",
+        type: r.pick(["customer.subscription.updated", "invoice.paid", "checkout.session.completed", text(r, 60)]),
+        data: { object: r.chance(0.7) ? { customer: r.pick([`cus_${word(r)}`, text(r, 80)]) } : jsonValue(r, 4) },
+      }
+    : jsonValue(r, 5);
+  const t = Math.floor(Date.now() / 1000) - r.int(-100, 1000);
+  const signature = r.weighted<string | null>([
+    [2, () => null],
+    [3, () => `t=${t},v1=${r.repeat(64, () => r.int(0, 15).toString(16)).join("")}`],
+    [1, () => text(r, 300)],
+  ]);
+  return {
+    ...base,
+    label: "stripe-webhook",
+    who: "anon",
+    path: "/functions/v1/stripe-webhook",
+    headers: { "content-type": "application/json", ...(signature === null ? {} : { "stripe-signature": signature }) },
+    body: jsonBody(r, event),
+  };
 }

@@ -10,29 +10,16 @@ import Stripe from "stripe";
 import { afterAll, expect, it } from "vitest";
 import { describeOnBackends, people } from "../support/backend-suite.ts";
 import { serviceClient } from "../support/clients.ts";
-import {
-  type Answer,
-  authHeaders,
-  BAD,
-  claimsFor,
-  deepArray,
-  deepObject,
-  gzip,
-  HOSTILE_TEXT,
-  hugeJson,
-  jsonWith,
-  mintJwt,
-  type ProbeResult,
-  report,
-  send,
-} from "../support/hostile.ts";
+import * as hostile from "../support/hostile.ts";
+import type { Answer, ProbeResult } from "../support/hostile.ts";
 
 const BILLING = "/functions/v1/billing";
 const WEBHOOK = "/functions/v1/stripe-webhook";
 const results: ProbeResult[] = [];
 
 afterAll(() => {
-  if (results.length) console.log(`\nbilling and stripe-webhook: hostile answers by class\n${report(results)}\n`);
+  if (results.length)
+    console.log(`\nbilling and stripe-webhook: hostile answers by class\n${hostile.report(results)}\n`);
 });
 
 type Probe = [string, () => Promise<Answer | Answer[]>];
@@ -51,9 +38,9 @@ describeOnBackends(
       body: string | Uint8Array<ArrayBuffer>,
       token: string | null = person.session.access_token,
       headers = {},
-    ) => send(b, BILLING, { method: "POST", headers: { ...authHeaders(b, token), ...headers }, body });
+    ) => hostile.send(b, BILLING, { method: "POST", headers: { ...hostile.authHeaders(b, token), ...headers }, body });
     const webhook = (body: string, signature: string | null, headers: Record<string, string> = {}) =>
-      send(b, WEBHOOK, {
+      hostile.send(b, WEBHOOK, {
         method: "POST",
         headers: {
           "content-type": "application/json",
@@ -73,7 +60,7 @@ describeOnBackends(
       for (const [probe, run] of probes) {
         for (const answer of [await run()].flat()) {
           results.push({ database: postgres ? "PostgreSQL" : "PGlite", family, probe, answer });
-          expect(BAD.has(answer.cls), `${probe}: ${answer.status} ${answer.detail}`).toBe(false);
+          expect(hostile.BAD.has(answer.cls), `${probe}: ${answer.status} ${answer.detail}`).toBe(false);
           expect(allowed, `${probe}: ${answer.status} ${answer.detail}`).toContain(answer.cls);
           if (answer.cls === "4xx") {
             const body = JSON.parse(answer.detail || "{}");
@@ -89,9 +76,15 @@ describeOnBackends(
         const checkout = JSON.stringify({ action: "checkout", plan: "creator" });
         const probes: Probe[] = [
           ["no token", () => billing(checkout, null)],
-          ["token of another secret", () => billing(checkout, mintJwt(claimsFor(person.id), "not-the-secret"))],
-          ["unsigned token", () => billing(checkout, mintJwt(claimsFor(person.id), null, "none"))],
-          ["expired token", () => billing(checkout, mintJwt(claimsFor(person.id, "authenticated", 1), b.jwtSecret))],
+          [
+            "token of another secret",
+            () => billing(checkout, hostile.mintJwt(hostile.claimsFor(person.id), "not-the-secret")),
+          ],
+          ["unsigned token", () => billing(checkout, hostile.mintJwt(hostile.claimsFor(person.id), null, "none"))],
+          [
+            "expired token",
+            () => billing(checkout, hostile.mintJwt(hostile.claimsFor(person.id, "authenticated", 1), b.jwtSecret)),
+          ],
           ["anon key as token", () => billing(checkout, b.anonKey)],
           ["empty body", () => billing("")],
           ["not JSON", () => billing("{action:")],
@@ -107,15 +100,18 @@ describeOnBackends(
           ["session id not a session", () => billing('{"action":"sync","sessionId":"../../v1/customers"}')],
           ["session id that is not theirs", () => billing('{"action":"sync","sessionId":"cs_test_nobody"}')],
           ["portal before any checkout", () => billing('{"action":"portal"}')],
-          ...Object.entries(HOSTILE_TEXT).flatMap(([name, text]): Probe[] => [
-            [`action ${name}`, () => billing(jsonWith({}, { action: text }))],
-            [`plan ${name}`, () => billing(jsonWith({ action: "checkout" }, { plan: text }))],
-            [`session id ${name}`, () => billing(jsonWith({ action: "sync" }, { sessionId: text }))],
+          ...Object.entries(hostile.HOSTILE_TEXT).flatMap(([name, text]): Probe[] => [
+            [`action ${name}`, () => billing(hostile.jsonWith({}, { action: text }))],
+            [`plan ${name}`, () => billing(hostile.jsonWith({ action: "checkout" }, { plan: text }))],
+            [`session id ${name}`, () => billing(hostile.jsonWith({ action: "sync" }, { sessionId: text }))],
           ]),
-          ["deep array", () => billing(`{"action":"summary","x":${deepArray(20_000)}}`)],
-          ["deep object", () => billing(`{"action":"summary","x":${deepObject(20_000)}}`)],
-          ["7 MB body", () => billing(hugeJson(7 * 1024 * 1024, { action: "checkout", plan: "creator" }))],
-          ["gzip body", () => billing(gzip(checkout), person.session.access_token, { "content-encoding": "gzip" })],
+          ["deep array", () => billing(`{"action":"summary","x":${hostile.deepArray(20_000)}}`)],
+          ["deep object", () => billing(`{"action":"summary","x":${hostile.deepObject(20_000)}}`)],
+          ["7 MB body", () => billing(hostile.hugeJson(7 * 1024 * 1024, { action: "checkout", plan: "creator" }))],
+          [
+            "hostile.gzip body",
+            () => billing(hostile.gzip(checkout), person.session.access_token, { "content-encoding": "gzip" }),
+          ],
           [
             "form body",
             () =>
@@ -123,7 +119,7 @@ describeOnBackends(
                 "content-type": "application/x-www-form-urlencoded",
               }),
           ],
-          ["GET", () => send(b, BILLING, { headers: authHeaders(b, person.session.access_token) })],
+          ["GET", () => hostile.send(b, BILLING, { headers: hostile.authHeaders(b, person.session.access_token) })],
         ];
         await check("billing", probes, ["4xx"])();
         const { data } = await serviceClient(b).from("billing_customers").select("user_id").eq("user_id", person.id);
@@ -170,26 +166,30 @@ describeOnBackends(
           ["signed id a number", () => signed(event({ id: 7 }))],
           ["signed id 10,000 characters", () => signed(event({ id: `evt_${"x".repeat(10_000)}` }))],
           ["signed type an object", () => signed(event({ id: "evt_h1", type: { $ne: null } }))],
-          ...Object.entries(HOSTILE_TEXT).map(([name, text]): Probe => [
+          ...Object.entries(hostile.HOSTILE_TEXT).map(([name, text]): Probe => [
             `signed id ${name}`,
-            () => signed(jsonWith({ object: "event", type: "invoice.paid", data: { object: {} } }, { id: text })),
+            () =>
+              signed(hostile.jsonWith({ object: "event", type: "invoice.paid", data: { object: {} } }, { id: text })),
           ]),
-          ["7 MB event", () => signed(hugeJson(7 * 1024 * 1024, { id: "evt_h3", type: "invoice.paid" }))],
-          ["GET", () => send(b, WEBHOOK, {})],
+          ["7 MB event", () => signed(hostile.hugeJson(7 * 1024 * 1024, { id: "evt_h3", type: "invoice.paid" }))],
+          ["GET", () => hostile.send(b, WEBHOOK, {})],
         ];
         await check("stripe-webhook", refused, ["4xx"])();
         const recorded: Probe[] = [
           ["a customer of no one here", () => signed(good)],
           ["the same event again", () => signed(good)],
           ["customer an object", () => signed(event({ id: "evt_h4", data: { object: { customer: { $ne: null } } } }))],
-          ...Object.entries(HOSTILE_TEXT).map(([name, text], i): Probe => [
+          ...Object.entries(hostile.HOSTILE_TEXT).map(([name, text], i): Probe => [
             `customer ${name}`,
             () =>
               signed(
                 `{"id":"evt_h5_${i}","type":"invoice.paid","data":{"object":{"customer":${JSON.stringify(text)}}}}`,
               ),
           ]),
-          ["signed deep object", () => signed(`{"id":"evt_h2","type":"invoice.paid","data":${deepObject(20_000)}}`)],
+          [
+            "signed deep object",
+            () => signed(`{"id":"evt_h2","type":"invoice.paid","data":${hostile.deepObject(20_000)}}`),
+          ],
           ["data a string", () => signed(event({ id: "evt_h6", data: "x" }))],
         ];
         await check("stripe-webhook", recorded, ["2xx"])();
