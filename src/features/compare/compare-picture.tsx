@@ -5,6 +5,7 @@
 // in the slider).
 import { useEffect, useState } from "react";
 import { useRecordImage } from "../../sync/use-record-image";
+import { useTileImage } from "../../sync/use-tile-image";
 import { Icon } from "../../ui/icons";
 import { useObjectUrl } from "../../ui/use-object-url";
 import type { ReadyItem } from "./use-compare-items";
@@ -36,12 +37,20 @@ function Placeholder({ error, className }: { error?: string; className?: string 
   );
 }
 
+/**
+ * One's own image: its kept grid thumbnail at once (History's tiles have it in memory), then the full
+ * picture in the same element once it is read (the browser shows the thumbnail until the full one has
+ * loaded, so nothing flashes).
+ */
 function LibraryPicture({ item, className }: Props & { item: Extract<ReadyItem, { source: "library" }> }) {
   const image = useRecordImage(item.record);
-  if (!image.src) return <Placeholder error={image.error} className={className} />;
+  const tile = useTileImage(item.record);
+  const src = image.src ?? tile.src;
+  if (!src) return <Placeholder error={image.error} className={className} />;
   return (
     <img
-      src={image.src}
+      data-full={image.src ? "" : undefined}
+      src={src}
       alt={item.recipe.prompt}
       width={item.recipe.width}
       height={item.recipe.height}
@@ -65,6 +74,7 @@ function GalleryPicture({ item, className }: Props & { item: Extract<ReadyItem, 
   if (!url) return <Placeholder error={current === null ? "Image unavailable" : undefined} className={className} />;
   return (
     <img
+      data-full=""
       src={url}
       alt={item.recipe.prompt}
       width={item.recipe.width}
