@@ -72,6 +72,33 @@ describe("history page", () => {
     expect(screen.getByRole("button", { name: "Open: red fox in snow" })).toBeTruthy();
   });
 
+  it("selects images to compare without changing what a tile's click does", async () => {
+    const [a, b, c] = [row({ prompt: "fox one" }), row({ prompt: "fox two" }), row({ prompt: "fox three" })];
+    await seed([a, b, c]);
+    const location = renderPage();
+    expect((await status()).textContent).toBe("3 generations");
+    expect(screen.queryByRole("checkbox", { name: /^Select: / })).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: "Select to compare" }));
+    const bar = screen.getByRole("toolbar", { name: "Compare" });
+    expect(within(bar).getByRole("status").textContent).toBe("Select 2 to 4 images to compare");
+    expect(within(bar).getByRole("link", { name: "Compare" }).getAttribute("aria-disabled")).toBe("true");
+    await userEvent.click(screen.getByRole("checkbox", { name: "Select: fox two" }));
+    await userEvent.click(screen.getByRole("checkbox", { name: "Select: fox one" }));
+    expect(within(bar).getByRole("status").textContent).toBe("2 selected");
+    // In the order picked.
+    expect(within(bar).getByRole("link", { name: "Compare" }).getAttribute("href")).toBe(
+      `/compare?ids=${b.id},${a.id}`,
+    );
+    // A tile's picture still opens its large view.
+    await userEvent.click(screen.getByRole("button", { name: "Open: fox three" }));
+    expect(await screen.findByRole("dialog", { name: "Generation" })).toBeTruthy();
+    await userEvent.keyboard("{Escape}");
+    await userEvent.click(within(bar).getByRole("button", { name: "Cancel" }));
+    expect(screen.queryByRole("toolbar", { name: "Compare" })).toBeNull();
+    expect(screen.queryByRole("checkbox", { name: /^Select: / })).toBeNull();
+    expect(location.history).toEqual(["/history"]);
+  });
+
   it("filters by date range, the last day included", async () => {
     await seed([
       row({ prompt: "first", created_at: "2026-11-01T12:00:00.000Z" }),
