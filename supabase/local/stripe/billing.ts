@@ -217,9 +217,15 @@ function stepDue(c: BillingCtx, sub: Obj, now: number): boolean {
   return true;
 }
 
-/** Everything due by the stand-in clock's `now`: renewals, retries, ends, in time order per subscription. */
+/** Everything due by the stand-in clock's `now`: sessions' expiry, renewals, retries, ends (in time order per subscription). */
 export function processDue(c: BillingCtx): void {
   const now = c.store.now();
+  for (const session of c.store.all("checkout.session")) {
+    if (session.status !== "open" || (session.expires_at as number) > now) continue;
+    Object.assign(session, { status: "expired", url: null });
+    c.store.put(session);
+    c.hooks.record("checkout.session.expired", publicSession(session));
+  }
   for (const sub of c.store.all("subscription").reverse()) {
     for (let guard = 0; guard < 1000 && stepDue(c, sub, now); guard++);
   }

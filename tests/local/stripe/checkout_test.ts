@@ -128,3 +128,24 @@ Deno.test("the portal page shows the plan, the card and the invoices, and a way 
     assert.match(html, /\$9\.99/);
     assert.match(html, /href="http:\/\/app\.test\/billing"/);
   }));
+
+Deno.test("an unpaid Checkout session expires after 24 hours: its page says so and Pay makes nothing", () =>
+  withHarness(async (h) => {
+    const customer = await h.stripe.customers.create({ email: "late@example.com" });
+    const session = await h.stripe.checkout.sessions.create({
+      mode: "subscription",
+      customer: customer.id,
+      line_items: [{ price: h.standIn.prices.creator, quantity: 1 }],
+      success_url: "http://app.test/ok",
+      cancel_url: "http://app.test/no",
+    });
+    await h.advance(25 * 3600);
+    const expired = await h.stripe.checkout.sessions.retrieve(session.id);
+    assert.equal(expired.status, "expired");
+    assert.equal(expired.url, null);
+    assert.ok(h.types().includes("checkout.session.expired"));
+    const res = await h.pay(session.url!);
+    assert.equal(res.status, 410);
+    assert.match(await res.text(), /expired/);
+    assert.equal((await h.stripe.subscriptions.list({ customer: customer.id })).data.length, 0);
+  }));
