@@ -43,6 +43,15 @@ function UpscaleControls({ recipe, image, src }: Props) {
   const [state, setState] = useState<UpscaleState>({ phase: "idle" });
   const session = useRef<UpscaleSession | null>(null);
   const job = useRef<UpscaleJob | null>(null);
+  const startButton = useRef<HTMLButtonElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const running = state.phase === "running";
+
+  // The control pressed goes away (Start is disabled while it runs, Cancel is gone after): the keyboard's
+  // place moves to the one that replaces it rather than dropping to the page.
+  useEffect(() => {
+    (running ? cancelButton : startButton).current?.focus();
+  }, [running]);
 
   useEffect(() => {
     session.current = new UpscaleSession();
@@ -72,7 +81,6 @@ function UpscaleControls({ recipe, image, src }: Props) {
     }
   };
 
-  const running = state.phase === "running";
   return (
     <section aria-label="Upscale" className="flex flex-col gap-3 rounded-box border border-base-300 p-3 text-sm">
       <fieldset className="flex flex-wrap items-center gap-3" disabled={running}>
@@ -89,7 +97,7 @@ function UpscaleControls({ recipe, image, src }: Props) {
             {s}× ({recipe.width * s} × {recipe.height * s})
           </label>
         ))}
-        <button type="button" className="btn btn-primary btn-sm" onClick={() => void start()}>
+        <button ref={startButton} type="button" className="btn btn-primary btn-sm" onClick={() => void start()}>
           Upscale {scale}×
         </button>
       </fieldset>
@@ -102,7 +110,12 @@ function UpscaleControls({ recipe, image, src }: Props) {
               {state.backend ? `on this device (${BACKEND_LABELS[state.backend]})` : "(starting)"}
             </span>
           </div>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => job.current?.cancel()}>
+          <button
+            ref={cancelButton}
+            type="button"
+            className="btn btn-ghost btn-sm"
+            onClick={() => job.current?.cancel()}
+          >
             Cancel
           </button>
         </div>
