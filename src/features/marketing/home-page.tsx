@@ -118,8 +118,8 @@ export default function HomePage({ loadGenerator }: { loadGenerator?: GeneratorL
           Text to Image Generator
         </h1>
         <p className="mx-auto mt-5 max-w-2xl text-lg leading-relaxed text-base-content/80 text-pretty">
-          Turn ideas into visuals. Choose from {STYLE_IDS.length} styles and three aspect ratios, then download up to
-          1536 pixels wide as PNG, JPG or WebP.
+          Turn ideas into visuals. Choose from {STYLE_IDS.length} styles and three aspect ratios, then download as PNG,
+          JPG or WebP, or upscale 4× on your device for an ultra-high-resolution download up to 6144 pixels wide.
         </p>
         <p className="mx-auto mt-3 max-w-2xl text-sm text-base-content/80 text-pretty">
           {WHAT_DRAWS}{" "}
