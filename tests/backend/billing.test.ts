@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { expect, it } from "vitest";
 import { describeOnBackends, people } from "../support/backend-suite.ts";
 import { anonClient, serviceClient } from "../support/clients.ts";
+import { listenChanges, sleep, waitFor } from "../support/realtime.ts";
 
 interface StandInState {
   secretKey: string;
@@ -15,7 +16,7 @@ interface StandInState {
 }
 
 describeOnBackends("plans you can buy on $title", { prefix: "pc_billing" }, (b, { skip }) => {
-  const [buyer] = people(b, "buyer");
+  const [buyer, stranger] = people(b, "buyer", "stranger");
   const standIn = (): StandInState => JSON.parse(readFileSync(join(b.dataDir, "stripe-standin.json"), "utf8"));
   const stripeGet = async (path: string) =>
     (await fetch(`${b.url}/v1/${path}`, { headers: { Authorization: `Bearer ${standIn().secretKey}` } })).json();
@@ -70,6 +71,35 @@ describeOnBackends("plans you can buy on $title", { prefix: "pc_billing" }, (b, 
       const again = await billing({ action: "checkout", plan: "pro" }, device2);
       expect(again.kind).toBe("portal");
       expect(again.url.startsWith(`${b.url}/stripe/portal/`)).toBe(true);
+    },
+    60_000,
+  );
+
+  it.skipIf(skip)(
+    "every device of the person hears a cancel in the portal through realtime; a stranger hears nothing",
+    async () => {
+      const device2 = anonClient(b);
+      await device2.auth.signInWithPassword({ email: buyer.email, password: buyer.password });
+      const binding = { event: "*", schema: "public", table: "subscriptions" };
+      type Change = { eventType: string; new: { cancel_at_period_end?: boolean; user_id?: string } };
+      const heard = await listenChanges<Change>(device2, "plan-device2", binding);
+      const strangers = await listenChanges<Change>(stranger.client, "plan-stranger", binding);
+      const { url } = await billing({ action: "portal" });
+      const cancelled = await fetch(`${url}/cancel`, {
+        method: "POST",
+        body: new URLSearchParams(),
+        redirect: "manual",
+      });
+      await cancelled.text();
+      const change = await waitFor(
+        () => heard.changes.find((c) => c.new.cancel_at_period_end === true),
+        "the cancel on the second device",
+      );
+      expect(change).toMatchObject({ eventType: "UPDATE", new: { user_id: buyer.id } });
+      expect(await limits(device2)).toMatchObject({ tier: "pro" }); // kept to the period's end
+      await sleep(500);
+      expect(strangers.changes).toEqual([]);
+      await device2.removeAllChannels();
     },
     60_000,
   );
