@@ -27,10 +27,11 @@ const benches = [
   ["lighthouse", process.execPath, ["bench/lighthouse-bench.mjs"]],
   ["upscale", process.execPath, ["bench/upscale-bench.mjs"]],
   ["faults", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/faults.ts"]],
+  ["billing-faults", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/billing-faults.ts"]],
   ["fuzz", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/fuzz.ts"]],
 ];
 for (const [name, cmd, args] of benches) {
-  if (only.length ? !only.includes(name) : name === "faults" || name === "fuzz") continue;
+  if (only.length ? !only.includes(name) : ["faults", "billing-faults", "fuzz"].includes(name)) continue;
   const script = args.find((a) => a.startsWith("bench/"));
   if (script && !existsSync(join(root, script))) continue;
   console.log(`\n### ${name}`);

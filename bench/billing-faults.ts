@@ -1,0 +1,39 @@
+// `npm run bench billing-faults`: FAULT_SCHEDULES seeded payment schedules (default 200; seeds from
+// FAULT_SEED_START, default 1) on one local backend with its Stripe stand-in (PGlite, or the PostgreSQL of
+// DATABASE_URL), each with a fresh person (tests/faults/billing/). Prints each violation with the seed
+// that reproduces it, how often each recovery path ran, and ends with
+// `billing-faults: N schedules, V violations`. A violation found becomes a fix plus its seed in
+// tests/backend/billing-faults.test.ts.
+import { startBackend } from "../tests/support/backend.ts";
+import { BILLING_PATHS, type BillingCounters, runBillingSchedule } from "../tests/faults/billing/harness.ts";
+import { describeBillingStep, makeBillingSchedule } from "../tests/faults/billing/schedule.ts";
+
+const total = Number(process.env.FAULT_SCHEDULES ?? 200);
+const first = Number(process.env.FAULT_SEED_START ?? 1);
+const backend = await startBackend(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {});
+const counters = Object.fromEntries(BILLING_PATHS.map((p) => [p, 0])) as BillingCounters;
+const steps: Record<string, number> = {};
+let violations = 0;
+const started = Date.now();
+try {
+  for (let seed = first; seed < first + total; seed++) {
+    for (const step of makeBillingSchedule(seed)) steps[step.kind] = (steps[step.kind] ?? 0) + 1;
+    const out = await runBillingSchedule(backend, seed);
+    for (const p of BILLING_PATHS) counters[p] += out.counters[p];
+    for (const v of out.violations) {
+      violations++;
+      const step = makeBillingSchedule(seed)[v.step];
+      console.log(`violation: seed ${seed} step ${v.step} ${describeBillingStep(step)}: ${v.message}`);
+    }
+  }
+} finally {
+  await backend.stop();
+}
+console.log(
+  `steps run: ${Object.entries(steps)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(", ")}`,
+);
+console.log(`recovery paths: ${BILLING_PATHS.map((p) => `${p} ${counters[p]}`).join(", ")}`);
+console.log(`${((Date.now() - started) / 1000 / total).toFixed(1)} s a schedule`);
+console.log(`billing-faults: ${total} schedules, ${violations} violations`);
