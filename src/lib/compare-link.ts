@@ -6,7 +6,7 @@
 //
 // A grid's selection for comparing is the ids in the order they were picked (the comparison's order).
 
-export const COMPARE_PATH = "/compare";
+const COMPARE_PATH = "/compare";
 export const COMPARE_MIN = 2;
 export const COMPARE_MAX = 4;
 

@@ -13,7 +13,7 @@ export function diffRecipes(recipes: readonly Recipe[], timeZone?: string): Diff
 }
 
 /** The rows of several images' worded fields: every label any image has, in the order first met. */
-export function diffFields(columns: readonly (readonly Field[])[]): DiffRow[] {
+function diffFields(columns: readonly (readonly Field[])[]): DiffRow[] {
   const labels: string[] = [];
   for (const rows of columns) for (const { label } of rows) if (!labels.includes(label)) labels.push(label);
   return labels.map((label) => {

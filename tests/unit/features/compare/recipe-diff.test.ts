@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { differenceSummary, diffFields, diffRecipes } from "#src/features/compare/recipe-diff.ts";
+import { differenceSummary, diffRecipes } from "#src/features/compare/recipe-diff.ts";
 import { toGenerationRecord } from "#src/db/generation-record.ts";
 import { recipeRows, type Recipe } from "#src/lib/generation-recipe.ts";
 import { generationRow } from "../../../support/records.ts";
@@ -55,22 +55,10 @@ describe("the compare table's rows", () => {
   });
 
   it("shows a field only some recipes word as a dash for the others, and marks it", () => {
-    const rows = diffFields([
-      [
-        { label: "Style", value: "Anime" },
-        { label: "Custom style", value: "Ink wash" },
-        { label: "Seed", value: "7" },
-      ],
-      [
-        { label: "Style", value: "Anime" },
-        { label: "Seed", value: "7" },
-      ],
-    ]);
-    expect(rows).toEqual([
-      { label: "Style", values: ["Anime", "Anime"], differs: false },
-      { label: "Custom style", values: ["Ink wash", "—"], differs: true },
-      { label: "Seed", values: ["7", "7"], differs: false },
-    ]);
+    const rows = diffRecipes([{ ...base, customStyle: "Ink wash" }, base], "UTC");
+    expect(rows.map((r) => r.label)).toContain("Custom style");
+    expect(byLabel(rows)["Custom style"]).toEqual({ label: "Custom style", values: ["Ink wash", "—"], differs: true });
+    expect(rows.filter((r) => r.differs).map((r) => r.label)).toEqual(["Custom style"]);
   });
 
   it("says when nothing differs, and counts one field", () => {
