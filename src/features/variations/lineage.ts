@@ -6,6 +6,8 @@ import type { AppDb } from "../../db/db";
 import type { GenerationRecord } from "../../db/schema";
 
 export type Lineage = {
+  /** The generation this lineage was read for (a view that moved on does not show a lineage read before). */
+  of: string;
   parent: GenerationRecord | null;
   /** The parent's variations, this one among them, oldest first; empty when it varies nothing. */
   siblings: GenerationRecord[];
@@ -27,11 +29,12 @@ export async function readLineage(db: AppDb, record: GenerationRecord): Promise<
     parentId ? variationsOf(db, parentId, record.userId) : [],
     variationsOf(db, record.id, record.userId),
   ]);
-  return { parent: parent && parent.userId === record.userId ? parent : null, siblings, children };
+  return { of: record.id, parent: parent && parent.userId === record.userId ? parent : null, siblings, children };
 }
 
 /** The strip's order: the parent, then its variations (this one among them), then this one's variations. */
 export function stripOf(record: GenerationRecord, lineage: Lineage): GenerationRecord[] {
-  const middle = lineage.siblings.length ? lineage.siblings : [record];
-  return [...(lineage.parent ? [lineage.parent] : []), ...middle, ...lineage.children];
+  const middle = lineage.siblings.some((r) => r.id === record.id) ? lineage.siblings : [record];
+  const all = [...(lineage.parent ? [lineage.parent] : []), ...middle, ...lineage.children];
+  return all.filter((r, i) => all.findIndex((o) => o.id === r.id) === i);
 }

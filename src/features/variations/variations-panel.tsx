@@ -64,7 +64,7 @@ export function VariationsPanel({ record, queue, image, onOpen }: Props) {
           </button>
         ))}
       </div>
-      {lineage && <LineageStrip record={record} lineage={lineage} onOpen={onOpen} />}
+      {lineage?.of === record.id && <LineageStrip record={record} lineage={lineage} onOpen={onOpen} />}
     </section>
   );
 }
