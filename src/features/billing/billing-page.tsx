@@ -98,7 +98,8 @@ function CurrentPlan({ tier, plan, summary, view, notice }: CurrentPlanProps) {
 function planAction(plan: BillingPlan, tier: Tier, notice: string, subscribed: boolean) {
   if (plan.checkout === null) {
     // The free plan is reached by cancelling a paid one, in the portal.
-    if (!subscribed || tier === "free") return null;
+    if (tier === "free") return <p className="btn pointer-events-none btn-ghost">Your current plan</p>;
+    if (!subscribed) return null;
     return <PlanActionButton plan={plan} notice={notice} label="Manage billing" choose={() => manageBilling()} />;
   }
   const checkout = plan.checkout;
