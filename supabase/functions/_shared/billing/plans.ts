@@ -9,9 +9,9 @@ export const TIER_OF_PLAN: Record<Plan, "pro" | "premium"> = { creator: "pro", p
 export const GRACE_DAYS = 7;
 /**
  * How long an active subscription's tier outlasts its period's end when no renewal has been heard of
- * (a lost event, Stripe unreachable): the next sync, or the grace, settles it.
+ * (a lost event, Stripe unreachable): the next sync settles it. The same week as the grace.
  */
-export const RENEWAL_MARGIN_DAYS = GRACE_DAYS;
+const RENEWAL_MARGIN_DAYS = 7;
 const DAY_MS = 86_400_000;
 
 /** Statuses of a subscription the person still has: a plan button leads to the portal, not a checkout. */

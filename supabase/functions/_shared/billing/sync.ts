@@ -5,7 +5,7 @@
 // Also the customer, made once per person, and the calls delete-account makes.
 import { appError, type Result } from "../errors.ts";
 import { type BillingConfig, type Stripe } from "./config.ts";
-import { type BillingError, billingError, type BillingResult, failed, fromAppError } from "./errors.ts";
+import { billingError, type BillingResult, failed, fromAppError } from "./errors.ts";
 import { currentOf, isLive, type SubscriptionView } from "./plans.ts";
 import type { BillingCaller, BillingStore } from "./store.ts";
 
@@ -152,8 +152,6 @@ export async function cancelAllSubscriptions(core: BillingCore, userId: string):
   }
   return { ok: true, value: ended };
 }
-
-export type { BillingError };
 
 /** cancelAllSubscriptions as delete-account's step: Stripe unreachable is a network_error (502). */
 export async function cancelSubscriptionsOf(core: BillingCore, userId: string): Promise<Result<number>> {
