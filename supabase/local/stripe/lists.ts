@@ -6,8 +6,9 @@ import { limitOf, str } from "./params.ts";
 import type { Obj, Store } from "./store.ts";
 
 /** The `created[gt|gte|lt|lte]` filter of a list. */
-function createdWithin(range: Params | undefined): (o: Obj) => boolean {
-  if (!range) return () => true;
+function createdWithin(range: Params | string | undefined): (o: Obj) => boolean {
+  if (range === undefined) return () => true;
+  if (typeof range === "string") return (o) => o.created === Number(range);
   const bound = (k: string) => (typeof range[k] === "string" ? Number(range[k]) : undefined);
   const [gt, gte, lt, lte] = ["gt", "gte", "lt", "lte"].map(bound);
   return (o) =>
@@ -20,7 +21,7 @@ export function listOf(items: Obj[], p: Params, url: string, what: string): Reco
   const after = str(p, "starting_after");
   const before = str(p, "ending_before");
   if (after && before) throw invalid("You may only specify one of these parameters: starting_after, ending_before.");
-  items = items.filter(createdWithin(p.created as Params | undefined));
+  items = items.filter(createdWithin(p.created as Params | string | undefined));
   let data = items;
   let hasMore: boolean;
   if (before) {

@@ -9,6 +9,7 @@ export type Kind =
   | "integer"
   | "metadata"
   | "strings"
+  | "range"
   | { enum: readonly string[] }
   | { object: Spec }
   | { array: Spec };
@@ -32,8 +33,12 @@ function checkMetadata(value: Param, name: string): void {
   }
 }
 
+/** A timestamp filter: an integer, or a hash of `gt`, `gte`, `lt`, `lte` integers. */
+const RANGE: Spec = { gt: "integer", gte: "integer", lt: "integer", lte: "integer" };
+
 function checkValue(value: Param, kind: Kind, name: string): void {
   if (kind === "metadata") return checkMetadata(value, name);
+  if (kind === "range") return checkValue(value, typeof value === "string" ? "integer" : { object: RANGE }, name);
   if (kind === "strings") {
     if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) throw invalid("Invalid array", name);
     return;

@@ -21,7 +21,7 @@ export type Answer = Record<string, unknown>;
 export type Endpoint = (c: BillingCtx, p: Params, id: string) => Answer;
 
 const EXPAND: Spec = { expand: "strings" };
-const CREATED: Kind = { object: { gt: "integer", gte: "integer", lt: "integer", lte: "integer" } };
+const CREATED: Kind = "range";
 type Kind = Spec[string];
 
 function validUrl(value: string | undefined, param: string): void {

@@ -64,6 +64,11 @@ Deno.test("lists page newest first with starting_after and has_more", () =>
     const next = await stripe.customers.list({ limit: 2, starting_after: first.data[1].id });
     assert.deepEqual(next.data.map((c) => c.email), ["n0@example.com"]);
     assert.equal(next.has_more, false);
+    const created = first.data[0].created;
+    const sameSecond = (await stripe.customers.list()).data.filter((c) => c.created === created).length;
+    assert.equal((await stripe.customers.list({ created: { gte: created } })).data.length, sameSecond);
+    assert.equal((await stripe.customers.list({ created: { gt: created } })).data.length, 0);
+    assert.equal((await stripe.customers.list({ created })).data.length, sameSecond);
     const e = await failure(stripe.customers.list({ limit: 101 }));
     assert.equal(e.statusCode, 400);
     assert.equal(e.param, "limit");
