@@ -166,10 +166,20 @@ async function summary(store: BillingStore, core: BillingCore | null, userId: st
   return { ok: true, value: { ...base, invoices: invoices.value } };
 }
 
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** The same site on this machine under another loopback name (localhost for 127.0.0.1, and so on). */
+function sameLoopbackSite(asked: string, site: string): boolean {
+  const [a, b] = [new URL(asked), new URL(site)];
+  return a.protocol === b.protocol && a.port === b.port && LOOPBACK.has(a.hostname) && LOOPBACK.has(b.hostname);
+}
+
 /** Where Stripe sends the person back: the request's Origin when it is one of the site's, else the site. */
 function returnOrigin(config: BillingConfig, req: Request): BillingResult<string> {
   const asked = originOf(req.headers.get("origin"));
-  if (asked && config.siteOrigins.includes(asked)) return { ok: true, value: asked };
+  if (asked && config.siteOrigins.some((o) => o === asked || sameLoopbackSite(asked, o))) {
+    return { ok: true, value: asked };
+  }
   if (config.siteOrigins[0]) return { ok: true, value: config.siteOrigins[0] };
   return failed(billingError("billing_not_configured", "SITE_URL is not set"));
 }

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { createStripe } from "../../../supabase/functions/_shared/billing/config.ts";
 import { MESSAGES } from "../../../supabase/functions/_shared/billing/errors.ts";
+import { handler as billing } from "../../../supabase/functions/billing/handler.ts";
 import { SITE, subscribed, withWorld } from "./world.ts";
 
 Deno.test("checkout opens a Stripe Checkout session in subscription mode for the plan's price", () =>
@@ -156,9 +157,33 @@ Deno.test("bad requests are 400 with a code, a missing token 401, nothing made",
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.error.code, "invalid_input");
     }
-    const { handler } = await import("../../../supabase/functions/billing/handler.ts");
-    const anonymous = await handler(new Request("http://fn/billing", { method: "POST", body: "{}" }), w.billingDeps);
+    const anonymous = await billing(new Request("http://fn/billing", { method: "POST", body: "{}" }), w.billingDeps);
     assert.equal(anonymous.status, 401);
     await anonymous.body?.cancel();
     assert.equal(w.store.customers.size, 0);
+  }));
+
+Deno.test("a checkout returns to the request's origin only when it is the site's (or the site under another loopback name)", () =>
+  withWorld(async (w) => {
+    const person = w.store.addPerson();
+    const local = { ...w.core.config, siteOrigins: ["http://127.0.0.1:4391"] };
+    const deps = { ...w.billingDeps, billing: { ...w.core, config: local } };
+    const successOf = async (origin: string) => {
+      const res = await billing(
+        new Request("http://fn/billing", {
+          method: "POST",
+          headers: { Authorization: `Bearer ${person.jwt}`, "content-type": "application/json", Origin: origin },
+          body: JSON.stringify({ action: "portal" }),
+        }),
+        deps,
+      );
+      const { url } = await res.json();
+      const page = await (await fetch(url)).text();
+      return /href="([^"]*\/billing)"/.exec(page)?.[1];
+    };
+    await w.call(person, { action: "checkout", plan: "creator" }); // makes the customer
+    assert.equal(await successOf("http://localhost:4391"), "http://localhost:4391/billing");
+    assert.equal(await successOf("http://127.0.0.1:4391"), "http://127.0.0.1:4391/billing");
+    assert.equal(await successOf("http://localhost:9999"), "http://127.0.0.1:4391/billing");
+    assert.equal(await successOf("https://evil.example"), "http://127.0.0.1:4391/billing");
   }));
