@@ -8,6 +8,7 @@ import { planNameFor } from "#shared/vocabulary/tiers.ts";
 import { syncBilling, type BillingSummary } from "../../api/billing";
 import { keepBillingSummary } from "../../db/billing-summary";
 import { authRedirectPath } from "../../lib/auth-redirect";
+import { useHydrated } from "../../lib/use-hydrated";
 import { useOnline } from "../../lib/use-online";
 import { useSession } from "../../state/session-store";
 import { Icon } from "../../ui/icons";
@@ -71,7 +72,9 @@ export function PaymentSuccessPage() {
   const sessionId = new URLSearchParams(search).get("session_id");
   const userId = session.user?.id;
   const { sync, online, again } = useSync(userId, sessionId);
-  if (session.status === "signed-out") {
+  // The prerendered page (no session known yet) is the confirming one: hydration draws the same first.
+  const hydrated = useHydrated();
+  if (hydrated && session.status === "signed-out") {
     const signIn = authRedirectPath({ pathname: "/payment-success", search });
     return (
       <PaymentResult
@@ -94,7 +97,7 @@ export function PaymentSuccessPage() {
     );
   }
   if (sync.state === "done") return <Confirmed summary={sync.summary} />;
-  if (sync.state === "failed" || !online) {
+  if (hydrated && (sync.state === "failed" || !online)) {
     return (
       <PaymentResult
         title="Confirming Your Payment"
