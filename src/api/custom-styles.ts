@@ -9,7 +9,7 @@ import { toAppError, type AppError } from "./errors";
 import { writeFailure, type WriteFailure } from "./library";
 
 /** The refusal's words when the tier does not allow saving (RLS says only "violates row-level security"). */
-export const STYLES_NEED_PREMIUM = "Custom styles are part of the Pro plan: yours stay, but saving needs Pro.";
+const STYLES_NEED_PREMIUM = "Custom styles are part of the Pro plan: yours stay, but saving needs Pro.";
 
 /** Writes the style as the device holds it (insert or update by id; a resend writes the same values). */
 export async function upsertCustomStyle(style: CustomStyleRecord): Promise<Result<null, WriteFailure>> {

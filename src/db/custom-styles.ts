@@ -16,7 +16,7 @@ export type CustomStyleDraft = Pick<
   "name" | "prompt" | "negativePrompt" | "baseStyle" | "quality" | "aspectRatio" | "preview"
 >;
 
-export function toCustomStyleRecord(row: CustomStyleRow): CustomStyleRecord {
+function toCustomStyleRecord(row: CustomStyleRow): CustomStyleRecord {
   return {
     id: row.id,
     userId: row.user_id,
@@ -33,7 +33,7 @@ export function toCustomStyleRecord(row: CustomStyleRow): CustomStyleRecord {
 }
 
 /** The editor's fields, trimmed and checked: the message of the first problem, or the clean draft. */
-export function cleanDraft(draft: CustomStyleDraft): { error: string } | { draft: CustomStyleDraft } {
+function cleanDraft(draft: CustomStyleDraft): { error: string } | { draft: CustomStyleDraft } {
   const error = validateCustomStyle(draft);
   if (error) return { error };
   if (!isStyleId(draft.baseStyle) || !isQuality(draft.quality) || !isAspectRatio(draft.aspectRatio)) {

@@ -1,7 +1,8 @@
 // Custom styles (issue 45, decision 152): a person's own styles beside the 27. One set of limits and one way
 // of applying a style's words, shared by the style editor, the generator, the queue and generate-image, so
 // all of them accept and refuse the same thing. SQL repeats the limits in the custom_styles table's checks
-// (supabase/migrations/20261126150000_create_custom_styles.sql); a db test proves them equal.
+// (supabase/migrations/20261126150000_create_custom_styles.sql); a db test proves them equal. A preview is a
+// small JPEG data: URL (the device's thumbnail of one of the person's images), at most 150,000 characters.
 import type { AspectRatio, Quality } from "./generation.ts";
 import { NEGATIVE_PROMPT_MAX_CHARS, PROMPT_MAX_CHARS } from "./generation.ts";
 import { countChars } from "./prompt.ts";
@@ -11,8 +12,6 @@ import { unstorableMessage, unstorableText } from "./text.ts";
 export const CUSTOM_STYLE_NAME_MAX = 40;
 export const CUSTOM_STYLE_WORDS_MAX = 200;
 export const CUSTOM_STYLE_NEGATIVE_MAX = 200;
-/** A preview is a small JPEG (the device's thumbnail of one of the person's images) as a data: URL. */
-export const CUSTOM_STYLE_PREVIEW_MAX = 150_000;
 
 /** The tier that may make and change custom styles (the pricing page's "Pro" plan). */
 export const CUSTOM_STYLES_TIER = "premium";

@@ -20,7 +20,7 @@ type Props = {
   currentStyle: string;
 };
 
-export function ProPlanNote() {
+function ProPlanNote() {
   return (
     <p className="text-sm text-base-content/80">
       Save your own styles (words, negative prompt, quality, ratio and a preview) with the Pro plan.{" "}

@@ -8,7 +8,7 @@ import { getLimits, newestGenerations } from "../../../../db/queries";
 import type { CustomStyleRecord } from "../../../../db/schema";
 import { makeThumbnail } from "../../../../lib/thumbnail";
 
-export type CustomStyles = {
+type CustomStyles = {
   styles: CustomStyleRecord[];
   /** The tier this device knows allows making and changing styles; undefined while unknown. */
   allowed: boolean | undefined;
@@ -23,7 +23,7 @@ export function useCustomStyles(userId: string | null | undefined): CustomStyles
 }
 
 /** How many of the person's newest images the editor offers as a preview. */
-export const PREVIEW_CHOICES = 12;
+const PREVIEW_CHOICES = 12;
 
 export type PreviewChoice = { id: string; prompt: string; src: string };
 
