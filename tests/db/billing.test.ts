@@ -147,6 +147,26 @@ describeDb("billing tables and the paid tier", (ctx) => {
     expect(await limitsOf(user)).toMatchObject({ tier: "premium" });
   });
 
+  it("rewrites the subscription row only when the read changed it, and refuses a stale read after it is gone", async () => {
+    const user = await ctx.db.createUser();
+    await ctx.db.run("service", "insert into public.billing_customers (user_id, stripe_customer_id) values ($1, $2)", [
+      user.id,
+      `cus_${user.id.slice(0, 12)}`,
+    ]);
+    const sub = paid("creator", 30 * 24 * HOUR_MS);
+    await apply(user, sub);
+    const stamp = async () =>
+      (await ctx.db.query("select updated_at from public.subscriptions where user_id = $1", [user.id]))[0]?.updated_at;
+    const first = await stamp();
+    await apply(user, sub);
+    expect(await stamp()).toEqual(first);
+    const gone = new Date().toISOString();
+    await apply(user, null, gone);
+    const stale = new Date(Date.parse(gone) - 1000).toISOString();
+    expect(await apply(user, sub, stale)).toMatchObject({ applied: false, tier: "free" });
+    expect(await ctx.db.query("select 1 from public.subscriptions where user_id = $1", [user.id])).toEqual([]);
+  });
+
   it("is in the realtime publication, so every device hears a change of plan", async () => {
     const rows = await ctx.db.query(
       "select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = 'subscriptions'",

@@ -21,6 +21,8 @@ export class MemoryBillingStore implements BillingStore {
   rows = new Map<string, SubscriptionRow & { synced_at: string }>();
   tiers = new Map<string, { tier: string; until: string | null }>();
   events = new Map<string, { type: string; customer: string | null; outcome: string }>();
+  /** When each person's last sync read Stripe (billing_customers.synced_at). */
+  lastSync = new Map<string, string>();
   /** Every write, in order (apply, keepCustomer), for tests that count them. */
   writes: string[] = [];
 
@@ -57,11 +59,13 @@ export class MemoryBillingStore implements BillingStore {
   }
   apply(userId: string, view: SubscriptionView | null, syncedAt: string) {
     this.writes.push(`apply ${userId}`);
-    const last = this.rows.get(userId)?.synced_at;
+    const had = this.rows.has(userId);
+    const last = this.lastSync.get(userId);
     if (last && last > syncedAt) return Promise.resolve(ok(undefined));
+    this.lastSync.set(userId, syncedAt);
     if (!view) {
       // Never subscribed: nothing of billing's to undo (20261126140100_billing_leaves_unsubscribed_tiers.sql).
-      if (!last) return Promise.resolve(ok(undefined));
+      if (!had) return Promise.resolve(ok(undefined));
       this.rows.delete(userId);
       this.tiers.set(userId, { tier: "free", until: null });
       return Promise.resolve(ok(undefined));
