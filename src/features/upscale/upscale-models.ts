@@ -75,11 +75,6 @@ export function modelName(model: Pick<UpscaleModel, "size">): string {
 export const PATCH_SIZE = 128;
 export const PATCH_PADDING = 8;
 
-/** How many patches an image of this size makes (the steps progress counts). */
-export function patchCount(width: number, height: number): number {
-  return Math.ceil(width / PATCH_SIZE) * Math.ceil(height / PATCH_SIZE);
-}
-
 /**
  * Where TensorFlow.js runs: "webgl" is WebGL on a hardware renderer, "webgl-software" WebGL drawn on the
  * CPU (SwiftShader, llvmpipe: what a machine without a usable GPU gets), which is tried last because WASM

@@ -6,7 +6,6 @@ import {
   MODEL_FOR_SCALE,
   modelFor,
   modelUrl,
-  patchCount,
   SERVED_MODELS,
   wasmDir,
   type BackendName,
@@ -29,13 +28,6 @@ describe("the model a scale uses", () => {
     expect(wasmDir()).toBe("/upscale/tfjs-wasm-4.22.0/");
     for (const model of SERVED_MODELS) expect(modelUrl(model)).toMatch(/^\/upscale\//);
     expect(SERVED_MODELS).toHaveLength(4);
-  });
-
-  it("counts the patches an image is cut into", () => {
-    expect(patchCount(128, 128)).toBe(1);
-    expect(patchCount(1024, 1024)).toBe(64);
-    expect(patchCount(1536, 1024)).toBe(96);
-    expect(patchCount(129, 1)).toBe(2);
   });
 });
 
