@@ -1,14 +1,15 @@
 // The on-device upscale (issue 46.1, docs/decisions/154-on-device-upscale.md): from the large view, a made
 // 1024² image upscaled 2× downloads at 2048² carrying its recipe; a 4× started and cancelled says so; the
-// panel passes axe in each state. On this machine (no GPU) the worker runs TensorFlow.js's WASM backend,
-// which the app's Content-Security-Policy refuses to compile today (the change is requested: see the
-// decision), so this context bypasses the policy; without it the worker falls back to WebGL drawn in
-// software, ten times slower. The 2× upscale of a 1024² image takes minutes here (docs/benchmarks.md).
+// panel passes axe in each state; offline, the worker and the model come from the service worker's cache.
+// On this machine (no GPU) the worker runs TensorFlow.js's WASM backend, which the app's
+// Content-Security-Policy refuses to compile today (the change is requested: see the decision), so this
+// context bypasses the policy; without it the worker falls back to WebGL drawn in software, ten times
+// slower. The 2× upscale of a 1024² image took 158 s here under a load average near 28.
 import { readFile } from "node:fs/promises";
 import { readRecipe } from "../../supabase/functions/_shared/recipe-metadata/recipe-file.ts";
 import { expect, test } from "./support/test";
 import { audit, signUp, uniqueEmail, type Finding } from "./support/app";
-import { generateOne, imageInfo, openGenerator, previewImage } from "./support/generator";
+import { ensureControlled, generateOne, imageInfo, openGenerator, previewImage } from "./support/generator";
 import { openHistory, openLargeView } from "./support/library";
 
 test.use({ bypassCSP: true });
@@ -17,10 +18,14 @@ const PROMPT = "A lighthouse on a cliff at dusk";
 
 test("a made image upscaled 2× on the device downloads at twice its size with its recipe; 4× can be cancelled", async ({
   page,
+  context,
+  allowOffline,
 }, testInfo) => {
   test.setTimeout(15 * 60_000);
   await signUp(page, uniqueEmail("upscale"));
   await openGenerator(page);
+  // The service worker keeps the upscale's worker and model files as they are first fetched.
+  await ensureControlled(page);
   await generateOne(page, PROMPT);
   await expect(previewImage(page, PROMPT)).toBeVisible({ timeout: 30_000 });
   await openHistory(page);
@@ -70,4 +75,15 @@ test("a made image upscaled 2× on the device downloads at twice its size with i
   expect(imageInfo(bytes)).toEqual({ format: "png", width: 2048, height: 2048 });
   expect(readRecipe(new Uint8Array(bytes))).toMatchObject({ prompt: PROMPT, width: 1024, height: 1024 });
   expect(findings).toEqual([]);
+
+  // Offline, a new worker (the panel closed and opened again) loads the script and the model from the
+  // service worker's cache and starts.
+  allowOffline("the journey goes offline on purpose");
+  await context.setOffline(true);
+  await dialog.getByRole("button", { name: "Upscale", exact: true }).click();
+  await dialog.getByRole("button", { name: "Upscale", exact: true }).click();
+  await panel.getByRole("button", { name: "Upscale 2×" }).click();
+  await expect(panel.getByText(/on this device \(/)).toBeVisible({ timeout: 60_000 });
+  await panel.getByRole("button", { name: "Cancel" }).click();
+  await expect(panel.getByRole("status").filter({ hasText: "Upscale cancelled." })).toBeVisible({ timeout: 60_000 });
 });
