@@ -33,7 +33,7 @@ describeOnBackends("variations on $title", { prefix: "pc_hostile_variations", en
     expect(error).toBeNull();
     return data.generation as { id: string; parent_id: string | null; variation: string | null };
   };
-  const raw = (variation: string, id = randomUUID()) =>
+  const raw = (variation: string, id: string = randomUUID()) =>
     send(b, GENERATE, {
       method: "POST",
       headers: authHeaders(b, owner.session.access_token),

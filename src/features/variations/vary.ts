@@ -17,17 +17,10 @@ export async function referenceOf(parent: GenerationRecord, image: Blob | undefi
 }
 
 /** A variation as the generator queues a request (its settings, with the parent it varies). */
-export type VariationSettings = {
-  prompt: string;
-  negativePrompt: string;
-  style: string;
-  quality: string;
-  aspectRatio: string;
-  seed: number | null;
-  referenceImage?: string;
-  provider?: string;
-  variation: TaskVariation;
-};
+export type VariationSettings = Pick<
+  GenerationRecord,
+  "prompt" | "negativePrompt" | "style" | "quality" | "aspectRatio" | "seed"
+> & { referenceImage?: string; provider?: string; variation: TaskVariation };
 
 /** Queues a variation as the generator queues a request: ok, or why not (the daily limit, offline storage). */
 export type QueueVariation = (settings: VariationSettings) => Promise<{ ok: true } | { ok: false; message: string }>;
