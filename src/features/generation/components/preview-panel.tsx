@@ -142,7 +142,8 @@ function Result({ generation }: { generation: GenerationWithImage }) {
       <figcaption className="flex flex-col gap-2">
         <p className="line-clamp-2 text-sm">{generation.prompt}</p>
         <p className="text-xs text-base-content/75">
-          {style} · {generation.width}×{generation.height}
+          {generation.customStyle ? `${generation.customStyle} (your style, on ${style})` : style} · {generation.width}×
+          {generation.height}
           {generation.seed !== null ? ` · seed ${generation.seed}` : ""}
           {generation.provider === BUILTIN_PROVIDER
             ? " · drawn by the built-in procedural renderer (not an AI model)"

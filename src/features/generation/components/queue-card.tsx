@@ -100,7 +100,9 @@ function TaskRow({
   onRetry: (id: string) => void;
 }) {
   const waiting = waitText(task, now);
-  const style = isStyleId(task.style) ? STYLE_BY_ID[task.style].label : task.style;
+  const builtIn = isStyleId(task.style) ? STYLE_BY_ID[task.style].label : task.style;
+  // A task made with a custom style (decision 152) says so by its name.
+  const style = task.customStyle ? `${task.customStyle.name} (your style)` : builtIn;
   return (
     <li className="flex items-start gap-3 rounded-field border border-base-300 p-2.5">
       <span className={`mt-1.5 size-2.5 shrink-0 rounded-full ${STATUS_DOT[task.status]}`} aria-hidden="true" />
