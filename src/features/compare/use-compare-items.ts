@@ -9,14 +9,15 @@ import { ERROR_CATALOGUE } from "#shared/vocabulary/errors.ts";
 import type { PublishedRow } from "../../api/gallery";
 import { getGeneration } from "../../db/queries";
 import type { GenerationRecord } from "../../db/schema";
-import { recipeFromRow, type Recipe } from "../../lib/generation-recipe";
+import { recipeFromRow } from "../../lib/generation-recipe";
 import { useOnline } from "../../lib/use-online";
+import type { ComparedRecipe } from "./recipe-diff";
 
 export type CompareItem =
   | { id: string; status: "loading" }
   | { id: string; status: "missing"; message: string }
-  | { id: string; status: "ready"; source: "library"; recipe: Recipe; record: GenerationRecord }
-  | { id: string; status: "ready"; source: "gallery"; recipe: Recipe; row: PublishedRow };
+  | { id: string; status: "ready"; source: "library"; recipe: ComparedRecipe; record: GenerationRecord }
+  | { id: string; status: "ready"; source: "gallery"; recipe: ComparedRecipe; row: PublishedRow };
 
 export type ReadyItem = Extract<CompareItem, { status: "ready" }>;
 
@@ -48,6 +49,12 @@ function useGalleryRows(ids: readonly string[], online: boolean): Record<string,
   return found;
 }
 
+/** A published row's recipe, with what it varies when it is a variation. */
+function galleryRecipe(row: PublishedRow): ComparedRecipe {
+  const recipe = recipeFromRow(row);
+  return row.parent_id && row.variation ? { ...recipe, variation: { of: row.parent_id, kind: row.variation } } : recipe;
+}
+
 export function useCompareItems(ids: readonly string[], userId: string | undefined): CompareItem[] {
   const key = ids.join(",");
   // One read by primary key per id; null for an id this device's library does not hold for this person.
@@ -69,7 +76,7 @@ export function useCompareItems(ids: readonly string[], userId: string | undefin
     if (!found) return online ? { id, status: "loading" } : { id, status: "missing", message: NEEDS_CONNECTION };
     if ("error" in found) return { id, status: "missing", message: found.error };
     return found.row
-      ? { id, status: "ready", source: "gallery", recipe: recipeFromRow(found.row), row: found.row }
+      ? { id, status: "ready", source: "gallery", recipe: galleryRecipe(found.row), row: found.row }
       : { id, status: "missing", message: NOT_FOUND };
   });
 }

@@ -61,6 +61,23 @@ describe("the compare table's rows", () => {
     expect(rows.filter((r) => r.differs).map((r) => r.label)).toEqual(["Custom style"]);
   });
 
+  it("adds a variation's reference image, naming a compared parent by its letter", () => {
+    const parent = { ...base, id: "p" };
+    const subtle = { ...base, id: "s", variation: { of: "p", kind: "subtle" as const } };
+    const elsewhere = { ...base, id: "e", variation: { of: "x", kind: "subtle" as const } };
+    const strong = { ...base, id: "t", seed: 99, variation: { of: "p", kind: "strong" as const } };
+    const rows = byLabel(diffRecipes([parent, subtle, elsewhere, strong], "UTC"));
+    expect(rows["Reference image"].values).toEqual([
+      "None recorded",
+      "The picture of A",
+      "Its parent's picture",
+      "None recorded",
+    ]);
+    expect(rows["Reference image"].differs).toBe(true);
+    // Without a variation among them, there is no such row.
+    expect(diffRecipes([parent, { ...base, id: "q" }], "UTC").map((r) => r.label)).not.toContain("Reference image");
+  });
+
   it("says when nothing differs, and counts one field", () => {
     expect(differenceSummary(diffRecipes([base, { ...base, id: "b" }], "UTC"))).toBe("Every field is the same.");
     expect(differenceSummary(diffRecipes([base, { ...base, id: "b", quality: "ultra" }], "UTC"))).toBe(
