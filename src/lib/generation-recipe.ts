@@ -5,6 +5,7 @@
 import { STYLES, STYLE_BY_ID } from "#shared/vocabulary/styles.ts";
 import { ASPECT_RATIOS, QUALITIES, type GenerationChoice } from "#shared/vocabulary/generation.ts";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
+import type { VariationKind } from "#shared/vocabulary/variations.ts";
 import { buildGenerateLink } from "./generate-link";
 import { engineName } from "./model-names";
 
@@ -19,6 +20,8 @@ export type Recipe = GenerationChoice & {
   model: string;
   /** The person's custom style it was made with (decision 152); absent when none. */
   customStyle?: string;
+  /** The image it varies (decision 155), and how; absent when it is no variation. */
+  variation?: { of: string; kind: VariationKind };
 };
 
 export function recipeFromRow(row: GenerationRow): Recipe {
@@ -36,8 +39,14 @@ export function recipeFromRow(row: GenerationRow): Recipe {
     model: row.model,
     createdAt: row.created_at,
     ...(row.custom_style_name ? { customStyle: row.custom_style_name } : {}),
+    ...(row.parent_id && row.variation ? { variation: { of: row.parent_id, kind: row.variation } } : {}),
   };
 }
+
+const VARIATION_WORDS: Record<VariationKind, string> = {
+  subtle: "Subtle, of an earlier image",
+  strong: "Strong, of an earlier image",
+};
 
 export function styleLabel(id: string): string {
   return (STYLE_BY_ID as Record<string, { label: string } | undefined>)[id]?.label ?? id;
@@ -68,6 +77,7 @@ export function recipeRows(r: Recipe, timeZone?: string): { label: string; value
     { label: "Negative prompt", value: r.negativePrompt.trim() || "None" },
     { label: "Style", value: styleLabel(r.style) },
     ...(r.customStyle ? [{ label: "Custom style", value: r.customStyle }] : []),
+    ...(r.variation ? [{ label: "Variation", value: VARIATION_WORDS[r.variation.kind] }] : []),
     { label: "Quality", value: qualityLabel(r.quality) },
     { label: "Aspect ratio", value: r.aspectRatio },
     { label: "Size", value: `${r.width} × ${r.height}` },

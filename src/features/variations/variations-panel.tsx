@@ -128,13 +128,16 @@ function LineageTile(p: { item: GenerationRecord; label: string; current: boolea
   return (
     <button
       type="button"
-      className={`block size-14 overflow-hidden rounded-box bg-base-200 ${p.current ? "ring-2 ring-primary" : ""}`}
+      className="flex w-16 flex-col items-center gap-1 text-center text-[11px] leading-tight"
       aria-current={p.current || undefined}
-      aria-label={p.label}
-      title={p.label}
       onClick={() => !p.current && p.onOpen(p.item.id)}
     >
-      {image.src && <img src={image.src} alt="" className="size-full object-cover" />}
+      <span
+        className={`block size-14 overflow-hidden rounded-box bg-base-200 ${p.current ? "ring-2 ring-primary" : ""}`}
+      >
+        {image.src && <img src={image.src} alt="" className="size-full object-cover" />}
+      </span>
+      <span className={p.current ? "font-semibold" : "text-base-content/80"}>{p.label}</span>
     </button>
   );
 }
