@@ -71,6 +71,9 @@ describe("history after a failed server load", () => {
       "u1",
       async (_user, since) => ok(since ? [] : [fresh]),
       async () => ok(onServer),
+      undefined,
+      // No custom styles on this server (decision 152).
+      async () => ok([]),
     );
     expect(report.errors).toEqual([]);
     await waitFor(() => expect(screen.queryByRole("alert")).toBeNull());
