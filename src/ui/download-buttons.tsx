@@ -16,6 +16,8 @@ type Props = {
   disabled?: boolean;
   /** The saved file's name; by default made from the recipe's prompt. */
   fileName?: (format: ExportFormat) => string;
+  /** Words that tell these buttons from others beside them ("2×": "Download 2× PNG"). */
+  what?: string;
 };
 
 /** Says in a toast that a download failed: the error's own words, else `fallback`. */
@@ -23,7 +25,7 @@ export function showDownloadFailed(error: unknown, fallback: string): void {
   showToast({ tone: "error", title: "Download failed", message: error instanceof Error ? error.message : fallback });
 }
 
-export function DownloadButtons({ recipe, image, disabled = false, fileName }: Props) {
+export function DownloadButtons({ recipe, image, disabled = false, fileName, what }: Props) {
   const [busy, setBusy] = useState<ExportFormat | null>(null);
   const download = async (format: ExportFormat) => {
     setBusy(format);
@@ -43,7 +45,7 @@ export function DownloadButtons({ recipe, image, disabled = false, fileName }: P
           key={f.format}
           type="button"
           className="btn btn-outline btn-sm"
-          aria-label={`Download ${f.label}`}
+          aria-label={what ? `Download ${what} ${f.label}` : `Download ${f.label}`}
           disabled={busy !== null || disabled}
           onClick={() => void download(f.format)}
         >

@@ -66,7 +66,7 @@ test("a made image upscaled 2× on the device downloads at twice its size with i
 
   const [download] = await Promise.all([
     page.waitForEvent("download"),
-    panel.getByRole("button", { name: "Download PNG" }).click(),
+    panel.getByRole("button", { name: "Download 2× PNG" }).click(),
   ]);
   expect(download.suggestedFilename()).toBe("a-lighthouse-on-a-cliff-at-dusk-2x.png");
   const path = testInfo.outputPath(download.suggestedFilename());

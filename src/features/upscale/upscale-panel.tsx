@@ -141,6 +141,7 @@ function UpscaleOutcome({ state, recipe }: { state: UpscaleState; recipe: ImageR
         recipe={upscaledRecipe(recipe, scale, result.model)}
         image={result.image}
         fileName={(format) => upscaledFileName(recipe.prompt, scale, format)}
+        what={`${scale}×`}
       />
     </div>
   );
