@@ -22,5 +22,15 @@ describeOnBackends(
         120_000,
       );
     }
+
+    it.skipIf(skip)(
+      "two plans opened in two tabs before either is paid end as one subscription",
+      async () => {
+        const steps = [{ kind: "twoPlansTwoTabs" }, { kind: "advanceDays", days: 31 }] as const;
+        const { violations } = await runBillingSchedule(b, 0, [...steps]);
+        expect(violations).toEqual([]);
+      },
+      120_000,
+    );
   },
 );

@@ -217,8 +217,29 @@ async function checkout(
     }, { idempotencyKey: `promptcanvas-checkout-${caller.id}-${plan}-${origin.value}-${window}` }));
   if (!session.ok) return session;
   if (!session.value.url) return failed(billingError("server_error", "checkout session without url"));
+  const others = await expireOtherCheckouts(core, customer.value, session.value.id);
+  if (!others.ok) return others;
   core.log("billing.checkout", { user_id: caller.id, plan });
   return { ok: true, value: { url: session.value.url, kind: "checkout" } };
+}
+
+/**
+ * Expires the customer's other open Checkout sessions, so that a second plan opened in another tab before
+ * the first was paid cannot become a second subscription: only the newest checkout can be paid. (A payment
+ * completed between this session's creation and the expiry still makes two; the portal then shows both.)
+ */
+async function expireOtherCheckouts(core: BillingCore, customer: string, keep: string): Promise<BillingResult<void>> {
+  const open = await stripeCall(
+    "checkout.sessions.list",
+    () => core.stripe.checkout.sessions.list({ customer, status: "open", limit: 100 }),
+  );
+  if (!open.ok) return open;
+  for (const other of open.value.data.filter((s) => s.id !== keep)) {
+    const expired = await stripeCall("checkout.sessions.expire", () => core.stripe.checkout.sessions.expire(other.id));
+    // Paid or expired in the meantime: Stripe refuses to expire it, and there is nothing left to do.
+    if (!expired.ok && expired.error.code === "billing_unavailable") return expired;
+  }
+  return { ok: true, value: undefined };
 }
 
 async function portalUrl(core: BillingCore, customerId: string, origin: string): Promise<BillingResult<string>> {

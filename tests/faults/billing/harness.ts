@@ -106,7 +106,8 @@ export class BillingRun {
     this.violations.push({ seed: this.seed, step: this.step, where, message });
   }
 
-  async run(): Promise<void> {
+  /** Runs the seed's schedule, or `steps` when given (a scenario written out). */
+  async run(steps: BillingStep[] = makeBillingSchedule(this.seed)): Promise<void> {
     const person = await newUser(this.b, `billing-${this.seed}`);
     this.deviceA = person.client;
     this.email = person.email;
@@ -114,7 +115,6 @@ export class BillingRun {
     await this.deviceB.auth.signInWithPassword({ email: person.email, password: person.password });
     await this.stripe("POST", "/__stripe/faults", {});
     this.deliveriesSeen = (await this.stripe<StripeList<unknown>>("POST", "/__stripe/deliveries/flush")).data.length;
-    const steps = makeBillingSchedule(this.seed);
     try {
       for (const [i, step] of steps.entries()) {
         this.step = i;
@@ -169,6 +169,16 @@ export class BillingRun {
           this.billing(this.deviceA, { action: "checkout", plan: step.plan }),
           this.billing(this.deviceB, { action: "checkout", plan: step.plan }),
         ]);
+        for (const started of [a, b]) {
+          if (started.kind === "portal") this.counters["second press to the portal"]++;
+          else await this.submit(`${started.url}/pay`, { number: CARD_NUMBERS.pays, exp: "12 / 34", cvc: "123" });
+        }
+        return;
+      }
+      case "twoPlansTwoTabs": {
+        // One device opens Creator's checkout, the other Pro's, before either pays; then both pay.
+        const a = await this.billing(this.deviceA, { action: "checkout", plan: "creator" });
+        const b = await this.billing(this.deviceB, { action: "checkout", plan: "pro" });
         for (const started of [a, b]) {
           if (started.kind === "portal") this.counters["second press to the portal"]++;
           else await this.submit(`${started.url}/pay`, { number: CARD_NUMBERS.pays, exp: "12 / 34", cvc: "123" });
@@ -274,12 +284,13 @@ export class BillingRun {
   }
 }
 
-/** Runs `seed`'s schedule on `b`; its violations and how often each recovery path ran. */
+/** Runs `seed`'s schedule (or `steps`) on `b`; its violations and how often each recovery path ran. */
 export async function runBillingSchedule(
   b: Backend,
   seed: number,
+  steps?: BillingStep[],
 ): Promise<{ violations: BillingViolation[]; counters: BillingCounters }> {
   const run = new BillingRun(b, seed);
-  await run.run();
+  await run.run(steps);
   return { violations: run.violations, counters: run.counters };
 }

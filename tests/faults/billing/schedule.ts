@@ -10,6 +10,7 @@ export type Card = "pays" | "renewalFails" | "declined";
 export type BillingAction =
   | { kind: "buy"; plan: Plan; card: Card }
   | { kind: "pressTwice"; plan: Plan }
+  | { kind: "twoPlansTwoTabs" }
   | { kind: "cancel" }
   | { kind: "resume" }
   | { kind: "switch"; plan: Plan }
@@ -41,6 +42,7 @@ export function makeBillingSchedule(seed: number): BillingStep[] {
   const actions: [number, () => BillingAction][] = [
     [3, () => ({ kind: "buy", plan: plan(), card: card() })],
     [1, () => ({ kind: "pressTwice", plan: plan() })],
+    [1, () => ({ kind: "twoPlansTwoTabs" })],
     [2, () => ({ kind: "cancel" })],
     [1, () => ({ kind: "resume" })],
     [2, () => ({ kind: "switch", plan: plan() })],
