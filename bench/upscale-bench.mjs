@@ -13,7 +13,7 @@
 //   BENCH_UP_SIDES=256,512   sides of the square test images (default 256,512,1024)
 //   BENCH_UP_BACKENDS=wasm   backends to try (default webgpu,webgl-software,wasm)
 //   BENCH_UP_CASES=2:slim,4:slim,2:medium   scale:model pairs (the default)
-//   BENCH_UP_MAX_S=400       a case whose smaller size took longer than this is not run at larger sizes
+//   BENCH_UP_MAX_S=150       a case whose smaller size took longer than this (s) is not run at larger sizes
 /* global OffscreenCanvas, Worker */
 import { createServer } from "node:http";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
@@ -34,7 +34,7 @@ const CASES = list(process.env.BENCH_UP_CASES, "2:slim,4:slim,2:medium").map((c)
   const [scale, model] = c.split(":");
   return { scale: Number(scale), model };
 });
-const MAX_S = Number(process.env.BENCH_UP_MAX_S ?? 400);
+const MAX_S = Number(process.env.BENCH_UP_MAX_S ?? 150);
 const DIST = join(root, process.env.BENCH_UP_DIST ?? "dist-bench-upscale");
 const TYPES = {
   ".html": "text/html",
