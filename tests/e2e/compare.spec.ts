@@ -8,8 +8,15 @@ import type { Page } from "@playwright/test";
 import { buildGenerateLink } from "#src/lib/generate-link.ts";
 import { expect, test } from "./support/test";
 import { accountButton, audit, signIn, signUp, uniqueEmail, type Finding } from "./support/app";
-import { dexieTasks, generateButton, previewImage, toasts } from "./support/generator";
-import { expectImageLoaded, generationDialog, historyTile, newDevice, openHistory } from "./support/library";
+import { dexieTasks, generateButton, previewImage, serverSession } from "./support/generator";
+import {
+  expectImageLoaded,
+  generationDialog,
+  historyTile,
+  newDevice,
+  openHistory,
+  ownGenerations,
+} from "./support/library";
 
 const PROMPT_A = "A paper boat on a quiet canal";
 const PROMPT_B = "A paper boat on a stormy canal";
@@ -134,10 +141,20 @@ test("two images with different recipes compared from History, on a second devic
   for (const prompt of [PROMPT_A, PROMPT_B]) {
     await page.goto("/history");
     await historyTile(page, prompt).click();
-    await generationDialog(page).getByRole("button", { name: "Publish", exact: true }).click();
-    await expect(toasts(page).getByText("Published to the gallery")).toBeVisible({ timeout: 30_000 });
-    await page.keyboard.press("Escape");
+    const dialog = generationDialog(page);
+    await dialog.getByRole("button", { name: "Publish", exact: true }).click();
+    await expect(dialog.getByRole("button", { name: "Unpublish", exact: true })).toHaveAttribute(
+      "aria-pressed",
+      "true",
+    );
   }
+  // Both are in the gallery once the server has published them (the image check runs first).
+  const owner = await serverSession(page, email);
+  await expect
+    .poll(async () => (await ownGenerations(page.request, owner)).filter((r) => r.is_public).length, {
+      timeout: 60_000,
+    })
+    .toBe(2);
   const visitor = await newDevice(browser, testInfo);
   await visitor.page.goto(`/gallery?q=${encodeURIComponent("paper boat canal")}`);
   const grid = visitor.page.getByRole("list", { name: "Published images" });
