@@ -3,7 +3,7 @@ import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
 import { VitePWA } from "vite-plugin-pwa";
-import { upscaleFilesPlugin } from "./src/features/upscale/upscale-files-plugin.ts";
+import { upscaleFilesPlugin } from "./scripts/upscale-files-plugin.ts";
 
 export default defineConfig({
   plugins: [

@@ -4,6 +4,7 @@ import { lazy, Suspense } from "react";
 import type { LargeViewTool, LargeViewToolProps } from "../ui/large-view-tools";
 
 const Variations = lazy(() => import("./variations-tool"));
+const Upscale = lazy(() => import("./upscale-tool"));
 
 function VariationsWhenLoaded(props: LargeViewToolProps) {
   return (
@@ -13,4 +14,12 @@ function VariationsWhenLoaded(props: LargeViewToolProps) {
   );
 }
 
-export const LARGE_VIEW_TOOLS: readonly LargeViewTool[] = [VariationsWhenLoaded];
+function UpscaleWhenLoaded(props: LargeViewToolProps) {
+  return (
+    <Suspense fallback={null}>
+      <Upscale {...props} />
+    </Suspense>
+  );
+}
+
+export const LARGE_VIEW_TOOLS: readonly LargeViewTool[] = [UpscaleWhenLoaded, VariationsWhenLoaded];

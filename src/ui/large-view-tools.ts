@@ -1,11 +1,15 @@
 // What the large view of a generation shows beside its own actions, handed in by the app (features never
-// import each other; decision 35): each tool is a component given the generation's id, its picture's bytes
-// when they are here, and a way to open another generation in the same view.
+// import each other; decision 35): each tool is a component given the generation's id and recipe, its
+// picture (bytes when they are here, and the address it is shown from), and a way to open another
+// generation in the same view.
 import { createContext, createElement, useContext, type ComponentType, type ReactNode } from "react";
+import type { ImageRecipe } from "#shared/recipe-metadata/recipe.ts";
 
 export type LargeViewToolProps = {
   generationId: string;
+  recipe: ImageRecipe;
   image: Blob | undefined;
+  src: string | undefined;
   open: (generationId: string) => void;
 };
 

@@ -16,7 +16,6 @@ import { DownloadMenu } from "../../ui/download-menu";
 import { removeGenerations, toggleSaved, togglePublished } from "./library-actions";
 import { useRecordImage } from "../../sync/use-record-image";
 import { useLargeViewTools } from "../../ui/large-view-tools";
-import { UpscalePanel } from "../upscale/upscale-panel";
 
 type Props = {
   record: GenerationRecord;
@@ -102,7 +101,6 @@ export function GenerationDialog({ record, userId, onClose, onOpen }: Props) {
             </button>
           </div>
           <DownloadMenu recipe={record} image={image.blob} src={image.src} />
-          <UpscalePanel recipe={record} image={image.blob} src={image.src} />
           <div className="flex flex-wrap gap-2">
             <button
               type="button"
@@ -139,7 +137,14 @@ export function GenerationDialog({ record, userId, onClose, onOpen }: Props) {
             )}
           </div>
           {tools.map((Tool, i) => (
-            <Tool key={i} generationId={record.id} image={image.blob} open={onOpen ?? (() => undefined)} />
+            <Tool
+              key={i}
+              generationId={record.id}
+              recipe={record}
+              image={image.blob}
+              src={image.src}
+              open={onOpen ?? (() => undefined)}
+            />
           ))}
           {removed && (
             <p className="alert alert-warning alert-soft text-sm text-base-content">

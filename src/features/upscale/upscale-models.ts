@@ -1,6 +1,6 @@
 // What the on-device upscale runs (docs/decisions/154-on-device-upscale.md): UpscalerJS's ESRGAN models,
 // whose weights ship inside their npm packages and are served by the app itself under /upscale/ (the
-// build copies them there: upscale-files-plugin.ts), never fetched from a CDN; and the TensorFlow.js
+// build copies them there: scripts/upscale-files-plugin.ts), never fetched from a CDN; and the TensorFlow.js
 // backend, the fastest the browser has. Pure data and choices, shared by the page, the worker, the
 // build and the tests.
 

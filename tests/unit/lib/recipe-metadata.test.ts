@@ -10,7 +10,7 @@ import jpeg from "jpeg-js";
 import encodeWebp, { init as initWebpEncoder } from "@jsquash/webp/encode.js";
 import decodeWebp, { init as initWebpDecoder } from "@jsquash/webp/decode.js";
 import { readRecipe, writeRecipe } from "#shared/recipe-metadata/recipe-file.ts";
-import { type ImageRecipe, parametersText, recipeJson } from "#shared/recipe-metadata/recipe.ts";
+import { type ImageRecipe, parametersText, recipeFromObject, recipeJson } from "#shared/recipe-metadata/recipe.ts";
 import { recipeFromRow } from "#src/lib/generation-recipe.ts";
 import { withRecipe } from "#src/lib/image-export.ts";
 
@@ -122,6 +122,17 @@ describe("the recipe text", () => {
       'a red fox in the snow\nSize: 1024x1024, Model: "runware:101@1", Engine: builtin, Style: watercolor, ' +
         'Quality: high, Aspect ratio: "1:1"',
     );
+  });
+
+  it("notes an upscale made on the device in both forms, and reads it back from a file", () => {
+    const upscaled: ImageRecipe = { ...RECIPE, upscale: { scale: 2, model: "esrgan-slim" } };
+    expect(parametersText(upscaled)).toMatch(/Aspect ratio: "1:1", Upscale: 2x, Upscaler: esrgan-slim$/);
+    expect(JSON.parse(recipeJson(upscaled)).upscale).toEqual({ scale: 2, model: "esrgan-slim" });
+    const png = encodePng({ width: 2, height: 2, data: new Uint8Array(16), channels: 4 });
+    expect(readRecipe(writeRecipe(png, upscaled)!)?.upscale).toEqual({ scale: 2, model: "esrgan-slim" });
+    const threefold = { ...upscaled, upscale: { scale: 3, model: "x" } } as unknown as ImageRecipe;
+    expect(readRecipe(writeRecipe(png, threefold)!)?.upscale).toBeUndefined();
+    expect(recipeFromObject({ ...JSON.parse(recipeJson(upscaled)), upscale: { scale: 3, model: "x" } })).toBeNull();
   });
 });
 

@@ -22,6 +22,11 @@ export type ImageRecipe = GenerationChoice & {
   customStyle?: string;
   /** The image it varies (decision 155): that generation's id, and how; absent when it is no variation. */
   variation?: { of: string; kind: VariationKind };
+  /**
+   * An upscale made on the device (decision 154): by how much, with which model. Width and height stay the
+   * drawn size, which is what makes the picture again; absent for the drawn image itself.
+   */
+  upscale?: { scale: 2 | 4; model: string };
 };
 
 export const RECIPE_VERSION = 1;
@@ -46,7 +51,14 @@ function fieldsOf(r: ImageRecipe): ImageRecipe {
     model: r.model,
     ...(typeof r.customStyle === "string" && r.customStyle ? { customStyle: r.customStyle } : {}),
     ...(isVariation(r.variation) ? { variation: { of: r.variation.of, kind: r.variation.kind } } : {}),
+    ...(isUpscale(r.upscale) ? { upscale: { scale: r.upscale.scale, model: r.upscale.model } } : {}),
   };
+}
+
+function isUpscale(v: unknown): v is { scale: 2 | 4; model: string } {
+  const o = v as { scale?: unknown; model?: unknown } | null | undefined;
+  return typeof o === "object" && o !== null && (o.scale === 2 || o.scale === 4) && typeof o.model === "string" &&
+    o.model !== "";
 }
 
 function isVariation(v: unknown): v is { of: string; kind: VariationKind } {
@@ -70,7 +82,7 @@ export function recipeFromObject(o: unknown): ImageRecipe | null {
   const ok = isText(r.prompt) && isText(r.negativePrompt) && isText(r.style) && isQuality(r.quality) &&
     isAspectRatio(r.aspectRatio) && isSide(r.width) && isSide(r.height) && isSeed(r.seed) && isText(r.provider) &&
     isText(r.model) && (r.customStyle === undefined || isText(r.customStyle)) &&
-    (r.variation === undefined || isVariation(r.variation));
+    (r.variation === undefined || isVariation(r.variation)) && (r.upscale === undefined || isUpscale(r.upscale));
   return ok ? fieldsOf(r as unknown as ImageRecipe) : null;
 }
 
@@ -102,6 +114,7 @@ export function parametersText(r: ImageRecipe): string {
     ...(r.variation ? [["Variation", `${r.variation.kind} of ${r.variation.of}`] as [string, string]] : []),
     ["Quality", r.quality],
     ["Aspect ratio", r.aspectRatio],
+    ...(r.upscale ? [["Upscale", `${r.upscale.scale}x`], ["Upscaler", r.upscale.model]] as [string, string][] : []),
   ];
   const negative = r.negativePrompt.trim() ? [`Negative prompt: ${r.negativePrompt}`] : [];
   return [r.prompt, ...negative, pairs.map(([k, v]) => `${k}: ${listValue(v)}`).join(", ")].join("\n");

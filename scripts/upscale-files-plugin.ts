@@ -14,7 +14,7 @@ import {
   TFJS_WASM_FILES,
   UPSCALE_FILES_PATH,
   wasmDir,
-} from "./upscale-models.ts";
+} from "../src/features/upscale/upscale-models.ts";
 
 type Served = { url: string; source: string };
 
