@@ -228,7 +228,9 @@ export function createRenderPool(opts: RenderPoolOptions): RenderPool {
       if (signal) {
         const abandon = () => {
           const at = queue.indexOf(job);
-          if (at >= 0) queue.splice(at, 1), reject(new Error("render abandoned before it started"));
+          if (at < 0) return;
+          queue.splice(at, 1);
+          reject(new Error("render abandoned before it started"));
         };
         signal.addEventListener("abort", abandon, { once: true });
         const settle = () => signal.removeEventListener("abort", abandon);

@@ -22,7 +22,7 @@ export function listOf(items: Obj[], p: Params, url: string, what: string): Reco
   const before = str(p, "ending_before");
   if (after && before) throw invalid("You may only specify one of these parameters: starting_after, ending_before.");
   items = items.filter(createdWithin(p.created as Params | string | undefined));
-  let data = items;
+  let data: Obj[];
   let hasMore: boolean;
   if (before) {
     const i = items.findIndex((o) => o.id === before);

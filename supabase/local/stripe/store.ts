@@ -90,7 +90,7 @@ async function readState(file: string): Promise<State | null> {
     return parsed.version === 1 ? parsed : null;
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return null;
-    throw new Error(`the Stripe stand-in's state file ${file} cannot be read: ${e}`);
+    throw new Error(`the Stripe stand-in's state file ${file} cannot be read: ${e}`, { cause: e });
   }
 }
 
