@@ -1,6 +1,6 @@
 // `npm run bench billing-faults`: FAULT_SCHEDULES seeded payment schedules (default 200; seeds from
 // FAULT_SEED_START, default 1) on one local backend with its Stripe stand-in (PGlite, or the PostgreSQL of
-// DATABASE_URL), each with a fresh person (tests/faults/billing/). Prints each violation with the seed
+// DATABASE_URL), each with a fresh person (tests/faults/billing/). FAULT_VERBOSE=1 prints a line a schedule. Prints each violation with the seed
 // that reproduces it, how often each recovery path ran, and ends with
 // `billing-faults: N schedules, V violations`. A violation found becomes a fix plus its seed in
 // tests/backend/billing-faults.test.ts.
@@ -18,7 +18,11 @@ const started = Date.now();
 try {
   for (let seed = first; seed < first + total; seed++) {
     for (const step of makeBillingSchedule(seed)) steps[step.kind] = (steps[step.kind] ?? 0) + 1;
+    const began = Date.now();
     const out = await runBillingSchedule(backend, seed);
+    if (process.env.FAULT_VERBOSE === "1") {
+      console.log(`seed ${seed}: ${out.violations.length} violations, ${((Date.now() - began) / 1000).toFixed(1)} s`);
+    }
     for (const p of BILLING_PATHS) counters[p] += out.counters[p];
     for (const v of out.violations) {
       violations++;

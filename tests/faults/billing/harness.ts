@@ -73,9 +73,14 @@ export class BillingRun {
     readonly seed: number,
   ) {}
 
+  /** The stand-in's keys and prices, read once from its state file (which grows with every object). */
+  private standIn?: { secretKey: string; prices: Record<string, string> };
+  private get state() {
+    return (this.standIn ??= JSON.parse(readFileSync(join(this.b.dataDir, "stripe-standin.json"), "utf8")));
+  }
+
   private get key(): string {
-    return (JSON.parse(readFileSync(join(this.b.dataDir, "stripe-standin.json"), "utf8")) as { secretKey: string })
-      .secretKey;
+    return this.state.secretKey;
   }
 
   private async stripe<T = unknown>(method: string, path: string, body?: Record<string, unknown>): Promise<T> {
@@ -127,6 +132,11 @@ export class BillingRun {
       }
     } finally {
       await this.stripe("POST", "/__stripe/faults", {});
+      // Ended, so the next schedules' clock moves renew nothing of this person's (the clock is the stand-in's).
+      for (const sub of (await this.subscriptionsInStripe()).filter((s) => LIVE.has(s.status))) {
+        await this.stripe("DELETE", `/v1/subscriptions/${sub.id}`);
+      }
+      await this.stripe("POST", "/__stripe/deliveries/flush");
       await this.deviceA.removeAllChannels();
       await this.deviceB.removeAllChannels();
     }
@@ -192,10 +202,7 @@ export class BillingRun {
         if (!url) return;
         const form: Record<string, string> = {};
         if (step.kind === "switch") {
-          const state = JSON.parse(readFileSync(join(this.b.dataDir, "stripe-standin.json"), "utf8")) as {
-            prices?: Record<string, string>;
-          };
-          form.price = state.prices?.[step.plan] ?? "";
+          form.price = this.state.prices[step.plan] ?? "";
         }
         await this.submit(`${url}/${step.kind}`, form);
         return;
