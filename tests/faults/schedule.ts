@@ -48,6 +48,17 @@ export function isFault(step: Step): step is FaultStep {
 
 export type ScheduleOptions = { minSteps?: number; maxSteps?: number };
 
+/** One of `table`'s makers, chosen by weight with `rnd`, called. */
+export function pickWeighted<T>(rnd: () => number, table: [number, () => T][]): T {
+  const total = table.reduce((s, [w]) => s + w, 0);
+  let r = rnd() * total;
+  for (const [w, make] of table) {
+    r -= w;
+    if (r < 0) return make();
+  }
+  return table[table.length - 1][1]();
+}
+
 /** The schedule of `seed`: 10-30 steps by default, about half of them faults, starting with a generation. */
 export function makeSchedule(seed: number, opts: ScheduleOptions = {}): Step[] {
   const rnd = seededRandom(seed);
@@ -87,15 +98,7 @@ export function makeSchedule(seed: number, opts: ScheduleOptions = {}): Step[] {
       }),
     ],
   ];
-  const weighted = <T>(table: [number, () => T][]): T => {
-    const total = table.reduce((s, [w]) => s + w, 0);
-    let r = rnd() * total;
-    for (const [w, make] of table) {
-      r -= w;
-      if (r < 0) return make();
-    }
-    return table[table.length - 1][1]();
-  };
+  const weighted = <T>(table: [number, () => T][]): T => pickWeighted(rnd, table);
   while (steps.length < length) steps.push(rnd() < 0.5 ? weighted(actions) : weighted(faults));
   return steps;
 }

@@ -2,6 +2,7 @@
 // checkout and the billing portal mixed with Stripe's clock and the stand-in's webhook faults (events
 // dropped, duplicated, reordered, delayed), always the same list for the same seed.
 import { seededRandom } from "../../support/seeded-random";
+import { pickWeighted } from "../schedule";
 
 export type Plan = "creator" | "pro";
 /** The stand-in's test cards: pays and renews, pays once then every renewal fails, declined at checkout. */
@@ -57,15 +58,7 @@ export function makeBillingSchedule(seed: number): BillingStep[] {
     [2, () => ({ kind: "reorder", count: int(2, 6) })],
     [1, () => ({ kind: "delay", ms: int(100, 800), count: int(1, 3) })],
   ];
-  const weighted = <T>(table: [number, () => T][]): T => {
-    const total = table.reduce((s, [w]) => s + w, 0);
-    let r = rnd() * total;
-    for (const [w, make] of table) {
-      r -= w;
-      if (r < 0) return make();
-    }
-    return table[table.length - 1][1]();
-  };
+  const weighted = <T>(table: [number, () => T][]): T => pickWeighted(rnd, table);
   const steps: BillingStep[] = [{ kind: "buy", plan: plan(), card: rnd() < 0.8 ? "pays" : "renewalFails" }];
   const length = int(6, 16);
   while (steps.length < length) steps.push(rnd() < 0.35 ? weighted(faults) : weighted(actions));
