@@ -10,6 +10,7 @@ import {
   syncBilling,
 } from "#src/api/billing.ts";
 import type { InvokeFn } from "#src/api/generate.ts";
+import { CREATOR_SUMMARY } from "../../support/billing-summary.ts";
 
 type Answer = { data: unknown; error: unknown };
 const failing = (status: number, body: unknown): Answer => ({
@@ -31,32 +32,7 @@ function invokes(...answers: Answer[]) {
 
 const noRenew = vi.fn(async () => false);
 
-const SUMMARY = {
-  configured: true,
-  testMode: true,
-  tier: "pro",
-  subscription: {
-    status: "active",
-    plan: "creator",
-    tier: "pro",
-    currentPeriodEnd: "2026-12-26T10:00:00.000Z",
-    cancelAtPeriodEnd: false,
-    endsAt: null,
-    graceUntil: null,
-  },
-  invoices: [
-    {
-      id: "in_1",
-      number: "STANDIN-0001",
-      amountPaid: 999,
-      currency: "usd",
-      status: "paid",
-      created: "2026-11-26T10:00:00.000Z",
-      hostedUrl: "http://127.0.0.1:54321/stripe/invoice/in_1",
-      pdfUrl: null,
-    },
-  ],
-};
+const SUMMARY = CREATOR_SUMMARY;
 
 describe("the billing client", () => {
   it("reads the summary as the function answers it", async () => {

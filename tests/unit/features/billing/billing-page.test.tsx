@@ -16,38 +16,14 @@ import { toasts } from "#src/state/toasts.ts";
 import { leavePage } from "#src/ui/plan-card.tsx";
 import { Toaster } from "#src/ui/toaster.tsx";
 import { renderAt } from "../../../support/render-at.tsx";
+import { CREATOR_SUMMARY } from "../../../support/billing-summary.ts";
 
 const api = vi.hoisted(() => ({ fetchBillingSummary: vi.fn(), choosePlan: vi.fn(), manageBilling: vi.fn() }));
 vi.mock("#src/api/billing.ts", () => api);
 
 const { default: BillingPage } = await import("#src/features/billing/billing-page.tsx");
 
-const CREATOR: BillingSummary = {
-  configured: true,
-  testMode: true,
-  tier: "pro",
-  subscription: {
-    status: "active",
-    plan: "creator",
-    tier: "pro",
-    currentPeriodEnd: "2026-12-26T10:00:00.000Z",
-    cancelAtPeriodEnd: false,
-    endsAt: null,
-    graceUntil: null,
-  },
-  invoices: [
-    {
-      id: "in_1",
-      number: "STANDIN-0001",
-      amountPaid: 999,
-      currency: "usd",
-      status: "paid",
-      created: "2026-11-26T10:00:00.000Z",
-      hostedUrl: "https://invoice.stripe.test/in_1",
-      pdfUrl: "https://invoice.stripe.test/in_1.pdf",
-    },
-  ],
-};
+const CREATOR = CREATOR_SUMMARY;
 const FREE: BillingSummary = { configured: true, testMode: true, tier: "free", subscription: null, invoices: [] };
 
 function renderPage(path = "/billing") {

@@ -11,27 +11,14 @@ import { db } from "#src/db/db.ts";
 import { err, ok } from "#src/lib/result.ts";
 import { setSessionView } from "#src/state/session-store.ts";
 import { renderAt } from "../../../support/render-at.tsx";
+import { CREATOR_SUMMARY } from "../../../support/billing-summary.ts";
 
 const api = vi.hoisted(() => ({ syncBilling: vi.fn() }));
 vi.mock("#src/api/billing.ts", () => api);
 
 const { PaymentSuccessPage } = await import("#src/features/billing/payment-result-page.tsx");
 
-const CREATOR: BillingSummary = {
-  configured: true,
-  testMode: true,
-  tier: "pro",
-  subscription: {
-    status: "active",
-    plan: "creator",
-    tier: "pro",
-    currentPeriodEnd: "2026-12-26T10:00:00.000Z",
-    cancelAtPeriodEnd: false,
-    endsAt: null,
-    graceUntil: null,
-  },
-  invoices: [],
-};
+const CREATOR: BillingSummary = { ...CREATOR_SUMMARY, invoices: [] };
 
 beforeEach(async () => {
   await db.meta.clear();
