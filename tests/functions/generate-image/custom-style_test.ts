@@ -3,11 +3,10 @@
 // it and the stored file's recipe says it. Through handler(req, deps) with the fake data layer and the real
 // built-in engine.
 import assert from "node:assert/strict";
-import { DEFAULT_CONFIG, type Deps, handler } from "../../../supabase/functions/generate-image/handler.ts";
 import { createBuiltinProvider } from "../../../supabase/functions/_shared/providers/builtin.ts";
-import { createProviderRegistry } from "../../../supabase/functions/_shared/providers/select.ts";
 import { readRecipe } from "../../../supabase/functions/_shared/recipe-metadata/recipe-file.ts";
-import { FakeDb, FakeStore } from "../fakes/fake-store.ts";
+import { FakeDb } from "../fakes/fake-store.ts";
+import { generateDeps, sendGenerate } from "../fakes/generate-deps.ts";
 
 const STYLE = {
   id: "3f0b8c4e-6a1d-4b7e-9c2f-1d2e3f4a5b6c",
@@ -19,22 +18,7 @@ const STYLE = {
 async function send(body: Record<string, unknown>) {
   const db = new FakeDb();
   const user = db.addUser();
-  const deps: Deps = {
-    store: new FakeStore(db),
-    providers: createProviderRegistry([createBuiltinProvider()], { timeoutMs: 30_000 }),
-    fetch,
-    now: () => Date.now(),
-    log: () => {},
-    config: DEFAULT_CONFIG,
-  };
-  const res = await handler(
-    new Request("http://localhost/functions/v1/generate-image", {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${user.jwt}` },
-      body: JSON.stringify({ request_id: crypto.randomUUID(), quality: "standard", ...body }),
-    }),
-    deps,
-  );
+  const res = await sendGenerate(generateDeps(db, createBuiltinProvider()), user.jwt, { quality: "standard", ...body });
   return { res, db };
 }
 

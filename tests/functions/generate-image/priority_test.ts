@@ -3,7 +3,7 @@
 // image's decode, with the request's deadline as the render's signal. Through handler(req, deps) with the
 // fake data layer and the built-in engine's provider over a renderer that records what it was given.
 import assert from "node:assert/strict";
-import { DEFAULT_CONFIG, type Deps, handler } from "../../../supabase/functions/generate-image/handler.ts";
+import type { Deps } from "../../../supabase/functions/generate-image/handler.ts";
 import {
   createBuiltinProvider,
   RENDER_PRIORITY,
@@ -11,10 +11,10 @@ import {
   type RenderOptions,
   renderPriorityOf,
 } from "../../../supabase/functions/_shared/providers/builtin.ts";
-import { createProviderRegistry } from "../../../supabase/functions/_shared/providers/select.ts";
 import { decodeImage } from "../../../supabase/functions/_shared/image/decode.ts";
 import { TIERS } from "../../../supabase/functions/_shared/vocabulary/tiers.ts";
-import { FakeDb, FakeStore } from "../fakes/fake-store.ts";
+import { FakeDb } from "../fakes/fake-store.ts";
+import { generateDeps, sendGenerate } from "../fakes/generate-deps.ts";
 import { solidPng, toBase64 } from "../fakes/fake-server.ts";
 
 interface Seen {
@@ -27,29 +27,16 @@ function depsFor(db: FakeDb, seen: Seen): Deps {
     seen.renders.push(options);
     return Promise.resolve(solidPng(input.width, input.height));
   };
-  return {
-    store: new FakeStore(db),
-    providers: createProviderRegistry([createBuiltinProvider(render)], { timeoutMs: 30_000 }),
-    fetch,
-    now: () => Date.now(),
-    log: () => {},
-    config: DEFAULT_CONFIG,
+  return generateDeps(db, createBuiltinProvider(render), {
     decode: (file, options = {}) => {
       seen.decodes.push(options);
       return Promise.resolve(decodeImage(file));
     },
-  };
+  });
 }
 
 async function generate(deps: Deps, jwt: string, body: Record<string, unknown> = {}): Promise<Response> {
-  return await handler(
-    new Request("http://localhost/functions/v1/generate-image", {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${jwt}` },
-      body: JSON.stringify({ request_id: crypto.randomUUID(), prompt: "a lighthouse", style: "anime", ...body }),
-    }),
-    deps,
-  );
+  return await sendGenerate(deps, jwt, { prompt: "a lighthouse", style: "anime", ...body });
 }
 
 Deno.test("each tier's render and reference decode wait at that tier's priority: premium over pro over free", async () => {

@@ -3,14 +3,13 @@
 // re-encoded, and a JPEG gets it as XMP with its image data untouched. Through handler(req, deps) with the fake
 // data layer, the real built-in engine and the real Replicate adapter against the fake Replicate server.
 import assert from "node:assert/strict";
-import { DEFAULT_CONFIG, type Deps, handler } from "../../../supabase/functions/generate-image/handler.ts";
 import { createBuiltinProvider } from "../../../supabase/functions/_shared/providers/builtin.ts";
 import { createReplicateProvider } from "../../../supabase/functions/_shared/providers/replicate.ts";
 import type { ImageProvider } from "../../../supabase/functions/_shared/providers/types.ts";
-import { createProviderRegistry } from "../../../supabase/functions/_shared/providers/select.ts";
 import { decodeImage } from "../../../supabase/functions/_shared/image/decode.ts";
 import { readRecipe } from "../../../supabase/functions/_shared/recipe-metadata/recipe-file.ts";
-import { FakeDb, FakeStore } from "../fakes/fake-store.ts";
+import { FakeDb } from "../fakes/fake-store.ts";
+import { generateDeps, sendGenerate } from "../fakes/generate-deps.ts";
 import { type ReplicateModes, startReplicateFake } from "../fakes/replicate-fake.ts";
 import { solidPng } from "../fakes/fake-server.ts";
 import { jpegDeclaring } from "../fixtures/jpeg-declaring.ts";
@@ -20,22 +19,7 @@ const NO_LIMITS = { maxBytes: Infinity, maxDimension: Infinity, maxPixels: Infin
 async function generate(provider: ImageProvider, body: Record<string, unknown>) {
   const db = new FakeDb();
   const user = db.addUser();
-  const deps: Deps = {
-    store: new FakeStore(db),
-    providers: createProviderRegistry([provider], { timeoutMs: 30_000 }),
-    fetch,
-    now: () => Date.now(),
-    log: () => {},
-    config: DEFAULT_CONFIG,
-  };
-  const res = await handler(
-    new Request("http://localhost/functions/v1/generate-image", {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${user.jwt}` },
-      body: JSON.stringify({ request_id: crypto.randomUUID(), ...body }),
-    }),
-    deps,
-  );
+  const res = await sendGenerate(generateDeps(db, provider), user.jwt, body);
   assert.equal(res.status, 200, await res.clone().text());
   const { generation } = await res.json();
   return { generation, stored: db.objects.get(generation.image_path)! };

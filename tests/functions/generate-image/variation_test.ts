@@ -4,36 +4,21 @@
 // 400. Through handler(req, deps) with the fake data layer and the built-in engine's provider over a renderer
 // that answers a plain PNG.
 import assert from "node:assert/strict";
-import { DEFAULT_CONFIG, type Deps, handler } from "../../../supabase/functions/generate-image/handler.ts";
 import { VARIATION_MESSAGES } from "../../../supabase/functions/generate-image/variation.ts";
 import { createBuiltinProvider, type RenderFn } from "../../../supabase/functions/_shared/providers/builtin.ts";
-import { createProviderRegistry } from "../../../supabase/functions/_shared/providers/select.ts";
 import { readRecipe } from "../../../supabase/functions/_shared/recipe-metadata/recipe-file.ts";
 import { parametersText } from "../../../supabase/functions/_shared/recipe-metadata/recipe.ts";
-import { FakeDb, FakeStore } from "../fakes/fake-store.ts";
+import { FakeDb } from "../fakes/fake-store.ts";
+import { generateDeps, sendGenerate } from "../fakes/generate-deps.ts";
 import { solidPng } from "../fakes/fake-server.ts";
 
 function setup() {
   const db = new FakeDb();
   let renders = 0;
   const render: RenderFn = (input) => (renders++, Promise.resolve(solidPng(input.width, input.height)));
-  const deps: Deps = {
-    store: new FakeStore(db),
-    providers: createProviderRegistry([createBuiltinProvider(render)], { timeoutMs: 30_000 }),
-    fetch,
-    now: () => Date.now(),
-    log: () => {},
-    config: DEFAULT_CONFIG,
-  };
+  const deps = generateDeps(db, createBuiltinProvider(render));
   const send = (jwt: string, body: Record<string, unknown> = {}) =>
-    handler(
-      new Request("http://localhost/functions/v1/generate-image", {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${jwt}` },
-        body: JSON.stringify({ request_id: crypto.randomUUID(), prompt: "a harbour at noon", style: "anime", ...body }),
-      }),
-      deps,
-    );
+    sendGenerate(deps, jwt, { prompt: "a harbour at noon", style: "anime", ...body });
   return { db, send, renders: () => renders };
 }
 
