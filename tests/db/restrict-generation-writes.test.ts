@@ -108,6 +108,20 @@ describeDb("writes of generations after the server-only migration", (ctx) => {
     await insertAs(ctx.db, "service", "quota_reservations", { request_id: randomUUID(), user_id: leaving.id });
     await insertAs(ctx.db, leaving, "app_events", { user_id: leaving.id, name: "page.viewed" });
     await insertAs(ctx.db, leaving, "web_vitals", { user_id: leaving.id, name: "LCP", value: 1200 });
+    await insertAs(ctx.db, "service", "custom_styles", {
+      id: randomUUID(),
+      user_id: leaving.id,
+      name: "Moody film",
+      prompt: "35mm film",
+    });
+    await insertAs(ctx.db, "service", "billing_customers", { user_id: leaving.id, stripe_customer_id: "cus_leaving" });
+    await insertAs(ctx.db, "service", "subscriptions", {
+      user_id: leaving.id,
+      status: "active",
+      plan: "creator",
+      tier: "pro",
+      synced_at: new Date().toISOString(),
+    });
     const countsOf = async (id: string) => {
       const out: Record<string, number> = {};
       for (const t of PERSONAL_TABLES) {

@@ -9,4 +9,6 @@ export const PERSONAL_TABLES = [
   "app_events",
   "web_vitals",
   "custom_styles",
+  "subscriptions",
+  "billing_customers",
 ];
