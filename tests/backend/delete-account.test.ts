@@ -62,6 +62,16 @@ describeOnBackends(
       // A reservation of a generation that never finished: server-only, and still the person's row.
       const held = await server.rpc("quota_reserve", { p_user_id: leaving.id, p_request_id: randomUUID() });
       expect(held.error).toBeNull();
+      // A style of their own, and a plan bought through the Stripe stand-in (a customer and a subscription).
+      const style = { id: randomUUID(), user_id: leaving.id, name: "Moody film", prompt: "35mm film" };
+      expect((await server.from("custom_styles").insert(style)).error).toBeNull();
+      const started = await leaving.client.functions.invoke("billing", {
+        body: { action: "checkout", plan: "creator" },
+      });
+      expect(started.error).toBeNull();
+      const card = new URLSearchParams({ number: "4242 4242 4242 4242", exp: "12 / 34", cvc: "123" });
+      await (await fetch(`${started.data.url}/pay`, { method: "POST", body: card, redirect: "manual" })).text();
+      expect((await leaving.client.functions.invoke("billing", { body: { action: "sync" } })).error).toBeNull();
 
       stayingImage = await generate(staying, "a windmill at noon");
       await publish(staying, stayingImage.id);
