@@ -9,6 +9,7 @@ import { syncBilling, type BillingSummary } from "../../api/billing";
 import { keepBillingSummary } from "../../db/billing-summary";
 import { authRedirectPath } from "../../lib/auth-redirect";
 import { useHydrated } from "../../lib/use-hydrated";
+import { isOnline } from "../../lib/online";
 import { useOnline } from "../../lib/use-online";
 import { useSession } from "../../state/session-store";
 import { Icon } from "../../ui/icons";
@@ -49,7 +50,8 @@ function useSync(userId: string | undefined, sessionId: string | null) {
   const [sync, setSync] = useState<Sync>({ state: "syncing" });
   const [round, setRound] = useState(0);
   useEffect(() => {
-    if (!userId || !online) return;
+    // A prerendered page hydrates as online (the server's snapshot): the browser's own word decides.
+    if (!userId || !online || !isOnline()) return;
     let live = true;
     setSync({ state: "syncing" });
     void syncBilling(sessionId).then(async (result) => {
