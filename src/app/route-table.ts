@@ -172,7 +172,7 @@ export const ROUTES: readonly RouteEntry[] = [
   },
   {
     path: "/payment-success",
-    title: "Payment Successful",
+    title: "Confirming Your Payment",
     access: "public",
     section: "Account",
     page: "paymentSuccess",

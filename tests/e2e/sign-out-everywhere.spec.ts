@@ -101,6 +101,14 @@ test("Sign out ends device A's session alone; Sign out everywhere signs device B
   test.setTimeout(120_000);
   allowFailedRequest(/auth\/v1\/user 403$/, "B asks the server about its session: it was ended");
   allowConsole(/status of 403/, "the refusal above, as the browser logs it");
+  // The catch-up that follows the ended session's closed channel may read the custom styles with the token
+  // that was just ended, before the page has forgotten it: the server refuses it (the local backend checks
+  // the session of every token; hosted PostgREST would still answer until the token expires).
+  allowFailedRequest(/rest\/v1\/custom_styles\?.* 401$/, "a catch-up read sent as the session ended");
+  allowConsole(
+    /status of 401 \(Unauthorized\) \(at \S+\/rest\/v1\/custom_styles/,
+    "the refusal above, as the browser logs it",
+  );
   const prompt = "A lantern-lit alley seen from two devices";
   const { email, context, b } = await twoDevices({ a, browser, watchContext, testInfo }, "everywhere", prompt);
 
