@@ -3,8 +3,15 @@
 import { lazy, Suspense } from "react";
 import type { LargeViewTool, LargeViewToolProps } from "../ui/large-view-tools";
 
-const Variations = lazy(() => import("./variations-tool"));
-const Upscale = lazy(() => import("./upscale-tool"));
+/**
+ * A tool's code, loaded with the first large view that shows it. Where it cannot be fetched (offline on a page
+ * the service worker does not control yet) the view opens without that tool instead of failing.
+ */
+const toolOrNothing = (load: () => Promise<{ default: LargeViewTool }>) =>
+  lazy(() => load().catch(() => ({ default: () => null })));
+
+const Variations = toolOrNothing(() => import("./variations-tool"));
+const Upscale = toolOrNothing(() => import("./upscale-tool"));
 
 function VariationsWhenLoaded(props: LargeViewToolProps) {
   return (

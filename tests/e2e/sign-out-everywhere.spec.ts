@@ -154,6 +154,14 @@ test("a save made offline on a device whose account was deleted meanwhile ends i
     /rest\/v1\/generations\?\S* 401$/,
     "the save, when it leaves as B signs out, goes without a session and is refused (it waits for a sign-in)",
   );
+  allowFailedRequest(
+    /rest\/v1\/custom_styles\?\S* 401$/,
+    "B's catch-up, back online, reads its custom styles with the token of an account that is gone",
+  );
+  allowFailedRequest(
+    /rest\/v1\/rpc\/get_my_limits 409$|functions\/v1\/billing 401$/,
+    "B, hearing its plan row go with the account, re-reads its limits and plan before it hears the account is gone",
+  );
   allowConsole(/status of 401/, "the refusal above, as the browser logs it");
   allowFailedRequest(/auth\/v1\/user 403$/, "B asks the server about its session: its account is gone");
   allowConsole(/status of 403/, "the refusal above, as the browser logs it");
