@@ -8,7 +8,8 @@ import { validateCustomStyle } from "#shared/vocabulary/custom-styles.ts";
 import { isStyleId } from "#shared/vocabulary/styles.ts";
 import { db as appDb, type AppDb } from "./db";
 import { addOutboxEntry, pendingEntries } from "./outbox";
-import type { CustomStyleRecord, OutboxOp } from "./schema";
+import { layUnderPending, pendingRows, type PendingChange, type WholeRows } from "./pending";
+import type { CustomStyleRecord } from "./schema";
 
 /** What the editor gives: everything a style holds but its owner and times. */
 export type CustomStyleDraft = Pick<
@@ -96,32 +97,29 @@ export async function deleteCustomStyle(userId: string, id: string, db: AppDb = 
 }
 
 /** The styles the outbox has yet to save (newest values) or delete. */
-async function pendingStyles(db: AppDb, userId: string) {
-  const saved = new Map<string, CustomStyleRecord>();
-  const deleted = new Set<string>();
-  for (const entry of await pendingEntries(db, userId)) {
-    const op = { kind: entry.kind, payload: entry.payload } as OutboxOp;
-    if (op.kind === "style.save") {
-      saved.set(op.payload.style.id, op.payload.style);
-      deleted.delete(op.payload.style.id);
-    } else if (op.kind === "style.delete") {
-      deleted.add(op.payload.styleId);
-      saved.delete(op.payload.styleId);
-    }
-  }
-  return { saved, deleted };
+function pendingStyles(db: AppDb, userId: string) {
+  return pendingRows(db, userId, (op): PendingChange<CustomStyleRecord>[] =>
+    op.kind === "style.save"
+      ? [{ save: op.payload.style.id, value: op.payload.style }]
+      : op.kind === "style.delete"
+        ? [{ delete: op.payload.styleId }]
+        : [],
+  );
 }
+
+const styleRows = (db: AppDb): WholeRows<CustomStyleRecord, string> => ({
+  table: db.customStyles,
+  keyOf: (s) => s.id,
+  idOf: (id) => id,
+});
 
 /** Server rows (pull or realtime), by id, under the writes still waiting: a pending save or delete wins. */
 export async function applyServerStyles(db: AppDb, userId: string, rows: CustomStyleRow[]): Promise<number> {
   const own = rows.filter((r) => r.user_id === userId);
   if (!own.length) return 0;
-  return db.transaction("rw", [db.customStyles, db.outbox], async () => {
-    const { saved, deleted } = await pendingStyles(db, userId);
-    const next = own.filter((r) => !saved.has(r.id) && !deleted.has(r.id)).map(toCustomStyleRecord);
-    await db.customStyles.bulkPut(next);
-    return next.length;
-  });
+  return db.transaction("rw", [db.customStyles, db.outbox], async () =>
+    layUnderPending(styleRows(db), await pendingStyles(db, userId), own.map(toCustomStyleRecord)),
+  );
 }
 
 /** A style deleted on the server (another device): gone here too, unless this device is saving it again. */
@@ -141,15 +139,9 @@ export async function applyServerStyleDelete(db: AppDb, userId: string, id: stri
  */
 export async function reconcileStyles(db: AppDb, userId: string, rows: CustomStyleRow[]): Promise<void> {
   await db.transaction("rw", [db.customStyles, db.outbox], async () => {
-    const { saved, deleted } = await pendingStyles(db, userId);
-    const onServer = new Set(rows.map((r) => r.id));
-    const held = await db.customStyles.where("userId").equals(userId).primaryKeys();
-    const gone = (held as string[]).filter((id) => !onServer.has(id) && !saved.has(id));
-    await db.customStyles.bulkDelete(gone);
-    const next = rows
-      .filter((r) => r.user_id === userId && !saved.has(r.id) && !deleted.has(r.id))
-      .map(toCustomStyleRecord);
-    await db.customStyles.bulkPut(next);
+    const held = (await db.customStyles.where("userId").equals(userId).primaryKeys()) as string[];
+    const own = rows.filter((r) => r.user_id === userId).map(toCustomStyleRecord);
+    await layUnderPending(styleRows(db), await pendingStyles(db, userId), own, held);
   });
 }
 

@@ -1,9 +1,11 @@
 // The page's one Dexie instance. Modules that need it import this file, which keeps Dexie out of
 // the first page load until something actually reads or writes local records.
-import { Dexie, type EntityTable } from "dexie";
+import { Dexie, type EntityTable, type Table } from "dexie";
 import {
   DB_NAME,
   defineSchema,
+  type CollectionItemRecord,
+  type CollectionRecord,
   type CustomStyleRecord,
   type GenerationRecord,
   type ImageRecord,
@@ -27,6 +29,8 @@ export type AppDb = Dexie & {
   limits: EntityTable<LimitsRecord, "userId">;
   meta: EntityTable<MetaRecord, "key">;
   customStyles: EntityTable<CustomStyleRecord, "id">;
+  collections: EntityTable<CollectionRecord, "id">;
+  collectionItems: Table<CollectionItemRecord, [string, string]>;
 };
 
 export function openAppDb(name: string = DB_NAME): AppDb {

@@ -7,7 +7,8 @@ import { DIMENSIONS, isAspectRatio, type AspectRatio, type Quality } from "#shar
 import { GENERATIONS_BUCKET } from "#shared/vocabulary/rows.ts";
 import type { Tier } from "#shared/vocabulary/tiers.ts";
 import type { AppliedCustomStyle } from "#shared/vocabulary/custom-styles.ts";
-import type { VariationKind } from "#shared/vocabulary/variations.ts";
+import type { VariationKind, VaryKind } from "#shared/vocabulary/variations.ts";
+import type { CollectionFilter } from "#shared/vocabulary/collections.ts";
 import { promptWords } from "./search";
 
 /** A server `generations` row as the client keeps it (its image bytes are in ImageRecord). */
@@ -79,7 +80,7 @@ export type ImageRecord = { id: string; userId: string; image?: Blob; thumbnail?
 export type ImageUseRecord = { id: string; userId: string; size: number; thumbnail: 0 | 1; viewedAt: number };
 
 /** What a variation's task keeps of it: the parent's id and the kind (its recipe is the task's own fields). */
-export type TaskVariation = { parentId: string; kind: VariationKind };
+export type TaskVariation = { parentId: string; kind: VaryKind };
 
 export type TaskStatus = "queued" | "running" | "done" | "error";
 
@@ -114,6 +115,11 @@ export type TaskRecord = {
   customStyle?: AppliedCustomStyle;
   /** Decision 155: the person's image this task varies, and how (sent as the request's `variation`). */
   variation?: TaskVariation;
+  /**
+   * Decision 157: the person's hand-made collection its image goes into once made ("Add new results to"),
+   * as chosen when queued; a collection gone by then is skipped (not indexed: no schema version needed).
+   */
+  collectionId?: string;
   /**
    * docs/spec.md §3 (schema 6): the size asked for (the ratio's pixels), and the model that drew it once
    * the server has said.
@@ -152,7 +158,12 @@ export type OutboxOp =
   | { kind: "preferences.update"; payload: { patch: PreferencesPatch } }
   /** Decision 152: the whole style as it now is (an upsert: a resend sets the same values). */
   | { kind: "style.save"; payload: { style: CustomStyleRecord } }
-  | { kind: "style.delete"; payload: { styleId: string } };
+  | { kind: "style.delete"; payload: { styleId: string } }
+  /** Decision 157: the whole collection as it now is (an upsert), its delete, and items added or removed. */
+  | { kind: "collection.save"; payload: { collection: CollectionRecord } }
+  | { kind: "collection.delete"; payload: { collectionId: string } }
+  | { kind: "collection.add"; payload: { collectionId: string; generationIds: string[] } }
+  | { kind: "collection.remove"; payload: { collectionId: string; generationIds: string[] } };
 
 export type OutboxKind = OutboxOp["kind"];
 
@@ -252,13 +263,30 @@ export type CustomStyleRecord = {
   updatedAt: string;
 };
 
+/**
+ * A person's collection (schema 10, decision 157): the server's public.collections row as the client keeps
+ * it. `filter` null: hand-made (its images are CollectionItemRecords); an object: smart, a saved filter over
+ * the recipe evaluated over what the device holds.
+ */
+export type CollectionRecord = {
+  id: string;
+  userId: string;
+  name: string;
+  filter: CollectionFilter | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** One image in one hand-made collection (schema 10): a public.collection_items row. */
+export type CollectionItemRecord = { collectionId: string; generationId: string; userId: string; addedAt: string };
+
 /** Sync cursors and other small facts, keyed by name. */
 export type MetaRecord = { key: string; value: unknown };
 
 export const DB_NAME = "promptcanvas";
 
 /** The newest schema version. */
-const SCHEMA_VERSION = 9;
+const SCHEMA_VERSION = 10;
 
 /**
  * Declares the schema's versions on `db`, up to `upTo` (the newest by default; tests open a database
@@ -305,6 +333,12 @@ export function defineSchema(db: Dexie, upTo: number = SCHEMA_VERSION): void {
   if (upTo < 9) return;
   db.version(9).stores({
     generations: "id, userId, [userId+createdAt], [userId+isSaved], [userId+isPublic], createdAt, *words, variation.of",
+  });
+  if (upTo < 10) return;
+  // 10: the person's collections and the images of the hand-made ones (decision 157).
+  db.version(10).stores({
+    collections: "id, userId, [userId+name]",
+    collectionItems: "[collectionId+generationId], userId, collectionId, generationId, [userId+collectionId]",
   });
 }
 

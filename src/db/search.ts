@@ -4,6 +4,7 @@
 // match. History reads the person's whole list once and runs the search over it in memory on each
 // keystroke (docs/decisions/047-image-bytes-in-their-own-dexie-table.md).
 import type { AspectRatio, Quality } from "#shared/vocabulary/generation.ts";
+import type { CollectionFilter } from "#shared/vocabulary/collections.ts";
 import type { GenerationRecord } from "./schema";
 
 export type GenerationFilter = {
@@ -11,6 +12,8 @@ export type GenerationFilter = {
   style?: string;
   quality?: Quality;
   aspectRatio?: AspectRatio;
+  /** The engine that drew it (the record's `provider`). */
+  engine?: string;
   saved?: boolean;
   published?: boolean;
   /** Inclusive lower bound: an ISO instant, or a date (YYYY-MM-DD, UTC). */
@@ -50,6 +53,7 @@ function matches(record: GenerationRecord, userId: string, f: GenerationFilter):
   if (f.style !== undefined && record.style !== f.style) return false;
   if (f.quality !== undefined && record.quality !== f.quality) return false;
   if (f.aspectRatio !== undefined && record.aspectRatio !== f.aspectRatio) return false;
+  if (f.engine !== undefined && record.provider !== f.engine) return false;
   if (f.saved !== undefined && record.isSaved !== (f.saved ? 1 : 0)) return false;
   if (f.published !== undefined && record.isPublic !== (f.published ? 1 : 0)) return false;
   if (f.from !== undefined && record.createdAt < f.from) return false;
@@ -74,4 +78,33 @@ export function filterGenerations(
 
 function hasAllTerms(recordWords: readonly string[], terms: readonly string[]): boolean {
   return terms.every((t) => recordWords.some((w) => w.startsWith(t)));
+}
+
+/** Local midnight of a yyyy-mm-dd day as ISO; `endOfDay` gives the last millisecond of that day. */
+export function dayBoundary(day: string, endOfDay: boolean): string | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return undefined;
+  const d = endOfDay
+    ? new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 23, 59, 59, 999)
+    : new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A smart collection's saved filter (decision 157) as the search takes it at `now`: its days are the
+ * viewer's calendar days (as History's filters are), and "made in the last N days" starts N × 24 hours
+ * before now (the later of it and `from` when both are set).
+ */
+export function toGenerationFilter(filter: CollectionFilter, now: number = Date.now()): GenerationFilter {
+  const { from: fromDay, to: toDay, withinDays, ...rest } = filter;
+  const out: GenerationFilter = { ...rest };
+  const from = fromDay !== undefined ? dayBoundary(fromDay, false) : undefined;
+  const within = withinDays !== undefined ? new Date(now - withinDays * DAY_MS).toISOString() : undefined;
+  const start = from && within ? (from > within ? from : within) : (from ?? within);
+  if (start) out.from = start;
+  const to = toDay !== undefined ? dayBoundary(toDay, true) : undefined;
+  if (to) out.to = to;
+  return out;
 }

@@ -2,7 +2,7 @@
 // search takes them (searchGenerations options). Dates are calendar days in the reader's zone: a
 // "to" day includes all of that day.
 import { isAspectRatio, isQuality } from "#shared/vocabulary/generation.ts";
-import type { GenerationFilter } from "../../db/search";
+import { dayBoundary, type GenerationFilter } from "../../db/search";
 
 export type TriState = "any" | "yes" | "no";
 
@@ -31,16 +31,6 @@ export const EMPTY_FILTERS: HistoryFilters = {
 
 function tri(value: TriState): boolean | undefined {
   return value === "any" ? undefined : value === "yes";
-}
-
-/** Local midnight of a yyyy-mm-dd day as ISO; `endOfDay` gives the last millisecond of that day. */
-export function dayBoundary(day: string, endOfDay: boolean): string | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (!m) return undefined;
-  const d = endOfDay
-    ? new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 23, 59, 59, 999)
-    : new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
 }
 
 export function toSearchOptions(f: HistoryFilters): GenerationFilter {

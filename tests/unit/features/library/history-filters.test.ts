@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  EMPTY_FILTERS,
-  activeFilterCount,
-  dayBoundary,
-  toSearchOptions,
-} from "#src/features/library/history-filters.ts";
+import { EMPTY_FILTERS, activeFilterCount, toSearchOptions } from "#src/features/library/history-filters.ts";
+import { dayBoundary } from "#src/db/search.ts";
 
 describe("history filters", () => {
   it("sends nothing for empty filters", () => {
