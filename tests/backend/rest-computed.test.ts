@@ -7,11 +7,10 @@
 // own: a migration written next to copies of the product's migrations (MIGRATIONS_DIR).
 import { expect, it } from "vitest";
 import { clientsFor, describeOnBackends } from "../support/backend-suite.ts";
+import { fixtureMigration } from "../support/fixture-migrations.ts";
 
 /** This file's own migration, run after the product's. */
-const FIXTURE = {
-  file: "99999999999999_rest_computed_fixture.sql",
-  sql: `
+const FIXTURE = fixtureMigration("rest_computed_fixture")`
 create table public.cf_teams (id int primary key, name text not null);
 -- No foreign keys: the relationships below are the functions'.
 create table public.cf_people (
@@ -58,8 +57,7 @@ insert into public.cf_teams values (1, 'Red'), (2, 'Blue'), (3, 'Empty');
 insert into public.cf_people values
   (1, 'Ann', 'Lee', 1, null, '{}'), (2, 'Bob', 'Ray', 1, 1, '{}'), (3, 'Cy', 'Moe', 2, 1, '{}'), (4, 'Di', 'Fox', null, 3, '{}');
 insert into public.cf_tasks values (1, 'plan', 2, 1), (2, 'ship', 3, null);
-`,
-};
+`;
 
 describeOnBackends("computed fields and relationships on $title", FIXTURE, (b, { skip }) => {
   const { anon, server: service } = clientsFor(b);

@@ -5,11 +5,10 @@
 // written next to copies of the product's migrations (MIGRATIONS_DIR).
 import { expect, it } from "vitest";
 import { clientsFor, describeOnBackends } from "../support/backend-suite.ts";
+import { fixtureMigration } from "../support/fixture-migrations.ts";
 
 /** This file's own migration, run after the product's. */
-const FIXTURE = {
-  file: "99999999999999_rest_embedding_errors_fixture.sql",
-  sql: `
+const FIXTURE = fixtureMigration("rest_embedding_errors_fixture")`
 create table public.ee_people (name text primary key);
 create table public.ee_pairs (
   id int primary key,
@@ -19,8 +18,7 @@ create table public.ee_pairs (
 grant select on public.ee_people, public.ee_pairs to anon;
 insert into public.ee_people values ('ann'), ('bob');
 insert into public.ee_pairs values (1, 'ann', 'bob');
-`,
-};
+`;
 
 describeOnBackends("embedding errors on $title", FIXTURE, (b, { skip }) => {
   const { anon } = clientsFor(b);

@@ -6,11 +6,10 @@
 // migration written next to copies of the product's migrations (MIGRATIONS_DIR).
 import { expect, it } from "vitest";
 import { clientsFor, describeOnBackends } from "../support/backend-suite.ts";
+import { fixtureMigration } from "../support/fixture-migrations.ts";
 
 /** This file's own migration, run after the product's. */
-const FIXTURE = {
-  file: "99999999999999_rest_m2m_fixture.sql",
-  sql: `
+const FIXTURE = fixtureMigration("rest_m2m_fixture")`
 create table public.m2m_films (id int primary key, title text not null);
 create table public.m2m_actors (id int primary key, name text not null);
 create table public.m2m_roles (
@@ -71,8 +70,7 @@ insert into public.m2m_productions values (1, 1, 1), (2, 2, 1), (3, 2, 2);
 insert into public.m2m_festivals values (1, 'Cannes'), (2, 'Venice');
 insert into public.m2m_screenings values (1, 1), (1, 2), (2, 3);
 insert into public.m2m_awards values (1, 2, 'Palme');
-`,
-};
+`;
 
 describeOnBackends("many-to-many embedding on $title", FIXTURE, (b, { skip }) => {
   const { anon, server: service } = clientsFor(b);

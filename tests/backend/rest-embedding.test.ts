@@ -7,11 +7,10 @@
 // schema stays untouched.
 import { expect, it } from "vitest";
 import { clientsFor, describeOnBackends } from "../support/backend-suite.ts";
+import { fixtureMigration } from "../support/fixture-migrations.ts";
 
 /** This file's own migration, run after the product's. */
-const FIXTURE = {
-  file: "99999999999999_rest_embedding_fixture.sql",
-  sql: `
+const FIXTURE = fixtureMigration("rest_embedding_fixture")`
 create table public.emb_authors (id int primary key, name text not null);
 create table public.emb_posts (
   id int primary key,
@@ -58,8 +57,7 @@ delete from public.emb_many where id > 50;
 create table public.emb_tags (name text primary key, uses int not null);
 alter table public.emb_tags enable row level security;
 grant all on public.emb_tags to service_role;
-`,
-};
+`;
 
 describeOnBackends("resource embedding on $title", FIXTURE, (b, { skip }) => {
   const { anon, server: service } = clientsFor(b);

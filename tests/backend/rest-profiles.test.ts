@@ -11,11 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { clientsFor, describeOnBackends } from "../support/backend-suite.ts";
+import { fixtureMigration } from "../support/fixture-migrations.ts";
 
 /** This file's schemas, tables and functions, migrated after the product's migrations. */
-const FIXTURE = {
-  file: "99999999999999_rest_profiles_fixture.sql",
-  sql: `
+const FIXTURE = fixtureMigration("rest_profiles_fixture")`
 create schema rp_extra;
 create schema rp_hidden;
 grant usage on schema rp_extra, rp_hidden to anon, authenticated, service_role;
@@ -47,8 +46,7 @@ begin
   return (select count(*) from rp_things);
 end $$;
 grant execute on all functions in schema rp_extra to anon, authenticated, service_role;
-`,
-};
+`;
 
 /** The project's config.toml with one more exposed schema. */
 function configWithSchema(dir: string): string {

@@ -5,11 +5,10 @@
 // this file's own: a migration written next to copies of the product's migrations (MIGRATIONS_DIR).
 import { expect, it } from "vitest";
 import { clientsFor, describeOnBackends } from "../support/backend-suite.ts";
+import { fixtureMigration } from "../support/fixture-migrations.ts";
 
 /** This file's own migration, run after the product's. */
-const FIXTURE = {
-  file: "99999999999999_rest_rpc_embedding_fixture.sql",
-  sql: `
+const FIXTURE = fixtureMigration("rest_rpc_embedding_fixture")`
 create table public.rpcemb_authors (id int primary key, name text not null);
 create table public.rpcemb_books (
   id int primary key,
@@ -39,8 +38,7 @@ create function public.rpcemb_pairs() returns table (id int, author_id int)
   language sql stable as $$ select id, author_id from public.rpcemb_books $$;
 grant execute on function public.rpcemb_add_book(int, text, int) to service_role;
 revoke execute on function public.rpcemb_add_book(int, text, int) from public, anon, authenticated;
-`,
-};
+`;
 
 describeOnBackends("embedding on rpc results on $title", FIXTURE, (b, { skip }) => {
   const { anon, server: service } = clientsFor(b);

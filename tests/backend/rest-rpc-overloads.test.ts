@@ -5,11 +5,10 @@
 // file's own: a migration written next to copies of the product's migrations (MIGRATIONS_DIR).
 import { expect, it } from "vitest";
 import { clientsFor, describeOnBackends } from "../support/backend-suite.ts";
+import { fixtureMigration } from "../support/fixture-migrations.ts";
 
 /** This file's own migration, run after the product's. */
-const FIXTURE = {
-  file: "99999999999999_rest_rpc_overloads_fixture.sql",
-  sql: `
+const FIXTURE = fixtureMigration("rest_rpc_overloads_fixture")`
 create function public.ovl_area(w int, h int) returns text language sql immutable as $$ select 'rect ' || w * h $$;
 create function public.ovl_area(r int) returns text language sql immutable as $$ select 'square ' || r * r $$;
 create function public.ovl_greet(who text, greeting text default 'hello') returns text
@@ -24,8 +23,7 @@ create function public.ovl_raw(text) returns text language sql immutable as $$ s
 create function public.ovl_unnamed_int(int) returns int language sql immutable as $$ select $1 $$;
 create function public.ovl_series(n int) returns table (v int) language sql immutable as $$
   select generate_series(1, n) $$;
-`,
-};
+`;
 
 const AMBIGUOUS_HINT =
   "Try renaming the parameters or the function itself in the database so function overloading can be resolved";

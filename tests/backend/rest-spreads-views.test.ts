@@ -6,11 +6,10 @@
 // product's migrations (MIGRATIONS_DIR); the views' tables sit in a schema the API does not expose.
 import { expect, it } from "vitest";
 import { clientsFor, describeOnBackends } from "../support/backend-suite.ts";
+import { fixtureMigration } from "../support/fixture-migrations.ts";
 
 /** This file's own migration, run after the product's. */
-const FIXTURE = {
-  file: "99999999999999_rest_spreads_views_fixture.sql",
-  sql: `
+const FIXTURE = fixtureMigration("rest_spreads_views_fixture")`
 create table public.sp_factories (id int primary key, name text not null);
 create table public.sp_processes (
   id int primary key,
@@ -75,8 +74,7 @@ begin
     execute format('grant select on public.%I to anon, authenticated, service_role', t);
   end loop;
 end $$;
-`,
-};
+`;
 
 describeOnBackends("to-many spreads and relationships through views on $title", FIXTURE, (b, { skip }) => {
   const { anon } = clientsFor(b);

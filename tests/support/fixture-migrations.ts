@@ -16,6 +16,14 @@ export interface FixtureMigration {
   sql: string;
 }
 
+/**
+ * A test file's own migration named `name`, its SQL the template this tags (fixtureMigration("x")`create …`):
+ * the file `99999999999999_<name>.sql`, whose timestamp sorts after every product migration's.
+ */
+export function fixtureMigration(name: string): (sql: TemplateStringsArray, ...values: unknown[]) => FixtureMigration {
+  return (sql, ...values) => ({ file: `99999999999999_${name}.sql`, sql: String.raw({ raw: sql }, ...values) });
+}
+
 /** A new temporary migrations folder: the product's migrations and, last, `fixture`. */
 function migrationsWith(fixture: FixtureMigration): string {
   const dir = mkdtempSync(join(tmpdir(), "pc-migrations-"));
