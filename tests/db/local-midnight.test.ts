@@ -75,47 +75,36 @@ describeDb("next local midnight", (ctx) => {
   });
 
   it("keeps a window at least 20 hours long after a time-zone change, and never otherwise", async () => {
-    const nextReset = async (previous: string, now: string, oldTz: string, newTz: string) => {
+    // [The previous reset, now], [the zone before, the zone after], the next reset.
+    const windows: [[string, string], [string, string], string][] = [
+      // Unchanged zone: the next local midnight after now, whatever the previous reset was.
+      [["2026-11-21T00:00:00Z", "2026-11-21T00:01:00Z"], ["UTC", "UTC"], "2026-11-22T00:00:00.000Z"],
+      [["2026-11-21T00:00:00Z", "2026-11-21T23:59:00Z"], ["UTC", "UTC"], "2026-11-22T00:00:00.000Z"],
+      [
+        ["2026-03-08T05:00:00Z", "2026-03-08T05:00:01Z"],
+        ["America/New_York", "America/New_York"],
+        "2026-03-09T04:00:00.000Z",
+      ],
+      // Switching to Kiritimati (+14) right at UTC midnight: its midnight is 10 hours away, too soon.
+      [["2026-11-21T00:00:00Z", "2026-11-21T00:01:00Z"], ["UTC", "Pacific/Kiritimati"], "2026-11-22T10:00:00.000Z"],
+      // A change noticed long after the window ended: the zone's next midnight after now.
+      [["2026-11-18T00:00:00Z", "2026-11-21T00:01:00Z"], ["UTC", "Pacific/Kiritimati"], "2026-11-21T10:00:00.000Z"],
+      // Switching to New York, where 20 November is not over yet: its midnight is 5 hours away, too soon.
+      [["2026-11-21T00:00:00Z", "2026-11-21T00:01:00Z"], ["UTC", "America/New_York"], "2026-11-22T05:00:00.000Z"],
+      // Switching to Kolkata at 23:30 there: its midnight is 18.5 hours after the last reset, too soon.
+      [["2026-11-21T00:00:00Z", "2026-11-21T18:00:00Z"], ["UTC", "Asia/Kolkata"], "2026-11-22T18:30:00.000Z"],
+      // A new zone whose next midnight is far enough away takes over at once.
+      [["2026-11-21T00:00:00Z", "2026-11-21T00:01:00Z"], ["UTC", "Europe/London"], "2026-11-22T00:00:00.000Z"],
+      [["2026-11-21T00:00:00Z", "2026-11-21T22:00:00Z"], ["UTC", "America/Sao_Paulo"], "2026-11-22T03:00:00.000Z"],
+    ];
+    for (const [[previous, now], [oldTz, newTz], expected] of windows) {
       const [row] = await ctx.db.query<{ at: Date }>("select private.next_reset_at($1, $2, $3, $4) as at", [
         previous,
         now,
         oldTz,
         newTz,
       ]);
-      return row.at.toISOString();
-    };
-    // Unchanged zone: the next local midnight after now, whatever the previous reset was.
-    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T00:01:00Z", "UTC", "UTC")).toBe(
-      "2026-11-22T00:00:00.000Z",
-    );
-    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T23:59:00Z", "UTC", "UTC")).toBe(
-      "2026-11-22T00:00:00.000Z",
-    );
-    expect(
-      await nextReset("2026-03-08T05:00:00Z", "2026-03-08T05:00:01Z", "America/New_York", "America/New_York"),
-    ).toBe("2026-03-09T04:00:00.000Z");
-    // Switching to Kiritimati (+14) right at UTC midnight: its midnight is 10 hours away, too soon.
-    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T00:01:00Z", "UTC", "Pacific/Kiritimati")).toBe(
-      "2026-11-22T10:00:00.000Z",
-    );
-    // A change noticed long after the window ended: the zone's next midnight after now.
-    expect(await nextReset("2026-11-18T00:00:00Z", "2026-11-21T00:01:00Z", "UTC", "Pacific/Kiritimati")).toBe(
-      "2026-11-21T10:00:00.000Z",
-    );
-    // Switching to New York, where 20 November is not over yet: its midnight is 5 hours away, too soon.
-    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T00:01:00Z", "UTC", "America/New_York")).toBe(
-      "2026-11-22T05:00:00.000Z",
-    );
-    // Switching to Kolkata at 23:30 there: its midnight is 18.5 hours after the last reset, too soon.
-    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T18:00:00Z", "UTC", "Asia/Kolkata")).toBe(
-      "2026-11-22T18:30:00.000Z",
-    );
-    // A new zone whose next midnight is far enough away takes over at once.
-    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T00:01:00Z", "UTC", "Europe/London")).toBe(
-      "2026-11-22T00:00:00.000Z",
-    );
-    expect(await nextReset("2026-11-21T00:00:00Z", "2026-11-21T22:00:00Z", "UTC", "America/Sao_Paulo")).toBe(
-      "2026-11-22T03:00:00.000Z",
-    );
+      expect(row.at.toISOString(), `${oldTz} to ${newTz} at ${now}, last reset ${previous}`).toBe(expected);
+    }
   });
 });
