@@ -30,8 +30,9 @@ type PhxFrame = [string | null, string | null, string, string, Record<string, un
 /** A token signed the way the backend signs (its own JWT module). */
 const signToken = (secret: string, claims: Record<string, unknown>) => signJwt(claims, secret);
 
-/** Subscribes a channel with one postgres_changes binding and resolves once SUBSCRIBED. */
-const listen = (client: SupabaseClient, name: string, binding: Binding) => listenChanges<Change>(client, name, binding);
+/** Subscribes a channel to the `event`s of public.generations (narrowed by `filter`) and resolves once SUBSCRIBED. */
+const listen = (client: SupabaseClient, name: string, event: Binding["event"], filter?: string) =>
+  listenChanges<Change>(client, name, { event, schema: "public", table: "generations", ...(filter ? { filter } : {}) });
 
 /** A bare Phoenix vsn 2.0.0 socket, for the protocol-level cases. */
 async function rawSocket(backend: Backend, apikey = backend.anonKey) {
@@ -93,14 +94,9 @@ describeOnBackends(
     it.skipIf(skip)(
       "delivers the owner's INSERT to the owner's filtered channel and never to a stranger or anon",
       async () => {
-        const mine = await listen(owner.client, "generations-changes", {
-          event: "INSERT",
-          schema: "public",
-          table: "generations",
-          filter: `user_id=eq.${owner.id}`,
-        });
-        const theirs = await listen(stranger.client, "snoop", { event: "*", schema: "public", table: "generations" });
-        const visitor = await listen(anon, "visitor", { event: "*", schema: "public", table: "generations" });
+        const mine = await listen(owner.client, "generations-changes", "INSERT", `user_id=eq.${owner.id}`);
+        const theirs = await listen(stranger.client, "snoop", "*");
+        const visitor = await listen(anon, "visitor", "*");
 
         const id = await insertGeneration(false);
         const got = await waitFor(() => mine.changes.find((c) => c.new.id === id), "the owner's INSERT");
@@ -122,12 +118,8 @@ describeOnBackends(
     );
 
     it.skipIf(skip)("delivers a published row to subscribers who may read it, anonymous ones included", async () => {
-      const visitor = await listen(anon, "gallery", { event: "INSERT", schema: "public", table: "generations" });
-      const other = await listen(stranger.client, "gallery-member", {
-        event: "INSERT",
-        schema: "public",
-        table: "generations",
-      });
+      const visitor = await listen(anon, "gallery", "INSERT");
+      const other = await listen(stranger.client, "gallery-member", "INSERT");
       const id = await insertGeneration(true);
       const seen = await waitFor(() => visitor.changes.find((c) => c.new.id === id), "the published INSERT for anon");
       expect(seen.new).toMatchObject({ is_public: true, user_id: owner.id });
@@ -137,17 +129,8 @@ describeOnBackends(
 
     it.skipIf(skip)("delivers an UPDATE with the new row and the old primary key", async () => {
       const id = await insertGeneration(false);
-      const mine = await listen(owner.client, "updates", {
-        event: "UPDATE",
-        schema: "public",
-        table: "generations",
-        filter: `user_id=eq.${owner.id}`,
-      });
-      const theirs = await listen(stranger.client, "updates-snoop", {
-        event: "UPDATE",
-        schema: "public",
-        table: "generations",
-      });
+      const mine = await listen(owner.client, "updates", "UPDATE", `user_id=eq.${owner.id}`);
+      const theirs = await listen(stranger.client, "updates-snoop", "UPDATE");
       const { error } = await owner.client.from("generations").update({ is_saved: true }).eq("id", id);
       expect(error).toBeNull();
       const got = await waitFor(() => mine.changes.find((c) => c.new.id === id), "the owner's UPDATE");
@@ -165,31 +148,13 @@ describeOnBackends(
       "sends a DELETE to every unfiltered subscriber as the primary key alone, and none to a filtered one",
       async () => {
         const id = await insertGeneration(true);
-        const filtered = await listen(owner.client, "deletes-filtered", {
-          event: "DELETE",
-          schema: "public",
-          table: "generations",
-          filter: `user_id=eq.${owner.id}`,
-        });
-        const mine = await listen(owner.client, "deletes", { event: "DELETE", schema: "public", table: "generations" });
-        const theirs = await listen(stranger.client, "deletes-stranger", {
-          event: "DELETE",
-          schema: "public",
-          table: "generations",
-        });
-        const visitor = await listen(anon, "deletes-visitor", { event: "*", schema: "public", table: "generations" });
-        const byKey = await listen(stranger.client, "deletes-by-key", {
-          event: "DELETE",
-          schema: "public",
-          table: "generations",
-          filter: `id=eq.${id}`,
-        });
+        const filtered = await listen(owner.client, "deletes-filtered", "DELETE", `user_id=eq.${owner.id}`);
+        const mine = await listen(owner.client, "deletes", "DELETE");
+        const theirs = await listen(stranger.client, "deletes-stranger", "DELETE");
+        const visitor = await listen(anon, "deletes-visitor", "*");
+        const byKey = await listen(stranger.client, "deletes-by-key", "DELETE", `id=eq.${id}`);
         const service = serviceClient(backend);
-        const server = await listen(service, "deletes-server", {
-          event: "DELETE",
-          schema: "public",
-          table: "generations",
-        });
+        const server = await listen(service, "deletes-server", "DELETE");
         const { error } = await owner.client.from("generations").delete().eq("id", id);
         expect(error).toBeNull();
         for (const [who, sub] of [
