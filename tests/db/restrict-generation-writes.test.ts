@@ -103,7 +103,8 @@ describeDb("writes of generations after the server-only migration", (ctx) => {
 
   it("takes every row of a person with their auth user, and leaves others' rows alone", async () => {
     const leaving = await ctx.db.createUser();
-    await insertAs(ctx.db, "service", "generations", generationFor(leaving));
+    const leavingImage = generationFor(leaving);
+    await insertAs(ctx.db, "service", "generations", leavingImage);
     await insertAs(ctx.db, "service", "generations", generationFor(stranger));
     await insertAs(ctx.db, "service", "quota_reservations", { request_id: randomUUID(), user_id: leaving.id });
     await insertAs(ctx.db, leaving, "app_events", { user_id: leaving.id, name: "page.viewed" });
@@ -113,6 +114,13 @@ describeDb("writes of generations after the server-only migration", (ctx) => {
       user_id: leaving.id,
       name: "Moody film",
       prompt: "35mm film",
+    });
+    const collectionId = randomUUID();
+    await insertAs(ctx.db, leaving, "collections", { id: collectionId, user_id: leaving.id, name: "Foxes" });
+    await insertAs(ctx.db, leaving, "collection_items", {
+      collection_id: collectionId,
+      generation_id: leavingImage.id,
+      user_id: leaving.id,
     });
     await insertAs(ctx.db, "service", "billing_customers", { user_id: leaving.id, stripe_customer_id: "cus_leaving" });
     await insertAs(ctx.db, "service", "subscriptions", {

@@ -9,6 +9,8 @@ export const PERSONAL_TABLES = [
   "app_events",
   "web_vitals",
   "custom_styles",
+  "collections",
+  "collection_items",
   "subscriptions",
   "billing_customers",
 ];

@@ -9,7 +9,7 @@ import { isStyleId } from "./styles.ts";
 import { unstorableText } from "./text.ts";
 
 export const COLLECTION_NAME_MAX = 60;
-/** How many collections one person may have (hosted or local: the insert policy counts them). */
+/** How many collections one person may have (a trigger on public.collections counts them). */
 export const COLLECTIONS_PER_PERSON_MAX = 200;
 /** How many images one hand-made collection may hold. */
 export const COLLECTION_ITEMS_MAX = 10_000;
