@@ -9,7 +9,7 @@ import type {
   GenerateImageDeleted,
 } from "#shared/vocabulary/generate-image.ts";
 import type { GenerationChoice } from "#shared/vocabulary/generation.ts";
-import type { VariationKind } from "#shared/vocabulary/variations.ts";
+import type { VaryKind } from "#shared/vocabulary/variations.ts";
 import { err, ok, type Result } from "../lib/result";
 import { supabase } from "./client";
 import { toAppError, type AppError } from "./errors";
@@ -22,7 +22,7 @@ export type GenerateRequest = GenerationChoice & {
   /** The person's custom style as the task keeps it (decision 152): the server adds its words. */
   customStyle?: AppliedCustomStyle;
   /** The person's image this one varies (decision 155): the row links to it. */
-  variation?: { parentId: string; kind: VariationKind };
+  variation?: { parentId: string; kind: VaryKind };
 };
 
 /**

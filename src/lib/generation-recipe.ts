@@ -46,6 +46,8 @@ export function recipeFromRow(row: GenerationRow): Recipe {
 const VARIATION_WORDS: Record<VariationKind, string> = {
   subtle: "Subtle, of an earlier image",
   strong: "Strong, of an earlier image",
+  "upscale-2x": "Upscale 2×, of an earlier image",
+  "upscale-4x": "Upscale 4×, of an earlier image",
 };
 
 export function styleLabel(id: string): string {

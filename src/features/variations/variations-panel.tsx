@@ -4,7 +4,7 @@
 // Previous and Next walk the strip in order.
 import { useLiveQuery } from "dexie-react-hooks";
 import { useState } from "react";
-import { VARIATION_LABELS, type VariationKind } from "#shared/vocabulary/variations.ts";
+import { isVaryKind, VARIATION_LABELS, type VariationKind, type VaryKind } from "#shared/vocabulary/variations.ts";
 import { db } from "../../db/db";
 import type { GenerationRecord } from "../../db/schema";
 import { isOnline } from "../../lib/online";
@@ -23,13 +23,13 @@ type Props = {
   onOpen: (id: string) => void;
 };
 
-const KINDS: VariationKind[] = ["subtle", "strong"];
+const KINDS: VaryKind[] = ["subtle", "strong"];
 
 export function VariationsPanel({ record, queue, image, onOpen }: Props) {
   const [busy, setBusy] = useState(false);
   const lineage = useLiveQuery(() => readLineage(db, record), [record]);
 
-  const vary = async (kind: VariationKind) => {
+  const vary = async (kind: VaryKind) => {
     if (busy) return;
     setBusy(true);
     try {
@@ -69,11 +69,19 @@ export function VariationsPanel({ record, queue, image, onOpen }: Props) {
   );
 }
 
+/** How a strip names a linked image's kind: "subtle", "strong", or a kept upscale's "Upscale 2×" (decision 158). */
+function kindWord(kind: VariationKind | undefined): string {
+  if (!kind) return "variation";
+  return isVaryKind(kind) ? kind : VARIATION_LABELS[kind];
+}
+
 function roleOf(record: GenerationRecord, item: GenerationRecord, lineage: Lineage): string {
   if (item.id === record.id) return "This image";
   if (item.id === lineage.parent?.id) return "Parent";
-  if (item.variation?.of === record.id) return `Variation (${item.variation.kind})`;
-  return `Sibling (${item.variation?.kind ?? "variation"})`;
+  const kind = item.variation?.kind;
+  if (item.variation?.of === record.id)
+    return kind && !isVaryKind(kind) ? kindWord(kind) : `Variation (${kindWord(kind)})`;
+  return `Sibling (${kindWord(kind)})`;
 }
 
 function LineageStrip({

@@ -7,7 +7,7 @@
 import type { GenerationRecord, TaskVariation } from "../../db/schema";
 import { getImage } from "../../db/images";
 import { makeThumbnail } from "../../lib/thumbnail";
-import type { VariationKind } from "#shared/vocabulary/variations.ts";
+import type { VaryKind } from "#shared/vocabulary/variations.ts";
 
 /** The parent's picture as a small data: URL: its kept thumbnail, else one made from the bytes at hand. */
 export async function referenceOf(parent: GenerationRecord, image: Blob | undefined): Promise<string | undefined> {
@@ -28,7 +28,7 @@ export type QueueVariation = (settings: VariationSettings) => Promise<{ ok: true
 /** The settings of a variation of `parent`; `reference` is needed for subtle only. */
 export function variationSettings(
   parent: GenerationRecord,
-  kind: VariationKind,
+  kind: VaryKind,
   reference: string | undefined,
 ): VariationSettings {
   const variation: TaskVariation = { parentId: parent.id, kind };

@@ -67,12 +67,16 @@ export function bearerToken(req: Request): string | null {
   return token || null;
 }
 
-/** Reads a JSON body of at most `limitBytes`; anything else is invalid input, never an exception. */
-export async function readJsonBody(req: Request, limitBytes: number): Promise<Result<unknown>> {
+/** Reads a body of at most `limitBytes` as bytes; a larger or broken one is invalid input, never an exception. */
+export async function readBodyBytes(
+  req: Request,
+  limitBytes: number,
+  what = "a JSON object",
+): Promise<Result<Uint8Array>> {
   const tooLarge = invalidInput(`The request must be at most ${Math.floor(limitBytes / 1_000_000)} MB`, 413);
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > limitBytes) return { ok: false, error: tooLarge };
-  if (!req.body) return { ok: false, error: invalidInput("The request body must be a JSON object") };
+  if (!req.body) return { ok: false, error: invalidInput(`The request body must be ${what}`) };
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
@@ -90,8 +94,15 @@ export async function readJsonBody(req: Request, limitBytes: number): Promise<Re
     bytes.set(c, offset);
     offset += c.byteLength;
   }
+  return { ok: true, value: bytes };
+}
+
+/** Reads a JSON body of at most `limitBytes`; anything else is invalid input, never an exception. */
+export async function readJsonBody(req: Request, limitBytes: number): Promise<Result<unknown>> {
+  const read = await readBodyBytes(req, limitBytes);
+  if (!read.ok) return read;
   // The depth is checked before anything parses the text (bounded-json.ts).
-  const parsed = parseBoundedJson(new TextDecoder().decode(bytes));
+  const parsed = parseBoundedJson(new TextDecoder().decode(read.value));
   if (parsed.ok) return { ok: true, value: parsed.value };
   if (parsed.reason === "too_deep") return { ok: false, error: invalidInput(TOO_DEEP_MESSAGE) };
   return { ok: false, error: invalidInput("The request body must be a JSON object") };

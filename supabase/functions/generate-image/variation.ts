@@ -5,11 +5,11 @@
 // stored variation is not checked again (its row already holds the link).
 import { invalidInput, ok, type Result } from "../_shared/errors.ts";
 import type { GenerationStore } from "../_shared/generation-store.ts";
-import { isVariationKind, type VariationKind } from "../_shared/vocabulary/variations.ts";
+import { isVaryKind, type VaryKind } from "../_shared/vocabulary/variations.ts";
 
 export interface Variation {
   parentId: string;
-  kind: VariationKind;
+  kind: VaryKind;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -25,7 +25,7 @@ export function parseVariation(body: unknown): Result<Variation | null> {
   if (v === undefined || v === null) return ok(null);
   if (typeof v !== "object" || Array.isArray(v)) return { ok: false, error: invalidInput(VARIATION_MESSAGES.shape) };
   const { parent_id: parentId, kind, ...rest } = v as Record<string, unknown>;
-  if (typeof parentId !== "string" || !UUID.test(parentId) || !isVariationKind(kind) || Object.keys(rest).length) {
+  if (typeof parentId !== "string" || !UUID.test(parentId) || !isVaryKind(kind) || Object.keys(rest).length) {
     return { ok: false, error: invalidInput(VARIATION_MESSAGES.shape) };
   }
   return ok({ parentId: parentId.toLowerCase(), kind });
