@@ -36,7 +36,7 @@ export function writeFailure(status: number, error: unknown): WriteFailure {
   return { kind: "rejected", error: appError };
 }
 
-async function guarded<T>(run: () => Promise<Result<T, WriteFailure>>): Promise<Result<T, WriteFailure>> {
+export async function guarded<T>(run: () => Promise<Result<T, WriteFailure>>): Promise<Result<T, WriteFailure>> {
   try {
     return await run();
   } catch (e) {
@@ -62,9 +62,9 @@ export function updateGenerationFlags(
  * (status 0: offline) or the gateway's relay error. A refusal whose message says why (`wordedCodes`)
  * keeps the server's message rather than the catalogue's.
  */
-async function invokeWrite(
+export async function invokeWrite(
   name: string,
-  body: Record<string, unknown>,
+  body: Record<string, unknown> | FormData,
   wordedCodes: readonly string[] = [],
 ): Promise<Result<unknown, WriteFailure & { status: number; code?: string }>> {
   const { data, error } = await supabase().functions.invoke(name, { body });

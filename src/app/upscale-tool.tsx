@@ -3,6 +3,6 @@
 import { UpscalePanel } from "../features/upscale/upscale-panel";
 import type { LargeViewToolProps } from "../ui/large-view-tools";
 
-export default function AppUpscaleTool({ recipe, image, src }: LargeViewToolProps) {
-  return <UpscalePanel recipe={recipe} image={image} src={src} />;
+export default function AppUpscaleTool({ generationId, recipe, image, src }: LargeViewToolProps) {
+  return <UpscalePanel generationId={generationId} recipe={recipe} image={image} src={src} />;
 }

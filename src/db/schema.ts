@@ -159,6 +159,8 @@ export type OutboxOp =
   /** Decision 152: the whole style as it now is (an upsert: a resend sets the same values). */
   | { kind: "style.save"; payload: { style: CustomStyleRecord } }
   | { kind: "style.delete"; payload: { styleId: string } }
+  /** Decision 158: an upscale kept here, sent with its file (IndexedDB keeps the Blob); its id makes a resend idempotent. */
+  | { kind: "upscale.keep"; payload: { generationId: string; originalId: string; scale: 2 | 4; image: Blob } }
   /** Decision 157: the whole collection as it now is (an upsert), its delete, and items added or removed. */
   | { kind: "collection.save"; payload: { collection: CollectionRecord } }
   | { kind: "collection.delete"; payload: { collectionId: string } }

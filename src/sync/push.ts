@@ -26,6 +26,7 @@ import {
   type WriteFailure,
 } from "../api/library";
 import { deleteCustomStyleRow, upsertCustomStyle } from "../api/custom-styles";
+import { keepUpscale, type KeepUpscalePayload } from "../api/keep-upscale";
 import type { AppDb } from "../db/db";
 import { removeImages } from "../db/images";
 import { completeEntry, deferEntry, headEntry, markConflict, parkEntry } from "../db/outbox";
@@ -47,6 +48,8 @@ export type PushDeps = {
   /** Custom styles (decision 152): an upsert of the whole style, a delete by id; absent: the backend's. */
   upsertStyle?: (style: CustomStyleRecord) => Promise<Result<null, WriteFailure>>;
   deleteStyle?: (id: string) => Promise<Result<null, WriteFailure>>;
+  /** Keeps an upscale made on this device in the library (decision 158); absent: the backend's. */
+  keepUpscale?: (payload: KeepUpscalePayload) => Promise<Result<{ found: boolean }, WriteFailure>>;
   /** One attempt to renew the session; true when a fresh one is in place. */
   refreshSession: () => Promise<boolean>;
   /**
@@ -112,6 +115,12 @@ async function send(deps: PushDeps, entry: OutboxEntry): Promise<Sent> {
     case "style.delete": {
       const r = await (deps.deleteStyle ?? deleteCustomStyleRow)(op.payload.styleId);
       return r.ok ? { outcome: "applied" } : failed(r.error);
+    }
+    case "upscale.keep": {
+      // The original gone (or the kept id deleted meanwhile) is a conflict that takes the kept record away.
+      const r = await (deps.keepUpscale ?? keepUpscale)(op.payload);
+      if (!r.ok) return failed(r.error);
+      return r.value.found ? { outcome: "applied" } : { outcome: "gone" };
     }
     default:
       return failed({

@@ -1,8 +1,10 @@
 // "Upscale" in the large view: choose 2× or 4×, watch the progress (with Cancel), then download the
-// upscaled image as PNG, JPG or WebP carrying its recipe with the upscale noted. The work runs in a
-// worker on this device (upscale-client.ts), started when the panel opens and ended when it closes.
+// upscaled image as PNG, JPG or WebP carrying its recipe with the upscale noted, or keep it in the library
+// beside its original (keep-upscale.ts, decision 158). The work runs in a worker on this device
+// (upscale-client.ts), started when the panel opens and ended when it closes.
 import { useEffect, useRef, useState } from "react";
 import type { ImageRecipe } from "#shared/recipe-metadata/recipe.ts";
+import { db } from "../../db/db";
 import { DownloadButtons } from "../../ui/download-buttons";
 import { sourceBlob } from "../../ui/download-menu";
 import { Icon } from "../../ui/icons";
@@ -10,8 +12,9 @@ import { ProgressBar } from "../../ui/progress-bar";
 import { UpscaleSession, type UpscaleJob, type Upscaled } from "./upscale-client";
 import { BACKEND_LABELS, modelName, UPSCALE_SCALES, type BackendName, type UpscaleScale } from "./upscale-models";
 import { percent, upscaledFileName, upscaledRecipe } from "./upscale-protocol";
+import { keepUpscale, keptFile } from "./keep-upscale";
 
-type Props = { recipe: ImageRecipe; image: Blob | undefined; src: string | undefined };
+type Props = { generationId: string; recipe: ImageRecipe; image: Blob | undefined; src: string | undefined };
 
 export type UpscaleState =
   | { phase: "idle" }
@@ -20,7 +23,7 @@ export type UpscaleState =
   | { phase: "cancelled" }
   | { phase: "failed"; message: string };
 
-export function UpscalePanel({ recipe, image, src }: Props) {
+export function UpscalePanel(props: Props) {
   const [open, setOpen] = useState(false);
   return (
     <div className="flex flex-col gap-2">
@@ -33,12 +36,12 @@ export function UpscalePanel({ recipe, image, src }: Props) {
         <Icon name="image" className="size-4" />
         Upscale
       </button>
-      {open && <UpscaleControls recipe={recipe} image={image} src={src} />}
+      {open && <UpscaleControls {...props} />}
     </div>
   );
 }
 
-function UpscaleControls({ recipe, image, src }: Props) {
+function UpscaleControls({ generationId, recipe, image, src }: Props) {
   const [scale, setScale] = useState<UpscaleScale>(2);
   const [state, setState] = useState<UpscaleState>({ phase: "idle" });
   const session = useRef<UpscaleSession | null>(null);
@@ -120,12 +123,20 @@ function UpscaleControls({ recipe, image, src }: Props) {
           </button>
         </div>
       )}
-      <UpscaleOutcome state={state} recipe={recipe} />
+      <UpscaleOutcome state={state} recipe={recipe} generationId={generationId} />
     </section>
   );
 }
 
-function UpscaleOutcome({ state, recipe }: { state: UpscaleState; recipe: ImageRecipe }) {
+function UpscaleOutcome({
+  state,
+  recipe,
+  generationId,
+}: {
+  state: UpscaleState;
+  recipe: ImageRecipe;
+  generationId: string;
+}) {
   if (state.phase === "cancelled") return <p role="status">Upscale cancelled.</p>;
   if (state.phase === "failed") return <p role="alert">Upscale failed: {state.message}</p>;
   if (state.phase !== "done") return null;
@@ -143,6 +154,51 @@ function UpscaleOutcome({ state, recipe }: { state: UpscaleState; recipe: ImageR
         fileName={(format) => upscaledFileName(recipe.prompt, scale, format)}
         what={`${scale}×`}
       />
+      <KeepInLibrary generationId={generationId} recipe={upscaledRecipe(recipe, scale, result.model)} result={result} />
+    </div>
+  );
+}
+
+type Keeping = { phase: "idle" } | { phase: "keeping" } | { phase: "kept" } | { phase: "failed"; message: string };
+
+/** "Keep in library": the upscaled image becomes a generation here at once, and on the person's other devices. */
+function KeepInLibrary(p: {
+  generationId: string;
+  recipe: ImageRecipe & { upscale: { scale: UpscaleScale } };
+  result: Upscaled;
+}) {
+  const [keeping, setKeeping] = useState<Keeping>({ phase: "idle" });
+  const keep = async () => {
+    setKeeping({ phase: "keeping" });
+    try {
+      const original = await db.generations.get(p.generationId);
+      if (!original) throw new Error("the original is no longer in your library.");
+      const image = await keptFile(p.result.image, p.recipe);
+      await keepUpscale(
+        db,
+        original,
+        { image, width: p.result.width, height: p.result.height },
+        p.recipe.upscale.scale,
+      );
+      setKeeping({ phase: "kept" });
+    } catch (error) {
+      setKeeping({ phase: "failed", message: error instanceof Error ? error.message : "it could not be kept." });
+    }
+  };
+  if (keeping.phase === "kept") {
+    return <p role="status">Kept in your library beside the original; it reaches your other devices when online.</p>;
+  }
+  return (
+    <div className="flex flex-col gap-1">
+      <button
+        type="button"
+        className="btn btn-outline btn-sm self-start"
+        disabled={keeping.phase === "keeping"}
+        onClick={() => void keep()}
+      >
+        Keep in library
+      </button>
+      {keeping.phase === "failed" && <p role="alert">Not kept: {keeping.message}</p>}
     </div>
   );
 }
