@@ -65,6 +65,14 @@ describeOnBackends(
       // A style of their own, and a plan bought through the Stripe stand-in (a customer and a subscription).
       const style = { id: randomUUID(), user_id: leaving.id, name: "Moody film", prompt: "35mm film" };
       expect((await server.from("custom_styles").insert(style)).error).toBeNull();
+      // A collection of their own holding one of their images, added as the app adds it.
+      const collection = { id: randomUUID(), user_id: leaving.id, name: "Foxes", filter: null };
+      expect((await leaving.client.from("collections").upsert(collection, { onConflict: "id" })).error).toBeNull();
+      const item = { collection_id: collection.id, generation_id: made[1].id, user_id: leaving.id };
+      const added = await leaving.client
+        .from("collection_items")
+        .upsert([item], { onConflict: "collection_id,generation_id", ignoreDuplicates: true });
+      expect(added.error).toBeNull();
       const started = await leaving.client.functions.invoke("billing", {
         body: { action: "checkout", plan: "creator" },
       });

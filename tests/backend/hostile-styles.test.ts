@@ -11,7 +11,6 @@ import { BUILTIN_ONLY } from "../support/backend.ts";
 import {
   type Answer,
   authHeaders,
-  BAD,
   deepObject,
   HOSTILE_TEXT,
   hugeJson,
@@ -20,6 +19,7 @@ import {
   report,
   send,
 } from "../support/hostile.ts";
+import { expect4xxWithCode } from "../support/hostile-expect.ts";
 
 const TABLE = "/rest/v1/custom_styles";
 const GENERATE = "/functions/v1/generate-image";
@@ -67,15 +67,8 @@ describeOnBackends(
         body: JSON.stringify({ request_id: randomUUID(), prompt, custom_style: customStyle }),
       });
 
-    function expectAll4xx(family: string, probes: [string, Answer][]) {
-      for (const [probe, answer] of probes) {
-        results.push({ database: postgres ? "PostgreSQL" : "PGlite", family, probe, answer });
-        expect(BAD.has(answer.cls), `${probe}: ${answer.status} ${answer.detail}`).toBe(false);
-        expect(answer.cls, `${probe}: ${answer.status} ${answer.detail}`).toBe("4xx");
-        const body = JSON.parse(answer.detail || "{}");
-        expect(body.error?.code ?? body.code, probe).toBeTruthy();
-      }
-    }
+    const expectAll4xx = (family: string, probes: [string, Answer][]) =>
+      expect4xxWithCode(results, postgres ? "PostgreSQL" : "PGlite", family, probes);
 
     it.skipIf(skip)(
       "answers every bad style 4xx with a code and stores none of them",
