@@ -4,6 +4,7 @@
 import type { RealtimePostgresChangesPayload } from "@supabase/supabase-js";
 import { GENERATIONS_BUCKET, type GenerationRow } from "#shared/vocabulary/rows.ts";
 import type { CustomStyleRow } from "#shared/vocabulary/custom-styles.ts";
+import type { CollectionItemRow, CollectionRow } from "#shared/vocabulary/collections.ts";
 import { cacheImage } from "../db/library";
 import { isOnline } from "../lib/online";
 import { err, ok, type Result } from "../lib/result";
@@ -169,7 +170,12 @@ export type GenerationChange =
   | { type: "delete"; id: string }
   /** The person's custom styles (decision 152) come on the same channel. */
   | { type: "style.upsert"; row: CustomStyleRow }
-  | { type: "style.delete"; id: string };
+  | { type: "style.delete"; id: string }
+  /** The person's collections and the images of the hand-made ones (decision 157), on the same channel. */
+  | { type: "collection.upsert"; row: CollectionRow }
+  | { type: "collection.delete"; id: string }
+  | { type: "item.upsert"; row: CollectionItemRow }
+  | { type: "item.delete"; collectionId: string; generationId: string };
 export type ChangeFeedStatus = "SUBSCRIBED" | "CLOSED" | "CHANNEL_ERROR" | "TIMED_OUT";
 
 /**
@@ -214,9 +220,40 @@ export function subscribeGenerationChanges(
     .on("postgres_changes", { schema: "public", table: "custom_styles", event: "DELETE" }, (payload) => {
       const id = (payload.old as { id?: unknown }).id;
       if (typeof id === "string") onChange({ type: "style.delete", id });
-    })
-    .subscribe((status) => onStatus(status as ChangeFeedStatus));
+    });
+  followCollections(channel, userId, onChange);
+  channel.subscribe((status) => onStatus(status as ChangeFeedStatus));
   return () => void client.removeChannel(channel);
+}
+
+type Channel = ReturnType<ReturnType<typeof supabase>["channel"]>;
+type Payload = RealtimePostgresChangesPayload<Record<string, unknown>>;
+
+/**
+ * The person's collections and their items (decision 157), with the same rule for deletes: unfiltered, as
+ * the key alone (an item's is its collection and image), applied only to a record of the person's own.
+ * Items are added and removed, never changed.
+ */
+function followCollections(channel: Channel, userId: string, onChange: (change: GenerationChange) => void): void {
+  const mine = { schema: "public", filter: `user_id=eq.${userId}` } as const;
+  const collection = (payload: Payload) =>
+    onChange({ type: "collection.upsert", row: payload.new as unknown as CollectionRow });
+  channel
+    .on("postgres_changes", { ...mine, table: "collections", event: "INSERT" }, collection)
+    .on("postgres_changes", { ...mine, table: "collections", event: "UPDATE" }, collection)
+    .on("postgres_changes", { schema: "public", table: "collections", event: "DELETE" }, (payload: Payload) => {
+      const id = (payload.old as { id?: unknown }).id;
+      if (typeof id === "string") onChange({ type: "collection.delete", id });
+    })
+    .on("postgres_changes", { ...mine, table: "collection_items", event: "INSERT" }, (payload: Payload) =>
+      onChange({ type: "item.upsert", row: payload.new as unknown as CollectionItemRow }),
+    )
+    .on("postgres_changes", { schema: "public", table: "collection_items", event: "DELETE" }, (payload: Payload) => {
+      const { collection_id: collectionId, generation_id: generationId } = payload.old as Record<string, unknown>;
+      if (typeof collectionId === "string" && typeof generationId === "string") {
+        onChange({ type: "item.delete", collectionId, generationId });
+      }
+    });
 }
 
 /** How long a signed image URL stays valid. */

@@ -13,6 +13,11 @@ export type UiState = {
   /** The navigation drawer below the mobile breakpoint. */
   mobileNavOpen: boolean;
   readNotificationIds: string[];
+  /**
+   * The generator's "Add new results to" (decision 157): the collection each person chose on this device,
+   * by user id (absent: none). Kept in localStorage.
+   */
+  resultsCollections: Record<string, string>;
 };
 
 export const ui = proxy<UiState>({
@@ -21,7 +26,20 @@ export const ui = proxy<UiState>({
   sidebarOpen: true,
   mobileNavOpen: false,
   readNotificationIds: [],
+  resultsCollections: {},
 });
+
+export const RESULTS_COLLECTION_KEY = "promptcanvas.results-collection";
+
+function readResultsCollections(storage: Pick<Storage, "getItem"> | undefined): Record<string, string> {
+  try {
+    const saved: unknown = JSON.parse(storage?.getItem(RESULTS_COLLECTION_KEY) ?? "{}");
+    if (typeof saved !== "object" || saved === null || Array.isArray(saved)) return {};
+    return Object.fromEntries(Object.entries(saved).filter((e): e is [string, string] => typeof e[1] === "string"));
+  } catch {
+    return {};
+  }
+}
 
 function applyThemeToDocument(theme: Theme): void {
   if (typeof document !== "undefined") document.documentElement.setAttribute("data-theme", theme);
@@ -32,6 +50,7 @@ export function initUi(env: { storage?: Storage; matchMedia?: (q: string) => Med
   ui.theme = saved ?? systemTheme(env.matchMedia);
   ui.themeSource = saved ? "user" : "system";
   ui.sidebarOpen = readSidebarCookie(env.cookie ?? "") ?? true;
+  ui.resultsCollections = readResultsCollections(env.storage);
   applyThemeToDocument(ui.theme);
 }
 
@@ -70,4 +89,21 @@ export function setMobileNavOpen(open: boolean): void {
 
 export function markNotificationsRead(ids: readonly string[]): void {
   ui.readNotificationIds = Array.from(new Set([...ui.readNotificationIds, ...ids]));
+}
+
+/** The collection this person's new results go into on this device ("" or null: none), remembered. */
+export function setResultsCollection(
+  userId: string,
+  collectionId: string | null,
+  storage: Storage | undefined = globalThis.localStorage,
+): void {
+  const next = { ...ui.resultsCollections };
+  if (collectionId) next[userId] = collectionId;
+  else delete next[userId];
+  ui.resultsCollections = next;
+  try {
+    storage?.setItem(RESULTS_COLLECTION_KEY, JSON.stringify(next));
+  } catch {
+    // Private modes may refuse storage; the choice still holds for this visit.
+  }
 }

@@ -27,6 +27,8 @@ import {
 import { recordPullFailure } from "../db/pull-status";
 import { fetchCustomStyles } from "../api/custom-styles";
 import { reconcileStyles } from "../db/custom-styles";
+import { fetchCollections } from "../api/collections";
+import { reconcileCollections } from "../db/collections";
 import type { LimitsRecord, PreferencesRecord } from "../db/schema";
 
 export const PULL_PAGE_SIZE = 200;
@@ -179,7 +181,27 @@ export async function pullCustomStyles(
   return {};
 }
 
-/** What a reconnect runs: the rows missed, then deletions and flag changes missed, and the custom styles. */
+export type FetchCollections = typeof fetchCollections;
+
+/**
+ * The person's collections and their items (decision 157), read whole: a few hundred and a few thousand rows
+ * replace what the device holds, under the writes still waiting.
+ */
+export async function pullCollections(
+  db: AppDb,
+  userId: string,
+  fetchAll: FetchCollections = fetchCollections,
+): Promise<{ error?: AppError }> {
+  const rows = await fetchAll(userId);
+  if (!rows.ok) return { error: rows.error };
+  await reconcileCollections(db, userId, rows.value);
+  return {};
+}
+
+/**
+ * What a reconnect runs: the rows missed, then deletions and flag changes missed, the custom styles and
+ * the collections.
+ */
 export async function catchUp(
   db: AppDb,
   userId: string,
@@ -187,11 +209,15 @@ export async function catchUp(
   fetchFlags: FetchFlagsPage = fetchGenerationFlags,
   fetchRows: FetchRowsById = fetchGenerationsByIds,
   fetchStyles: FetchStyles = fetchCustomStyles,
+  fetchAllCollections: FetchCollections = fetchCollections,
 ): Promise<CatchUpReport> {
   const pulled = await pullGenerations(db, userId, fetchPage);
   const reconciled = await reconcileGenerations(db, userId, fetchFlags, fetchRows);
   const styles = await pullCustomStyles(db, userId, fetchStyles);
-  const errors = [pulled.error, reconciled.error, styles.error].filter((e): e is AppError => e !== undefined);
+  const collections = await pullCollections(db, userId, fetchAllCollections);
+  const errors = [pulled.error, reconciled.error, styles.error, collections.error].filter(
+    (e): e is AppError => e !== undefined,
+  );
   return {
     pulled: pulled.count,
     removed: reconciled.removed,

@@ -27,8 +27,10 @@ import {
 } from "../api/library";
 import { deleteCustomStyleRow, upsertCustomStyle } from "../api/custom-styles";
 import { keepUpscale, type KeepUpscalePayload } from "../api/keep-upscale";
+import { addCollectionItems, deleteCollectionRow, removeCollectionItems, upsertCollection } from "../api/collections";
 import type { AppDb } from "../db/db";
 import { removeImages } from "../db/images";
+import { forgetItemsOf } from "../db/collections";
 import { completeEntry, deferEntry, headEntry, markConflict, parkEntry } from "../db/outbox";
 import type { CustomStyleRecord, OutboxEntry, OutboxOp, PreferencesPatch } from "../db/schema";
 import { WorkLeftForLater, createLane, type DeliveryOutcome, type Settled } from "./delivery";
@@ -50,6 +52,8 @@ export type PushDeps = {
   deleteStyle?: (id: string) => Promise<Result<null, WriteFailure>>;
   /** Keeps an upscale made on this device in the library (decision 158); absent: the backend's. */
   keepUpscale?: (payload: KeepUpscalePayload) => Promise<Result<{ found: boolean }, WriteFailure>>;
+  /** Collections (decision 157): the four writes of the outbox's collection entries; absent: the backend's. */
+  collections?: CollectionCalls;
   /** One attempt to renew the session; true when a fresh one is in place. */
   refreshSession: () => Promise<boolean>;
   /**
@@ -92,6 +96,34 @@ export function toPreferencesRowPatch(patch: PreferencesPatch): PreferencesRowPa
 
 const failed = (failure: WriteFailure): Sent => ({ outcome: "failed", failure });
 
+const COLLECTION_CALLS = {
+  upsert: upsertCollection,
+  delete: deleteCollectionRow,
+  add: addCollectionItems,
+  remove: removeCollectionItems,
+};
+export type CollectionCalls = typeof COLLECTION_CALLS;
+
+/**
+ * A collection's entry: its whole row upserted, deleted by id, images added (the entry's moment is their
+ * added_at; an add whose collection or image is gone on the server is moot, so applied) or removed.
+ */
+async function sendCollection(
+  calls: CollectionCalls,
+  entry: OutboxEntry,
+  op: Extract<OutboxOp, { kind: `collection.${string}` }>,
+): Promise<Sent> {
+  const r =
+    op.kind === "collection.save"
+      ? await calls.upsert(op.payload.collection)
+      : op.kind === "collection.delete"
+        ? await calls.delete(op.payload.collectionId)
+        : op.kind === "collection.add"
+          ? await calls.add(entry.userId, op.payload.collectionId, op.payload.generationIds, entry.createdAt)
+          : await calls.remove(op.payload.collectionId, op.payload.generationIds);
+  return r.ok ? { outcome: "applied" } : failed(r.error);
+}
+
 async function send(deps: PushDeps, entry: OutboxEntry): Promise<Sent> {
   const op = { kind: entry.kind, payload: entry.payload } as OutboxOp;
   switch (op.kind) {
@@ -116,6 +148,11 @@ async function send(deps: PushDeps, entry: OutboxEntry): Promise<Sent> {
       const r = await (deps.deleteStyle ?? deleteCustomStyleRow)(op.payload.styleId);
       return r.ok ? { outcome: "applied" } : failed(r.error);
     }
+    case "collection.save":
+    case "collection.delete":
+    case "collection.add":
+    case "collection.remove":
+      return sendCollection(deps.collections ?? COLLECTION_CALLS, entry, op);
     case "upscale.keep": {
       // The original gone (or the kept id deleted meanwhile) is a conflict that takes the kept record away.
       const r = await (deps.keepUpscale ?? keepUpscale)(op.payload);
@@ -163,7 +200,7 @@ async function sendFlags(
 async function settleConflict(deps: PushDeps, entry: OutboxEntry, detail: Conflict) {
   const { db } = deps;
   const { conflict: reason, message, code } = detail;
-  await db.transaction("rw", [db.outbox, db.generations, db.images, db.imageUse], async () => {
+  await db.transaction("rw", [db.outbox, db.generations, db.images, db.imageUse, db.collectionItems], async () => {
     await markConflict(db, entry.seq!, { reason, message, ...(code ? { code } : {}) }, deps.now());
     const payload = entry.payload as { generationId?: unknown; isPublic?: unknown } | null;
     const generationId = payload?.generationId;
@@ -171,6 +208,7 @@ async function settleConflict(deps: PushDeps, entry: OutboxEntry, detail: Confli
     if (reason === "gone") {
       await db.generations.delete(generationId);
       await removeImages(db, [generationId]);
+      await forgetItemsOf(db, [generationId]);
     } else if (entry.kind === "generation.flags" && payload?.isPublic === true) {
       await db.generations.update(generationId, { isPublic: 0 });
     }

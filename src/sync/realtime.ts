@@ -11,6 +11,12 @@
 import type { ChangeFeedStatus, GenerationChange } from "../api/library";
 import type { AppDb } from "../db/db";
 import { applyServerStyleDelete, applyServerStyles } from "../db/custom-styles";
+import {
+  applyServerCollectionDelete,
+  applyServerCollections,
+  applyServerItemDelete,
+  applyServerItems,
+} from "../db/collections";
 import { applyServerDelete, applyServerRows } from "../db/library";
 import type { Fired } from "./triggers";
 
@@ -42,10 +48,24 @@ export type LiveGenerations = {
 };
 
 export async function applyChange(db: AppDb, userId: string, change: GenerationChange): Promise<void> {
-  if (change.type === "delete") await applyServerDelete(db, userId, change.id);
-  else if (change.type === "upsert") await applyServerRows(db, userId, [change.row]);
-  else if (change.type === "style.delete") await applyServerStyleDelete(db, userId, change.id);
-  else await applyServerStyles(db, userId, [change.row]);
+  switch (change.type) {
+    case "delete":
+      return void (await applyServerDelete(db, userId, change.id));
+    case "upsert":
+      return void (await applyServerRows(db, userId, [change.row]));
+    case "style.delete":
+      return void (await applyServerStyleDelete(db, userId, change.id));
+    case "style.upsert":
+      return void (await applyServerStyles(db, userId, [change.row]));
+    case "collection.delete":
+      return void (await applyServerCollectionDelete(db, userId, change.id));
+    case "collection.upsert":
+      return void (await applyServerCollections(db, userId, [change.row]));
+    case "item.delete":
+      return void (await applyServerItemDelete(db, userId, change.collectionId, change.generationId));
+    case "item.upsert":
+      return void (await applyServerItems(db, userId, [change.row]));
+  }
 }
 
 export function followGenerations(deps: RealtimeDeps, userId: string): LiveGenerations {

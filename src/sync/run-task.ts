@@ -12,6 +12,7 @@ import { toGenerationRecord } from "../db/generation-record";
 import { makeThumbnail } from "../lib/thumbnail";
 import { markDone, markDoneDeleted, markFailed, markRunning, markWaiting } from "../db/tasks";
 import { storeImage } from "../db/images";
+import { addToCollection } from "../db/collections";
 import { announceMade, forgetFreshImage, rememberFreshImage } from "./fresh-images";
 import type { Result } from "../lib/result";
 import { backoffDelayMs } from "./delivery";
@@ -142,14 +143,16 @@ async function succeed(
   announceMade(task.userId, record, deps.now());
   options.answered?.(task.id);
   const now = deps.now();
-  const claimed = await markDone(
-    db,
-    task.id,
-    record,
-    (held) => limitsAfter(held, task.userId, answer, now),
-    now,
-    {},
-    options.next && (() => options.next!(task.id)),
+  const claimed = await intoCollection(deps, task, record.id, now, () =>
+    markDone(
+      db,
+      task.id,
+      record,
+      (held) => limitsAfter(held, task.userId, answer, now),
+      now,
+      {},
+      options.next && (() => options.next!(task.id)),
+    ),
   );
   const next = claimed && { task: claimed.task, sending: sendClaimed(deps, claimed, options) };
   void deps.track(task.userId, "queue_task_success", { provider: answer.generation.provider, taskId: task.id });
@@ -162,6 +165,28 @@ async function succeed(
     image,
     ...(next ? { next } : {}),
   };
+}
+
+/**
+ * Stores a task's answer (`store`); a task queued to "Add new results to" a collection (decision 157) also
+ * puts its image there, with its outbox entry, in the same transaction. A collection no longer on this
+ * device (deleted meanwhile), or full, is skipped: the image stays in the library.
+ */
+function intoCollection<T>(
+  { db }: RunTaskDeps,
+  task: TaskRecord,
+  generationId: string,
+  now: number,
+  store: () => Promise<T>,
+): Promise<T> {
+  const { collectionId } = task;
+  if (!collectionId) return store();
+  const tables = [db.tasks, db.generations, db.images, db.imageUse, db.limits, db.collections, db.collectionItems];
+  return db.transaction("rw", [...tables, db.outbox], async () => {
+    const stored = await store();
+    await addToCollection(task.userId, collectionId, [generationId], db, now);
+    return stored;
+  });
 }
 
 /** Fetches a made image, makes its thumbnail (in a worker) and keeps both with the row; never rejects. */

@@ -32,6 +32,8 @@ export type GenerationSettings = {
   customStyle?: AppliedCustomStyle;
   /** The person's image this request varies (decision 155), kept by its task. */
   variation?: TaskVariation;
+  /** The person's hand-made collection its results go into (decision 157), kept by each task. */
+  collectionId?: string;
 };
 
 export type GenerateResult =
@@ -78,6 +80,7 @@ function tasksFor(s: GenerationSettings, userId: string, online: boolean, holdUn
     ...(s.provider ? { provider: s.provider } : {}),
     ...(s.customStyle ? { customStyle: { ...s.customStyle } } : {}),
     ...(s.variation ? { variation: { ...s.variation } } : {}),
+    ...(s.collectionId ? { collectionId: s.collectionId } : {}),
     // Held by choice, it waits for the reset; written offline, it says "Waiting for connection".
     ...(holdUntil
       ? { wait: { reason: "quota" as const, until: holdUntil } }

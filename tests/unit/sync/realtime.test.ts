@@ -134,9 +134,11 @@ describe("live generations", () => {
   it("the catch-up fetches a row that committed behind the cursor, but not one this device deleted and has not sent", async () => {
     db = openAppDb("rt-behind-cursor");
     const server = serverOf([row("g1", 1), row("g3", 3)]);
-    // No custom styles on this server (decision 152): the catch-up reads an empty list of them.
-    const noStyles = async () => ({ ok: true as const, value: [] });
-    const fetch = (uid: string) => catchUp(db, uid, server.fetchSince, server.fetchFlags, server.fetchByIds, noStyles);
+    // No custom styles nor collections on this server (decisions 152, 157): the catch-up reads empty lists.
+    const noStyles = async () => ok([]);
+    const noCollections = async () => ok({ collections: [], items: [] });
+    const fetch = (uid: string) =>
+      catchUp(db, uid, server.fetchSince, server.fetchFlags, server.fetchByIds, noStyles, noCollections);
     expect((await fetch("alice")).pulled).toBe(2);
     // g2's transaction started before g3's (its created_at is older) but committed after the pull had
     // moved the cursor to g3; g0 was deleted on this device, its delete still in the outbox.
@@ -160,6 +162,7 @@ describe("live generations", () => {
         return server.fetchByIds(u, ids);
       },
       noStyles,
+      noCollections,
     );
     expect(asked).toBe(0);
   });

@@ -14,6 +14,7 @@ import { EngineField } from "../../../ui/engine-field";
 import { AspectRatioField, BatchField, NegativePromptField, QualityField, SeedField } from "./setting-fields";
 import { StylePicker } from "./style-picker";
 import { CustomStylePicker } from "./custom-styles/custom-style-picker";
+import { ResultsCollectionField } from "./results-collection-field";
 import { Spinner } from "../../../ui/spinner";
 
 export type FormNotice = {
@@ -149,6 +150,7 @@ export function GeneratorForm({
       />
       <SeedField value={settings.seed} onChange={(v) => update("seed", v)} error={errors.seed} />
       <EngineField value={settings.provider} onChange={(v) => update("provider", v)} engines={engines} />
+      <ResultsCollectionField userId={userId} />
       <BatchField
         on={settings.batch}
         count={settings.batchCount}

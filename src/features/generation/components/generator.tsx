@@ -23,6 +23,7 @@ import { PromptHistory } from "./prompt-history";
 import { QueueCard, type QueueCardProps } from "./queue-card";
 import { useGeneratorForm } from "./use-generator-form";
 import { useCustomStyles } from "./custom-styles/use-custom-styles";
+import { useResultsCollection } from "./results-collection-field";
 import { OpenImageDropZone, useImagesFromOutside, type OpenedImageHandlers } from "./open-image";
 import { findSameRecipe } from "./same-recipe";
 import { SameRecipeDialog } from "./same-recipe-dialog";
@@ -125,6 +126,8 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
   });
   // The chosen custom style's record as this device holds it now (decision 152).
   const customStyle = useCustomStyles(userId)?.styles.find((s) => s.id === settings.customStyleId);
+  // "Add new results to" (decision 157): the hand-made collection each task's image goes into, if any.
+  const resultsCollection = useResultsCollection(userId).chosen;
   // Each image opened from outside starts the reference field afresh (an old refusal's message goes).
   const [openedCount, setOpenedCount] = useState(0);
   const opened = useMemo<OpenedImageHandlers>(
@@ -186,7 +189,11 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
         }
       }
       setPinnedId(null);
-      const result = await actions.generate({ ...toRequest(settings, customStyle), holdUntilReset: hold });
+      const result = await actions.generate({
+        ...toRequest(settings, customStyle),
+        holdUntilReset: hold,
+        ...(resultsCollection ? { collectionId: resultsCollection } : {}),
+      });
       if (!result.ok) {
         const { resetAt } = result;
         const held = resetAt ? { resetAt, run: () => void generate(true) } : undefined;

@@ -72,8 +72,9 @@ describe("history after a failed server load", () => {
       async (_user, since) => ok(since ? [] : [fresh]),
       async () => ok(onServer),
       undefined,
-      // No custom styles on this server (decision 152).
+      // No custom styles on this server (decision 152), nor collections (decision 157).
       async () => ok([]),
+      async () => ok({ collections: [], items: [] }),
     );
     expect(report.errors).toEqual([]);
     await waitFor(() => expect(screen.queryByRole("alert")).toBeNull());
