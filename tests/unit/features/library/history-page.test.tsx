@@ -1,12 +1,11 @@
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { Router } from "wouter";
-import { memoryLocation } from "wouter/memory-location";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "#src/db/db.ts";
-import { setSessionView } from "#src/state/session-store.ts";
-import { dismissToast, toasts } from "#src/state/toasts.ts";
-import { resetDb, row, seed } from "./seed.ts";
+import { toasts } from "#src/state/toasts.ts";
+import { renderAt } from "../../../support/render-at.tsx";
+import { signedInDevice } from "../../../support/signed-in.ts";
+import { row, seed } from "./seed.ts";
 
 // No backend in unit tests: a record without cached bytes asks for a signed URL and gets a refusal.
 vi.mock("#src/api/library.ts", () => ({
@@ -16,26 +15,11 @@ vi.mock("#src/api/library.ts", () => ({
 
 const { default: HistoryPage } = await import("#src/features/library/history-page.tsx");
 
-function renderPage() {
-  const location = memoryLocation({ path: "/history", record: true });
-  render(
-    <Router hook={location.hook}>
-      <HistoryPage />
-    </Router>,
-  );
-  return location;
-}
+const renderPage = () => renderAt("/history", <HistoryPage />).location;
 
 const status = () => screen.findByText(/^[\d,]+ generations?( match)?$/);
 
-beforeEach(async () => {
-  await resetDb();
-  setSessionView({ status: "signed-in", user: { id: "u1", email: "a@example.com" }, verified: true });
-});
-afterEach(() => {
-  for (const t of [...toasts.items]) dismissToast(t.id);
-  setSessionView({ status: "signed-out", user: null, verified: true });
-});
+signedInDevice({ clearToasts: true });
 
 describe("history page", () => {
   it("lists only the person's generations, newest first", async () => {

@@ -1,17 +1,16 @@
 // A failed server load of the history (the pull of generations) is shown on /history, above what this
 // device already holds, and goes once a pull completes (docs/spec.md §8: a history load failure is stored and
 // shown, and loading ends).
-import { render, screen, waitFor, within } from "@testing-library/react";
-import { Router } from "wouter";
-import { memoryLocation } from "wouter/memory-location";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
 import { ERROR_CATALOGUE } from "#shared/vocabulary/errors.ts";
 import { toAppError } from "#src/api/errors.ts";
 import { db } from "#src/db/db.ts";
 import { ok } from "#src/lib/result.ts";
-import { setSessionView } from "#src/state/session-store.ts";
 import { catchUp, pullGenerations, type FetchGenerationsPage } from "#src/sync/pull.ts";
-import { resetDb, row, seed } from "./seed.ts";
+import { renderAt } from "../../../support/render-at.tsx";
+import { signedInDevice } from "../../../support/signed-in.ts";
+import { row, seed } from "./seed.ts";
 
 vi.mock("#src/api/library.ts", () => ({
   SIGNED_URL_SECONDS: 3600,
@@ -27,20 +26,9 @@ const serverDown: FetchGenerationsPage = async () => ({
   error: toAppError({ message: "internal error", code: "XX000", status: 500 }),
 });
 
-function renderPage() {
-  const location = memoryLocation({ path: "/history" });
-  render(
-    <Router hook={location.hook}>
-      <HistoryPage />
-    </Router>,
-  );
-}
+const renderPage = () => renderAt("/history", <HistoryPage />);
 
-beforeEach(async () => {
-  await resetDb();
-  setSessionView({ status: "signed-in", user: { id: "u1", email: "a@example.com" }, verified: true });
-});
-afterEach(() => setSessionView({ status: "signed-out", user: null, verified: true }));
+signedInDevice();
 
 describe("history after a failed server load", () => {
   it("shows the failure's message and keeps listing what the device holds", async () => {

@@ -1,13 +1,12 @@
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { strFromU8, unzipSync } from "fflate";
-import { Router } from "wouter";
-import { memoryLocation } from "wouter/memory-location";
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "#src/db/db.ts";
-import { setSessionView } from "#src/state/session-store.ts";
-import { dismissToast, toasts } from "#src/state/toasts.ts";
-import { resetDb, row, seed } from "./seed.ts";
+import { toasts } from "#src/state/toasts.ts";
+import { renderAt } from "../../../support/render-at.tsx";
+import { signedInDevice } from "../../../support/signed-in.ts";
+import { row, seed } from "./seed.ts";
 
 // Dexie copies records for its cache except for the platform's own types, which it reads from the
 // global scope once; jsdom's Blob cannot cross fake-indexeddb, so Node's (which, like the
@@ -35,24 +34,12 @@ beforeAll(() => {
   URL.createObjectURL = () => "blob:test";
   URL.revokeObjectURL = () => undefined;
 });
-beforeEach(async () => {
+signedInDevice({ clearToasts: true });
+beforeEach(() => {
   saved.length = 0;
-  await resetDb();
-  setSessionView({ status: "signed-in", user: { id: "u1", email: "a@example.com" }, verified: true });
-});
-afterEach(() => {
-  for (const t of [...toasts.items]) dismissToast(t.id);
-  setSessionView({ status: "signed-out", user: null, verified: true });
 });
 
-function renderPage() {
-  const location = memoryLocation({ path: "/my-generations" });
-  render(
-    <Router hook={location.hook}>
-      <SavedPage />
-    </Router>,
-  );
-}
+const renderPage = () => renderAt("/my-generations", <SavedPage />);
 
 async function blobBytes(blob: Blob): Promise<Uint8Array> {
   return new Uint8Array(await blob.arrayBuffer());

@@ -1,13 +1,14 @@
 import { act, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
 import { db } from "#src/db/db.ts";
 import { toGenerationRecord } from "#src/db/generation-record.ts";
 import { setSessionView } from "#src/state/session-store.ts";
-import { dismissToast, toasts } from "#src/state/toasts.ts";
+import { toasts } from "#src/state/toasts.ts";
 import { renderAt } from "../../../../support/render-at.tsx";
-import { resetDb, row } from "../../library/seed.ts";
+import { signedInDevice } from "../../../../support/signed-in.ts";
+import { row } from "../../library/seed.ts";
 
 const generate = vi.fn();
 vi.mock("#src/features/generation/use-generation.ts", () => ({
@@ -42,15 +43,10 @@ const PREFS = {
   updatedAt: "2026-11-22T10:00:00.000Z",
 } as const;
 
+signedInDevice({ clearToasts: true });
 beforeEach(async () => {
-  await resetDb();
   await db.preferences.put(PREFS);
   generate.mockReset();
-  setSessionView({ status: "signed-in", user: { id: "u1", email: "a@example.com" }, verified: true });
-});
-afterEach(() => {
-  for (const t of [...toasts.items]) dismissToast(t.id);
-  setSessionView({ status: "signed-out", user: null, verified: true });
 });
 
 describe("generator", () => {
