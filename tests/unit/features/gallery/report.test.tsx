@@ -39,11 +39,16 @@ afterEach(() => {
 
 const tile = (prompt: string) => screen.queryByRole("button", { name: `Open: ${prompt}` });
 
+/** The gallery, with the report dialog opened from the menu of `prompt`'s tile. */
 async function openReportFromMenu(prompt: string) {
+  renderAt("/gallery", <GalleryPage />);
   await userEvent.click(await screen.findByRole("button", { name: `Image options: ${prompt}` }));
   await userEvent.click(screen.getByRole("menuitem", { name: "Report" }));
   return screen.getByRole("dialog", { name: "Report this image" });
 }
+
+/** The server's refusal of a report, of `kind`, with its `message`. */
+const refusal = (kind: string, message: string) => ({ ok: false, error: { kind, error: { message } } });
 
 /** Chooses `reason` in the report dialog and sends it. */
 async function sendReport(dialog: HTMLElement, reason: keyof typeof REPORT_REASON_LABELS): Promise<void> {
@@ -54,7 +59,6 @@ async function sendReport(dialog: HTMLElement, reason: keyof typeof REPORT_REASO
 describe("reporting a gallery image", () => {
   it("sends the reason and note, and the image leaves the page at once", async () => {
     reportGeneration.mockResolvedValue({ ok: true, value: { generation_id: ID } });
-    renderAt("/gallery", <GalleryPage />);
     const dialog = await openReportFromMenu("a red fox");
     // The content policy's categories, each a choice.
     for (const label of Object.values(REPORT_REASON_LABELS)) {
@@ -71,7 +75,6 @@ describe("reporting a gallery image", () => {
   });
 
   it("asks for a reason, and refuses a note over the limit, before sending anything", async () => {
-    renderAt("/gallery", <GalleryPage />);
     const dialog = await openReportFromMenu("a red fox");
     await userEvent.click(within(dialog).getByRole("button", { name: "Send report" }));
     expect(within(dialog).getByRole("alert").textContent).toBe("Choose the reason that fits best.");
@@ -87,16 +90,12 @@ describe("reporting a gallery image", () => {
   });
 
   it("keeps the image and says why when the report is refused; an image already gone leaves", async () => {
-    reportGeneration.mockResolvedValueOnce({
-      ok: false,
-      error: { kind: "failed", error: { message: "Something went wrong on our side." } },
-    });
-    renderAt("/gallery", <GalleryPage />);
+    reportGeneration.mockResolvedValueOnce(refusal("failed", "Something went wrong on our side."));
     const dialog = await openReportFromMenu("a red fox");
     await sendReport(dialog, "sexual");
     expect((await within(dialog).findByRole("alert")).textContent).toBe("Something went wrong on our side.");
     expect(tile("a red fox")).not.toBeNull();
-    reportGeneration.mockResolvedValueOnce({ ok: false, error: { kind: "gone", error: { message: "not found" } } });
+    reportGeneration.mockResolvedValueOnce(refusal("gone", "not found"));
     await userEvent.click(within(dialog).getByRole("button", { name: "Send report" }));
     await waitFor(() => expect(tile("a red fox")).toBeNull());
   });
@@ -134,11 +133,7 @@ describe("reporting a gallery image", () => {
   });
 
   it("words a refusal of bad input as the server does", async () => {
-    reportGeneration.mockResolvedValue({
-      ok: false,
-      error: { kind: "invalid", error: { message: "Unknown report reason. The reason must be one of: minors." } },
-    });
-    renderAt("/gallery", <GalleryPage />);
+    reportGeneration.mockResolvedValue(refusal("invalid", "Unknown report reason. The reason must be one of: minors."));
     const dialog = await openReportFromMenu("a red fox");
     await sendReport(dialog, "minors");
     expect((await within(dialog).findByRole("alert")).textContent).toBe(
