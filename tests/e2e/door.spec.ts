@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "./support/test";
 import { apiUrl, signUp, uniqueEmail } from "./support/app";
-import { ensureControlled, generateOne, openGenerator, previewImage } from "./support/generator";
+import { ensureControlled, generateOne, openGenerator, previewImage, shareImage } from "./support/generator";
 
 let evil: Server;
 let evilOrigin: string;
@@ -164,24 +164,7 @@ test("a form posted to the share target from another site changes nothing", asyn
   }
   // The same post from the app's own page (what the device's share does) is taken: the test can fail.
   const icon = await (await page.request.get("/icons/icon-192.png")).body();
-  await page.evaluate(
-    (bytes) => {
-      const form = document.createElement("form");
-      form.method = "post";
-      form.enctype = "multipart/form-data";
-      form.action = "/share-target";
-      const file = document.createElement("input");
-      file.type = "file";
-      file.name = "image";
-      const files = new DataTransfer();
-      files.items.add(new File([new Uint8Array(bytes)], "own.png", { type: "image/png" }));
-      file.files = files.files;
-      form.append(file);
-      document.body.append(form);
-      form.submit();
-    },
-    [...icon],
-  );
+  await shareImage(page, icon, "own.png");
   await expect(page.getByRole("img", { name: "Reference image: own.png" })).toBeVisible();
 });
 

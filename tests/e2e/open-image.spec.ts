@@ -6,10 +6,12 @@ import { readFileSync } from "node:fs";
 import { readRecipe } from "../../supabase/functions/_shared/recipe-metadata/recipe-file.ts";
 import { expect, test, type Page } from "./support/test";
 import { signUp, uniqueEmail } from "./support/app";
-import { ensureControlled, generateOne, openGenerator, previewImage, toasts } from "./support/generator";
+import { ensureControlled, generateOne, openGenerator, previewImage, shareImage, toasts } from "./support/generator";
 
 const PROMPT = "A red fox in the snow at dawn";
 const NEGATIVE = "blurry, text";
+/** The generator's fields once an image of this file's recipe is opened. */
+const FILLED = { prompt: PROMPT, negative: NEGATIVE, seed: "4242", ratio: true, quality: true };
 
 async function fields(page: Page) {
   return {
@@ -69,15 +71,7 @@ test("downloads carry their recipe, and opening each fills the generator; other 
     expect((await fields(page)).prompt).toBe("");
     await page.getByLabel("Image to open").setInputFiles(path);
     await expect(toasts(page).getByText("Settings filled in from the image").first()).toBeVisible();
-    await expect
-      .poll(() => fields(page))
-      .toEqual({
-        prompt: PROMPT,
-        negative: NEGATIVE,
-        seed: "4242",
-        ratio: true,
-        quality: true,
-      });
+    await expect.poll(() => fields(page)).toEqual(FILLED);
   }
 
   // Dropped on the generator, the PNG does the same.
@@ -94,15 +88,7 @@ test("downloads carry their recipe, and opening each fills the generator; other 
   await form.dispatchEvent("dragover", { dataTransfer: dropped });
   await expect(page.getByText("Drop to open this image")).toBeVisible();
   await form.dispatchEvent("drop", { dataTransfer: dropped });
-  await expect
-    .poll(() => fields(page))
-    .toEqual({
-      prompt: PROMPT,
-      negative: NEGATIVE,
-      seed: "4242",
-      ratio: true,
-      quality: true,
-    });
+  await expect.poll(() => fields(page)).toEqual(FILLED);
 
   // An image with no recipe (the app's own icon) becomes the reference image.
   await page.getByRole("button", { name: "Reset" }).click();
@@ -124,29 +110,7 @@ test("an image shared from another app lands on the generator as the reference i
   await ensureControlled(page);
   const icon = await (await page.request.get("/icons/icon-512.png")).body();
   await context.setOffline(true);
-  // What the system's share sheet does with the manifest's share_target: a navigation that POSTs a
-  // multipart form (made here as a real form submission, so the redirect is a navigation too).
-  await page.evaluate(
-    (bytes) => {
-      const form = document.createElement("form");
-      form.method = "post";
-      form.enctype = "multipart/form-data";
-      form.action = "/share-target";
-      const title = document.createElement("input");
-      title.name = "title";
-      title.value = "Shared from Photos";
-      const file = document.createElement("input");
-      file.type = "file";
-      file.name = "image";
-      const files = new DataTransfer();
-      files.items.add(new File([new Uint8Array(bytes)], "holiday.png", { type: "image/png" }));
-      file.files = files.files;
-      form.append(title, file);
-      document.body.append(form);
-      form.submit();
-    },
-    [...icon],
-  );
+  await shareImage(page, icon, "holiday.png", "Shared from Photos");
   await expect(page.getByRole("img", { name: "Reference image: holiday.png" })).toBeVisible();
   await expect(page).toHaveURL(/\/generate$/);
   await context.setOffline(false);

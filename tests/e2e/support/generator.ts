@@ -3,6 +3,7 @@
 // account over REST (its own session, so nothing the page caches can answer for it), image headers
 // read byte by byte, and the service worker's Background Sync fired through the DevTools protocol.
 import { expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
+import { buildGenerateLink } from "#src/lib/generate-link.ts";
 import { PASSWORD, apiUrl, appConfig } from "./app";
 
 export const SYNC_TAG = "promptcanvas-queue";
@@ -221,4 +222,46 @@ export async function dispatchQueueSync(context: BrowserContext, host: Page, ori
   });
   await cdp.send("ServiceWorker.dispatchSyncEvent", { origin, registrationId, tag: SYNC_TAG, lastChance: false });
   await cdp.detach();
+}
+
+/** Makes one image through a generator link carrying its recipe, and waits until its task is done. */
+export async function generateWith(page: Page, link: Parameters<typeof buildGenerateLink>[0]): Promise<void> {
+  await page.goto(buildGenerateLink(link));
+  await expect(page.getByLabel("Prompt", { exact: true })).toHaveValue(link.prompt ?? "");
+  await expect(generateButton(page)).toBeEnabled();
+  await generateButton(page).click();
+  await expect(previewImage(page, link.prompt ?? "")).toBeVisible({ timeout: 45_000 });
+  await expect.poll(async () => (await dexieTasks(page)).find((t) => t.prompt === link.prompt)?.status).toBe("done");
+}
+
+/**
+ * What the system's share sheet does with the manifest's share_target, from the app's own page: a real form
+ * submission (so the redirect is a navigation too) POSTing `bytes` as the PNG `name`, and `title` when given,
+ * as a multipart form to /share-target.
+ */
+export async function shareImage(page: Page, bytes: Buffer, name: string, title?: string): Promise<void> {
+  await page.evaluate(
+    ({ bytes, name, title }) => {
+      const form = document.createElement("form");
+      form.method = "post";
+      form.enctype = "multipart/form-data";
+      form.action = "/share-target";
+      if (title !== undefined) {
+        const titleField = document.createElement("input");
+        titleField.name = "title";
+        titleField.value = title;
+        form.append(titleField);
+      }
+      const file = document.createElement("input");
+      file.type = "file";
+      file.name = "image";
+      const files = new DataTransfer();
+      files.items.add(new File([new Uint8Array(bytes)], name, { type: "image/png" }));
+      file.files = files.files;
+      form.append(file);
+      document.body.append(form);
+      form.submit();
+    },
+    { bytes: [...bytes], name, title },
+  );
 }
