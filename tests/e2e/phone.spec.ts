@@ -3,7 +3,7 @@
 // the screen, every dialog fits, and axe finds no violation on the pages or the open dialogs. Screenshots
 // land in test-results/screens/phone/ for a person to look at.
 import { expect, test, type Locator, type Page } from "./support/test";
-import { audit, signUp, uniqueEmail, type Finding } from "./support/app";
+import { animationsEnded, audit, signUp, uniqueEmail, type Finding } from "./support/app";
 import { toasts } from "./support/generator";
 import { generateImages, generationDialog, openHistory, openLargeView } from "./support/library";
 
@@ -43,14 +43,7 @@ async function fitsWidth(page: Page, where: string) {
 
 /** The box lies wholly inside the window, once every finite animation (a notice growing in) has ended. */
 async function onScreen(page: Page, box: Locator, what: string) {
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity))
-        .map((a) => a.finished.catch(() => a)),
-    ),
-  );
+  await animationsEnded(page);
   const b = (await box.boundingBox())!;
   const { width, height } = page.viewportSize()!;
   expect(b, `${what} has a box`).toBeTruthy();

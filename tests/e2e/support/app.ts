@@ -5,13 +5,8 @@ import { expect, type Page } from "@playwright/test";
 
 export type Finding = { where: string; rule: string; impact: string | null | undefined; targets: string[] };
 
-/**
- * Runs axe on the page as it is and adds what it finds, labelled `where`, to `findings`. Legacy mode runs
- * axe in the page itself rather than finishing each run in a new page (the app has no cross-origin
- * frames, the one thing the newer mode adds), which makes an audit about a third quicker.
- */
-export async function audit(page: Page, where: string, findings: Finding[]): Promise<void> {
-  // A notice fading in reads as low contrast to axe mid-fade: let every finite animation end first.
+/** Resolves once every finite animation on the page (a notice growing or fading in) has ended. */
+export async function animationsEnded(page: Page): Promise<void> {
   await page.evaluate(() =>
     Promise.all(
       document
@@ -20,6 +15,16 @@ export async function audit(page: Page, where: string, findings: Finding[]): Pro
         .map((a) => a.finished.catch(() => a)),
     ),
   );
+}
+
+/**
+ * Runs axe on the page as it is and adds what it finds, labelled `where`, to `findings`. Legacy mode runs
+ * axe in the page itself rather than finishing each run in a new page (the app has no cross-origin
+ * frames, the one thing the newer mode adds), which makes an audit about a third quicker.
+ */
+export async function audit(page: Page, where: string, findings: Finding[]): Promise<void> {
+  // A notice fading in reads as low contrast to axe mid-fade: let every finite animation end first.
+  await animationsEnded(page);
   const result = await new AxeBuilder({ page }).setLegacyMode(true).analyze();
   for (const v of result.violations) {
     findings.push({ where, rule: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) });
