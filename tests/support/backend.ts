@@ -18,18 +18,19 @@ export interface Backend {
   stop(): Promise<void>;
 }
 
-/** Provider keys blanked: the built-in engine serves only when none is configured, whatever the caller's shell has. */
-export const BUILTIN_ONLY = {
+/** Every hosted engine's variable blanked (and the default provider), whatever the caller's shell has. */
+export const HOSTED_ENGINES_OFF = {
   REPLICATE_API_TOKEN: "",
   RUNWARE_API_KEY: "",
   OPENAI_API_KEY: "",
   BFL_API_KEY: "",
   FAL_KEY: "",
   GEMINI_API_KEY: "",
-  A1111_URL: "",
-  COMFYUI_URL: "",
   DEFAULT_PROVIDER: "",
 };
+
+/** Provider keys blanked: the built-in engine serves only when none is configured, whatever the caller's shell has. */
+export const BUILTIN_ONLY = { ...HOSTED_ENGINES_OFF, A1111_URL: "", COMFYUI_URL: "" };
 
 /**
  * Auth rate limits raised for tests, which sign many people up and in from 127.0.0.1 (the hosted

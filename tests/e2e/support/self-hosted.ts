@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { HOSTED_ENGINES_OFF } from "../../support/backend.ts";
 
 const ROOT = resolve(fileURLToPath(new URL("../../..", import.meta.url)));
 const DENO = join(ROOT, "node_modules", ".bin", "deno");
@@ -102,17 +103,6 @@ export type SelfHosted = {
   close(): Promise<void>;
 };
 
-/** Every engine's variable blanked but the two self-hosted ones, whatever the caller's shell has. */
-const OTHER_ENGINES_OFF = {
-  REPLICATE_API_TOKEN: "",
-  RUNWARE_API_KEY: "",
-  OPENAI_API_KEY: "",
-  BFL_API_KEY: "",
-  FAL_KEY: "",
-  GEMINI_API_KEY: "",
-  DEFAULT_PROVIDER: "",
-};
-
 function waitForLine(child: ChildProcess, what: string, match: (line: string) => boolean, ms: number): Promise<void> {
   return new Promise((ok, fail) => {
     const timer = setTimeout(() => fail(new Error(`${what} did not start within ${ms / 1000} s`)), ms);
@@ -189,7 +179,7 @@ export async function startSelfHosted(ports: SelfHostedPorts): Promise<SelfHoste
       detached: true,
       env: {
         ...process.env,
-        ...OTHER_ENGINES_OFF,
+        ...HOSTED_ENGINES_OFF, // every engine but the two self-hosted ones
         PORT: String(ports.app),
         API_PORT: String(ports.api),
         HOST: "127.0.0.1",
