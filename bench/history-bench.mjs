@@ -22,7 +22,7 @@ import { randomBytes } from "node:crypto";
 import { chromium } from "playwright-core";
 import { chromiumPath } from "../scripts/chromium.mjs";
 import { json, percentile, signUpInPage, startApp } from "./support/app.mjs";
-import { promptAt, seedImages, seedServer, waitForPull } from "./support/library-seed.mjs";
+import { promptMatcher, seedImages, seedServer, typedPhrases, waitForPull } from "./support/library-seed.mjs";
 
 const CHROME_PATH = chromiumPath();
 const PORT = Number(process.env.BENCH_HISTORY_PORT ?? 55820);
@@ -31,15 +31,6 @@ const ROWS = Number(process.env.BENCH_HISTORY_ROWS ?? 10_000);
 const DETAIL = process.env.BENCH_HISTORY_DETAIL === "1";
 const PASSWORD = "correct-horse-battery";
 const JWT_SECRET = randomBytes(32).toString("hex");
-
-const wordsOf = (prompt) => [
-  ...new Set(
-    prompt
-      .toLowerCase()
-      .split(/[^\p{L}\p{N}]+/u)
-      .filter(Boolean),
-  ),
-];
 
 const ms = (v) => `${v.toFixed(1)} ms`;
 const summary = (values) =>
@@ -299,17 +290,10 @@ try {
 
   // Typing starts once the whole list is in (a search typed earlier waits for it, once).
   await page.waitForTimeout(1000);
-  const prompts = Array.from({ length: ROWS }, (_, i) => wordsOf(promptAt(i)));
-  const count = (text) => {
-    const terms = wordsOf(text);
-    return prompts.filter((w) => terms.every((term) => w.some((x) => x.startsWith(term)))).length;
-  };
+  const count = promptMatcher(Array.from({ length: ROWS }, (_, i) => i));
   const keys = [];
-  for (const phrase of ["lighthouse", "golden owl", "study 4242", "marsh"]) {
-    for (let n = 1; n <= phrase.length; n++) {
-      const text = phrase.slice(0, n);
-      keys.push(await keystroke(page, text, count(text)));
-    }
+  for (const texts of typedPhrases(["lighthouse", "golden owl", "study 4242", "marsh"])) {
+    for (const text of texts) keys.push(await keystroke(page, text, count(text)));
     await keystroke(page, "", ROWS).catch(() => undefined);
   }
   // Clearing shows the unfiltered count, which has no "match".

@@ -22,6 +22,7 @@ const benches = [
   ["client-cost", process.execPath, ["bench/client-cost-bench.mjs"]],
   ["history", process.execPath, ["bench/history-bench.mjs"]],
   ["compare", process.execPath, ["bench/compare-bench.mjs"]],
+  ["collections", process.execPath, ["bench/collections-bench.mjs"]],
   ["library-fill", process.execPath, ["bench/library-fill-bench.mjs"]],
   ["gallery", process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "bench/gallery-bench.ts"]],
   ["lighthouse", process.execPath, ["bench/lighthouse-bench.mjs"]],

@@ -19,10 +19,10 @@ import { setSessionView } from "./state/session-store";
 import type { RouteEntry } from "./app/route-table";
 
 /**
- * The route table and how each route is built, as the prerender script reads them. A public page beyond
- * the spec's table at a fixed address (/compare) gets its noindex shell too, so its address answers 200.
+ * The route table and how each route is built, as the prerender script reads them. A page beyond the spec's
+ * table at a fixed address (/compare, /collections) gets its noindex shell too, so its address answers 200.
  */
-const SHELLED_EXTRAS = EXTRA_ROUTES.filter((r) => r.access === "public" && !r.path.includes(":"));
+const SHELLED_EXTRAS = EXTRA_ROUTES.filter((r) => r.access !== "operator" && !r.path.includes(":"));
 export const site = { routes: [...ROUTES, ...SHELLED_EXTRAS], isIndexable, isPrerendered };
 
 /** The source files (as Vite's manifest names them) of the modules that draw `entry`'s page. */

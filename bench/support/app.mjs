@@ -104,3 +104,23 @@ export async function moveToTier(app, secret, email, password, tier) {
   if (changed?.length !== 1) throw new Error(`could not move the bench account to the ${tier} tier`);
   return user;
 }
+
+/** Signs in through the app's own form (the account exists already) and waits until it is signed in. */
+export async function signInInPage(app, page, email, password) {
+  await page.goto(`${app.url}/auth`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in" }).last().click();
+  await page.getByRole("button", { name: `Account menu for ${email}` }).waitFor();
+}
+
+/** A password session of an existing account: its access token and user. */
+export async function passwordSession(app, email, password) {
+  return json(
+    await fetch(`${app.api}/auth/v1/token?grant_type=password`, {
+      method: "POST",
+      headers: { apikey: app.anonKey, "Content-Type": "application/json" },
+      body: JSON.stringify({ email, password }),
+    }),
+  );
+}

@@ -9,14 +9,44 @@ import { json, serviceRoleKeyFor } from "./app.mjs";
 const MOODS = ["misty", "golden", "stormy", "quiet", "neon", "ancient", "frozen"];
 const SUBJECTS = ["fox", "lighthouse", "castle", "dragon", "robot", "garden", "ship", "owl", "forest", "city"];
 const PLACES = ["dunes", "harbour", "meadow", "glacier", "canyon", "island", "marsh", "valley", "cliff", "lake"];
-const STYLES = ["anime", "photorealistic", "watercolor", "digital-art", "3d-render"];
+export const STYLES = ["anime", "photorealistic", "watercolor", "digital-art", "3d-render"];
 const QUALITIES = ["standard", "high", "ultra"];
 
 export const promptAt = (i) =>
   `a ${MOODS[i % MOODS.length]} ${SUBJECTS[i % SUBJECTS.length]} above the ${PLACES[(i >> 2) % PLACES.length]}, study ${i}`;
 
-/** Writes `rows` rows of the person's on the server, newest last, a minute apart, in chunks of 1,000. */
+const wordsOf = (text) => [
+  ...new Set(
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean),
+  ),
+];
+
+/**
+ * How many of the rows at `indices` a search of `text` finds (each term begins a word of the prompt), as the
+ * app's search counts them: what a bench waits for the page to say.
+ */
+export function promptMatcher(indices) {
+  const prompts = indices.map((i) => wordsOf(promptAt(i)));
+  return (text) => {
+    const terms = wordsOf(text);
+    return prompts.filter((w) => terms.every((term) => w.some((x) => x.startsWith(term)))).length;
+  };
+}
+
+/** Each keystroke of typing `phrases`, one character at a time, then the box cleared: what the search benches type. */
+export function typedPhrases(phrases) {
+  return phrases.map((phrase) => Array.from({ length: phrase.length }, (_, n) => phrase.slice(0, n + 1)));
+}
+
+/**
+ * Writes `rows` rows of the person's on the server, newest last, a minute apart, in chunks of 1,000. Answers
+ * their ids in that order (row i is promptAt(i), style STYLES[i % 5], saved when i % 4 is 0).
+ */
 export async function seedServer(app, secret, userId, rows) {
+  const ids = [];
   const key = serviceRoleKeyFor(secret);
   const headers = { apikey: key, Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
   const start = Date.now() - rows * 60_000;
@@ -24,6 +54,7 @@ export async function seedServer(app, secret, userId, rows) {
     const chunk = [];
     for (let i = from; i < Math.min(rows, from + 1000); i++) {
       const id = randomUUID();
+      ids.push(id);
       chunk.push({
         id,
         user_id: userId,
@@ -44,6 +75,7 @@ export async function seedServer(app, secret, userId, rows) {
     }
     await json(await fetch(`${app.api}/rest/v1/generations`, { method: "POST", headers, body: JSON.stringify(chunk) }));
   }
+  return ids;
 }
 
 /** Waits until the app's pull has brought `rows` rows into Dexie. */

@@ -12,12 +12,13 @@ const LOADERS = import.meta.glob([
   "../features/quota/components/rate-limit-alert.tsx",
   "../features/quota/use-quota.ts",
   "../features/marketing/plans.ts",
+  "../features/library/{generation-grid,selection-bar,open-generation,library-filters}.tsx",
 ]);
 
-/** A person's own pages, the two they go to most, and Compare (opened from History and Saved). */
+/** A person's own pages, the two they go to most, Compare (opened from History and Saved) and collections. */
 const OWN_PAGES = [
   ...ROUTES.filter((r) => r.access === "protected" || r.path === "/generate" || r.path === "/gallery"),
-  ...EXTRA_ROUTES.filter((r) => r.page === "compare"),
+  ...EXTRA_ROUTES.filter((r) => r.page === "compare" || r.access === "protected"),
 ];
 
 let next = 0;

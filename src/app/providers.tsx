@@ -6,7 +6,8 @@ import { useSnapshot } from "valtio";
 import { GenerationProvider, usePublishedGenerationRuntime } from "../features/generation/generation-runtime";
 import { systemThemeChanged, ui } from "../state/ui-store";
 import { LargeViewToolsProvider } from "../ui/large-view-tools";
-import { LARGE_VIEW_TOOLS } from "./large-view-tools";
+import { SelectionToolsProvider } from "../ui/selection-tools";
+import { LARGE_VIEW_TOOLS, SELECTION_TOOLS } from "./large-view-tools";
 
 const THEME_COLOR = { light: "#ffffff", dark: "#1d232a" } as const;
 
@@ -29,7 +30,9 @@ export function Providers({ children }: { children: ReactNode }) {
 
   return (
     <GenerationProvider runtime={generation}>
-      <LargeViewToolsProvider tools={LARGE_VIEW_TOOLS}>{children}</LargeViewToolsProvider>
+      <LargeViewToolsProvider tools={LARGE_VIEW_TOOLS}>
+        <SelectionToolsProvider tools={SELECTION_TOOLS}>{children}</SelectionToolsProvider>
+      </LargeViewToolsProvider>
     </GenerationProvider>
   );
 }

@@ -43,7 +43,9 @@ export type PageKey =
   | "comingNext"
   | "galleryImage"
   | "moderation"
-  | "compare";
+  | "compare"
+  | "collections"
+  | "collection";
 
 export type Section = "Create" | "Mine" | "Learn" | "Product" | "Legal" | "Account";
 
@@ -193,7 +195,8 @@ export const ROUTES: readonly RouteEntry[] = [
  * share, and the operators' moderation page. Neither is prerendered nor in the site map: the first is
  * drawn from its row (the app server writes its link-preview tags, scripts/gallery-page.mjs), the second
  * is for operators alone. Issue 46 adds /compare (decision 156), drawn in the browser from the ids in its
- * address: the build writes it a noindex shell, so its address answers 200.
+ * address: the build writes it a noindex shell, so its address answers 200; and a person's collections
+ * (decision 157), /collections (a shell too) and /collections/<id>, signed-in pages like History.
  */
 export const EXTRA_ROUTES: readonly RouteEntry[] = [
   {
@@ -206,6 +209,22 @@ export const EXTRA_ROUTES: readonly RouteEntry[] = [
   },
   { path: "/moderation", title: "Moderation", access: "operator", section: "Account", page: "moderation" },
   { path: "/compare", title: "Compare", access: "public", section: "Mine", page: "compare", prerender: false },
+  {
+    path: "/collections",
+    title: "Collections",
+    access: "protected",
+    section: "Mine",
+    page: "collections",
+    prerender: false,
+  },
+  {
+    path: "/collections/:id",
+    title: "Collection",
+    access: "protected",
+    section: "Mine",
+    page: "collection",
+    prerender: false,
+  },
 ];
 
 /** Whether `path` (no trailing slash) is an address of `entry` (a `:name` segment takes any one segment). */
@@ -265,6 +284,15 @@ export const PAGE_MODULES: Readonly<Record<PageKey, readonly [string, ...string[
   galleryImage: ["features/gallery/gallery-image-page.tsx"],
   moderation: ["features/moderation/moderation-page.tsx"],
   compare: ["features/compare/compare-page.tsx"],
+  // A collection is drawn with the library's grid, selection bar, large view and filter fields.
+  collections: ["features/collections/collections-page.tsx", "features/library/library-filters.tsx"],
+  collection: [
+    "features/collections/collection-page.tsx",
+    "features/library/generation-grid.tsx",
+    "features/library/selection-bar.tsx",
+    "features/library/open-generation.tsx",
+    "features/library/library-filters.tsx",
+  ],
 };
 
 export const NOT_FOUND_MODULE = "features/shell/not-found-page.tsx";

@@ -30,6 +30,7 @@ const MODULES = import.meta.glob<AnyModule>([
   "../features/quota/components/rate-limit-alert.tsx",
   "../features/marketing/plans.ts",
   "../ui/coming-next.tsx",
+  "../features/library/{generation-grid,selection-bar,open-generation,library-filters}.tsx",
 ]);
 
 /** A page module, once what it names as its `preload` (code its first screen draws) is here too. */
@@ -119,6 +120,23 @@ const PAGES: Record<PageKey, LazyPage> = {
   galleryImage: page("galleryImage"),
   moderation: page("moderation"),
   compare: page("compare"),
+  // The library's parts a collection draws with, handed in here (features do not import each other).
+  collections: lazyPage(() =>
+    pageModules("collections").then(([page, filters]) => ({
+      default: () => createElement(page.default, { parts: { FilterFields: filters.FilterFields } }),
+    })),
+  ),
+  collection: lazyPage(() =>
+    pageModules("collection").then(([page, grid, bar, open, filters]) => {
+      const parts = {
+        Grid: grid.GenerationGrid,
+        SelectionBar: bar.SelectionBar,
+        OpenGeneration: open.OpenGeneration,
+        FilterFields: filters.FilterFields,
+      };
+      return { default: () => createElement(page.default, { parts }) };
+    }),
+  ),
 };
 
 const NotFoundPage = lazyPage(() => loadModule(NOT_FOUND_MODULE) as Promise<PageModule>);

@@ -20,14 +20,20 @@ export function SelectionToolbar({ label, status, children }: { label: string; s
   );
 }
 
-type Props = { ids: readonly string[]; onCancel: () => void };
+type Props = {
+  ids: readonly string[];
+  onCancel: () => void;
+  /** What else the page offers for the ids picked (History: add them to a collection). */
+  children?: ReactNode;
+};
 
-export function CompareBar({ ids, onCancel }: Props) {
+export function CompareBar({ ids, onCancel, children }: Props) {
   return (
     <SelectionToolbar label="Compare" status={compareHint(ids.length)}>
       <button type="button" className="btn btn-ghost btn-sm" onClick={onCancel}>
         Cancel
       </button>
+      {children}
       <CompareLink ids={ids} />
     </SelectionToolbar>
   );

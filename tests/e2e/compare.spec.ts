@@ -5,10 +5,9 @@
 // widths land in test-results/screens/compare/; axe runs on each view.
 import { mkdirSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { buildGenerateLink } from "#src/lib/generate-link.ts";
 import { expect, test } from "./support/test";
 import { accountButton, audit, signIn, signUp, uniqueEmail, type Finding } from "./support/app";
-import { dexieTasks, generateButton, previewImage, serverSession } from "./support/generator";
+import { generateWith, serverSession } from "./support/generator";
 import {
   expectImageLoaded,
   generationDialog,
@@ -21,16 +20,6 @@ import {
 const PROMPT_A = "A paper boat on a quiet canal";
 const PROMPT_B = "A paper boat on a stormy canal";
 const SHOTS = "test-results/screens/compare";
-
-/** Makes one image through a generator link carrying its recipe, and waits until its task is done. */
-async function generateWith(page: Page, link: Parameters<typeof buildGenerateLink>[0]): Promise<void> {
-  await page.goto(buildGenerateLink(link));
-  await expect(page.getByLabel("Prompt", { exact: true })).toHaveValue(link.prompt ?? "");
-  await expect(generateButton(page)).toBeEnabled();
-  await generateButton(page).click();
-  await expect(previewImage(page, link.prompt ?? "")).toBeVisible({ timeout: 45_000 });
-  await expect.poll(async () => (await dexieTasks(page)).find((t) => t.prompt === link.prompt)?.status).toBe("done");
-}
 
 /** The table's row of `field`, found by its header cell. */
 function fieldRow(page: Page, field: string) {

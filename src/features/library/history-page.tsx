@@ -20,6 +20,7 @@ import { afterTileImagesPainted, readTileImagesAhead } from "../../sync/use-tile
 import { loadSafely, type Loaded } from "./load-safely";
 import { useCompareSelection } from "../../lib/use-compare-selection";
 import { CompareBar } from "../../ui/compare-bar";
+import { useSelectionTools } from "../../ui/selection-tools";
 
 /** How many of the newest are drawn first, from a small read, while the whole list is read. */
 const FIRST_SCREENS = 60;
@@ -72,6 +73,8 @@ export default function HistoryPage() {
   const [openId, setOpenId] = useState<string | null>(null);
   // "Select to compare" (decision 156): ticking tiles for /compare; a tile's click still opens it.
   const compare = useCompareSelection();
+  // What the app adds for the images picked (add them to a collection).
+  const tools = useSelectionTools();
   // The server's copy could not be read (docs/spec.md §8: a history load failure is shown): said above the
   // list, which still shows everything this device holds.
   const pullFailure = useLiveQuery(() => (userId ? getPullFailure(userId) : null), [userId]);
@@ -111,7 +114,13 @@ export default function HistoryPage() {
                 </button>
               )}
             </div>
-            {compare.selecting && <CompareBar ids={compare.ids} onCancel={compare.stop} />}
+            {compare.selecting && (
+              <CompareBar ids={compare.ids} onCancel={compare.stop}>
+                {tools.map((Tool, i) => (
+                  <Tool key={i} generationIds={compare.ids} />
+                ))}
+              </CompareBar>
+            )}
             {loaded.items.length > 0 ? (
               <GenerationGrid
                 items={loaded.items}

@@ -2,7 +2,7 @@
 // into a disclosure on narrow screens so the grid starts high on a phone.
 import { useState } from "react";
 import { ASPECT_RATIO_OPTIONS, QUALITY_OPTIONS, STYLE_OPTIONS } from "../../lib/generation-recipe";
-import { Icon } from "../../ui/icons";
+import { SearchField } from "../../ui/search-field";
 import { LabelledField, SelectField } from "../../ui/labelled-field";
 import { EMPTY_FILTERS, activeFilterCount, type HistoryFilters, type TriState } from "./history-filters";
 
@@ -38,64 +38,72 @@ function TriSelect(props: {
   );
 }
 
-export function LibraryFilters({ value, onChange }: Props) {
+/**
+ * The recipe filters (style, quality, aspect ratio, saved, published, days) as fields of a grid the caller
+ * lays out: History's filters, and a smart collection's filter form (handed in by the app).
+ */
+export function FilterFields({ value, onChange }: Props) {
   const set = <K extends keyof HistoryFilters>(key: K, v: HistoryFilters[K]) => onChange({ ...value, [key]: v });
+  return (
+    <>
+      {RECIPE_FILTERS.map(([key, label, options]) => (
+        <SelectField
+          key={key}
+          label={label}
+          size="sm"
+          value={value[key]}
+          options={[ANY, ...options]}
+          onChange={(v) => set(key, v)}
+        />
+      ))}
+      <TriSelect label="Saved" value={value.saved} yes="Saved" no="Not saved" onChange={(v) => set("saved", v)} />
+      <TriSelect
+        label="Published"
+        value={value.published}
+        yes="Published"
+        no="Private"
+        onChange={(v) => set("published", v)}
+      />
+      <LabelledField label="From">
+        <input
+          type="date"
+          className="input input-sm w-full"
+          value={value.from}
+          max={value.to || undefined}
+          onChange={(e) => set("from", e.target.value)}
+        />
+      </LabelledField>
+      <LabelledField label="To">
+        <input
+          type="date"
+          className="input input-sm w-full"
+          value={value.to}
+          min={value.from || undefined}
+          onChange={(e) => set("to", e.target.value)}
+        />
+      </LabelledField>
+    </>
+  );
+}
+
+export function LibraryFilters({ value, onChange }: Props) {
   const active = activeFilterCount(value);
   // Open on wide screens, folded on phones; after that the person decides.
   const [initiallyOpen] = useState(() => window.matchMedia?.("(min-width: 640px)").matches ?? true);
   return (
     <div role="search" aria-label="Search and filter your generations" className="flex flex-col gap-3">
-      <label className="input w-full">
-        <Icon name="search" className="size-4 opacity-70" />
-        <span className="sr-only">Search prompts</span>
-        <input
-          type="search"
-          placeholder="Search your prompts"
-          value={value.text}
-          onChange={(e) => set("text", e.target.value)}
-        />
-      </label>
+      <SearchField
+        label="Search prompts"
+        placeholder="Search your prompts"
+        value={value.text}
+        onChange={(text) => onChange({ ...value, text })}
+      />
       <details className="rounded-box border border-base-300 bg-base-100" open={initiallyOpen}>
         <summary className="cursor-pointer px-4 py-2 text-sm font-medium">
           Filters{active > 0 ? ` (${active} set)` : ""}
         </summary>
         <div className="grid grid-cols-2 gap-3 px-4 pb-4 sm:grid-cols-4 lg:grid-cols-7">
-          {RECIPE_FILTERS.map(([key, label, options]) => (
-            <SelectField
-              key={key}
-              label={label}
-              size="sm"
-              value={value[key]}
-              options={[ANY, ...options]}
-              onChange={(v) => set(key, v)}
-            />
-          ))}
-          <TriSelect label="Saved" value={value.saved} yes="Saved" no="Not saved" onChange={(v) => set("saved", v)} />
-          <TriSelect
-            label="Published"
-            value={value.published}
-            yes="Published"
-            no="Private"
-            onChange={(v) => set("published", v)}
-          />
-          <LabelledField label="From">
-            <input
-              type="date"
-              className="input input-sm w-full"
-              value={value.from}
-              max={value.to || undefined}
-              onChange={(e) => set("from", e.target.value)}
-            />
-          </LabelledField>
-          <LabelledField label="To">
-            <input
-              type="date"
-              className="input input-sm w-full"
-              value={value.to}
-              min={value.from || undefined}
-              onChange={(e) => set("to", e.target.value)}
-            />
-          </LabelledField>
+          <FilterFields value={value} onChange={onChange} />
           {active > 0 && (
             <div className="col-span-full">
               <button

@@ -1,9 +1,10 @@
 // /my-generations (Saved): the generations the person saved, newest first, read live from this
 // device. Several can be selected, then downloaded as one zip (images and their settings) or deleted.
 import { useLiveQuery } from "dexie-react-hooks";
-import { useCallback, useState } from "react";
+import { useState } from "react";
 import { Link } from "wouter";
 import { savedGenerations } from "../../db/queries";
+import { useToggleSet } from "../../lib/use-toggle-set";
 import { useSession } from "../../state/session-store";
 import { PageHeader } from "../../ui/page-header";
 import { GenerationGrid } from "./generation-grid";
@@ -14,23 +15,11 @@ import { SelectionBar } from "./selection-bar";
 export default function SavedPage() {
   const userId = useSession().user?.id;
   const loaded = useLiveQuery(() => (userId ? loadSafely(() => savedGenerations(userId)) : undefined), [userId]);
-  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const { chosen, setChosen, toggle } = useToggleSet();
   const [openId, setOpenId] = useState<string | null>(null);
   const items = loaded?.items ?? [];
   // Only what is still listed counts as selected (an item unsaved or deleted elsewhere drops out).
   const selected = new Set(items.filter((r) => chosen.has(r.id)).map((r) => r.id));
-
-  // Stable, so the memoized tiles do not all re-render when one is ticked.
-  const toggle = useCallback(
-    (id: string) =>
-      setChosen((prev) => {
-        const next = new Set(prev);
-        if (next.has(id)) next.delete(id);
-        else next.add(id);
-        return next;
-      }),
-    [],
-  );
 
   return (
     <div className="mx-auto w-full max-w-6xl">

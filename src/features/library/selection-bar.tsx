@@ -1,6 +1,8 @@
-// What can be done with the selected Saved items: one zip of their images and settings, delete them
-// (after a confirmation), or compare 2 to 4 of them (decision 156). It sticks to the top while the grid scrolls.
-import { useState } from "react";
+// What can be done with the selected items of Saved or a collection: one zip of their images and settings,
+// delete them (after a confirmation; Saved), what the page adds (a collection: remove from it), the tools the
+// app hands in (add to a collection), or compare 2 to 4 of them (decision 156). It sticks to the top while
+// the grid scrolls.
+import { useState, type ReactNode } from "react";
 import { signedImageUrl } from "../../api/library";
 import { getImage } from "../../db/images";
 import type { GenerationRecord } from "../../db/schema";
@@ -12,6 +14,7 @@ import { removeGenerations } from "./library-actions";
 import { buildZip, zipFileName, type ZipItem } from "./zip-export";
 import { Spinner } from "../../ui/spinner";
 import { CompareLink, SelectionToolbar } from "../../ui/compare-bar";
+import { useSelectionTools } from "../../ui/selection-tools";
 
 /** The bytes of a record: cached on this device, else fetched once (and cached for offline use). */
 async function imageOf(record: GenerationRecord): Promise<Blob> {
@@ -32,9 +35,17 @@ type Props = {
   selected: ReadonlySet<string>;
   onSelectAll: () => void;
   onClear: () => void;
+  /** What the zip is named after ("saved" unless given: a collection's name). */
+  zipName?: string;
+  /** False leaves out Delete (a collection's page removes from the collection instead). */
+  deletable?: boolean;
+  /** The page's own actions on the selection, shown before the app's tools. */
+  children?: ReactNode;
 };
 
-export function SelectionBar({ userId, items, selected, onSelectAll, onClear }: Props) {
+export function SelectionBar(props: Props) {
+  const { userId, items, selected, onSelectAll, onClear, zipName, deletable = true, children } = props;
+  const tools = useSelectionTools();
   const [busy, setBusy] = useState<"zip" | "delete" | null>(null);
   const [confirming, setConfirming] = useState(false);
   const chosen = items.filter((r) => selected.has(r.id));
@@ -46,7 +57,7 @@ export function SelectionBar({ userId, items, selected, onSelectAll, onClear }: 
       const entries: ZipItem[] = [];
       for (const record of chosen) entries.push({ record, image: await imageOf(record) });
       const bytes = await buildZip(entries);
-      saveBlob(new Blob([bytes as BlobPart], { type: "application/zip" }), zipFileName());
+      saveBlob(new Blob([bytes as BlobPart], { type: "application/zip" }), zipFileName(new Date(), zipName));
     } catch (e) {
       showDownloadFailed(e, "The zip could not be made.");
     } finally {
@@ -69,7 +80,11 @@ export function SelectionBar({ userId, items, selected, onSelectAll, onClear }: 
     <>
       <SelectionToolbar
         label="Selection"
-        status={count === 0 ? "Select images to download, delete or compare" : `${count} selected`}
+        status={
+          count === 0
+            ? `Select images to ${deletable ? "download, delete or compare" : "download or compare"}`
+            : `${count} selected`
+        }
       >
         {count < items.length ? (
           <button type="button" className="btn btn-ghost btn-sm" onClick={onSelectAll}>
@@ -89,14 +104,20 @@ export function SelectionBar({ userId, items, selected, onSelectAll, onClear }: 
           {busy === "zip" ? <Spinner size="xs" /> : <Icon name="download" className="size-4" />}
           Download zip
         </button>
-        <button
-          type="button"
-          className="btn btn-outline btn-sm"
-          disabled={count === 0 || busy !== null}
-          onClick={() => setConfirming(true)}
-        >
-          Delete
-        </button>
+        {deletable && (
+          <button
+            type="button"
+            className="btn btn-outline btn-sm"
+            disabled={count === 0 || busy !== null}
+            onClick={() => setConfirming(true)}
+          >
+            Delete
+          </button>
+        )}
+        {children}
+        {tools.map((Tool, i) => (
+          <Tool key={i} generationIds={chosen.map((r) => r.id)} />
+        ))}
         <CompareLink ids={chosen.map((r) => r.id)} />
       </SelectionToolbar>
       {confirming && (

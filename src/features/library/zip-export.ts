@@ -53,8 +53,9 @@ export async function buildZip(items: readonly ZipItem[]): Promise<Uint8Array> {
   return zipSync(files, { level: 6 });
 }
 
-/** "promptcanvas-saved-2026-11-22.zip" */
-export function zipFileName(now: Date = new Date()): string {
+/** "promptcanvas-saved-2026-11-22.zip"; a collection's: "promptcanvas-<its name as a slug>-2026-11-22.zip". */
+export function zipFileName(now: Date = new Date(), name = "saved"): string {
   const day = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
-  return `promptcanvas-saved-${day}.zip`;
+  const slug = fileNameFor(name, "png").replace(/\.png$/, "");
+  return `promptcanvas-${slug}-${day}.zip`;
 }

@@ -73,6 +73,14 @@ export const FAQ: readonly FaqEntry[] = [
     link: { label: "Browse the gallery", to: "/gallery" },
   },
   {
+    id: "collections",
+    group: "Images and models",
+    question: "Can I sort my images into collections?",
+    answer:
+      "Yes, once signed in. A collection holds the images you add to it, from an image's large view or a selection in History or Saved, and an image can be in several. A smart collection is a saved filter instead (style, quality, aspect ratio, engine, dates, saved, published or words of the prompt) and always shows every image that matches. Both are made, renamed and filled offline too, reach every device you sign in on, download as one zip, and let you compare 2 to 4 of their images.",
+    link: { label: "Open your collections", to: "/collections" },
+  },
+  {
     id: "report-image",
     group: "Images and models",
     question: "How do I report an image in the gallery?",

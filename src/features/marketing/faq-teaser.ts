@@ -37,7 +37,7 @@ export const TEASER_ENTRIES = {
     group: "Privacy and offline",
     question: "Does it work offline?",
     answer:
-      "Partly, by design. Install it or visit once, and the app and the public pages you have opened load without a connection. Your history is kept on every device you sign in on, so you can search it offline; each device keeps every image's thumbnail, and the full images of what you saved and of your newest images up to a budget you set on the account page. Prompts you submit offline wait in a queue on your device, survive a reload, and run exactly once when you are back online; in Chromium browsers Background Sync sends them even with no page open. Saves, publishing, deletes and preference changes made offline are sent in order when the connection returns. Generating itself needs the server.",
+      "Partly, by design. Install it or visit once, and the app and the public pages you have opened load without a connection. Your history is kept on every device you sign in on, so you can search it offline; each device keeps every image's thumbnail, and the full images of what you saved and of your newest images up to a budget you set on the account page. Prompts you submit offline wait in a queue on your device, survive a reload, and run exactly once when you are back online; in Chromium browsers Background Sync sends them even with no page open. Saves, publishing, deletes, collections and preference changes made offline are sent in order when the connection returns. Generating itself needs the server.",
   },
 } satisfies Record<string, FaqEntry>;
 

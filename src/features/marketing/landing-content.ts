@@ -127,7 +127,7 @@ export const LANDINGS: Record<LandingContent["slug"], LandingContent> = {
           ["Price", "$0, no card"],
           ["Images per day", "5, reset at your local midnight"],
           ["Aspect ratios", "1:1, 16:9 and 9:16"],
-          ["History", "Every image you make, kept under your account"],
+          ["History", "Every image you make, kept under your account, in collections if you like"],
           ["Public gallery", "Browse it; publish your own images if you like"],
           ["Offline queue", "Yes: prompts wait on your device until you are online"],
         ],

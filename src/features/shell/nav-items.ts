@@ -26,6 +26,7 @@ export const NAV_GROUPS: NavGroup[] = [
       { label: "Gallery", to: "/gallery", icon: "image" },
       { label: "Saved", to: "/my-generations", icon: "bookmark" },
       { label: "History", to: "/history", icon: "history" },
+      { label: "Collections", to: "/collections", icon: "folder" },
       { label: "Settings", to: "/account", icon: "settings" },
       { label: "Upgrade", to: "/pricing", icon: "crown" },
     ],

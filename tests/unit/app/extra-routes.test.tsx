@@ -1,4 +1,5 @@
-// The pages beyond docs/spec.md §2 (issue 42): /gallery/<id> for anyone, /moderation for operators alone.
+// The pages beyond docs/spec.md §2 (issue 42): /gallery/<id> for anyone, /moderation for operators alone; and
+// (issue 46) a person's collections.
 // Neither joins the spec's table (the site map, the prerendered pages, the sitemap), and /moderation is,
 // for anyone else, the not-found page with its title and head: nothing on it says the page exists.
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
@@ -23,6 +24,12 @@ describe("the pages beyond the spec's table", () => {
     const image = EXTRA_ROUTES.find((r) => r.page === "galleryImage")!;
     expect(matchesRoute(image, "/gallery/")).toBe(false);
     expect(matchesRoute(image, "/gallery/x")).toBe(true);
+  });
+
+  it("match a person's collections, /collections and one collection's id after it, both signed-in pages", () => {
+    expect(routeFor("/collections")).toMatchObject({ page: "collections", access: "protected" });
+    expect(routeFor(`/collections/${ID}`)).toMatchObject({ page: "collection", access: "protected" });
+    expect(routeFor(`/collections/${ID}/more`)).toBeUndefined();
   });
 
   it("stay out of the spec's table, so no prerendered page, site map or sitemap names them", () => {

@@ -60,6 +60,11 @@ const SECTIONS: LegalSection[] = [
           gallery. A published image, its prompt and its settings can be seen by anyone, in the gallery and at its own
           link, until you unpublish or delete it or an operator removes it.
         </p>
+        <p>
+          Your <strong>collections</strong> are kept under your account too: each one&rsquo;s name, when it was made and
+          changed, and either which of your images it holds (and when each was added) or, for a smart collection, its
+          filter. Only you can see them; they go when you delete them or your account.
+        </p>
       </>
     ),
   },

@@ -18,7 +18,7 @@ describe("top bar and sidebar", () => {
   it("lists the Create and Mine groups of the spec, in order, without Audio (decision 132)", () => {
     expect(NAV_GROUPS.map((g) => [g.label, g.items.map((i) => i.label)])).toEqual([
       ["Create", ["Home", "Generate", "Prompts", "Templates", "Styles", "Advanced", "Text Effects", "More Tools"]],
-      ["Mine", ["Gallery", "Saved", "History", "Settings", "Upgrade"]],
+      ["Mine", ["Gallery", "Saved", "History", "Collections", "Settings", "Upgrade"]],
     ]);
     expect(NAV_GROUPS[1].items.find((i) => i.label === "Saved")?.to).toBe("/my-generations");
   });

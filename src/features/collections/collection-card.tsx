@@ -1,0 +1,69 @@
+// One collection in the list: its newest image as a preview, its name (the link to it), how many images it
+// holds or "Smart", and Rename and Delete.
+import { useLiveQuery } from "dexie-react-hooks";
+import { Link } from "wouter";
+import { collectionGenerations } from "../../db/collections";
+import type { CollectionRecord } from "../../db/schema";
+import { useTileImage } from "../../sync/use-tile-image";
+import { Icon } from "../../ui/icons";
+
+type Props = {
+  userId: string;
+  collection: CollectionRecord;
+  /** Hand-made: how many images it holds. */
+  count: number | undefined;
+  onRename: () => void;
+  onDelete: () => void;
+};
+
+function Preview({ record }: { record: { id: string; imagePath: string } }) {
+  const image = useTileImage(record);
+  return image.src ? (
+    <span className="absolute inset-0 bg-cover bg-center" style={{ backgroundImage: `url("${image.src}")` }} />
+  ) : null;
+}
+
+export function CollectionCard({ userId, collection, count, onRename, onDelete }: Props) {
+  // Its newest image (a smart collection's first match), read live so the preview follows what it holds.
+  const newest = useLiveQuery(
+    () => collectionGenerations(userId, collection).then((items) => items[0] ?? null),
+    [userId, collection],
+  );
+  const smart = collection.filter !== null;
+  const size = smart ? "Smart" : count === 1 ? "1 image" : `${(count ?? 0).toLocaleString()} images`;
+  return (
+    <li className="card overflow-hidden border border-base-300 bg-base-100">
+      <Link
+        to={`/collections/${collection.id}`}
+        className="group block focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
+      >
+        <span className="relative grid aspect-[4/3] place-items-center bg-base-200 text-base-content/50">
+          <Icon name={smart ? "sliders" : "folder"} className="size-10" />
+          {newest && <Preview record={newest} />}
+        </span>
+        <span className="block px-4 pt-3 font-semibold break-words group-hover:underline">{collection.name}</span>
+      </Link>
+      <div className="flex items-center gap-1 px-4 pt-1 pb-3">
+        <span className={smart ? "badge badge-soft badge-secondary" : "text-sm text-base-content/80"}>{size}</span>
+        <span className="ms-auto flex gap-1">
+          <button
+            type="button"
+            className="btn btn-ghost btn-xs"
+            aria-label={`Rename ${collection.name}`}
+            onClick={onRename}
+          >
+            Rename
+          </button>
+          <button
+            type="button"
+            className="btn btn-ghost btn-xs"
+            aria-label={`Delete ${collection.name}`}
+            onClick={onDelete}
+          >
+            Delete
+          </button>
+        </span>
+      </div>
+    </li>
+  );
+}

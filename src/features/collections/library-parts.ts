@@ -1,0 +1,29 @@
+// The library's pieces a collection's pages draw with (its grid, selection bar, large view and recipe
+// filter fields), handed in by the app (src/app/routes.tsx), since features never import each other
+// (decision 35). The shapes are the library's own props.
+import type { ComponentType, ReactNode } from "react";
+import type { GenerationRecord } from "../../db/schema";
+import type { SmartFilterForm } from "./smart-filter";
+
+type RecipeFilterValue = Omit<SmartFilterForm, "engine" | "withinDays">;
+
+export type LibraryParts = {
+  Grid: ComponentType<{
+    items: readonly GenerationRecord[];
+    label: string;
+    onOpen: (id: string) => void;
+    selection?: { selected: ReadonlySet<string>; toggle: (id: string) => void };
+  }>;
+  SelectionBar: ComponentType<{
+    userId: string | undefined;
+    items: readonly GenerationRecord[];
+    selected: ReadonlySet<string>;
+    onSelectAll: () => void;
+    onClear: () => void;
+    zipName?: string;
+    deletable?: boolean;
+    children?: ReactNode;
+  }>;
+  OpenGeneration: ComponentType<{ id: string; userId: string | undefined; onClose: () => void }>;
+  FilterFields: ComponentType<{ value: RecipeFilterValue; onChange: (next: RecipeFilterValue) => void }>;
+};
