@@ -8,7 +8,7 @@ import { mailTo, codeFor } from "../support/auth-mail.ts";
 import { useBackend } from "../support/backend-suite.ts";
 import { type Backend, DEFAULT_AUTH_RATE_LIMITS, startBackend } from "../support/backend.ts";
 import { BACKEND_TARGETS } from "../support/backend-targets.ts";
-import { anonClient, PASSWORD, serviceClient, uniqueEmail } from "../support/clients.ts";
+import { anonClient, keyHeaders, PASSWORD, serviceClient, uniqueEmail } from "../support/clients.ts";
 import { createDatabase } from "../support/postgres.ts";
 
 describe.each(BACKEND_TARGETS)("auth admin API and e-mail OTP on $title", ({ postgres, skip }) => {
@@ -100,7 +100,7 @@ describe.each(BACKEND_TARGETS)("auth admin API and e-mail OTP on $title", ({ pos
       const missing = await admin.getUserById("00000000-0000-4000-8000-000000000000");
       expect(missing.error).toMatchObject({ status: 404, code: "user_not_found" });
       const notUuid = await fetch(`${b.url}/auth/v1/admin/users/not-a-uuid`, {
-        headers: { apikey: b.serviceRoleKey, authorization: `Bearer ${b.serviceRoleKey}` },
+        headers: keyHeaders(b.serviceRoleKey),
       });
       expect(notUuid.status).toBe(404);
       expect(await notUuid.json()).toMatchObject({ code: "validation_failed", message: "user_id must be an UUID" });
@@ -114,7 +114,7 @@ describe.each(BACKEND_TARGETS)("auth admin API and e-mail OTP on $title", ({ pos
         made.push(data.user!.id);
       }
       const res = await fetch(`${b.url}/auth/v1/admin/users?page=1&per_page=2`, {
-        headers: { apikey: b.serviceRoleKey, authorization: `Bearer ${b.serviceRoleKey}` },
+        headers: keyHeaders(b.serviceRoleKey),
       });
       expect(res.status).toBe(200);
       const total = Number(res.headers.get("x-total-count"));

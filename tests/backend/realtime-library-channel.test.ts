@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { setBackendClient } from "#src/api/client.ts";
 import { type GenerationChange, subscribeGenerationChanges } from "#src/api/library.ts";
 import { castFor, describeOnBackends, lazy } from "../support/backend-suite.ts";
-import { anonClient } from "../support/clients.ts";
+import { anonClient, storeGeneration } from "../support/clients.ts";
 import { enter, sleep, waitFor } from "../support/realtime.ts";
 
 /** How long "never arrives" waits after what should arrive has. */
@@ -101,16 +101,7 @@ describeOnBackends("the library channel on $title", { prefix: "pc_rt_library" },
     const [channel] = owner.client.getChannels();
     expect(channel.topic).toBe(`realtime:library:${owner.id}`);
     expect(channel.params.config.private).toBe(true);
-    const id = crypto.randomUUID();
-    const { error } = await server.from("generations").insert({
-      id,
-      user_id: owner.id,
-      prompt: "a kite over the dunes",
-      provider: "builtin",
-      model: "procedural-v1",
-      image_path: `${owner.id}/${id}.png`,
-    });
-    expect(error).toBeNull();
+    const id = await storeGeneration(server, owner.id, { prompt: "a kite over the dunes" });
     const change = await waitFor(
       () => changes.find((c) => c.type === "upsert" && c.row.id === id),
       "the app's subscription receiving the new row",

@@ -7,6 +7,7 @@
 // schema stays untouched.
 import { expect, it } from "vitest";
 import { clientsFor, describeOnBackends } from "../support/backend-suite.ts";
+import { keyHeaders } from "../support/clients.ts";
 import { fixtureMigration } from "../support/fixture-migrations.ts";
 
 /** This file's own migration, run after the product's. */
@@ -251,8 +252,7 @@ describeOnBackends("resource embedding on $title", FIXTURE, (b, { skip }) => {
     const res = await fetch(`${b.url}/rest/v1/rpc/emb_retitle`, {
       method: "POST",
       headers: {
-        apikey: b.serviceRoleKey,
-        authorization: `Bearer ${b.serviceRoleKey}`,
+        ...keyHeaders(b.serviceRoleKey),
         "content-type": "application/json",
         prefer: "handling=strict, max-affected=2",
       },

@@ -5,6 +5,7 @@
 // against this backend; each case is what storage-api (github:supabase/storage) does.
 import { beforeAll, expect, it } from "vitest";
 import { castFor, describeOnBackends } from "../support/backend-suite.ts";
+import { keyHeaders } from "../support/clients.ts";
 import { png } from "../support/png.ts";
 
 const BUCKET = "shapes";
@@ -41,8 +42,7 @@ describeOnBackends("storage as storage-api answers on $title", { prefix: "pc_sto
     const res = await fetch(`${backend.url}/storage/v1/object/copy`, {
       method: "POST",
       headers: {
-        apikey: backend.serviceRoleKey,
-        Authorization: `Bearer ${backend.serviceRoleKey}`,
+        ...keyHeaders(backend.serviceRoleKey),
         "content-type": "application/json",
         "x-metadata": Buffer.from(JSON.stringify({ fresh: "yes" })).toString("base64"),
       },
@@ -137,8 +137,7 @@ describeOnBackends("storage as storage-api answers on $title", { prefix: "pc_sto
     const res = await fetch(`${backend.url}/storage/v1/bucket/${id}`, {
       method: "PUT",
       headers: {
-        apikey: backend.serviceRoleKey,
-        Authorization: `Bearer ${backend.serviceRoleKey}`,
+        ...keyHeaders(backend.serviceRoleKey),
         "content-type": "application/json",
       },
       body: JSON.stringify({ id, name: id }),
@@ -182,7 +181,7 @@ describeOnBackends("storage as storage-api answers on $title", { prefix: "pc_sto
     expect(contain.error).toBeNull();
     const direct = await fetch(
       `${backend.url}/storage/v1/render/image/authenticated/${BUCKET}/render/a.png?width=16&resize=contain`,
-      { headers: { apikey: backend.serviceRoleKey, Authorization: `Bearer ${backend.serviceRoleKey}` } },
+      { headers: keyHeaders(backend.serviceRoleKey) },
     );
     expect(direct.headers.get("x-transformations")).toBe("width:16,resizing_type:fit");
     await direct.arrayBuffer();

@@ -6,6 +6,7 @@
 // everything there); the 'generations' bucket's read policy shows the operation names hosted sets.
 import { beforeAll, expect, it } from "vitest";
 import { castFor, describeOnBackends } from "../support/backend-suite.ts";
+import { keyHeaders, storeGeneration } from "../support/clients.ts";
 import { png } from "../support/png.ts";
 
 const BUCKET = "surface";
@@ -200,7 +201,7 @@ describeOnBackends("storage surface on $title", { prefix: "pc_storage_surface" }
   });
 
   it.skipIf(skip)("answers 404 NotSupported for hosted routes it does not serve", async () => {
-    const headers = { apikey: backend.serviceRoleKey, Authorization: `Bearer ${backend.serviceRoleKey}` };
+    const headers = keyHeaders(backend.serviceRoleKey);
     for (const [method, path] of [
       ["POST", "/upload/resumable"],
       ["GET", "/s3/surface"],
@@ -225,16 +226,7 @@ describeOnBackends("storage surface on $title", { prefix: "pc_storage_surface" }
     async () => {
       const path = `${owner.id}/${crypto.randomUUID()}.png`;
       expect((await server.storage.from(GENERATIONS).upload(path, blob())).error).toBeNull();
-      const { error } = await server.from("generations").insert({
-        id: crypto.randomUUID(),
-        user_id: owner.id,
-        prompt: "a lighthouse at dusk",
-        provider: "builtin",
-        model: "procedural-v1",
-        image_path: path,
-        is_public: true,
-      });
-      expect(error).toBeNull();
+      await storeGeneration(server, owner.id, { image_path: path, is_public: true });
       expect((await anon.storage.from(GENERATIONS).info(path)).data).toMatchObject({ name: path });
       expect((await anon.storage.from(GENERATIONS).exists(path)).data).toBe(true);
       expect((await anon.storage.from(GENERATIONS).createSignedUrl(path, 60)).error).toMatchObject({

@@ -7,7 +7,7 @@ import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { castFor, describeOnBackends } from "../support/backend-suite.ts";
-import { serviceClient } from "../support/clients.ts";
+import { serviceClient, storeGeneration } from "../support/clients.ts";
 
 const BUCKET = "generations";
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 5]);
@@ -26,20 +26,8 @@ describeOnBackends("storage on $title", { prefix: "pc_storage" }, (backend, { sk
    * The owner's generation row for the image at `path`, stored by the server as generate-image does: the
    * owner downloads and signs an image only while it has its row.
    */
-  async function rowFor(path: string, isPublic = false): Promise<string> {
-    const id = crypto.randomUUID();
-    const { error } = await server.from("generations").insert({
-      id,
-      user_id: owner.id,
-      prompt: "a lighthouse at dusk",
-      provider: "builtin",
-      model: "procedural-v1",
-      image_path: path,
-      is_public: isPublic,
-    });
-    expect(error).toBeNull();
-    return id;
-  }
+  const rowFor = (path: string, isPublic = false): Promise<string> =>
+    storeGeneration(server, owner.id, { image_path: path, is_public: isPublic });
 
   /** An image stored by the server in the owner's folder, with its row. */
   async function storedWithRow(name: string, isPublic = false): Promise<{ path: string; id: string }> {
@@ -251,16 +239,7 @@ describeOnBackends("storage on $title", { prefix: "pc_storage" }, (backend, { sk
     for (const id of [published, hidden]) {
       const path = `${owner.id}/${id}.png`;
       expect((await server.storage.from(BUCKET).upload(path, new Blob([PNG], { type: "image/png" }))).error).toBeNull();
-      const { error } = await server.from("generations").insert({
-        id,
-        user_id: owner.id,
-        prompt: "a lighthouse at dusk",
-        provider: "builtin",
-        model: "procedural-v1",
-        image_path: path,
-        is_public: id === published,
-      });
-      expect(error).toBeNull();
+      await storeGeneration(server, owner.id, { id, image_path: path, is_public: id === published });
     }
     const seen = await anon.storage.from(BUCKET).download(`${owner.id}/${published}.png`);
     expect(seen.error).toBeNull();

@@ -2,6 +2,7 @@
 import { createClient, type Session, type SupabaseClient, type User } from "@supabase/supabase-js";
 import WebSocket from "ws";
 import type { Backend } from "./backend.ts";
+import { newGeneration, type NewGeneration } from "./records.ts";
 
 /** The password every test account is made with. */
 export const PASSWORD = "correct-horse-42";
@@ -14,6 +15,9 @@ export function clientWith(url: string, key: string, headers: Record<string, str
     global: { headers },
   });
 }
+
+/** The headers of a raw request that sends `key` (the anon or service role key) as its API key and bearer token. */
+export const keyHeaders = (key: string): Record<string, string> => ({ apikey: key, Authorization: `Bearer ${key}` });
 
 export function anonClient(b: Backend): SupabaseClient {
   return clientWith(b.url, b.anonKey);
@@ -64,4 +68,20 @@ export async function countRows(client: SupabaseClient, table: string, userId: s
 export async function publish(user: NewUser, id: string): Promise<void> {
   const { error } = await user.client.functions.invoke("publish-generation", { body: { generation_id: id } });
   if (error) throw error;
+}
+
+/**
+ * Stores a generation of `userId`'s as generate-image does, with the service role (no client may insert
+ * one): `newGeneration`'s row, its image in the owner's folder, with `over` set; answers its id and throws
+ * when the insert is refused.
+ */
+export async function storeGeneration(
+  server: SupabaseClient,
+  userId: string,
+  over: Partial<NewGeneration> = {},
+): Promise<string> {
+  const row = { ...newGeneration(over.id ?? crypto.randomUUID(), userId), ...over };
+  const { error } = await server.from("generations").insert(row);
+  if (error) throw new Error(`storing generation ${row.id} failed: ${error.message}`);
+  return row.id;
 }
