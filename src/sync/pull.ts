@@ -6,6 +6,7 @@
 // deletions and flag changes made elsewhere. A failed pull of generations is recorded for the views
 // (src/db/pull-status.ts) and cleared by the next pull that completes.
 import type { AppError } from "../api/errors";
+import type { Result } from "../lib/result";
 import type { MyLimits, PreferencesRow } from "#shared/vocabulary/rows.ts";
 import { fetchGenerationFlags } from "../api/library";
 import {
@@ -169,16 +170,24 @@ export type CatchUpReport = { pulled: number; removed: number; updated: number; 
 
 export type FetchStyles = typeof fetchCustomStyles;
 
+/** A table read whole (or two), laid over what the device holds by `reconcile`; a failed read changes nothing. */
+async function pullWhole<T>(
+  read: Promise<Result<T, AppError>>,
+  reconcile: (rows: T) => Promise<void>,
+): Promise<{ error?: AppError }> {
+  const rows = await read;
+  if (!rows.ok) return { error: rows.error };
+  await reconcile(rows.value);
+  return {};
+}
+
 /** The person's custom styles (decision 152), read whole: a few dozen rows replace what the device holds. */
-export async function pullCustomStyles(
+export function pullCustomStyles(
   db: AppDb,
   userId: string,
   fetchStyles: FetchStyles = fetchCustomStyles,
 ): Promise<{ error?: AppError }> {
-  const rows = await fetchStyles(userId);
-  if (!rows.ok) return { error: rows.error };
-  await reconcileStyles(db, userId, rows.value);
-  return {};
+  return pullWhole(fetchStyles(userId), (rows) => reconcileStyles(db, userId, rows));
 }
 
 export type FetchCollections = typeof fetchCollections;
@@ -187,15 +196,12 @@ export type FetchCollections = typeof fetchCollections;
  * The person's collections and their items (decision 157), read whole: a few hundred and a few thousand rows
  * replace what the device holds, under the writes still waiting.
  */
-export async function pullCollections(
+export function pullCollections(
   db: AppDb,
   userId: string,
   fetchAll: FetchCollections = fetchCollections,
 ): Promise<{ error?: AppError }> {
-  const rows = await fetchAll(userId);
-  if (!rows.ok) return { error: rows.error };
-  await reconcileCollections(db, userId, rows.value);
-  return {};
+  return pullWhole(fetchAll(userId), (rows) => reconcileCollections(db, userId, rows));
 }
 
 /**
