@@ -233,24 +233,13 @@ function bodyRoutes(): BodyRoute[] {
       name: `POST /rest/v1/${t.table}`,
       send: (s, body, x) => post(s, `/rest/v1/${t.table}`, body, s.token, x),
     });
-    routes.push({
-      name: `PATCH /rest/v1/${t.table}`,
-      send: (s, body, x) =>
-        send(s.b, `/rest/v1/${t.table}?${t.filter(s)}`, {
-          method: "PATCH",
-          body,
-          headers: { ...H(s.b, s.token), ...x },
-        }),
-    });
-    routes.push({
-      name: `DELETE /rest/v1/${t.table}`,
-      send: (s, body, x) =>
-        send(s.b, `/rest/v1/${t.table}?${t.filter(s)}`, {
-          method: "DELETE",
-          body,
-          headers: { ...H(s.b, s.token), ...x },
-        }),
-    });
+    for (const method of ["PATCH", "DELETE"]) {
+      routes.push({
+        name: `${method} /rest/v1/${t.table}`,
+        send: (s, body, x) =>
+          send(s.b, `/rest/v1/${t.table}?${t.filter(s)}`, { method, body, headers: { ...H(s.b, s.token), ...x } }),
+      });
+    }
   }
   for (const r of RPCS) {
     routes.push({
