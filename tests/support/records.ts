@@ -1,6 +1,7 @@
-// Generations rows (the server's shape, as the shared vocabulary names it) and queued tasks (the device's)
-// with every field filled, for tests that build them by hand: each test sets what it is about and takes
+// Generations rows (the server's shape, as the shared vocabulary names it), queued tasks (the device's) and
+// the recipe an image file carries, with every field filled, for tests that build them by hand: each test sets what it is about and takes
 // the rest.
+import type { ImageRecipe } from "#shared/recipe-metadata/recipe.ts";
 import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import type { NewTask } from "#src/db/tasks.ts";
 
@@ -44,6 +45,24 @@ export function publishedRow(id: string, prompt: string, over: Partial<Generatio
     created_at: "2026-11-20T10:00:00.000Z",
     ...over,
   });
+}
+
+/** The recipe a downloaded image of `newGeneration`'s row carries; `over` sets any field. */
+export function imageRecipe(over: Partial<ImageRecipe> = {}): ImageRecipe {
+  const { prompt, style, quality, width, height, seed, provider, model, ...row } = newGeneration("recipe", "someone");
+  return {
+    prompt,
+    negativePrompt: row.negative_prompt,
+    style,
+    quality,
+    aspectRatio: row.aspect_ratio,
+    width,
+    height,
+    seed,
+    provider,
+    model,
+    ...over,
+  };
 }
 
 /** A task as the generator queues it for `userId` (enqueueTasks adds its status and times); `over` sets any field. */

@@ -13,22 +13,19 @@ import { readRecipe, writeRecipe } from "#shared/recipe-metadata/recipe-file.ts"
 import { type ImageRecipe, parametersText, recipeFromObject, recipeJson } from "#shared/recipe-metadata/recipe.ts";
 import { recipeFromRow } from "#src/lib/generation-recipe.ts";
 import { withRecipe } from "#src/lib/image-export.ts";
+import { imageRecipe } from "../../support/records.ts";
 
 const W = 24,
   H = 16;
 
-const RECIPE: ImageRecipe = {
+/** The built-in engine's 1:1 image at 1024 px, drawn by builtin-procedural-v1. */
+const RECIPE = imageRecipe({
   prompt: "a red fox in the snow",
   negativePrompt: "blurry",
   style: "watercolor",
   quality: "high",
-  aspectRatio: "1:1",
-  width: 1024,
-  height: 1024,
   seed: 42,
-  provider: "builtin",
-  model: "builtin-procedural-v1",
-};
+});
 
 const UNICODE: ImageRecipe = {
   ...RECIPE,

@@ -1,19 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { ImageRecipe } from "#shared/recipe-metadata/recipe.ts";
 import { percent, upscaledFileName, upscaledRecipe } from "../../../../src/features/upscale/upscale-protocol";
+import { imageRecipe } from "../../../support/records.ts";
 
-const RECIPE: ImageRecipe = {
-  prompt: "A red fox in snow!",
-  negativePrompt: "",
-  style: "photorealistic",
-  quality: "standard",
-  aspectRatio: "1:1",
-  width: 1024,
-  height: 1024,
-  seed: 7,
-  provider: "builtin",
-  model: "procedural",
-};
+const RECIPE = imageRecipe({ prompt: "A red fox in snow!", style: "photorealistic", seed: 7, model: "procedural" });
 
 describe("the upscaled file's recipe", () => {
   it("notes the scale and the model, and keeps what makes the picture again (the drawn size too)", () => {
