@@ -57,7 +57,7 @@ export function deleteCollectionRow(id: string): Promise<Result<null, WriteFailu
 }
 
 /** Items sent per request (their ids go in the body; a request stays small). */
-export const ITEMS_PER_REQUEST = 500;
+const ITEMS_PER_REQUEST = 500;
 
 const GONE = "23503";
 
@@ -120,7 +120,7 @@ export function removeCollectionItems(
 }
 
 /** Rows read per request by the catch-up. */
-export const COLLECTIONS_PAGE_SIZE = 1000;
+const COLLECTIONS_PAGE_SIZE = 1000;
 
 /** Every row of one of the person's tables, page by page in key order. */
 async function readAll<T>(

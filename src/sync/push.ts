@@ -102,7 +102,7 @@ const COLLECTION_CALLS = {
   add: addCollectionItems,
   remove: removeCollectionItems,
 };
-export type CollectionCalls = typeof COLLECTION_CALLS;
+type CollectionCalls = typeof COLLECTION_CALLS;
 
 /**
  * A collection's entry: its whole row upserted, deleted by id, images added (the entry's moment is their
