@@ -119,7 +119,8 @@ export default function HomePage({ loadGenerator }: { loadGenerator?: GeneratorL
         </h1>
         <p className="mx-auto mt-5 max-w-2xl text-lg leading-relaxed text-base-content/80 text-pretty">
           Turn ideas into visuals. Choose from {STYLE_IDS.length} styles and three aspect ratios, then download as PNG,
-          JPG or WebP, or upscale 4× on your device for an ultra-high-resolution download up to 6144 pixels wide.
+          JPG or WebP, or upscale 4× on your device for an ultra-high-resolution download up to 6144 pixels wide, kept
+          in your library if you like.
         </p>
         <p className="mx-auto mt-3 max-w-2xl text-sm text-base-content/80 text-pretty">
           {WHAT_DRAWS}{" "}
