@@ -76,7 +76,15 @@ function generateImage(r: Rng, w: World, who: Who): HttpCase {
       3,
       () => {
         const fields = validFields(r);
-        const key = r.pick([...Object.keys(fields), "provider", "timezone", "reference_image", word(r)]);
+        const key = r.pick([
+          ...Object.keys(fields),
+          "provider",
+          "timezone",
+          "reference_image",
+          "custom_style",
+          "variation",
+          word(r),
+        ]);
         fields[key] = r.chance(0.5) ? jsonValue(r, 4) : text(r, 4000);
         if (key === "request_id" && r.chance(0.3)) fields[key] = r.pick(w.generations).id;
         return { body: jsonBody(r, fields), label: `field ${key.slice(0, 20)} broken`, who };
@@ -147,17 +155,19 @@ export function functionsCase(r: Rng, w: World, who: Who): HttpCase {
     ],
     [
       1,
-      // Half of this branch goes to the billing functions (decision 148); the other branches' draws, and so
-      // every request in FOUND, stay as they were.
+      // Half of this branch goes to the billing functions (decision 148), a quarter to keep-upscale (decision
+      // 158); the other branches' draws, and so every request in FOUND, stay as they were.
       () =>
         r.chance(0.5)
           ? billingCase(r, who)
-          : post(
-              "other function",
-              `/functions/v1/${pct(r.pick(["health", "", "..", word(r), text(r, 50)]))}`,
-              jsonBody(r, jsonValue(r, 3)),
-              who,
-            ),
+          : r.chance(0.5)
+            ? keepUpscaleCase(r, w, who)
+            : post(
+                "other function",
+                `/functions/v1/${pct(r.pick(["health", "", "..", word(r), text(r, 50)]))}`,
+                jsonBody(r, jsonValue(r, 3)),
+                who,
+              ),
     ],
   ]);
 }
@@ -206,5 +216,45 @@ function billingCase(r: Rng, who: Who): HttpCase {
     path: "/functions/v1/stripe-webhook",
     headers: { "content-type": "application/json", ...(signature === null ? {} : { "stripe-signature": signature }) },
     body: jsonBody(r, event),
+  };
+}
+
+/**
+ * keep-upscale forms (decision 158): multipart with an image of any kind from images.ts under a type that may
+ * lie, an original of the caller's, another's or none, a scale that may be no scale, a part left out or renamed;
+ * or a body of any kind. The fuzz images never measure an original times two or four, so nothing is kept.
+ */
+function keepUpscaleCase(r: Rng, w: World, who: Who): HttpCase {
+  const image = fuzzImage(r);
+  const boundary = `fuzz${r.int(0, 1e9).toString(36)}`;
+  const fields: [string, string][] = [
+    ["id", r.chance(0.9) ? uuid(r) : text(r, 60)],
+    ["original_id", r.chance(0.8) ? r.pick(w.generations).id : r.pick([uuid(r), text(r, 60)])],
+    ["scale", r.pick(["2", "4", "3", "0", text(r, 10)])],
+  ];
+  if (r.chance(0.2)) fields.splice(r.int(0, fields.length - 1), 1);
+  if (r.chance(0.1)) fields.push([word(r), text(r, 200)]);
+  const type = r.chance(0.8) ? image.mime : r.pick(["image/webp", "text/plain", "", "image/gif"]);
+  const head = fields.map(
+    ([name, value]) => `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  const filePart = `--${boundary}\r\ncontent-disposition: form-data; name="image"; filename="up"\r\ncontent-type: ${type}\r\n\r\n`;
+  const multipart = r.chance(0.85);
+  const body = multipart
+    ? Buffer.concat([
+        Buffer.from(head.join("") + filePart),
+        Buffer.from(image.bytes),
+        Buffer.from(`\r\n--${boundary}${r.chance(0.9) ? "--" : ""}\r\n`),
+      ])
+    : Buffer.from(jsonBody(r, jsonValue(r, 4)));
+  return {
+    kind: "http",
+    surface: "functions",
+    label: `keep-upscale ${multipart ? image.name : "any body"}`,
+    who,
+    method: "POST",
+    path: "/functions/v1/keep-upscale",
+    headers: { "content-type": multipart ? `multipart/form-data; boundary=${boundary}` : "application/json" },
+    body: new Uint8Array(body),
   };
 }

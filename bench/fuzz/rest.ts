@@ -43,6 +43,22 @@ export const TABLES: Record<string, string[]> = {
   quota_reservations: ["request_id", "user_id", "created_at"],
   app_events: ["id", "user_id", "name", "metadata", "created_at"],
   web_vitals: ["id", "user_id", "name", "value", "metric_id", "delta", "rating", "created_at"],
+  custom_styles: [
+    "id",
+    "user_id",
+    "name",
+    "prompt",
+    "negative_prompt",
+    "base_style",
+    "quality",
+    "aspect_ratio",
+    "preview",
+    "created_at",
+    "updated_at",
+  ],
+  subscriptions: ["user_id", "status", "plan", "tier", "current_period_end", "cancel_at_period_end", "ends_at"],
+  collections: ["id", "user_id", "name", "filter", "created_at", "updated_at"],
+  collection_items: ["collection_id", "generation_id", "user_id", "added_at"],
 };
 const TABLE_NAMES = Object.keys(TABLES);
 const OPERATORS = ["eq", "neq", "gt", "gte", "lt", "lte", "like", "ilike", "match", "imatch", "in", "is"];
