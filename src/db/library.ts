@@ -94,10 +94,16 @@ export function cacheImage(id: string, blob: Blob, db: AppDb = appDb): Promise<b
 }
 
 /** What the outbox still has to tell the server, folded in order: the device's view of its own writes. */
-export type PendingOverlay = { flags: Map<string, Flags>; deleted: Set<string>; preferences: PreferencesPatch };
+/** `kept`: upscales kept here that the server has not stored yet (decision 158), which no reconcile may remove. */
+export type PendingOverlay = {
+  flags: Map<string, Flags>;
+  deleted: Set<string>;
+  kept: Set<string>;
+  preferences: PreferencesPatch;
+};
 
 export async function pendingOverlay(db: AppDb, userId: string): Promise<PendingOverlay> {
-  const overlay: PendingOverlay = { flags: new Map(), deleted: new Set(), preferences: {} };
+  const overlay: PendingOverlay = { flags: new Map(), deleted: new Set(), kept: new Set(), preferences: {} };
   for (const entry of await pendingEntries(db, userId)) {
     const op = { kind: entry.kind, payload: entry.payload } as OutboxOp;
     if (op.kind === "generation.flags") {
@@ -105,6 +111,8 @@ export async function pendingOverlay(db: AppDb, userId: string): Promise<Pending
       overlay.flags.set(generationId, { ...overlay.flags.get(generationId), ...flags });
     } else if (op.kind === "generation.delete") {
       overlay.deleted.add(op.payload.generationId);
+    } else if (op.kind === "upscale.keep") {
+      overlay.kept.add(op.payload.generationId);
     } else if (op.kind === "preferences.update") {
       Object.assign(overlay.preferences, op.payload.patch);
     }
@@ -198,7 +206,7 @@ export async function reconcileGenerations(
       .where("[userId+createdAt]")
       .between([userId, ""], [userId, upTo], true, true)
       .toArray();
-    const gone = local.filter((r) => !server.has(r.id)).map((r) => r.id);
+    const gone = local.filter((r) => !server.has(r.id) && !overlay.kept.has(r.id)).map((r) => r.id);
     await db.generations.bulkDelete(gone);
     await removeImages(db, gone);
     await forgetItemsOf(db, gone);

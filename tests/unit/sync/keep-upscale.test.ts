@@ -7,6 +7,7 @@ import type { KeepUpscalePayload } from "#src/api/keep-upscale.ts";
 import { appErrorOf } from "#src/api/errors.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { toGenerationRecord } from "#src/db/generation-record.ts";
+import { reconcileGenerations } from "#src/db/library.ts";
 import { pendingEntries } from "#src/db/outbox.ts";
 import { listConflicts } from "#src/db/queries.ts";
 import { keepUpscale } from "#src/features/upscale/keep-upscale.ts";
@@ -107,5 +108,17 @@ describe("keep in library", () => {
     expect(report.stopped.reason).toBe("backoff");
     expect(await db.generations.get(id)).toBeDefined();
     expect(await pendingEntries(db, "alice")).toHaveLength(1);
+  });
+
+  it("a pull's reconcile leaves a kept upscale the server has not stored yet, and removes it once it is no entry", async () => {
+    const original = await withOriginal();
+    const id = await keepUpscale(db, original, { image: webp(), width: 128, height: 96 }, 2, NOW);
+    const server = new Map([["orig", { isSaved: false, isPublic: false }]]);
+    const later = "2026-11-27T02:00:00.000Z";
+    expect(await reconcileGenerations(db, "alice", server, later)).toMatchObject({ removed: 0 });
+    expect(await db.generations.get(id)).toBeDefined();
+    await db.outbox.clear();
+    expect(await reconcileGenerations(db, "alice", server, later)).toMatchObject({ removed: 1 });
+    expect(await db.generations.get(id)).toBeUndefined();
   });
 });
