@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
 import { db } from "#src/db/db.ts";
+import { saveCollection } from "#src/db/collections.ts";
 import { toGenerationRecord } from "#src/db/generation-record.ts";
 import { setSessionView } from "#src/state/session-store.ts";
 import { toasts } from "#src/state/toasts.ts";
@@ -67,6 +68,20 @@ describe("generator", () => {
     await userEvent.click(screen.getByRole("button", { name: "Generate" }));
     expect(generate.mock.calls[0][0].batchCount).toBeUndefined();
     expect(toasts.items).toHaveLength(0);
+  });
+
+  it("sends each request with the collection its results go into, and none after None", async () => {
+    generate.mockResolvedValue({ ok: true, taskIds: ["a"] });
+    const trips = await saveCollection("u1", { name: "Trips", filter: null }, undefined, db);
+    renderPage("/generate");
+    await userEvent.type(await screen.findByLabelText("Prompt"), "a lighthouse");
+    const into = await screen.findByLabelText("Add new results to");
+    await userEvent.selectOptions(into, "Trips");
+    await userEvent.click(screen.getByRole("button", { name: "Generate" }));
+    expect(generate.mock.calls[0][0].collectionId).toBe(trips.ok && trips.collection.id);
+    await userEvent.selectOptions(into, "None");
+    await userEvent.click(screen.getByRole("button", { name: "Generate" }));
+    expect(generate.mock.calls[1][0].collectionId).toBeUndefined();
   });
 
   it("asks a signed-out visitor to sign in and comes back with the same settings", async () => {
