@@ -7,7 +7,7 @@ import { expect, it } from "vitest";
 import { mailTo, codeFor } from "../support/auth-mail.ts";
 import { describeOnBackends } from "../support/backend-suite.ts";
 import type { Backend } from "../support/backend.ts";
-import { anonClient, newUser, PASSWORD, serviceClient, uniqueEmail } from "../support/clients.ts";
+import { anonClient, newUser, type NewUser, PASSWORD, serviceClient, uniqueEmail } from "../support/clients.ts";
 
 const ACCOUNT_URL = "http://localhost:5173/account";
 const ACCEPTED = "Confirmation link accepted. Please proceed to confirm link sent to the other email";
@@ -18,6 +18,14 @@ async function follow(b: Backend, link: URL | string): Promise<string> {
   const res = await fetch(`${b.url}/auth/v1/verify?${url.searchParams.toString()}`, { redirect: "manual" });
   expect(res.status).toBe(303);
   return res.headers.get("location")!;
+}
+
+/** A new person on `b` who has asked to move to a new address, `next`. */
+async function askedToMove(b: Backend, tag: string): Promise<NewUser & { next: string }> {
+  const user = await newUser(b, tag);
+  const next = uniqueEmail(`${tag}-new`);
+  expect((await user.client.auth.updateUser({ email: next })).error).toBeNull();
+  return { ...user, next };
 }
 
 async function signsIn(b: Backend, email: string): Promise<boolean> {
@@ -69,9 +77,7 @@ describeOnBackends("e-mail change on $title", { prefix: "pc_auth_email_change", 
   it.skipIf(skip)(
     "takes the codes only with their own address, once, and answers the first with GoTrue's message",
     async () => {
-      const { client, email } = await newUser(b, "codes");
-      const next = uniqueEmail("codes-new");
-      expect((await client.auth.updateUser({ email: next })).error).toBeNull();
+      const { client, email, next } = await askedToMove(b, "codes");
       const toCurrent = await codeFor(b, email);
       const toNew = await codeFor(b, next);
 
@@ -174,9 +180,7 @@ describeOnBackends("e-mail change on $title", { prefix: "pc_auth_email_change", 
   it.skipIf(skip)(
     "holds a resend of a pending change back for a minute and tells nothing for an address without one",
     async () => {
-      const { client, email } = await newUser(b, "resend");
-      const next = uniqueEmail("resend-new");
-      expect((await client.auth.updateUser({ email: next })).error).toBeNull();
+      const { email, next } = await askedToMove(b, "resend");
       const first = await codeFor(b, next);
       const soon = await anonClient(b).auth.resend({ type: "email_change", email });
       expect(soon.error).toMatchObject({ status: 429, code: "over_email_send_rate_limit" });
