@@ -84,7 +84,7 @@ const { ok } = await import("#src/lib/result.ts");
 const { drainOutbox } = await import("#src/sync/push.ts");
 const { pullCollections } = await import("#src/sync/pull.ts");
 const { applyChange } = await import("#src/sync/realtime.ts");
-const { runTask } = await import("#src/sync/run-task.ts");
+const { claimNext, runTask } = await import("#src/sync/run-task.ts");
 const { generationRow, newTask } = await import("../../support/records.ts");
 type AppDb = import("#src/db/db.ts").AppDb;
 type PushDeps = import("#src/sync/push.ts").PushDeps;
@@ -302,8 +302,12 @@ describe("'Add new results to'", () => {
       NOW,
     );
     await deleteCollection("alice", gone.id, db);
-    expect(await runTask(runDeps(), "t1")).toMatchObject({ status: "done", generationId: "t1" });
-    expect(await runTask(runDeps(), "t2")).toMatchObject({ status: "done", generationId: "t2" });
+    // The queue claims its next task in the transaction that stores an answer: t2 is sent from t1's.
+    const deps = runDeps();
+    const first = await runTask(deps, "t1", { next: () => claimNext(deps, "t2") });
+    expect(first).toMatchObject({ status: "done", generationId: "t1", next: { task: { id: "t2" } } });
+    const second = first.status === "done" ? await first.next?.sending : undefined;
+    expect(second).toMatchObject({ status: "done", generationId: "t2" });
     expect(await itemsHeld()).toEqual([`${trips.id}/t1`]);
     expect((await db.generations.get("t2"))?.id).toBe("t2");
     expect((await pendingEntries(db, "alice")).map((e) => e.kind)).toEqual([
