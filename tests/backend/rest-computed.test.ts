@@ -7,7 +7,7 @@
 // own: a migration written next to copies of the product's migrations (MIGRATIONS_DIR).
 import { expect, it } from "vitest";
 import { clientsFor, describeOnBackends } from "../support/backend-suite.ts";
-import { fixtureMigration } from "../support/fixture-migrations.ts";
+import { everyoneReads, fixtureMigration } from "../support/fixture-migrations.ts";
 
 /** This file's own migration, run after the product's. */
 const FIXTURE = fixtureMigration("rest_computed_fixture")`
@@ -42,16 +42,7 @@ create function public.cf_people(public.cf_tasks) returns setof public.cf_people
   language sql stable as $$ select * from public.cf_people where id = $1.owner_id $$;
 create function public.cf_everyone() returns setof public.cf_people
   language sql stable as $$ select * from public.cf_people order by id $$;
-do $$
-declare t text;
-begin
-  foreach t in array array['cf_teams', 'cf_people', 'cf_tasks'] loop
-    execute format('alter table public.%I enable row level security', t);
-    execute format('create policy "everyone reads" on public.%I for select using (true)', t);
-    execute format('grant select on public.%I to anon, authenticated', t);
-    execute format('grant all on public.%I to service_role', t);
-  end loop;
-end $$;
+${everyoneReads(["public.cf_teams", "public.cf_people", "public.cf_tasks"])}
 create policy "the server writes" on public.cf_people for all to service_role using (true) with check (true);
 insert into public.cf_teams values (1, 'Red'), (2, 'Blue'), (3, 'Empty');
 insert into public.cf_people values

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { clientsFor, describeOnBackends } from "../support/backend-suite.ts";
-import { fixtureMigration } from "../support/fixture-migrations.ts";
+import { everyoneReads, fixtureMigration } from "../support/fixture-migrations.ts";
 
 /** This file's schemas, tables and functions, migrated after the product's migrations. */
 const FIXTURE = fixtureMigration("rest_profiles_fixture")`
@@ -23,17 +23,7 @@ create table rp_extra.rp_things (id int primary key, label text not null, kind_i
 create table rp_extra.rp_kinds (id int primary key, name text not null);
 alter table rp_extra.rp_things add constraint rp_things_kind_fkey foreign key (kind_id) references rp_extra.rp_kinds (id);
 create table rp_hidden.rp_secrets (id int primary key);
-do $$
-declare t text;
-begin
-  foreach t in array array['public.rp_things', 'rp_extra.rp_things', 'rp_extra.rp_kinds', 'rp_hidden.rp_secrets'] loop
-    execute format('alter table %s enable row level security', t);
-    execute format('create policy "everyone reads" on %s for select using (true)', t);
-    execute format('create policy "the server writes" on %s for all to service_role using (true) with check (true)', t);
-    execute format('grant select on %s to anon, authenticated', t);
-    execute format('grant all on %s to service_role', t);
-  end loop;
-end $$;
+${everyoneReads(["public.rp_things", "rp_extra.rp_things", "rp_extra.rp_kinds", "rp_hidden.rp_secrets"], { serverWrites: true })}
 insert into public.rp_things values (1, 'public one');
 insert into rp_extra.rp_kinds values (1, 'round'), (2, 'square');
 insert into rp_extra.rp_things values (1, 'extra one', 1), (2, 'extra two', 2);

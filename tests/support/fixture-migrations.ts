@@ -24,6 +24,27 @@ export function fixtureMigration(name: string): (sql: TemplateStringsArray, ...v
   return (sql, ...values) => ({ file: `99999999999999_${name}.sql`, sql: String.raw({ raw: sql }, ...values) });
 }
 
+/**
+ * SQL that opens fixture `tables` (schema-qualified) to every reader: row-level security on, the policy
+ * "everyone reads", select for anon and authenticated, everything for the service role; with `serverWrites`,
+ * also the policy "the server writes".
+ */
+export function everyoneReads(tables: string[], { serverWrites = false } = {}): string {
+  const writes = (t: string) =>
+    serverWrites
+      ? [`create policy "the server writes" on ${t} for all to service_role using (true) with check (true);`]
+      : [];
+  return tables
+    .flatMap((t) => [
+      `alter table ${t} enable row level security;`,
+      `create policy "everyone reads" on ${t} for select using (true);`,
+      ...writes(t),
+      `grant select on ${t} to anon, authenticated;`,
+      `grant all on ${t} to service_role;`,
+    ])
+    .join("\n");
+}
+
 /** A new temporary migrations folder: the product's migrations and, last, `fixture`. */
 function migrationsWith(fixture: FixtureMigration): string {
   const dir = mkdtempSync(join(tmpdir(), "pc-migrations-"));
