@@ -3,19 +3,14 @@
 // a query term matches every word it begins (so results follow each keystroke), and all terms must
 // match. History reads the person's whole list once and runs the search over it in memory on each
 // keystroke (docs/decisions/047-image-bytes-in-their-own-dexie-table.md).
-import type { AspectRatio, Quality } from "#shared/vocabulary/generation.ts";
 import type { CollectionFilter } from "#shared/vocabulary/collections.ts";
 import type { GenerationRecord } from "./schema";
 
-export type GenerationFilter = {
-  text?: string;
-  style?: string;
-  quality?: Quality;
-  aspectRatio?: AspectRatio;
-  /** The engine that drew it (the record's `provider`). */
-  engine?: string;
-  saved?: boolean;
-  published?: boolean;
+/**
+ * What the search filters on: a smart collection's fields (the shared vocabulary's: words, style, quality,
+ * ratio, engine, saved, published), its days read as instants.
+ */
+export type GenerationFilter = Omit<CollectionFilter, "from" | "to" | "withinDays"> & {
   /** Inclusive lower bound: an ISO instant, or a date (YYYY-MM-DD, UTC). */
   from?: string;
   /** Inclusive upper bound: an ISO instant, or a date (YYYY-MM-DD, UTC) meaning that whole day. */
