@@ -1,8 +1,8 @@
 // Keep in library (issue 46.1, docs/decisions/158-keep-an-upscale-in-the-library.md): a made 1024² image
-// upscaled 2× on the device is kept in the library; it shows in History here at once, reaches the server
-// linked to its original (upscale-2x, 2048²), and a second device signed in as the same person sees it in
-// History at twice the size, its file loaded, with the lineage to its original. The upscale runs on WASM
-// here (no GPU), so the journey waits minutes for it, as tests/e2e/upscale.spec.ts does.
+// upscaled 2× on the device is kept in the library offline; it shows in History here at once, reaches the
+// server on reconnect linked to its original (upscale-2x, 2048²), and a second device signed in as the same
+// person sees it in History at twice the size, its file loaded, with the lineage to its original. The
+// upscale runs on WASM here (no GPU), so the journey waits minutes for it, as tests/e2e/upscale.spec.ts does.
 import { expect, test } from "./support/test";
 import { accountButton, audit, signIn, signUp, uniqueEmail, type Finding } from "./support/app";
 import { generateOne, openGenerator, previewImage, serverSession } from "./support/generator";
@@ -22,8 +22,11 @@ type Linked = { id: string; parent_id: string | null; variation: string | null; 
 
 test("an upscale kept in the library shows in History here and on another device at twice the size, linked", async ({
   page,
+  context,
   browser,
+  allowOffline,
 }, testInfo) => {
+  allowOffline("the upscale is kept offline on purpose");
   test.setTimeout(16 * 60_000);
   const email = uniqueEmail("keep-upscale");
   await signUp(page, email);
@@ -37,6 +40,8 @@ test("an upscale kept in the library shows in History here and on another device
   const panel = dialog.getByRole("region", { name: "Upscale" });
   await panel.getByRole("button", { name: "Upscale 2×" }).click();
   await expect(panel.getByText(/^Ready: 2048 × 2048/)).toBeVisible({ timeout: 13 * 60_000 });
+  // Kept offline: it is in the library here at once, and is sent when the connection returns.
+  await context.setOffline(true);
   await panel.getByRole("button", { name: "Keep in library" }).click();
   await expect(panel.getByRole("status").filter({ hasText: "Kept in your library" })).toBeVisible({ timeout: 30_000 });
   await dialog.screenshot({ path: testInfo.outputPath("keep-kept.png") });
@@ -45,6 +50,7 @@ test("an upscale kept in the library shows in History here and on another device
   // Here at once: History holds the original and the kept upscale.
   await page.keyboard.press("Escape");
   await expect(historyTile(page, PROMPT)).toHaveCount(2);
+  await context.setOffline(false);
 
   // The server has it, linked to the original at twice its size.
   const server = await serverSession(page, email);
