@@ -69,11 +69,16 @@ function CollectionPicker({ userId, ids }: { userId: string; ids: readonly strin
     // The ids' contents, not the array's identity (a new array each render).
     [userId, key],
   );
+  // A tick shows at once, before the write and the live read behind it are done; a refused add takes it back.
+  const [ticked, setTicked] = useState<ReadonlyMap<string, boolean>>(new Map());
   const toggle = async (collectionId: string, add: boolean) => {
     setError(null);
+    setTicked((prev) => new Map(prev).set(collectionId, add));
     if (!add) return void (await removeFromCollection(userId, collectionId, [...ids]));
     const result = await addToCollection(userId, collectionId, [...ids]);
-    if (!result.ok) setError(result.message);
+    if (result.ok) return;
+    setError(result.message);
+    setTicked((prev) => new Map(prev).set(collectionId, false));
   };
   return (
     <>
@@ -96,7 +101,7 @@ function CollectionPicker({ userId, ids }: { userId: string; ids: readonly strin
                   <input
                     type="checkbox"
                     className="checkbox checkbox-primary checkbox-sm"
-                    checked={state.holding.has(c.id)}
+                    checked={ticked.get(c.id) ?? state.holding.has(c.id)}
                     onChange={(e) => void toggle(c.id, e.target.checked)}
                   />
                   <span className="break-all">{c.name}</span>
