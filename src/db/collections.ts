@@ -44,10 +44,10 @@ function toItemRecord(row: CollectionItemRow): CollectionItemRecord {
   };
 }
 
-/** The filter as the form set it: a field left unset is absent (not undefined), the words trimmed. */
+/** The filter as the form set it, its text trimmed: a field left unset or blank is absent (not undefined). */
 function cleanFilter(filter: CollectionFilter): CollectionFilter {
-  const set = Object.entries(filter).filter(([, v]) => v !== undefined);
-  return Object.fromEntries(set.map(([k, v]) => [k, typeof v === "string" ? v.trim() : v])) as CollectionFilter;
+  const trimmed = Object.entries(filter).map(([k, v]): [string, unknown] => [k, typeof v === "string" ? v.trim() : v]);
+  return Object.fromEntries(trimmed.filter(([, v]) => v !== undefined && v !== "")) as CollectionFilter;
 }
 
 const isHandMade = (c: Pick<CollectionRecord, "filter">) => c.filter === null;

@@ -46,7 +46,7 @@ describe("collections on the device", () => {
   it("are made, renamed and deleted here at once, each with its outbox entry, and listed by name", async () => {
     db = openAppDb("collections-writes");
     const trips = await made(" Trips ");
-    const smart = await made("Foxes", { text: " fox ", style: undefined });
+    const smart = await made("Foxes", { text: " fox ", style: undefined, engine: " " });
     expect([trips.name, smart.filter]).toEqual(["Trips", { text: "fox" }]);
     const renamed = await saveCollection("alice", { name: "Journeys", filter: null }, trips.id, db, NOW + 1);
     expect(renamed.ok && [renamed.collection.createdAt, renamed.collection.updatedAt]).toEqual([
