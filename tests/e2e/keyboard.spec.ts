@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "./support/test";
+import { expect, test, type Locator, type Page } from "./support/test";
 import { signUp, uniqueEmail } from "./support/app";
 import { generateButton, openGenerator, previewImage, toasts } from "./support/generator";
 
@@ -12,6 +12,12 @@ async function tabTo(page: Page, name: RegExp | string, max = 40) {
     if (typeof name === "string" ? label === name : name.test(label)) return;
   }
   throw new Error(`could not reach ${name} with Tab`);
+}
+
+/** Presses `key` and expects the focus to land on `target`. */
+async function pressTo(page: Page, key: string, target: Locator): Promise<void> {
+  await page.keyboard.press(key);
+  await expect(target).toBeFocused();
 }
 
 /**
@@ -61,8 +67,7 @@ test.describe("keyboard only", () => {
     const skip = page.getByRole("link", { name: "Skip to main content" });
     await expect(skip).toBeFocused();
     await expect(skip).toBeInViewport();
-    await page.keyboard.press("Enter");
-    await expect(page.locator("#main")).toBeFocused();
+    await pressTo(page, "Enter", page.locator("#main"));
 
     await page.locator("body").focus();
     await tabTo(page, "Generate");
@@ -102,8 +107,7 @@ test.describe("keyboard only", () => {
       "aria-expanded",
       "true",
     );
-    await page.keyboard.press("Tab");
-    await expect(page.getByRole("button", { name: "Mark all as read" })).toBeFocused();
+    await pressTo(page, "Tab", page.getByRole("button", { name: "Mark all as read" }));
     await page.keyboard.press("Enter");
     await expect(page.getByRole("button", { name: "Notifications", exact: true })).toBeVisible();
     await page.keyboard.press("Escape");
@@ -123,27 +127,21 @@ test.describe("keyboard only", () => {
     await page.goto("/");
     await page.locator("body").focus();
     await tabTo(page, `Account menu for ${email}`);
-    await page.keyboard.press("ArrowDown");
-    await expect(page.getByRole("menuitem", { name: "Account" })).toBeFocused();
-    await page.keyboard.press("ArrowDown");
-    await expect(page.getByRole("menuitem", { name: "Billing" })).toBeFocused();
-    await page.keyboard.press("End");
-    await expect(page.getByRole("menuitem", { name: "Sign out" })).toBeFocused();
-    await page.keyboard.press("ArrowDown");
-    await expect(page.getByRole("menuitem", { name: "Account" })).toBeFocused();
+    await pressTo(page, "ArrowDown", page.getByRole("menuitem", { name: "Account" }));
+    await pressTo(page, "ArrowDown", page.getByRole("menuitem", { name: "Billing" }));
+    await pressTo(page, "End", page.getByRole("menuitem", { name: "Sign out" }));
+    await pressTo(page, "ArrowDown", page.getByRole("menuitem", { name: "Account" }));
     await page.keyboard.press("Escape");
     await expect(page.getByRole("menu")).toBeHidden();
     await expect(page.getByRole("button", { name: `Account menu for ${email}` })).toBeFocused();
 
     await page.keyboard.press("Enter");
-    await page.keyboard.press("ArrowDown");
-    await expect(page.getByRole("menuitem", { name: "Billing" })).toBeFocused();
+    await pressTo(page, "ArrowDown", page.getByRole("menuitem", { name: "Billing" }));
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/\/billing$/);
 
     await page.getByRole("button", { name: `Account menu for ${email}` }).focus();
-    await page.keyboard.press("ArrowUp");
-    await expect(page.getByRole("menuitem", { name: "Sign out" })).toBeFocused();
+    await pressTo(page, "ArrowUp", page.getByRole("menuitem", { name: "Sign out" }));
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
@@ -159,12 +157,9 @@ test.describe("keyboard only", () => {
     await expect(drawer).toBeVisible();
     await expect(page.getByRole("button", { name: "Close navigation" })).toBeFocused();
     // Focus stays inside the open drawer: backwards past its first link wraps to its last.
-    await page.keyboard.press("Shift+Tab");
-    await expect(drawer.getByRole("link", { name: "PromptCanvas home" })).toBeFocused();
-    await page.keyboard.press("Shift+Tab");
-    await expect(drawer.getByRole("link", { name: "Upgrade" })).toBeFocused();
-    await page.keyboard.press("Tab");
-    await expect(drawer.getByRole("link", { name: "PromptCanvas home" })).toBeFocused();
+    await pressTo(page, "Shift+Tab", drawer.getByRole("link", { name: "PromptCanvas home" }));
+    await pressTo(page, "Shift+Tab", drawer.getByRole("link", { name: "Upgrade" }));
+    await pressTo(page, "Tab", drawer.getByRole("link", { name: "PromptCanvas home" }));
     await page.keyboard.press("Escape");
     await expect(drawer).toBeHidden();
     await expect(page.getByRole("button", { name: "Open navigation" })).toBeFocused();
@@ -254,8 +249,7 @@ test.describe("keyboard only", () => {
     await page.keyboard.press("Enter");
     await expect(dialog).toBeVisible();
     await tabToVisibly(page, "Delete");
-    await page.keyboard.press("Enter");
-    await expect(dialog.getByRole("button", { name: "Keep it" })).toBeFocused();
+    await pressTo(page, "Enter", dialog.getByRole("button", { name: "Keep it" }));
     await tabToVisibly(page, "Delete for good", 3);
     await page.keyboard.press("Enter");
     await expect(dialog).toBeHidden();
