@@ -7,7 +7,17 @@ import type { AppDb } from "./db";
 export type ClearScope = { includeQueuedWork: boolean };
 
 export async function clearUserData(db: AppDb, scope: ClearScope): Promise<void> {
-  const cached = [db.generations, db.images, db.imageUse, db.preferences, db.limits, db.meta];
+  const cached = [
+    db.generations,
+    db.images,
+    db.imageUse,
+    db.preferences,
+    db.limits,
+    db.meta,
+    db.customStyles,
+    db.collections,
+    db.collectionItems,
+  ];
   const queued = scope.includeQueuedWork ? [db.tasks, db.outbox, db.promptHistory] : [];
   const tables = [...cached, ...queued];
   await db.transaction("rw", tables, async () => {
@@ -20,12 +30,18 @@ export async function clearUserData(db: AppDb, scope: ClearScope): Promise<void>
  * Runs at every session start, so it must leave the person's own data be.
  */
 export async function clearOtherUsersCache(db: AppDb, userId: string): Promise<void> {
-  await db.transaction("rw", [db.generations, db.images, db.imageUse, db.preferences, db.limits, db.meta], async () => {
-    await db.generations.where("userId").notEqual(userId).delete();
-    await db.images.where("userId").notEqual(userId).delete();
-    await db.imageUse.where("userId").notEqual(userId).delete();
-    await db.preferences.where("userId").notEqual(userId).delete();
-    await db.limits.where("userId").notEqual(userId).delete();
+  const owned = [
+    db.generations,
+    db.images,
+    db.imageUse,
+    db.preferences,
+    db.limits,
+    db.customStyles,
+    db.collections,
+    db.collectionItems,
+  ];
+  await db.transaction("rw", [...owned, db.meta], async () => {
+    for (const table of owned) await table.where("userId").notEqual(userId).delete();
     // Meta entries are per person (sync cursors, buffered telemetry), keyed with the user id at the end:
     // the signed-in person's stay, so a reload resumes the pull where it stopped instead of pulling all.
     await db.meta.filter((m) => !m.key.endsWith(userId)).delete();

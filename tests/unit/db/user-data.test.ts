@@ -51,13 +51,43 @@ async function seed(name: string) {
   });
   await db.promptHistory.add({ id: "p1", prompt: "queued", timestamp: 1, style: "anime", quality: "standard" });
   await db.meta.put({ key: "pull.generations.alice", value: "2026-01-01" });
+  for (const userId of ["alice", "bob"]) await seedOwnRows(userId);
 }
+
+/** A custom style and a collection holding the person's image: cached server rows, like generations. */
+async function seedOwnRows(userId: string) {
+  const at = "2026-01-01T00:00:00Z";
+  await db.customStyles.add({
+    id: `s-${userId}`,
+    userId,
+    name: "Film",
+    prompt: "35mm grain",
+    negativePrompt: "",
+    baseStyle: "photorealistic",
+    quality: "high",
+    aspectRatio: "1:1",
+    preview: null,
+    createdAt: at,
+    updatedAt: at,
+  });
+  await db.collections.add({
+    id: `c-${userId}`,
+    userId,
+    name: "Moodboard",
+    filter: null,
+    createdAt: at,
+    updatedAt: at,
+  });
+  await db.collectionItems.add({ collectionId: `c-${userId}`, generationId: `g-${userId}`, userId, addedAt: at });
+}
+
+const ownedTables = () => [db.customStyles, db.collections, db.collectionItems];
 
 describe("clearing local data on sign-out", () => {
   it("removes everything, queued work included, when the person signs out", async () => {
     await seed("clear-choice");
     await clearUserData(db, { includeQueuedWork: true });
-    for (const table of [db.generations, db.tasks, db.outbox, db.promptHistory, db.meta]) {
+    for (const table of [db.generations, db.tasks, db.outbox, db.promptHistory, db.meta, ...ownedTables()]) {
       expect(await table.count()).toBe(0);
     }
   });
@@ -67,6 +97,7 @@ describe("clearing local data on sign-out", () => {
     await clearUserData(db, { includeQueuedWork: false });
     expect(await db.generations.count()).toBe(0);
     expect(await db.meta.count()).toBe(0);
+    for (const table of ownedTables()) expect(await table.count()).toBe(0);
     expect(await db.tasks.count()).toBe(1);
     expect(await db.outbox.count()).toBe(1);
   });
@@ -75,6 +106,7 @@ describe("clearing local data on sign-out", () => {
     await seed("clear-switch");
     await clearOtherUsersCache(db, "bob");
     expect((await db.generations.toArray()).map((g) => g.id)).toEqual(["g2"]);
+    for (const table of ownedTables()) expect((await table.toArray()).map((r) => r.userId)).toEqual(["bob"]);
     expect(await db.meta.count()).toBe(0);
   });
 
