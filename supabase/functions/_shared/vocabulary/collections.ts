@@ -4,7 +4,7 @@
 // check, shared by the client and the database: SQL repeats them in the tables' checks
 // (public.is_collection_filter), and a db test proves them equal.
 import { countChars } from "./prompt.ts";
-import { isAspectRatio, isQuality, type AspectRatio, type Quality } from "./generation.ts";
+import { type AspectRatio, isAspectRatio, isQuality, type Quality } from "./generation.ts";
 import { isStyleId } from "./styles.ts";
 import { unstorableText } from "./text.ts";
 
@@ -115,9 +115,13 @@ export function validateCollectionFilter(filter: unknown): string | null {
   if (f.published !== undefined && typeof f.published !== "boolean") return "Published must be yes or no";
   for (const key of ["from", "to"] as const) {
     const day = f[key];
-    if (day !== undefined && (typeof day !== "string" || !DAY_PATTERN.test(day))) return "Dates must be days (yyyy-mm-dd)";
+    if (day !== undefined && (typeof day !== "string" || !DAY_PATTERN.test(day))) {
+      return "Dates must be days (yyyy-mm-dd)";
+    }
   }
-  if (typeof f.from === "string" && typeof f.to === "string" && f.from > f.to) return "The first day must not be after the last";
+  if (typeof f.from === "string" && typeof f.to === "string" && f.from > f.to) {
+    return "The first day must not be after the last";
+  }
   if (f.withinDays !== undefined) {
     const n = f.withinDays;
     if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > COLLECTION_WITHIN_DAYS_MAX) {
