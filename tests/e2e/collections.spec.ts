@@ -41,8 +41,8 @@ async function newCollection(page: Page, name: string, smart?: { style: string; 
   const form = page.getByRole("dialog", { name: smart ? "New smart collection" : "New collection" });
   await form.getByLabel("Name").fill(name);
   if (smart) {
-    await form.getByLabel("Style").selectOption({ label: smart.style });
-    await form.getByLabel("Saved", { exact: true }).selectOption({ label: smart.saved });
+    await form.getByRole("combobox", { name: "Style", exact: true }).selectOption({ label: smart.style });
+    await form.getByRole("combobox", { name: "Saved", exact: true }).selectOption({ label: smart.saved });
   }
   await form.getByRole("button", { name: "Create" }).click();
   await expect(form).toBeHidden();

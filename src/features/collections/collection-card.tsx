@@ -43,8 +43,16 @@ export function CollectionCard({ userId, collection, count, onRename, onDelete }
         </span>
         <span className="block px-4 pt-3 font-semibold break-words group-hover:underline">{collection.name}</span>
       </Link>
-      <div className="flex items-center gap-1 px-4 pt-1 pb-3">
-        <span className={smart ? "badge badge-soft badge-secondary" : "text-sm text-base-content/80"}>{size}</span>
+      <div className="flex flex-wrap items-center gap-1 px-4 pt-1 pb-3">
+        <span
+          className={
+            smart
+              ? "badge badge-soft badge-secondary text-base-content"
+              : "text-sm whitespace-nowrap text-base-content/80"
+          }
+        >
+          {size}
+        </span>
         <span className="ms-auto flex gap-1">
           <button
             type="button"

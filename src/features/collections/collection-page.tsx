@@ -42,7 +42,7 @@ function FilterChips({ collection, onEdit }: { collection: CollectionRecord; onE
     <div className="mb-4 flex flex-wrap items-center gap-2">
       <ul aria-label="Filter" className="flex flex-wrap gap-2">
         {filterChips(collection.filter).map((chip) => (
-          <li key={chip} className="badge badge-soft badge-secondary">
+          <li key={chip} className="badge badge-soft badge-secondary text-base-content">
             {chip}
           </li>
         ))}

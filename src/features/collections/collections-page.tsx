@@ -76,10 +76,7 @@ export default function CollectionsPage({ parts }: { parts: Pick<LibraryParts, "
           </p>
         </div>
       ) : (
-        <ul
-          aria-label="Your collections"
-          className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4"
-        >
+        <ul aria-label="Your collections" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-3 xl:grid-cols-4">
           {collections.map((c) => (
             <CollectionCard
               key={c.id}
