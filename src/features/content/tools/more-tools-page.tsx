@@ -43,6 +43,18 @@ const AVAILABLE: { title: string; body: string; to: string; icon: IconName }[] =
     icon: "palette",
   },
   {
+    title: "Upscale and Vary",
+    body: "Open an image in your History: upscale it 2× or 4× on your device, or vary it subtly or strongly.",
+    to: "/history",
+    icon: "history",
+  },
+  {
+    title: "Collections",
+    body: "Sort your images into collections, or save a filter as a smart collection; zip one to download.",
+    to: "/collections",
+    icon: "folder",
+  },
+  {
     title: "Public Gallery",
     body: "Browse and search images other people chose to publish.",
     to: "/gallery",
@@ -56,11 +68,7 @@ const AVAILABLE: { title: string; body: string; to: string; icon: IconName }[] =
   },
 ];
 
-const PLANNED = [
-  { title: "Upscaling", body: "Enlarge a finished image beyond its generated size." },
-  { title: "Variations", body: "One click for close variations of an image you like." },
-  { title: "Audio", body: "Sound from a prompt. See the audio page for what is planned." },
-];
+const PLANNED = [{ title: "Audio", body: "Sound from a prompt. See the audio page for what is planned." }];
 
 export default function MoreToolsPage() {
   return (
