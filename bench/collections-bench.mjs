@@ -47,7 +47,7 @@ const statusLabel = (n, filtered = false) =>
       : "1 image"
     : `${n.toLocaleString("en-US")} images${filtered ? " match" : ""}`;
 
-/** The two collections, written as the person: the hand-made one's items in one request. */
+/** The two collections, written as the person. */
 async function seedCollections(app, session, ids) {
   const headers = {
     apikey: app.anonKey,
@@ -65,9 +65,11 @@ async function seedCollections(app, session, ids) {
   const items = ids
     .filter((_, i) => i % 5 === 0)
     .map((generation_id) => ({ collection_id: handMade, generation_id, user_id: session.user.id }));
-  await json(
-    await fetch(`${app.api}/rest/v1/collection_items`, { method: "POST", headers, body: JSON.stringify(items) }),
-  );
+  // The gateway takes at most 1,000 rows a request.
+  for (let from = 0; from < items.length; from += 1000) {
+    const body = JSON.stringify(items.slice(from, from + 1000));
+    await json(await fetch(`${app.api}/rest/v1/collection_items`, { method: "POST", headers, body }));
+  }
 }
 
 /** Waits until the app's pull has brought `count` collection items into Dexie. */
@@ -101,9 +103,9 @@ function firstScreen(page, name, expected) {
       link.click();
       for (;;) {
         await new Promise((r) => requestAnimationFrame(r));
-        const status = [...document.querySelectorAll("main [role=status]")].map((s) => s.textContent).join(" ");
+        const status = [...document.querySelectorAll("main [role=status]")].map((s) => s.textContent);
         const tile = document.querySelector(`[role=list][aria-label="Images in ${name}"] [data-tile-image]`);
-        if (!listed && status === label) listed = performance.now() - start;
+        if (!listed && status.includes(label)) listed = performance.now() - start;
         if (listed && tile) {
           const img = new Image();
           img.src = /url\("(.*)"\)/.exec(tile.style.backgroundImage)[1];
@@ -128,8 +130,8 @@ function keystroke(page, text, label) {
       input.dispatchEvent(new Event("input", { bubbles: true }));
       for (;;) {
         await new Promise((r) => requestAnimationFrame(r));
-        const status = [...document.querySelectorAll("main [role=status]")].map((s) => s.textContent).join(" ");
-        if (status === label) return performance.now() - start;
+        const status = [...document.querySelectorAll("main [role=status]")].map((s) => s.textContent);
+        if (status.includes(label)) return performance.now() - start;
         if (performance.now() - start > 10_000) throw new Error(`"${text}" never showed ${label}; saw ${status}`);
       }
     },

@@ -6,7 +6,7 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import { useDeferredValue, useMemo, useState } from "react";
 import { Link, useLocation } from "wouter";
-import { collectionGenerations, listCollections, removeFromCollection } from "../../db/collections";
+import { removeFromCollection } from "../../db/collections";
 import type { CollectionRecord } from "../../db/schema";
 import { filterGenerations } from "../../db/search";
 import { useToggleSet } from "../../lib/use-toggle-set";
@@ -14,6 +14,7 @@ import { useSession } from "../../state/session-store";
 import { PageHeader } from "../../ui/page-header";
 import { SearchField } from "../../ui/search-field";
 import { CollectionForm } from "./collection-form";
+import { ownCollection, useCollectionImages } from "./collection-reads";
 import type { LibraryParts } from "./library-parts";
 import { filterChips } from "./smart-filter";
 
@@ -64,24 +65,25 @@ function CollectionView({
   parts: LibraryParts;
 }) {
   const { Grid, SelectionBar, OpenGeneration, FilterFields } = parts;
-  // Read again when what it holds changes, or its filter does (a rename alone leaves the list as it is).
-  const filterKey = JSON.stringify(collection.filter);
-  const all = useLiveQuery(() => collectionGenerations(userId, collection), [userId, collection.id, filterKey]);
+  const images = useCollectionImages(userId, collection);
   const [words, setWords] = useState("");
   const deferred = useDeferredValue(words.trim());
-  const items = useMemo(
-    () => (all && deferred ? filterGenerations(all, userId, { text: deferred }) : all),
-    [all, deferred, userId],
-  );
+  // The words filter runs over the whole list, in memory: until it is read, a filtered view waits for it.
+  const items = useMemo(() => {
+    if (!deferred) return images?.items;
+    return images?.complete ? filterGenerations(images.items, userId, { text: deferred }) : undefined;
+  }, [images, deferred, userId]);
   const { chosen, setChosen, toggle } = useToggleSet();
   const selected = useMemo(
     () => new Set((items ?? []).filter((r) => chosen.has(r.id)).map((r) => r.id)),
     [items, chosen],
   );
+  // The same object until the selection changes, so the grid's memoized rows are not all drawn again.
+  const selection = useMemo(() => ({ selected, toggle }), [selected, toggle]);
   const [openId, setOpenId] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
   const smart = collection.filter !== null;
-  const count = items?.length ?? 0;
+  const count = (deferred ? items?.length : images?.total) ?? items?.length ?? 0;
 
   return (
     <div className="mx-auto w-full max-w-6xl">
@@ -109,8 +111,9 @@ function CollectionView({
         ) : (
           <>
             <p role="status" className="mb-3 text-sm text-base-content/80">
-              {count === 1 ? "1 image" : `${count.toLocaleString()} images`}
-              {deferred ? (count === 1 ? " matches" : " match") : ""}
+              {deferred || images?.total !== undefined
+                ? `${count === 1 ? "1 image" : `${count.toLocaleString()} images`}${deferred ? (count === 1 ? " matches" : " match") : ""}`
+                : "Counting the images…"}
             </p>
             {count > 0 ? (
               <>
@@ -138,9 +141,10 @@ function CollectionView({
                 </SelectionBar>
                 <Grid
                   items={items}
+                  total={count}
                   label={`Images in ${collection.name}`}
                   onOpen={setOpenId}
-                  selection={{ selected, toggle }}
+                  selection={selection}
                 />
               </>
             ) : (
@@ -182,10 +186,7 @@ export default function CollectionPage({ parts }: { parts: LibraryParts }) {
   const [location] = useLocation();
   const id = collectionIdFromPath(location);
   // null once read and not found (deleted here or elsewhere, or not this person's).
-  const collection = useLiveQuery(
-    () => (userId ? listCollections(userId).then((all) => all.find((c) => c.id === id) ?? null) : undefined),
-    [userId, id],
-  );
+  const collection = useLiveQuery(() => (userId ? ownCollection(userId, id) : undefined), [userId, id]);
   if (collection === undefined || !userId) {
     return (
       <p role="status" className="py-10 text-center text-base-content/80">

@@ -10,6 +10,8 @@ type RecipeFilterValue = Omit<SmartFilterForm, "engine" | "withinDays">;
 export type LibraryParts = {
   Grid: ComponentType<{
     items: readonly GenerationRecord[];
+    /** How many the whole list holds, when `items` is its first screen. */
+    total?: number;
     label: string;
     onOpen: (id: string) => void;
     selection?: { selected: ReadonlySet<string>; toggle: (id: string) => void };

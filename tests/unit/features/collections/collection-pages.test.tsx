@@ -99,7 +99,9 @@ describe("one collection", () => {
     expect(tileNames(grid)).not.toContain(`Open: ${night.prompt}`);
 
     await userEvent.type(screen.getByRole("searchbox", { name: "Filter by words" }), "fox");
-    await waitFor(() => expect(tileNames(grid)).toEqual([`Open: ${fox.prompt}`]));
+    await waitFor(() =>
+      expect(tileNames(screen.getByRole("list", { name: "Images in Trip" }))).toEqual([`Open: ${fox.prompt}`]),
+    );
     await userEvent.click(screen.getByRole("checkbox", { name: `Select: ${fox.prompt}` }));
     await userEvent.click(screen.getByRole("button", { name: "Remove from collection" }));
     expect(await screen.findByText("No images match.")).toBeTruthy();
@@ -124,7 +126,9 @@ describe("one collection", () => {
     const form = screen.getByRole("dialog", { name: "Edit filter" });
     await userEvent.selectOptions(within(form).getByLabelText("Saved"), "any");
     await userEvent.click(within(form).getByRole("button", { name: "Save" }));
-    await waitFor(() => expect(tileNames(grid)).toHaveLength(2));
+    await waitFor(() =>
+      expect(tileNames(screen.getByRole("list", { name: "Images in Saved watercolours" }))).toHaveLength(2),
+    );
   });
 
   it("says so when the collection is not there", async () => {
