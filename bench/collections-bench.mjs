@@ -9,8 +9,8 @@
 // (REST, as the app's outbox writes them): a hand-made collection of every fifth image (2,000) and a smart
 // collection "watercolor and saved" (500 of the 10,000). The app's pull brings all of it into Dexie. Then, in
 // the page:
-// - first screen: on /collections, a click on the collection's link to its count shown and its first tile's
-//   picture decoded, 9 runs each, back to /collections between them;
+// - first screen: on /collections, a click on the collection's link to its first tile's picture decoded, and
+//   apart to its count shown, 9 runs each, back to /collections between them;
 // - keystroke: prompt words typed one character at a time into the collection's words filter, each
 //   keystroke to the count of its results shown (worked out here from the same rows).
 // Environment: CHROMIUM_PATH, BENCH_COLLECTIONS_PORT (55840), BENCH_COLLECTIONS_API_PORT (55841),
@@ -92,7 +92,10 @@ async function waitForItems(page, count) {
   );
 }
 
-/** From a click on the collection's link on /collections to its count shown and its first tile's picture decoded. */
+/**
+ * From a click on the collection's link on /collections to its first screen (the first tile's picture decoded)
+ * and, apart, to its count shown (a smart collection counts once its whole list is read).
+ */
 function firstScreen(page, name, expected) {
   return page.evaluate(
     async ({ name, label }) => {
@@ -100,18 +103,21 @@ function firstScreen(page, name, expected) {
       if (!link) throw new Error(`no link to ${name}`);
       const start = performance.now();
       let listed = 0;
+      let shown = 0;
       link.click();
       for (;;) {
         await new Promise((r) => requestAnimationFrame(r));
         const status = [...document.querySelectorAll("main [role=status]")].map((s) => s.textContent);
         const tile = document.querySelector(`[role=list][aria-label="Images in ${name}"] [data-tile-image]`);
         if (!listed && status.includes(label)) listed = performance.now() - start;
-        if (listed && tile) {
+        if (!shown && tile) {
+          // The tile's picture is a CSS background: shown once its source is set and decoded.
           const img = new Image();
           img.src = /url\("(.*)"\)/.exec(tile.style.backgroundImage)[1];
           await img.decode();
-          return { listed, shown: performance.now() - start };
+          shown = performance.now() - start;
         }
+        if (listed && shown) return { listed, shown };
         if (performance.now() - start > 30_000) throw new Error(`${name} did not show "${label}" within 30 s`);
       }
     },
@@ -192,7 +198,7 @@ try {
     }
     const shown = runs.map((r) => r.shown);
     console.log(
-      `  ${name} (${members.length}): first screen, click to the count and the first picture shown: ${summary(shown)}  (goal <= 100 ms); each (ms): ${shown.map(Math.round).join(", ")}`,
+      `  ${name} (${members.length}): first screen, click to the first picture shown: ${summary(shown)}  (goal <= 100 ms); each (ms): ${shown.map(Math.round).join(", ")}`,
     );
     console.log(`    to the count alone: ${summary(runs.map((r) => r.listed))}`);
     await page.waitForTimeout(1000);

@@ -115,8 +115,11 @@ function CollectionView({
                 ? `${count === 1 ? "1 image" : `${count.toLocaleString()} images`}${deferred ? (count === 1 ? " matches" : " match") : ""}`
                 : "Counting the images…"}
             </p>
-            {count > 0 ? (
+            {/* While the collection holds images, its bar and grid stay mounted, even when the words match none:
+                a keystroke then changes the grid's rows, never builds the grid anew. */}
+            {(images?.items.length ?? 0) > 0 ? (
               <>
+                {count === 0 && <p className="mb-3 font-medium">No images match.</p>}
                 <SelectionBar
                   userId={userId}
                   items={items}
@@ -150,13 +153,9 @@ function CollectionView({
             ) : (
               <div className="rounded-box border border-dashed border-base-300 p-10 text-center">
                 <p className="font-medium">
-                  {deferred
-                    ? "No images match."
-                    : smart
-                      ? "No images match this filter yet."
-                      : "No images in this collection yet."}
+                  {smart ? "No images match this filter yet." : "No images in this collection yet."}
                 </p>
-                {!deferred && !smart && (
+                {!smart && (
                   <p className="mt-1 text-sm text-base-content/80">
                     Open an image in your history and choose Add to collection.
                   </p>
