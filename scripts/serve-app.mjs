@@ -6,7 +6,8 @@
 // Content-Security-Policy of scripts/security-headers.mjs; a page's policy allows exactly its own
 // inline scripts, by hash, and the backend of /app-config.js. The page of one published image,
 // /gallery/<id>, is answered with its link-preview tags in the HTML, or 404 when the image is not in the
-// gallery, and its picture at /gallery/<id>/image (scripts/gallery-page.mjs).
+// gallery, and its picture at /gallery/<id>/image (scripts/gallery-page.mjs). One collection's address,
+// /collections/<id>, gets the /collections shell with 200.
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
@@ -43,6 +44,8 @@ const TYPES = {
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|manifest\+json|xml)|image\/svg)/;
 /** Smaller files are sent as they are. */
 const MIN_COMPRESSED_BYTES = 512;
+/** One collection's address: /collections/<id>. */
+const COLLECTION_PAGE = /^\/collections\/[^/]+\/?$/i;
 
 /** Whether a file of `bytes` at `file` is sent compressed (scripts/precompress.mjs writes copies of these). */
 export function isCompressible(file, bytes) {
@@ -216,7 +219,9 @@ export function createAppServer({ distDir, appConfig, fetcher }) {
         await gallery[galleryPath.kind](req, res, galleryPath.id);
         return;
       }
-      let file = await resolveFile(url.pathname);
+      // A collection (/collections/<id>) is drawn in the browser from the person's library on the device: its
+      // address answers 200 with the /collections shell (noindex, as every signed-in page's).
+      let file = await resolveFile(COLLECTION_PAGE.test(url.pathname) ? "/collections" : url.pathname);
       let status = 200;
       if (!file) {
         // An asset-like path that does not exist is a plain 404.

@@ -30,6 +30,7 @@ const BUILD = {
   "index.html": "<title>home</title>",
   "pricing/index.html": "<title>pricing</title>",
   "blog/complete-guide/index.html": "<title>guide</title>",
+  "collections/index.html": "<title>Collections</title>",
   "404.html": "<title>Page Not Found</title>",
 };
 
@@ -54,6 +55,13 @@ describe("the app server's answers for paths", () => {
     expect(await read(`${base}/pricing/`)).toMatchObject({ status: 200, body: "<title>pricing</title>" });
     expect(await read(`${base}/Pricing?ref=x`)).toMatchObject({ status: 200, body: "<title>pricing</title>" });
     expect((await read(`${base}/blog/complete-guide`)).status).toBe(200);
+  });
+
+  it("answers one collection's address with the collections shell (the app draws it from the device)", async () => {
+    for (const path of ["/collections/8d0f2c1e-5b7a-4c3d-9e2f-1a2b3c4d5e6f", "/collections/anything/"]) {
+      expect(await read(`${base}${path}`)).toMatchObject({ status: 200, body: "<title>Collections</title>" });
+    }
+    expect((await read(`${base}/collections/a/b`)).status).toBe(404);
   });
 
   it("answers an unknown path with the not-found shell and status 404", async () => {
