@@ -37,6 +37,8 @@ function CollectionNotFound() {
   );
 }
 
+const NOTHING: ReadonlySet<string> = new Set();
+
 function FilterChips({ collection, onEdit }: { collection: CollectionRecord; onEdit: () => void }) {
   if (!collection.filter) return null;
   return (
@@ -74,8 +76,10 @@ function CollectionView({
     return images?.complete ? filterGenerations(images.items, userId, { text: deferred }) : undefined;
   }, [images, deferred, userId]);
   const { chosen, setChosen, toggle } = useToggleSet();
+  // Nothing chosen (as while typing in the filter) is always the same empty set, so a keystroke that changes
+  // the list does not make a new selection, which would draw every row of the grid again.
   const selected = useMemo(
-    () => new Set((items ?? []).filter((r) => chosen.has(r.id)).map((r) => r.id)),
+    () => (chosen.size === 0 ? NOTHING : new Set((items ?? []).filter((r) => chosen.has(r.id)).map((r) => r.id))),
     [items, chosen],
   );
   // The same object until the selection changes, so the grid's memoized rows are not all drawn again.
