@@ -2,7 +2,8 @@
 // makes a collection and adds two images from History; once A reconnects, device B (open all along) shows it
 // with its two images without a reload. A smart collection (style + saved) lists exactly the images its filter
 // says and not the others. A rename made on B and a delete made on A reach the other device; the collection
-// downloads as one zip holding its images. Both pages pass axe; screenshots at desktop and phone widths land
+// downloads as one zip holding its images; an image made on A with "Add new results to" naming the collection
+// is counted in it on B. Both pages pass axe; screenshots at desktop and phone widths land
 // in the test's output.
 import { readFileSync } from "node:fs";
 import { strFromU8, unzipSync } from "fflate";
@@ -160,11 +161,19 @@ test("a collection made offline on A reaches B with its images; a smart one list
   await expect(card(b.page, "Grey herons")).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("collections.png"), fullPage: true });
 
+  // A's next image goes into the collection its generator names (the choice stays on the device), and B
+  // counts it there.
+  await page.goto("/generate");
+  await page.getByLabel("Add new results to").selectOption({ label: "Grey herons" });
+  await generateWith(page, { prompt: "A heron taking flight", style: "watercolor" });
+  await expect(page.getByLabel("Add new results to")).toHaveValue(/.+/);
+  await expect(card(b.page, "Grey herons")).toContainText("3 images", { timeout: 30_000 });
+
   // A phone's width.
   await b.page.setViewportSize({ width: 390, height: 844 });
   await b.page.screenshot({ path: testInfo.outputPath("collections-phone.png"), fullPage: true });
   await card(b.page, "Grey herons").getByRole("link", { name: "Grey herons" }).click();
-  await expect(collectionGrid(b.page, "Grey herons").getByRole("listitem")).toHaveCount(2);
+  await expect(collectionGrid(b.page, "Grey herons").getByRole("listitem")).toHaveCount(3);
   await b.page.screenshot({ path: testInfo.outputPath("collection-phone.png"), fullPage: true });
   await audit(b.page, "collection at a phone's width", findings);
 
