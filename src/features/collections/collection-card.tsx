@@ -54,22 +54,22 @@ export function CollectionCard({ userId, collection, count, onRename, onDelete }
           {size}
         </span>
         <span className="ms-auto flex gap-1">
-          <button
-            type="button"
-            className="btn btn-ghost btn-xs"
-            aria-label={`Rename ${collection.name}`}
-            onClick={onRename}
-          >
-            Rename
-          </button>
-          <button
-            type="button"
-            className="btn btn-ghost btn-xs"
-            aria-label={`Delete ${collection.name}`}
-            onClick={onDelete}
-          >
-            Delete
-          </button>
+          {(
+            [
+              ["Rename", onRename],
+              ["Delete", onDelete],
+            ] as const
+          ).map(([action, onClick]) => (
+            <button
+              key={action}
+              type="button"
+              className="btn btn-ghost btn-xs"
+              aria-label={`${action} ${collection.name}`}
+              onClick={onClick}
+            >
+              {action}
+            </button>
+          ))}
         </span>
       </div>
     </li>

@@ -128,8 +128,7 @@ function CollectionView({
                   userId={userId}
                   items={items}
                   selected={selected}
-                  onSelectAll={() => setChosen(new Set(items.map((r) => r.id)))}
-                  onClear={() => setChosen(new Set())}
+                  onChoose={setChosen}
                   zipName={collection.name}
                   deletable={false}
                 >

@@ -20,8 +20,7 @@ export type LibraryParts = {
     userId: string | undefined;
     items: readonly GenerationRecord[];
     selected: ReadonlySet<string>;
-    onSelectAll: () => void;
-    onClear: () => void;
+    onChoose: (ids: ReadonlySet<string>) => void;
     zipName?: string;
     deletable?: boolean;
     children?: ReactNode;

@@ -64,24 +64,18 @@ export function FilterFields({ value, onChange }: Props) {
         no="Private"
         onChange={(v) => set("published", v)}
       />
-      <LabelledField label="From">
-        <input
-          type="date"
-          className="input input-sm w-full"
-          value={value.from}
-          max={value.to || undefined}
-          onChange={(e) => set("from", e.target.value)}
-        />
-      </LabelledField>
-      <LabelledField label="To">
-        <input
-          type="date"
-          className="input input-sm w-full"
-          value={value.to}
-          min={value.from || undefined}
-          onChange={(e) => set("to", e.target.value)}
-        />
-      </LabelledField>
+      {(["from", "to"] as const).map((end) => (
+        <LabelledField key={end} label={end === "from" ? "From" : "To"}>
+          <input
+            type="date"
+            className="input input-sm w-full"
+            value={value[end]}
+            min={end === "to" ? value.from || undefined : undefined}
+            max={end === "from" ? value.to || undefined : undefined}
+            onChange={(e) => set(end, e.target.value)}
+          />
+        </LabelledField>
+      ))}
     </>
   );
 }

@@ -42,13 +42,7 @@ export default function SavedPage() {
         </div>
       ) : (
         <>
-          <SelectionBar
-            userId={userId}
-            items={items}
-            selected={selected}
-            onSelectAll={() => setChosen(new Set(items.map((r) => r.id)))}
-            onClear={() => setChosen(new Set())}
-          />
+          <SelectionBar userId={userId} items={items} selected={selected} onChoose={setChosen} />
           <GenerationGrid items={items} label="Saved generations" onOpen={setOpenId} selection={{ selected, toggle }} />
         </>
       )}

@@ -33,8 +33,8 @@ type Props = {
   userId: string | undefined;
   items: readonly GenerationRecord[];
   selected: ReadonlySet<string>;
-  onSelectAll: () => void;
-  onClear: () => void;
+  /** Sets what is chosen: every item (Select all) or none (Clear selection, and after a delete). */
+  onChoose: (ids: ReadonlySet<string>) => void;
   /** What the zip is named after ("saved" unless given: a collection's name). */
   zipName?: string;
   /** False leaves out Delete (a collection's page removes from the collection instead). */
@@ -44,7 +44,8 @@ type Props = {
 };
 
 export function SelectionBar(props: Props) {
-  const { userId, items, selected, onSelectAll, onClear, zipName, deletable = true, children } = props;
+  const { userId, items, selected, onChoose, zipName, deletable = true, children } = props;
+  const onClear = () => onChoose(new Set());
   const tools = useSelectionTools();
   const [busy, setBusy] = useState<"zip" | "delete" | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -87,7 +88,11 @@ export function SelectionBar(props: Props) {
         }
       >
         {count < items.length ? (
-          <button type="button" className="btn btn-ghost btn-sm" onClick={onSelectAll}>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            onClick={() => onChoose(new Set(items.map((r) => r.id)))}
+          >
             Select all
           </button>
         ) : (
