@@ -1,7 +1,8 @@
 // The library's pieces a collection's pages draw with (its grid, selection bar, large view and recipe
 // filter fields), handed in by the app (src/app/routes.tsx), since features never import each other
 // (decision 35). The shapes are the library's own props.
-import type { ComponentType, ReactNode } from "react";
+import type { ComponentType } from "react";
+import type { SelectionBarProps } from "../../ui/selection-tools";
 import type { GenerationRecord } from "../../db/schema";
 import type { SmartFilterForm } from "./smart-filter";
 
@@ -16,15 +17,7 @@ export type LibraryParts = {
     onOpen: (id: string) => void;
     selection?: { selected: ReadonlySet<string>; toggle: (id: string) => void };
   }>;
-  SelectionBar: ComponentType<{
-    userId: string | undefined;
-    items: readonly GenerationRecord[];
-    selected: ReadonlySet<string>;
-    onChoose: (ids: ReadonlySet<string>) => void;
-    zipName?: string;
-    deletable?: boolean;
-    children?: ReactNode;
-  }>;
+  SelectionBar: ComponentType<SelectionBarProps<GenerationRecord>>;
   OpenGeneration: ComponentType<{ id: string; userId: string | undefined; onClose: () => void }>;
   FilterFields: ComponentType<{ value: RecipeFilterValue; onChange: (next: RecipeFilterValue) => void }>;
 };

@@ -2,7 +2,7 @@
 // delete them (after a confirmation; Saved), what the page adds (a collection: remove from it), the tools the
 // app hands in (add to a collection), or compare 2 to 4 of them (decision 156). It sticks to the top while
 // the grid scrolls.
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 import { signedImageUrl } from "../../api/library";
 import { getImage } from "../../db/images";
 import type { GenerationRecord } from "../../db/schema";
@@ -14,7 +14,7 @@ import { removeGenerations } from "./library-actions";
 import { buildZip, zipFileName, type ZipItem } from "./zip-export";
 import { Spinner } from "../../ui/spinner";
 import { CompareLink, SelectionToolbar } from "../../ui/compare-bar";
-import { useSelectionTools } from "../../ui/selection-tools";
+import { useSelectionTools, type SelectionBarProps } from "../../ui/selection-tools";
 
 /** The bytes of a record: cached on this device, else fetched once (and cached for offline use). */
 async function imageOf(record: GenerationRecord): Promise<Blob> {
@@ -29,21 +29,7 @@ async function imageOf(record: GenerationRecord): Promise<Blob> {
   return response.blob();
 }
 
-type Props = {
-  userId: string | undefined;
-  items: readonly GenerationRecord[];
-  selected: ReadonlySet<string>;
-  /** Sets what is chosen: every item (Select all) or none (Clear selection, and after a delete). */
-  onChoose: (ids: ReadonlySet<string>) => void;
-  /** What the zip is named after ("saved" unless given: a collection's name). */
-  zipName?: string;
-  /** False leaves out Delete (a collection's page removes from the collection instead). */
-  deletable?: boolean;
-  /** The page's own actions on the selection, shown before the app's tools. */
-  children?: ReactNode;
-};
-
-export function SelectionBar(props: Props) {
+export function SelectionBar(props: SelectionBarProps<GenerationRecord>) {
   const { userId, items, selected, onChoose, zipName, deletable = true, children } = props;
   const onClear = () => onChoose(new Set());
   const tools = useSelectionTools();
