@@ -101,12 +101,15 @@ test("Sign out ends device A's session alone; Sign out everywhere signs device B
   test.setTimeout(120_000);
   allowFailedRequest(/auth\/v1\/user 403$/, "B asks the server about its session: it was ended");
   allowConsole(/status of 403/, "the refusal above, as the browser logs it");
-  // The catch-up that follows the ended session's closed channel may read the custom styles with the token
-  // that was just ended, before the page has forgotten it: the server refuses it (the local backend checks
-  // the session of every token; hosted PostgREST would still answer until the token expires).
-  allowFailedRequest(/rest\/v1\/custom_styles\?.* 401$/, "a catch-up read sent as the session ended");
+  // The catch-up that follows the ended session's closed channel may read the custom styles and collections
+  // with the token that was just ended, before the page has forgotten it: the server refuses it (the local
+  // backend checks the session of every token; hosted PostgREST would still answer until the token expires).
+  allowFailedRequest(
+    /rest\/v1\/(custom_styles|collections|collection_items)\?.* 401$/,
+    "a catch-up read sent as the session ended",
+  );
   allowConsole(
-    /status of 401 \(Unauthorized\) \(at \S+\/rest\/v1\/custom_styles/,
+    /status of 401 \(Unauthorized\) \(at \S+\/rest\/v1\/(custom_styles|collections|collection_items)/,
     "the refusal above, as the browser logs it",
   );
   const prompt = "A lantern-lit alley seen from two devices";
@@ -155,8 +158,8 @@ test("a save made offline on a device whose account was deleted meanwhile ends i
     "the save, when it leaves as B signs out, goes without a session and is refused (it waits for a sign-in)",
   );
   allowFailedRequest(
-    /rest\/v1\/custom_styles\?\S* 401$/,
-    "B's catch-up, back online, reads its custom styles with the token of an account that is gone",
+    /rest\/v1\/(custom_styles|collections|collection_items)\?\S* 401$/,
+    "B's catch-up, back online, reads its custom styles and collections with the token of an account that is gone",
   );
   allowFailedRequest(
     /rest\/v1\/rpc\/get_my_limits 409$|functions\/v1\/billing 401$/,
