@@ -197,6 +197,12 @@ class Run {
   /** Task ids the device held; those lost with the deleted database are excused. */
   knownTasks = new Set<string>();
   lostWithStorage = new Set<string>();
+  /**
+   * What the person asked of their collections (decision 157): each image in a collection
+   * (`collection:generation`) put in (true) or taken out (false) by a collect step, the last word kept. A
+   * database deleted on the device takes unsent asks with it, so they are forgotten then.
+   */
+  collected = new Map<string, boolean>();
   /** Task ids seen failed on the device (a shown failure; signing out may clear it with the device's data). */
   failedSeen = new Set<string>();
   /** Wire evidence for the recovery counters. */
@@ -496,6 +502,43 @@ async function deleteOne(run: Run, page: Page): Promise<void> {
   run.notes.push("delete: no row left the device");
 }
 
+/**
+ * Puts an image into a collection or takes it out (decision 157): opens an item, "Add to collection", and
+ * ticks or clears one of the person's collections, or (when there is none, and now and then) makes a new one
+ * with the image in it. Done when the device's items change.
+ */
+async function collect(run: Run, page: Page): Promise<void> {
+  const dialog = await openHistoryItem(run, page);
+  if (!dialog) return void run.notes.push("collect: nothing to collect yet");
+  await dialog.getByRole("button", { name: "Add to collection" }).click({ timeout: 5000 });
+  const picker = page.getByRole("dialog", { name: "Add to collection" });
+  await picker.waitFor({ timeout: 5000 });
+  const itemsOf = async () =>
+    new Set(
+      (await readDexie(page)).collectionItems
+        .filter((i) => i.userId === run.userId)
+        .map((i) => `${i.collectionId}:${i.generationId}`),
+    );
+  const held = await itemsOf();
+  const boxes = picker.getByRole("checkbox");
+  const count = await boxes.count();
+  if (count === 0 || run.rnd() < 0.2) {
+    await picker.getByLabel("New collection…").fill(`Harness ${count + 1}`);
+    await picker.getByRole("button", { name: "Create and add" }).click({ timeout: 5000 });
+  } else {
+    await boxes.nth(Math.floor(run.rnd() * count)).click({ timeout: 5000 });
+  }
+  let now = held;
+  const changed = await run.until("collection change on the device", 2000, (stop) =>
+    poll(stop, 25, async () => (now = await itemsOf()).size !== held.size),
+  );
+  if (!changed) run.notes.push("collect: the device's collections did not change within 2 s");
+  for (const key of now) if (!held.has(key)) run.collected.set(key, true);
+  for (const key of held) if (!now.has(key)) run.collected.set(key, false);
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Escape");
+}
+
 const STYLE_CHOICES = ["photorealistic", "anime", "digital-art", "oil-painting", "watercolor"];
 async function changePreference(run: Run, page: Page): Promise<void> {
   await page.goto("/account", { waitUntil: "domcontentloaded" });
@@ -772,6 +815,7 @@ async function runFault(run: Run, step: Step): Promise<void> {
     case "idbDeleted": {
       const page = run.page;
       const before = await readDexie(page);
+      run.collected.clear();
       for (const t of before.tasks) {
         if (t.status === "queued" || t.status === "running") run.lostWithStorage.add(t.id);
       }
@@ -857,6 +901,8 @@ async function runAction(run: Run, step: Step): Promise<void> {
       return changePreference(run, page);
     case "signOutIn":
       return signOutIn(run, page);
+    case "collect":
+      return collect(run, page);
     default:
       return;
   }
@@ -953,6 +999,45 @@ function noonZone(now: number): string {
  * The invariants. `final` adds what holds only at quiescence (convergence of device and server, the
  * outbox, every task accounted for); the others hold at any moment.
  */
+/**
+ * What the person asked of their collections that the server does not hold at quiescence, or "": an image put
+ * in is there unless the image is gone since (its items go with it), one taken out is not there.
+ */
+function unmetCollecting(run: Run, server: ServerState): string {
+  const rows = new Set(server.rows.map((r) => r.id));
+  const items = new Set(server.collectionItems);
+  const unmet = [...run.collected].filter(([key, wanted]) =>
+    wanted ? !items.has(key) && rows.has(key.split(":")[1]) : items.has(key),
+  );
+  if (!unmet.length) return "";
+  const [key, wanted] = unmet[0];
+  return `${unmet.length} collection asks not on the server: ${key} ${wanted ? "put in" : "taken out"}`;
+}
+
+/** The person's collections and their items where device and server differ (decision 157), or "". */
+function collectionsDiff(d: DexieState, server: ServerState, userId: string): string {
+  const mine = <T extends { userId: string }>(rows: T[]) => rows.filter((r) => r.userId === userId);
+  const differ = (what: string, dev: string[], srv: string[]) => {
+    const onlyDev = dev.filter((x) => !srv.includes(x));
+    const onlySrv = srv.filter((x) => !dev.includes(x));
+    return onlyDev.length || onlySrv.length
+      ? ` ${what} device-only ${JSON.stringify(onlyDev.slice(0, 3))} server-only ${JSON.stringify(onlySrv.slice(0, 3))}`
+      : "";
+  };
+  return (
+    differ(
+      "collections",
+      mine(d.collections).map((c) => `${c.id}:${c.name}`),
+      server.collections,
+    ) +
+    differ(
+      "collection items",
+      mine(d.collectionItems).map((i) => `${i.collectionId}:${i.generationId}`),
+      server.collectionItems,
+    )
+  );
+}
+
 async function checkInvariants(run: Run, where: string, final: boolean): Promise<void> {
   await run.time(final ? "invariants (final)" : "invariants (after a fault)", () =>
     checkInvariantsSteps(run, where, final),
@@ -1033,14 +1118,16 @@ async function checkInvariantsSteps(run: Run, where: string, final: boolean): Pr
     const onlyDev = dev.filter((x) => !srv.includes(x));
     const onlySrv = srv.filter((x) => !dev.includes(x));
     const dupes = dev.length !== new Set(dev).size;
+    const collections = collectionsDiff(d, fresh, run.userId);
     const prefsDev = d.preferences.find((p) => p.userId === run.userId);
     const prefsDiff =
       prefsDev && fresh.prefs
         ? prefsDev.defaultStyle !== fresh.prefs.default_style || prefsDev.defaultQuality !== fresh.prefs.default_quality
         : false;
     diff =
-      onlyDev.length || onlySrv.length || dupes || prefsDiff
+      onlyDev.length || onlySrv.length || dupes || prefsDiff || collections
         ? `device-only ${JSON.stringify(onlyDev.slice(0, 3))} server-only ${JSON.stringify(onlySrv.slice(0, 3))}` +
+          collections +
           (dupes ? " duplicates on device" : "") +
           (prefsDiff
             ? ` preferences device ${prefsDev?.defaultStyle}/${prefsDev?.defaultQuality} server ${fresh.prefs?.default_style}/${fresh.prefs?.default_quality}`
@@ -1051,6 +1138,8 @@ async function checkInvariantsSteps(run: Run, where: string, final: boolean): Pr
   }
   addSince(run.profile, "invariants: device and server converge", convergeStart);
   if (diff) run.violation(where, `device and server disagree: ${diff}`);
+  const unmet = unmetCollecting(run, await readServer(s, run.userId));
+  if (unmet) run.violation(where, unmet);
   if (!d) return;
   const genIds = new Set(d.generations.map((g) => g.id));
   const strayImages = d.images.filter((id) => !genIds.has(id));

@@ -22,6 +22,8 @@ export type DexieOutbox = {
   attempts: number;
 };
 export type DexiePrefs = { userId: string; defaultStyle: string; defaultQuality: string; defaultAspectRatio: string };
+export type DexieCollection = { id: string; userId: string; name: string };
+export type DexieCollectionItem = { collectionId: string; generationId: string; userId: string };
 export type DexieState = {
   exists: boolean;
   tasks: DexieTask[];
@@ -29,13 +31,17 @@ export type DexieState = {
   images: string[];
   outbox: DexieOutbox[];
   preferences: DexiePrefs[];
+  collections: DexieCollection[];
+  collectionItems: DexieCollectionItem[];
 };
 
 /** Reads the app's database without creating it (an absent database reads as empty). */
 export async function readDexie(page: Page): Promise<DexieState> {
   // A string, not a function: the bench runs under tsx, whose helpers do not exist in the page.
   return page.evaluate(`(async () => {
-    const empty = { exists: false, tasks: [], generations: [], images: [], outbox: [], preferences: [] };
+    const empty = {
+      exists: false, tasks: [], generations: [], images: [], outbox: [], preferences: [], collections: [], collectionItems: [],
+    };
     const dbs = await indexedDB.databases();
     if (!dbs.some((d) => d.name === "promptcanvas")) return empty;
     const idb = await new Promise((resolve, reject) => {
@@ -61,12 +67,14 @@ export async function readDexie(page: Page): Promise<DexieState> {
         req.onerror = () => reject(req.error);
       });
     try {
-      const [tasks, generations, images, outbox, preferences] = await Promise.all([
+      const [tasks, generations, images, outbox, preferences, collections, collectionItems] = await Promise.all([
         all("tasks"),
         all("generations"),
         keys("images"),
         all("outbox"),
         all("preferences"),
+        all("collections"),
+        all("collectionItems"),
       ]);
       return {
         exists: true,
@@ -80,6 +88,12 @@ export async function readDexie(page: Page): Promise<DexieState> {
         images,
         outbox: outbox,
         preferences: preferences,
+        collections: collections.map((c) => ({ id: c.id, userId: c.userId, name: c.name })),
+        collectionItems: collectionItems.map((i) => ({
+          collectionId: i.collectionId,
+          generationId: i.generationId,
+          userId: i.userId,
+        })),
       };
     } finally {
       idb.close();
@@ -98,6 +112,9 @@ export type ServerState = {
   reservationIds: string[];
   objects: string[];
   prefs: ServerPrefs | null;
+  /** The person's collections (decision 157) as `id:name`, and their items as `collection:generation`. */
+  collections: string[];
+  collectionItems: string[];
 };
 
 export function serviceHeaders(s: Servers): Record<string, string> {
@@ -122,7 +139,7 @@ export async function readRowIds(s: Servers, userId: string): Promise<string[]> 
 }
 
 export async function readServer(s: Servers, userId: string): Promise<ServerState> {
-  const [rows, limits, reservations, objects, prefs] = await Promise.all([
+  const [rows, limits, reservations, objects, prefs, collections, items] = await Promise.all([
     getJson<ServerRow[]>(s, `/rest/v1/generations?select=id,is_saved,is_public,image_path&user_id=eq.${userId}`),
     getJson<{ generations_today: number; subscription_tier: string }[]>(
       s,
@@ -137,6 +154,11 @@ export async function readServer(s: Servers, userId: string): Promise<ServerStat
       s,
       `/rest/v1/user_preferences?select=default_style,default_quality,default_aspect_ratio&user_id=eq.${userId}`,
     ),
+    getJson<{ id: string; name: string }[]>(s, `/rest/v1/collections?select=id,name&user_id=eq.${userId}`),
+    getJson<{ collection_id: string; generation_id: string }[]>(
+      s,
+      `/rest/v1/collection_items?select=collection_id,generation_id&user_id=eq.${userId}`,
+    ),
   ]);
   const tier = limits[0]?.subscription_tier ?? "free";
   const quotas = await getJson<{ daily_limit: number }[]>(s, `/rest/v1/tier_quotas?select=daily_limit&tier=eq.${tier}`);
@@ -148,6 +170,8 @@ export async function readServer(s: Servers, userId: string): Promise<ServerStat
     reservationIds: reservations.map((r) => r.request_id),
     objects: objects.filter((o) => o.name && !o.name.endsWith("/")).map((o) => `${userId}/${o.name}`),
     prefs: prefs[0] ?? null,
+    collections: collections.map((c) => `${c.id}:${c.name}`),
+    collectionItems: items.map((i) => `${i.collection_id}:${i.generation_id}`),
   };
 }
 

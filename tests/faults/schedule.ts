@@ -9,7 +9,8 @@ export type ActionStep =
   | { kind: "publish" }
   | { kind: "delete" }
   | { kind: "preference" }
-  | { kind: "signOutIn" };
+  | { kind: "signOutIn" }
+  | { kind: "collect" };
 
 export type FaultStep =
   | { kind: "offlineFlap"; ms: number; generateWhileOffline: boolean }
@@ -100,7 +101,20 @@ export function makeSchedule(seed: number, opts: ScheduleOptions = {}): Step[] {
   ];
   const weighted = <T>(table: [number, () => T][]): T => pickWeighted(rnd, table);
   while (steps.length < length) steps.push(rnd() < 0.5 ? weighted(actions) : weighted(faults));
-  return steps;
+  return withCollecting(seed, steps);
+}
+
+/** Where the collections' stream of a seed starts: apart from the stream the steps above are drawn from. */
+const COLLECT_STREAM = 0x5eed_c011;
+
+/**
+ * Collections (decision 157) join a schedule from a stream of their own, so the steps drawn above stay the
+ * ones each seed always drew (a seed kept for the fault it found still makes it): after about one step in
+ * eight, an image is put into a collection or taken out of one.
+ */
+function withCollecting(seed: number, steps: Step[]): Step[] {
+  const more = seededRandom(seed ^ COLLECT_STREAM);
+  return steps.flatMap((step, i): Step[] => (i > 0 && more() < 0.125 ? [step, { kind: "collect" }] : [step]));
 }
 
 export function describeStep(step: Step): string {
