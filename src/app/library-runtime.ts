@@ -11,6 +11,7 @@ import { db } from "../db/db";
 import { claimUnnotifiedConflicts, releaseWaits, watchPending } from "../db/outbox";
 import type { OutboxEntry } from "../db/schema";
 import { isOnline } from "../lib/online";
+import { isEndingHere } from "../state/session-store";
 import { showToast } from "../state/toasts";
 import { coalesced } from "../sync/delivery";
 import { CATCH_UP_LANE, IMAGES_LANE, OUTBOX_LANE, PLAN_LANE, TELEMETRY_LANE } from "../sync/lanes";
@@ -44,6 +45,8 @@ export function conflictToast(fresh: Pick<OutboxEntry, "conflict">[]): Parameter
   };
 }
 
+const BACKEND_READS = [undefined, undefined, undefined, undefined, undefined] as const;
+
 /** The realtime catch-up (src/sync/realtime.ts); `soon.request` runs one if online (after a conflict). */
 function catchUpLane(soon: { request: () => void }): Lane {
   return {
@@ -56,7 +59,8 @@ function catchUpLane(soon: { request: () => void }): Lane {
           // A session the server refuses is renewed at once and the catch-up made again (renewingOnce).
           catchUp: (uid) =>
             renewingOnce(
-              () => catchUp(db, uid),
+              // The backend's reads (the defaults), none sent once this page is ending its session.
+              () => catchUp(db, uid, ...BACKEND_READS, isEndingHere),
               (r) => r.errors.some((e) => e.code === "auth_required"),
             ),
           onError: (w, e) => warn(w)(e),

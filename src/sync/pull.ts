@@ -216,11 +216,19 @@ export async function catchUp(
   fetchRows: FetchRowsById = fetchGenerationsByIds,
   fetchStyles: FetchStyles = fetchCustomStyles,
   fetchAllCollections: FetchCollections = fetchCollections,
+  ending: () => boolean = () => false,
 ): Promise<CatchUpReport> {
-  const pulled = await pullGenerations(db, userId, fetchPage);
-  const reconciled = await reconcileGenerations(db, userId, fetchFlags, fetchRows);
-  const styles = await pullCustomStyles(db, userId, fetchStyles);
-  const collections = await pullCollections(db, userId, fetchAllCollections);
+  // Each step is skipped once this page is ending its session (a sign-out under way): its token is being
+  // ended on the server, which would refuse the read, and the device's copy goes with the session anyway.
+  const step = <T>(run: () => Promise<T>, skipped: T): Promise<T> => (ending() ? Promise.resolve(skipped) : run());
+  const pulled = await step(() => pullGenerations(db, userId, fetchPage), { count: 0 });
+  const reconciled = await step(() => reconcileGenerations(db, userId, fetchFlags, fetchRows), {
+    removed: 0,
+    updated: 0,
+    restored: 0,
+  });
+  const styles = await step(() => pullCustomStyles(db, userId, fetchStyles), {});
+  const collections = await step(() => pullCollections(db, userId, fetchAllCollections), {});
   const errors = [pulled.error, reconciled.error, styles.error, collections.error].filter(
     (e): e is AppError => e !== undefined,
   );

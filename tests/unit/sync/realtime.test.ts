@@ -167,6 +167,34 @@ describe("live generations", () => {
     expect(asked).toBe(0);
   });
 
+  it("sends no read once the page is ending its session (a sign-out under way), nor after it began", async () => {
+    db = openAppDb("rt-ending");
+    const server = serverOf([row("g1", 1)]);
+    const reads: string[] = [];
+    const counted =
+      <A extends unknown[], R>(name: string, read: (...args: A) => Promise<R>) =>
+      (...args: A) => (reads.push(name), read(...args));
+    let ending = false;
+    const fetch = () =>
+      catchUp(
+        db,
+        "alice",
+        // The sign-out begins while the first read is answered: the reads after it are not sent.
+        counted("rows", (...a: Parameters<typeof server.fetchSince>) => ((ending = true), server.fetchSince(...a))),
+        counted("flags", server.fetchFlags),
+        counted("by id", server.fetchByIds),
+        counted("styles", async () => ok([])),
+        counted("collections", async () => ok({ collections: [], items: [] })),
+        () => ending,
+      );
+    const report = await fetch();
+    expect(reads).toEqual(["rows"]);
+    expect(report.errors).toEqual([]);
+    reads.length = 0;
+    await fetch();
+    expect(reads).toEqual([]);
+  });
+
   it("applies a delete by id only to a record of the user's own: an unfiltered DELETE carries anyone's", async () => {
     db = openAppDb("rt-deletes");
     // Bob's record is still on this device from an earlier session; Alice is signed in now.
