@@ -11,7 +11,7 @@ import { db } from "../db/db";
 import { claimUnnotifiedConflicts, releaseWaits, watchPending } from "../db/outbox";
 import type { OutboxEntry } from "../db/schema";
 import { isOnline } from "../lib/online";
-import { getSessionView, isEndingHere } from "../state/session-store";
+import { getSessionView, sessionCall } from "../state/session-store";
 import { showToast } from "../state/toasts";
 import { coalesced } from "../sync/delivery";
 import { CATCH_UP_LANE, IMAGES_LANE, OUTBOX_LANE, PLAN_LANE, TELEMETRY_LANE } from "../sync/lanes";
@@ -59,9 +59,13 @@ function catchUpLane(soon: { request: () => void }): Lane {
           // A session the server refuses is renewed at once and the catch-up made again (renewingOnce).
           catchUp: (uid) =>
             renewingOnce(
-              // The backend's reads (the defaults), none sent once this page is ending its session or has
-              // ended it (the lane stops after the page hears so, and a step may start in between).
-              () => catchUp(db, uid, ...BACKEND_READS, () => isEndingHere() || getSessionView().user?.id !== uid),
+              // The backend's reads (the defaults), each a call of the session: none sent once this page is
+              // ending its session or has ended it (the lane stops after the page hears so, and a step may
+              // start in between), and a sign-out waits for the one in flight.
+              () =>
+                catchUp(db, uid, ...BACKEND_READS, (run, skipped) =>
+                  getSessionView().user?.id === uid ? sessionCall(run, skipped) : Promise.resolve(skipped),
+                ),
               (r) => r.errors.some((e) => e.code === "auth_required"),
             ),
           onError: (w, e) => warn(w)(e),

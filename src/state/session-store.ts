@@ -31,10 +31,30 @@ let endingHere = 0;
 export async function endingHereWhile<T>(work: () => Promise<T>): Promise<T> {
   endingHere += 1;
   try {
+    // The calls already sent with the session get their answers before it ends (none starts meanwhile):
+    // sent after the end, they would be refused with a 401 that tells nothing.
+    await Promise.race([Promise.allSettled([...sessionCalls]), new Promise((r) => setTimeout(r, SETTLE_MS))]);
     return await work();
   } finally {
     endingHere -= 1;
   }
+}
+
+const sessionCalls = new Set<Promise<unknown>>();
+/** How long a chosen end waits at most for the calls in flight. */
+const SETTLE_MS = 5_000;
+
+/**
+ * Sends a call made with this page's session (a read of the catch-up, a write to the account), unless the
+ * page is ending the session: then it answers `skipped` at once. A chosen end waits for the calls in flight.
+ */
+export function sessionCall<T>(run: () => Promise<T>, skipped: T): Promise<T> {
+  if (endingHere > 0) return Promise.resolve(skipped);
+  const call = run();
+  sessionCalls.add(call);
+  const done = () => void sessionCalls.delete(call);
+  call.then(done, done);
+  return call;
 }
 
 export function isEndingHere(): boolean {

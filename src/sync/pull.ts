@@ -205,6 +205,13 @@ export function pullCollections(
 }
 
 /**
+ * Sends one step of a catch-up or answers `skipped` without sending: the app's skips every step once the
+ * page is ending its session (a sign-out under way), whose token the server would refuse, and the device's
+ * copy goes with the session anyway; and it lets the sign-out wait for a step in flight.
+ */
+export type CatchUpStep = <T>(run: () => Promise<T>, skipped: T) => Promise<T>;
+
+/**
  * What a reconnect runs: the rows missed, then deletions and flag changes missed, the custom styles and
  * the collections.
  */
@@ -216,11 +223,8 @@ export async function catchUp(
   fetchRows: FetchRowsById = fetchGenerationsByIds,
   fetchStyles: FetchStyles = fetchCustomStyles,
   fetchAllCollections: FetchCollections = fetchCollections,
-  ending: () => boolean = () => false,
+  step: CatchUpStep = (run) => run(),
 ): Promise<CatchUpReport> {
-  // Each step is skipped once this page is ending its session (a sign-out under way): its token is being
-  // ended on the server, which would refuse the read, and the device's copy goes with the session anyway.
-  const step = <T>(run: () => Promise<T>, skipped: T): Promise<T> => (ending() ? Promise.resolve(skipped) : run());
   const pulled = await step(() => pullGenerations(db, userId, fetchPage), { count: 0 });
   const reconciled = await step(() => reconcileGenerations(db, userId, fetchFlags, fetchRows), {
     removed: 0,

@@ -1,6 +1,7 @@
 // The tour's completion as the account knows it, beside this browser's flag (onboarding-storage.ts).
 // The backend client is loaded only when asked, so a visitor's first page never carries it.
-import { getSessionView } from "../../state/session-store";
+import { getSessionView, sessionCall } from "../../state/session-store";
+import { ok } from "../../lib/result";
 
 const api = () => import("../../api/onboarding-flag");
 
@@ -19,6 +20,7 @@ export async function keepCompletionWithAccount(): Promise<void> {
   if (!getSessionView().user) return;
   const m = await api().catch(() => null);
   if (!m || (await m.accountOnboardingCompleted()) !== false) return;
-  const kept = await m.markAccountOnboardingCompleted();
+  // A call of the session: not sent once a sign-out is under way, and a sign-out waits for it.
+  const kept = await sessionCall(() => m.markAccountOnboardingCompleted(), ok(undefined));
   if (!kept.ok) console.warn(`[onboarding] the completion was not kept with the account: ${kept.error.message}`);
 }
