@@ -71,6 +71,12 @@ export async function send(b: Backend, path: string, init: RequestInit = {}, han
 const RAW_PIECE_BYTES = 16 * 1024;
 /** How long rawSend waits for an answer at its pause before writing on. */
 const RAW_PAUSE_MS = 2000;
+/**
+ * The local backend's head limit (its HTTP server answers 400 once a request's head passes 64 KiB, and
+ * closes): a head longer than this pauses there by default, so the answer is read before the rest is written
+ * into a closed connection, whose reset would lose it (seen under load with a 1 MB header).
+ */
+const HEAD_LIMIT_BYTES = 64 * 1024;
 
 /**
  * Sends a raw HTTP/1.1 request (`method`, `headers`, optional `body`) over a socket and reads what the
@@ -84,8 +90,9 @@ export function rawSend(
   path: string,
   headers: Record<string, string>,
   body?: string | Uint8Array,
-  { hangMs = HANG_MS, pauseAt }: { hangMs?: number; pauseAt?: number } = {},
+  options: { hangMs?: number; pauseAt?: number } = {},
 ): Promise<Answer> {
+  const { hangMs = HANG_MS } = options;
   const t0 = performance.now();
   const url = new URL(b.url);
   return new Promise<Answer>((resolve) => {
@@ -120,10 +127,9 @@ export function rawSend(
       ...(bytes ? { "content-length": String(bytes.length) } : {}),
     };
     const lines = Object.entries(all).map(([k, v]) => `${k}: ${v}`);
-    const request = Buffer.concat([
-      Buffer.from(`${method} ${target} HTTP/1.1\r\n${lines.join("\r\n")}\r\n\r\n`, "latin1"),
-      bytes ?? Buffer.alloc(0),
-    ]);
+    const head = Buffer.from(`${method} ${target} HTTP/1.1\r\n${lines.join("\r\n")}\r\n\r\n`, "latin1");
+    const request = Buffer.concat([head, bytes ?? Buffer.alloc(0)]);
+    const pauseAt = options.pauseAt ?? (head.length > HEAD_LIMIT_BYTES ? HEAD_LIMIT_BYTES : undefined);
     // Written a piece at a time, with the event loop's poll between pieces, and no more once the server
     // has answered. Past `pauseAt` bytes (a server's head limit) it waits up to RAW_PAUSE_MS for an answer
     // before writing on: a server that refuses an oversize head answers and closes, and a client that kept
