@@ -3,7 +3,6 @@
 // shows its filter as chips and edits it in a form. Images can be selected to download as one zip,
 // taken out of a hand-made collection, added to other collections, or compared; a tile opens the large
 // view. The list is read once and again only when it changes; the words filter runs over it in memory.
-import { useLiveQuery } from "dexie-react-hooks";
 import { useDeferredValue, useMemo, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { removeFromCollection } from "../../db/collections";
@@ -14,7 +13,7 @@ import { useSession } from "../../state/session-store";
 import { PageHeader } from "../../ui/page-header";
 import { SearchField } from "../../ui/search-field";
 import { CollectionForm } from "./collection-form";
-import { ownCollection, useCollectionImages } from "./collection-reads";
+import { useCollectionHead, useCollectionImages, type CollectionWithHead } from "./collection-reads";
 import type { LibraryParts } from "./library-parts";
 import { filterChips } from "./smart-filter";
 
@@ -57,17 +56,10 @@ function FilterChips({ collection, onEdit }: { collection: CollectionRecord; onE
   );
 }
 
-function CollectionView({
-  userId,
-  collection,
-  parts,
-}: {
-  userId: string;
-  collection: CollectionRecord;
-  parts: LibraryParts;
-}) {
+function CollectionView({ userId, read, parts }: { userId: string; read: CollectionWithHead; parts: LibraryParts }) {
   const { Grid, SelectionBar, OpenGeneration, FilterFields } = parts;
-  const images = useCollectionImages(userId, collection);
+  const { collection } = read;
+  const images = useCollectionImages(userId, read);
   const [words, setWords] = useState("");
   const deferred = useDeferredValue(words.trim());
   // The words filter runs over the whole list, in memory: until it is read, a filtered view waits for it.
@@ -188,14 +180,14 @@ export default function CollectionPage({ parts }: { parts: LibraryParts }) {
   const [location] = useLocation();
   const id = collectionIdFromPath(location);
   // null once read and not found (deleted here or elsewhere, or not this person's).
-  const collection = useLiveQuery(() => (userId ? ownCollection(userId, id) : undefined), [userId, id]);
-  if (collection === undefined || !userId) {
+  const read = useCollectionHead(userId, id);
+  if (read === undefined || !userId) {
     return (
       <p role="status" className="py-10 text-center text-base-content/80">
         Loading the collection…
       </p>
     );
   }
-  if (collection === null) return <CollectionNotFound />;
-  return <CollectionView key={collection.id} userId={userId} collection={collection} parts={parts} />;
+  if (read === null) return <CollectionNotFound />;
+  return <CollectionView key={read.collection.id} userId={userId} read={read} parts={parts} />;
 }

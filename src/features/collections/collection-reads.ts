@@ -24,18 +24,44 @@ export async function ownCollection(userId: string, id: string, db: AppDb = appD
 
 type Head = { items: GenerationRecord[]; total?: number };
 
-/** The collection's newest among the person's HEAD_READ newest, and a hand-made one's size (its items counted). */
-async function readHead(userId: string, collection: CollectionRecord, db: AppDb = appDb): Promise<Head> {
-  if (collection.filter) {
-    const newest = await newestGenerations(userId, HEAD_READ, db);
-    return { items: filterGenerations(newest, userId, toGenerationFilter(collection.filter)) };
-  }
-  const [newest, keys] = await Promise.all([
+/** A collection read with its first screen: the collection's newest among the person's HEAD_READ newest. */
+export type CollectionWithHead = { collection: CollectionRecord; head: Head };
+
+/**
+ * The person's collection with this id and its first screen, read together (the collection, the person's
+ * newest records and a hand-made collection's item keys in one go, none waiting for another), or null when
+ * there is no such collection of theirs. A hand-made one's size comes with it (its items counted).
+ */
+export async function readCollectionHead(
+  userId: string,
+  id: string,
+  db: AppDb = appDb,
+): Promise<CollectionWithHead | null> {
+  const [collection, newest, keys] = await Promise.all([
+    ownCollection(userId, id, db),
     newestGenerations(userId, HEAD_READ, db),
-    db.collectionItems.where("[userId+collectionId]").equals([userId, collection.id]).primaryKeys(),
+    db.collectionItems.where("[userId+collectionId]").equals([userId, id]).primaryKeys(),
   ]);
+  if (!collection) return null;
+  if (collection.filter) {
+    return { collection, head: { items: filterGenerations(newest, userId, toGenerationFilter(collection.filter)) } };
+  }
   const held = new Set(keys.map(([, generationId]) => generationId));
-  return { items: newest.filter((r) => held.has(r.id)), total: held.size };
+  return { collection, head: { items: newest.filter((r) => held.has(r.id)), total: held.size } };
+}
+
+/** readCollectionHead, live, with the first screen's pictures asked for at once: undefined while it reads. */
+export function useCollectionHead(userId: string | undefined, id: string): CollectionWithHead | null | undefined {
+  return useLiveQuery(
+    () =>
+      userId
+        ? readCollectionHead(userId, id).then((read) => {
+            if (read) readTileImagesAhead(read.head.items.slice(0, 60).map((r) => r.id));
+            return read;
+          })
+        : undefined,
+    [userId, id],
+  );
 }
 
 export type CollectionImages = {
@@ -47,27 +73,24 @@ export type CollectionImages = {
   complete: boolean;
 };
 
-/** The collection's images, read live: undefined until there is something to draw. */
-export function useCollectionImages(userId: string, collection: CollectionRecord): CollectionImages | undefined {
+/**
+ * The collection's images, read live: its first screen (`head`, read with the collection), then, once those
+ * pictures are painted, its whole list; undefined until there is something to draw.
+ */
+export function useCollectionImages(
+  userId: string,
+  { collection, head }: CollectionWithHead,
+): CollectionImages | undefined {
   // Read again when what it holds changes, or its filter does (a rename alone leaves the list as it is).
   const key = `${collection.id} ${JSON.stringify(collection.filter)}`;
-  const head = useLiveQuery(
-    () =>
-      readHead(userId, collection).then((h) => {
-        readTileImagesAhead(h.items.slice(0, 60).map((r) => r.id));
-        return h;
-      }),
-    [userId, key],
-  );
   const [readAllFor, setReadAllFor] = useState<string | null>(null);
-  const headRead = head !== undefined;
-  useEffect(() => (headRead ? afterTileImagesPainted(() => setReadAllFor(key)) : undefined), [headRead, key]);
+  useEffect(() => afterTileImagesPainted(() => setReadAllFor(key)), [key]);
   const all = useLiveQuery(
     () => (readAllFor === key ? collectionGenerations(userId, collection) : undefined),
     [userId, key, readAllFor],
   );
   if (all) return { items: all, total: all.length, complete: true };
   // A first screen with nothing in it may only mean its images are older: it waits for the whole list.
-  if (head && (head.items.length > 0 || head.total === 0)) return { ...head, complete: false };
+  if (head.items.length > 0 || head.total === 0) return { ...head, complete: false };
   return undefined;
 }
