@@ -31,7 +31,8 @@ let endingHere = 0;
 export async function endingHereWhile<T>(work: () => Promise<T>): Promise<T> {
   endingHere += 1;
   try {
-    // The calls already sent with the session get their answers before it ends (none starts meanwhile):
+    // The calls already sent with the session get their answers before it ends, none starting meanwhile
+    // (docs/decisions/159-a-chosen-end-waits-for-the-session-calls-in-flight.md):
     // sent after the end, they would be refused with a 401 that tells nothing.
     await Promise.race([Promise.allSettled([...sessionCalls]), new Promise((r) => setTimeout(r, SETTLE_MS))]);
     return await work();
