@@ -3,7 +3,7 @@
 // shows its filter as chips and edits it in a form. Images can be selected to download as one zip,
 // taken out of a hand-made collection, added to other collections, or compared; a tile opens the large
 // view. The list is read once and again only when it changes; the words filter runs over it in memory.
-import { useDeferredValue, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { removeFromCollection } from "../../db/collections";
 import type { CollectionRecord } from "../../db/schema";
@@ -61,12 +61,14 @@ function CollectionView({ userId, read, parts }: { userId: string; read: Collect
   const { collection } = read;
   const images = useCollectionImages(userId, read);
   const [words, setWords] = useState("");
-  const deferred = useDeferredValue(words.trim());
-  // The words filter runs over the whole list, in memory: until it is read, a filtered view waits for it.
+  // The words filter runs over the whole list, in memory, in the keystroke's own render (not a deferred one,
+  // which React slices over frames: the filter and the rows in view take a few ms); until the whole list is
+  // read, a filtered view waits for it.
+  const typed = words.trim();
   const items = useMemo(() => {
-    if (!deferred) return images?.items;
-    return images?.complete ? filterGenerations(images.items, userId, { text: deferred }) : undefined;
-  }, [images, deferred, userId]);
+    if (!typed) return images?.items;
+    return images?.complete ? filterGenerations(images.items, userId, { text: typed }) : undefined;
+  }, [images, typed, userId]);
   const { chosen, setChosen, toggle } = useToggleSet();
   // Nothing chosen (as while typing in the filter) is always the same empty set, so a keystroke that changes
   // the list does not make a new selection, which would draw every row of the grid again.
@@ -79,7 +81,7 @@ function CollectionView({ userId, read, parts }: { userId: string; read: Collect
   const [openId, setOpenId] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
   const smart = collection.filter !== null;
-  const count = (deferred ? items?.length : images?.total) ?? items?.length ?? 0;
+  const count = (typed ? items?.length : images?.total) ?? items?.length ?? 0;
 
   return (
     <div className="mx-auto w-full max-w-6xl">
@@ -107,8 +109,8 @@ function CollectionView({ userId, read, parts }: { userId: string; read: Collect
         ) : (
           <>
             <p role="status" className="mb-3 text-sm text-base-content/80">
-              {deferred || images?.total !== undefined
-                ? `${count === 1 ? "1 image" : `${count.toLocaleString()} images`}${deferred ? (count === 1 ? " matches" : " match") : ""}`
+              {typed || images?.total !== undefined
+                ? `${count === 1 ? "1 image" : `${count.toLocaleString()} images`}${typed ? (count === 1 ? " matches" : " match") : ""}`
                 : "Counting the images…"}
             </p>
             {/* While the collection holds images, its bar and grid stay mounted, even when the words match none:
