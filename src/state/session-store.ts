@@ -34,7 +34,9 @@ export async function endingHereWhile<T>(work: () => Promise<T>): Promise<T> {
     // The calls already sent with the session get their answers before it ends, none starting meanwhile
     // (docs/decisions/159-a-chosen-end-waits-for-the-session-calls-in-flight.md):
     // sent after the end, they would be refused with a 401 that tells nothing.
-    await Promise.race([Promise.allSettled([...sessionCalls]), new Promise((r) => setTimeout(r, SETTLE_MS))]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.allSettled([...sessionCalls]), new Promise((r) => (timer = setTimeout(r, SETTLE_MS)))]);
+    clearTimeout(timer);
     return await work();
   } finally {
     endingHere -= 1;
