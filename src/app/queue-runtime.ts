@@ -138,7 +138,7 @@ function startPageRunner(userId: string): () => void {
       const announced = outcome.status === "done" ? { ...outcome, image: await outcome.image } : outcome;
       // A batch's images are announced together when its last task settles; failures at once.
       announceOutcome(announced, retry, { quietSuccess: Boolean(task?.batchId) });
-      const unit = await finishedUnit(db, outcome.taskId);
+      const unit = await finishedUnit(db, task);
       if (unit && firstTime(unit)) await finished(userId, unit);
     })().catch(warn("announcing a finished task failed"));
   };

@@ -1,12 +1,14 @@
 // The offline library's background fill (src/db/offline-library.ts says what is kept): when online
 // and idle, fetches the images the plan asks for, one at a time, keeps each one's thumbnail and,
 // where the plan wants it, its full image, and lets go of full images past the budget. It never runs
-// ahead of what the person is looking at: while a view fetches an image (trackForeground), and until
-// the page is idle, it waits; and while the person scrolls, taps or types, until INTERACTION_QUIET_MS
-// after the last of it, it waits (docs/decisions/091-background-fill-costs-history-scroll.md measured
-// what it cost History's scroll). Thumbnails are made in a worker, and the plan is read again every
-// FILL_BATCH images or when what it depends on changes, not every few images. It runs again when the library, the saved items or the budget change,
-// and when the connection returns.
+// ahead of what the person is waiting for: while a view fetches an image or the queue sends
+// (src/sync/foreground.ts), and until the page is idle, it waits, even to plan; and while the person
+// scrolls, taps or types, until INTERACTION_QUIET_MS after the last of it, it waits
+// (docs/decisions/091-background-fill-costs-history-scroll.md measured what it cost History's scroll).
+// Thumbnails are made in a worker, and the plan is read again every FILL_BATCH images or when what it
+// depends on changes, not every few images. It runs again when the library, the saved items or the
+// budget change (a batch's new rows call for one pass once the queue is done), and when the connection
+// returns.
 import { liveQuery } from "dexie";
 import { fetchStoredImage, type ImageFetchFailure } from "../api/library";
 import type { AppDb } from "../db/db";
@@ -17,6 +19,7 @@ import type { Result } from "../lib/result";
 import { whenIdle } from "../lib/schedule";
 import { coalesced } from "./delivery";
 import { freshImageUrl } from "./fresh-images";
+import { foregroundNow, noForeground } from "./foreground";
 import { makeThumbnail } from "../lib/thumbnail";
 
 /**
@@ -27,9 +30,6 @@ export const FILL_BATCH = 48;
 
 /** How long after the person's last scroll, tap or key the fill waits before its next step. */
 export const INTERACTION_QUIET_MS = 500;
-
-let foreground = 0;
-const quiet: Array<() => void> = [];
 
 let lastInteraction = -Infinity;
 let watching = false;
@@ -49,33 +49,22 @@ function watchInteraction(): void {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Marks a fetch a view makes for what is on screen: the background fill waits until it is done. */
-export async function trackForeground<T>(work: Promise<T>): Promise<T> {
-  foreground++;
-  try {
-    return await work;
-  } finally {
-    foreground--;
-    if (!foreground) quiet.splice(0).forEach((resolve) => resolve());
-  }
-}
-
 /**
- * Resolves once no view is fetching, the person has not scrolled, tapped or typed for
- * INTERACTION_QUIET_MS, and the page is idle (all three at once: each is checked again after the idle
+ * Resolves once no foreground work is under way (src/sync/foreground.ts: a view fetching, the queue
+ * sending), the person has not scrolled, tapped or typed for INTERACTION_QUIET_MS, and the page is idle (all three at once: each is checked again after the idle
  * callback, since the person may have started scrolling meanwhile).
  */
 export async function backgroundTurn(): Promise<void> {
   watchInteraction();
   for (;;) {
-    while (foreground) await new Promise<void>((resolve) => quiet.push(resolve));
+    await noForeground();
     const wait = lastInteraction + INTERACTION_QUIET_MS - performance.now();
     if (wait > 0) {
       await sleep(wait);
       continue;
     }
     await new Promise<void>((resolve) => whenIdle(resolve, { timeoutMs: 1000, fallbackMs: 20 }));
-    if (!foreground && performance.now() - lastInteraction >= INTERACTION_QUIET_MS) return;
+    if (!foregroundNow() && performance.now() - lastInteraction >= INTERACTION_QUIET_MS) return;
   }
 }
 
@@ -109,7 +98,7 @@ export function fillDeps(db: AppDb): FillDeps {
 export type FillReport = { fetched: number; failed: number; stopped: "done" | "offline" | "stopped" };
 
 /**
- * One pass: plans, fetches up to FILL_BATCH, plans again, until nothing is left to fetch (an image
+ * One pass: waits its turn, plans, fetches up to FILL_BATCH, plans again, until nothing is left to fetch (an image
  * that fails is skipped for the rest of the pass), the connection goes or `stopped()` says so.
  * `changed()` says the records, saved items or budget changed since it was last asked: the batch ends
  * there and the next plan is read at once.
@@ -128,6 +117,9 @@ export async function fillOnce(
   for (;;) {
     if (stopped()) return { fetched, failed: failed.size, stopped: "stopped" };
     if (!deps.online()) return { fetched, failed: failed.size, stopped: "offline" };
+    // A plan reads every record: it waits for a turn too, so a batch under way plans once, after it.
+    await deps.turn();
+    if (stopped()) return { fetched, failed: failed.size, stopped: "stopped" };
     const plan = await planAndEvict(userId, await deps.budget(userId), db);
     const next = plan.fetch.filter((f) => !failed.has(f.id) && !left.has(f.id)).slice(0, FILL_BATCH);
     if (!next.length) return { fetched, failed: failed.size, stopped: "done" };
@@ -182,15 +174,17 @@ export function keepLibraryOffline(
     await fillOnce(deps, userId, () => stopped, takeRequest);
   }, onError);
   const { db } = deps;
-  // What a change of calls for another pass: the records, the saved ones, the budget.
-  const watched = liveQuery(async () => {
-    const [count, saved, budget] = await Promise.all([
-      db.generations.where("userId").equals(userId).count(),
-      db.generations.where({ userId, isSaved: 1 }).primaryKeys(),
-      db.meta.get(budgetKey(userId)),
-    ]);
-    return `${count}|${saved.join(",")}|${String(budget?.value)}`;
-  });
+  // What a change of calls for another pass: the records, the saved ones, the budget (one read transaction).
+  const watched = liveQuery(() =>
+    db.transaction("r", [db.generations, db.meta], async () => {
+      const [count, saved, budget] = await Promise.all([
+        db.generations.where("userId").equals(userId).count(),
+        db.generations.where({ userId, isSaved: 1 }).primaryKeys(),
+        db.meta.get(budgetKey(userId)),
+      ]);
+      return `${count}|${saved.join(",")}|${String(budget?.value)}`;
+    }),
+  );
   let last: string | undefined;
   const subscription = watched.subscribe({
     next: (key) => {

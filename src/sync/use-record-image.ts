@@ -11,7 +11,7 @@ import { getImage, touchImage } from "../db/images";
 import type { GenerationRecord, ImageRecord } from "../db/schema";
 import { useOnline } from "../lib/use-online";
 import { freshImageUrl } from "./fresh-images";
-import { trackForeground } from "./pull-images";
+import { trackForeground } from "./foreground";
 import { useObjectUrl } from "../ui/use-object-url";
 
 export type RecordImage = { src?: string; error?: string; blob?: Blob };

@@ -41,9 +41,12 @@ export function describeUnit(tasks: readonly TaskRecord[], key: string, batch: b
   return { key, batch, done, failed, title, body };
 }
 
-/** The unit `taskId` belongs to, if this outcome finished it; null while any of it is still to run. */
-export async function finishedUnit(db: AppDb, taskId: string): Promise<FinishedUnit | null> {
-  const task = await db.tasks.get(taskId);
+/**
+ * The unit the task belongs to, if this outcome finished it; null while any of it is still to run. The task
+ * is given by its id, or as a caller has just read it once settled (a task alone then needs no read).
+ */
+export async function finishedUnit(db: AppDb, taskOrId: string | TaskRecord | undefined): Promise<FinishedUnit | null> {
+  const task = typeof taskOrId === "string" ? await db.tasks.get(taskOrId) : taskOrId;
   if (!task || !settled(task)) return null;
   if (!task.batchId) return describeUnit([task], task.id, false);
   const batchId = task.batchId;

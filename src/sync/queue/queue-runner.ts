@@ -38,6 +38,7 @@ import {
   type SendOptions,
 } from "../run-task";
 import { isDue, waitEnd } from "../task-wait";
+import { trackForeground } from "../foreground";
 import { trackEvent } from "../telemetry";
 import type { Fired } from "../triggers";
 import { runMachine, type GenerateTaskOutput, type RunActor } from "./run-machine";
@@ -183,6 +184,8 @@ class Queue {
     this.listeners.forEach((l) => l());
   }
   track(taskId: string, sending: Promise<RunOutcome>): void {
+    // A send is what the person waits for: the background fill holds off until it is over.
+    void trackForeground(sending).catch(() => undefined);
     const machine = runMachine.provide({
       actors: { generateTask: fromPromise<GenerateTaskOutput, { taskId: string }>(() => sending) },
     });

@@ -8,13 +8,8 @@ import { toGenerationRecord } from "#src/db/generation-record.ts";
 import { getImage, storeImage } from "#src/db/images.ts";
 import { offlineSummary } from "#src/db/offline-library.ts";
 import { err, ok } from "#src/lib/result.ts";
-import {
-  INTERACTION_QUIET_MS,
-  backgroundTurn,
-  fillOnce,
-  trackForeground,
-  type FillDeps,
-} from "#src/sync/pull-images.ts";
+import { trackForeground } from "#src/sync/foreground.ts";
+import { INTERACTION_QUIET_MS, backgroundTurn, fillOnce, type FillDeps } from "#src/sync/pull-images.ts";
 import { generationRow } from "../../support/records.ts";
 
 let db: AppDb;
@@ -69,10 +64,11 @@ describe("fillOnce", () => {
   it("writes nothing for an image kept whole meanwhile (by the queue, a view or another tab)", async () => {
     db = openAppDb("fill-kept-meanwhile");
     await db.generations.bulkPut([toGenerationRecord(row(1))]);
+    let turns = 0;
     const d = deps({
-      // The plan is made; before the fill's turn comes, the bytes and the thumbnail are kept.
+      // The plan is made (after the first turn); before the fetch's turn comes, the bytes and the thumbnail are kept.
       turn: async () => {
-        await storeImage("g1", { image: blob(900_000), thumbnail: "data:image/webp;base64,BB" }, db);
+        if (++turns === 2) await storeImage("g1", { image: blob(900_000), thumbnail: "data:image/webp;base64,BB" }, db);
       },
     });
     expect(await fillOnce(d, "alice")).toEqual({ fetched: 0, failed: 0, stopped: "done" });
@@ -135,12 +131,29 @@ describe("fillOnce", () => {
     list.remove();
   });
 
-  it("takes a turn before each fetch and another before each write", async () => {
+  it("takes a turn before each plan, each fetch and each write", async () => {
     db = openAppDb("fill-turns");
     await db.generations.bulkPut([1, 2].map((n) => toGenerationRecord(row(n))));
     const turn = vi.fn(async () => undefined);
     expect((await fillOnce(deps({ turn }), "alice")).fetched).toBe(2);
-    expect(turn).toHaveBeenCalledTimes(4);
+    // The first plan, two fetches and their writes, and the plan that finds nothing left.
+    expect(turn).toHaveBeenCalledTimes(6);
+  });
+
+  it("does not plan while foreground work is under way (a send of the queue), and plans once it is over", async () => {
+    db = openAppDb("fill-foreground");
+    await db.generations.bulkPut([toGenerationRecord(row(1))]);
+    let release!: () => void;
+    const sending = trackForeground(new Promise<void>((resolve) => (release = resolve)));
+    const planned = vi.spyOn(db.imageUse, "where");
+    const d = deps({ turn: backgroundTurn });
+    const pass = fillOnce(d, "alice");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(planned).not.toHaveBeenCalled();
+    release();
+    await sending;
+    expect(await pass).toEqual({ fetched: 1, failed: 0, stopped: "done" });
+    expect(planned).toHaveBeenCalled();
   });
 
   it("plans again at once when the records, saved items or budget change mid-batch", async () => {

@@ -125,7 +125,7 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
     checking: session.status === "checking",
   });
   // The chosen custom style's record as this device holds it now (decision 152).
-  const customStyle = useCustomStyles(userId)?.styles.find((s) => s.id === settings.customStyleId);
+  const customStyle = useCustomStyles(userId)?.find((s) => s.id === settings.customStyleId);
   // "Add new results to" (decision 157): the hand-made collection each task's image goes into, if any.
   const resultsCollection = useResultsCollection(userId).chosen;
   // Each image opened from outside starts the reference field afresh (an old refusal's message goes).

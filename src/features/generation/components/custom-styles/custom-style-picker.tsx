@@ -8,7 +8,7 @@ import { Link } from "wouter";
 import type { CustomStyleRecord } from "../../../../db/schema";
 import { Icon } from "../../../../ui/icons";
 import { CustomStyleEditor } from "./custom-style-editor";
-import { useCustomStyles } from "./use-custom-styles";
+import { useCustomStyles, useCustomStylesAllowed } from "./use-custom-styles";
 
 type Props = {
   userId: string | null | undefined;
@@ -33,10 +33,9 @@ function ProPlanNote() {
 
 export function CustomStylePicker({ userId, value, onChange, currentStyle }: Props) {
   const id = useId();
-  const read = useCustomStyles(userId);
+  const styles = useCustomStyles(userId) ?? [];
+  const allowed = useCustomStylesAllowed(userId) === true;
   const [editing, setEditing] = useState<CustomStyleRecord | "new" | null>(null);
-  const styles = read?.styles ?? [];
-  const allowed = read?.allowed === true;
   const close = (saved?: CustomStyleRecord | null) => {
     setEditing(null);
     if (saved === null && editing !== "new" && editing?.id === value) onChange(null);

@@ -8,18 +8,21 @@ import { getLimits, newestGenerations } from "../../../../db/queries";
 import type { CustomStyleRecord } from "../../../../db/schema";
 import { makeThumbnail } from "../../../../lib/thumbnail";
 
-type CustomStyles = {
-  styles: CustomStyleRecord[];
-  /** The tier this device knows allows making and changing styles; undefined while unknown. */
-  allowed: boolean | undefined;
-};
+/**
+ * The person's custom styles on this device, read live (undefined while read). Read alone: the quota's
+ * writes (one a made image) do not read them again.
+ */
+export function useCustomStyles(userId: string | null | undefined): CustomStyleRecord[] | undefined {
+  return useLiveQuery(() => (userId ? listCustomStyles(userId) : undefined), [userId]);
+}
 
-export function useCustomStyles(userId: string | null | undefined): CustomStyles | undefined {
-  return useLiveQuery(async () => {
-    if (!userId) return undefined;
-    const [styles, limits] = await Promise.all([listCustomStyles(userId), getLimits(userId)]);
-    return { styles, allowed: limits ? limits.tier === CUSTOM_STYLES_TIER : undefined };
-  }, [userId]);
+/** Whether the tier this device knows allows making and changing styles; undefined while unknown. */
+export function useCustomStylesAllowed(userId: string | null | undefined): boolean | undefined {
+  const allowed = useLiveQuery(
+    async () => (userId ? ((await getLimits(userId))?.tier ?? null) : null),
+    [userId],
+  );
+  return allowed === undefined || allowed === null ? undefined : allowed === CUSTOM_STYLES_TIER;
 }
 
 /** How many of the person's newest images the editor offers as a preview. */
