@@ -30,6 +30,31 @@ export function freshImageUrl(id: string, now: number = Date.now()): string | un
   return undefined;
 }
 
+/** Made images this context's queue is fetching and keeping now (between the answer and the Dexie write). */
+const keeping = new Set<string>();
+const keptListeners = new Set<(id: string, thumbnail: string | undefined) => void>();
+
+/** The queue starts fetching and keeping the image of generation `id`. */
+export function keepingImage(id: string): void {
+  keeping.add(id);
+}
+
+/** Whether the queue of this context is keeping the image of generation `id` now. */
+export function isKeepingImage(id: string): boolean {
+  return keeping.has(id);
+}
+
+/** The queue is done with the image of `id`: kept with `thumbnail`, or (undefined) not kept or without one. */
+export function imageKept(id: string, thumbnail: string | undefined): void {
+  keeping.delete(id);
+  for (const listener of keptListeners) listener(id, thumbnail);
+}
+
+export function subscribeKept(listener: (id: string, thumbnail: string | undefined) => void): () => void {
+  keptListeners.add(listener);
+  return () => keptListeners.delete(listener);
+}
+
 /** A URL whose download failed is not offered again: the view signs a new one. */
 export function forgetFreshImage(id: string): void {
   fresh.delete(id);

@@ -13,7 +13,7 @@ import { makeThumbnail } from "../lib/thumbnail";
 import { markDone, markDoneDeleted, markFailed, markRunning, markWaiting } from "../db/tasks";
 import { storeImage } from "../db/images";
 import { addToCollection } from "../db/collections";
-import { announceMade, forgetFreshImage, rememberFreshImage } from "./fresh-images";
+import { announceMade, forgetFreshImage, imageKept, keepingImage, rememberFreshImage } from "./fresh-images";
 import type { Result } from "../lib/result";
 import { backoffDelayMs } from "./delivery";
 import { isDue } from "./task-wait";
@@ -189,8 +189,27 @@ function intoCollection<T>(
   });
 }
 
-/** Fetches a made image, makes its thumbnail (in a worker) and keeps both with the row; never rejects. */
+/**
+ * Fetches a made image, makes its thumbnail (in a worker) and keeps both with the row; never rejects.
+ * The views of this context hear when it is done (src/sync/fresh-images.ts): a grid's tile waits for the
+ * thumbnail rather than decode the full image at a tile's size.
+ */
 async function keepImage(deps: RunTaskDeps, id: string, url: string): Promise<ImageKept> {
+  keepingImage(id);
+  let thumbnail: string | undefined;
+  try {
+    return await fetchAndKeep(deps, id, url, (made) => (thumbnail = made));
+  } finally {
+    imageKept(id, thumbnail);
+  }
+}
+
+async function fetchAndKeep(
+  deps: RunTaskDeps,
+  id: string,
+  url: string,
+  made: (thumbnail: string) => void,
+): Promise<ImageKept> {
   let image: Blob;
   try {
     image = await deps.fetchImage(url);
@@ -202,6 +221,7 @@ async function keepImage(deps: RunTaskDeps, id: string, url: string): Promise<Im
   const thumbnail = await makeThumbnail(image).catch(() => undefined);
   try {
     const kept = await storeImage(id, { image, thumbnail }, deps.db);
+    if (kept && thumbnail) made(thumbnail);
     return kept ? "kept" : "gone";
   } catch (e) {
     // The device refused the bytes (storage full, a broken database): the row stays, the image is

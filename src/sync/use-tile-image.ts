@@ -6,14 +6,15 @@
 // shown through an object URL (revoked when dropped) and gets its thumbnail in idle time. A tile whose
 // bytes this device does not hold shows the stored object through a signed URL when online and keeps a
 // thumbnail of it, in idle time, for the next showing (offline too); offline it says the image is not
-// on this device, and fills itself in when the connection returns.
-import { useEffect, useState } from "react";
+// on this device, and fills itself in when the connection returns. An image this page's queue has just
+// made waits for the queue's thumbnail (src/sync/fresh-images.ts) rather than decode the full image.
+import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
 import { getImages, storeImage } from "../db/images";
 import type { GenerationRecord } from "../db/schema";
 import { afterPaint, whenIdle } from "../lib/schedule";
 import { makeThumbnail } from "../lib/thumbnail";
 import { useOnline } from "../lib/use-online";
-import { freshImageUrl } from "./fresh-images";
+import { freshImageUrl, isKeepingImage, subscribeKept } from "./fresh-images";
 import { NOT_ON_DEVICE, remoteUrl, type RecordImage } from "./use-record-image";
 
 const THUMBNAILS_KEPT = 1000;
@@ -145,11 +146,45 @@ function keepThumbnail(id: string, source: string | Blob): void {
   );
 }
 
+/** What a tile holds while the queue keeps its image: not a URL. */
+const KEEPING = "keeping";
+
+/** Tiles showing an image the queue of this context is keeping, told when it is done. */
+const waitingTiles = new Map<string, Set<() => void>>();
+let hearingKept = false;
+
+/** Calls `listener` when the queue is done keeping the image of `id` (its thumbnail is then held here). */
+function whenKept(id: string, listener: () => void): () => void {
+  if (!hearingKept) {
+    hearingKept = true;
+    subscribeKept((keptId, thumbnail) => {
+      if (thumbnail) {
+        remember(keptId, thumbnail);
+        absent.delete(keptId);
+      }
+      waitingTiles.get(keptId)?.forEach((l) => l());
+    });
+  }
+  const tiles = waitingTiles.get(id) ?? waitingTiles.set(id, new Set()).get(id)!;
+  tiles.add(listener);
+  return () => {
+    tiles.delete(listener);
+    if (!tiles.size) waitingTiles.delete(id);
+  };
+}
+
 export function useTileImage(record: Pick<GenerationRecord, "id" | "imagePath">): RecordImage {
   const { id, imagePath } = record;
   // undefined while reading; null when this device holds no bytes for it.
   const [found, setFound] = useState<{ id: string; url: string | null }>();
-  const kept = urls.get(id);
+  // The picture held for it, or KEEPING while the queue of this context keeps its image (either changes
+  // when the queue is done).
+  const held = useSyncExternalStore(
+    useCallback((listener: () => void) => whenKept(id, listener), [id]),
+    () => urls.get(id) ?? (isKeepingImage(id) ? KEEPING : undefined),
+    () => undefined,
+  );
+  const kept = held === KEEPING ? undefined : held;
   const local = kept ?? (found?.id === id ? found.url : undefined);
   const [remote, setRemote] = useState<{ path: string; src?: string; error?: string }>();
 
@@ -163,10 +198,12 @@ export function useTileImage(record: Pick<GenerationRecord, "id" | "imagePath">)
   }, [id]);
 
   const online = useOnline();
-  // A generation just made here shows its answer's URL, the one the preview shows (one download and
-  // one decode for both); the queue keeps its bytes and thumbnail, so the tile neither signs another
-  // URL nor makes a thumbnail of its own.
+  // A generation just made here: the queue is fetching its bytes and making its thumbnail, so the tile
+  // neither signs another URL nor makes a thumbnail of its own. It waits for the queue's thumbnail (a
+  // tenth of a second or so) rather than decode the full image at a tile's size, and shows the answer's
+  // URL only if the queue kept no thumbnail.
   const fresh = local ? undefined : freshImageUrl(id);
+  const queueKeeping = fresh !== undefined && held === KEEPING;
   const needsRemote = local === null && !fresh && Boolean(imagePath);
   useEffect(() => {
     if (!needsRemote || !online) return;
@@ -182,6 +219,7 @@ export function useTileImage(record: Pick<GenerationRecord, "id" | "imagePath">)
   }, [needsRemote, online, imagePath, id]);
 
   if (local) return { src: local };
+  if (queueKeeping) return {};
   if (fresh) return { src: fresh };
   if (remote?.path === imagePath && remote.src) return { src: remote.src };
   if (needsRemote && !online) return { error: NOT_ON_DEVICE };
