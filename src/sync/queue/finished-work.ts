@@ -50,11 +50,8 @@ export async function finishedUnit(db: AppDb, taskOrId: string | TaskRecord | un
   if (!task || !settled(task)) return null;
   if (!task.batchId) return describeUnit([task], task.id, false);
   const batchId = task.batchId;
-  const members = await db.tasks
-    .where("userId")
-    .equals(task.userId)
-    .filter((t) => t.batchId === batchId)
-    .toArray();
+  // The person's tasks in one read (a filter in Dexie would walk a cursor, a request a task).
+  const members = (await db.tasks.where("userId").equals(task.userId).toArray()).filter((t) => t.batchId === batchId);
   if (!members.every(settled)) return null;
   return describeUnit(members, batchId, true);
 }

@@ -18,10 +18,7 @@ export function useCustomStyles(userId: string | null | undefined): CustomStyleR
 
 /** Whether the tier this device knows allows making and changing styles; undefined while unknown. */
 export function useCustomStylesAllowed(userId: string | null | undefined): boolean | undefined {
-  const allowed = useLiveQuery(
-    async () => (userId ? ((await getLimits(userId))?.tier ?? null) : null),
-    [userId],
-  );
+  const allowed = useLiveQuery(async () => (userId ? ((await getLimits(userId))?.tier ?? null) : null), [userId]);
   return allowed === undefined || allowed === null ? undefined : allowed === CUSTOM_STYLES_TIER;
 }
 
