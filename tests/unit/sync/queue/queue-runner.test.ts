@@ -17,6 +17,7 @@ import {
   type QueueRunnerOptions,
 } from "#src/sync/queue/queue-runner.ts";
 import { WORKER_DRAIN_WAIT_MS, WorkLeftForLater } from "#src/sync/delivery.ts";
+import { foregroundNow } from "#src/sync/foreground.ts";
 import type { RunOutcome, RunTaskDeps } from "#src/sync/run-task.ts";
 import { generationRow, newTask } from "../../../support/records.ts";
 import { simClock } from "../sim-clock.ts";
@@ -398,6 +399,17 @@ describe("the queue's lane", () => {
     await h.answer("a");
     expect(await whenEnded).toBe("running");
     expect((await h.task("a"))?.status).toBe("done");
+  });
+
+  it("counts each send as foreground work while it is out: the background fill waits for it (decision 160)", async () => {
+    const h = await harness({ concurrency: 1, start: false });
+    await h.enqueue(["a"]);
+    expect(foregroundNow()).toBe(false);
+    await h.start();
+    await h.sentBecomes(["a"]);
+    expect(foregroundNow()).toBe(true);
+    await h.answer("a");
+    await vi.waitFor(() => expect(foregroundNow()).toBe(false));
   });
 
   it("with nothing to send at drawn, a task queued before the answer goes from the answer's transaction", async () => {
