@@ -21,7 +21,7 @@ export async function noForeground(): Promise<void> {
   while (foreground) await new Promise<void>((resolve) => quiet.push(resolve));
 }
 
-/** Whether foreground work is under way now. */
-export function foregroundNow(): boolean {
-  return foreground > 0;
+/** How many pieces of foreground work are under way now. */
+export function foregroundCount(): number {
+  return foreground;
 }

@@ -19,7 +19,7 @@ import type { Result } from "../lib/result";
 import { whenIdle } from "../lib/schedule";
 import { coalesced } from "./delivery";
 import { freshImageUrl } from "./fresh-images";
-import { foregroundNow, noForeground } from "./foreground";
+import { foregroundCount, noForeground } from "./foreground";
 import { makeThumbnail } from "../lib/thumbnail";
 
 /**
@@ -64,7 +64,7 @@ export async function backgroundTurn(): Promise<void> {
       continue;
     }
     await new Promise<void>((resolve) => whenIdle(resolve, { timeoutMs: 1000, fallbackMs: 20 }));
-    if (!foregroundNow() && performance.now() - lastInteraction >= INTERACTION_QUIET_MS) return;
+    if (!foregroundCount() && performance.now() - lastInteraction >= INTERACTION_QUIET_MS) return;
   }
 }
 
