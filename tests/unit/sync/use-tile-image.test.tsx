@@ -13,27 +13,22 @@ function Tile({ id }: { id: string }) {
 const THUMBNAIL = "data:image/jpeg;base64,AAAA";
 
 describe("useTileImage for an image the queue is keeping", () => {
-  it("shows nothing while the queue keeps it, then the queue's thumbnail, never the full image", async () => {
-    rememberFreshImage("t1", "http://storage.test/alice/t1.png?token=a");
-    keepingImage("t1");
-    render(<Tile id="t1" />);
-    // The tile's own read of this device's bytes answers (none yet); it still waits for the queue.
-    await new Promise((r) => setTimeout(r, 50));
-    expect(screen.getByTestId("t1").textContent).toBe("(nothing yet)");
-    act(() => imageKept("t1", THUMBNAIL));
-    await waitFor(() => expect(screen.getByTestId("t1").textContent).toBe(THUMBNAIL));
-  });
-
-  it("shows the answer's URL when the queue kept no thumbnail", async () => {
-    const url = "http://storage.test/alice/t2.png?token=b";
-    rememberFreshImage("t2", url);
-    keepingImage("t2");
-    render(<Tile id="t2" />);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(screen.getByTestId("t2").textContent).toBe("(nothing yet)");
-    act(() => imageKept("t2", undefined));
-    await waitFor(() => expect(screen.getByTestId("t2").textContent).toBe(url));
-  });
+  it.each([
+    { kept: THUMBNAIL, shows: THUMBNAIL, id: "t1" },
+    { kept: undefined, shows: "http://storage.test/alice/t2.png?token=b", id: "t2" },
+  ])(
+    "shows nothing while the queue keeps it, then its thumbnail, or the answer's URL without one ($id)",
+    async ({ kept, shows, id }) => {
+      rememberFreshImage(id, `http://storage.test/alice/${id}.png?token=${id === "t1" ? "a" : "b"}`);
+      keepingImage(id);
+      render(<Tile id={id} />);
+      // The tile's own read of this device's bytes answers (none yet); it still waits for the queue.
+      await new Promise((r) => setTimeout(r, 50));
+      expect(screen.getByTestId(id).textContent).toBe("(nothing yet)");
+      act(() => imageKept(id, kept));
+      await waitFor(() => expect(screen.getByTestId(id).textContent).toBe(shows));
+    },
+  );
 
   it("shows a just-made image's answer URL at once when the queue is not keeping it here", async () => {
     const url = "http://storage.test/alice/t3.png?token=c";
