@@ -1,14 +1,16 @@
 // What the render pool (render-pool.ts) and a render process (render-process.ts) say to each other over
 // the process's stdin and stdout: frames of [header length: u32][payload length: u32][header: JSON]
 // [payload: bytes], big-endian. Three kinds of job share the frames. A render's header is { id, input }
-// with the reference image's pixels as the payload; its reply is { id, ok: true } with the PNG as the
-// payload. A decode's header is { id, decode: true } with an untrusted image file as the payload; its
-// reply is { id, ok: true, image: { width, height, format } } with the RGBA pixels as the payload, or
+// with the reference image's pixels as the payload, or (input.reference.cells) what the engine reads of
+// them; its reply is { id, ok: true } with the PNG as the payload. A decode's header is { id, decode: true }
+// with an untrusted image file as the payload; its reply is { id, ok: true, image: { width, height, format } }
+// with what the engine reads of the pixels as the payload (engine/reference.ts referenceCells), or
 // { id, ok: false, message, code } when the file does not decode (a value, not a crash). A classify's
 // header is { id, classify: true } with a stored image file as the payload; its reply is
 // { id, ok: true, scores } (the image check's scores, no payload), or { id, ok: false, message, code }
 // when the file does not decode. Any other failure is { id, ok: false, message }. Bytes travel as they
 // are, never through JSON.
+import { referenceCells } from "../functions/_shared/engine/reference.ts";
 import type { DecodedImage } from "../functions/_shared/image/decode.ts";
 import type { ImageErrorCode, ImageResult } from "../functions/_shared/image/result.ts";
 import type { RenderFn } from "../functions/_shared/providers/builtin.ts";
@@ -17,8 +19,9 @@ import type { ImageScores } from "../functions/_shared/moderation/image-verdict.
 export type RenderInput = Parameters<RenderFn>[0];
 
 /** A request's input without the reference's pixels, which travel as the frame's payload. */
+/** A reference travels as its pixels, or (`cells`) as what the engine reads of them (engine/reference.ts). */
 type WireInput = Omit<RenderInput, "reference"> & {
-  reference?: { width: number; height: number } | null;
+  reference?: { width: number; height: number; cells?: true } | null;
 };
 
 export type RequestHeader =
@@ -26,7 +29,7 @@ export type RequestHeader =
   | { id: number; decode: true }
   | { id: number; classify: true };
 export type ReplyHeader =
-  | { id: number; ok: true; image?: Omit<DecodedImage, "rgba">; scores?: ImageScores }
+  | { id: number; ok: true; image?: Omit<DecodedImage, "rgba" | "cells">; scores?: ImageScores }
   | { id: number; ok: false; message: string; code?: ImageErrorCode };
 
 /** What a process does with an untrusted image file: the shared decoder, with its limits. */
@@ -52,11 +55,20 @@ export function encodeFrame(header: unknown, payload: Uint8Array = new Uint8Arra
 
 export function encodeRequest(id: number, input: RenderInput): Uint8Array {
   const { reference, ...rest } = input;
+  if (reference?.cells) {
+    const wire: WireInput = { ...rest, reference: { width: reference.width, height: reference.height, cells: true } };
+    return encodeFrame({ id, input: wire } satisfies RequestHeader, bytesOf(reference.cells));
+  }
   const wire: WireInput = reference ?
     { ...rest, reference: { width: reference.width, height: reference.height } } :
     rest;
   return encodeFrame({ id, input: wire } satisfies RequestHeader, reference?.rgba);
 }
+
+const bytesOf = (cells: Float32Array) => new Uint8Array(cells.buffer, cells.byteOffset, cells.byteLength);
+/** Cells from a frame's payload (an array of its own at offset 0, so aligned for floats). */
+const cellsOf = (payload: Uint8Array) =>
+  new Float32Array(payload.buffer, payload.byteOffset, payload.byteLength / Float32Array.BYTES_PER_ELEMENT);
 
 export function encodeDecodeRequest(id: number, file: Uint8Array): Uint8Array {
   return encodeFrame({ id, decode: true } satisfies RequestHeader, file);
@@ -71,12 +83,22 @@ export function decodeRequest(
   payload: Uint8Array,
 ): { id: number; input: RenderInput } {
   const { reference, ...rest } = header.input;
-  return { id: header.id, input: reference ? { ...rest, reference: { ...reference, rgba: payload } } : rest };
+  if (!reference) return { id: header.id, input: rest };
+  const { cells, ...size } = reference;
+  const ref = cells ? { ...size, rgba: new Uint8Array(0), cells: cellsOf(payload) } : { ...size, rgba: payload };
+  return { id: header.id, input: { ...rest, reference: ref } };
 }
 
-/** A decode job's reply as the decoder's own result (the pixels are the frame's payload). */
+/**
+ * A decode job's reply as the decoder's result: its size and format, and what the engine reads of the
+ * pixels (the frame's payload), with no pixels.
+ */
 export function decodeReply(header: ReplyHeader, payload: Uint8Array): ImageResult<DecodedImage> | null {
-  if (header.ok) return header.image ? { ok: true, value: { ...header.image, rgba: payload } } : null;
+  if (header.ok) {
+    return header.image ?
+      { ok: true, value: { ...header.image, rgba: new Uint8Array(0), cells: cellsOf(payload) } } :
+      null;
+  }
   return header.code ? { ok: false, error: { code: header.code, message: header.message } } : null;
 }
 
@@ -204,8 +226,10 @@ function decodeAnswer(id: number, file: Uint8Array, decode: DecodeFn | undefined
   if (!result.ok) {
     return encodeFrame({ id, ok: false, message: result.error.message, code: result.error.code } satisfies ReplyHeader);
   }
-  const { rgba, ...image } = result.value;
-  return encodeFrame({ id, ok: true, image } satisfies ReplyHeader, rgba);
+  // What the engine reads of the pixels, not the pixels: a 16 MP reference is 64 MB, which the server's event
+  // loop would copy in and out again, against 12 KB (decision 161).
+  const { rgba, cells: _none, ...image } = result.value;
+  return encodeFrame({ id, ok: true, image } satisfies ReplyHeader, bytesOf(referenceCells({ ...image, rgba })));
 }
 
 async function classifyAnswer(id: number, file: Uint8Array, classify: ClassifyFn | undefined): Promise<Uint8Array> {

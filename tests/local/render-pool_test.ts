@@ -4,6 +4,7 @@
 // renders in-process, the pixels the decoder decodes, within the decode's time budget, and the image
 // check's scores, within the classify's.
 import assert from "node:assert/strict";
+import { referenceCells } from "../../supabase/functions/_shared/engine/reference.ts";
 import { renderPng } from "../../supabase/functions/_shared/engine/render.ts";
 import { createRenderPool, type RenderPool } from "../../supabase/local/render-pool.ts";
 import { decodeImage } from "../../supabase/functions/_shared/image/decode.ts";
@@ -122,16 +123,26 @@ Deno.test("a reference image's pixels reach the render process intact", async ()
     };
     assert.deepEqual(await pool.render(input), await renderPng(input));
     assert.notDeepEqual(await pool.render(input), await renderPng({ ...input, reference: null }));
+    // Sent as what the engine reads of them (a decode's answer, decision 161), the same render comes out.
+    const cells = { width: 16, height: 16, rgba: new Uint8Array(0), cells: referenceCells(input.reference) };
+    assert.deepEqual(await pool.render({ ...input, reference: cells }), await renderPng(input));
   } finally {
     await pool.close();
   }
 });
 
-Deno.test("a decode in a render process answers the decoder's own pixels, and its errors as values", async () => {
+Deno.test("a decode in a render process answers what the engine reads of the decoder's own pixels, and its errors as values", async () => {
   const pool = createRenderPool({ size: 1 });
   try {
     const file = pngDeclaringHuge(64, 48);
-    assert.deepEqual(await pool.decode(file, DECODE_BUDGET_MS), decodeImage(file));
+    const here = decodeImage(file);
+    assert.ok(here.ok);
+    // The size and format, and the engine's cells of those pixels, not the pixels (decision 161).
+    const { rgba, ...size } = here.value;
+    assert.deepEqual(await pool.decode(file, DECODE_BUDGET_MS), {
+      ok: true,
+      value: { ...size, rgba: new Uint8Array(0), cells: referenceCells({ ...size, rgba }) },
+    });
     const lastRow = await pool.decode(pngDeclaringHuge(64, 48, true), DECODE_BUDGET_MS);
     assert.equal(lastRow.ok ? "" : lastRow.error.code, "image_corrupt");
     const cut = await pool.decode(pngTruncated(64, 48), DECODE_BUDGET_MS);

@@ -134,8 +134,8 @@ export async function decodeReference(
     return { ok: false, error: appError("server_error", { detail: `reference decode failed: ${String(e)}` }) };
   }
   if (!decoded.ok) return { ok: false, error: imageError(decoded.error.code) };
-  const { width, height, rgba } = decoded.value;
-  return { ok: true, value: { dataUrl: upload.dataUrl, mimeType: upload.mimeType, width, height, rgba } };
+  const { width, height, rgba, cells } = decoded.value;
+  return { ok: true, value: { dataUrl: upload.dataUrl, mimeType: upload.mimeType, width, height, rgba, cells } };
 }
 
 /** `headerTimezone` is the X-Timezone header, used when the body carries no `timezone`. */

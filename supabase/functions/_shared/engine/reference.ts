@@ -7,6 +7,12 @@ export interface ReferenceImage {
   width: number;
   height: number;
   rgba: Uint8Array;
+  /**
+   * referenceCells(the image), where the decoder has worked them out already: then `rgba` may be empty.
+   * The local backend's render processes answer a decode with these (12 KB) rather than the pixels (up to
+   * 64 MB, which the server's event loop would have to copy twice), and the render takes them as they are.
+   */
+  cells?: Float32Array;
 }
 
 export interface ReferenceInfo {
@@ -28,7 +34,7 @@ export const GRID = 32;
 const CLUSTERS = 5;
 
 export function analyseReference(ref: ReferenceImage): ReferenceInfo {
-  const cells = sampleGrid(ref);
+  const cells = ref.cells ?? referenceCells(ref);
   const n = GRID * GRID;
   const lum = new Float32Array(n);
   for (let i = 0; i < n; i++) lum[i] = 0.299 * cells[i * 3] + 0.587 * cells[i * 3 + 1] + 0.114 * cells[i * 3 + 2];
@@ -93,8 +99,11 @@ export function analyseReference(ref: ReferenceImage): ReferenceInfo {
   };
 }
 
-/** GRID x GRID area averages (at most 8 x 8 samples per cell), transparent pixels over white. */
-function sampleGrid(ref: ReferenceImage): Float32Array {
+/**
+ * GRID x GRID area averages (at most 8 x 8 samples per cell), transparent pixels over white: all the engine
+ * reads of a reference's pixels.
+ */
+export function referenceCells(ref: Pick<ReferenceImage, "width" | "height" | "rgba">): Float32Array {
   const out = new Float32Array(GRID * GRID * 3);
   const { width: w, height: h, rgba } = ref;
   for (let gy = 0; gy < GRID; gy++) {

@@ -13,6 +13,11 @@ import { headerSize, sniffFormat } from "./sniff.ts";
 
 export interface DecodedImage extends RgbaImage {
   format: "png" | "jpeg" | "gif";
+  /**
+   * What the built-in engine reads of the pixels (engine/reference.ts referenceCells), where the decoder
+   * answered these instead of the pixels (`rgba` is then empty): the local backend's render processes.
+   */
+  cells?: Float32Array;
 }
 
 export interface InspectedImage {

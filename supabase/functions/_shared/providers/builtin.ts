@@ -46,7 +46,7 @@ export function createBuiltinProvider(render: RenderFn = renderPng): ImageProvid
         height: input.height,
         seed: input.seed,
         quality: input.quality,
-        reference: ref ? { width: ref.width, height: ref.height, rgba: ref.rgba } : null,
+        reference: ref ? { width: ref.width, height: ref.height, rgba: ref.rgba, cells: ref.cells } : null,
         recipe: {
           prompt: input.prompt,
           negativePrompt: input.negativePrompt,

@@ -24,6 +24,8 @@ export interface ReferenceImage {
   width: number;
   height: number;
   rgba: Uint8Array;
+  /** What the built-in engine reads of the pixels, when the decoder answered these instead (engine/reference.ts). */
+  cells?: Float32Array;
 }
 
 export interface ProviderInput extends GenerationChoice {
