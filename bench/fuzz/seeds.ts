@@ -34,4 +34,11 @@ export const FOUND: readonly { seed: number; index: number; fingerprint: string;
     fingerprint: "159e686e2d64",
     found: "a storage move onto itself never answered and left the object's name locked for every later request",
   },
+  {
+    seed: 1,
+    index: 950,
+    fingerprint: "a4f6a9728464",
+    found:
+      "a 3000x3000 GIF reference held /health past 100 ms: 64 MB of pixels copied on the event loop (decision 161)",
+  },
 ];
