@@ -3,6 +3,15 @@
 // that merely expired keeps it parked for the same user's next sign-in
 // (docs/decisions/018-signing-out-clears-the-device.md).
 import type { AppDb } from "./db";
+import { ENGINES_KEY } from "./engines";
+import { OPENED_IMAGE_KEY } from "./opened-image";
+
+/**
+ * Meta entries that belong to the device, not to a person: the engine list, and an image shared with the
+ * app that waits for the generator (the service worker keeps it just before the page that takes it
+ * starts its session, so a session start must not remove it).
+ */
+const DEVICE_META_KEYS: ReadonlySet<string> = new Set([ENGINES_KEY, OPENED_IMAGE_KEY]);
 
 export type ClearScope = { includeQueuedWork: boolean };
 
@@ -44,6 +53,7 @@ export async function clearOtherUsersCache(db: AppDb, userId: string): Promise<v
     for (const table of owned) await table.where("userId").notEqual(userId).delete();
     // Meta entries are per person (sync cursors, buffered telemetry), keyed with the user id at the end:
     // the signed-in person's stay, so a reload resumes the pull where it stopped instead of pulling all.
-    await db.meta.filter((m) => !m.key.endsWith(userId)).delete();
+    // The device's own entries stay too.
+    await db.meta.filter((m) => !m.key.endsWith(userId) && !DEVICE_META_KEYS.has(m.key)).delete();
   });
 }

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { clearOtherUsersCache, clearUserData } from "#src/db/user-data.ts";
+import { saveEngines } from "#src/db/engines.ts";
+import { OPENED_IMAGE_KEY, keepOpenedImage } from "#src/db/opened-image.ts";
 import type { GenerationRecord } from "#src/db/schema.ts";
 import { newTask } from "../../support/records.ts";
 
@@ -119,5 +121,18 @@ describe("clearing local data on sign-out", () => {
     ]);
     await clearOtherUsersCache(db, "alice");
     expect((await db.meta.toArray()).map((m) => m.key).sort()).toEqual(["pull.generations.alice", "telemetry:alice"]);
+  });
+
+  it("keeps the device's own entries at a session start: a shared image waiting for the generator, the engines", async () => {
+    await seed("clear-device");
+    await keepOpenedImage(db, new Blob([new Uint8Array([1, 2, 3])], { type: "image/png" }), "shared.png");
+    await saveEngines(db, { available: ["builtin"], default: "builtin", checkedAt: "2026-01-01T00:00:00Z" });
+    await clearOtherUsersCache(db, "bob");
+    expect((await db.meta.toArray()).map((m) => m.key).sort()).toEqual(["engines", "opened-image"]);
+    expect(((await db.meta.get(OPENED_IMAGE_KEY))?.value as { name?: string }).name).toBe("shared.png");
+    // Signing out still clears them: the next person starts from an empty device.
+    await saveEngines(db, { available: ["builtin"], default: "builtin", checkedAt: "2026-01-01T00:00:00Z" });
+    await clearUserData(db, { includeQueuedWork: true });
+    expect(await db.meta.count()).toBe(0);
   });
 });
