@@ -190,9 +190,25 @@ function withRemoval(record: GenerationRecord, removed: ServerFlags["removed"]):
   return record;
 }
 
+/** The record as the server's flags and removal, under this device's pending changes, make it; null when it goes. */
+function reconciled(
+  record: GenerationRecord,
+  server: ReadonlyMap<string, ServerFlags>,
+  overlay: PendingOverlay,
+): GenerationRecord | null {
+  const flags = server.get(record.id);
+  if (!flags) return overlay.kept.has(record.id) ? record : null;
+  const next = withFlags(withFlags({ ...record }, flags), overlay.flags.get(record.id));
+  const removal = withRemoval(record, flags.removed);
+  return { ...removal, isSaved: next.isSaved, isPublic: next.isPublic };
+}
+
 /**
  * Brings the records created up to `upTo` in line with the server's list of the user's rows of that
  * span: records whose row is gone are removed, flags changed elsewhere are taken (under pending ones).
+ * The records are read without holding the tables for writing (a library of thousands takes a while to
+ * read, and the page's own reads would wait behind a write lock); the few that change are read again and
+ * written in a second, short transaction, which judges each afresh.
  */
 export async function reconcileGenerations(
   db: AppDb,
@@ -200,30 +216,32 @@ export async function reconcileGenerations(
   server: ReadonlyMap<string, ServerFlags>,
   upTo: string,
 ): Promise<{ removed: number; updated: number }> {
-  return db.transaction("rw", [db.generations, db.images, db.imageUse, db.collectionItems, db.outbox], async () => {
+  const inSpan = (r: GenerationRecord | undefined): r is GenerationRecord =>
+    r !== undefined && r.userId === userId && r.createdAt <= upTo;
+  const changing = await db.transaction("r", [db.generations, db.outbox], async () => {
     const overlay = await pendingOverlay(db, userId);
     const local = await db.generations
       .where("[userId+createdAt]")
       .between([userId, ""], [userId, upTo], true, true)
       .toArray();
-    const gone = local.filter((r) => !server.has(r.id) && !overlay.kept.has(r.id)).map((r) => r.id);
-    await db.generations.bulkDelete(gone);
-    await removeImages(db, gone);
-    await forgetItemsOf(db, gone);
+    return local.filter((r) => !sameRecord(r, reconciled(r, server, overlay) ?? undefined)).map((r) => r.id);
+  });
+  if (changing.length === 0) return { removed: 0, updated: 0 };
+  return db.transaction("rw", [db.generations, db.images, db.imageUse, db.collectionItems, db.outbox], async () => {
+    const overlay = await pendingOverlay(db, userId);
+    const gone: string[] = [];
     let updated = 0;
-    for (const record of local) {
-      const flags = server.get(record.id);
-      if (!flags) continue;
-      const next = withFlags(withFlags({ ...record }, flags), overlay.flags.get(record.id));
-      const removal = withRemoval(record, flags.removed);
-      if (removal !== record) {
-        await db.generations.put({ ...removal, isSaved: next.isSaved, isPublic: next.isPublic });
-        updated++;
-      } else if (next.isSaved !== record.isSaved || next.isPublic !== record.isPublic) {
-        await db.generations.update(record.id, { isSaved: next.isSaved, isPublic: next.isPublic });
+    for (const record of (await db.generations.bulkGet(changing)).filter(inSpan)) {
+      const next = reconciled(record, server, overlay);
+      if (!next) gone.push(record.id);
+      else if (!sameRecord(record, next)) {
+        await db.generations.put(next);
         updated++;
       }
     }
+    await db.generations.bulkDelete(gone);
+    await removeImages(db, gone);
+    await forgetItemsOf(db, gone);
     return { removed: gone.length, updated };
   });
 }

@@ -35,7 +35,11 @@ export async function pendingRows<T>(
 
 /** A table of rows written whole: its primary key of a record, and the id the outbox names a key by. */
 export type WholeRows<T, K> = {
-  table: { bulkPut(records: readonly T[]): Promise<unknown>; bulkDelete(keys: readonly K[]): Promise<void> };
+  table: {
+    bulkGet(keys: K[]): Promise<(T | undefined)[]>;
+    bulkPut(records: readonly T[]): Promise<unknown>;
+    bulkDelete(keys: readonly K[]): Promise<void>;
+  };
   keyOf: (record: T) => K;
   idOf: (key: K) => string;
 };
@@ -43,8 +47,10 @@ export type WholeRows<T, K> = {
 /**
  * Server records laid under the writes still waiting: one being saved or deleted here is left as this
  * device has it. With `held` (the keys of every record of the person's this device holds), the server's
- * records are the whole list: a held one it lacks goes, unless this device is saving it. Answers how many
- * server records were written. Call it inside a transaction over the table and the outbox.
+ * records are the whole list: a held one it lacks goes, unless this device is saving it. A record held as
+ * the server has it is not written again: a catch-up that finds nothing new writes nothing, so the live
+ * views of the table are not read again. Answers how many server records were written. Call it inside a
+ * transaction over the table and the outbox.
  */
 export async function layUnderPending<T, K>(
   rows: WholeRows<T, K>,
@@ -58,7 +64,10 @@ export async function layUnderPending<T, K>(
     const gone = held.filter((k) => !onServer.has(rows.idOf(k)) && !pending.saved.has(rows.idOf(k)));
     await rows.table.bulkDelete(gone);
   }
-  const next = server.filter((r) => !pending.saved.has(id(r)) && !pending.deleted.has(id(r)));
-  await rows.table.bulkPut(next);
+  const laid = server.filter((r) => !pending.saved.has(id(r)) && !pending.deleted.has(id(r)));
+  const current = await rows.table.bulkGet(laid.map(rows.keyOf));
+  // The records are plain rows (strings, numbers, null, a smart collection's filter): their JSON tells them apart.
+  const next = laid.filter((r, i) => current[i] === undefined || JSON.stringify(current[i]) !== JSON.stringify(r));
+  if (next.length) await rows.table.bulkPut(next);
   return next.length;
 }

@@ -134,6 +134,38 @@ describe("library writes", () => {
     ]);
     expect(await listConflicts("alice", db)).toEqual([]);
   });
+
+  it("reconciliation reads without a write lock, and writes only when something changes", async () => {
+    db = openAppDb("lib-reconcile-read");
+    await db.generations.bulkPut([
+      toGenerationRecord(row("g1", { created_at: "2026-11-22T10:00:01.000Z" })),
+      toGenerationRecord(row("g2", { created_at: "2026-11-22T10:00:02.000Z", is_saved: true })),
+    ]);
+    const modes: string[] = [];
+    const transaction = db.transaction.bind(db) as (...args: unknown[]) => unknown;
+    vi.spyOn(db, "transaction").mockImplementation(((...args: unknown[]) => {
+      modes.push(String(args[0]));
+      return transaction(...args);
+    }) as typeof db.transaction);
+    const upTo = "2026-11-22T10:00:05.000Z";
+    type Flags = { isSaved: boolean; isPublic: boolean; removed: { at: string; reason: string } | null };
+    const same = new Map<string, Flags>([
+      ["g1", { isSaved: false, isPublic: false, removed: null }],
+      ["g2", { isSaved: true, isPublic: false, removed: null }],
+    ]);
+    expect(await reconcileGenerations(db, "alice", same, upTo)).toEqual({ removed: 0, updated: 0 });
+    expect(modes).toEqual(["r"]);
+    // The gallery's moderators removed g2 meanwhile: one short write follows the read.
+    const removed = new Map<string, Flags>([
+      ...same,
+      ["g2", { isSaved: true, isPublic: false, removed: { at: upTo, reason: "spam" } }],
+    ]);
+    expect(await reconcileGenerations(db, "alice", removed, upTo)).toEqual({ removed: 0, updated: 1 });
+    expect(modes).toEqual(["r", "r", "rw"]);
+    expect((await db.generations.get("g2"))?.removedReason).toBe("spam");
+    expect(await reconcileGenerations(db, "alice", removed, upTo)).toEqual({ removed: 0, updated: 0 });
+    expect(modes.at(-1)).toBe("r");
+  });
 });
 
 describe("schema version 3", () => {

@@ -226,6 +226,17 @@ describe("the catch-up", () => {
     // c-kept/g1 is being removed here and c-kept/g2 went elsewhere; the pending add stays.
     expect(held.filter((k) => !k.startsWith("c-new/"))).toEqual([`${pending.id}/g1`]);
     expect(held).toHaveLength(1001);
+    // Nothing new on the server: the next catch-up writes nothing, so the live views are not read again.
+    const putCollections = vi.spyOn(db.collections, "bulkPut");
+    const putItems = vi.spyOn(db.collectionItems, "bulkPut");
+    expect(await pullCollections(db, "alice")).toEqual({});
+    expect([putCollections.mock.calls, putItems.mock.calls]).toEqual([[], []]);
+    expect(await itemsHeld()).toEqual(held);
+    // One renamed elsewhere is the one written.
+    server.collections.set("c-new", { ...server.collections.get("c-new")!, name: "Renamed again" });
+    expect(await pullCollections(db, "alice")).toEqual({});
+    expect(putCollections.mock.calls.map(([rows]) => rows.map((r) => r.name))).toEqual([["Renamed again"]]);
+    expect(putItems).not.toHaveBeenCalled();
   });
 
   it("does not bring back a collection this device is deleting, nor its items", async () => {
