@@ -86,94 +86,136 @@ export type Telemetry = {
   accountGone(userId: string): Promise<void>;
 };
 
-export function createTelemetry(deps: TelemetryDeps): Telemetry {
-  const newId = deps.newId ?? (() => crypto.randomUUID());
-  const now = deps.now ?? (() => new Date());
-  const clock = deps.clock ?? systemClock;
+/** Sends a batch; answers the ids settled (stored, or refused for good), or null to try again later. */
+async function settleBatch(
+  deps: Pick<TelemetryDeps, "send" | "warn">,
+  batch: readonly TelemetryItem[],
+  accessToken: string,
+): Promise<string[] | null> {
+  const sent = await deps.send(batch, accessToken);
+  if (sent.ok) return batch.map((i) => i.id);
+  deps.warn(`[telemetry] ${batch.length} item(s) not sent: ${sent.error.message}`);
+  if (sent.error.retryable) return null;
+  if (batch.length === 1) return [batch[0].id];
+  // One bad item must not cost the others: send them one by one and drop only what is refused.
+  const settled: string[] = [];
+  for (const item of batch) {
+    const one = await settleBatch(deps, [item], accessToken);
+    if (!one) break;
+    settled.push(...one);
+  }
+  return settled;
+}
+
+/** The items waiting on this device: in memory until Dexie holds them, then in Dexie until they are settled. */
+function createWaitingItems(deps: Pick<TelemetryDeps, "buffer" | "warn">) {
   let memory: TelemetryItem[] = [];
-  let chain: Promise<void> = Promise.resolve();
-  let timer: unknown;
-  const serial = (job: () => Promise<void>) => (chain = chain.then(job, job));
   const forget = (ids: readonly string[]) => {
     const gone = new Set(ids);
     memory = memory.filter((i) => !gone.has(i.id));
   };
+  return {
+    memory: () => memory,
+    keep: (item: TelemetryItem) => void memory.push(item),
+    /** Moves what is only in memory into Dexie; on a failure it stays in memory. */
+    async persist(): Promise<void> {
+      if (!deps.buffer || memory.length === 0) return;
+      const moving = [...memory]; // a copy: items recorded during the write stay in memory
+      try {
+        await deps.buffer.add(moving);
+        forget(moving.map((i) => i.id));
+      } catch (e) {
+        deps.warn(`[telemetry] kept in memory only: ${sanitizeForLog(e)}`);
+      }
+    },
+    /** The next items of `userId` waiting, oldest first: Dexie's, then those only in memory. */
+    async next(userId: string): Promise<TelemetryItem[]> {
+      const stored = deps.buffer ? await deps.buffer.list(userId, TELEMETRY_BATCH_SIZE).catch(() => []) : [];
+      const held = new Set(stored.map((i) => i.id));
+      const fresh = memory.filter((i) => i.userId === userId && !held.has(i.id));
+      return [...stored, ...fresh].slice(0, TELEMETRY_BATCH_SIZE);
+    },
+    async settled(userId: string, ids: readonly string[]): Promise<void> {
+      forget(ids);
+      if (deps.buffer) await deps.buffer.drop(userId, ids);
+    },
+    /** Everything of `userId`'s, in memory and in Dexie. */
+    async dropAll(userId: string): Promise<void> {
+      forget(memory.filter((i) => i.userId === userId).map((i) => i.id));
+      if (!deps.buffer) return;
+      for (;;) {
+        const held = await deps.buffer.list(userId, TELEMETRY_BATCH_SIZE).catch(() => []);
+        if (!held.length) return;
+        await deps.buffer.drop(
+          userId,
+          held.map((i) => i.id),
+        );
+      }
+    },
+  };
+}
 
-  async function persist(): Promise<void> {
-    if (!deps.buffer || memory.length === 0) return;
-    const moving = [...memory]; // a copy: items recorded during the write stay in memory
-    try {
-      await deps.buffer.add(moving);
-      forget(moving.map((i) => i.id));
-    } catch (e) {
-      deps.warn(`[telemetry] kept in memory only: ${sanitizeForLog(e)}`);
-    }
-  }
+type Batch = { userId: string; accessToken: string; items: TelemetryItem[] };
 
-  /** The next items of `userId` waiting, oldest first: Dexie's, then those only in memory. */
-  async function waiting(userId: string): Promise<TelemetryItem[]> {
-    const stored = deps.buffer ? await deps.buffer.list(userId, TELEMETRY_BATCH_SIZE).catch(() => []) : [];
-    const held = new Set(stored.map((i) => i.id));
-    const fresh = memory.filter((i) => i.userId === userId && !held.has(i.id));
-    return [...stored, ...fresh].slice(0, TELEMETRY_BATCH_SIZE);
-  }
+/** Sends a batch under the person's telemetry lock, re-read inside it from what still waits. */
+function deliverBatch(
+  deps: TelemetryDeps,
+  waiting: ReturnType<typeof createWaitingItems>,
+  batch: Batch,
+): Promise<DeliveryOutcome> {
+  const { userId, accessToken } = batch;
+  return locked(deps.locks, TELEMETRY_LOCK_PREFIX + userId, async (): Promise<DeliveryOutcome> => {
+    // Inside the lock: what another tab or the worker sent meanwhile has left the buffer.
+    const ids = new Set(batch.items.map((i) => i.id));
+    const still = (await waiting.next(userId)).filter((i) => ids.has(i.id));
+    if (!still.length) return { outcome: "delivered" };
+    const settled = await settleBatch(deps, still, accessToken);
+    if (settled?.length) await waiting.settled(userId, settled);
+    return settled && settled.length === still.length ? { outcome: "delivered" } : { outcome: "retry" };
+  });
+}
 
-  /** Sends a batch; answers the ids settled (stored, or refused for good), or null to try again later. */
-  async function settle(batch: TelemetryItem[], accessToken: string): Promise<string[] | null> {
-    const sent = await deps.send(batch, accessToken);
-    if (sent.ok) return batch.map((i) => i.id);
-    deps.warn(`[telemetry] ${batch.length} item(s) not sent: ${sent.error.message}`);
-    if (sent.error.retryable) return null;
-    if (batch.length === 1) return [batch[0].id];
-    // One bad item must not cost the others: send them one by one and drop only what is refused.
-    const settled: string[] = [];
-    for (const item of batch) {
-      const one = await settle([item], accessToken);
-      if (!one) break;
-      settled.push(...one);
-    }
-    return settled;
-  }
-
-  // The session a run of the lane started under: kept until the lane finds nothing more to send.
+/**
+ * The lane's next batch: the oldest items waiting of the person signed in. A run keeps the session it
+ * started under until it finds nothing more to send; the next run reads the session afresh.
+ */
+function nextBatches(
+  deps: Pick<TelemetryDeps, "session">,
+  waiting: ReturnType<typeof createWaitingItems>,
+  closing: ReadonlySet<string>,
+  persist: () => Promise<void>,
+): () => Promise<Batch[]> {
   let run: TelemetrySession | null | undefined;
+  return async () => {
+    await persist();
+    if (run === undefined) run = await deps.session().catch(() => null);
+    const items = run && !closing.has(run.userId) ? await waiting.next(run.userId) : [];
+    if (!run || !items.length) {
+      run = undefined;
+      return [];
+    }
+    return [{ userId: run.userId, accessToken: run.accessToken, items }];
+  };
+}
+
+export function createTelemetry(deps: TelemetryDeps): Telemetry {
+  const newId = deps.newId ?? (() => crypto.randomUUID());
+  const now = deps.now ?? (() => new Date());
+  const clock = deps.clock ?? systemClock;
+  const waiting = createWaitingItems(deps);
+  let chain: Promise<void> = Promise.resolve();
+  let timer: unknown;
+  const serial = (job: () => Promise<void>) => (chain = chain.then(job, job));
+  const persist = () => serial(waiting.persist);
   /** Accounts being deleted (or deleted): none of their items is sent. */
   const closing = new Set<string>();
-
-  type Batch = { userId: string; accessToken: string; items: TelemetryItem[] };
-
-  async function deliver(batch: Batch): Promise<DeliveryOutcome> {
-    const { userId, accessToken } = batch;
-    const send = async (): Promise<DeliveryOutcome> => {
-      // Inside the lock: what another tab or the worker sent meanwhile has left the buffer.
-      const ids = new Set(batch.items.map((i) => i.id));
-      const still = (await waiting(userId)).filter((i) => ids.has(i.id));
-      if (!still.length) return { outcome: "delivered" };
-      const settled = await settle(still, accessToken);
-      if (settled?.length) {
-        forget(settled);
-        if (deps.buffer) await deps.buffer.drop(userId, settled);
-      }
-      return settled && settled.length === still.length ? { outcome: "delivered" } : { outcome: "retry" };
-    };
-    return locked(deps.locks, TELEMETRY_LOCK_PREFIX + userId, send);
-  }
 
   const lane = createLane<Batch>({
     key: "telemetry",
     mode: "ordered",
-    async next() {
-      await serial(persist);
-      if (run === undefined) run = await deps.session().catch(() => null);
-      const items = run && !closing.has(run.userId) ? await waiting(run.userId) : [];
-      if (!run || !items.length) {
-        run = undefined; // the next run reads the session afresh
-        return [];
-      }
-      return [{ userId: run.userId, accessToken: run.accessToken, items }];
-    },
+    next: nextBatches(deps, waiting, closing, persist),
     idOf: (batch) => batch.items[0].id,
-    deliver,
+    deliver: (batch) => deliverBatch(deps, waiting, batch),
     isOnline: deps.isOnline,
     clock,
     random: deps.random,
@@ -183,16 +225,16 @@ export function createTelemetry(deps: TelemetryDeps): Telemetry {
   async function flush(): Promise<void> {
     if (timer !== undefined) clock.clearTimeout(timer);
     timer = undefined;
-    await serial(persist);
+    await persist();
     if (deps.isOnline()) lane.release("online");
     else lane.wake();
     await lane.idle();
   }
 
   function add(item: TelemetryItem): void {
-    memory.push(item);
+    waiting.keep(item);
     // Into Dexie at once (a worker or a tab may be gone before the send); the send waits a moment.
-    void serial(persist);
+    void persist();
     timer ??= clock.setTimeout(() => {
       timer = undefined;
       void flush();
@@ -213,7 +255,7 @@ export function createTelemetry(deps: TelemetryDeps): Telemetry {
       lane.retryNow();
       lane.release("online");
     },
-    unsent: () => memory.filter((i) => !closing.has(i.userId)),
+    unsent: () => waiting.memory().filter((i) => !closing.has(i.userId)),
     async closingAccount(userId) {
       await flush();
       closing.add(userId);
@@ -224,20 +266,10 @@ export function createTelemetry(deps: TelemetryDeps): Telemetry {
     },
     async accountGone(userId) {
       closing.add(userId);
-      const mine = memory.filter((i) => i.userId === userId).map((i) => i.id);
-      forget(mine);
-      if (!deps.buffer) return;
-      for (;;) {
-        const held = await deps.buffer.list(userId, TELEMETRY_BATCH_SIZE).catch(() => []);
-        if (!held.length) return;
-        await deps.buffer.drop(
-          userId,
-          held.map((i) => i.id),
-        );
-      }
+      await waiting.dropAll(userId);
     },
     restore(items) {
-      const ids = new Set(memory.map((i) => i.id));
+      const ids = new Set(waiting.memory().map((i) => i.id));
       items.filter((i) => !ids.has(i.id)).forEach(add);
     },
   };
