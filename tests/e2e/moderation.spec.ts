@@ -1,8 +1,8 @@
 // Issue 42, "Verified by": three reporters take an image out of the gallery for a visitor; an operator made
 // by `npm run operator -- grant EMAIL` restores it from /moderation, which is a 404 to everyone else; an
-// operator's unpublish reaches the owner as "Removed from the gallery: <reason>"; /gallery/<id> opens signed
-// out with its link-preview tags in the HTML the server sends, and answers 404 once unpublished. axe finds
-// nothing on /moderation, /gallery/<id> and the report dialog.
+// operator's unpublish reaches the owner as "Removed from the gallery: <reason>" and a mark on the History
+// tile; /gallery/<id> opens signed out with its link-preview tags in the HTML the server sends, and answers
+// 404 once unpublished. axe finds nothing on /moderation, /gallery/<id> and the report dialog.
 import { execFile } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
@@ -221,8 +221,14 @@ test("reports hold an image, an operator restores or removes it, and its link un
   await expect(toasts(operator.page).getByText("Unpublished", { exact: true })).toBeVisible();
   expect((await rawPage(visitor.page, `/gallery/${removedId}`)).status).toBe(404);
 
-  // The owner reads why on their image; their own unpublish takes the other's link down too.
+  // The owner reads why on their image (its History tile is marked); their own unpublish takes the other's
+  // link down too.
   await openHistory(page);
+  const removedTile = page
+    .getByRole("list", { name: "Your generations" })
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("button", { name: `Open: ${removed}`, exact: true }) });
+  await expect(removedTile.getByTitle("Removed from the gallery")).toBeVisible();
   const view = await openLargeView(page, removed);
   await expect(view.getByText("Removed from the gallery: Presented as a real news photo")).toBeVisible();
   await expect(view.getByRole("button", { name: "Publish", exact: true })).toHaveAttribute("aria-disabled", "true");

@@ -1,5 +1,6 @@
-// One tile of the library grid: the image (opening the large view), badges for saved and
-// published, and in selection mode a checkbox named after the prompt.
+// One tile of the library grid: the image (opening the large view), badges for saved, published and
+// removed from the gallery by its moderators (the large view says why), and in selection mode a checkbox
+// named after the prompt.
 import { memo } from "react";
 import type { GenerationRecord } from "../../db/schema";
 import { Icon } from "../../ui/icons";
@@ -55,6 +56,14 @@ export const GenerationTile = memo(function GenerationTile({ record, onOpen, tab
         <span className="badge badge-sm badge-neutral gap-1" title="Published" hidden={record.isPublic !== 1}>
           <Icon name="globe" className="size-3" />
           <span className="sr-only">Published</span>
+        </span>
+        <span
+          className="badge badge-sm badge-warning gap-1"
+          title="Removed from the gallery"
+          hidden={record.removedAt === undefined}
+        >
+          <Icon name="alert" className="size-3" />
+          <span className="sr-only">Removed from the gallery</span>
         </span>
       </span>
       {selecting && (

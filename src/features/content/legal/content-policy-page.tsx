@@ -143,8 +143,9 @@ const SECTIONS: LegalSection[] = [
             <strong>restore</strong> it: it returns to the gallery (or is published, if the image check had refused it);
           </li>
           <li>
-            <strong>unpublish</strong> it, with a reason: it leaves the gallery, stays in its owner&rsquo;s history, and
-            the owner sees &ldquo;Removed from the gallery:&rdquo; followed by that reason;
+            <strong>unpublish</strong> it, with a reason: it leaves the gallery, stays in its owner&rsquo;s history,
+            where its tile is marked, and the owner sees &ldquo;Removed from the gallery:&rdquo; followed by that reason
+            in its large view;
           </li>
           <li>
             <strong>unpublish it and suspend</strong> the account from publishing for {SUSPENSION_LIST} days: until then

@@ -36,6 +36,15 @@ async function settle(list: HTMLElement) {
 afterEach(() => scrollWindowTo(0));
 
 describe("generation grid", () => {
+  it("marks a tile whose image its moderators removed from the gallery, and only that one", () => {
+    const removed = { ...records[1], removedAt: "2026-11-27T10:00:00.000Z", removedReason: "spam" };
+    render(<GenerationGrid items={[records[0], removed]} label="Your generations" onOpen={() => undefined} />);
+    const [kept, taken] = within(screen.getByRole("list", { name: "Your generations" })).getAllByRole("listitem");
+    expect(within(taken).getByTitle("Removed from the gallery").hidden).toBe(false);
+    expect(within(taken).getByText("Removed from the gallery")).toBeTruthy();
+    expect(within(kept).getByTitle("Removed from the gallery").hidden).toBe(true);
+  });
+
   it("draws the rows in view first and the overscan rows once that is on screen, keeping the first ones", async () => {
     const list = renderGrid();
     const first = within(list).getAllByRole("listitem");
