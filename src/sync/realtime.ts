@@ -7,7 +7,9 @@
 // this user's (applyServerDelete checks), so the others change nothing. Offline there is no socket:
 // the channel is removed when the connection goes (so the client stops retrying a socket it cannot
 // open) and made again when it returns, whose SUBSCRIBED runs the catch-up (the runner's catch-up lane
-// wakes it, src/sync/lanes.ts).
+// wakes it, src/sync/lanes.ts). A catch-up that ended with an error (the backend down or restarting while
+// the device is online) is made again after a backoff, until one completes: nothing else may come to
+// wake it, and the device would stay behind.
 import type { ChangeFeedStatus, GenerationChange } from "../api/library";
 import type { AppDb } from "../db/db";
 import { applyServerStyleDelete, applyServerStyles } from "../db/custom-styles";
@@ -18,6 +20,7 @@ import {
   applyServerItems,
 } from "../db/collections";
 import { applyServerDelete, applyServerRows } from "../db/library";
+import { backoffDelayMs, systemClock, type Clock } from "./delivery";
 import type { Fired } from "./triggers";
 
 /** A page that was hidden longer than this catches up when it is shown again. */
@@ -30,10 +33,14 @@ export type RealtimeDeps = {
     onChange: (change: GenerationChange) => void,
     onStatus: (status: ChangeFeedStatus) => void,
   ) => () => void;
-  catchUp: (userId: string) => Promise<unknown>;
+  /** A catch-up; one whose answer lists errors is made again after a backoff while online. */
+  catchUp: (userId: string) => Promise<{ errors: readonly unknown[] } | void>;
   onError?: (what: string, error: unknown) => void;
   /** Whether the device is online (absent: always); at the start, and before a catch-up on `visible`. */
   isOnline?: () => boolean;
+  /** The backoff's timers (absent: the system's) and its jitter. */
+  clock?: Clock;
+  random?: () => number;
 };
 
 export type LiveGenerations = {
@@ -83,7 +90,31 @@ export function followGenerations(deps: RealtimeDeps, userId: string): LiveGener
     });
     return chain;
   };
-  const catchUp = () => enqueue("catch-up", () => deps.catchUp(userId));
+  const online = () => deps.isOnline?.() ?? true;
+  const clock = deps.clock ?? systemClock;
+  // Failed catch-ups in a row, and the timer of the next try.
+  let failures = 0;
+  let retry: unknown = null;
+  const cancelRetry = () => {
+    if (retry !== null) clock.clearTimeout(retry);
+    retry = null;
+  };
+  const catchUp = (): Promise<void> =>
+    enqueue("catch-up", async () => {
+      cancelRetry();
+      const answer = await deps.catchUp(userId);
+      if (!answer?.errors.length) failures = 0;
+      else if (!stopped && online()) {
+        failures++;
+        retry = clock.setTimeout(
+          () => {
+            retry = null;
+            void catchUp();
+          },
+          backoffDelayMs(failures, deps.random ?? Math.random),
+        );
+      }
+    });
   let unsubscribe: (() => void) | null = null;
   const open = () => {
     if (unsubscribe || stopped) return;
@@ -99,8 +130,9 @@ export function followGenerations(deps: RealtimeDeps, userId: string): LiveGener
   const close = () => {
     unsubscribe?.();
     unsubscribe = null;
+    // Offline, the connection's return catches up.
+    cancelRetry();
   };
-  const online = () => deps.isOnline?.() ?? true;
   if (online()) open();
   return {
     catchUp,

@@ -5,10 +5,12 @@ import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import type { ChangeFeedStatus, GenerationChange, RowFlags } from "#src/api/library.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { applyServerRows, cacheImage, deleteGeneration, setSaved } from "#src/db/library.ts";
-import { ok } from "#src/lib/result.ts";
+import { err, ok } from "#src/lib/result.ts";
+import { appErrorOf } from "#src/api/errors.ts";
 import { catchUp } from "#src/sync/pull.ts";
 import { followGenerations } from "#src/sync/realtime.ts";
 import { generationRow } from "../../support/records.ts";
+import { simClock } from "./sim-clock.ts";
 
 let db: AppDb;
 afterEach(async () => {
@@ -274,6 +276,64 @@ describe("the channel and the connection", () => {
     live.wake({ on: "visible", hiddenForMs: 45_000 });
     await live.settled();
     expect(catchUps).toBe(1);
+    live.stop();
+  });
+
+  it("makes a failed catch-up again after a backoff until one completes; offline, the connection's return does", async () => {
+    db = openAppDb(`realtime-retry-${crypto.randomUUID()}`);
+    const clock = simClock();
+    let online = true;
+    let down = true;
+    const server = serverOf([row("g1", 1), row("g2", 2)]);
+    const refused = async () => err(appErrorOf("network_error", "the backend is restarting"));
+    const tries: number[] = [];
+    const live = followGenerations(
+      {
+        db,
+        subscribe: () => () => undefined,
+        catchUp: (uid) => {
+          tries.push(clock.now());
+          const styles = async () => ok([]);
+          const collections = async () => ok({ collections: [], items: [] });
+          const since = down ? refused : server.fetchSince;
+          return catchUp(db, uid, since, server.fetchFlags, server.fetchByIds, styles, collections);
+        },
+        isOnline: () => online,
+        clock,
+        random: () => 0.5, // no jitter: 2 s, then 4 s
+      },
+      "alice",
+    );
+    await live.catchUp();
+    expect(tries).toHaveLength(1);
+    await clock.advance(1_999);
+    expect(tries).toHaveLength(1);
+    await clock.advance(1);
+    await live.settled();
+    expect(tries).toHaveLength(2);
+    // The backend is back: the next try, 4 s later, brings the rows, and no other follows.
+    down = false;
+    await clock.advance(4_000);
+    await live.settled();
+    expect(tries).toHaveLength(3);
+    expect(await ids()).toEqual(["g1", "g2"]);
+    await clock.advance(120_000);
+    expect(tries).toHaveLength(3);
+    expect(clock.pending()).toBe(0);
+
+    // Failing again offline: no timer; the connection's return catches up.
+    down = true;
+    await live.catchUp();
+    await clock.advance(1_000);
+    expect(clock.pending()).toBe(1);
+    online = false;
+    live.wake({ on: "offline" });
+    expect(clock.pending()).toBe(0);
+    down = false;
+    online = true;
+    live.wake({ on: "online" });
+    await live.settled();
+    expect(tries).toHaveLength(5);
     live.stop();
   });
 });
