@@ -85,7 +85,7 @@ function readHeadAhead(userId: string, id: string): Promise<CollectionWithHead |
   });
 }
 
-/** How long a read started by a click waits for its page before it is forgotten. */
+/** How long a read started by a click waits for its page's own read before it is forgotten. */
 const WARM_FOR_MS = 5_000;
 /** Reads started by a click on a collection's link, by person and collection, with their answer once in. */
 const warm = new Map<string, { read: Promise<CollectionWithHead | null>; value?: CollectionWithHead | null }>();
@@ -133,6 +133,11 @@ function useWarmHead(userId: string | undefined, id: string): CollectionWithHead
 export function useCollectionHead(userId: string | undefined, id: string): CollectionWithHead | null | undefined {
   const warmed = useWarmHead(userId, id);
   const live = useLiveQuery(() => (userId ? readHeadAhead(userId, id) : undefined), [userId, id]);
+  // Once the live read answers, the click's read is done with: the next click reads afresh.
+  const answered = live !== undefined;
+  useEffect(() => {
+    if (answered && userId) warm.delete(`${userId} ${id}`);
+  }, [answered, userId, id]);
   return live === undefined ? warmed : live;
 }
 
