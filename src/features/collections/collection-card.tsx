@@ -2,10 +2,10 @@
 // holds or "Smart", and Rename and Delete.
 import { useLiveQuery } from "dexie-react-hooks";
 import { Link } from "wouter";
+import { collectionGenerations } from "../../db/collections";
 import type { CollectionRecord } from "../../db/schema";
 import { useTileImage } from "../../sync/use-tile-image";
 import { Icon } from "../../ui/icons";
-import { newestInCollection, warmCollectionHead } from "./collection-reads";
 
 type Props = {
   userId: string;
@@ -25,15 +25,16 @@ function Preview({ record }: { record: { id: string; imagePath: string } }) {
 
 export function CollectionCard({ userId, collection, count, onRename, onDelete }: Props) {
   // Its newest image (a smart collection's first match), read live so the preview follows what it holds.
-  const newest = useLiveQuery(() => newestInCollection(userId, collection), [userId, collection]);
+  const newest = useLiveQuery(
+    () => collectionGenerations(userId, collection).then((items) => items[0] ?? null),
+    [userId, collection],
+  );
   const smart = collection.filter !== null;
   const size = smart ? "Smart" : count === 1 ? "1 image" : `${(count ?? 0).toLocaleString()} images`;
   return (
     <li className="card overflow-hidden border border-base-300 bg-base-100">
       <Link
         to={`/collections/${collection.id}`}
-        // Its first screen is read from the click on, while the page's code renders.
-        onClick={() => warmCollectionHead(userId, collection.id)}
         className="group block focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
       >
         <span className="relative grid aspect-[4/3] place-items-center bg-base-200 text-base-content/50">

@@ -8,7 +8,6 @@ import { describe, expect, it } from "vitest";
 import { addToCollection, listCollections, saveCollection } from "#src/db/collections.ts";
 import { db } from "#src/db/db.ts";
 import CollectionPage from "#src/features/collections/collection-page.tsx";
-import { newestInCollection, warmCollectionHead } from "#src/features/collections/collection-reads.ts";
 import CollectionsPage from "#src/features/collections/collections-page.tsx";
 import { GenerationGrid } from "#src/features/library/generation-grid.tsx";
 import { FilterFields } from "#src/features/library/library-filters.tsx";
@@ -130,39 +129,6 @@ describe("one collection", () => {
     await waitFor(() =>
       expect(tileNames(screen.getByRole("list", { name: "Images in Saved watercolours" }))).toHaveLength(2),
     );
-  });
-
-  it("draws its first render from the read its link's click started, and without one waits for its own", async () => {
-    const [fox, , owl] = await threeImages();
-    const trip = await made("Trip");
-    await addToCollection("u1", trip.id, [owl.id, fox.id]);
-    const cold = renderAt(`/collections/${trip.id}`, <CollectionPage parts={PARTS} />);
-    expect(screen.getByRole("status").textContent).toBe("Loading the collection…");
-    await screen.findByRole("list", { name: "Images in Trip" });
-    cold.unmount();
-
-    expect((await warmCollectionHead("u1", trip.id))?.head.total).toBe(2);
-    renderAt(`/collections/${trip.id}`, <CollectionPage parts={PARTS} />);
-    expect(screen.queryByText("Loading the collection…")).toBeNull();
-    expect(tileNames(screen.getByRole("list", { name: "Images in Trip" }))).toEqual([
-      `Open: ${owl.prompt}`,
-      `Open: ${fox.prompt}`,
-    ]);
-  });
-
-  it("finds a collection's newest image among the newest records, or in its whole list when it holds only older ones", async () => {
-    const rows = Array.from({ length: 402 }, (_, i) => row({ prompt: `a study in blue, number ${i}` }));
-    await seed(rows);
-    const oldest = await made("Oldest");
-    await addToCollection("u1", oldest.id, [rows[0].id]);
-    const newest = await made("Newest two");
-    await addToCollection("u1", newest.id, [rows[0].id, rows[400].id]);
-    const empty = await made("Empty");
-    const smart = await made("Blue", { text: "blue" });
-    expect((await newestInCollection("u1", oldest))?.id).toBe(rows[0].id);
-    expect((await newestInCollection("u1", newest))?.id).toBe(rows[400].id);
-    expect(await newestInCollection("u1", empty)).toBeNull();
-    expect((await newestInCollection("u1", smart))?.id).toBe(rows[401].id);
   });
 
   it("says so when the collection is not there", async () => {
