@@ -1011,3 +1011,80 @@ Deno.test("a failure after drawn arrives as an error event with its status, and 
     assert.ok(h.logs.some((l) => l.event === "generation.failed" && l.code === "server_error"));
   });
 });
+
+/**
+ * A streamed answer read as bytes (decision 165): its events in order, an `image` event's head with the
+ * raw bytes that follow it.
+ */
+async function eventsWithBytes(res: Response): Promise<{ name: string; data: unknown; bytes?: Uint8Array }[]> {
+  const all = new Uint8Array(await res.arrayBuffer());
+  const events: { name: string; data: unknown; bytes?: Uint8Array }[] = [];
+  let at = 0;
+  while (at < all.length) {
+    let end = all.indexOf(10, at);
+    while (end >= 0 && all[end + 1] !== 10) end = all.indexOf(10, end + 1);
+    assert.ok(end >= 0, "every event ends with a blank line");
+    const block = new TextDecoder().decode(all.subarray(at, end));
+    at = end + 2;
+    const name = /^event: (.*)$/m.exec(block)?.[1] ?? "";
+    const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? "null");
+    if (name !== "image") {
+      events.push({ name, data });
+      continue;
+    }
+    const length = (data as { length: number }).length;
+    events.push({ name, data, bytes: all.slice(at, at + length) });
+    at += length;
+  }
+  return events;
+}
+
+const WITH_BYTES = { ...EVENTS, "x-drawn-image": "bytes" };
+
+Deno.test("a caller that asks for the drawn image gets its stored bytes and its row before the answer", async () => {
+  await withHarness(async (h) => {
+    const body = request({ seed: 9 });
+    const res = await h.call(body, { headers: WITH_BYTES });
+    assert.equal(res.headers.get("content-type"), "text/event-stream");
+    const events = await eventsWithBytes(res);
+    assert.deepEqual(events.map((e) => e.name), ["drawn", "image", "timing", "answer"]);
+    const head = events[1].data as { generation: GenerationRow; content_type: string; length: number };
+    const answer = events[3].data as { generation: GenerationRow & { image_url: string } };
+    // The bytes are the stored object's, recipe and all.
+    const stored = h.db.objects.get(answer.generation.image_path)!;
+    assert.equal(head.content_type, stored.contentType);
+    assert.equal(head.length, stored.bytes.byteLength);
+    assert.deepEqual(events[1].bytes, stored.bytes);
+    // The row is the one stored, but for the moment it was made.
+    const { created_at: _a, image_url: _u, ...kept } = answer.generation;
+    const { created_at: madeAt, ...told } = head.generation;
+    assert.deepEqual(told, kept);
+    assert.ok(Number.isFinite(Date.parse(madeAt)));
+    assert.equal(h.db.rows.size, 1);
+    assert.equal(h.db.limitsOf(h.user.id).used, 1);
+  });
+});
+
+Deno.test("the drawn image's bytes go only to a caller that asks, and the header passes CORS", async () => {
+  await withHarness(async (h) => {
+    const events = await eventsOf(await h.call(request(), { headers: { ...EVENTS, "x-drawn-image": "base64" } }));
+    assert.deepEqual(events.map(([name]) => name), ["drawn", "timing", "answer"]);
+    const pre = await handler(
+      new Request("http://localhost/functions/v1/generate-image", { method: "OPTIONS" }),
+      h.deps,
+    );
+    assert.match(pre.headers.get("access-control-allow-headers") ?? "", /x-drawn-image/);
+    await pre.body?.cancel();
+  });
+});
+
+Deno.test("a failure after the image's bytes were sent arrives as an error event: the caller withdraws them", async () => {
+  await withHarness(async (h) => {
+    h.db.failures.set("putImage", appError("server_error", { detail: "storage down" }));
+    const events = await eventsWithBytes(await h.call(request(), { headers: WITH_BYTES }));
+    assert.deepEqual(events.map((e) => e.name), ["drawn", "image", "timing", "error"]);
+    assert.ok((events[1].bytes?.byteLength ?? 0) > 0);
+    assert.equal(h.db.rows.size, 0);
+    assert.equal(h.db.quota(h.user.id).remaining, 5);
+  });
+});

@@ -142,3 +142,88 @@ describe("generateImage, streamed", () => {
     expect(result).toEqual({ ok: true, value: answer });
   });
 });
+
+describe("generateImage, with the drawn image's bytes (decision 165)", () => {
+  const png = Uint8Array.from({ length: 5000 }, (_, i) => (i * 7919) % 256);
+  // Blank lines inside the bytes must not end anything: the head's length says where they stop.
+  png.set([10, 10, 10], 100);
+  const head = { generation: generationRow("t1", "alice"), content_type: "image/png", length: png.length };
+  const whole = (): Uint8Array => {
+    const text = (s: string) => new TextEncoder().encode(s);
+    const parts = [
+      text(event("drawn", {})),
+      text(event("image", head)),
+      png,
+      text(event("timing", "total;dur=1") + event("answer", answer)),
+    ];
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
+    return out;
+  };
+  /** The bytes in chunks cut at every `size` bytes (across the head, the image and the events). */
+  const byteStream = (bytes: Uint8Array, size: number, opts: { endAt?: number } = {}) => {
+    const end = opts.endAt ?? bytes.length;
+    let at = 0;
+    return new Response(
+      new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (at >= end) return controller.close();
+          controller.enqueue(bytes.slice(at, Math.min(end, at + size)));
+          at += size;
+        },
+      }),
+      { headers: { "Content-Type": "text/event-stream" } },
+    );
+  };
+
+  it("asks for the bytes, hears them whole with the row between drawn and the answer, however cut", async () => {
+    for (const size of [1, 7, 64, 4096, 1 << 20]) {
+      const order: string[] = [];
+      const seen: { headers?: Record<string, string> }[] = [];
+      let got: { id: string; bytes: Uint8Array; type: string } | undefined;
+      const result = await generateImage(request, invokeWith(byteStream(whole(), size), seen), {
+        onDrawn: () => order.push("drawn"),
+        onImage: ({ generation, image }) => {
+          order.push("image");
+          void image
+            .arrayBuffer()
+            .then((b) => (got = { id: generation.id, bytes: new Uint8Array(b), type: image.type }));
+        },
+      });
+      order.push("answered");
+      expect(seen[0].headers).toMatchObject({ Accept: "text/event-stream", "x-drawn-image": "bytes" });
+      expect(order).toEqual(["drawn", "image", "answered"]);
+      expect(result).toEqual({ ok: true, value: answer });
+      await vi.waitFor(() => expect(got).toBeDefined());
+      expect(got).toEqual({ id: "t1", bytes: png, type: "image/png" });
+    }
+  });
+
+  it("calls a stream that breaks off inside the image a network error, having shown nothing", async () => {
+    const bytes = whole();
+    const onImage = vi.fn();
+    const cut = byteStream(bytes, 512, {
+      endAt: new TextEncoder().encode(event("drawn", {}) + event("image", head)).length + 100,
+    });
+    const result = await generateImage(request, invokeWith(cut), { onDrawn: () => undefined, onImage });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.code).toBe("network_error");
+    expect(onImage).not.toHaveBeenCalled();
+  });
+
+  it("refuses an image head that does not say how many bytes follow: a server error, nothing shown", async () => {
+    const onImage = vi.fn();
+    for (const bad of [
+      { ...head, length: -1 },
+      { ...head, length: 1e12 },
+      { ...head, content_type: "text/html" },
+      "x",
+    ]) {
+      const text = event("drawn", {}) + event("image", bad) + event("answer", answer);
+      const result = await generateImage(request, invokeWith(stream([text])), { onImage });
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.error.code).toBe("server_error");
+    }
+    expect(onImage).not.toHaveBeenCalled();
+  });
+});
