@@ -104,8 +104,6 @@ function generateImage(r: Rng, w: World, who: Who): HttpCase {
       "content-type": "application/json",
       ...(stream ? { accept: "text/event-stream" } : {}),
       ...(r.chance(0.1) ? { "x-timezone": text(r, 40) } : {}),
-      // The drawn image's bytes in the stream (decision 165), asked for rightly or wrongly.
-      ...(r.chance(0.2) ? { "x-drawn-image": r.chance(0.5) ? "bytes" : text(r, 40) } : {}),
     },
     body: made.body,
   };

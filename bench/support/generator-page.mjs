@@ -135,13 +135,11 @@ export function recordFunctionTimings() {
     const header = response.headers.get("server-timing");
     if (header) timings.push(header);
     else if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-      // The stream may carry the image's raw bytes (decision 165): only its tail, where the timing is, is read as text.
       void response
         .clone()
-        .arrayBuffer()
-        .then((buffer) => {
-          const text = new TextDecoder().decode(new Uint8Array(buffer).subarray(-16384));
-          const event = /event: timing\ndata: (.*)$/m.exec(text);
+        .text()
+        .then((text) => {
+          const event = /^event: timing\ndata: (.*)$/m.exec(text);
           if (event) timings.push(JSON.parse(event[1]));
         })
         .catch(() => undefined);

@@ -23,43 +23,15 @@ export async function proUser(app, secret, name = "floor") {
  */
 export async function runBatch({ api, headers, concurrency, count, streamed, label, inPage }) {
   const providerMs = (timing) => Number(/provider;dur=([\d.]+)/.exec(timing ?? "")?.[1] ?? NaN);
-  /** Keeps the image: its bytes as streamed (a Blob), else fetched from `url`. */
-  const keep = async (url, image) => {
-    if (!inPage) {
-      if (!image) await (await fetch(url)).arrayBuffer();
-      return;
-    }
+  const keep = async (url) => {
+    if (!inPage) return void (await (await fetch(url)).arrayBuffer());
     const img = document.createElement("img");
     img.width = 256;
     img.height = 256;
     img.alt = "";
-    const local = image && URL.createObjectURL(image);
-    img.src = local ?? url;
+    img.src = url;
     await img.decode();
     document.body.replaceChildren(img);
-    if (local) URL.revokeObjectURL(local);
-  };
-  /**
-   * The events of a whole streamed answer (bytes): their data by name; an `image` event's raw bytes that
-   * follow it (the generate-image function's `x-drawn-image: bytes`) as a Blob.
-   */
-  const eventsOf = (bytes) => {
-    const events = new Map();
-    const decoder = new TextDecoder();
-    let at = 0;
-    for (let end = bytes.indexOf(10, at); end >= 0; end = bytes.indexOf(10, end + 1)) {
-      if (bytes[end + 1] !== 10) continue;
-      const [head, ...data] = decoder.decode(bytes.subarray(at, end)).split("\ndata: ");
-      const name = head.replace(/^event: /, "");
-      at = end + 2;
-      if (name === "image") {
-        const { content_type: type, length } = JSON.parse(data[0]);
-        events.set("image", new Blob([bytes.subarray(at, at + length)], { type }));
-        at += length;
-        end = at - 1;
-      } else events.set(name, data.join("\n"));
-    }
-    return events;
   };
   /** One send: `freed` when its lane may take the next task, `done` with its render time once kept. */
   const send = (prompt) => {
@@ -68,35 +40,29 @@ export async function runBatch({ api, headers, concurrency, count, streamed, lab
     const done = (async () => {
       const res = await fetch(`${api}/functions/v1/generate-image`, {
         method: "POST",
-        headers: streamed ? { ...headers, Accept: "text/event-stream", "x-drawn-image": "bytes" } : headers,
+        headers: streamed ? { ...headers, Accept: "text/event-stream" } : headers,
         body: JSON.stringify({ request_id: crypto.randomUUID(), prompt }),
       });
       if (!res.ok) throw new Error(`generate-image answered ${res.status}: ${await res.text()}`);
       let answer;
-      let image;
       let timing = res.headers.get("server-timing");
       if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
         const reader = res.body.getReader();
-        const chunks = [];
-        let size = 0;
+        const decoder = new TextDecoder();
+        let text = "";
         for (;;) {
           const { done: ended, value } = await reader.read();
           if (ended) break;
-          // `drawn` comes first, alone: the lane may send its next task.
-          if (chunks.length === 0) free();
-          chunks.push(value);
-          size += value.length;
+          text += decoder.decode(value, { stream: true });
+          if (/^event: drawn$/m.test(text)) free();
         }
-        const bytes = new Uint8Array(size);
-        chunks.reduce((offset, chunk) => (bytes.set(chunk, offset), offset + chunk.length), 0);
-        const events = eventsOf(bytes);
-        timing = JSON.parse(events.get("timing") ?? "null");
-        if (!events.has("answer")) throw new Error(`the stream ended without an answer (${size} bytes)`);
-        answer = JSON.parse(events.get("answer"));
-        image = events.get("image");
+        timing = JSON.parse(/^event: timing\ndata: (.*)$/m.exec(text)?.[1] ?? "null");
+        const data = /^event: (answer|error)\ndata: (.*)$/m.exec(text);
+        if (data?.[1] !== "answer") throw new Error(`the stream ended without an answer: ${text.slice(-300)}`);
+        answer = JSON.parse(data[2]);
       } else answer = await res.json();
       free();
-      await keep(answer.generation.image_url, image);
+      await keep(answer.generation.image_url);
       return providerMs(timing);
     })();
     done.catch(() => free());

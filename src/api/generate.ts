@@ -9,7 +9,6 @@ import type {
   GenerateImageDeleted,
 } from "#shared/vocabulary/generate-image.ts";
 import type { GenerationChoice } from "#shared/vocabulary/generation.ts";
-import type { GenerationRow } from "#shared/vocabulary/rows.ts";
 import type { VaryKind } from "#shared/vocabulary/variations.ts";
 import { err, ok, type Result } from "../lib/result";
 import { supabase } from "./client";
@@ -66,69 +65,8 @@ function timezone(): string | undefined {
   }
 }
 
-/**
- * The image the server made, before it is stored (decision 165): the file's bytes (its recipe written in)
- * and the row that is to record it. Shown and kept at once; withdrawn if the answer is a failure.
- */
-export type DrawnImage = { generation: GenerationRow; image: Blob };
-
-/**
- * How a caller hears the send's progress: `onDrawn` as the server has made the image, `onImage` with its
- * bytes a moment later, both before the answer.
- */
-export type GenerateListeners = { onDrawn?: () => void; onImage?: (drawn: DrawnImage) => void };
-
-/** The request header that asks for the image's bytes in the stream (the function's DRAWN_IMAGE_HEADER). */
-const DRAWN_IMAGE_HEADER = "x-drawn-image";
-
-/** The most bytes an image event may announce (the largest image an engine makes is far smaller). */
-const MAX_DRAWN_BYTES = 64 * 1024 * 1024;
-
-/** What the raw bytes after an `image` event are: the row to be stored, their type and length. */
-type ImageHead = { generation: GenerationRow; type: string; length: number };
-
-function imageHeadOf(data: string): ImageHead | undefined {
-  try {
-    const head = JSON.parse(data) as { generation?: GenerationRow; content_type?: unknown; length?: unknown };
-    const { generation, content_type: type, length } = head;
-    if (!generation?.id || typeof type !== "string" || !type.startsWith("image/")) return undefined;
-    if (!Number.isInteger(length) || (length as number) <= 0 || (length as number) > MAX_DRAWN_BYTES) return undefined;
-    return { generation, type, length: length as number };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Where the blank line ("\n\n") that ends an event starts in `bytes`, from `from`; -1 when not yet in. */
-function eventEnd(bytes: Uint8Array, from: number): number {
-  for (let i = bytes.indexOf(10, from); i >= 0 && i + 1 < bytes.length; i = bytes.indexOf(10, i + 1)) {
-    if (bytes[i + 1] === 10) return i;
-  }
-  return -1;
-}
-
-/** An event's name and its data lines joined. */
-function parseEvent(block: string): { name: string; data: string } {
-  const lines = block.split("\n");
-  const name =
-    lines
-      .find((line) => line.startsWith("event:"))
-      ?.slice(6)
-      .trim() ?? "message";
-  const data = lines
-    .filter((line) => line.startsWith("data:"))
-    .map((line) => line.slice(5).replace(/^ /, ""))
-    .join("\n");
-  return { name, data };
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
+/** How a caller hears the send's progress: `onDrawn` as the server has made the image, before the answer. */
+export type GenerateListeners = { onDrawn?: () => void };
 
 /** How long the rest of a settled stream (its close, right behind the last event) is waited for. */
 const DRAIN_MS = 5_000;
@@ -138,7 +76,7 @@ const DRAIN_MS = 5_000;
  * stream right after its last event, so this costs nothing, where a cancel would end the request as
  * aborted (over HTTP/1.1, with its connection). A stream that stays open past DRAIN_MS is cancelled.
  */
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+async function drain(reader: ReadableStreamDefaultReader<string>): Promise<void> {
   const timer = setTimeout(() => void reader.cancel().catch(() => undefined), DRAIN_MS);
   try {
     while (!(await reader.read()).done);
@@ -151,51 +89,35 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<v
 
 /**
  * The answer as the function streams it to a caller that listens for `drawn` (its `streamed` in
- * handler.ts): `drawn`, `image` (when `onImage` listens: its head, then the image's raw bytes), `timing`,
- * then `answer` or `error`. Read as bytes: the events are text, the image is not. A stream that ends
- * without an answer or an error broke off (the connection, the server, the platform's wall clock): a
- * network error, so the send is made again and the server replays it if it had stored it.
+ * handler.ts): `drawn`, `timing`, then `answer` or `error`. A stream that ends without either broke off
+ * (the connection, the server, the platform's wall clock): a network error, so the send is made again
+ * and the server replays it if it had stored it.
  */
-async function readEvents(response: Response, listeners: GenerateListeners): Promise<Result<unknown, unknown>> {
+async function readEvents(response: Response, onDrawn: () => void): Promise<Result<unknown, unknown>> {
   if (!response.body) return err({ message: "network error: the answer had no body" });
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let rest: Uint8Array = new Uint8Array(0);
-  // The image whose bytes are arriving: the parts in so far, and how many are still to come.
-  let image: { head: ImageHead; parts: Uint8Array[]; left: number } | undefined;
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return err({ message: "network error: the answer broke off" });
-    const bytes = concat(rest, value);
-    let at = 0;
-    for (;;) {
-      if (image) {
-        const take = Math.min(image.left, bytes.length - at);
-        image.parts.push(bytes.subarray(at, at + take));
-        image.left -= take;
-        at += take;
-        if (image.left > 0) break;
-        const { generation, type } = image.head;
-        listeners.onImage?.({ generation, image: new Blob(image.parts as BlobPart[], { type }) });
-        image = undefined;
-      }
-      const end = eventEnd(bytes, at);
-      if (end < 0) break;
-      const { name, data } = parseEvent(decoder.decode(bytes.subarray(at, end)));
-      at = end + 2;
-      if (name === "drawn") listeners.onDrawn?.();
-      else if (name === "image") {
-        const head = imageHeadOf(data);
-        // Without its length the rest of the stream cannot be read.
-        if (!head) return err({ message: "server error: an unreadable image in the answer", status: 502 });
-        image = { head, parts: [], left: head.length };
-      } else if (name === "answer" || name === "error") {
+    buffered += value;
+    let end: number;
+    while ((end = buffered.indexOf("\n\n")) >= 0) {
+      const block = buffered.slice(0, end);
+      buffered = buffered.slice(end + 2);
+      const name = /^event: ?(.*)$/m.exec(block)?.[1]?.trim();
+      const data = block
+        .split("\n")
+        .filter((line) => line.startsWith("data:"))
+        .map((line) => line.slice(5).replace(/^ /, ""))
+        .join("\n");
+      if (name === "drawn") onDrawn();
+      else if (name === "answer" || name === "error") {
         void drain(reader);
         const parsed = JSON.parse(data) as unknown;
         return name === "answer" ? ok(parsed) : err(parsed);
       }
     }
-    rest = bytes.subarray(at);
   }
 }
 
@@ -224,17 +146,15 @@ export async function generateImage(
   try {
     const headers: Record<string, string> = {};
     if (tz) headers["x-timezone"] = tz;
-    const streams = Boolean(listeners.onDrawn || listeners.onImage);
-    if (streams) headers.Accept = "text/event-stream";
-    if (listeners.onImage) headers[DRAWN_IMAGE_HEADER] = "bytes";
+    if (listeners.onDrawn) headers.Accept = "text/event-stream";
     const { data: first, error } = await invoke("generate-image", {
       body: { ...body },
       headers: Object.keys(headers).length ? headers : undefined,
     });
     if (error) return err(toAppError(await readFailure(error)));
     let data = first;
-    if (first instanceof Response && streams) {
-      const streamed = await readEvents(first, listeners);
+    if (first instanceof Response && listeners.onDrawn) {
+      const streamed = await readEvents(first, listeners.onDrawn);
       if (!streamed.ok) return err(toAppError(streamed.error));
       data = streamed.value;
     }

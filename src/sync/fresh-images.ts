@@ -1,66 +1,33 @@
-// The image a generate answer brought, for the moments between the answer and the bytes being kept on
-// this device: the bytes the server streamed as the image was drawn (decision 165), else the answer's
-// signed URL. The preview shows the new image from them at once (the browser decodes it off the main
-// thread) instead of waiting for the thumbnail and the Dexie write that follow the task's end
-// (src/sync/run-task.ts keepImage). In-memory and per context: the service worker's
+// The signed URL a generate answer brought, for the moments between the answer and the bytes being kept
+// on this device: the preview shows the new image from it at once (the browser fetches and decodes it
+// off the main thread) instead of waiting for the fetch, the thumbnail and the Dexie write that follow
+// the task's end (src/sync/run-task.ts keepImage). In-memory and per context: the service worker's
 // drain shows nothing, and a reload falls back to the kept bytes or a new signed URL.
 import type { GenerationRecord } from "../db/schema";
 
-/** A signed URL, or the image's bytes as the server streamed them (decision 165), given a URL when asked. */
-type Fresh = { url?: string; blob?: Blob; until: number };
-const fresh = new Map<string, Fresh>();
+const fresh = new Map<string, { url: string; until: number }>();
 
 /** How long an answer's URL is offered (well inside its signed lifetime). */
 const FRESH_MS = 10 * 60_000;
 
-/** How long streamed bytes are offered once kept on the device (the views read them from Dexie by then). */
-const KEPT_BYTES_MS = 60_000;
-
 /** At most this many are remembered (a long batch): the oldest go first. */
 const MAX_FRESH = 64;
 
-function drop(id: string): void {
-  const entry = fresh.get(id);
+export function rememberFreshImage(id: string, url: string, now: number = Date.now()): void {
   fresh.delete(id);
-  if (entry?.blob && entry.url) URL.revokeObjectURL(entry.url);
-}
-
-/**
- * Remembers the image of generation `id`: the answer's signed URL, or its bytes (an object URL is made
- * for them when a view first asks, so a service worker, which has none, can hold them too).
- */
-export function rememberFreshImage(id: string, image: string | Blob, now: number = Date.now()): void {
-  drop(id);
-  fresh.set(
-    id,
-    typeof image === "string" ? { url: image, until: now + FRESH_MS } : { blob: image, until: now + FRESH_MS },
-  );
+  fresh.set(id, { url, until: now + FRESH_MS });
   for (const key of fresh.keys()) {
     if (fresh.size <= MAX_FRESH) break;
-    drop(key);
+    fresh.delete(key);
   }
 }
 
-/** The image of generation `id` to show while fresh: the answer's signed URL, or its bytes' object URL. */
+/** The answer's signed URL for generation `id`, while fresh. */
 export function freshImageUrl(id: string, now: number = Date.now()): string | undefined {
   const entry = fresh.get(id);
-  if (!entry || entry.until <= now) {
-    drop(id);
-    return undefined;
-  }
-  if (entry.blob && !entry.url) entry.url = URL.createObjectURL(entry.blob);
-  return entry.url;
-}
-
-/** Whether generation `id`'s image is fresh here (the queue of this context has it or is keeping it). */
-export function hasFreshImage(id: string, now: number = Date.now()): boolean {
-  return (fresh.get(id)?.until ?? 0) > now;
-}
-
-/** The streamed bytes of generation `id` are kept on the device: they are offered a little longer only. */
-export function freshBytesKept(id: string, now: number = Date.now()): void {
-  const entry = fresh.get(id);
-  if (entry?.blob) entry.until = Math.min(entry.until, now + KEPT_BYTES_MS);
+  if (entry && entry.until > now) return entry.url;
+  fresh.delete(id);
+  return undefined;
 }
 
 /** Made images this context's queue is fetching and keeping now (between the answer and the Dexie write). */
@@ -90,7 +57,7 @@ export function subscribeKept(listener: (id: string, thumbnail: string | undefin
 
 /** A URL whose download failed is not offered again: the view signs a new one. */
 export function forgetFreshImage(id: string): void {
-  drop(id);
+  fresh.delete(id);
 }
 
 /**
@@ -109,17 +76,6 @@ const madeListeners = new Set<() => void>();
 
 export function announceMade(userId: string, record: GenerationRecord, now: number = Date.now()): void {
   justMade = { userId, record, until: now + JUST_MADE_MS };
-  for (const listener of madeListeners) listener();
-}
-
-/**
- * The image of generation `id`, shown from the server's bytes before it was stored, was not stored after
- * all (the answer was a failure): the views stop showing it, and its bytes are let go.
- */
-export function withdrawMade(id: string): void {
-  drop(id);
-  if (justMade?.record.id !== id) return;
-  justMade = null;
   for (const listener of madeListeners) listener();
 }
 

@@ -18,7 +18,7 @@ import { isOnline } from "../lib/online";
 import type { Result } from "../lib/result";
 import { whenIdle } from "../lib/schedule";
 import { coalesced } from "./delivery";
-import { hasFreshImage } from "./fresh-images";
+import { freshImageUrl } from "./fresh-images";
 import { foregroundCount, noForeground } from "./foreground";
 import { makeThumbnail } from "../lib/thumbnail";
 
@@ -91,7 +91,7 @@ export function fillDeps(db: AppDb): FillDeps {
     budget: async (userId) => (await getOfflineBudget(userId, db)).bytes,
     turn: backgroundTurn,
     online: isOnline,
-    keptByQueue: hasFreshImage,
+    keptByQueue: (id) => freshImageUrl(id) !== undefined,
   };
 }
 

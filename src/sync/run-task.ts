@@ -4,7 +4,7 @@
 // what trying again cannot fix, an error. Nothing queued is dropped: only the person removes tasks.
 import type { ErrorCode } from "#shared/vocabulary/errors.ts";
 import { DEFAULT_TIER } from "#shared/vocabulary/tiers.ts";
-import type { DrawnImage, GenerateAnswer, GenerateListeners, GenerateRequest } from "../api/generate";
+import type { GenerateAnswer, GenerateListeners, GenerateRequest } from "../api/generate";
 import { appErrorOf, type AppError } from "../api/errors";
 import type { AppDb } from "../db/db";
 import type { LimitsRecord, TaskRecord, TaskWait } from "../db/schema";
@@ -13,15 +13,7 @@ import { makeThumbnail } from "../lib/thumbnail";
 import { markDone, markDoneDeleted, markFailed, markRunning, markWaiting } from "../db/tasks";
 import { storeImage } from "../db/images";
 import { addToCollection } from "../db/collections";
-import {
-  announceMade,
-  forgetFreshImage,
-  freshBytesKept,
-  imageKept,
-  keepingImage,
-  rememberFreshImage,
-  withdrawMade,
-} from "./fresh-images";
+import { announceMade, forgetFreshImage, imageKept, keepingImage, rememberFreshImage } from "./fresh-images";
 import type { Result } from "../lib/result";
 import { backoffDelayMs } from "./delivery";
 import { isDue } from "./task-wait";
@@ -31,10 +23,7 @@ export const MAX_ATTEMPTS = 5;
 
 export type RunTaskDeps = {
   db: AppDb;
-  /**
-   * One send; `listeners.onDrawn` hears that the server has made the image, `onImage` its bytes, both
-   * before its answer.
-   */
+  /** One send; `listeners.onDrawn` hears that the server has made the image, before its answer. */
   generate: (request: GenerateRequest, listeners?: GenerateListeners) => Promise<Result<GenerateAnswer, AppError>>;
   fetchImage: (url: string) => Promise<Blob>;
   /** Product analytics (app_events); a failure there never fails the task. */
@@ -137,7 +126,6 @@ async function succeed(
   task: TaskRecord,
   answer: GenerateAnswer,
   options: SendOptions,
-  drawn: DrawnImage | undefined,
 ): Promise<RunOutcome> {
   const { db } = deps;
   if ("deleted" in answer) {
@@ -149,11 +137,9 @@ async function succeed(
   // The row and the quota are stored and the task settled as soon as the answer is here, so the queue's
   // next send starts while this image is still being fetched, scaled and kept (decision 114): the
   // device's own work stays off the renders' path. Until the bytes are kept, the preview shows the
-  // bytes the server streamed as the image was drawn, else the answer's signed URL. A replay's stored
-  // image may be another send's (a concurrent duplicate's): it is the one fetched and kept.
+  // answer's signed URL.
   const record = toGenerationRecord(answer.generation);
-  const bytes = answer.replayed ? undefined : drawn?.image;
-  if (!bytes) rememberFreshImage(record.id, answer.generation.image_url, deps.now());
+  rememberFreshImage(record.id, answer.generation.image_url, deps.now());
   announceMade(task.userId, record, deps.now());
   options.answered?.(task.id);
   const now = deps.now();
@@ -170,7 +156,7 @@ async function succeed(
   );
   const next = claimed && { task: claimed.task, sending: sendClaimed(deps, claimed, options) };
   void deps.track(task.userId, "queue_task_success", { provider: answer.generation.provider, taskId: task.id });
-  const image = keepImage(deps, record.id, bytes ?? answer.generation.image_url);
+  const image = keepImage(deps, record.id, answer.generation.image_url);
   return {
     status: "done",
     taskId: task.id,
@@ -208,28 +194,25 @@ function intoCollection<T>(
  * The views of this context hear when it is done (src/sync/fresh-images.ts): a grid's tile waits for the
  * thumbnail rather than decode the full image at a tile's size.
  */
-async function keepImage(deps: RunTaskDeps, id: string, from: string | Blob): Promise<ImageKept> {
+async function keepImage(deps: RunTaskDeps, id: string, url: string): Promise<ImageKept> {
   keepingImage(id);
   let thumbnail: string | undefined;
   try {
-    const kept = await fetchAndKeep(deps, id, from, (made) => (thumbnail = made));
-    if (kept === "kept") freshBytesKept(id, deps.now());
-    return kept;
+    return await fetchAndKeep(deps, id, url, (made) => (thumbnail = made));
   } finally {
     imageKept(id, thumbnail);
   }
 }
 
-/** Keeps the image's bytes (`from`), fetched first when `from` is its URL. */
 async function fetchAndKeep(
   deps: RunTaskDeps,
   id: string,
-  from: string | Blob,
+  url: string,
   made: (thumbnail: string) => void,
 ): Promise<ImageKept> {
   let image: Blob;
   try {
-    image = typeof from === "string" ? await deps.fetchImage(from) : from;
+    image = await deps.fetchImage(url);
   } catch {
     forgetFreshImage(id);
     return "unfetched";
@@ -352,32 +335,9 @@ export async function sendClaimed(
   { task, held }: Claimed,
   options: SendOptions = {},
 ): Promise<RunOutcome> {
-  const { drawn } = options;
-  let shown: DrawnImage | undefined;
-  const listeners: GenerateListeners | undefined = drawn && {
-    onDrawn: () => drawn(task.id),
-    onImage: (image) => {
-      const { id, user_id } = image.generation;
-      if (id !== task.id || user_id !== task.userId) return;
-      shown = image;
-      showDrawn(deps, task, image, options);
-    },
-  };
-  const answer = await deps.generate(requestOf(task), listeners);
+  const drawn = options.drawn;
+  const answer = await deps.generate(requestOf(task), drawn && { onDrawn: () => drawn(task.id) });
   // A replay (the request reached the server before a reload) answers the stored row: a success.
-  if (answer.ok) return succeed(deps, task, answer.value, options, shown);
-  // Shown from its bytes, then not stored after all: the views let it go.
-  if (shown) withdrawMade(task.id);
+  if (answer.ok) return succeed(deps, task, answer.value, options);
   return settleFailure(deps, task, answer.error, held);
-}
-
-/**
- * The server has made the image and streams its bytes while it stores them (decision 165): the person
- * sees it now, and the run is over for them; the answer's row replaces this one when it is in, and a
- * failure withdraws it.
- */
-function showDrawn(deps: RunTaskDeps, task: TaskRecord, { generation, image }: DrawnImage, options: SendOptions) {
-  rememberFreshImage(generation.id, image, deps.now());
-  announceMade(task.userId, toGenerationRecord(generation), deps.now());
-  options.answered?.(task.id);
 }

@@ -172,16 +172,13 @@ export async function handler(req: Request, d: Deps): Promise<Response> {
   // A caller that asks for an event stream hears "drawn" the moment the engine has made the image, while
   // it is still stored, recorded and signed: its queue sends the next task then, so the next render
   // starts while this one's answer is on its way (docs/decisions/123-the-answer-says-drawn-before-it-is-stored.md).
-  let drawn: (image: DrawnImage) => void = () => undefined;
-  const isDrawn = new Promise<DrawnImage>((resolve) => (drawn = resolve));
+  let drawn: () => void = () => undefined;
+  const isDrawn = new Promise<"drawn">((resolve) => (drawn = () => resolve("drawn")));
   const working = existing.ok && existing.value ?
     replay(d, jwt, userId, existing.value, phases) :
     once(d.store, `${userId}:${request.requestId}`, () => generate(d, jwt, userId, request, phases, drawn));
   const first = wantsEvents(req) ? await Promise.race([working, isDrawn]) : await working;
-  if ("bytes" in first) {
-    const withBytes = req.headers.get(DRAWN_IMAGE_HEADER)?.trim().toLowerCase() === "bytes";
-    return streamed(d, first, withBytes, working, phases, started, request.requestId);
-  }
+  if (first === "drawn") return streamed(d, working, phases, started, request.requestId);
   if (!first.ok) return failed(d, first.error, request.requestId);
   return jsonResponse(first.answer, 200, { "Server-Timing": phases.header(performance.now() - started) });
 }
@@ -192,37 +189,12 @@ function wantsEvents(req: Request): boolean {
 }
 
 /**
- * The image the engine made, as it will be stored (its recipe written in), and the row that will record
- * it (created_at: when it was drawn; the stored row's is a moment later).
- */
-type DrawnImage = { row: GenerationRow; bytes: Uint8Array; contentType: string };
-
-/** The request header with which a caller asks for the image's bytes in the stream (decision 165). */
-export const DRAWN_IMAGE_HEADER = "x-drawn-image";
-
-/**
- * The `image` event, for a caller that asked for it (DRAWN_IMAGE_HEADER: bytes): its data the row to be
- * stored, the content type and the file's length; right after its blank line come that many raw bytes
- * (no base64: decoding megabytes of it costs a browser's main thread tens of milliseconds), then the
- * events go on. supabase-js hands only a text/event-stream answer over unread, so the stream keeps that
- * type, and only a caller that reads it as bytes asks for this.
- */
-function imageEvent({ row, bytes, contentType }: DrawnImage): Uint8Array {
-  const head = { generation: row, content_type: contentType, length: bytes.byteLength };
-  return new TextEncoder().encode(`event: image\ndata: ${JSON.stringify(head)}\n\n`);
-}
-
-/**
- * The answer as server-sent events, once the image is drawn: `drawn`, then, when asked for, `image`
- * (imageEvent: the row to be stored and the file's bytes, so the caller can show and keep the picture
- * while it is stored; decision 165), `timing` (the steps, as Server-Timing would carry them) and
- * `answer` (the JSON body a plain call gets), or `error` with `{ error, status }` (the body and status a
- * plain call gets) when storing it fails: the image shown from `image` is then withdrawn.
+ * The answer as server-sent events, once the image is drawn: `drawn`, then `timing` (the steps, as
+ * Server-Timing would carry them) and `answer` (the JSON body a plain call gets), or `error` with
+ * `{ error, status }` (the body and status a plain call gets) when storing it fails.
  */
 function streamed(
   d: Deps,
-  image: DrawnImage,
-  withBytes: boolean,
   working: Promise<Outcome>,
   phases: Phases,
   started: number,
@@ -233,11 +205,6 @@ function streamed(
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
       controller.enqueue(event("drawn", {}));
-      // `drawn` first (the caller's queue sends its next task on it), then the bytes.
-      if (withBytes) {
-        controller.enqueue(imageEvent(image));
-        controller.enqueue(image.bytes);
-      }
       const outcome = await working;
       controller.enqueue(event("timing", phases.header(performance.now() - started)));
       if (outcome.ok) controller.enqueue(event("answer", outcome.answer));
@@ -270,7 +237,7 @@ async function generate(
   userId: string,
   req: VaryingRequest,
   phases: Phases,
-  onDrawn: (image: DrawnImage) => void,
+  onDrawn: () => void,
 ): Promise<Outcome> {
   const { store } = d;
   const failures = failuresOf(store);
@@ -370,6 +337,7 @@ async function generate(
   const recipeStarted = performance.now();
   const image = sniffImage(drawn.value.bytes);
   if (!image) return giveBack(appError("server_error", { detail: `${provider.id}: output is not an image` }));
+  onDrawn();
   const path = `${userId}/${req.requestId}.${image.extension}`;
   // Every stored image carries its recipe, its pixels untouched: PNG text chunks, JPEG and WebP XMP
   // (docs/decisions/104-every-image-file-carries-its-recipe.md, 108-stored-jpeg-and-webp-carry-the-recipe.md);
@@ -390,29 +358,6 @@ async function generate(
   };
   const bytes = writeRecipe(drawn.value.bytes, recipe) ?? drawn.value.bytes;
   phases.add("recipe", performance.now() - recipeStarted);
-  const row = {
-    id: req.requestId,
-    user_id: userId,
-    prompt: req.prompt,
-    negative_prompt: req.negativePrompt,
-    style: req.style,
-    quality: req.quality,
-    aspect_ratio: req.aspectRatio,
-    width: image.width,
-    height: image.height,
-    seed: drawn.value.seed,
-    provider: provider.id,
-    model: drawn.value.model,
-    image_path: path,
-    is_public: false,
-    ...(req.customStyle ? { custom_style_id: req.customStyle.id, custom_style_name: req.customStyle.name } : {}),
-    ...(req.variation ? { parent_id: req.variation.parentId, variation: req.variation.kind } : {}),
-  };
-  onDrawn({
-    row: { ...row, is_saved: false, created_at: new Date(d.now()).toISOString() },
-    bytes,
-    contentType: image.contentType,
-  });
   const put = await phases.time("upload", store.putImage(path, bytes, image.contentType));
   if (!put.ok) return giveBack(put.error);
 
@@ -422,7 +367,27 @@ async function generate(
     fail(appError("server_error", { detail: `sign url threw: ${String(e)}` }))
   );
   // The row and its charge are one transaction: no crash can leave a stored image uncharged.
-  const recorded = await phases.time("record", store.recordGeneration(row));
+  const recorded = await phases.time(
+    "record",
+    store.recordGeneration({
+      id: req.requestId,
+      user_id: userId,
+      prompt: req.prompt,
+      negative_prompt: req.negativePrompt,
+      style: req.style,
+      quality: req.quality,
+      aspect_ratio: req.aspectRatio,
+      width: image.width,
+      height: image.height,
+      seed: drawn.value.seed,
+      provider: provider.id,
+      model: drawn.value.model,
+      image_path: path,
+      is_public: false,
+      ...(req.customStyle ? { custom_style_id: req.customStyle.id, custom_style_name: req.customStyle.name } : {}),
+      ...(req.variation ? { parent_id: req.variation.parentId, variation: req.variation.kind } : {}),
+    }),
+  );
   if (!recorded.ok) {
     const stored = await store.findGeneration(req.requestId);
     if (stored.ok && stored.value?.user_id === userId) return replay(d, jwt, userId, stored.value, phases);

@@ -1,9 +1,9 @@
 import { Blob as NodeBlob } from "node:buffer";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { generateImage, type GenerateListeners, type InvokeFn } from "#src/api/generate.ts";
+import { afterEach, describe, expect, it } from "vitest";
+import { generateImage, type InvokeFn } from "#src/api/generate.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { enqueueTasks, retryTask } from "#src/db/tasks.ts";
-import { freshImageUrl, hasFreshImage, lastMade, subscribeMade } from "#src/sync/fresh-images.ts";
+import { freshImageUrl, lastMade, subscribeMade } from "#src/sync/fresh-images.ts";
 import { MAX_ATTEMPTS, runTask, type RunTaskDeps } from "#src/sync/run-task.ts";
 import { generationRow, newTask } from "../../support/records.ts";
 
@@ -316,82 +316,5 @@ describe("runTask", () => {
     await db.tasks.delete("t1");
     expect(await runTask(deps, "t1")).toEqual({ status: "skipped", taskId: "t1" });
     expect(sent).toEqual([]);
-  });
-});
-
-describe("runTask, with the drawn image's bytes streamed before the answer (decision 165)", () => {
-  /** A send that hears drawn and the image's bytes, then waits for `answerNow` to answer `answered`. */
-  function streamedSend(answered: () => Awaited<ReturnType<RunTaskDeps["generate"]>>) {
-    let answerNow!: () => void;
-    const gate = new Promise<void>((r) => (answerNow = r));
-    const bytes = new NodeBlob([new Uint8Array(40).fill(7)], { type: "image/png" }) as unknown as Blob;
-    const generate: RunTaskDeps["generate"] = async (request, listeners?: GenerateListeners) => {
-      listeners?.onDrawn?.();
-      const { image_url: _url, ...generation } = row(request.requestId);
-      listeners?.onImage?.({ generation, image: bytes });
-      await gate;
-      return answered();
-    };
-    return { generate, answerNow };
-  }
-
-  it("shows the image from its bytes before the answer, ends the run, then keeps those bytes unfetched", async () => {
-    const send = streamedSend(() => ({ ok: true, value: answer("t1").data }));
-    let fetched = 0;
-    const { deps } = await setup("run-bytes", async () => answer("t1"), {
-      generate: send.generate,
-      fetchImage: async () => {
-        fetched++;
-        return new NodeBlob([new Uint8Array([1])], { type: "image/png" }) as unknown as Blob;
-      },
-    });
-    const heard: string[] = [];
-    const running = runTask(deps, "t1", {
-      drawn: (id) => heard.push(`drawn ${id}`),
-      answered: (id) => heard.push(`answered ${id}`),
-    });
-    await vi.waitFor(() => expect(heard).toEqual(["drawn t1", "answered t1"]));
-    // Shown before the answer: the views have its record and its bytes; nothing is stored yet.
-    expect(lastMade()).toMatchObject({ userId: "alice", record: { id: "t1", seed: 42 } });
-    expect(hasFreshImage("t1", NOW)).toBe(true);
-    expect(await db.generations.get("t1")).toBeUndefined();
-    send.answerNow();
-    const outcome = await running;
-    expect(outcome.status === "done" && (await outcome.image)).toBe("kept");
-    expect(fetched).toBe(0);
-    expect((await db.images.get("t1"))?.image?.size).toBe(40);
-    expect(await db.tasks.get("t1")).toMatchObject({ status: "done" });
-  });
-
-  it("withdraws an image shown from its bytes when the answer is a failure, and the task waits to go again", async () => {
-    const send = streamedSend(() => ({ ok: false, error: { code: "server_error", message: "storage down" } }) as never);
-    const { deps } = await setup("run-bytes-fail", async () => answer("t1"), { generate: send.generate });
-    const running = runTask(deps, "t1", { drawn: () => undefined });
-    await vi.waitFor(() => expect(lastMade()?.record.id).toBe("t1"));
-    send.answerNow();
-    expect(await running).toMatchObject({ status: "waiting", wait: { reason: "backoff" } });
-    expect(lastMade()).toBeNull();
-    expect(hasFreshImage("t1", NOW)).toBe(false);
-    expect(await db.generations.get("t1")).toBeUndefined();
-    expect(await db.images.get("t1")).toBeUndefined();
-  });
-
-  it("keeps a replay's stored image, fetched, rather than bytes a concurrent send drew", async () => {
-    const send = streamedSend(() => ({ ok: true, value: answer("t1", true).data }));
-    let fetched = 0;
-    const { deps } = await setup("run-bytes-replay", async () => answer("t1"), {
-      generate: send.generate,
-      fetchImage: async () => {
-        fetched++;
-        return new NodeBlob([new Uint8Array([1, 2, 3])], { type: "image/png" }) as unknown as Blob;
-      },
-    });
-    const running = runTask(deps, "t1", { drawn: () => undefined });
-    send.answerNow();
-    const outcome = await running;
-    expect(outcome.status === "done" && (await outcome.image)).toBe("kept");
-    expect(fetched).toBe(1);
-    expect((await db.images.get("t1"))?.image?.size).toBe(3);
-    expect(freshImageUrl("t1", NOW)).toBe(row("t1").image_url);
   });
 });
