@@ -185,16 +185,22 @@ export function useRunProgress(): Progress {
   return newest && progress !== null ? { taskId: newest, progress } : null;
 }
 
+/** Whether a generation runs in this tab now, and a way to hear when that changes. */
+export type RunState = { active(): boolean; subscribe(listener: () => void): () => void };
+
 /**
- * Whether a task runs in this tab (useRunProgress is not null): a component that needs only this
- * re-renders when it changes, not on every progress tick (five a second while an image is drawn) nor
- * when one task's run hands over to the next in a batch.
+ * Whether a task runs in this tab (useRunProgress is not null), as a store read where it is shown: the
+ * Generate button alone re-renders when it changes (not the whole generator, on a click's start and at
+ * its image), not on every progress tick (five a second while an image is drawn) nor when one task's run
+ * hands over to the next in a batch.
  */
-export function useRunActive(): boolean {
+export function useRunState(): RunState {
   const queue = useGenerationRuntime()?.queue ?? null;
-  return useSyncExternalStore(
-    queue ? queue.subscribe : noRuns,
-    () => (queue?.running().length ?? 0) > 0,
-    () => false,
+  return useMemo(
+    () => ({
+      active: () => (queue?.running().length ?? 0) > 0,
+      subscribe: queue ? queue.subscribe : noRuns,
+    }),
+    [queue],
   );
 }

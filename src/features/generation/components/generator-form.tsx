@@ -1,7 +1,7 @@
 // The generator's left panel (docs/spec.md §2, §5): prompt with its budget, negative prompt, 'Choose Your
 // Style', quality, aspect ratio, reference image, seed, batch mode, Generate and Reset. It checks the
 // §5 rules before asking the queue; a blank prompt disables Generate and says why once edited.
-import { useState, type FormEvent, type ReactNode } from "react";
+import { useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
 import { Link } from "wouter";
 import { isStyleId } from "#shared/vocabulary/styles.ts";
 import { useOnline } from "../../../lib/use-online";
@@ -16,6 +16,7 @@ import { StylePicker } from "./style-picker";
 import { CustomStylePicker } from "./custom-styles/custom-style-picker";
 import { ResultsCollectionField } from "./results-collection-field";
 import { Spinner } from "../../../ui/spinner";
+import type { RunState } from "../use-generation";
 
 export type FormNotice = {
   message: string;
@@ -29,8 +30,8 @@ type Props = {
   update: <K extends keyof GeneratorSettings>(key: K, value: GeneratorSettings[K]) => void;
   onReset: () => void;
   onGenerate: () => void;
-  /** A generation (not a queued batch) is running. */
-  running: boolean;
+  /** Whether a generation runs (a queued batch is not held by it), read by the Generate button alone. */
+  run: RunState;
   submitting: boolean;
   notice: FormNotice | null;
   /** Shown above the settings (the rate-limit alert). */
@@ -51,12 +52,49 @@ type Props = {
   userId?: string | null;
 };
 
+/**
+ * Busy (sending, or a generation running: a queued batch is not held by it), or before the saved
+ * defaults are in (it would send the product's defaults instead), Generate waits.
+ */
+function isHeld(running: boolean, submitting: boolean, batch: boolean, defaultsReady: boolean): boolean {
+  return submitting || (running && !batch) || !defaultsReady;
+}
+
+/**
+ * Generate, the one part of the form that follows the run: a run's start and end redraw it alone. Held,
+ * it stays focusable and says so with aria-disabled: a disabled button would drop the focus to the top of
+ * the page.
+ */
+function GenerateButton(props: {
+  run: RunState;
+  submitting: boolean;
+  batch: boolean;
+  batchCount: number;
+  defaultsReady: boolean;
+  blank: boolean;
+}) {
+  const { run, submitting, batch, batchCount, blank } = props;
+  const running = useSyncExternalStore(run.subscribe, run.active, () => false);
+  const held = isHeld(running, submitting, batch, props.defaultsReady);
+  return (
+    <button
+      type="submit"
+      className={`btn btn-primary flex-1 ${held ? "btn-disabled" : ""}`}
+      disabled={blank && !held}
+      aria-disabled={held || undefined}
+    >
+      {submitting || (running && !batch) ? <Spinner size="sm" /> : <Icon name="sparkles" className="size-5" />}
+      {batch ? `Queue ${batchCount} ${batchCount === 1 ? "task" : "tasks"}` : "Generate"}
+    </button>
+  );
+}
+
 export function GeneratorForm({
   settings,
   update,
   onReset,
   onGenerate,
-  running,
+  run,
   submitting,
   notice,
   alert,
@@ -78,18 +116,14 @@ export function GeneratorForm({
     ? live
     : { prompt: promptEdited ? live.prompt : undefined, negativePrompt: live.negativePrompt, seed: live.seed };
   const blank = !settings.prompt.trim();
-  // Busy (sending, or a generation running) the button stays focusable and says so with
-  // aria-disabled: a disabled button would drop the focus to the top of the page.
-  const busy = submitting || (running && !settings.batch);
-  // Until the saved defaults are in, Generate waits too: it would send the product's defaults instead.
-  const held = busy || !defaultsReady;
-  const disabled = held || blank;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const found = validateSettings(settings);
     setChecked(found);
-    if (Object.keys(found).length > 0 || disabled) return;
+    if (Object.keys(found).length > 0 || blank || isHeld(run.active(), submitting, settings.batch, defaultsReady)) {
+      return;
+    }
     onGenerate();
   };
 
@@ -183,19 +217,14 @@ export function GeneratorForm({
         </div>
       )}
       <div className="flex flex-col gap-2 sm:flex-row">
-        <button
-          type="submit"
-          className={`btn btn-primary flex-1 ${held ? "btn-disabled" : ""}`}
-          disabled={blank && !held}
-          aria-disabled={held || undefined}
-        >
-          {submitting || (running && !settings.batch) ? (
-            <Spinner size="sm" />
-          ) : (
-            <Icon name="sparkles" className="size-5" />
-          )}
-          {settings.batch ? `Queue ${settings.batchCount} ${settings.batchCount === 1 ? "task" : "tasks"}` : "Generate"}
-        </button>
+        <GenerateButton
+          run={run}
+          submitting={submitting}
+          batch={settings.batch}
+          batchCount={settings.batchCount}
+          defaultsReady={defaultsReady}
+          blank={blank}
+        />
         <button
           type="button"
           className="btn btn-ghost"

@@ -15,7 +15,7 @@ import { buildGenerateLink, stashReferenceImage } from "../../../lib/generate-li
 import { useHydrated } from "../../../lib/use-hydrated";
 import { useSession } from "../../../state/session-store";
 import { showToast } from "../../../state/toasts";
-import { useConcurrency, useGenerationActions, useRunActive } from "../use-generation";
+import { useConcurrency, useGenerationActions, useRunState } from "../use-generation";
 import { GeneratorForm, type FormNotice } from "./generator-form";
 import { applyRecipe, parseSeed, toRequest, type GeneratorSettings } from "./generator-settings";
 import { LivePreviewPanel, RECENT_COUNT, RECENT_FIRST } from "./preview-panel";
@@ -145,7 +145,7 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
   );
   useImagesFromOutside(opened, useSearch());
   const actions = useGenerationActions();
-  const running = useRunActive();
+  const run = useRunState();
   const concurrency = useConcurrency();
   const history = useLiveQuery(() => (userId ? listPromptHistory(userId) : NO_TASKS), [userId], NO_TASKS);
   const [submitting, setSubmitting] = useState(false);
@@ -168,7 +168,22 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
     revealPreview(preview.current);
     if (id !== followFrom.current) followSince.current = 0; // the result is in: stop following
   }, []);
-  useEffect(() => follow(latestId.current), [running, follow]);
+  // A run's start and end (not its progress, nor a batch's hand-overs) bring the preview into view once
+  // it is drawn; heard here without drawing the generator again.
+  useEffect(() => {
+    let active = run.active();
+    let frame = 0;
+    const stop = run.subscribe(() => {
+      if (run.active() === active) return;
+      active = run.active();
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => follow(latestId.current));
+    });
+    return () => {
+      stop();
+      cancelAnimationFrame(frame);
+    };
+  }, [run, follow]);
 
   /** `again`: the person chose to make an identical re-run anyway. */
   const generate = async (hold = false, again = false) => {
@@ -235,7 +250,7 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
                 reset();
               }}
               onGenerate={() => void generate()}
-              running={running}
+              run={run}
               submitting={submitting}
               notice={notice}
               alert={limitAlert}

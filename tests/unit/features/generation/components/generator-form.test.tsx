@@ -1,13 +1,18 @@
 import { useState } from "react";
-import { render, screen } from "@testing-library/react";
+import { act, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { VALIDATION_MESSAGES } from "#shared/vocabulary/errors.ts";
 import { GeneratorForm, type FormNotice } from "#src/features/generation/components/generator-form.tsx";
+import type { RunState } from "#src/features/generation/use-generation.ts";
 import { initialSettings, type GeneratorSettings } from "#src/features/generation/components/generator-settings.ts";
+
+/** A run state that stays as given (the generator's comes from its queue). */
+const runState = (active: boolean) => ({ active: () => active, subscribe: () => () => undefined });
 
 function Harness(props: {
   running?: boolean;
+  run?: RunState;
   notice?: FormNotice | null;
   onGenerate?: (s: GeneratorSettings) => void;
   start?: Partial<GeneratorSettings>;
@@ -21,7 +26,7 @@ function Harness(props: {
       update={(k, v) => setSettings((s) => ({ ...s, [k]: v }))}
       onReset={() => setSettings(initialSettings())}
       onGenerate={() => props.onGenerate?.(settings)}
-      running={props.running ?? false}
+      run={props.run ?? runState(props.running ?? false)}
       submitting={false}
       notice={props.notice ?? null}
       defaultsReady={props.defaultsReady}
@@ -44,6 +49,34 @@ describe("generator form", () => {
     expect(generateButton().disabled).toBe(false);
     // The counter counts what is sent: the prompt trimmed, so the leading spaces are not counted.
     expect(screen.getByText("491 characters left")).toBeTruthy();
+  });
+
+  it("follows a run's start and end on Generate, as the queue says them", async () => {
+    let active = false;
+    const listeners = new Set<() => void>();
+    const run: RunState = {
+      active: () => active,
+      subscribe: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    const flip = (to: boolean) =>
+      act(() => {
+        active = to;
+        listeners.forEach((l) => l());
+      });
+    const onGenerate = vi.fn();
+    render(<Harness run={run} onGenerate={onGenerate} start={{ prompt: "a cat" }} />);
+    expect(generateButton().getAttribute("aria-disabled")).toBeNull();
+    flip(true);
+    expect(generateButton().getAttribute("aria-disabled")).toBe("true");
+    await userEvent.click(generateButton());
+    expect(onGenerate).not.toHaveBeenCalled();
+    flip(false);
+    expect(generateButton().getAttribute("aria-disabled")).toBeNull();
+    await userEvent.click(generateButton());
+    expect(onGenerate).toHaveBeenCalledTimes(1);
   });
 
   it("disables Generate while a generation runs (still focusable), but not the batch queue", async () => {

@@ -25,7 +25,11 @@ vi.mock("#src/features/generation/use-generation.ts", () => ({
   }),
   useConcurrency: () => 2,
   useRunProgress: () => null,
-  useRunActive: () => false,
+  // Nothing runs: the same store on every render, as the queue's is.
+  useRunState: (() => {
+    const idle = { active: () => false, subscribe: () => () => undefined };
+    return () => idle;
+  })(),
   useOnline: () => true,
 }));
 

@@ -11,6 +11,9 @@ import { GeneratorForm } from "#src/features/generation/components/generator-for
 import { initialSettings, type GeneratorSettings } from "#src/features/generation/components/generator-settings.ts";
 import { QualityField } from "#src/features/generation/components/setting-fields.tsx";
 
+/** A run state that stays as given (the generator's comes from its queue). */
+const runState = (active: boolean) => ({ active: () => active, subscribe: () => () => undefined });
+
 beforeEach(async () => {
   await db.meta.clear();
   // The engine list is refreshed from the health function once per page; here it stays what the device holds.
@@ -66,7 +69,7 @@ function Form() {
       update={(k, v) => setSettings((s) => ({ ...s, [k]: v }))}
       onReset={() => setSettings(initialSettings())}
       onGenerate={() => undefined}
-      running={false}
+      run={runState(false)}
       submitting={false}
       notice={null}
       concurrency={2}
