@@ -250,12 +250,12 @@ function penalty(m: boolean[][]): number {
           run = 1;
         }
       }
-      for (let j = 0; j + 11 <= size; j++) {
-        const p = Array.from({ length: 11 }, (_, t) => get(i, j + t));
-        const core = p[0] && !p[1] && p[2] && p[3] && p[4] && !p[5] && p[6];
-        if (core && !p[7] && !p[8] && !p[9] && !p[10]) score += 40;
-        const core2 = p[4] && !p[5] && p[6] && p[7] && p[8] && !p[9] && p[10];
-        if (core2 && !p[0] && !p[1] && !p[2] && !p[3]) score += 40;
+      // Rule 3: a finder-like 1:1:3:1:1 run with four light modules on one side. The line's modules are
+      // read once into bits, then each window of 11 is compared as a number (no array a position).
+      let bits = 0;
+      for (let j = 0; j < size; j++) {
+        bits = ((bits << 1) | (get(i, j) ? 1 : 0)) & 0x7ff;
+        if (j >= 10 && (bits === 0b10111010000 || bits === 0b00001011101)) score += 40;
       }
     }
   };
