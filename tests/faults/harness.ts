@@ -590,15 +590,28 @@ async function signOutIn(run: Run, page: Page): Promise<void> {
 
 // ---- Faults ------------------------------------------------------------------------------------------
 
-/** Starts a generation and resolves once its request is on the wire (null if none left in 8 s). */
-async function generateAndCatchSend(run: Run, page: Page): Promise<Request | null> {
-  const sent = page
-    .waitForRequest((r) => r.url().includes("/functions/v1/generate-image") && r.method() === "POST", {
+/**
+ * Starts a generation in `page` and resolves once a generate-image request is on the wire from any tab of
+ * the context (null if none left in 8 s). The queue sends from the tab that holds its lock, which is often
+ * not the tab where the person clicked: the answer names the tab that sent (null for the service worker).
+ */
+async function generateAndCatchSend(run: Run, page: Page): Promise<{ request: Request; from: Page | null } | null> {
+  const sent = run.context
+    .waitForEvent("request", {
+      predicate: (r) => r.url().includes("/functions/v1/generate-image") && r.method() === "POST",
       timeout: 8000,
     })
     .catch(() => null);
   await generate(run, page);
-  return run.time("send on the wire", () => sent);
+  const request = await run.time("send on the wire", () => sent);
+  if (!request) return null;
+  let from: Page | null = null;
+  try {
+    from = request.frame().page();
+  } catch {
+    // A request of the service worker has no frame.
+  }
+  return { request, from };
 }
 
 async function ensurePage(run: Run): Promise<Page> {
@@ -646,9 +659,11 @@ async function runFault(run: Run, step: Step): Promise<void> {
     }
     case "tabCloseMidSend":
     case "crashMidSend": {
-      const page = run.page;
-      const sent = await generateAndCatchSend(run, page);
+      const sent = await generateAndCatchSend(run, run.page);
       if (!sent) return void run.notes.push(`${step.kind}: no send seen`);
+      // The tab whose send is on the wire is the one crashed or closed, wherever the click was.
+      const page = sent.from;
+      if (!page) return void run.notes.push(`${step.kind}: the service worker sent`);
       if (step.kind === "crashMidSend") {
         const cdp = await run.context.newCDPSession(page);
         const crashed = page.waitForEvent("crash", { timeout: 300 });
