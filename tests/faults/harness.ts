@@ -595,7 +595,7 @@ async function signOutIn(run: Run, page: Page): Promise<void> {
  * the context (null if none left in 8 s). The queue sends from the tab that holds its lock, which is often
  * not the tab where the person clicked: the answer names the tab that sent (null for the service worker).
  */
-async function generateAndCatchSend(run: Run, page: Page): Promise<{ request: Request; from: Page | null } | null> {
+async function generateAndCatchSend(run: Run, page: Page): Promise<{ from: Page | null } | null> {
   const sent = run.context
     .waitForEvent("request", {
       predicate: (r) => r.url().includes("/functions/v1/generate-image") && r.method() === "POST",
@@ -611,7 +611,7 @@ async function generateAndCatchSend(run: Run, page: Page): Promise<{ request: Re
   } catch {
     // A request of the service worker has no frame.
   }
-  return { request, from };
+  return { from };
 }
 
 async function ensurePage(run: Run): Promise<Page> {
