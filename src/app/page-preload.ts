@@ -1,19 +1,12 @@
 // A signed-in person's own pages load their code ahead, one page per idle period, so a first click on
 // History or Saved draws the page without waiting for its code (bench/history-bench.mjs). It lives in
 // the session runtime's chunk, started by the session actor: visitors load nothing ahead, and the home
-// page's initial JavaScript carries none of it. It asks for the same chunks the router loads (the
-// route table says which files a page needs), through loaders of its own: importing the router from
-// this chunk would change how the main one is split.
+// page's initial JavaScript carries none of it. It loads each page as the router does, through the
+// loader the router handed to src/app/lazy-page.ts (importing the router from this chunk would change how
+// the main one is split), so a page loaded ahead is drawn in a click's own render.
 import { whenIdle } from "../lib/schedule";
-import { EXTRA_ROUTES, PAGE_MODULES, ROUTES } from "./route-table";
-
-const LOADERS = import.meta.glob([
-  "../features/*/*-page.tsx",
-  "../features/quota/components/rate-limit-alert.tsx",
-  "../features/quota/use-quota.ts",
-  "../features/marketing/plans.ts",
-  "../features/library/{generation-grid,selection-bar,open-generation,library-filters}.tsx",
-]);
+import { loadPageAhead } from "./lazy-page";
+import { EXTRA_ROUTES, ROUTES } from "./route-table";
 
 /** A person's own pages, the two they go to most, Compare (opened from History and Saved) and collections. */
 const OWN_PAGES = [
@@ -31,8 +24,7 @@ function loadFrom(i: number): void {
     return;
   }
   cancel = whenIdle(() => {
-    const files = PAGE_MODULES[OWN_PAGES[i].page];
-    void Promise.all(files.map((file) => LOADERS[`../${file}`]?.()))
+    void loadPageAhead(OWN_PAGES[i].page)
       .catch(() => undefined)
       .then(() => {
         if (cancel) loadFrom(i + 1);

@@ -1,10 +1,11 @@
 // One collection in the list: its newest image as a preview, its name (the link to it), how many images it
 // holds or "Smart", and Rename and Delete.
 import { useLiveQuery } from "dexie-react-hooks";
+import { useEffect } from "react";
 import { Link } from "wouter";
-import { collectionGenerations } from "../../db/collections";
 import type { CollectionRecord } from "../../db/schema";
-import { useTileImage } from "../../sync/use-tile-image";
+import { readTileImagesAhead, useTileImage } from "../../sync/use-tile-image";
+import { firstScreenIds, readCardList, releaseCardList } from "./collection-reads";
 import { Icon } from "../../ui/icons";
 
 type Props = {
@@ -25,16 +26,17 @@ function Preview({ record }: { record: { id: string; imagePath: string } }) {
 
 export function CollectionCard({ userId, collection, count, onRename, onDelete }: Props) {
   // Its newest image (a smart collection's first match), read live so the preview follows what it holds.
-  const newest = useLiveQuery(
-    () => collectionGenerations(userId, collection).then((items) => items[0] ?? null),
-    [userId, collection],
-  );
+  // The whole list read for it is held for the collection's page, which its link opens.
+  const list = useLiveQuery(() => readCardList(userId, collection), [userId, collection]);
+  useEffect(() => () => releaseCardList(collection.id), [collection.id]);
+  const newest = list?.[0];
   const smart = collection.filter !== null;
   const size = smart ? "Smart" : count === 1 ? "1 image" : `${(count ?? 0).toLocaleString()} images`;
   return (
     <li className="card overflow-hidden border border-base-300 bg-base-100">
       <Link
         to={`/collections/${collection.id}`}
+        onClick={() => list && readTileImagesAhead(firstScreenIds(list))}
         className="group block focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
       >
         <span className="relative grid aspect-[4/3] place-items-center bg-base-200 text-base-content/50">

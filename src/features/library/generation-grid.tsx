@@ -15,6 +15,7 @@
 // position in the whole list.
 import {
   memo,
+  startTransition,
   useEffect,
   useId,
   useLayoutEffect,
@@ -238,7 +239,12 @@ export function GenerationGrid({ items, total, label, onOpen, selection }: Props
   const [settledFor, setSettledFor] = useState<readonly GenerationRecord[] | null>(null);
   const settled = settledFor === items;
   const measured = width !== null;
-  useEffect(() => (measured ? afterTileImagesPainted(() => setSettledFor(items)) : undefined), [measured, items]);
+  // The overscan rows' render is a transition: React renders it in slices and gives way to a keystroke or a
+  // click that comes meanwhile (a words filter typed fast would otherwise wait behind the last keystroke's).
+  useEffect(
+    () => (measured ? afterTileImagesPainted(() => startTransition(() => setSettledFor(items))) : undefined),
+    [measured, items],
+  );
   const inView =
     typeof window === "undefined"
       ? slotRows

@@ -2,6 +2,7 @@ import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
+import { loadPageAhead } from "#src/app/lazy-page.ts";
 import { ROUTES } from "#src/app/route-table.ts";
 import { AppRoutes, preloadRoute } from "#src/app/routes.tsx";
 import { registerSessionRuntime, setSessionView } from "#src/state/session-store.ts";
@@ -97,6 +98,23 @@ describe("routes", () => {
     } finally {
       setSessionView({ status: "checking", user: null, verified: false });
     }
+  });
+
+  it("draws a page loaded ahead in the navigation's own render, and keeps the old page while one loads", async () => {
+    const title = (path: string) => ROUTES.find((r) => r.path === path)!.title;
+    await preloadRoute("/pricing");
+    // As src/app/page-preload.ts loads a signed-in person's pages: through the router's own loader.
+    await loadPageAhead("faq");
+    const location = renderAt("/pricing");
+    await screen.findByRole("heading", { level: 1, name: title("/pricing") });
+    act(() => location.navigate("/faq"));
+    // No wait: the render the navigation made drew the new page.
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe(title("/faq"));
+    // A page whose code is not here yet: the old page stays (no "Loading…" in between) until it is.
+    act(() => location.navigate("/terms"));
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe(title("/faq"));
+    expect(screen.queryByText("Loading…")).toBeNull();
+    await screen.findByRole("heading", { level: 1, name: title("/terms") });
   });
 
   it("shows the 404 page with the bad path and its three ways out", async () => {

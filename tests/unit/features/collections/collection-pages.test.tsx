@@ -2,11 +2,13 @@
 // router hands them in: the list (count or "Smart", rename, delete with a confirmation), a hand-made
 // collection's images newest first with its words filter and "Remove from collection", a smart collection's
 // chips and exactly its matches, and an unknown id.
-import { screen, waitFor, within } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
+import { Route, Switch } from "wouter";
 import { addToCollection, listCollections, saveCollection } from "#src/db/collections.ts";
 import { db } from "#src/db/db.ts";
+import { putImage } from "#src/db/images.ts";
 import CollectionPage from "#src/features/collections/collection-page.tsx";
 import CollectionsPage from "#src/features/collections/collections-page.tsx";
 import { GenerationGrid } from "#src/features/library/generation-grid.tsx";
@@ -129,6 +131,39 @@ describe("one collection", () => {
     await waitFor(() =>
       expect(tileNames(screen.getByRole("list", { name: "Images in Saved watercolours" }))).toHaveLength(2),
     );
+  });
+
+  it("opened from its card, draws the list the card read at once, then follows changes", async () => {
+    const [fox, night, owl] = await threeImages();
+    const trip = await made("Trip");
+    await addToCollection("u1", trip.id, [owl.id, fox.id]);
+    await putImage(db, owl.id, "u1", { thumbnail: "data:image/png;base64,iVBORw0KGgo=" });
+    renderAt(
+      "/collections",
+      <Switch>
+        <Route path="/collections">
+          <CollectionsPage parts={PARTS} />
+        </Route>
+        <Route path="/collections/:id">
+          <CollectionPage parts={PARTS} />
+        </Route>
+      </Switch>,
+    );
+    const cards = await screen.findByRole("list", { name: "Your collections" });
+    await waitFor(() => expect(within(cards).getByText("2 images")).toBeTruthy());
+    // The card has read the whole list: its preview, the newest image's thumbnail, is shown.
+    await waitFor(() => expect(cards.querySelector(".bg-cover")).not.toBeNull());
+    fireEvent.click(within(cards).getByRole("link", { name: "Trip" }));
+    // No wait: the click's render drew the images and their count, with no read of its own.
+    expect(screen.queryByText("Loading the collection…")).toBeNull();
+    expect(tileNames(screen.getByRole("list", { name: "Images in Trip" }))).toEqual([
+      `Open: ${owl.prompt}`,
+      `Open: ${fox.prompt}`,
+    ]);
+    expect(screen.getByText("2 images", { selector: "[role=status]" })).toBeTruthy();
+    // It is read again live: an image added on this device (or arriving from another) shows.
+    await addToCollection("u1", trip.id, [night.id]);
+    expect(await screen.findByText("3 images", { selector: "[role=status]" }, { timeout: 3000 })).toBeTruthy();
   });
 
   it("says so when the collection is not there", async () => {
