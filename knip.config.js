@@ -51,6 +51,8 @@ export default {
     "buffer",
     "omggif",
     "@types/omggif",
+    // The local backend's TOTP QR code (supabase/local/auth/qr.ts), Deno's alone.
+    "qrcode",
     // Knip reads a Deno `npm:pkg@version` specifier as a package named "npm".
     "npm",
     // TypeScript 7, run by path from scripts/gates.mjs (its `tsc` bin name is taken by TypeScript 6.0).

@@ -1,6 +1,7 @@
-// The QR encoder behind TOTP enrolment: a fixed symbol module for module (the expected rows were made
-// by an independent QR implementation at the same level and mask), the version chosen by length at
-// level H, a valid level-H format word in both copies, and an SVG fit for a data: URI.
+// The QR code behind TOTP enrolment (the `qrcode` package's symbol, drawn here): a fixed symbol module for
+// module (the expected rows were made by an independent QR implementation at the same level and mask), the
+// version chosen by length at level H in byte mode, a valid level-H format word in both copies, and an SVG
+// fit for a data: URI.
 import assert from "node:assert/strict";
 import { qrMatrix, qrSvg } from "../../../supabase/local/auth/qr.ts";
 
@@ -46,7 +47,8 @@ Deno.test("chooses the smallest version that holds the text at level H", () => {
   assert.equal(side(98), 53); // version 9, 8-bit length
   assert.equal(side(99), 57); // version 10, 16-bit length
   assert.equal(side(382), 97); // version 20
-  assert.throws(() => qrMatrix("x".repeat(383)));
+  assert.equal(side(1273), 177); // version 40, the largest
+  assert.throws(() => qrMatrix("x".repeat(1274)));
 });
 
 Deno.test("writes the same valid level-H format word in both copies, with the best mask", () => {
