@@ -32,7 +32,7 @@ type Head = { items: GenerationRecord[]; total?: number; whole?: boolean };
 const HELD_AFTER_CARD_MS = 2000;
 
 /** Each card's whole list as last read, by collection id, while the card shows (and briefly after). */
-const held = new Map<string, { userId: string; collection: CollectionRecord; items: GenerationRecord[] }>();
+const cardLists = new Map<string, { userId: string; collection: CollectionRecord; items: GenerationRecord[] }>();
 
 /**
  * A collection's whole list, newest first, as its card on /collections reads it for its preview: held, so
@@ -40,21 +40,21 @@ const held = new Map<string, { userId: string; collection: CollectionRecord; ite
  */
 export async function readCardList(userId: string, collection: CollectionRecord): Promise<GenerationRecord[]> {
   const items = await collectionGenerations(userId, collection);
-  held.set(collection.id, { userId, collection, items });
+  cardLists.set(collection.id, { userId, collection, items });
   return items;
 }
 
 /** The card is gone: its list is let go once the page it opened has taken it. */
 export function releaseCardList(id: string): void {
-  const entry = held.get(id);
+  const entry = cardLists.get(id);
   setTimeout(() => {
-    if (held.get(id) === entry) held.delete(id);
+    if (cardLists.get(id) === entry) cardLists.delete(id);
   }, HELD_AFTER_CARD_MS);
 }
 
 /** The whole list a card holds of this person's collection, as a first screen. */
 function heldHead(userId: string | undefined, id: string): CollectionWithHead | undefined {
-  const entry = held.get(id);
+  const entry = cardLists.get(id);
   if (!entry || entry.userId !== userId) return undefined;
   return { collection: entry.collection, head: { items: entry.items, total: entry.items.length, whole: true } };
 }
@@ -95,7 +95,14 @@ export function useCollectionHead(userId: string | undefined, id: string): Colle
   return useLiveQuery(
     () => {
       if (!userId) return undefined;
-      if (fromCard) return ownCollection(userId, id).then((collection) => collection && { ...fromCard, collection });
+      // The card's list holds while the collection's filter is the one it was read with.
+      if (fromCard) {
+        return ownCollection(userId, id).then((collection) =>
+          collection && JSON.stringify(collection.filter) !== JSON.stringify(fromCard.collection.filter)
+            ? readCollectionHead(userId, id)
+            : collection && { ...fromCard, collection },
+        );
+      }
       return readCollectionHead(userId, id).then((read) => {
         if (read) readTileImagesAhead(firstScreenIds(read.head.items));
         return read;
