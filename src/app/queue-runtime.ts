@@ -133,11 +133,11 @@ function startPageRunner(userId: string): () => void {
     }
     limitsRead ??= (queue?.idle() ?? Promise.resolve()).then(() => ((limitsRead = null), limits.generationFinished()));
     void (async () => {
-      const task = await db.tasks.get(outcome.taskId);
+      const { task } = outcome;
       // A done task is announced once its image is kept (a device that refused the bytes says so).
       const announced = outcome.status === "done" ? { ...outcome, image: await outcome.image } : outcome;
       // A batch's images are announced together when its last task settles; failures at once.
-      announceOutcome(announced, retry, { quietSuccess: Boolean(task?.batchId) });
+      announceOutcome(announced, retry, { quietSuccess: Boolean(task.batchId) });
       const unit = await finishedUnit(db, task);
       if (unit && firstTime(unit)) await finished(userId, unit);
     })().catch(warn("announcing a finished task failed"));

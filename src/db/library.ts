@@ -135,13 +135,48 @@ function sameRecord(a: GenerationRecord, b: GenerationRecord | undefined): boole
   );
 }
 
+/** Server rows heard for a generation this page's queue is sending, held until its answer is stored. */
+const awaited = new WeakMap<AppDb, Map<string, ModeratedRow[]>>();
+
+/**
+ * The queue is sending the task whose generation is `id` (a generation's id is its task's): a row for it
+ * heard meanwhile (realtime's echo of the server's insert comes before the answer does) waits for the
+ * answer rather than be written twice, with the live views drawn again for each write.
+ */
+export function awaitAnswer(db: AppDb, id: string): void {
+  let ids = awaited.get(db);
+  if (!ids) awaited.set(db, (ids = new Map()));
+  ids.set(id, []);
+}
+
+/**
+ * The send of `id` is over: `stored` is the record its answer stored here (none when it stored nothing).
+ * A row held meanwhile that says the same is dropped; any other is written now, as it would have been.
+ */
+export async function answerSettled(db: AppDb, id: string, stored?: GenerationRecord): Promise<void> {
+  const ids = awaited.get(db);
+  const held = ids?.get(id);
+  if (!ids || !held) return;
+  ids.delete(id);
+  const news = held.filter((row) => !(stored && sameRecord(toGenerationRecord(row), stored)));
+  for (const row of news) await applyServerRows(db, row.user_id, [row]);
+}
+
 /**
  * Upserts server rows by id (so a row that arrives twice, by pull and by realtime, is kept once),
- * skipping rows this device deleted and keeping its pending flags.
+ * skipping rows this device deleted and keeping its pending flags. A row whose send is under way here waits
+ * for its answer (awaitAnswer).
  */
 export async function applyServerRows(db: AppDb, userId: string, rows: ModeratedRow[]): Promise<number> {
-  const own = rows.filter((r) => r.user_id === userId);
-  if (!own.length) return 0;
+  const mine = rows.filter((r) => r.user_id === userId);
+  const sending = awaited.get(db);
+  const own = mine.filter((r) => {
+    const held = sending?.get(r.id);
+    held?.push(r);
+    return !held;
+  });
+  const echoes = mine.length - own.length;
+  if (!own.length) return echoes;
   return db.transaction("rw", [db.generations, db.outbox], async () => {
     const overlay = await pendingOverlay(db, userId);
     const kept = own.filter((r) => !overlay.deleted.has(r.id));
@@ -151,7 +186,7 @@ export async function applyServerRows(db: AppDb, userId: string, rows: Moderated
     const held = await db.generations.bulkGet(next.map((r) => r.id));
     const changed = next.filter((r, i) => !sameRecord(r, held[i]));
     if (changed.length) await db.generations.bulkPut(changed);
-    return kept.length;
+    return echoes + kept.length;
   });
 }
 

@@ -3,14 +3,7 @@
 import { db as appDb, type AppDb } from "./db";
 import type { ImageBytes } from "./images";
 import { promptsOf } from "./prompt-history";
-import type {
-  GenerationRecord,
-  LimitsRecord,
-  OutboxEntry,
-  PreferencesRecord,
-  PromptHistoryRecord,
-  TaskRecord,
-} from "./schema";
+import type { GenerationRecord, OutboxEntry, PreferencesRecord, PromptHistoryRecord, TaskRecord } from "./schema";
 
 /** A user's tasks, oldest first (the order the queue runs them in). */
 export function listTasks(userId: string, db: AppDb = appDb): Promise<TaskRecord[]> {
@@ -73,10 +66,6 @@ export function getGeneration(id: string, db: AppDb = appDb): Promise<Generation
 /** The signed-in account's prompt history, newest first (other accounts' on this browser are not listed). */
 export function listPromptHistory(userId: string, db: AppDb = appDb): Promise<PromptHistoryRecord[]> {
   return promptsOf(db, userId);
-}
-
-export function getLimits(userId: string, db: AppDb = appDb): Promise<LimitsRecord | undefined> {
-  return db.limits.get(userId);
 }
 
 export function getPreferences(userId: string, db: AppDb = appDb): Promise<PreferencesRecord | undefined> {

@@ -4,16 +4,41 @@
 
 let foreground = 0;
 const quiet: Array<() => void> = [];
+const turns = new Set<(busy: boolean) => void>();
 
 /** Marks `work` as foreground until it settles (whether it resolves or rejects); answers what it answers. */
 export async function trackForeground<T>(work: Promise<T>): Promise<T> {
-  foreground++;
+  if (foreground++ === 0) turns.forEach((turn) => turn(true));
   try {
     return await work;
   } finally {
     foreground--;
-    if (!foreground) quiet.splice(0).forEach((resolve) => resolve());
+    if (!foreground) {
+      quiet.splice(0).forEach((resolve) => resolve());
+      turns.forEach((turn) => turn(false));
+    }
   }
+}
+
+/**
+ * Keeps `start`'s work on only while no foreground work is under way: started now (when quiet), stopped
+ * (with the stop it returned) as foreground work begins, started again once it has all settled.
+ * Returns the stop of the whole.
+ */
+export function whileNoForeground(start: () => () => void): () => void {
+  let stop = foreground ? null : start();
+  const turn = (busy: boolean) => {
+    if (busy) {
+      stop?.();
+      stop = null;
+    } else stop ??= start();
+  };
+  turns.add(turn);
+  return () => {
+    turns.delete(turn);
+    stop?.();
+    stop = null;
+  };
 }
 
 /** Resolves once no foreground work is under way (at once when none is). */

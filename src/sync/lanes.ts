@@ -27,7 +27,7 @@ function drainQueue(ctx: WorkerDrain): Promise<void> {
     onOutcome: (outcome) => {
       if (outcome.status !== "done" && outcome.status !== "error") return;
       void (async () => {
-        const unit = await finishedUnit(db, outcome.taskId);
+        const unit = await finishedUnit(db, outcome.task);
         if (!unit || !firstTime(unit) || !(await notificationsWanted(db, ctx.userId))) return;
         await ctx.notify({ title: unit.title, body: unit.body, tag: unit.key });
       })().catch(warn("notifying failed"));

@@ -19,7 +19,7 @@ import type { Result } from "../lib/result";
 import { whenIdle } from "../lib/schedule";
 import { coalesced } from "./delivery";
 import { freshImageUrl } from "./fresh-images";
-import { foregroundCount, noForeground } from "./foreground";
+import { foregroundCount, noForeground, whileNoForeground } from "./foreground";
 import { makeThumbnail } from "../lib/thumbnail";
 
 /**
@@ -81,6 +81,12 @@ export type FillDeps = {
    * than sign, download and scale the same image a second time.
    */
   keptByQueue: (id: string) => boolean;
+  /**
+   * Runs the watch of what calls for a pass only while nothing the person waits for is under way
+   * (src/sync/foreground.ts): a batch's writes would read it again for each image, for a pass that waits
+   * for the batch anyway. It reads once when the batch is over.
+   */
+  whileQuiet: (start: () => () => void) => () => void;
 };
 
 export function fillDeps(db: AppDb): FillDeps {
@@ -92,6 +98,7 @@ export function fillDeps(db: AppDb): FillDeps {
     turn: backgroundTurn,
     online: isOnline,
     keptByQueue: (id) => freshImageUrl(id) !== undefined,
+    whileQuiet: whileNoForeground,
   };
 }
 
@@ -186,20 +193,23 @@ export function keepLibraryOffline(
     }),
   );
   let last: string | undefined;
-  const subscription = watched.subscribe({
-    next: (key) => {
-      if (key === last) return;
-      last = key;
-      fill.request();
-    },
-    error: onError,
+  const stopWatch = deps.whileQuiet(() => {
+    const subscription = watched.subscribe({
+      next: (key) => {
+        if (key === last) return;
+        last = key;
+        fill.request();
+      },
+      error: onError,
+    });
+    return () => subscription.unsubscribe();
   });
   return {
     wake: () => fill.request(),
     stop: () => {
       stopped = true;
       fill.stop();
-      subscription.unsubscribe();
+      stopWatch();
     },
   };
 }

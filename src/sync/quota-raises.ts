@@ -1,23 +1,23 @@
 // The queue's `quota` trigger (src/sync/triggers.ts): the person's known quota went from none left to some
 // (a paid plan bought on any device, the day's reset read), heard from Dexie in every tab, so the queue's
 // lane lifts the waits of tasks held at 0 left at once rather than at their reset (issue 45).
-import { liveQuery } from "dexie";
 import { db as appDb, type AppDb } from "../db/db";
+import { watchLimits } from "../db/live-limits";
 import type { TaskRecord } from "../db/schema";
 
 /** Calls back whenever this person's known remaining quota rises above 0 (also when first read so). */
 export function quotaRaises(userId: string, db: AppDb = appDb): (listener: () => void) => () => void {
   return (listener) => {
     let before: number | undefined;
-    const subscription = liveQuery(() => db.limits.get(userId)).subscribe({
-      next: (limits) => {
+    return watchLimits(
+      userId,
+      (limits) => {
         const remaining = limits?.remaining;
         if (remaining !== undefined && remaining > 0 && (before === undefined || before <= 0)) listener();
         before = remaining;
       },
-      error: () => undefined,
-    });
-    return () => subscription.unsubscribe();
+      db,
+    );
   };
 }
 

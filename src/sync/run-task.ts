@@ -7,11 +7,12 @@ import { DEFAULT_TIER } from "#shared/vocabulary/tiers.ts";
 import type { GenerateAnswer, GenerateListeners, GenerateRequest } from "../api/generate";
 import { appErrorOf, type AppError } from "../api/errors";
 import type { AppDb } from "../db/db";
-import type { LimitsRecord, TaskRecord, TaskWait } from "../db/schema";
+import type { GenerationRecord, LimitsRecord, TaskRecord, TaskWait } from "../db/schema";
 import { toGenerationRecord } from "../db/generation-record";
 import { makeThumbnail } from "../lib/thumbnail";
 import { markDone, markDoneDeleted, markFailed, markRunning, markWaiting } from "../db/tasks";
 import { storeImage } from "../db/images";
+import { answerSettled, awaitAnswer } from "../db/library";
 import { addToCollection } from "../db/collections";
 import { announceMade, forgetFreshImage, imageKept, keepingImage, rememberFreshImage } from "./fresh-images";
 import type { Result } from "../lib/result";
@@ -47,6 +48,8 @@ export type RunOutcome =
   | {
       status: "done";
       taskId: string;
+      /** The task as this send settled it (status done): its hearers need not read it back. */
+      task: TaskRecord;
       generationId: string;
       replayed: boolean;
       /** Settles once the image's bytes are kept on this device (or could not be); never rejects. */
@@ -55,7 +58,7 @@ export type RunOutcome =
       next?: { task: TaskRecord; sending: Promise<RunOutcome> };
     }
   | { status: "waiting"; taskId: string; wait: TaskWait; error?: AppError }
-  | { status: "error"; taskId: string; error: AppError }
+  | { status: "error"; taskId: string; task: TaskRecord; error: AppError }
   /** Not sent: the task was removed, taken by another runner, or is not due (its wait is kept). */
   | { status: "skipped"; taskId: string; wait?: TaskWait };
 
@@ -132,7 +135,15 @@ async function succeed(
     // Made earlier (this send's first answer was lost), then deleted by the person: done, nothing kept.
     const now = deps.now();
     await markDoneDeleted(db, task.id, task.userId, (held) => limitsAfter(held, task.userId, answer, now), now);
-    return { status: "done", taskId: task.id, generationId: task.id, replayed: true, image: Promise.resolve("gone") };
+    const done: TaskRecord = { ...task, status: "done" };
+    return {
+      status: "done",
+      taskId: task.id,
+      task: done,
+      generationId: task.id,
+      replayed: true,
+      image: Promise.resolve("gone"),
+    };
   }
   // The row and the quota are stored and the task settled as soon as the answer is here, so the queue's
   // next send starts while this image is still being fetched, scaled and kept (decision 114): the
@@ -155,11 +166,13 @@ async function succeed(
     ),
   );
   const next = claimed && { task: claimed.task, sending: sendClaimed(deps, claimed, options) };
+  await settleHeardRows(deps, task.id, record);
   void deps.track(task.userId, "queue_task_success", { provider: answer.generation.provider, taskId: task.id });
   const image = keepImage(deps, record.id, answer.generation.image_url);
   return {
     status: "done",
     taskId: task.id,
+    task: { ...task, status: "done" },
     generationId: record.id,
     replayed: answer.replayed,
     image,
@@ -239,7 +252,7 @@ async function wait(deps: RunTaskDeps, task: TaskRecord, wait: TaskWait, error?:
 async function fail(deps: RunTaskDeps, task: TaskRecord, error: AppError): Promise<RunOutcome> {
   await markFailed(deps.db, task.id, { code: error.code, message: error.message || "Generation failed" }, deps.now());
   void deps.track(task.userId, "queue_task_fail", { provider: task.provider ?? null, taskId: task.id });
-  return { status: "error", taskId: task.id, error };
+  return { status: "error", taskId: task.id, task: { ...task, status: "error" }, error };
 }
 
 async function settleFailure(deps: RunTaskDeps, task: TaskRecord, error: AppError, held: boolean): Promise<RunOutcome> {
@@ -329,6 +342,13 @@ export async function runTask(deps: RunTaskDeps, taskId: string, options: SendOp
   return sendClaimed(deps, claimed, options);
 }
 
+/** The rows realtime or a pull brought while `taskId` was sent (db/library.ts awaitAnswer); never rejects. */
+function settleHeardRows(deps: RunTaskDeps, taskId: string, stored?: GenerationRecord): Promise<void> {
+  return answerSettled(deps.db, taskId, stored).catch((e: unknown) => {
+    console.warn("[queue] writing the rows heard during a send failed:", e instanceof Error ? e.message : String(e));
+  });
+}
+
 /** Sends a claimed task and settles it. */
 export async function sendClaimed(
   deps: RunTaskDeps,
@@ -336,8 +356,14 @@ export async function sendClaimed(
   options: SendOptions = {},
 ): Promise<RunOutcome> {
   const drawn = options.drawn;
-  const answer = await deps.generate(requestOf(task), drawn && { onDrawn: () => drawn(task.id) });
-  // A replay (the request reached the server before a reload) answers the stored row: a success.
-  if (answer.ok) return succeed(deps, task, answer.value, options);
-  return settleFailure(deps, task, answer.error, held);
+  awaitAnswer(deps.db, task.id);
+  try {
+    const answer = await deps.generate(requestOf(task), drawn && { onDrawn: () => drawn(task.id) });
+    // A replay (the request reached the server before a reload) answers the stored row: a success.
+    if (answer.ok) return await succeed(deps, task, answer.value, options);
+    return await settleFailure(deps, task, answer.error, held);
+  } finally {
+    // Rows heard for it meanwhile that its answer did not store are written now (succeed settles first).
+    await settleHeardRows(deps, task.id);
+  }
 }

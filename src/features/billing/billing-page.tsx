@@ -4,14 +4,13 @@
 // with a plan). The summary kept on this device shows offline, marked as last known; with no payment
 // provider connected the buttons show the spec's notice (docs/spec.md §8). `?choose=<plan>` continues a
 // plan button pressed before signing in. The plan list is handed in by the app (it belongs to marketing).
-import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useRef } from "react";
 import { Link, useSearch } from "wouter";
 import { DEFAULT_TIER, planNameFor, type Tier } from "#shared/vocabulary/tiers.ts";
 import { choosePlan, manageBilling, type BillingSummary, type PaidPlan } from "../../api/billing";
-import { getLimits } from "../../db/queries";
 import { useOnline } from "../../lib/use-online";
 import { useSession } from "../../state/session-store";
+import { useLimitsRecord } from "../../sync/use-limits-record";
 import { PageHeader } from "../../ui/page-header";
 import { PlanActionButton, PlanCard, followPlanChoice, type PlanCardPlan } from "../../ui/plan-card";
 import { formatDate, isLive, statusText } from "./billing-text";
@@ -57,7 +56,7 @@ type CurrentPlanProps = {
 
 function CurrentPlan({ tier, plan, summary, view, notice }: CurrentPlanProps) {
   const userId = useSession().user?.id;
-  const limits = useLiveQuery(() => (userId ? getLimits(userId) : undefined), [userId]);
+  const limits = useLimitsRecord(userId);
   const status = statusText(summary?.subscription ?? null);
   return (
     <section aria-labelledby="current-plan" className="card mb-8 border border-base-300 bg-base-100">
@@ -113,7 +112,7 @@ function planAction(plan: BillingPlan, tier: Tier, notice: string, subscribed: b
 export default function BillingPage({ plans, notice }: { plans: readonly BillingPlan[]; notice: string }) {
   const userId = useSession().user?.id;
   const view = useBillingSummary(userId);
-  const limits = useLiveQuery(() => (userId ? getLimits(userId) : undefined), [userId]);
+  const limits = useLimitsRecord(userId);
   useContinueChoice(notice);
   const summary = view.kept?.summary ?? null;
   // The limits are read every 30 s and at once on a change of plan; the summary when this page opens.

@@ -2,12 +2,11 @@
 // fresh by the limits machine the runner starts), marked stale when offline or old, and a countdown
 // to the reset.
 import { useActorRef, useSelector } from "@xstate/react";
-import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect } from "react";
 import type { Tier } from "#shared/vocabulary/tiers.ts";
-import { getLimits } from "../../db/queries";
 import { useOnline } from "../../lib/use-online";
 import { useSession } from "../../state/session-store";
+import { useLimitsRecord } from "../../sync/use-limits-record";
 import { countdownMachine } from "./countdown-machine";
 import { LIMITS_POLL_MS } from "./limits-machine";
 
@@ -27,7 +26,7 @@ const STALE_AFTER_MS = 2 * LIMITS_POLL_MS;
 export function useLimits(): LimitsView | null {
   const userId = useSession().user?.id ?? null;
   const online = useOnline();
-  const record = useLiveQuery(() => (userId ? getLimits(userId) : undefined), [userId]);
+  const record = useLimitsRecord(userId);
   if (!record || record.userId !== userId) return null;
   const age = Date.now() - Date.parse(record.checkedAt);
   // Past the reset the server has a fresh day; until it says so, the last figures stand, marked old.

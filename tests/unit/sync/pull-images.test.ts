@@ -39,6 +39,7 @@ function deps(over: Partial<FillDeps> = {}): FillDeps & { fetched: string[] } {
     turn: async () => undefined,
     online: () => true,
     keptByQueue: () => false,
+    whileQuiet: (start) => start(),
     ...over,
   };
 }

@@ -76,9 +76,7 @@ function revealPreview(preview: HTMLElement | null): void {
   const box = preview.getBoundingClientRect();
   const top = document.querySelector("header")?.getBoundingClientRect().bottom ?? 0;
   const visible = box.top >= top - 1 && box.top <= top + window.innerHeight * 0.4;
-  if (visible) return;
-  const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  preview.scrollIntoView({ block: "start", behavior: smooth ? "smooth" : "auto" });
+  if (!visible) preview.scrollIntoView({ block: "start", behavior: "auto" });
 }
 
 /** The queue card with the user's tasks read here: a task's change redraws the card alone, not the form. */

@@ -4,9 +4,10 @@ import { useLiveQuery } from "dexie-react-hooks";
 import { CUSTOM_STYLES_TIER } from "#shared/vocabulary/custom-styles.ts";
 import { listCustomStyles } from "../../../../db/custom-styles";
 import { getImages } from "../../../../db/images";
-import { getLimits, newestGenerations } from "../../../../db/queries";
+import { newestGenerations } from "../../../../db/queries";
 import type { CustomStyleRecord } from "../../../../db/schema";
 import { makeThumbnail } from "../../../../lib/thumbnail";
+import { useLimitsRecord } from "../../../../sync/use-limits-record";
 
 /**
  * The person's custom styles on this device, read live (undefined while read). Read alone: the quota's
@@ -18,8 +19,8 @@ export function useCustomStyles(userId: string | null | undefined): CustomStyleR
 
 /** Whether the tier this device knows allows making and changing styles; undefined while unknown. */
 export function useCustomStylesAllowed(userId: string | null | undefined): boolean | undefined {
-  const allowed = useLiveQuery(async () => (userId ? ((await getLimits(userId))?.tier ?? null) : null), [userId]);
-  return allowed === undefined || allowed === null ? undefined : allowed === CUSTOM_STYLES_TIER;
+  const tier = useLimitsRecord(userId)?.tier;
+  return tier === undefined ? undefined : tier === CUSTOM_STYLES_TIER;
 }
 
 /** How many of the person's newest images the editor offers as a preview. */
