@@ -21,13 +21,14 @@ import {
   type FinishedUnit,
 } from "../sync/queue/finished-work";
 import { announceOutcome } from "../features/generation/outcome-toasts";
-import { startQueueRunner, type QueueRunner } from "../sync/queue/queue-runner";
+import { startQueueRunner, type QueueRunner, type QueueRunnerOptions } from "../sync/queue/queue-runner";
 import { QUEUE_LANE } from "../sync/lanes";
 import { keptOffline, startLanes, type Lane } from "../sync/runner";
 import { limitsMachine } from "../features/quota/limits-machine";
 import { addUnseenFinished, showToast } from "../state/toasts";
 import { toLimitsRecord } from "../sync/pull";
 import type { RunOutcome } from "../sync/run-task";
+import type { TaskRecord } from "../db/schema";
 
 let current: { userId: string; stop: () => void } | null = null;
 
@@ -80,7 +81,7 @@ function startLimits(userId: string) {
  * The queue as a lane of the runner (src/sync/lanes.ts): it runs in the tab that holds the user's queue
  * lock and hears the triggers the lane declares; `onStart` publishes it (null once stopped).
  */
-function queueLane(onStart: (queue: QueueRunner | null) => void, onOutcome: (outcome: RunOutcome) => void): Lane {
+function queueLane(onStart: (queue: QueueRunner | null) => void, onOutcome: QueueRunnerOptions["onOutcome"]): Lane {
   return {
     ...QUEUE_LANE,
     async start({ userId }) {
@@ -126,7 +127,7 @@ function startPageRunner(userId: string): () => void {
   const firstTime = oncePerUnit();
   // The limits are read again once the queue is idle (a batch's last image): each answer stored its own quota.
   let limitsRead: Promise<void> | null = null;
-  const onOutcome = (outcome: RunOutcome) => {
+  const onOutcome = (outcome: RunOutcome, following?: Pick<TaskRecord, "batchId">) => {
     if (outcome.status !== "done" && outcome.status !== "error") {
       announceOutcome(outcome, retry);
       return;
@@ -138,7 +139,7 @@ function startPageRunner(userId: string): () => void {
       const announced = outcome.status === "done" ? { ...outcome, image: await outcome.image } : outcome;
       // A batch's images are announced together when its last task settles; failures at once.
       announceOutcome(announced, retry, { quietSuccess: Boolean(task.batchId) });
-      const unit = await finishedUnit(db, task);
+      const unit = await finishedUnit(db, task, following);
       if (unit && firstTime(unit)) await finished(userId, unit);
     })().catch(warn("announcing a finished task failed"));
   };

@@ -24,10 +24,10 @@ function drainQueue(ctx: WorkerDrain): Promise<void> {
     userId: ctx.userId,
     concurrency: readConcurrency,
     // With no page open, a finished batch or task is told by a system notification (if wanted).
-    onOutcome: (outcome) => {
+    onOutcome: (outcome, following) => {
       if (outcome.status !== "done" && outcome.status !== "error") return;
       void (async () => {
-        const unit = await finishedUnit(db, outcome.task);
+        const unit = await finishedUnit(db, outcome.task, following);
         if (!unit || !firstTime(unit) || !(await notificationsWanted(db, ctx.userId))) return;
         await ctx.notify({ title: unit.title, body: unit.body, tag: unit.key });
       })().catch(warn("notifying failed"));

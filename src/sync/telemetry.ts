@@ -19,6 +19,7 @@ import { bufferTelemetry, bufferedTelemetry, dropTelemetry, type TelemetryItem }
 import { isOnline } from "../lib/online";
 import type { Result } from "../lib/result";
 import { createLane, systemClock, type Clock, type DeliveryOutcome } from "./delivery";
+import { noForeground } from "./foreground";
 import { locked } from "./runner";
 import { browserSources, type LockManagerLike } from "./triggers";
 
@@ -35,6 +36,8 @@ export const TELEMETRY_BATCH_SIZE = 50;
  */
 export const TELEMETRY_FLUSH_DELAY_MS = 10_000;
 export const TELEMETRY_LOCK_PREFIX = "promptcanvas-telemetry:";
+/** The longest a recorded item waits in memory for the foreground work to end (see TelemetryDeps.quiet). */
+export const TELEMETRY_PERSIST_WAIT_MS = 5_000;
 
 export type TelemetryBuffer = {
   add(items: readonly TelemetryItem[]): Promise<void>;
@@ -59,6 +62,12 @@ export type TelemetryDeps = {
   newId?: () => string;
   now?: () => Date;
   flushDelayMs?: number;
+  /**
+   * Resolves once nothing the person waits for is under way (src/sync/foreground.ts): a recorded item
+   * goes into Dexie then, or after TELEMETRY_PERSIST_WAIT_MS at most, so a batch's items are written
+   * together rather than one transaction each while its sends are on. Absent: at once.
+   */
+  quiet?: () => Promise<void>;
   /** The lane's clock (backoff timers) and the flush delay's; tests pass a simulated one. */
   clock?: Clock;
   random?: () => number;
@@ -231,10 +240,25 @@ export function createTelemetry(deps: TelemetryDeps): Telemetry {
     await lane.idle();
   }
 
+  /** One write for what is recorded until then, once quiet: see TelemetryDeps.quiet. */
+  let persisting: Promise<void> | null = null;
+  const persistWhenQuiet = async () => {
+    const { quiet } = deps;
+    if (quiet) {
+      let waited: unknown;
+      const capped = new Promise<void>((resolve) => (waited = clock.setTimeout(resolve, TELEMETRY_PERSIST_WAIT_MS)));
+      await Promise.race([quiet(), capped]);
+      clock.clearTimeout(waited);
+    }
+    persisting = null;
+    await persist();
+  };
+
   function add(item: TelemetryItem): void {
     waiting.keep(item);
-    // Into Dexie at once (a worker or a tab may be gone before the send); the send waits a moment.
-    void persist();
+    // Into Dexie soon (a worker or a tab may be gone before the send; a page being unloaded hands over
+    // what is still in memory, `unsent`); the send waits a moment.
+    persisting ??= persistWhenQuiet();
     timer ??= clock.setTimeout(() => {
       timer = undefined;
       void flush();
@@ -298,6 +322,7 @@ export function telemetry(): Telemetry {
     isOnline,
     warn: (message) => console.warn(message),
     locks: browserSources().locks,
+    quiet: noForeground,
   });
   return shared;
 }

@@ -44,12 +44,19 @@ export function describeUnit(tasks: readonly TaskRecord[], key: string, batch: b
 /**
  * The unit the task belongs to, if this outcome finished it; null while any of it is still to run. The task
  * is given by its id, or as a caller has just read it once settled (a task alone then needs no read).
+ * `following`: the task the queue went on to in the same slot; one of the same batch means the batch is not
+ * over, with no read.
  */
-export async function finishedUnit(db: AppDb, taskOrId: string | TaskRecord | undefined): Promise<FinishedUnit | null> {
+export async function finishedUnit(
+  db: AppDb,
+  taskOrId: string | TaskRecord | undefined,
+  following?: Pick<TaskRecord, "batchId">,
+): Promise<FinishedUnit | null> {
   const task = typeof taskOrId === "string" ? await db.tasks.get(taskOrId) : taskOrId;
   if (!task || !settled(task)) return null;
   if (!task.batchId) return describeUnit([task], task.id, false);
   const batchId = task.batchId;
+  if (following?.batchId === batchId) return null;
   // The person's tasks in one read (a filter in Dexie would walk a cursor, a request a task).
   const members = (await db.tasks.where("userId").equals(task.userId).toArray()).filter((t) => t.batchId === batchId);
   if (!members.every(settled)) return null;

@@ -47,17 +47,25 @@ export const QUEUE_LOCK_PREFIX = "promptcanvas-queue:";
 export const QUEUE_SYNC_TAG = "promptcanvas-queue";
 
 /** What the lane knows of a queued task: ids and timing, never the row. */
-export type QueueEntry = Pick<TaskRecord, "id" | "createdAt" | "wait">;
+export type QueueEntry = Pick<TaskRecord, "id" | "createdAt" | "wait" | "batchId">;
 
-const entryOf = (task: TaskRecord): QueueEntry => ({ id: task.id, createdAt: task.createdAt, wait: task.wait });
+const entryOf = (task: TaskRecord): QueueEntry => ({
+  id: task.id,
+  createdAt: task.createdAt,
+  wait: task.wait,
+  batchId: task.batchId,
+});
 
 export type QueueRunnerOptions = {
   db: AppDb;
   userId: string;
   /** The most sends at once, read at each look (the person's setting, changeable live). */
   concurrency: () => number;
-  /** Hears every outcome (the page shows toasts and re-reads the limits). */
-  onOutcome?: (outcome: RunOutcome) => void;
+  /**
+   * Hears every outcome (the page shows toasts and re-reads the limits), with the task going on in its
+   * slot (handed over as it ended), if any.
+   */
+  onOutcome?: (outcome: RunOutcome, following?: Pick<TaskRecord, "batchId">) => void;
   /** What a send uses (default: the backend, runTaskDeps); its `now` must be the clock's. */
   deps?: RunTaskDeps;
   /** The lane's and the runs' clock (default: the system's). */
@@ -364,7 +372,8 @@ class Queue {
       this.keeping.add(image);
       void image.finally(() => this.keeping.delete(image));
     }
-    if (outcome) this.options.onOutcome?.(outcome);
+    const following = successor?.entry ?? (outcome?.status === "done" ? outcome.next?.task : undefined);
+    if (outcome) this.options.onOutcome?.(outcome, following);
     return this.outcomeOf(outcome, renewalsBefore);
   }
 
