@@ -11,7 +11,9 @@
 //   5. Wait as a new version until the page asks it to take over (workbox-window's SKIP_WAITING).
 //   6. Receive images shared with the installed app (the manifest's share target; sw/share-target.ts).
 // It never touches backend traffic in its fetch handling: auth, rest, storage, functions and
-// realtime are always live (the queue drain calls the backend itself, as the page would).
+// realtime are always live (the queue drain calls the backend itself, as the page would). Where the
+// browser can route requests before the worker (the static routing API), the backend's requests are
+// sent straight to the network: no fetch event is dispatched to the worker for them at all.
 import { clientsClaim } from "workbox-core";
 import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
@@ -114,7 +116,27 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-self.addEventListener("install", (event) => {
+/** A rule of the static routing API (InstallEvent.addRoutes; Chromium 123+, absent elsewhere). */
+type RouterRule = { condition: { urlPattern?: Record<string, string>; not?: object }; source: "network" };
+type RoutingInstallEvent = ExtendableEvent & { addRoutes?: (rules: RouterRule[]) => Promise<void> };
+
+/**
+ * Requests this worker never answers go to the network without waking it: every other origin's (the
+ * backend's: auth, rest, storage, functions, realtime) and the backend's paths on this origin.
+ */
+function backendRoutes(origin: URL): RouterRule[] {
+  const here = { protocol: origin.protocol.replace(/:$/, ""), hostname: origin.hostname, port: origin.port };
+  const prefixes = ["auth", "rest", "storage", "functions", "realtime", "graphql"].map((p) => `/${p}/v1/*`);
+  prefixes.push("/_dev/*");
+  return [
+    { condition: { not: { urlPattern: here } }, source: "network" },
+    ...prefixes.map((pathname): RouterRule => ({ condition: { urlPattern: { ...here, pathname } }, source: "network" })),
+  ];
+}
+
+self.addEventListener("install", (event: RoutingInstallEvent) => {
+  // Where the API is missing or refuses a rule, the fetch handler leaves these requests alone anyway.
+  event.addRoutes?.(backendRoutes(new URL(self.location.href))).catch(() => undefined);
   // The first visit's page loaded the config before this worker existed: fetch a copy now.
   event.waitUntil(
     caches

@@ -53,6 +53,17 @@ test("the service worker leaves backend traffic alone", async ({ page, allowFail
   await expect(page.getByRole("alert")).toBeVisible();
   expect(seen.length).toBeGreaterThan(0);
   expect(seen.every((fromSw) => !fromSw)).toBe(true);
+  // Chromium sends them past the worker (its static routes): no fetch event is dispatched for them.
+  const routed = await page.evaluate(
+    (origin) =>
+      performance
+        .getEntriesByType("resource")
+        .filter((e) => e.name.startsWith(origin))
+        .map((e) => (e as PerformanceResourceTiming & { workerMatchedSourceType?: string }).workerMatchedSourceType),
+    api,
+  );
+  expect(routed.length).toBeGreaterThan(0);
+  expect(routed).toEqual(routed.map(() => "network"));
 });
 
 // Where the backend shares the app's origin (a reverse proxy in front of both), its paths must never
