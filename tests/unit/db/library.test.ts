@@ -5,8 +5,10 @@ import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { defineSchema } from "#src/db/schema.ts";
 import { toGenerationRecord } from "#src/db/generation-record.ts";
 import {
+  answerSettled,
   applyServerPreferences,
   applyServerRows,
+  awaitAnswer,
   cacheImage,
   deleteGeneration,
   reconcileGenerations,
@@ -207,5 +209,38 @@ describe("schema version 3", () => {
     expect(await db.generations.where("words").startsWith("caf").primaryKeys()).toEqual(["g1"]);
     expect((await db.outbox.toArray())[0].status).toBe("pending");
     expect(await pendingOutboxCount("alice", db)).toBe(1);
+  });
+});
+
+describe("a row heard while its send is under way", () => {
+  it("waits for the answer: dropped when the answer stored the same, written when it did not", async () => {
+    db = openAppDb("lib-awaited");
+    let runs = 0;
+    const subscription = liveQuery(() => db.generations.toArray()).subscribe(() => runs++);
+    await vi.waitFor(() => expect(runs).toBe(1));
+    const settle = () => new Promise((r) => setTimeout(r, 50));
+    // Realtime's echo of the server's insert comes before the answer: held, nothing written yet.
+    awaitAnswer(db, "g1");
+    expect(await applyServerRows(db, "alice", [row("g1")])).toBe(1);
+    await settle();
+    expect(await db.generations.get("g1")).toBeUndefined();
+    expect(runs).toBe(1);
+    // The answer stores the row (as the queue's transaction does) and says so: the echo is not written again.
+    const stored = toGenerationRecord(row("g1"));
+    await db.generations.put(stored);
+    await answerSettled(db, "g1", stored);
+    await vi.waitFor(() => expect(runs).toBe(2));
+    await settle();
+    expect(runs).toBe(2);
+    // A send that stored nothing (its answer was lost) leaves the row heard meanwhile to be written.
+    awaitAnswer(db, "g2");
+    await applyServerRows(db, "alice", [row("g2", { is_saved: true })]);
+    expect(await db.generations.get("g2")).toBeUndefined();
+    await answerSettled(db, "g2");
+    expect((await db.generations.get("g2"))?.isSaved).toBe(1);
+    // Once settled, a row for it is news again and is written at once.
+    await applyServerRows(db, "alice", [row("g1", { is_public: true })]);
+    expect((await db.generations.get("g1"))?.isPublic).toBe(1);
+    subscription.unsubscribe();
   });
 });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { bufferedTelemetry } from "#src/db/telemetry-buffer.ts";
 import type { SendFailure } from "#src/api/telemetry.ts";
@@ -7,6 +7,7 @@ import {
   dexieTelemetryBuffer,
   TELEMETRY_BATCH_SIZE,
   TELEMETRY_LOCK_PREFIX,
+  TELEMETRY_PERSIST_WAIT_MS,
   type Telemetry,
   type TelemetryItem,
 } from "#src/sync/telemetry.ts";
@@ -45,10 +46,15 @@ afterEach(async () => {
 });
 
 function recorder(
-  overrides: { buffer?: boolean; locks?: Parameters<typeof createTelemetry>[0]["locks"] } = {},
+  overrides: {
+    buffer?: boolean;
+    locks?: Parameters<typeof createTelemetry>[0]["locks"];
+    quiet?: () => Promise<void>;
+  } = {},
 ): Telemetry {
   return createTelemetry({
     locks: overrides.locks,
+    quiet: overrides.quiet,
     clock,
     random: () => 0.5,
     send: async (items, accessToken) => {
@@ -79,6 +85,26 @@ async function offlineBacklog(count: number): Promise<Telemetry> {
 }
 
 describe("recording", () => {
+  it("writes what is recorded while the person waits for something once that is over, or after a while", async () => {
+    let over!: () => void;
+    const t = recorder({ quiet: () => new Promise<void>((resolve) => (over = resolve)) });
+    t.recordEvent(ALICE, "a", {});
+    t.recordEvent(ALICE, "b", {});
+    await new Promise((r) => setTimeout(r, 30));
+    expect(await bufferedTelemetry(db, ALICE)).toEqual([]);
+    // Kept in memory meanwhile: a page being unloaded hands these over.
+    expect(names(t.unsent())).toEqual(["a", "b"]);
+    over();
+    await vi.waitFor(async () => expect(names(await bufferedTelemetry(db, ALICE))).toEqual(["a", "b"]));
+    // Foreground work that never ends holds an item no longer than TELEMETRY_PERSIST_WAIT_MS.
+    const busy = recorder({ quiet: () => new Promise<void>(() => undefined) });
+    busy.recordEvent(ALICE, "c", {});
+    await new Promise((r) => setTimeout(r, 30));
+    expect(names(await bufferedTelemetry(db, ALICE))).toEqual(["a", "b"]);
+    await clock.advance(TELEMETRY_PERSIST_WAIT_MS);
+    await vi.waitFor(async () => expect(names(await bufferedTelemetry(db, ALICE))).toEqual(["a", "b", "c"]));
+  });
+
   it("skips everything silently with no signed-in person", async () => {
     const t = recorder();
     t.recordEvent(null, "error", { message: "boom" });

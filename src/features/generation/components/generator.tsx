@@ -194,7 +194,7 @@ export function Generator({ limitAlert }: { limitAlert?: ReactNode }) {
     try {
       if (!hold && !again) {
         const request = toRequest(settings, customStyle);
-        const engine = settings.provider || (await readEngines(db))?.default || null;
+        const engine = async () => settings.provider || (await readEngines(db))?.default || null;
         const found = await findSameRecipe(userId, request, engine).catch(() => null);
         if (found) {
           setSame(found);

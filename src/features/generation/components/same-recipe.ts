@@ -24,13 +24,20 @@ export function madeWithRecipe(record: GenerationRecord, request: GenerateSettin
   );
 }
 
-/** The newest of the person's generations made with this recipe, or null (also for a random seed). */
+/**
+ * The newest of the person's generations made with this recipe, or null (also for a random seed). The
+ * engine is asked for (`engine`, see madeWithRecipe) only when there is a recipe to look for: a click
+ * with a random seed goes to its send without a read.
+ */
 export async function findSameRecipe(
   userId: string,
   request: GenerateSettings,
-  engine: string | null,
+  engine: string | null | (() => Promise<string | null>),
 ): Promise<GenerationRecord | null> {
   if (request.seed === null || request.referenceImage) return null;
-  const candidates = await generationsWithSeed(userId, request.seed);
-  return candidates.find((g) => madeWithRecipe(g, request, engine)) ?? null;
+  const [candidates, drawnBy] = await Promise.all([
+    generationsWithSeed(userId, request.seed),
+    typeof engine === "function" ? engine() : engine,
+  ]);
+  return candidates.find((g) => madeWithRecipe(g, request, drawnBy)) ?? null;
 }

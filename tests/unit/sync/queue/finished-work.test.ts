@@ -33,6 +33,19 @@ describe("finished work", () => {
     expect(once((await finishedUnit(db, "b"))!)).toBe(false);
   });
 
+  it("knows a batch is not over when the queue went on to one of its tasks, with no read", async () => {
+    db = openAppDb("finished-following");
+    const batch = ["a", "b"].map((id) => newTask(id, "alice", { batchId: "B" }));
+    await enqueueTasks(db, batch, null);
+    await settle("a", "done");
+    await settle("b", "done");
+    const a = (await db.tasks.get("a"))!;
+    // Read as a whole, the batch is over; told the queue went on to one of its tasks, it is not asked.
+    expect(await finishedUnit(db, a)).toMatchObject({ key: "B", done: 2 });
+    expect(await finishedUnit(db, a, { batchId: "B" })).toBeNull();
+    expect(await finishedUnit(db, a, { batchId: "other" })).toMatchObject({ key: "B", done: 2 });
+  });
+
   it("announces a task queued alone when it settles", async () => {
     db = openAppDb("finished-single");
     await enqueueTasks(db, [newTask("t", "alice")], null);

@@ -69,4 +69,13 @@ describe("findSameRecipe", () => {
     await db.generations.where("userId").equals("u1").delete();
     expect(await findSameRecipe("u1", request, "builtin")).toBeNull();
   });
+
+  it("asks for the engine only when there is a recipe to look for (a random seed reads nothing)", async () => {
+    const asked: string[] = [];
+    const engine = async () => (asked.push("engine"), "builtin");
+    expect(await findSameRecipe("u1", { ...request, seed: null }, engine)).toBeNull();
+    expect(asked).toEqual([]);
+    expect((await findSameRecipe("u1", request, engine))?.id).toBe("g2");
+    expect(asked).toEqual(["engine"]);
+  });
 });
