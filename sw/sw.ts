@@ -130,7 +130,10 @@ function backendRoutes(origin: URL): RouterRule[] {
   prefixes.push("/_dev/*");
   return [
     { condition: { not: { urlPattern: here } }, source: "network" },
-    ...prefixes.map((pathname): RouterRule => ({ condition: { urlPattern: { ...here, pathname } }, source: "network" })),
+    ...prefixes.map((pathname): RouterRule => ({
+      condition: { urlPattern: { ...here, pathname } },
+      source: "network",
+    })),
   ];
 }
 
