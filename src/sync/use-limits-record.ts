@@ -6,5 +6,9 @@ import type { LimitsRecord } from "../db/schema";
 
 export function useLimitsRecord(userId: string | null | undefined): LimitsRecord | undefined {
   const subscribe = useCallback((changed: () => void) => (userId ? watchLimits(userId, changed) : () => {}), [userId]);
-  return useSyncExternalStore(subscribe, () => (userId ? watchedLimits(userId) : undefined));
+  return useSyncExternalStore(
+    subscribe,
+    () => (userId ? watchedLimits(userId) : undefined),
+    () => undefined,
+  );
 }
