@@ -28,24 +28,37 @@ export async function addPrompt(
   entry: PromptEntry,
   now: number = Date.now(),
 ): Promise<string | null> {
+  return db.transaction("rw", db.promptHistory, async () =>
+    writePrompt(db, await db.promptHistory.toArray(), userId, entry, now),
+  );
+}
+
+/**
+ * `addPrompt`'s writes, given the whole table as read in the same transaction (`held`): one read and
+ * one round of writes, where a query per rule would wait on IndexedDB once each. The table is small,
+ * at most PROMPT_HISTORY_MAX entries an account.
+ */
+export async function writePrompt(
+  db: AppDb,
+  held: readonly PromptHistoryRecord[],
+  userId: string,
+  entry: PromptEntry,
+  now: number,
+): Promise<string | null> {
   const prompt = entry.prompt.trim();
   if (!prompt || !userId) return null;
-  return db.transaction("rw", db.promptHistory, async () => {
-    await db.promptHistory
-      .where("prompt")
-      .equals(prompt)
-      .filter((p) => p.userId === userId)
-      .delete();
-    await db.promptHistory.filter((p) => !p.userId).delete();
-    // Strictly increasing, so two prompts added in the same millisecond keep their order.
-    const newest = await db.promptHistory.orderBy("timestamp").last();
-    const timestamp = Math.max(now, (newest?.timestamp ?? 0) + 1);
-    const id = crypto.randomUUID();
-    await db.promptHistory.add({ id, userId, prompt, timestamp, style: entry.style, quality: entry.quality });
-    const overflow = (await promptsOf(db, userId)).slice(PROMPT_HISTORY_MAX).map((p) => p.id);
-    if (overflow.length) await db.promptHistory.bulkDelete(overflow);
-    return id;
-  });
+  // The same prompt of this account moves to the front; entries without an owner go.
+  const stale = (p: PromptHistoryRecord) => !p.userId || (p.userId === userId && p.prompt === prompt);
+  // Strictly increasing, so two prompts added in the same millisecond keep their order.
+  const timestamp = Math.max(now, ...held.map((p) => p.timestamp + 1));
+  const kept = held.filter((p) => p.userId === userId && !stale(p)).sort((a, b) => b.timestamp - a.timestamp);
+  const gone = [...held.filter(stale), ...kept.slice(PROMPT_HISTORY_MAX - 1)].map((p) => p.id);
+  const id = crypto.randomUUID();
+  await Promise.all([
+    gone.length ? db.promptHistory.bulkDelete(gone) : null,
+    db.promptHistory.add({ id, userId, prompt, timestamp, style: entry.style, quality: entry.quality }),
+  ]);
+  return id;
 }
 
 /** Removes one entry, only when it is `userId`'s. */

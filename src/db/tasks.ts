@@ -3,7 +3,7 @@
 // sends the same id. Transitions that finish a task write everything they touch in one transaction.
 import type { AppDb } from "./db";
 import { putImage, type ImageBytes } from "./images";
-import { addPrompt, type PromptEntry } from "./prompt-history";
+import { writePrompt, type PromptEntry } from "./prompt-history";
 import { resultUrlOf, type GenerationRecord, type LimitsRecord, type TaskRecord, type TaskWait } from "./schema";
 
 export type NewTask = Omit<TaskRecord, "status" | "attempts" | "createdAt" | "updatedAt" | "finishedAt" | "error">;
@@ -30,19 +30,27 @@ export async function enqueueTasks(
 ): Promise<string[]> {
   // `then` runs last in the same transaction, with the limits in scope: the queue claims there what
   // may go at once (src/sync/queue/queue-runner.ts, enqueue), so a click's send needs no second one.
+  // A click waits for this transaction, so its reads go out together and so do its writes: each
+  // request waited for alone costs a round trip to IndexedDB's thread.
   return db.transaction("rw", [db.tasks, db.promptHistory, db.limits], async () => {
-    const tasks = Array.isArray(plan) ? plan : plan.pick(await db.limits.get(plan.userId));
+    const [limits, history] = await Promise.all([
+      Array.isArray(plan) ? undefined : db.limits.get(plan.userId),
+      prompt ? db.promptHistory.toArray() : [],
+    ]);
+    const tasks = Array.isArray(plan) ? plan : plan.pick(limits);
     if (!tasks.length) return [];
-    await db.tasks.bulkAdd(
-      tasks.map((t, i): TaskRecord => ({
-        ...t,
-        status: "queued",
-        attempts: 0,
-        createdAt: iso(now + i),
-        updatedAt: iso(now + i),
-      })),
-    );
-    if (prompt) await addPrompt(db, tasks[0].userId, prompt, now);
+    await Promise.all([
+      db.tasks.bulkAdd(
+        tasks.map((t, i): TaskRecord => ({
+          ...t,
+          status: "queued",
+          attempts: 0,
+          createdAt: iso(now + i),
+          updatedAt: iso(now + i),
+        })),
+      ),
+      prompt && writePrompt(db, history, tasks[0].userId, prompt, now),
+    ]);
     await then?.();
     return tasks.map((t) => t.id);
   });
@@ -88,19 +96,24 @@ export async function markRunning(db: AppDb, id: string, now: number = Date.now(
   return db.transaction("rw", db.tasks, async () => {
     const task = await db.tasks.get(id);
     if (!task || task.status !== "queued") return undefined;
-    const running: TaskRecord = {
-      ...task,
-      status: "running",
-      attempts: task.attempts + 1,
-      sent: true,
-      updatedAt: iso(now),
-    };
-    delete running.wait;
-    delete running.error;
-    delete running.drawnAt;
-    await db.tasks.put(running);
-    return running;
+    return putRunning(db, task, now);
   });
+}
+
+/** Writes `queued`, read in the caller's transaction, as claimed for sending (markRunning); answers the record. */
+export async function putRunning(db: AppDb, queued: TaskRecord, now: number): Promise<TaskRecord> {
+  const running: TaskRecord = {
+    ...queued,
+    status: "running",
+    attempts: queued.attempts + 1,
+    sent: true,
+    updatedAt: iso(now),
+  };
+  delete running.wait;
+  delete running.error;
+  delete running.drawnAt;
+  await db.tasks.put(running);
+  return running;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { AppDb } from "../db/db";
 import type { GenerationRecord, LimitsRecord, TaskRecord, TaskWait } from "../db/schema";
 import { toGenerationRecord } from "../db/generation-record";
 import { makeThumbnail } from "../lib/thumbnail";
-import { markDone, markDoneDeleted, markFailed, markRunning, markWaiting } from "../db/tasks";
+import { markDone, markDoneDeleted, markFailed, markWaiting, putRunning } from "../db/tasks";
 import { storeImage } from "../db/images";
 import { answerSettled, awaitAnswer } from "../db/library";
 import { addToCollection } from "../db/collections";
@@ -297,21 +297,23 @@ type Claim =
  * Reads the task and the known quota and, when it may go, marks it running: one transaction, so the
  * path from a click (or the previous answer) to the next send holds no more than it must.
  */
-function claim(deps: RunTaskDeps, taskId: string): Promise<Claim> {
+function claim(deps: RunTaskDeps, taskId: string, userId?: string): Promise<Claim> {
   const { db } = deps;
   return db.transaction("rw", [db.tasks, db.limits], async (): Promise<Claim> => {
-    const queued = await db.tasks.get(taskId);
+    // With the owner known the two reads go out together: the claim sits between a click and its send.
+    const [queued, known] = await Promise.all([db.tasks.get(taskId), userId ? db.limits.get(userId) : undefined]);
     if (!queued || queued.status !== "queued") return { kind: "skipped" };
     // The scheduler chose from what it last saw; the record may have moved on since.
     if (queued.wait && !isDue(queued.wait, deps.now(), true)) return { kind: "skipped", wait: queued.wait };
     // With today's quota known to be spent nothing new is sent. A task sent before is sent again
     // whatever the device knows: its row may already be on the server (the answer was lost), and only
     // the server can tell a free replay from a request the day's quota refuses.
-    const spentUntil = queued.sent ? null : quotaSpent(await db.limits.get(queued.userId), deps.now());
+    const limits = userId === queued.userId ? known : await db.limits.get(queued.userId);
+    const spentUntil = queued.sent ? null : quotaSpent(limits, deps.now());
     if (spentUntil) return { kind: "spent", queued, until: spentUntil };
     if (!deps.isOnline()) return { kind: "offline", queued };
-    const task = await markRunning(db, taskId, deps.now());
-    return task ? { kind: "claimed", task, held: heldForReset(queued) } : { kind: "skipped" };
+    // Read above in this transaction: claimed as it stands, with no second read.
+    return { kind: "claimed", task: await putRunning(db, queued, deps.now()), held: heldForReset(queued) };
   });
 }
 
@@ -320,8 +322,8 @@ function claim(deps: RunTaskDeps, taskId: string): Promise<Claim> {
  * answered only when it may go now; anything else (removed, not due, today's quota known to be spent,
  * offline) is left untouched for the queue's own look, which settles it.
  */
-export async function claimNext(deps: RunTaskDeps, taskId: string): Promise<Claimed | undefined> {
-  const claimed = await claim(deps, taskId);
+export async function claimNext(deps: RunTaskDeps, taskId: string, userId?: string): Promise<Claimed | undefined> {
+  const claimed = await claim(deps, taskId, userId);
   return claimed.kind === "claimed" ? { task: claimed.task, held: claimed.held } : undefined;
 }
 

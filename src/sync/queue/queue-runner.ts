@@ -290,7 +290,7 @@ class Queue {
       const entry = entryOf(task);
       const successor = isDue(task.wait, now, true) ? this.reserve(from, entry) : undefined;
       if (!successor) continue;
-      const claim = await claimNext(this.deps, task.id).catch(() => undefined);
+      const claim = await claimNext(this.deps, task.id, task.userId).catch(() => undefined);
       if (!claim) {
         this.withdraw(from, successor);
         break;
