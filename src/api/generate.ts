@@ -11,6 +11,7 @@ import type {
 import type { GenerationChoice } from "#shared/vocabulary/generation.ts";
 import type { VaryKind } from "#shared/vocabulary/variations.ts";
 import { err, ok, type Result } from "../lib/result";
+import { deviceTimezone } from "../lib/time-zone";
 import { supabase } from "./client";
 import { toAppError, type AppError } from "./errors";
 
@@ -54,14 +55,6 @@ async function readFailure(error: unknown): Promise<unknown> {
     return body && typeof body === "object" && "error" in body ? { ...body, status: context.status } : error;
   } catch {
     return { message: (error as Error).message, status: context.status };
-  }
-}
-
-function timezone(): string | undefined {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
-  } catch {
-    return undefined;
   }
 }
 
@@ -142,7 +135,7 @@ export async function generateImage(
     body.custom_style = { id, name, prompt, negative_prompt: negativePrompt };
   }
   if (request.variation) body.variation = { parent_id: request.variation.parentId, kind: request.variation.kind };
-  const tz = timezone();
+  const tz = deviceTimezone();
   try {
     const headers: Record<string, string> = {};
     if (tz) headers["x-timezone"] = tz;

@@ -31,6 +31,7 @@ import { reconcileStyles } from "../db/custom-styles";
 import { fetchCollections } from "../api/collections";
 import { reconcileCollections } from "../db/collections";
 import type { LimitsRecord, PreferencesRecord } from "../db/schema";
+import { deviceTimezone } from "../lib/time-zone";
 
 export const PULL_PAGE_SIZE = 200;
 
@@ -243,15 +244,6 @@ export async function catchUp(
     restored: reconciled.restored,
     errors,
   };
-}
-
-/** The device's IANA time zone, or null where the runtime cannot tell. */
-export function deviceTimezone(): string | null {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
-  } catch {
-    return null;
-  }
 }
 
 export async function pullUserData(

@@ -13,6 +13,7 @@ import { ASPECT_RATIO_OPTIONS, QUALITY_OPTIONS, STYLE_OPTIONS } from "../../lib/
 import { showToast } from "../../state/toasts";
 import { SelectField } from "../../ui/labelled-field";
 import { Spinner } from "../../ui/spinner";
+import { deviceTimezone } from "../../lib/time-zone";
 
 export const PREFERENCES_SAVED = "Preferences updated successfully";
 export const PREFERENCES_FAILED = "Failed to update preferences";
@@ -20,13 +21,7 @@ export const PREFERENCES_SIGN_IN = "Please sign in to update preferences";
 
 type Values = Required<PreferencesPatch>;
 
-function browserTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-  } catch {
-    return "UTC";
-  }
-}
+const browserTimeZone = (): string => deviceTimezone() ?? "UTC";
 
 function timeZones(current: string): string[] {
   const all = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
