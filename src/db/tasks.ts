@@ -90,30 +90,30 @@ export const isGenerating = (task: Pick<TaskRecord, "status" | "drawnAt">): bool
 
 /**
  * Claims a queued task for sending: answers the task (attempts counted) or undefined when it was
- * removed or is no longer queued meanwhile (then nothing is sent).
+ * removed or is no longer queued meanwhile (then nothing is sent). Given the record itself, read as
+ * queued in the caller's transaction, it writes that record with no second read.
  */
-export async function markRunning(db: AppDb, id: string, now: number = Date.now()): Promise<TaskRecord | undefined> {
+export async function markRunning(
+  db: AppDb,
+  task: string | TaskRecord,
+  now: number = Date.now(),
+): Promise<TaskRecord | undefined> {
   return db.transaction("rw", db.tasks, async () => {
-    const task = await db.tasks.get(id);
-    if (!task || task.status !== "queued") return undefined;
-    return putRunning(db, task, now);
+    const queued = typeof task === "string" ? await db.tasks.get(task) : task;
+    if (!queued || queued.status !== "queued") return undefined;
+    const running: TaskRecord = {
+      ...queued,
+      status: "running",
+      attempts: queued.attempts + 1,
+      sent: true,
+      updatedAt: iso(now),
+    };
+    delete running.wait;
+    delete running.error;
+    delete running.drawnAt;
+    await db.tasks.put(running);
+    return running;
   });
-}
-
-/** Writes `queued`, read in the caller's transaction, as claimed for sending (markRunning); answers the record. */
-export async function putRunning(db: AppDb, queued: TaskRecord, now: number): Promise<TaskRecord> {
-  const running: TaskRecord = {
-    ...queued,
-    status: "running",
-    attempts: queued.attempts + 1,
-    sent: true,
-    updatedAt: iso(now),
-  };
-  delete running.wait;
-  delete running.error;
-  delete running.drawnAt;
-  await db.tasks.put(running);
-  return running;
 }
 
 /**

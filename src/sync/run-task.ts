@@ -10,7 +10,7 @@ import type { AppDb } from "../db/db";
 import type { GenerationRecord, LimitsRecord, TaskRecord, TaskWait } from "../db/schema";
 import { toGenerationRecord } from "../db/generation-record";
 import { makeThumbnail } from "../lib/thumbnail";
-import { markDone, markDoneDeleted, markFailed, markWaiting, putRunning } from "../db/tasks";
+import { markDone, markDoneDeleted, markFailed, markRunning, markWaiting } from "../db/tasks";
 import { storeImage } from "../db/images";
 import { answerSettled, awaitAnswer } from "../db/library";
 import { addToCollection } from "../db/collections";
@@ -313,7 +313,8 @@ function claim(deps: RunTaskDeps, taskId: string, userId?: string): Promise<Clai
     if (spentUntil) return { kind: "spent", queued, until: spentUntil };
     if (!deps.isOnline()) return { kind: "offline", queued };
     // Read above in this transaction: claimed as it stands, with no second read.
-    return { kind: "claimed", task: await putRunning(db, queued, deps.now()), held: heldForReset(queued) };
+    const task = await markRunning(db, queued, deps.now());
+    return task ? { kind: "claimed", task, held: heldForReset(queued) } : { kind: "skipped" };
   });
 }
 

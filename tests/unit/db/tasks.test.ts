@@ -117,6 +117,12 @@ describe("tasks", () => {
     expect(running?.wait).toBeUndefined();
     expect(await markRunning(db, "t1")).toBeUndefined();
     expect(await markRunning(db, "missing")).toBeUndefined();
+    // Given the record a transaction read, it claims that record without reading it again, and only a queued one.
+    await enqueueTasks(db, [task("t2")], null);
+    const read = (await db.tasks.get("t2"))!;
+    expect(await markRunning(db, { ...read, status: "running" })).toBeUndefined();
+    expect(await markRunning(db, read)).toMatchObject({ id: "t2", status: "running", attempts: 1, sent: true });
+    expect(await db.tasks.get("t2")).toMatchObject({ status: "running", attempts: 1 });
   });
 
   it("marks only a running task drawn, and a task that runs again is not drawn", async () => {

@@ -30,7 +30,7 @@ describe("the device's time zone", () => {
     expect(deviceTimezone(start + 60_000)).toBe("Asia/Tokyo");
     expect(asked).toHaveBeenCalledTimes(1);
     // A clock set back reads again rather than trusting a reading from its future.
-    asked = zoneIs("America/Lima");
+    zoneIs("America/Lima");
     expect(deviceTimezone(start)).toBe("America/Lima");
   });
 
