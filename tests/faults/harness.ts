@@ -14,6 +14,7 @@ import {
   readServer,
   rewriteStoredToken,
   signUpUser,
+  type DexieOutbox,
   type DexieState,
   type ServerState,
 } from "./probes";
@@ -1052,6 +1053,14 @@ function unmetCollecting(run: Run, server: ServerState): string {
   return `${unmet.length} collection asks not on the server: ${key} ${wanted ? "put in" : "taken out"}`;
 }
 
+/** An outbox entry as a violation shows it: what, its state, its tries, and what it waits for. */
+function outboxState(o: DexieOutbox): string {
+  const next = o.nextAttemptAt
+    ? `, next try in ${Math.round((Date.parse(o.nextAttemptAt) - Date.now()) / 1000)} s`
+    : "";
+  return `${o.kind} ${o.status}, ${o.attempts} tries${next}${o.parkedReason ? `, waits for ${o.parkedReason}` : ""}`;
+}
+
 /** The person's collections and their items where device and server differ (decision 157), or "". */
 function collectionsDiff(d: DexieState, server: ServerState, userId: string): string {
   const mine = <T extends { userId: string }>(rows: T[]) => rows.filter((r) => r.userId === userId);
@@ -1189,7 +1198,7 @@ async function checkInvariantsSteps(run: Run, where: string, final: boolean): Pr
   if (hidden.length)
     run.violation(
       where,
-      `outbox holds ${hidden.length} entries not shown as conflicts (${hidden[0].kind}, ${hidden[0].status})`,
+      `outbox holds ${hidden.length} entries not shown as conflicts (${hidden.map(outboxState).join("; ")})`,
     );
 
   // Every task: a row (or a deletion by the person), a visible failure with no row, or a held wait.

@@ -20,6 +20,10 @@ export type DexieOutbox = {
   status: "pending" | "conflict";
   conflict?: { notified: boolean };
   attempts: number;
+  /** When it may be sent again (ISO), after a failure. */
+  nextAttemptAt?: string;
+  /** What it waits for instead of the network (a sign-in). */
+  parkedReason?: string;
 };
 export type DexiePrefs = { userId: string; defaultStyle: string; defaultQuality: string; defaultAspectRatio: string };
 export type DexieCollection = { id: string; userId: string; name: string };
