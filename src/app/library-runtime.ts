@@ -88,12 +88,17 @@ function outboxLane(catchUpSoon: { request: () => void }): Lane {
       const deps = { ...pushDeps(db), sessionHolds: confirmSession };
       let stopped = false;
       let retryTimer: ReturnType<typeof setTimeout> | undefined;
+      // Sessions renewed as this page heard them. A drain may park an entry for a session (written as it
+      // ends) while a renewal is heard and its release finds nothing parked yet: the drain then lifts it.
+      let renewals = 0;
       // Runs are coalesced (src/sync/delivery.ts): a trigger during a run asks for one more run after it.
       const drainer = coalesced(async () => {
+        const renewalsBefore = renewals;
         const report = await locked(() => drainOutbox(deps, userId));
         if (stopped) return;
         clearTimeout(retryTimer);
-        if (report.stopped.reason === "backoff")
+        if (report.stopped.reason === "auth" && renewals !== renewalsBefore) release("auth");
+        else if (report.stopped.reason === "backoff")
           retryTimer = setTimeout(drain, Math.max(0, report.stopped.until - Date.now()));
         else if (report.stopped.reason === "offline") kept();
         // A conflict means this device was wrong about the server: take its truth for the rest too.
@@ -116,9 +121,16 @@ function outboxLane(catchUpSoon: { request: () => void }): Lane {
         },
         warn("reading the outbox failed"),
       );
-      drain();
+      // The lane starts for a signed-in person: entries parked for a session (by an earlier page, or by the
+      // worker) are tried again, as the queue's are; a renewal heard before this page listened is not heard again.
+      release("auth");
       return {
-        wake: ({ on }) => (on === "online" ? release("backoff") : on === "session" ? release("auth") : drain()),
+        wake: ({ on }) => {
+          if (on === "session") renewals++;
+          if (on === "online") release("backoff");
+          else if (on === "session") release("auth");
+          else drain();
+        },
         stop: () => {
           stopped = true;
           drainer.stop();
