@@ -109,8 +109,9 @@ function outboxLane(catchUpSoon: { request: () => void }): Lane {
       const drain = () => drainer.request();
       // Back online, a backoff that a lost connection caused has no reason to last longer; a renewed
       // session lifts the entries parked for one.
+      // A release that fails still drains: what is not parked goes.
       const release = (why: "backoff" | "auth") =>
-        void releaseWaits(db, userId, why).then(drain).catch(warn("releasing waiting writes failed"));
+        void releaseWaits(db, userId, why).catch(warn("releasing waiting writes failed")).then(drain);
       const unwatch = watchPending(
         db,
         userId,
