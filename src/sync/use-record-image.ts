@@ -4,6 +4,10 @@
 // opens offline from then on. Offline with no bytes here it says so, and fills itself in when the
 // connection returns. Showing it marks it viewed (the offline library lets the least recently viewed
 // go first). Grid tiles use use-tile-image.ts.
+// A view shows `src` in an <img crossOrigin="anonymous">: the queue and this hook fetch the same signed
+// URL with fetch(), a CORS request, and a storage server may answer it with `Vary: Origin` (the local
+// backend does: it names the origin that asked), so a plain <img> (no Origin) and the fetch each needed an
+// answer of their own. Asked the same way, the second is read from the HTTP cache (decision 171).
 import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useRef, useState } from "react";
 import { SIGNED_URL_SECONDS, signedImageUrl } from "../api/library";

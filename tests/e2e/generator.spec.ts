@@ -49,6 +49,7 @@ test("a built-in-engine image shows with its prompt and downloads as PNG, JPG an
   test.setTimeout(120_000);
   await signUp(page, uniqueEmail("gen-image"));
   await openGenerator(page);
+  const fromNetwork = await storageDownloads(page);
 
   const square = "A lighthouse on a cliff at dusk";
   await expect(page.getByRole("radio", { name: /^1:1/ })).toBeChecked();
@@ -79,7 +80,34 @@ test("a built-in-engine image shows with its prompt and downloads as PNG, JPG an
   await expect(wideImg).toBeVisible({ timeout: 30_000 });
   await expectImageLoaded(wideImg, [1536, 1024]);
   await expectDownloads(page, testInfo.outputPath("wide"), DIMENSIONS["16:9"]);
+  // Each made image came over the network once: the preview's <img>, the recent grid's and the queue's
+  // fetch (which keeps the bytes) share one answer through the HTTP cache (decision 171).
+  expect(fromNetwork()).toEqual(new Map([...fromNetwork()].map(([path]) => [path, 1])));
+  expect(fromNetwork().size).toBe(2);
 });
+
+/**
+ * Counts, by object path, the requests for signed storage URLs that went over the network: a request the
+ * HTTP cache answered (or joined to one already under way) has no network answer of its own, and a
+ * revalidation's 304 counts as one.
+ */
+async function storageDownloads(page: Page): Promise<() => Map<string, number>> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  const paths = new Map<string, string>();
+  const network = new Set<string>();
+  cdp.on("Network.requestWillBeSent", (e) => {
+    const path = /\/storage\/v1\/object\/sign\/([^?]+)/.exec(e.request.url)?.[1];
+    if (path) paths.set(e.requestId, path);
+  });
+  // Sent only for what reached the network (before or after the request's other events).
+  cdp.on("Network.responseReceivedExtraInfo", (e) => network.add(e.requestId));
+  return () => {
+    const counts = new Map<string, number>();
+    for (const [id, path] of paths) counts.set(path, (counts.get(path) ?? 0) + (network.has(id) ? 1 : 0));
+    return counts;
+  };
+}
 
 test("a free user with 0 left sees the spec's sentence and Upgrade Now at once, nothing is sent, and a held request waits", async ({
   page,

@@ -51,6 +51,7 @@ function LibraryPicture({ item, className }: Props & { item: Extract<ReadyItem, 
     <img
       data-full={image.src ? "" : undefined}
       src={src}
+      crossOrigin="anonymous"
       alt={item.recipe.prompt}
       width={item.recipe.width}
       height={item.recipe.height}

@@ -17,6 +17,7 @@ function RecentTile({ record }: { record: GenerationRecord }) {
       {src ? (
         <img
           src={src}
+          crossOrigin="anonymous"
           alt={record.prompt}
           width={record.width}
           height={record.height}

@@ -77,6 +77,7 @@ export function GenerationDialog({ record, userId, onClose, onOpen }: Props) {
           {image.src ? (
             <img
               src={image.src}
+              crossOrigin="anonymous"
               alt={record.prompt}
               width={record.width}
               height={record.height}

@@ -143,7 +143,7 @@ function LineageTile(p: { item: GenerationRecord; label: string; current: boolea
       <span
         className={`block size-14 overflow-hidden rounded-box bg-base-200 ${p.current ? "ring-2 ring-primary" : ""}`}
       >
-        {image.src && <img src={image.src} alt="" className="size-full object-cover" />}
+        {image.src && <img src={image.src} crossOrigin="anonymous" alt="" className="size-full object-cover" />}
       </span>
       <span className={p.current ? "font-semibold" : "text-base-content/80"}>{p.label}</span>
     </button>

@@ -125,6 +125,7 @@ function Result({ generation }: { generation: GenerationWithImage }) {
         {image.src ? (
           <img
             src={image.src}
+            crossOrigin="anonymous"
             alt={generation.prompt}
             width={generation.width}
             height={generation.height}
@@ -175,7 +176,7 @@ function Thumbnail({
       onClick={onPick}
       className={`block aspect-square w-full overflow-hidden rounded-field bg-base-200 ${selected ? "ring-2 ring-primary" : ""}`}
     >
-      {url && <img src={url} alt="" className="size-full object-cover" />}
+      {url && <img src={url} crossOrigin="anonymous" alt="" className="size-full object-cover" />}
     </button>
   );
 }
