@@ -281,10 +281,42 @@ export async function reconcileGenerations(
   });
 }
 
-/** The server's preferences, under the changes this device has not sent yet. */
-export async function applyServerPreferences(db: AppDb, record: PreferencesRecord): Promise<void> {
-  await db.transaction("rw", [db.preferences, db.outbox], async () => {
+/** Preferences changes the server took, each with when (this device's clock): see applyServerPreferences. */
+type SentPreferences = { at: number; patch: PreferencesPatch };
+const sentPreferencesKey = (userId: string) => `preferences-sent:${userId}`;
+/** A sent change is kept this long for the reads begun before it: far longer than a page's pull takes. */
+const SENT_PREFERENCES_KEPT_MS = 10 * 60_000;
+
+async function sentPreferences(db: AppDb, userId: string): Promise<SentPreferences[]> {
+  return ((await db.meta.get(sentPreferencesKey(userId)))?.value as SentPreferences[] | undefined) ?? [];
+}
+
+/**
+ * A preferences entry the server took, at `at` (this device's clock): the entry leaves the outbox and its
+ * change is kept beside it for a while, for a read of the server begun before it (applyServerPreferences).
+ */
+export async function completePreferencesEntry(
+  db: AppDb,
+  entry: { seq?: number; userId: string; patch: PreferencesPatch },
+  at: number,
+): Promise<void> {
+  await db.transaction("rw", [db.outbox, db.meta], async () => {
+    const kept = (await sentPreferences(db, entry.userId)).filter((s) => s.at > at - SENT_PREFERENCES_KEPT_MS);
+    await db.meta.put({ key: sentPreferencesKey(entry.userId), value: [...kept, { at, patch: entry.patch }] });
+    if (entry.seq !== undefined) await db.outbox.delete(entry.seq);
+  });
+}
+
+/**
+ * The server's preferences, under the changes this device has not sent yet. With `readAt` (this device's
+ * clock when the server was read), also under the changes the server took since then: a page's pull reads
+ * the preferences beside the rest of the library, and a change saved and sent meanwhile must not be
+ * undone by the older copy (fault seed 3642: the device kept the old style, the server the new one).
+ */
+export async function applyServerPreferences(db: AppDb, record: PreferencesRecord, readAt?: number): Promise<void> {
+  await db.transaction("rw", [db.preferences, db.outbox, db.meta], async () => {
+    const since = readAt === undefined ? [] : (await sentPreferences(db, record.userId)).filter((s) => s.at >= readAt);
     const overlay = await pendingOverlay(db, record.userId);
-    await db.preferences.put({ ...record, ...overlay.preferences });
+    await db.preferences.put(Object.assign({ ...record }, ...since.map((s) => s.patch), overlay.preferences));
   });
 }

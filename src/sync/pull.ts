@@ -253,6 +253,7 @@ export async function pullUserData(
   timezone: string | null = deviceTimezone(),
 ): Promise<PullReport> {
   const errors: PullReport["errors"] = [];
+  const readAt = now().getTime();
   const [generations, preferences, limits] = await Promise.all([
     pullGenerations(db, userId),
     fetchPreferences(userId),
@@ -273,7 +274,7 @@ export async function pullUserData(
       if (set.ok) prefs.timezone = timezone;
       else errors.push({ part: "timezone", error: set.error });
     }
-    if (prefs) await applyServerPreferences(db, toPreferencesRecord(prefs));
+    if (prefs) await applyServerPreferences(db, toPreferencesRecord(prefs), readAt);
   } else {
     errors.push({ part: "preferences", error: preferences.error });
   }

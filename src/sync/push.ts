@@ -31,6 +31,7 @@ import { addCollectionItems, deleteCollectionRow, removeCollectionItems, upsertC
 import type { AppDb } from "../db/db";
 import { removeImages } from "../db/images";
 import { forgetItemsOf } from "../db/collections";
+import { completePreferencesEntry } from "../db/library";
 import { completeEntry, deferEntry, headEntry, markConflict, parkEntry } from "../db/outbox";
 import type { CustomStyleRecord, OutboxEntry, OutboxOp, PreferencesPatch } from "../db/schema";
 import { WorkLeftForLater, createLane, type DeliveryOutcome, type Settled } from "./delivery";
@@ -272,7 +273,10 @@ export async function drainOutbox(deps: PushDeps, userId: string): Promise<Drain
     const detail = details.get(entry.seq!);
     details.delete(entry.seq!);
     if (result.outcome === "delivered") {
-      await completeEntry(deps.db, entry.seq!);
+      const op = { kind: entry.kind, payload: entry.payload } as OutboxOp;
+      if (op.kind === "preferences.update")
+        await completePreferencesEntry(deps.db, { ...entry, patch: op.payload.patch }, deps.now());
+      else await completeEntry(deps.db, entry.seq!);
       report.sent++;
     } else if (result.outcome === "failed" && detail && "conflict" in detail) {
       await settleConflict(deps, entry, detail);

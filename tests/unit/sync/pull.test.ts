@@ -5,12 +5,21 @@ import type { PreferencesRow } from "#shared/vocabulary/rows.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { ok } from "#src/lib/result.ts";
 
-const server = vi.hoisted(() => ({ prefs: null as PreferencesRow | null, created: [] as unknown[] }));
+const server = vi.hoisted(() => ({
+  prefs: null as PreferencesRow | null,
+  created: [] as unknown[],
+  /** Runs after the preferences were read and before their answer arrives. */
+  whileReading: null as (() => Promise<void>) | null,
+}));
 
 vi.mock("#src/api/user-rows.ts", () => ({
   fetchGenerationsSince: async () => ok([]),
   fetchGenerationsByIds: async () => ok([]),
-  fetchPreferences: async () => ok(server.prefs),
+  fetchPreferences: async () => {
+    const read = server.prefs && { ...server.prefs };
+    await server.whileReading?.();
+    return ok(read);
+  },
   setMyTimezone: async () => ok(null),
   fetchMyLimits: async () =>
     ok({ generations_today: 0, daily_limit: 5, remaining: 5, reset_at: "2026-11-23T00:00:00.000Z", tier: "free" }),
@@ -31,11 +40,14 @@ vi.mock("#src/api/user-rows.ts", () => ({
 }));
 
 const { pullUserData } = await import("#src/sync/pull.ts");
+const { completePreferencesEntry, updatePreferences } = await import("#src/db/library.ts");
+const { pendingEntries } = await import("#src/db/outbox.ts");
 
 let db: AppDb;
 beforeEach(() => {
   server.prefs = null;
   server.created = [];
+  server.whileReading = null;
   db = openAppDb(`pull-${crypto.randomUUID()}`);
 });
 afterEach(async () => {
@@ -71,5 +83,28 @@ describe("pullUserData, preferences", () => {
     await pullUserData(db, "alice", () => new Date("2026-11-22T10:00:00Z"), "UTC");
     expect(server.created).toEqual([]);
     expect(await db.preferences.get("alice")).toMatchObject({ defaultStyle: "anime", defaultQuality: "ultra" });
+  });
+
+  it("keeps a change saved and sent while it read them (fault seed 3642)", async () => {
+    server.prefs = {
+      user_id: "alice",
+      default_style: "photorealistic",
+      default_quality: "high",
+      default_aspect_ratio: "1:1",
+      notifications_enabled: true,
+      public_gallery_opt_in: false,
+      timezone: "UTC",
+      updated_at: "2026-11-22T09:00:00.000Z",
+    };
+    const at = Date.parse("2026-11-22T10:00:00Z");
+    server.whileReading = async () => {
+      // The person saves a new style; the outbox sends it and the server takes it, before the pull is done.
+      await updatePreferences("alice", { defaultStyle: "steampunk" }, db);
+      const [entry] = await pendingEntries(db, "alice");
+      await completePreferencesEntry(db, { ...entry, patch: { defaultStyle: "steampunk" } }, at + 300);
+      server.prefs = { ...server.prefs!, default_style: "steampunk" };
+    };
+    await pullUserData(db, "alice", () => new Date(at), "UTC");
+    expect(await db.preferences.get("alice")).toMatchObject({ defaultStyle: "steampunk", defaultQuality: "high" });
   });
 });

@@ -6,7 +6,13 @@ import type { FlagsPatch, PreferencesRowPatch, WriteFailure } from "#src/api/lib
 import { appErrorOf, type AppError } from "#src/api/errors.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { toGenerationRecord } from "#src/db/generation-record.ts";
-import { deleteGeneration, setPublished, setSaved, updatePreferences } from "#src/db/library.ts";
+import {
+  applyServerPreferences,
+  deleteGeneration,
+  setPublished,
+  setSaved,
+  updatePreferences,
+} from "#src/db/library.ts";
 import { claimUnnotifiedConflicts, pendingEntries, releaseWaits } from "#src/db/outbox.ts";
 import { listConflicts, pendingOutboxCount } from "#src/db/queries.ts";
 import { err, ok } from "#src/lib/result.ts";
@@ -187,6 +193,30 @@ describe("outbox drain", () => {
     expect(await claimUnnotifiedConflicts(db, "alice")).toHaveLength(1);
     expect(await claimUnnotifiedConflicts(db, "alice")).toHaveLength(0);
     expect(await listConflicts("alice", db)).toHaveLength(1);
+  });
+
+  it("a pull's older copy of the preferences does not undo a change sent after the pull read them", async () => {
+    // Fault seed 3642: a page's pull read the preferences, the person saved a new style and the outbox sent
+    // it, then the pull wrote what it had read: the device went back to the old style, the server kept the new.
+    const server = await library([]);
+    const read = {
+      userId: "alice",
+      defaultStyle: "photorealistic",
+      defaultQuality: "high" as const,
+      defaultAspectRatio: "1:1" as const,
+      notificationsEnabled: true,
+      publicGalleryOptIn: false,
+      timezone: "UTC",
+      updatedAt: "2026-11-22T09:00:00.000Z",
+    };
+    await updatePreferences("alice", { defaultStyle: "steampunk" }, db);
+    expect(await drainOutbox(server.deps({ now: () => NOW + 500 }), "alice")).toMatchObject({ sent: 1 });
+    expect(await pendingOutboxCount("alice", db)).toBe(0);
+    await applyServerPreferences(db, read, NOW);
+    expect((await db.preferences.get("alice"))?.defaultStyle).toBe("steampunk");
+    // A copy read after the send is the server's word: another device's later change is taken.
+    await applyServerPreferences(db, { ...read, defaultStyle: "anime" }, NOW + 1000);
+    expect((await db.preferences.get("alice"))?.defaultStyle).toBe("anime");
   });
 
   it("a change the server refuses for good is a conflict too, never dropped silently", async () => {
