@@ -1,8 +1,9 @@
-// Generations rows (the server's shape, as the shared vocabulary names it), queued tasks (the device's) and
+// Generations and preferences rows (the server's shape, as the shared vocabulary names it), queued tasks (the device's) and
 // the recipe an image file carries, with every field filled, for tests that build them by hand: each test sets what it is about and takes
 // the rest.
 import type { ImageRecipe } from "#shared/recipe-metadata/recipe.ts";
-import type { GenerationRow } from "#shared/vocabulary/rows.ts";
+import { PREFERENCE_DEFAULTS } from "#shared/vocabulary/generation.ts";
+import type { GenerationRow, PreferencesRow } from "#shared/vocabulary/rows.ts";
 import type { NewTask } from "#src/db/tasks.ts";
 
 /** A row as generate-image inserts it: every column but the database's created_at. */
@@ -78,6 +79,17 @@ export function newTask(id: string, userId: string, over: Partial<NewTask> = {})
     aspectRatio: "1:1",
     params: { width: 1024, height: 1024 },
     seed: null,
+    ...over,
+  };
+}
+
+/** A person's preferences row as the server keeps it: the defaults (docs/spec.md §4), with `over`. */
+export function preferencesRow(userId: string, over: Partial<PreferencesRow> = {}): PreferencesRow {
+  const d = PREFERENCE_DEFAULTS;
+  return {
+    ...{ user_id: userId, default_style: d.style, default_quality: d.quality, default_aspect_ratio: d.aspectRatio },
+    ...{ notifications_enabled: d.notificationsEnabled, public_gallery_opt_in: d.publicGalleryOptIn },
+    ...{ timezone: "UTC", updated_at: "2026-11-22T10:00:00.000Z" },
     ...over,
   };
 }

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PreferencesRow } from "#shared/vocabulary/rows.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { ok } from "#src/lib/result.ts";
+import { preferencesRow } from "../../support/records.ts";
 
 const server = vi.hoisted(() => ({
   prefs: null as PreferencesRow | null,
@@ -25,16 +26,8 @@ vi.mock("#src/api/user-rows.ts", () => ({
     ok({ generations_today: 0, daily_limit: 5, remaining: 5, reset_at: "2026-11-23T00:00:00.000Z", tier: "free" }),
   createDefaultPreferences: async (userId: string, timezone: string | null) => {
     server.created.push([userId, timezone]);
-    server.prefs = {
-      user_id: userId,
-      default_style: "photorealistic",
-      default_quality: "high",
-      default_aspect_ratio: "1:1",
-      notifications_enabled: true,
-      public_gallery_opt_in: false,
-      timezone: timezone ?? "UTC",
-      updated_at: "2026-11-22T10:00:00.000Z",
-    };
+    const { preferencesRow } = await import("../../support/records.ts");
+    server.prefs = preferencesRow(userId, { timezone: timezone ?? "UTC" });
     return ok(server.prefs);
   },
 }));
@@ -70,32 +63,20 @@ describe("pullUserData, preferences", () => {
   });
 
   it("creates nothing when the row exists", async () => {
-    server.prefs = {
-      user_id: "alice",
+    server.prefs = preferencesRow("alice", {
       default_style: "anime",
       default_quality: "ultra",
       default_aspect_ratio: "16:9",
       notifications_enabled: false,
       public_gallery_opt_in: true,
-      timezone: "UTC",
-      updated_at: "2026-11-22T10:00:00.000Z",
-    };
+    });
     await pullUserData(db, "alice", () => new Date("2026-11-22T10:00:00Z"), "UTC");
     expect(server.created).toEqual([]);
     expect(await db.preferences.get("alice")).toMatchObject({ defaultStyle: "anime", defaultQuality: "ultra" });
   });
 
   it("keeps a change saved and sent while it read them (fault seed 3642)", async () => {
-    server.prefs = {
-      user_id: "alice",
-      default_style: "photorealistic",
-      default_quality: "high",
-      default_aspect_ratio: "1:1",
-      notifications_enabled: true,
-      public_gallery_opt_in: false,
-      timezone: "UTC",
-      updated_at: "2026-11-22T09:00:00.000Z",
-    };
+    server.prefs = preferencesRow("alice", { updated_at: "2026-11-22T09:00:00.000Z" });
     const at = Date.parse("2026-11-22T10:00:00Z");
     server.whileReading = async () => {
       // The person saves a new style; the outbox sends it and the server takes it, before the pull is done.
