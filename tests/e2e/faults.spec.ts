@@ -26,7 +26,8 @@ test.afterAll(async () => {
 for (const seed of CI_SEEDS) {
   const known = KNOWN_VIOLATION_SEEDS.find((k) => k.seed === seed);
   test(`fault schedule seed ${seed}`, async () => {
-    test.skip(Boolean(known), `known product bug awaiting its fix: ${known?.reason}`);
+    const why = `known product bug awaiting its fix: ${known?.reason}`;
+    test.skip(Boolean(known), why);
     test.setTimeout(480_000);
     const r = await harness!.runSchedule(seed);
     const report = [

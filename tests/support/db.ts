@@ -193,8 +193,8 @@ export function describeDb(title: string, body: (ctx: { readonly db: TestDb; rea
   ];
   describe.each(engines)(`${title} on $label`, ({ kind, skip }) => {
     if (skip) {
-      describe.skip(`skipped: no PostgreSQL answers at ${new URL(ADMIN_URL).host}`, () =>
-        body({ db: undefined as never, kind }));
+      const why = `skipped: no PostgreSQL answers at ${new URL(ADMIN_URL).host}`;
+      describe.skip(why, () => body({ db: undefined as never, kind }));
       return;
     }
     let db: TestDb | undefined;
