@@ -12,11 +12,12 @@ export function listTasks(userId: string, db: AppDb = appDb): Promise<TaskRecord
 
 /** Only queued tasks, oldest first: what the scheduler chooses from. */
 export function queuedTasks(userId: string, db: AppDb = appDb): Promise<TaskRecord[]> {
-  return db.tasks
-    .where("[userId+status]")
-    .equals([userId, "queued"])
-    .toArray()
-    .then((tasks) => tasks.sort((a, b) => a.createdAt.localeCompare(b.createdAt)));
+  return db.tasks.where("[userId+status]").equals([userId, "queued"]).toArray().then(byCreation);
+}
+
+/** Tasks in place, oldest first. */
+export function byCreation(tasks: TaskRecord[]): TaskRecord[] {
+  return tasks.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
 /**

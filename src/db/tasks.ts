@@ -4,6 +4,7 @@
 import type { AppDb } from "./db";
 import { putImage, type ImageBytes } from "./images";
 import { writePrompt, type PromptEntry } from "./prompt-history";
+import { byCreation, queuedTasks } from "./queries";
 import { resultUrlOf, type GenerationRecord, type LimitsRecord, type TaskRecord, type TaskWait } from "./schema";
 
 export type NewTask = Omit<TaskRecord, "status" | "attempts" | "createdAt" | "updatedAt" | "finishedAt" | "error">;
@@ -18,6 +19,13 @@ const iso = (now: number) => new Date(now).toISOString();
 export type TaskPlan = NewTask[] | { userId: string; pick: (limits: LimitsRecord | undefined) => NewTask[] };
 
 /**
+ * Claims, in the transaction that queues tasks, what may go at once: given the user's queued tasks as that
+ * transaction holds them (oldest first, the new ones among them) and the known quota, it answers the
+ * records of the tasks it claimed (status running: runningRecord), written in place of their queued ones.
+ */
+export type ClaimDue = (queued: TaskRecord[], limits: LimitsRecord | undefined) => TaskRecord[];
+
+/**
  * Queues tasks and records their prompt in history, in one transaction. Tasks of one batch get
  * createdAt one millisecond apart, so they run in the order they were queued.
  */
@@ -26,33 +34,39 @@ export async function enqueueTasks(
   plan: TaskPlan,
   prompt: PromptEntry | null,
   now: number = Date.now(),
-  then?: () => Promise<void>,
+  claimDue?: ClaimDue,
 ): Promise<string[]> {
-  // `then` runs last in the same transaction, with the limits in scope: the queue claims there what
-  // may go at once (src/sync/queue/queue-runner.ts, enqueue), so a click's send needs no second one.
-  // A click waits for this transaction, so its reads go out together and so do its writes: each
-  // request waited for alone costs a round trip to IndexedDB's thread.
+  // `claimDue` runs last in the same transaction (src/sync/queue/queue-runner.ts, enqueue), so a click's
+  // send needs no transaction of its own. A click waits for this transaction, so it makes two trips to
+  // IndexedDB's thread, each waited for once: its reads go out together, then its writes.
+  const userId = Array.isArray(plan) ? plan[0]?.userId : plan.userId;
+  if (userId === undefined) return [];
   return db.transaction("rw", [db.tasks, db.promptHistory, db.limits], async () => {
-    const [limits, history] = await Promise.all([
-      Array.isArray(plan) ? undefined : db.limits.get(plan.userId),
+    const [limits, history, queued] = await Promise.all([
+      Array.isArray(plan) && !claimDue ? undefined : db.limits.get(userId),
       prompt ? db.promptHistory.toArray() : [],
+      claimDue ? queuedTasks(userId, db) : [],
     ]);
     const tasks = Array.isArray(plan) ? plan : plan.pick(limits);
     if (!tasks.length) return [];
+    const records = tasks.map((t, i): TaskRecord => ({
+      ...t,
+      status: "queued",
+      attempts: 0,
+      createdAt: iso(now + i),
+      updatedAt: iso(now + i),
+    }));
+    const claimed = new Map(
+      (claimDue?.(byCreation([...queued, ...records]), limits) ?? []).map((t) => [t.id, t] as const),
+    );
+    const added = new Set(records.map((t) => t.id));
+    const older = [...claimed.values()].filter((t) => !added.has(t.id));
     await Promise.all([
-      db.tasks.bulkAdd(
-        tasks.map((t, i): TaskRecord => ({
-          ...t,
-          status: "queued",
-          attempts: 0,
-          createdAt: iso(now + i),
-          updatedAt: iso(now + i),
-        })),
-      ),
-      prompt && writePrompt(db, history, tasks[0].userId, prompt, now),
+      db.tasks.bulkAdd(records.map((t) => claimed.get(t.id) ?? t)),
+      older.length ? db.tasks.bulkPut(older) : null,
+      prompt && writePrompt(db, history, userId, prompt, now),
     ]);
-    await then?.();
-    return tasks.map((t) => t.id);
+    return records.map((t) => t.id);
   });
 }
 
@@ -101,19 +115,25 @@ export async function markRunning(
   return db.transaction("rw", db.tasks, async () => {
     const queued = typeof task === "string" ? await db.tasks.get(task) : task;
     if (!queued || queued.status !== "queued") return undefined;
-    const running: TaskRecord = {
-      ...queued,
-      status: "running",
-      attempts: queued.attempts + 1,
-      sent: true,
-      updatedAt: iso(now),
-    };
-    delete running.wait;
-    delete running.error;
-    delete running.drawnAt;
+    const running = runningRecord(queued, now);
     await db.tasks.put(running);
     return running;
   });
+}
+
+/** A queued task's record as claimed for sending: running, its attempt counted, its wait and error gone. */
+export function runningRecord(queued: TaskRecord, now: number): TaskRecord {
+  const running: TaskRecord = {
+    ...queued,
+    status: "running",
+    attempts: queued.attempts + 1,
+    sent: true,
+    updatedAt: iso(now),
+  };
+  delete running.wait;
+  delete running.error;
+  delete running.drawnAt;
+  return running;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { AppDb } from "../db/db";
 import type { GenerationRecord, LimitsRecord, TaskRecord, TaskWait } from "../db/schema";
 import { toGenerationRecord } from "../db/generation-record";
 import { makeThumbnail } from "../lib/thumbnail";
-import { markDone, markDoneDeleted, markFailed, markRunning, markWaiting } from "../db/tasks";
+import { markDone, markDoneDeleted, markFailed, markRunning, markWaiting, runningRecord } from "../db/tasks";
 import { storeImage } from "../db/images";
 import { answerSettled, awaitAnswer } from "../db/library";
 import { addToCollection } from "../db/collections";
@@ -107,8 +107,8 @@ export type Claimed = { task: TaskRecord; held: boolean };
 
 export type SendOptions = {
   /**
-   * Runs inside the transaction that stores a success and may claim the task to send next
-   * (claimNext): its send then starts the moment that transaction commits, before the page's live
+   * Runs inside the transaction that stores a success and may claim the task to send next (the
+   * queue's, decided by claimOf): its send then starts the moment that transaction commits, before the page's live
    * views redraw with the new row and keep IndexedDB and the main thread busy.
    */
   next?: (doneTaskId: string) => Promise<Claimed | undefined>;
@@ -286,7 +286,7 @@ async function settleFailure(deps: RunTaskDeps, task: TaskRecord, error: AppErro
 }
 
 /** What a send found when it went to claim its task. */
-type Claim =
+export type Claim =
   | { kind: "skipped"; wait?: TaskWait }
   | { kind: "spent"; queued: TaskRecord; until: string }
   | { kind: "offline"; queued: TaskRecord }
@@ -294,38 +294,36 @@ type Claim =
   | ({ kind: "claimed" } & Claimed);
 
 /**
- * Reads the task and the known quota and, when it may go, marks it running: one transaction, so the
- * path from a click (or the previous answer) to the next send holds no more than it must.
+ * Whether `queued`, read in the caller's transaction with the known quota `limits`, may go now: claimed
+ * (its record as running, still to be written) or why not. Decides only; the caller reads and writes.
  */
-function claim(deps: RunTaskDeps, taskId: string, userId?: string): Promise<Claim> {
-  const { db } = deps;
-  return db.transaction("rw", [db.tasks, db.limits], async (): Promise<Claim> => {
-    // With the owner known the two reads go out together: the claim sits between a click and its send.
-    const [queued, known] = await Promise.all([db.tasks.get(taskId), userId ? db.limits.get(userId) : undefined]);
-    if (!queued || queued.status !== "queued") return { kind: "skipped" };
-    // The scheduler chose from what it last saw; the record may have moved on since.
-    if (queued.wait && !isDue(queued.wait, deps.now(), true)) return { kind: "skipped", wait: queued.wait };
-    // With today's quota known to be spent nothing new is sent. A task sent before is sent again
-    // whatever the device knows: its row may already be on the server (the answer was lost), and only
-    // the server can tell a free replay from a request the day's quota refuses.
-    const limits = userId === queued.userId ? known : await db.limits.get(queued.userId);
-    const spentUntil = queued.sent ? null : quotaSpent(limits, deps.now());
-    if (spentUntil) return { kind: "spent", queued, until: spentUntil };
-    if (!deps.isOnline()) return { kind: "offline", queued };
-    // Read above in this transaction: claimed as it stands, with no second read.
-    const task = await markRunning(db, queued, deps.now());
-    return task ? { kind: "claimed", task, held: heldForReset(queued) } : { kind: "skipped" };
-  });
+export function claimOf(deps: RunTaskDeps, queued: TaskRecord | undefined, limits: LimitsRecord | undefined): Claim {
+  if (!queued || queued.status !== "queued") return { kind: "skipped" };
+  // The scheduler chose from what it last saw; the record may have moved on since.
+  if (queued.wait && !isDue(queued.wait, deps.now(), true)) return { kind: "skipped", wait: queued.wait };
+  // With today's quota known to be spent nothing new is sent. A task sent before is sent again
+  // whatever the device knows: its row may already be on the server (the answer was lost), and only
+  // the server can tell a free replay from a request the day's quota refuses.
+  const spentUntil = queued.sent ? null : quotaSpent(limits, deps.now());
+  if (spentUntil) return { kind: "spent", queued, until: spentUntil };
+  if (!deps.isOnline()) return { kind: "offline", queued };
+  return { kind: "claimed", task: runningRecord(queued, deps.now()), held: heldForReset(queued) };
 }
 
 /**
- * Claims a task to send next, inside a transaction that holds the tasks and the limits (SendOptions.next):
- * answered only when it may go now; anything else (removed, not due, today's quota known to be spent,
- * offline) is left untouched for the queue's own look, which settles it.
+ * Reads the task and the known quota and, when it may go, marks it running: one transaction, so the
+ * path to a send holds no more than it must.
  */
-export async function claimNext(deps: RunTaskDeps, taskId: string, userId?: string): Promise<Claimed | undefined> {
-  const claimed = await claim(deps, taskId, userId);
-  return claimed.kind === "claimed" ? { task: claimed.task, held: claimed.held } : undefined;
+function claim(deps: RunTaskDeps, taskId: string): Promise<Claim> {
+  const { db } = deps;
+  return db.transaction("rw", [db.tasks, db.limits], async (): Promise<Claim> => {
+    const queued = await db.tasks.get(taskId);
+    const claimed = claimOf(deps, queued, queued && (await db.limits.get(queued.userId)));
+    if (claimed.kind !== "claimed" || !queued) return claimed;
+    // Read above in this transaction: claimed as it stands, with no second read.
+    const task = await markRunning(db, queued, deps.now());
+    return task ? { ...claimed, task } : { kind: "skipped" };
+  });
 }
 
 export async function runTask(deps: RunTaskDeps, taskId: string, options: SendOptions = {}): Promise<RunOutcome> {

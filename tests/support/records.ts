@@ -1,9 +1,10 @@
-// Generations and preferences rows (the server's shape, as the shared vocabulary names it), queued tasks (the device's) and
+// Generations and preferences rows (the server's shape, as the shared vocabulary names it), queued tasks and known limits (the device's) and
 // the recipe an image file carries, with every field filled, for tests that build them by hand: each test sets what it is about and takes
 // the rest.
 import type { ImageRecipe } from "#shared/recipe-metadata/recipe.ts";
 import { PREFERENCE_DEFAULTS } from "#shared/vocabulary/generation.ts";
 import type { GenerationRow, PreferencesRow } from "#shared/vocabulary/rows.ts";
+import type { LimitsRecord } from "#src/db/schema.ts";
 import type { NewTask } from "#src/db/tasks.ts";
 
 /** A row as generate-image inserts it: every column but the database's created_at. */
@@ -90,6 +91,23 @@ export function preferencesRow(userId: string, over: Partial<PreferencesRow> = {
     ...{ user_id: userId, default_style: d.style, default_quality: d.quality, default_aspect_ratio: d.aspectRatio },
     ...{ notifications_enabled: d.notificationsEnabled, public_gallery_opt_in: d.publicGalleryOptIn },
     ...{ timezone: "UTC", updated_at: "2026-11-22T10:00:00.000Z" },
+    ...over,
+  };
+}
+
+/**
+ * The quota this device knows for `userId`: a free day of 5 with `remaining` left (generationsToday follows
+ * from them), resetting at midnight UTC after 2026-11-22; `over` sets any field.
+ */
+export function limitsRecord(userId: string, over: Partial<LimitsRecord> & { remaining: number }): LimitsRecord {
+  const dailyLimit = over.dailyLimit ?? 5;
+  return {
+    userId,
+    generationsToday: Math.max(0, dailyLimit - over.remaining),
+    dailyLimit,
+    resetAt: "2026-11-23T00:00:00.000Z",
+    tier: "free",
+    checkedAt: "2026-11-22T10:00:00.000Z",
     ...over,
   };
 }

@@ -13,8 +13,8 @@ import { refreshSession } from "../../api/auth";
 import { generateImage } from "../../api/generate";
 import type { AppDb } from "../../db/db";
 import { queuedTasks } from "../../db/queries";
-import type { TaskRecord } from "../../db/schema";
-import { markDrawn, recoverInterrupted, releaseWaits } from "../../db/tasks";
+import type { LimitsRecord, TaskRecord } from "../../db/schema";
+import { markDrawn, recoverInterrupted, releaseWaits, type ClaimDue } from "../../db/tasks";
 import { liftQuotaWaits } from "../quota-raises";
 import { watchQueuedTasks } from "../../db/watch";
 import { isOnline } from "../../lib/online";
@@ -29,7 +29,7 @@ import {
   type LaneStatus,
 } from "../delivery";
 import {
-  claimNext,
+  claimOf,
   runTask,
   sendClaimed,
   type Claimed,
@@ -88,11 +88,12 @@ export type QueueRunner = QueueRuns & {
   /** A trigger was heard: online and a renewed session lift their waits; offline, visible or a sync look again. */
   heard(fired: Fired): void;
   /**
-   * Writes new tasks with `write`, which must call `claimDue` last inside its transaction: what may
-   * go at once (oldest first, within the concurrency) is claimed there and sent as it commits, so a
-   * click's send needs no look and no transaction of its own. Answers what `write` answers.
+   * Writes new tasks with `write`, which must hand `claimDue` the queued tasks inside its transaction
+   * (db/tasks.ts, enqueueTasks): what may go at once (oldest first, within the concurrency) is claimed
+   * there and sent as it commits, so a click's send needs no look and no transaction of its own.
+   * Answers what `write` answers.
    */
-  enqueue<T>(write: (claimDue: () => Promise<void>) => Promise<T>): Promise<T>;
+  enqueue<T>(write: (claimDue: ClaimDue) => Promise<T>): Promise<T>;
   /** Resolves once nothing is on the wire and nothing more can go now. */
   idle(): Promise<void>;
   /** What the queue's lane is doing: its state (sending, backingOff, waitingForNetwork...) and waits. */
@@ -278,20 +279,41 @@ class Queue {
 
   /**
    * Inside a transaction that holds the tasks and the limits: claims the due queued tasks, oldest
-   * first, into slots reserved in the lane (`from`'s, or free ones), at most `most`, and stops at the
-   * first that may not go now (offline, the quota: the lane's own look settles it). Their sends start
-   * once the transaction has committed.
+   * first, into slots reserved in the lane (`from`'s, or free ones), at most `most`, and writes them as
+   * running, unless the known quota fails `may`. Their sends start once the transaction has committed.
    */
-  async take(from: string | null, most: number): Promise<Taken[]> {
+  async take(from: string | null, most: number, may?: (limits: LimitsRecord | undefined) => boolean): Promise<Taken[]> {
+    const { db, userId } = this.options;
+    const [queued, limits] = await Promise.all([queuedTasks(userId, db), db.limits.get(userId)]);
+    if (may && !may(limits)) return [];
+    const taken = this.choose(from, most, queued, limits);
+    if (!taken.length) return taken;
+    try {
+      await db.tasks.bulkPut(taken.map((t) => t.claim.task));
+      return taken;
+    } catch (e) {
+      // Not claimed after all: the slots go back, and the transaction that asked goes on without them.
+      warn("claiming the next task failed")(e);
+      for (const { successor } of taken) this.withdraw(from, successor);
+      return [];
+    }
+  }
+
+  /**
+   * Chooses from the queued tasks (oldest first, as a transaction holding the tasks and the limits read
+   * them): the due ones, in slots reserved for them, at most `most`. It stops at the first that may not go
+   * now (offline, today's quota: the lane's own look settles it). Decides only; the caller writes.
+   */
+  choose(from: string | null, most: number, queued: TaskRecord[], limits: LimitsRecord | undefined): Taken[] {
     const taken: Taken[] = [];
     const now = this.clock.now();
-    for (const task of await queuedTasks(this.options.userId, this.options.db)) {
+    for (const task of queued) {
       if (taken.length >= most) break;
       const entry = entryOf(task);
       const successor = isDue(task.wait, now, true) ? this.reserve(from, entry) : undefined;
       if (!successor) continue;
-      const claim = await claimNext(this.deps, task.id, task.userId).catch(() => undefined);
-      if (!claim) {
+      const claim = claimOf(this.deps, task, limits);
+      if (claim.kind !== "claimed") {
         this.withdraw(from, successor);
         break;
       }
@@ -320,14 +342,12 @@ class Queue {
   sentEarly(from: string): void {
     const record = this.sendingOf(from);
     if (record.early || this.quiet()) return;
-    const { db, userId } = this.options;
+    const { db } = this.options;
     record.early = db
       .transaction("rw", [db.tasks, db.limits], async () => {
         // Each send on the wire will use one of today's known remaining images: with none to spare, the
         // next task waits for the answer, whose quota says what is left (it is not sent to be refused).
-        const limits = await db.limits.get(userId);
-        if (limits && limits.remaining <= this.running.length) return [];
-        const taken = await this.take(from, 1);
+        const taken = await this.take(from, 1, (limits) => !limits || limits.remaining > this.running.length);
         if (taken.length) await markDrawn(db, from, this.clock.now());
         return taken;
       })
@@ -377,12 +397,13 @@ class Queue {
     return this.outcomeOf(outcome, renewalsBefore);
   }
 
-  async enqueue<T>(write: (claimDue: () => Promise<void>) => Promise<T>): Promise<T> {
+  async enqueue<T>(write: (claimDue: ClaimDue) => Promise<T>): Promise<T> {
     let taken: Taken[] = [];
     let written: T;
     try {
-      written = await write(async () => {
-        taken = await this.take(null, Infinity);
+      written = await write((queued, limits) => {
+        taken = this.choose(null, Infinity, queued, limits);
+        return taken.map((t) => t.claim.task);
       });
     } catch (e) {
       for (const { successor } of taken) this.withdraw(null, successor);

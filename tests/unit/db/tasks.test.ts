@@ -14,8 +14,9 @@ import {
   recoverInterrupted,
   releaseWaits,
   retryTask,
+  runningRecord,
 } from "#src/db/tasks.ts";
-import { newTask } from "../../support/records.ts";
+import { limitsRecord, newTask } from "../../support/records.ts";
 
 let db: AppDb;
 afterEach(async () => {
@@ -75,15 +76,7 @@ describe("tasks", () => {
 
   it("lets a plan pick its tasks from the limits its own transaction reads; a plan of none writes nothing", async () => {
     db = openAppDb("tasks-plan");
-    const limits = {
-      userId: "alice",
-      generationsToday: 10,
-      dailyLimit: 10,
-      remaining: 0,
-      resetAt: "2026-11-26T00:00:00.000Z",
-      tier: "free" as const,
-      checkedAt: "2026-11-25T10:00:00.000Z",
-    };
+    const limits = limitsRecord("alice", { dailyLimit: 10, remaining: 0, resetAt: "2026-11-26T00:00:00.000Z" });
     await db.limits.put(limits);
     const seen: (number | undefined)[] = [];
     const prompt = { prompt: "a red fox", style: "anime", quality: "standard" as const };
@@ -106,6 +99,27 @@ describe("tasks", () => {
     expect(seen).toEqual([0, 10]);
     expect((await listTasks("alice", db)).map((t) => t.id)).toEqual(["t1"]);
     expect((await listPromptHistory("alice", db)).map((p) => p.prompt)).toEqual(["a red fox"]);
+  });
+
+  it("hands its claim the queued tasks oldest first, the new among them, and writes what it claims as running", async () => {
+    db = openAppDb("tasks-enqueue-claim");
+    const NOW = Date.parse("2026-11-26T10:00:00.000Z");
+    await enqueueTasks(db, [task("old"), task("bob's", "bob")], null, NOW - 60_000);
+    await db.limits.put(limitsRecord("alice", { remaining: 7 }));
+    let seen: { ids: string[]; remaining?: number } | undefined;
+    // Claims the two oldest, as the queue does within a concurrency of two.
+    const ids = await enqueueTasks(db, [task("n1"), task("n2")], null, NOW, (queued, limits) => {
+      seen = { ids: queued.map((t) => t.id), remaining: limits?.remaining };
+      return queued.slice(0, 2).map((t) => runningRecord(t, NOW));
+    });
+    expect(ids).toEqual(["n1", "n2"]);
+    expect(seen).toEqual({ ids: ["old", "n1", "n2"], remaining: 7 });
+    expect((await listTasks("alice", db)).map((t) => [t.id, t.status, t.attempts, t.sent ?? false])).toEqual([
+      ["old", "running", 1, true],
+      ["n1", "running", 1, true],
+      ["n2", "queued", 0, false],
+    ]);
+    expect((await db.tasks.get("bob's"))?.status).toBe("queued");
   });
 
   it("claims a queued task once and counts the attempt", async () => {

@@ -84,7 +84,7 @@ const { ok } = await import("#src/lib/result.ts");
 const { drainOutbox } = await import("#src/sync/push.ts");
 const { pullCollections } = await import("#src/sync/pull.ts");
 const { applyChange } = await import("#src/sync/realtime.ts");
-const { claimNext, runTask } = await import("#src/sync/run-task.ts");
+const { claimOf, runTask } = await import("#src/sync/run-task.ts");
 const { generationRow, newTask } = await import("../../support/records.ts");
 type AppDb = import("#src/db/db.ts").AppDb;
 type PushDeps = import("#src/sync/push.ts").PushDeps;
@@ -315,7 +315,14 @@ describe("'Add new results to'", () => {
     await deleteCollection("alice", gone.id, db);
     // The queue claims its next task in the transaction that stores an answer: t2 is sent from t1's.
     const deps = runDeps();
-    const first = await runTask(deps, "t1", { next: () => claimNext(deps, "t2") });
+    // As the queue claims it there (queue-runner.ts, take): read in that transaction, written as running.
+    const next = async () => {
+      const claim = claimOf(deps, await db.tasks.get("t2"), await db.limits.get("alice"));
+      if (claim.kind !== "claimed") return undefined;
+      await db.tasks.put(claim.task);
+      return claim;
+    };
+    const first = await runTask(deps, "t1", { next });
     expect(first).toMatchObject({ status: "done", generationId: "t1", next: { task: { id: "t2" } } });
     const second = first.status === "done" ? await first.next?.sending : undefined;
     expect(second).toMatchObject({ status: "done", generationId: "t2" });

@@ -11,6 +11,7 @@ import { err, ok } from "#src/lib/result.ts";
 import type { MyLimits } from "#shared/vocabulary/rows.ts";
 import { followPlan } from "#src/sync/plan.ts";
 import { quotaRaises } from "#src/sync/quota-raises.ts";
+import { limitsRecord } from "../../support/records.ts";
 
 let db: AppDb | undefined;
 let dbs = 0;
@@ -127,15 +128,11 @@ describe("the plan lane", () => {
 describe("the quota trigger", () => {
   it("fires when the known quota rises above 0, once per rise", async () => {
     db = openAppDb(`plan-${++dbs}`);
-    const record = {
-      userId: "alice",
-      generationsToday: 5,
-      dailyLimit: 5,
+    const record = limitsRecord("alice", {
       remaining: 0,
       resetAt: "2026-11-27T00:00:00.000Z",
-      tier: "free" as const,
       checkedAt: "2026-11-26T10:00:00.000Z",
-    };
+    });
     await db.limits.put(record);
     const fired = vi.fn();
     const stop = quotaRaises("alice", db)(fired);

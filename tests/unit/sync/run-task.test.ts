@@ -5,7 +5,7 @@ import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { enqueueTasks, retryTask } from "#src/db/tasks.ts";
 import { freshImageUrl, lastMade, subscribeMade } from "#src/sync/fresh-images.ts";
 import { MAX_ATTEMPTS, runTask, type RunTaskDeps } from "#src/sync/run-task.ts";
-import { generationRow, newTask } from "../../support/records.ts";
+import { generationRow, limitsRecord, newTask } from "../../support/records.ts";
 
 const NOW = Date.parse("2026-11-22T10:00:00.000Z");
 let db: AppDb;
@@ -232,15 +232,7 @@ describe("runTask", () => {
     });
   });
 
-  const spent = {
-    userId: "alice",
-    generationsToday: 5,
-    dailyLimit: 5,
-    remaining: 0,
-    resetAt: "2026-11-23T00:00:00.000Z",
-    tier: "free" as const,
-    checkedAt: new Date(NOW).toISOString(),
-  };
+  const spent = limitsRecord("alice", { remaining: 0, checkedAt: new Date(NOW).toISOString() });
 
   it("sends nothing beyond today's known quota: the task fails with the daily limit", async () => {
     const { deps, sent } = await setup("run-spent", async () => answer("t1"));

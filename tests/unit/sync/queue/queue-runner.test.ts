@@ -8,7 +8,7 @@ import type { GenerateAnswer } from "#src/api/generate.ts";
 import { appErrorOf, type AppError } from "#src/api/errors.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
 import type { TaskWait } from "#src/db/schema.ts";
-import { enqueueTasks, retryTask } from "#src/db/tasks.ts";
+import { enqueueTasks, retryTask, type ClaimDue } from "#src/db/tasks.ts";
 import { err, ok, type Result } from "#src/lib/result.ts";
 import {
   drainUserQueue,
@@ -19,7 +19,7 @@ import {
 import { WORKER_DRAIN_WAIT_MS, WorkLeftForLater } from "#src/sync/delivery.ts";
 import { foregroundCount } from "#src/sync/foreground.ts";
 import type { RunOutcome, RunTaskDeps } from "#src/sync/run-task.ts";
-import { generationRow, newTask } from "../../../support/records.ts";
+import { generationRow, limitsRecord, newTask } from "../../../support/records.ts";
 import { simClock } from "../sim-clock.ts";
 
 const NOW = Date.parse("2026-11-22T10:00:00.000Z");
@@ -433,15 +433,7 @@ describe("the queue's lane", () => {
 
   it("sends nothing early that today's known quota cannot cover: the answer says what is left", async () => {
     const h = await harness({ concurrency: 1, start: false });
-    await h.db.limits.put({
-      userId: USER,
-      generationsToday: 4,
-      dailyLimit: 5,
-      remaining: 1,
-      resetAt: "2026-11-23T00:00:00.000Z",
-      tier: "free",
-      checkedAt: new Date(NOW).toISOString(),
-    });
+    await h.db.limits.put(limitsRecord(USER, { remaining: 1, checkedAt: new Date(NOW).toISOString() }));
     await h.enqueue(["a", "b"]);
     await h.start();
     await h.sentBecomes(["a"]);
@@ -475,7 +467,7 @@ describe("the queue's lane", () => {
 
   it("sends a new task from the transaction that writes it, within the concurrency, oldest first", async () => {
     const h = await harness({ concurrency: 2 });
-    const write = (ids: string[]) => (claimDue: () => Promise<void>) =>
+    const write = (ids: string[]) => (claimDue: ClaimDue) =>
       enqueueTasks(
         h.db,
         ids.map((id) => newTask(id, USER)),
@@ -633,15 +625,7 @@ describe("the queue's states (its lane's machine), on the simulated clock", () =
     const h = await harness({ start: false });
     const reset = NOW + 3_600_000;
     const resetAt = new Date(reset).toISOString();
-    await h.db.limits.put({
-      userId: USER,
-      generationsToday: 5,
-      dailyLimit: 5,
-      remaining: 0,
-      resetAt,
-      tier: "free",
-      checkedAt: new Date(NOW).toISOString(),
-    });
+    await h.db.limits.put(limitsRecord(USER, { remaining: 0, resetAt, checkedAt: new Date(NOW).toISOString() }));
     await h.enqueue(["a"], { reason: "quota", until: resetAt });
     await h.start();
     await becomes("holdingForQuota");
