@@ -1,14 +1,15 @@
 // What the app costs the device a made image, against a client that costs next to nothing, in one run on
 // one backend (`npm start`'s, built-in engine). Prints figures; it is not a test.
 //
-// The same batch (8 sends, streamed, at the app's default concurrency of 2) goes out BENCH_CC_REPS times
-// (3) from a blank page in Chromium (each image shown in an <img> and decoded: bench/support/sends.mjs),
-// then from the app's generator through its UI (queued as a person queues a batch). Each side's CPU a send
-// is read by kind of process from /proc (bench/support/process-cpu.mjs) over its batches, each from its
-// start (for the app, the click on Queue) to its end and 1.5 s more; "besides the render" sums every kind
-// but the backend's render processes, whose work is the same on both sides. Before the app's batches,
-// BENCH_CC_RUNS (10) single images, from the click on Generate to the frame that shows the image, beside
-// the render time the server reported for each (Server-Timing `provider`).
+// The same batch (8 sends, streamed, at the app's default concurrency of 2, with the style, quality,
+// aspect ratio and negative prompt the app's form sends) goes out BENCH_CC_REPS times (3) from a blank
+// page in Chromium (each image shown in an <img> and decoded: bench/support/sends.mjs), then from the
+// app's generator through its UI (queued as a person queues a batch). Each side's CPU a send is read by
+// kind of process from /proc (bench/support/process-cpu.mjs) over its batches, each from its start (for
+// the app, the click on Queue) to its end and 1.5 s more; "besides the render" sums every kind but the
+// backend's render processes, whose work is the same on both sides. First (they tell the settings both
+// sides send), BENCH_CC_RUNS (10) single images, from the click on Generate to the frame that shows the
+// image, beside the render time the server reported for each (Server-Timing `provider`).
 // Goals (issue: the client's cost per image): ratio <= 2; click to image p50 <= render p50 + 50 ms.
 //
 //   node bench/client-cost-bench.mjs      (BENCH_CC_PORT 55850, BENCH_CC_API_PORT 55851)
@@ -22,7 +23,7 @@ import { chromiumPath } from "../scripts/chromium.mjs";
 import { moveToTier, percentile, signUpInPage, startApp } from "./support/app.mjs";
 import * as generator from "./support/generator-page.mjs";
 import { cpuBesidesRender, cpuByKind, cpuLine, cpuSince } from "./support/process-cpu.mjs";
-import { proUser, runBatch } from "./support/sends.mjs";
+import { BATCH_SUBJECT, proUser, runBatch } from "./support/sends.mjs";
 
 const PORT = Number(process.env.BENCH_CC_PORT ?? 55850);
 const API_PORT = Number(process.env.BENCH_CC_API_PORT ?? 55851);
@@ -30,6 +31,9 @@ const REPS = Number(process.env.BENCH_CC_REPS ?? 3);
 const RUNS = Number(process.env.BENCH_CC_RUNS ?? 10);
 const BATCH = 8;
 const CONCURRENCY = 2;
+// Both sides' prompts, so the built-in engine draws the same kind of scene for each (the blank page numbers
+// its sends: "A batch 3, a red fox in the snow"; the app's batch is eight of one prompt).
+const BATCH_LABEL = "A batch";
 const JWT_SECRET = randomBytes(32).toString("hex");
 
 /** After each counted batch: what a batch leaves running (the last image kept, a pass of the offline library) counts too. */
@@ -54,15 +58,21 @@ async function cpuOver(reps, prepare) {
   return Object.fromEntries(Object.entries(total).sort((a, b) => b[1] - a[1]));
 }
 
-/** The blank page's batches: a page on the backend's origin, no React, no IndexedDB, no service worker. */
-async function blankPage(browser, app) {
+/**
+ * The blank page's batches: a page on the backend's origin, no React, no IndexedDB, no service worker,
+ * sending the settings the app's sends asked for (`settings`), so both make the same images.
+ */
+async function blankPage(browser, app, settings) {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
     await page.goto(`${app.api}/functions/v1/health`);
     const headers = await proUser(app, JWT_SECRET, "blank");
-    const options = { api: app.api, headers, count: BATCH, concurrency: CONCURRENCY, streamed: true, inPage: true };
-    return await cpuOver(REPS, async () => () => page.evaluate(runBatch, { ...options, label: "Blank page" }));
+    const options = {
+      ...{ api: app.api, headers, count: BATCH, concurrency: CONCURRENCY, streamed: true, inPage: true },
+      settings,
+    };
+    return await cpuOver(REPS, async () => () => page.evaluate(runBatch, { ...options, label: BATCH_LABEL }));
   } finally {
     await context.close();
   }
@@ -77,7 +87,10 @@ async function lastRender(page, count) {
     : Number(timing?.provider ?? NaN);
 }
 
-/** The app through its generator: single images from the click to the image shown, then the batches. */
+/**
+ * The app through its generator: single images from the click to the image shown, the settings they were
+ * sent with, then (`batches()`) the batches; `close()` ends it.
+ */
 async function theApp(browser, app) {
   const context = await browser.newContext();
   try {
@@ -101,16 +114,21 @@ async function theApp(browser, app) {
       clicks.push(run);
       renders.push(render);
     }
-    const cpu = await cpuOver(REPS, async () => {
-      const queue = await generator.prepareBatch(page, CONCURRENCY);
-      return async () => {
-        await queue();
-        await generator.waitCounter(page, "Done", BATCH);
-      };
-    });
-    return { cpu, clicks, renders };
-  } finally {
+    const settings = await page.evaluate(() => globalThis.__benchSettings);
+    // The batches' CPU is the app's alone: the page stops reading its answers' timings for the benchmark.
+    await page.evaluate(() => (globalThis.__benchTimingsOff = true));
+    const batches = () =>
+      cpuOver(REPS, async () => {
+        const queue = await generator.prepareBatch(page, CONCURRENCY, `${BATCH_LABEL}, ${BATCH_SUBJECT}`);
+        return async () => {
+          await queue();
+          await generator.waitCounter(page, "Done", BATCH);
+        };
+      });
+    return { clicks, renders, settings, batches, close: () => context.close() };
+  } catch (e) {
     await context.close();
+    throw e;
   }
 }
 
@@ -121,8 +139,13 @@ try {
   console.log(
     `The client's cost a made image against ${app.url}: ${REPS} batches of ${BATCH} at concurrency ${CONCURRENCY}`,
   );
-  const blank = await blankPage(browser, app);
-  const { cpu, clicks: runs, renders } = await theApp(browser, app);
+  // The app's single images first: they show the settings its sends carry, which the blank page sends too.
+  const theApps = await theApp(browser, app);
+  const { clicks: runs, renders, settings } = theApps;
+  const blank = await blankPage(browser, app, settings);
+  const cpu = await theApps.batches();
+  await theApps.close();
+  console.log(`  both sides' sends: ${JSON.stringify(settings)}`);
   const clicks = runs.map((r) => r.total);
   const phase = (key) => ms(percentile(runs.map((r) => r[key]).filter(Number.isFinite), 50));
   const sends = REPS * BATCH;

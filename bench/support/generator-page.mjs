@@ -93,13 +93,13 @@ export async function setConcurrency(page, n) {
  * Fills the generator for a batch of 8 at `concurrency` (finished tasks cleared first) and answers the
  * step that queues it: the click on Queue 8 tasks, then the concurrency where the queue card only shows then.
  */
-export async function prepareBatch(page, concurrency) {
+export async function prepareBatch(page, concurrency, prompt = `A batch at concurrency ${concurrency}`) {
   // Concurrency is set on the queue card (shown while tasks exist) and kept across clears.
   const cardShown = await page.getByLabel("Concurrency", { exact: true }).isVisible();
   if (cardShown) await setConcurrency(page, concurrency);
   const clear = page.getByRole("button", { name: "Clear all" });
   if (await clear.isVisible()) await clear.click();
-  await page.getByLabel("Prompt", { exact: true }).fill(`A batch at concurrency ${concurrency}`);
+  await page.getByLabel("Prompt", { exact: true }).fill(prompt);
   const batch = page.getByLabel("Batch mode");
   if (!(await batch.isChecked())) await batch.check();
   const slider = page.getByLabel("Batch count");
@@ -122,15 +122,25 @@ export function serverTimings(header) {
 
 /**
  * An init script: keeps each generate-image answer's steps in `__benchTimings`, from its Server-Timing
- * header or, for an answer streamed as events (decision 123), from its `timing` event (read from a clone).
+ * header or, for an answer streamed as events (decision 123), from its `timing` event (read from a clone),
+ * and the settings the newest send asked for (style, quality, aspect ratio, negative prompt) in
+ * `__benchSettings`, so a bare client can send what the app sent. Setting `__benchTimingsOff` stops it
+ * (the clone it reads would count as the app's work).
  */
 export function recordFunctionTimings() {
   const timings = [];
   globalThis.__benchTimings = timings;
   const original = globalThis.fetch;
   globalThis.fetch = async function (...args) {
-    const response = await original.apply(this, args);
+    // Off (`__benchTimingsOff`), the page's sends cost it nothing more than the app's own work.
+    if (globalThis.__benchTimingsOff) return original.apply(this, args);
     const url = typeof args[0] === "string" ? args[0] : (args[0]?.url ?? String(args[0]));
+    const sent = url.includes("/functions/v1/generate-image") && typeof args[1]?.body === "string";
+    if (sent) {
+      const { style, quality, aspect_ratio, negative_prompt } = JSON.parse(args[1].body);
+      globalThis.__benchSettings = { style, quality, aspect_ratio, negative_prompt };
+    }
+    const response = await original.apply(this, args);
     if (!url.includes("/functions/v1/generate-image")) return response;
     const header = response.headers.get("server-timing");
     if (header) timings.push(header);

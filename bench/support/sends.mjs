@@ -7,6 +7,9 @@ import { json, moveToTier } from "./app.mjs";
 
 const PASSWORD = "correct-horse-battery";
 
+/** What every send of a batch asks for after its label and number ("Blank page 3, a red fox in the snow"). */
+export const BATCH_SUBJECT = "a red fox in the snow";
+
 /** A new account on the pro tier (the free tier's 5 a day would cut the batches short); its headers. */
 export async function proUser(app, secret, name = "floor") {
   const email = `${name}-${Date.now().toString(36)}@example.com`;
@@ -20,8 +23,12 @@ export async function proUser(app, secret, name = "floor") {
  * A batch of `count` sends in `concurrency` lanes; answers its wall time (to the last image kept or
  * shown) and the sum of the function's render steps. Self-contained, so it runs as it is in Node and,
  * through page.evaluate, in the page: `inPage` shows each image in an <img> and waits for its decode.
+ * `settings` (style, quality, aspect_ratio, ...) go in every send's body; without them the server's
+ * defaults apply.
  */
-export async function runBatch({ api, headers, concurrency, count, streamed, label, inPage }) {
+export async function runBatch(options) {
+  const { api, headers, concurrency, count, streamed, label, inPage, settings = {} } = options;
+  const subject = options.subject ?? "a red fox in the snow"; // BATCH_SUBJECT: the page cannot import it
   const providerMs = (timing) => Number(/provider;dur=([\d.]+)/.exec(timing ?? "")?.[1] ?? NaN);
   const keep = async (url) => {
     if (!inPage) return void (await (await fetch(url)).arrayBuffer());
@@ -41,7 +48,7 @@ export async function runBatch({ api, headers, concurrency, count, streamed, lab
       const res = await fetch(`${api}/functions/v1/generate-image`, {
         method: "POST",
         headers: streamed ? { ...headers, Accept: "text/event-stream" } : headers,
-        body: JSON.stringify({ request_id: crypto.randomUUID(), prompt }),
+        body: JSON.stringify({ ...settings, request_id: crypto.randomUUID(), prompt }),
       });
       if (!res.ok) throw new Error(`generate-image answered ${res.status}: ${await res.text()}`);
       let answer;
@@ -73,7 +80,7 @@ export async function runBatch({ api, headers, concurrency, count, streamed, lab
   await Promise.all(
     Array.from({ length: concurrency }, async (_, lane) => {
       for (let i = lane; i < count; i += concurrency) {
-        const one = send(`${label} ${i + 1}, a red fox in the snow`);
+        const one = send(`${label} ${i + 1}, ${subject}`);
         all.push(one.done);
         await one.freed;
       }

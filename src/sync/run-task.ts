@@ -108,8 +108,8 @@ export type Claimed = { task: TaskRecord; held: boolean };
 export type SendOptions = {
   /**
    * Runs inside the transaction that stores a success and may claim the task to send next (the
-   * queue's, decided by claimOf): its send then starts the moment that transaction commits, before the page's live
-   * views redraw with the new row and keep IndexedDB and the main thread busy.
+   * queue's, decided by claimOf): its send then starts the moment that transaction commits, before
+   * the page's live views redraw with the new row and keep IndexedDB and the main thread busy.
    */
   next?: (doneTaskId: string) => Promise<Claimed | undefined>;
   /**
