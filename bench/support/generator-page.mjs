@@ -137,8 +137,12 @@ export function recordFunctionTimings() {
     const url = typeof args[0] === "string" ? args[0] : (args[0]?.url ?? String(args[0]));
     const sent = url.includes("/functions/v1/generate-image") && typeof args[1]?.body === "string";
     if (sent) {
-      const { style, quality, aspect_ratio, negative_prompt } = JSON.parse(args[1].body);
-      globalThis.__benchSettings = { style, quality, aspect_ratio, negative_prompt };
+      try {
+        const { style, quality, aspect_ratio, negative_prompt } = JSON.parse(args[1].body);
+        globalThis.__benchSettings = { style, quality, aspect_ratio, negative_prompt };
+      } catch {
+        // Not JSON: the send goes as it is, and the blank page keeps the settings it last heard.
+      }
     }
     const response = await original.apply(this, args);
     if (!url.includes("/functions/v1/generate-image")) return response;
