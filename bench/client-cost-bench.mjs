@@ -68,11 +68,9 @@ async function blankPage(browser, app, settings) {
     const page = await context.newPage();
     await page.goto(`${app.api}/functions/v1/health`);
     const headers = await proUser(app, JWT_SECRET, "blank");
-    const options = {
-      ...{ api: app.api, headers, count: BATCH, concurrency: CONCURRENCY, streamed: true, inPage: true },
-      settings,
-    };
-    return await cpuOver(REPS, async () => () => page.evaluate(runBatch, { ...options, label: BATCH_LABEL }));
+    const options = { api: app.api, headers, count: BATCH, concurrency: CONCURRENCY, streamed: true, inPage: true };
+    const batch = { ...options, settings, label: BATCH_LABEL, subject: BATCH_SUBJECT };
+    return await cpuOver(REPS, async () => () => page.evaluate(runBatch, batch));
   } finally {
     await context.close();
   }

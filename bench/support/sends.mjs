@@ -7,7 +7,7 @@ import { json, moveToTier } from "./app.mjs";
 
 const PASSWORD = "correct-horse-battery";
 
-/** What every send of a batch asks for after its label and number ("Blank page 3, a red fox in the snow"). */
+/** What every send of a batch asks for after its label and number ("A batch 3, a red fox in the snow"). */
 export const BATCH_SUBJECT = "a red fox in the snow";
 
 /** A new account on the pro tier (the free tier's 5 a day would cut the batches short); its headers. */
@@ -24,11 +24,12 @@ export async function proUser(app, secret, name = "floor") {
  * shown) and the sum of the function's render steps. Self-contained, so it runs as it is in Node and,
  * through page.evaluate, in the page: `inPage` shows each image in an <img> and waits for its decode.
  * `settings` (style, quality, aspect_ratio, ...) go in every send's body; without them the server's
- * defaults apply.
+ * defaults apply. Each send's prompt is "<label> <n>, <subject>".
  */
 export async function runBatch(options) {
   const { api, headers, concurrency, count, streamed, label, inPage, settings = {} } = options;
-  const subject = options.subject ?? "a red fox in the snow"; // BATCH_SUBJECT: the page cannot import it
+  // BATCH_SUBJECT when not given (a function run in the page cannot read this module's constants).
+  const subject = options.subject ?? "a red fox in the snow";
   const providerMs = (timing) => Number(/provider;dur=([\d.]+)/.exec(timing ?? "")?.[1] ?? NaN);
   const keep = async (url) => {
     if (!inPage) return void (await (await fetch(url)).arrayBuffer());
