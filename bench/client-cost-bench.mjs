@@ -2,11 +2,12 @@
 // one backend (`npm start`'s, built-in engine). Prints figures; it is not a test.
 //
 // The same batch (8 sends, streamed, at the app's default concurrency of 2, with the style, quality,
-// aspect ratio and negative prompt the app's form sends) goes out BENCH_CC_REPS times (3) from a blank
-// page in Chromium (each image shown in an <img> and decoded: bench/support/sends.mjs), then from the
-// app's generator through its UI (queued as a person queues a batch). Each side's CPU a send is read by
-// kind of process from /proc (bench/support/process-cpu.mjs) over its batches, each from its start (for
-// the app, the click on Queue) to its end and 1.5 s more; "besides the render" sums every kind but the
+// aspect ratio and negative prompt the app's form sends) goes out BENCH_CC_REPS times (5) from a blank
+// page (each image shown in an <img> and decoded: bench/support/sends.mjs) and from the app's generator
+// through its UI (queued as a person queues a batch), each side in its own Chromium, the two sides'
+// batches in turn. Each side's CPU a send is read by kind of process from /proc
+// (bench/support/process-cpu.mjs, without the other side's browser) over its batches, each from its start
+// (for the app, the click on Queue) to its end and 1.5 s more; "besides the render" sums every kind but the
 // backend's render processes, whose work is the same on both sides. First (they tell the settings both
 // sides send), BENCH_CC_RUNS (10) single images, from the click on Generate to the frame that shows the
 // image, beside the render time the server reported for each (Server-Timing `provider`).
@@ -27,7 +28,7 @@ import { BATCH_SUBJECT, proUser, runBatch } from "./support/sends.mjs";
 
 const PORT = Number(process.env.BENCH_CC_PORT ?? 55850);
 const API_PORT = Number(process.env.BENCH_CC_API_PORT ?? 55851);
-const REPS = Number(process.env.BENCH_CC_REPS ?? 3);
+const REPS = Number(process.env.BENCH_CC_REPS ?? 5);
 const RUNS = Number(process.env.BENCH_CC_RUNS ?? 10);
 const BATCH = 8;
 const CONCURRENCY = 2;
@@ -40,40 +41,43 @@ const JWT_SECRET = randomBytes(32).toString("hex");
 const SETTLE_MS = 1_500;
 
 /**
- * The CPU by kind of process of `reps` batches, summed, after one not counted (a warm-up): from the moment
- * `prepare()`'s answer starts the batch until it has ended and SETTLE_MS have passed.
+ * Each side runs in its own browser, marked by a switch on its command line that Chromium ignores, so one
+ * side's batch is counted without the other browser's processes (bench/support/process-cpu.mjs).
  */
-async function cpuOver(reps, prepare) {
-  await (
-    await prepare()
-  )();
-  const total = {};
-  for (let i = 0; i < reps; i++) {
-    const batch = await prepare();
-    const before = cpuByKind();
-    await batch();
-    await new Promise((r) => setTimeout(r, SETTLE_MS));
-    for (const [kind, ms] of Object.entries(cpuSince(before, cpuByKind()) ?? {})) total[kind] = (total[kind] ?? 0) + ms;
-  }
-  return Object.fromEntries(Object.entries(total).sort((a, b) => b[1] - a[1]));
+const MARK = { app: "--bench-side=app", blank: "--bench-side=blank" };
+
+/**
+ * One batch's CPU by kind of process, without the other side's browser: from the moment `prepare()`'s
+ * answer starts the batch until it has ended and SETTLE_MS have passed.
+ */
+async function countBatch(prepare, leaveOut) {
+  const batch = await prepare();
+  const before = cpuByKind({ leaveOut });
+  await batch();
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  return cpuSince(before, cpuByKind({ leaveOut })) ?? {};
 }
+
+/** Sums CPU by kind into `total`. */
+function addCpu(total, cpu) {
+  for (const [kind, ms] of Object.entries(cpu)) total[kind] = (total[kind] ?? 0) + ms;
+}
+
+const sortedCpu = (total) => Object.fromEntries(Object.entries(total).sort((a, b) => b[1] - a[1]));
 
 /**
  * The blank page's batches: a page on the backend's origin, no React, no IndexedDB, no service worker,
- * sending the settings the app's sends asked for (`settings`), so both make the same images.
+ * sending the settings the app's sends asked for (`settings`), so both make the same images. Answers the
+ * function that readies one batch (`prepare`) and `close()`.
  */
 async function blankPage(browser, app, settings) {
   const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    await page.goto(`${app.api}/functions/v1/health`);
-    const headers = await proUser(app, JWT_SECRET, "blank");
-    const options = { api: app.api, headers, count: BATCH, concurrency: CONCURRENCY, streamed: true, inPage: true };
-    const batch = { ...options, settings, label: BATCH_LABEL, subject: BATCH_SUBJECT };
-    return await cpuOver(REPS, async () => () => page.evaluate(runBatch, batch));
-  } finally {
-    await context.close();
-  }
+  const page = await context.newPage();
+  await page.goto(`${app.api}/functions/v1/health`);
+  const headers = await proUser(app, JWT_SECRET, "blank");
+  const options = { api: app.api, headers, count: BATCH, concurrency: CONCURRENCY, streamed: true, inPage: true };
+  const batch = { ...options, settings, label: BATCH_LABEL, subject: BATCH_SUBJECT };
+  return { prepare: async () => () => page.evaluate(runBatch, batch), close: () => context.close() };
 }
 
 /** The render time the server reported for the newest generate-image answer the page recorded. */
@@ -86,8 +90,8 @@ async function lastRender(page, count) {
 }
 
 /**
- * The app through its generator: single images from the click to the image shown, the settings they were
- * sent with, then (`batches()`) the batches; `close()` ends it.
+ * The app through its generator: single images from the click to the image shown and the settings they were
+ * sent with; `prepare()` readies one batch (its answer runs it), `close()` ends it.
  */
 async function theApp(browser, app) {
   const context = await browser.newContext();
@@ -115,15 +119,14 @@ async function theApp(browser, app) {
     const settings = await page.evaluate(() => globalThis.__benchSettings);
     // The batches' CPU is the app's alone: the page stops reading its answers' timings for the benchmark.
     await page.evaluate(() => (globalThis.__benchTimingsOff = true));
-    const batches = () =>
-      cpuOver(REPS, async () => {
-        const queue = await generator.prepareBatch(page, CONCURRENCY, `${BATCH_LABEL}, ${BATCH_SUBJECT}`);
-        return async () => {
-          await queue();
-          await generator.waitCounter(page, "Done", BATCH);
-        };
-      });
-    return { clicks, renders, settings, batches, close: () => context.close() };
+    const prepare = async () => {
+      const queue = await generator.prepareBatch(page, CONCURRENCY, `${BATCH_LABEL}, ${BATCH_SUBJECT}`);
+      return async () => {
+        await queue();
+        await generator.waitCounter(page, "Done", BATCH);
+      };
+    };
+    return { clicks, renders, settings, prepare, close: () => context.close() };
   } catch (e) {
     await context.close();
     throw e;
@@ -132,17 +135,35 @@ async function theApp(browser, app) {
 
 const ms = (v) => `${Math.round(v)} ms`;
 const app = await startApp({ port: PORT, apiPort: API_PORT, env: { JWT_SECRET } });
-const browser = await chromium.launch({ executablePath: chromiumPath(), args: ["--no-sandbox", "--disable-gpu"] });
+const launch = (mark) =>
+  chromium.launch({ executablePath: chromiumPath(), args: ["--no-sandbox", "--disable-gpu", mark] });
+const browsers = await Promise.all([launch(MARK.app), launch(MARK.blank)]);
 try {
   console.log(
-    `The client's cost a made image against ${app.url}: ${REPS} batches of ${BATCH} at concurrency ${CONCURRENCY}`,
+    `The client's cost a made image against ${app.url}: ${REPS} batches of ${BATCH} at concurrency ${CONCURRENCY}, ` +
+      "each side's in turn",
   );
   // The app's single images first: they show the settings its sends carry, which the blank page sends too.
-  const theApps = await theApp(browser, app);
+  const theApps = await theApp(browsers[0], app);
   const { clicks: runs, renders, settings } = theApps;
-  const blank = await blankPage(browser, app, settings);
-  const cpu = await theApps.batches();
-  await theApps.close();
+  const blankPages = await blankPage(browsers[1], app, settings);
+  // One batch each not counted (a warm-up), then the sides' batches in turn, so whatever else the machine
+  // does meanwhile falls on both alike.
+  await (
+    await blankPages.prepare()
+  )();
+  await (
+    await theApps.prepare()
+  )();
+  const blankTotal = {};
+  const appTotal = {};
+  for (let i = 0; i < REPS; i++) {
+    addCpu(blankTotal, await countBatch(blankPages.prepare, MARK.app));
+    addCpu(appTotal, await countBatch(theApps.prepare, MARK.blank));
+  }
+  await Promise.all([theApps.close(), blankPages.close()]);
+  const blank = sortedCpu(blankTotal);
+  const cpu = sortedCpu(appTotal);
   console.log(`  both sides' sends: ${JSON.stringify(settings)}`);
   const clicks = runs.map((r) => r.total);
   const phase = (key) => ms(percentile(runs.map((r) => r[key]).filter(Number.isFinite), 50));
@@ -162,6 +183,6 @@ try {
   console.log(`cpu a send: app ${ms(app1)}, blank page ${ms(blank1)}, ratio ${(app1 / blank1).toFixed(2)}`);
   console.log(`click to image p50 ${ms(percentile(clicks, 50))}, render p50 ${ms(percentile(renders, 50))}`);
 } finally {
-  await browser.close();
+  await Promise.all(browsers.map((b) => b.close()));
   await app.stop();
 }

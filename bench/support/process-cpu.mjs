@@ -36,9 +36,10 @@ function kindOf(cmdline) {
 /**
  * CPU milliseconds (user + system) so far, summed by kind of process; null without /proc. Only this
  * process and those it started (the browser, the app and its backend, their children) count: whatever
- * else runs on the machine is not the benchmark's.
+ * else runs on the machine is not the benchmark's. `leaveOut`: a process whose command line holds this
+ * text, with all it started, is not counted either (a second browser, measured on its own).
  */
-export function cpuByKind() {
+export function cpuByKind({ leaveOut } = {}) {
   if (!existsSync("/proc/self/stat")) return null;
   const processes = new Map();
   for (const pid of readdirSync("/proc")) {
@@ -52,21 +53,38 @@ export function cpuByKind() {
       // The process ended while being read.
     }
   }
-  const ours = new Set([process.pid]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const p of processes.values()) if (!ours.has(p.pid) && ours.has(p.parent) && ours.add(p.pid)) grew = true;
-  }
+  const commandLine = (pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+    } catch {
+      return null; // The process ended while being read.
+    }
+  };
+  const ours = descendants(processes, [process.pid]);
+  const left = leaveOut
+    ? descendants(
+        processes,
+        [...ours].filter((pid) => commandLine(pid)?.includes(leaveOut)),
+      )
+    : [];
+  for (const pid of left) ours.delete(pid);
   const totals = {};
   for (const pid of ours) {
-    try {
-      const kind = kindOf(readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " "));
-      if (kind) totals[kind] = (totals[kind] ?? 0) + processes.get(pid).ms;
-    } catch {
-      // The process ended while being read.
-    }
+    const line = commandLine(pid);
+    const kind = line && kindOf(line);
+    if (kind) totals[kind] = (totals[kind] ?? 0) + processes.get(pid).ms;
   }
   return totals;
+}
+
+/** `roots` and every process they started, from a map of pid to { pid, parent }. */
+function descendants(processes, roots) {
+  const found = new Set(roots);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of processes.values()) if (!found.has(p.pid) && found.has(p.parent) && found.add(p.pid)) grew = true;
+  }
+  return found;
 }
 
 /** The CPU each kind used between two readings of cpuByKind (kinds that used none are left out). */

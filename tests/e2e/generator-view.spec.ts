@@ -41,6 +41,9 @@ for (const viewport of [
       };
       requestAnimationFrame(sample);
     });
+    // Its colours change at once (decision 176): held and back on every press, a colour transition would
+    // redraw the page for 200 ms each time.
+    await expect(generateButton(page)).toHaveCSS("transition-property", "none");
     await generateButton(page).click();
 
     await expect(previewImage(page, prompt)).toBeVisible({ timeout: 30_000 });

@@ -63,7 +63,9 @@ function isHeld(running: boolean, submitting: boolean, batch: boolean, defaultsR
 /**
  * Generate, the one part of the form that follows the run: a run's start and end redraw it alone. Held,
  * it stays focusable and says so with aria-disabled: a disabled button would drop the focus to the top of
- * the page.
+ * the page. Its colours change at once: every press flips it to held and back, and each colour transition
+ * (which the compositor cannot run) would redraw the page for 200 ms
+ * (docs/decisions/176-generate-changes-colour-at-once.md).
  */
 function GenerateButton(props: {
   run: RunState;
@@ -79,7 +81,7 @@ function GenerateButton(props: {
   return (
     <button
       type="submit"
-      className={`btn btn-primary flex-1 ${held ? "btn-disabled" : ""}`}
+      className={`btn btn-primary flex-1 transition-none ${held ? "btn-disabled" : ""}`}
       disabled={blank && !held}
       aria-disabled={held || undefined}
     >
