@@ -141,7 +141,7 @@ const browsers = await Promise.all([launch(MARK.app), launch(MARK.blank)]);
 try {
   console.log(
     `The client's cost a made image against ${app.url}: ${REPS} batches of ${BATCH} at concurrency ${CONCURRENCY}, ` +
-      "each side's in turn",
+      "the sides' batches in turn",
   );
   // The app's single images first: they show the settings its sends carry, which the blank page sends too.
   const theApps = await theApp(browsers[0], app);
@@ -149,12 +149,7 @@ try {
   const blankPages = await blankPage(browsers[1], app, settings);
   // One batch each not counted (a warm-up), then the sides' batches in turn, so whatever else the machine
   // does meanwhile falls on both alike.
-  await (
-    await blankPages.prepare()
-  )();
-  await (
-    await theApps.prepare()
-  )();
+  for (const side of [blankPages, theApps]) await side.prepare().then((batch) => batch());
   const blankTotal = {};
   const appTotal = {};
   for (let i = 0; i < REPS; i++) {
