@@ -49,7 +49,10 @@ export const KNOWN_VIOLATION_SEEDS: { seed: number; reason: string }[] = [];
 // 3468: a send cut by a deleted database (its task gone with the device's storage) was still waiting on a
 // hung provider when the device was quiet, so its reservation was open at the final check. Not a leak: the
 // function closed it at the provider's timeout. The final check now waits for such sends (lostSendsEnded).
-export const CI_SEEDS: number[] = [115, 198, 228, 2522, 2714, 3468];
+// 3956: five tabs reloaded after a deleted database, on a loaded machine; the device came back signed out,
+// and the harness checked quiescence without signing in again. Now the person signs in when the generator
+// asks them to, and a sign-out the server did not cause is a violation (signInIfSignedOut, decision 178).
+export const CI_SEEDS: number[] = [115, 198, 228, 2522, 2714, 3468, 3956];
 
 export const RECOVERY_PATHS = [
   "outbox replay",
@@ -217,6 +220,8 @@ class Run {
   generateBodies = new Map<string, number>();
   restMutations = new Map<string, number>();
   refreshes = 0;
+  /** What the server last said when it ended this person's session (a refused renewal or check), or "". */
+  sessionEndedByServer = "";
   lastDexie: DexieState | null = null;
   offline = false;
   private routes: { url: string; handler: (route: Route) => Promise<void> }[] = [];
@@ -332,6 +337,16 @@ class Run {
       if (url.includes("/auth/v1/token") && url.includes("refresh_token") && res.status() === 200) {
         this.counters["token renewal"] += 1;
       }
+      if (url.includes("/auth/v1/") && (res.status() === 400 || res.status() === 403)) {
+        void res
+          .json()
+          .then((body: { code?: unknown; error_code?: unknown }) => {
+            // GoTrue names the error in error_code (code is then the status) or, in older answers, in code.
+            const code = [body?.error_code, body?.code].map(String).find((c) => SESSION_ENDED_CODES.has(c));
+            if (code) this.sessionEndedByServer = `${new URL(url).pathname} ${code}`;
+          })
+          .catch(() => undefined);
+      }
       if (url.includes("/auth/v1/token") || url.includes("/functions/v1/generate-image")) {
         const from = res.request().serviceWorker() ? "worker" : where(res.frame()?.page()?.url());
         const line = `${res.request().method()} ${new URL(url).pathname}${new URL(url).search} ${res.status()} (${from})`;
@@ -407,6 +422,41 @@ class Run {
 }
 
 // ---- Person actions --------------------------------------------------------------------------------
+
+/** What the auth server answers for a session it has ended (src/api/auth.ts forgets the session on these). */
+const SESSION_ENDED_CODES = new Set([
+  "refresh_token_already_used",
+  "refresh_token_not_found",
+  "session_not_found",
+  "session_expired",
+]);
+
+/**
+ * At quiescence the person looks at the generator. A device the person did not sign out may have been
+ * signed out by the server: a renewal whose answer a reload lost, presented again after the reuse interval,
+ * ends the session (decisions 067 and 120), and the app then asks its person to sign in. They do, as the
+ * app asks. A device signed out while the server refused nothing is a violation.
+ */
+async function signInIfSignedOut(run: Run, page: Page): Promise<void> {
+  const menu = page.getByRole("button", { name: `Account menu for ${run.email}` });
+  const signInLink = page.getByRole("link", { name: "Sign in", exact: true }).first();
+  const shown = await run
+    .time("quiescence: who is signed in", () =>
+      Promise.race([
+        menu.waitFor({ timeout: 10_000 }).then(() => "in" as const),
+        signInLink.waitFor({ timeout: 10_000 }).then(() => "out" as const),
+      ]),
+    )
+    .catch(() => "unknown" as const);
+  if (shown !== "out") return;
+  if (!run.sessionEndedByServer) {
+    run.violation("quiescence", "the device was signed out, and neither the person nor the server ended its session");
+  }
+  run.notes.push(`signed out by the server (${run.sessionEndedByServer || "no refusal seen"}): signed in again`);
+  run.note(`quiescence: signed out (${run.sessionEndedByServer || "no refusal seen"}), signing in again`);
+  await signIn(run, page).catch((e) => run.notes.push(`sign-in after the session ended: ${e}`));
+  await openGenerator(page).catch(() => undefined);
+}
 
 async function signIn(run: Run, page: Page): Promise<void> {
   await run.time("sign-in through the UI", () => signInSteps(run, page));
@@ -1307,6 +1357,7 @@ export async function runSchedule(
     const page2 = await ensurePage(run);
     if (!run.signedIn) await signIn(run, page2).catch((e) => run.notes.push(`final sign-in: ${e}`));
     await openGenerator(page2).catch(() => undefined);
+    await signInIfSignedOut(run, page2);
     const still = await settle(run, 45_000, "settle (quiescence)");
     if (still) run.violation("quiescence", `never quiescent: ${still}`);
     await run.time("settle (sends lost with storage)", () => lostSendsEnded(run, 10_000));
