@@ -12,6 +12,7 @@ import {
   readDexie,
   readRowIds,
   readServer,
+  readStoredSession,
   rewriteStoredToken,
   signUpUser,
   type DexieOutbox,
@@ -438,17 +439,15 @@ const SESSION_ENDED_CODES = new Set([
  * app asks. A device signed out while the server refused nothing is a violation.
  */
 async function signInIfSignedOut(run: Run, page: Page): Promise<void> {
+  // The prerendered page shows "Sign in" until it is live, so what settles it is the stored session.
   const menu = page.getByRole("button", { name: `Account menu for ${run.email}` });
-  const signInLink = page.getByRole("link", { name: "Sign in", exact: true }).first();
-  const shown = await run
-    .time("quiescence: who is signed in", () =>
-      Promise.race([
-        menu.waitFor({ timeout: 10_000 }).then(() => "in" as const),
-        signInLink.waitFor({ timeout: 10_000 }).then(() => "out" as const),
-      ]),
-    )
-    .catch(() => "unknown" as const);
-  if (shown !== "out") return;
+  const shown = await run.time("quiescence: who is signed in", () =>
+    menu.waitFor({ timeout: 10_000 }).then(
+      () => true,
+      () => false,
+    ),
+  );
+  if (shown || (await readStoredSession(page).catch(() => undefined)) !== null) return;
   if (!run.sessionEndedByServer) {
     run.violation("quiescence", "the device was signed out, and neither the person nor the server ended its session");
   }

@@ -286,7 +286,7 @@ export async function rewriteStoredToken(
 }
 
 /** The stored session's key and raw value in the auth store, or null when none is stored. */
-async function readStoredSession(page: Page): Promise<{ key: string; value: string } | null> {
+export async function readStoredSession(page: Page): Promise<{ key: string; value: string } | null> {
   return (await page.evaluate(`(async () => {
     ${AUTH_KV}
     const idb = await openKv();
