@@ -215,6 +215,7 @@ const RPCS: { fn: string; arg: string }[] = [
   { fn: "quota_reserve", arg: "p_user_id" },
   { fn: "quota_commit", arg: "p_user_id" },
   { fn: "quota_release", arg: "p_user_id" },
+  { fn: "take_stale_reservations", arg: "p_user_id" },
   { fn: "search_gallery", arg: "p_query" },
   { fn: "record_generation", arg: "p_generation" },
   { fn: "is_style_id", arg: "p_style" },

@@ -382,6 +382,20 @@ describe("rpc", () => {
     const reserve = await owner.client.rpc("quota_reserve", { p_user_id: owner.id, p_request_id: randomUUID() });
     expect(reserve.status).toBe(403);
     expect(reserve.error).toMatchObject({ code: "42501", message: "permission denied for function quota_reserve" });
+    const sweep = await owner.client.rpc("take_stale_reservations", { p_user_id: owner.id });
+    expect(sweep.status).toBe(403);
+  });
+
+  it("answers a function returning a set of text as a JSON array of strings", async () => {
+    // take_stale_reservations, as generate-image's store reads it: the names of images left by ended calls.
+    const id = randomUUID();
+    expect((await service.rpc("quota_reserve", { p_user_id: owner.id, p_request_id: id })).error).toBeNull();
+    expect(await service.rpc("take_stale_reservations", { p_user_id: owner.id })).toMatchObject({
+      error: null,
+      status: 200,
+      data: [],
+    });
+    expect((await service.rpc("quota_release", { p_user_id: owner.id, p_request_id: id })).error).toBeNull();
   });
 
   it("calls stable functions with GET and refuses writes in a GET with 405", async () => {

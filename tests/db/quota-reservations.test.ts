@@ -195,4 +195,50 @@ describeDb("quota reservations", (ctx) => {
     expect(results.every(Boolean)).toBe(true);
     expect(await held(user)).toBe(1);
   });
+
+  it("take_stale_reservations takes the 10-minute-old reservations without a row, and names the images they left", async () => {
+    const a = await ctx.db.createUser();
+    const b = await ctx.db.createUser();
+    const [stale, young, recorded, theirs] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    await reserve(a, stale);
+    await reserve(a, young);
+    await reserve(a, recorded);
+    await reserve(b, theirs);
+    const image = (user: { id: string }, id: string, ext = "png") => `${user.id}/${id}.${ext}`;
+    for (const name of [image(a, stale, "webp"), image(a, young), image(a, recorded), image(b, theirs)]) {
+      await ctx.db.query(
+        `insert into storage.objects (bucket_id, name, metadata) values ('generations', $1, '{"mimetype":"image/png"}')`,
+        [name],
+      );
+    }
+    await ctx.db.query(
+      "update public.quota_reservations set created_at = now() - interval '11 minutes' where request_id = any($1::uuid[])",
+      [[stale, recorded, theirs]],
+    );
+    // A row stored without its charge still holds its reservation (quota_commit settles it): it is not taken.
+    await insertAs(
+      ctx.db,
+      "service",
+      "generations",
+      generationFor(a, { id: recorded, image_path: image(a, recorded) }),
+    );
+    for (const role of ["anon", a] as const) {
+      expect(await sqlState(ctx.db.run(role, "select public.take_stale_reservations($1)", [a.id]))).toBe("42501");
+    }
+    const take = async (user: { id: string }) =>
+      (
+        await ctx.db.run<{ name: string }>("service", "select public.take_stale_reservations($1) as name", [user.id])
+      ).map((r) => r.name);
+    expect(await take(a)).toEqual([image(a, stale, "webp")]);
+    const left = await ctx.db.query<{ request_id: string }>(
+      "select request_id::text from public.quota_reservations where user_id = $1 order by request_id",
+      [a.id],
+    );
+    expect(left.map((r) => r.request_id).sort()).toEqual([young, recorded].sort());
+    // Taken once: a second sweep finds nothing, and the other person's is theirs to sweep.
+    expect(await take(a)).toEqual([]);
+    expect(await take(b)).toEqual([image(b, theirs)]);
+    // The request, repeated, reserves again.
+    expect(await reserve(a, stale)).toMatchObject({ allowed: true });
+  });
 });

@@ -45,6 +45,11 @@ export interface GenerationStore {
    */
   commit(userId: string, requestId: string): Promise<Result<QuotaState | null>>;
   release(userId: string, requestId: string): Promise<Result<void>>;
+  /**
+   * Takes the user's reservations older than 10 minutes with no row (calls that ended before their row)
+   * and answers the paths of the images they left (take_stale_reservations), for removeImage.
+   */
+  takeStaleReservations(userId: string): Promise<Result<string[]>>;
   putImage(path: string, bytes: Uint8Array, contentType: string): Promise<Result<void>>;
   removeImage(path: string): Promise<Result<void>>;
   /**

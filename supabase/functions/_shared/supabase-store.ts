@@ -103,6 +103,15 @@ export function createSupabaseStore(config: SupabaseStoreConfig): GenerationStor
       return error ? fail(dbError("quota_release", error)) : ok(undefined);
     },
 
+    async takeStaleReservations(userId) {
+      const { data, error } = await service.rpc("take_stale_reservations", { p_user_id: userId });
+      if (error) return fail(dbError("take_stale_reservations", error));
+      if (!Array.isArray(data) || !data.every((p) => typeof p === "string")) {
+        return fail(dbError("take_stale_reservations", { message: "unexpected shape" }));
+      }
+      return ok(data as string[]);
+    },
+
     async putImage(path, bytes, contentType) {
       // A Blob uploads as multipart with the part's own type, exactly as the app's client does.
       const blob = new Blob([bytes as Uint8Array<ArrayBuffer>], { type: contentType });

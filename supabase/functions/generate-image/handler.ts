@@ -275,6 +275,8 @@ async function generate(
     return { ok: false, error: appError("daily_limit", { retryAfter: Math.max(1, Math.ceil(untilReset)) }) };
   }
 
+  sweepLeftImages(d, userId);
+
   // From here on every failure must give the reserved slot back.
   const giveBack = async (error: AppError): Promise<Outcome> => {
     // A concurrent duplicate may have stored this request meanwhile: then the request succeeded.
@@ -444,6 +446,36 @@ async function note(d: Deps, phases: Phases, attempt: EngineAttempt): Promise<vo
 }
 
 /** Work the answer does not wait for where the platform keeps it running (Deps.background); else awaited. */
+/** A stale reservation is at least 10 minutes old, so one sweep in 10 minutes finds every new one. */
+const SWEEP_EVERY_MS = 10 * 60_000;
+// When each person's left images were last swept from this isolate.
+const lastSweeps = new WeakMap<GenerationStore, Map<string, number>>();
+
+/**
+ * After the answer, at most once in 10 minutes a person: removes the images their calls stored without
+ * writing the row (a call that ended in between) and that no retry claimed while its reservation held
+ * (take_stale_reservations takes those reservations).
+ */
+function sweepLeftImages(d: Deps, userId: string): void {
+  let sweeps = lastSweeps.get(d.store);
+  if (!sweeps) lastSweeps.set(d.store, sweeps = new Map());
+  const last = sweeps.get(userId);
+  if (last !== undefined && d.now() - last < SWEEP_EVERY_MS) return;
+  sweeps.set(userId, d.now());
+  const sweep = async () => {
+    const taken = await d.store.takeStaleReservations(userId);
+    if (!taken.ok) throw new Error(taken.error.detail ?? taken.error.code);
+    for (const path of taken.value) {
+      const removed = await d.store.removeImage(path);
+      if (removed.ok) d.log("left_image.removed", { path });
+      else d.log("left_image.remove_failed", { path, detail: removed.error.detail });
+    }
+  };
+  // Not this request's work: never in its Server-Timing, never waited for.
+  const sweeping = sweep().catch((e) => d.log("left_image.sweep_failed", { detail: String(e) }));
+  if (d.background) d.background(sweeping);
+}
+
 async function later(d: Deps, phases: Phases, name: string, work: Promise<void>): Promise<void> {
   const settled = work.catch((e) => d.log(`${name}.failed`, { detail: String(e) }));
   if (d.background) d.background(settled);

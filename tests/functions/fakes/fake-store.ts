@@ -30,11 +30,14 @@ export function nextLocalMidnight(nowMs: number, timeZone: string): number {
   return Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate() + 1) - offset;
 }
 
+/** A reservation this old with no row is left by a call that ended (take_stale_reservations). */
+const STALE_AFTER_MS = 10 * 60_000;
+
 export class FakeDb {
   users = new Map<string, string>(); // jwt -> user id
   limits = new Map<string, Limits>();
-  /** Held reservations by request id; a commit or a release removes one. */
-  reservations = new Map<string, { userId: string }>();
+  /** Held reservations by request id, with when they were made; a commit or a release removes one. */
+  reservations = new Map<string, { userId: string; at: number }>();
   rows = new Map<string, GenerationRow>();
   /** Request ids whose generation the person deleted (private.generation_tombstones), with the owner. */
   tombstones = new Map<string, string>();
@@ -186,7 +189,7 @@ export class FakeStore implements GenerationStore {
       return ok({ ...this.db.quota(userId), allowed: true, tier: l.tier });
     }
     if (l.used + this.db.held(userId) >= limit) return ok({ ...this.db.quota(userId), allowed: false, tier: l.tier });
-    this.db.reservations.set(requestId, { userId });
+    this.db.reservations.set(requestId, { userId, at: this.db.now() });
     return ok({ ...this.db.quota(userId), allowed: true, tier: l.tier });
   }
 
@@ -207,6 +210,18 @@ export class FakeStore implements GenerationStore {
     if (e) return fail(e);
     if (this.db.reservations.get(requestId)?.userId === userId) this.db.reservations.delete(requestId);
     return ok(undefined);
+  }
+
+  async takeStaleReservations(userId: string): Promise<Result<string[]>> {
+    const e = await this.enter("takeStaleReservations");
+    if (e) return fail(e);
+    const taken: string[] = [];
+    for (const [id, r] of this.db.reservations) {
+      if (r.userId !== userId || r.at >= this.db.now() - STALE_AFTER_MS || this.db.rows.has(id)) continue;
+      this.db.reservations.delete(id);
+      taken.push(`${userId}/${id}.`);
+    }
+    return ok([...this.db.objects.keys()].filter((path) => taken.some((prefix) => path.startsWith(prefix))));
   }
 
   async putImage(path: string, bytes: Uint8Array, contentType: string): Promise<Result<void>> {

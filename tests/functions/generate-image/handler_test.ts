@@ -309,6 +309,54 @@ Deno.test(
   },
 );
 
+Deno.test(
+  "an image a call stored without its row goes once its reservation is 10 minutes old, once a sweep in 10 minutes",
+  async () => {
+    let now = Date.parse("2026-03-10T12:00:00Z");
+    await withHarness({ tier: "pro", now: () => now }, async (h) => {
+      const later: Promise<void>[] = [];
+      const deps: Deps = { ...h.deps, background: (work) => void later.push(work) };
+      const png = { bytes: solidPng(4, 4), contentType: "image/png" };
+      const other = h.db.addUser("pro");
+      // Calls that ended between their image and their row: 11 and 5 minutes ago, and another person's.
+      const left = (userId: string, minutesAgo: number) => {
+        const id = crypto.randomUUID();
+        h.db.reservations.set(id, { userId, at: now - minutesAgo * 60_000 });
+        h.db.objects.set(`${userId}/${id}.png`, png);
+        return `${userId}/${id}.png`;
+      };
+      const stale = left(h.user.id, 11);
+      const young = left(h.user.id, 5);
+      const theirs = left(other.id, 11);
+      assert.equal((await h.call(request(), { deps })).status, 200);
+      await Promise.all(later);
+      assert.equal(h.db.objects.has(stale), false);
+      assert.deepEqual([young, theirs].map((p) => h.db.objects.has(p)), [true, true]);
+      assert.equal(h.db.held(h.user.id), 1, "the young reservation is still held");
+      assert.ok(h.logs.some((l) => l.event === "left_image.removed" && l.path === stale));
+
+      // Within 10 minutes the next call does not ask again; after them it takes what has gone stale since.
+      now += 6 * 60_000;
+      assert.equal((await h.call(request(), { deps })).status, 200);
+      await Promise.all(later);
+      assert.equal(h.db.calls.filter((c) => c === "takeStaleReservations").length, 1);
+      now += 5 * 60_000;
+      assert.equal((await h.call(request(), { deps })).status, 200);
+      await Promise.all(later);
+      assert.equal(h.db.objects.has(young), false);
+      assert.equal(h.db.objects.has(theirs), true);
+      // The made images of these calls stay: each has its row.
+      for (const row of h.db.rows.values()) assert.ok(h.db.objects.has(row.image_path));
+
+      // The request of a removed image, repeated later, is drawn and stored again.
+      const id = stale.slice(stale.indexOf("/") + 1, -".png".length);
+      const again = await h.call(request({ request_id: id }), { deps });
+      assert.equal(again.status, 200);
+      assert.ok(h.db.objects.has(h.db.rows.get(id)!.image_path));
+    });
+  },
+);
+
 Deno.test("the answer's quota is what storing the row reported, not the reservation's older figure", async () => {
   // Another device of this pro user finishes two generations while this one draws.
   class BusyAccountStore extends FakeStore {
@@ -447,7 +495,8 @@ Deno.test("where the platform keeps background work, the answer does not wait fo
     const res = await Promise.race([h.call(request(), { deps }), timeout]);
     assert.notEqual(res, "timeout", "the answer waited for the note");
     assert.equal((res as Response).status, 200);
-    assert.equal(kept.length, 1);
+    // The note, and the first sweep of this person's left images.
+    assert.equal(kept.length, 2);
     assert.equal(h.db.attempts.length, 0);
     release();
     await Promise.all(kept);
