@@ -445,7 +445,6 @@ async function note(d: Deps, phases: Phases, attempt: EngineAttempt): Promise<vo
   await later(d, phases, "note", noting);
 }
 
-/** Work the answer does not wait for where the platform keeps it running (Deps.background); else awaited. */
 /** A stale reservation is at least 10 minutes old, so one sweep in 10 minutes finds every new one. */
 const SWEEP_EVERY_MS = 10 * 60_000;
 // When each person's left images were last swept from this isolate.
@@ -476,6 +475,7 @@ function sweepLeftImages(d: Deps, userId: string): void {
   if (d.background) d.background(sweeping);
 }
 
+/** Work the answer does not wait for where the platform keeps it running (Deps.background); else awaited. */
 async function later(d: Deps, phases: Phases, name: string, work: Promise<void>): Promise<void> {
   const settled = work.catch((e) => d.log(`${name}.failed`, { detail: String(e) }));
   if (d.background) d.background(settled);
