@@ -64,6 +64,7 @@ const LATER_FUNCTIONS: Record<string, Record<string, Arg>> = {
     p_reason: (r) => text(r, 300),
     p_suspend_until: when,
   },
+  take_stale_reservations: { p_user_id: uuid },
 };
 
 function args(r: Rng, w: World, fn: string): Record<string, unknown> {
