@@ -10,7 +10,8 @@
 // (for the app, the click on Queue) to its end and 1.5 s more; "besides the render" sums every kind but the
 // backend's render processes, whose work is the same on both sides. First (they tell the settings both
 // sides send), BENCH_CC_RUNS (10) single images, from the click on Generate to the frame that shows the
-// image, beside the render time the server reported for each (Server-Timing `provider`).
+// image, beside the render time the server reported for each (Server-Timing `provider`), and as many from
+// the blank page, from its send to its image decoded: what is past the render with no app.
 // Goals (issue: the client's cost per image): ratio <= 2; click to image p50 <= render p50 + 50 ms.
 //
 //   node bench/client-cost-bench.mjs      (BENCH_CC_PORT 55850, BENCH_CC_API_PORT 55851)
@@ -77,7 +78,17 @@ async function blankPage(browser, app, settings) {
   const headers = await proUser(app, JWT_SECRET, "blank");
   const options = { api: app.api, headers, count: BATCH, concurrency: CONCURRENCY, streamed: true, inPage: true };
   const batch = { ...options, settings, label: BATCH_LABEL, subject: BATCH_SUBJECT };
-  return { prepare: async () => () => page.evaluate(runBatch, batch), close: () => context.close() };
+  /** One image at a time, RUNS of them after a warm-up: each send to its image decoded, past its render. */
+  const singles = async () => {
+    const past = [];
+    for (let i = 0; i <= RUNS; i++) {
+      const one = { ...options, count: 1, concurrency: 1, settings, label: "Single", subject: BATCH_SUBJECT };
+      const { wall, render } = await page.evaluate(runBatch, one);
+      if (i > 0) past.push(wall - render);
+    }
+    return past;
+  };
+  return { prepare: async () => () => page.evaluate(runBatch, batch), singles, close: () => context.close() };
 }
 
 /** The render time the server reported for the newest generate-image answer the page recorded. */
@@ -147,6 +158,9 @@ try {
   const theApps = await theApp(browsers[0], app);
   const { clicks: runs, renders, settings } = theApps;
   const blankPages = await blankPage(browsers[1], app, settings);
+  // The same single images from the blank page: what the server and the browser's fetch and decode leave
+  // past the render, with no app around them.
+  const blankPast = await blankPages.singles();
   // One batch each not counted (a warm-up), then the sides' batches in turn, so whatever else the machine
   // does meanwhile falls on both alike.
   for (const side of [blankPages, theApps]) await side.prepare().then((batch) => batch());
@@ -171,6 +185,11 @@ try {
   console.log(
     `  click to image p50 by phase: click to send ${phase("beforeSend")}, send to answer ${phase("send")}, ` +
       `answer to image shown ${phase("answerToShown")}`,
+  );
+  const appPast = runs.map((r, i) => r.total - r.beforeSend - renders[i]).filter(Number.isFinite);
+  console.log(
+    `  past the render p50: app, send to image shown ${ms(percentile(appPast, 50))} (and click to send); ` +
+      `blank page, send to image decoded ${ms(percentile(blankPast, 50))}`,
   );
   const app1 = cpuBesidesRender(cpu, sends);
   const blank1 = cpuBesidesRender(blank, sends);

@@ -1,6 +1,8 @@
 // Starts `npm start`'s script for a benchmark: its own ports, a temporary data directory (removed on
-// stop) and any extra environment; resolves once the app serves, with its URLs, the anon key it
-// printed, and stop().
+// stop) and any extra environment; resolves once the app serves and, when its build was made just now,
+// once its Brotli copies are written (a first start writes them in the background after the app answers,
+// decision 138: a benchmark measured beside that would count a build's work), with its URLs, the anon key
+// it printed, and stop().
 import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -10,24 +12,45 @@ import { fileURLToPath } from "node:url";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 
+/** What scripts/build.mjs's describeBuild and scripts/start.mjs print about the background Brotli copies. */
+const COMPRESSION = {
+  pending: "Brotli copies are written in the background",
+  ended: /Wrote the build's Brotli copies|Brotli copies were not written/,
+};
+
 /** @param {{ port: number, apiPort: number, env?: Record<string, string> }} options */
 export async function startApp({ port, apiPort, env = {} }) {
   const dataDir = mkdtempSync(join(tmpdir(), "promptcanvas-bench-"));
   const child = spawn(process.execPath, [join(root, "scripts/start.mjs")], {
     cwd: root,
     env: { ...process.env, PORT: String(port), API_PORT: String(apiPort), DATA_DIR: dataDir, ...env },
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
   let anonKey = "";
-  await new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      anonKey = /Anon key:\s+(\S+)/.exec(out)?.[1] ?? anonKey;
-      if (out.includes("Press Ctrl-C to stop.")) resolve();
+  let out = "";
+  const heard = new Set();
+  const read = (d, sink) => {
+    sink.write(d);
+    out += d;
+    anonKey = /Anon key:\s+(\S+)/.exec(out)?.[1] ?? anonKey;
+    for (const listener of heard) listener();
+  };
+  child.stdout.on("data", (d) => read(d, { write: () => undefined }));
+  child.stderr.on("data", (d) => read(d, process.stderr));
+  /** Resolves once `ready(out)` holds; rejects if the app exits first. */
+  const until = (ready) =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        if (!ready(out)) return;
+        heard.delete(check);
+        resolve();
+      };
+      heard.add(check);
+      child.once("exit", (code) => reject(new Error(`npm start exited (${code}) before it was ready`)));
+      check();
     });
-    child.on("exit", (code) => reject(new Error(`npm start exited (${code}) before it was ready`)));
-  });
+  await until((text) => text.includes("Press Ctrl-C to stop."));
+  if (out.includes(COMPRESSION.pending)) await until((text) => COMPRESSION.ended.test(text));
   return {
     url: `http://127.0.0.1:${port}`,
     api: `http://127.0.0.1:${apiPort}`,
