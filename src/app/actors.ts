@@ -12,7 +12,7 @@ import { db } from "../db/db";
 import { clearOtherUsersCache, clearUserData } from "../db/user-data";
 import { untilOnline } from "../lib/online";
 import { sessionMachine, type AuthEventName, type ClearReason } from "../features/auth/session-machine";
-import { isEndingHere, setSessionView, type SessionRuntime } from "../state/session-store";
+import { getSessionView, isEndingHere, setSessionView, type SessionRuntime } from "../state/session-store";
 import { replaceToasts } from "../state/toasts";
 import { pullUserData } from "../sync/pull";
 import { subscribeAll } from "../sync/triggers";
@@ -98,7 +98,11 @@ function startWatch(actor: Actor, userId: string): SessionWatch {
 function mirror(actor: Actor, snapshot: Snapshot): void {
   const status = snapshot.matches("checking") ? "checking" : snapshot.matches("signedIn") ? "signed-in" : "signed-out";
   const signedInId = status === "signed-in" ? (snapshot.context.user?.id ?? null) : null;
-  setSessionView({ status, user: snapshot.context.user, verified: status !== "checking" });
+  // While the actor reads the stored session, the view keeps what the stored hint said (session-boot.ts):
+  // a person signed in sees their account control throughout, not a placeholder between two draws of it.
+  const shown = getSessionView();
+  const hintStands = status === "checking" && !snapshot.context.user && shown.status === "signed-in" && !shown.verified;
+  if (!hintStands) setSessionView({ status, user: snapshot.context.user, verified: status !== "checking" });
   followSignedInUser(signedInId);
   followLibraryUser(signedInId);
   followWatchedUser(signedInId, (userId) => startWatch(actor, userId));

@@ -4,6 +4,7 @@
 import { authStorageKey } from "../api/config";
 import { openedFromAuthLink } from "../lib/initial-url";
 import {
+  SESSION_HINT,
   ensureSessionRuntime,
   registerSessionRuntime,
   setSessionView,
@@ -21,6 +22,9 @@ export function bootSession(): void {
     user: stored,
     verified: false,
   });
+
+  // Only this app's own session counts: a mark the head's script made for another (index.html) goes.
+  if (!stored && !fromLink) document.documentElement.removeAttribute(SESSION_HINT);
 
   const start = () => void ensureSessionRuntime().catch(() => undefined);
   if (stored || fromLink) start();

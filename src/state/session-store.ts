@@ -95,6 +95,13 @@ export function useSession(): SessionView {
 }
 
 /** The stored supabase-js session, read without the client: its user, or null when none is stored. */
+/**
+ * The attribute index.html's head script puts on <html> when a session is stored in this browser: "Sign in"
+ * stays hidden while it stands (src/index.css), and the app removes it once it knows (account-menu.tsx,
+ * session-boot.ts).
+ */
+export const SESSION_HINT = "data-session-hint";
+
 export function storedSessionUser(storage: Pick<Storage, "getItem"> | undefined, key: string): SessionUser | null {
   try {
     const raw = storage?.getItem(key);

@@ -2,7 +2,7 @@
 // and no axe violation in both themes, fits a phone's width, and arrives prerendered (head tags,
 // structured data and content in the HTML itself, readable with JavaScript off).
 import { expect, test, type Page } from "./support/test";
-import { apiUrl, audit, type Finding } from "./support/app";
+import { accountButton, apiUrl, audit, signOut, signUp, uniqueEmail, type Finding } from "./support/app";
 import { ROUTES } from "#src/app/route-table.ts";
 
 const PUBLIC = ROUTES.filter((r) => r.access === "public");
@@ -189,6 +189,54 @@ test("the home page reads and navigates with JavaScript turned off", async ({
   await expect(page).toHaveURL(/\/faq$/);
   await expect(page.getByRole("heading", { level: 1, name: "Frequently Asked Questions" })).toBeVisible();
   await context.close();
+});
+
+/**
+ * An init script: every frame from the first until 2 s after the account control is first drawn, notes
+ * whether a visible "Sign in" or the account control's placeholder (a skeleton in the top bar) was on
+ * screen, and whether the account control is drawn in the last frame looked at.
+ */
+function watchTopBar() {
+  const seen = { signIn: false, placeholder: false, account: false, done: false };
+  (globalThis as unknown as { __topBar: typeof seen }).__topBar = seen;
+  let accountSince = 0;
+  const look = (now: number) => {
+    const links = [...document.querySelectorAll("header a")] as HTMLElement[];
+    const shown = (el: HTMLElement) => el.offsetParent !== null && getComputedStyle(el).visibility !== "hidden";
+    if (links.some((a) => a.textContent?.trim() === "Sign in" && shown(a))) seen.signIn = true;
+    if (document.querySelector("header .skeleton")) seen.placeholder = true;
+    seen.account = document.querySelector('header [aria-label^="Account menu for"]') !== null;
+    if (seen.account && !accountSince) accountSince = now;
+    if (accountSince && now - accountSince > 2_000) seen.done = true;
+    else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}
+
+test("a signed-in person's top bar never shows Sign in or a placeholder while a public page loads", async ({
+  page,
+  context,
+}) => {
+  const email = uniqueEmail("top-bar");
+  await signUp(page, email);
+  for (const path of ["/", "/pricing", "/gallery"]) {
+    const fresh = await context.newPage();
+    await fresh.addInitScript(watchTopBar);
+    await fresh.goto(path);
+    await expect(accountButton(fresh, email)).toBeVisible();
+    await fresh.waitForFunction(() => (globalThis as unknown as { __topBar: { done: boolean } }).__topBar.done);
+    expect(await fresh.evaluate(() => (globalThis as unknown as { __topBar: unknown }).__topBar), path).toEqual({
+      signIn: false,
+      placeholder: false,
+      account: true,
+      done: true,
+    });
+    await fresh.close();
+  }
+  // Signed out, the same pages offer Sign in at once.
+  await signOut(page, email);
+  await page.goto("/pricing");
+  await expect(page.locator("header").getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
 });
 
 test("the hero's calls to action scroll to the generator and pricing sections", async ({ page }) => {

@@ -1,11 +1,11 @@
 // The top bar's account control: a Sign in button, or the person's initial opening a menu with
 // 'Signed in as', Account, Billing and Sign out (which goes to /). Sign out warns first when work
 // exists only on this device (signing out by choice removes it).
-import { Suspense, lazy } from "react";
+import { Suspense, lazy, useLayoutEffect } from "react";
 import { Link } from "wouter";
 import { Icon } from "../../ui/icons";
 import { Menu } from "../../ui/menu";
-import { useSession } from "../../state/session-store";
+import { SESSION_HINT, useSession } from "../../state/session-store";
 import { useSignOut } from "../../state/use-sign-out";
 
 // Shown only when a sign-out would lose unsent work, so its code stays off the first page load.
@@ -24,12 +24,22 @@ export function AccountMenu() {
     userId ? (await import("../../db/queries")).unsyncedWork(userId) : null,
   );
 
+  // The head's mark of a stored session (index.html) hides "Sign in" until the app knows: once it draws a
+  // signed-in person, or has checked, the mark goes in the same frame (session-boot.ts removes it when
+  // the app finds no session of its own).
+  const known = session.status === "signed-in" || session.verified;
+  useLayoutEffect(() => {
+    if (known) document.documentElement.removeAttribute(SESSION_HINT);
+  }, [known]);
+
   if (session.status === "checking" && !session.user) {
     return <span className="skeleton block size-10 rounded-full" aria-hidden="true" />;
   }
   if (session.status !== "signed-in" || !session.user) {
     return (
-      <Link to="/auth" className="btn btn-primary btn-sm">
+      // Hidden (its place kept) while the head's mark of a stored session stands (index.html): a signed-in
+      // person never sees "Sign in" on a prerendered page.
+      <Link to="/auth" className="btn btn-primary btn-sm" data-signed-out-only="">
         Sign in
       </Link>
     );
