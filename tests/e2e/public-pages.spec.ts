@@ -218,8 +218,9 @@ test("a signed-in person's top bar never shows Sign in or a placeholder while a 
   context,
 }) => {
   const email = uniqueEmail("top-bar");
+  const paths = ["/", "/pricing", "/gallery"];
   await signUp(page, email);
-  for (const path of ["/", "/pricing", "/gallery"]) {
+  for (const path of paths) {
     const fresh = await context.newPage();
     await fresh.addInitScript(watchTopBar);
     await fresh.goto(path);
