@@ -442,7 +442,8 @@ const SESSION_ENDED_CODES = new Set([
  * app asks. A device signed out while the server refused nothing is a violation.
  */
 async function signInIfSignedOut(run: Run, page: Page): Promise<void> {
-  // The prerendered page shows "Sign in" until it is live, so what settles it is the stored session.
+  // The prerendered page carries "Sign in" until it is live (hidden when a session is stored, decision 181),
+  // so what settles it is the account control drawn from the stored session.
   const menu = page.getByRole("button", { name: `Account menu for ${run.email}` });
   const shown = await run.time("quiescence: who is signed in", () =>
     menu.waitFor({ timeout: 10_000 }).then(

@@ -20,7 +20,8 @@ describe("update prompt", () => {
     await act(async () => {
       await registerServiceWorker();
     });
-    expect(screen.getByText("A new version of PromptCanvas is ready.")).toBeTruthy();
+    // The notice's code loads once a new version waits.
+    expect(await screen.findByText("A new version of PromptCanvas is ready.")).toBeTruthy();
     await userEvent.setup().click(screen.getByRole("button", { name: "Reload" }));
     // workbox-window's messageSkipWaiting: the message, with a port for the answer.
     expect(waiting.postMessage).toHaveBeenCalledWith({ type: "SKIP_WAITING" }, [expect.anything()]);
