@@ -1,9 +1,6 @@
-import { Suspense, lazy } from "react";
 import { appConfig } from "../../api/config";
 import { showsDevelopmentBanner } from "../../lib/host-policy";
 import { useHydrated } from "../../lib/use-hydrated";
-
-const DevBannerText = lazy(() => import("./dev-banner-text"));
 
 export function DevBanner() {
   // Prerendered pages are built without a host; the banner appears once the page is live.
@@ -13,8 +10,17 @@ export function DevBanner() {
   const host = window.location.hostname;
   if (!showsDevelopmentBanner(host, productionHost)) return null;
   return (
-    <Suspense fallback={null}>
-      <DevBannerText host={host} productionHost={productionHost} />
-    </Suspense>
+    <section
+      aria-label="Development mode"
+      className="bg-warning px-4 py-1.5 text-center text-xs font-medium text-warning-content sm:text-sm"
+    >
+      Development mode: you are on <span className="font-semibold">{host}</span>
+      {productionHost ? (
+        <>
+          , not <span className="font-semibold">{productionHost}</span>
+        </>
+      ) : null}
+      . Data here is for trying things out.
+    </section>
   );
 }
