@@ -218,6 +218,12 @@ class Run {
    * database deleted on the device takes unsent asks with it, so they are forgotten then.
    */
   collected = new Map<string, boolean>();
+  /**
+   * What the person asked of their custom styles (decision 152): each style's last name given by a style
+   * step, or null once deleted. Forgotten, as collected is, with a database deleted on the device.
+   */
+  styled = new Map<string, string | null>();
+  styleNo = 0;
   /** Task ids seen failed on the device (a shown failure; signing out may clear it with the device's data). */
   failedSeen = new Set<string>();
   /** Wire evidence for the recovery counters. */
@@ -600,6 +606,71 @@ async function collect(run: Run, page: Page): Promise<void> {
   await page.keyboard.press("Escape");
 }
 
+/**
+ * Makes, renames or deletes one of the person's custom styles (decision 152) in the generator's "Your
+ * styles": a new one when there is none (and now and then), otherwise Edit on one of them, then a new name
+ * or Delete (asked twice). Done when the device's styles change.
+ */
+async function changeStyle(run: Run, page: Page): Promise<void> {
+  try {
+    await changeStyleSteps(run, page);
+  } finally {
+    // An editor a failed click left open would stand over every later step's clicks.
+    if (
+      await page
+        .getByRole("dialog")
+        .count()
+        .catch(() => 0)
+    )
+      await page.keyboard.press("Escape").catch(() => {});
+  }
+}
+
+async function changeStyleSteps(run: Run, page: Page): Promise<void> {
+  await openGenerator(page);
+  const picker = page.getByRole("group", { name: "Your styles" });
+  const newStyle = picker.getByRole("button", { name: "New style" });
+  const offered = await newStyle.waitFor({ timeout: 10_000 }).then(
+    () => true,
+    () => false,
+  );
+  if (!offered) return void run.notes.push("style: the picker offers no New style");
+  const stylesOf = async () =>
+    new Map(
+      (await readDexie(page)).customStyles.filter((c) => c.userId === run.userId).map((c) => [c.id, c.name] as const),
+    );
+  const held = await stylesOf();
+  const name = `Harness style ${++run.styleNo}`;
+  if (!held.size || run.rnd() < 0.3) {
+    await newStyle.click({ timeout: 10_000 });
+    const editor = page.getByRole("dialog", { name: "New style" });
+    await editor.getByLabel("Name").fill(name);
+    await editor.getByLabel("Words added to the prompt").fill("soft rim light, muted palette");
+    await editor.getByRole("button", { name: "Save style" }).click({ timeout: 10_000 });
+  } else {
+    const [id, was] = [...held][Math.floor(run.rnd() * held.size)];
+    await picker.getByRole("button", { name: `Edit ${was}`, exact: true }).click({ timeout: 10_000 });
+    const editor = page.getByRole("dialog", { name: `Edit “${was}”` });
+    if (run.rnd() < 0.35) {
+      await editor.getByRole("button", { name: "Delete style" }).click({ timeout: 10_000 });
+      await editor.getByRole("button", { name: "Delete it for good" }).click({ timeout: 10_000 });
+    } else {
+      await editor.getByLabel("Name").fill(name);
+      await editor.getByRole("button", { name: "Save style" }).click({ timeout: 10_000 });
+    }
+    run.note(`style: ${id} was ${was}`);
+  }
+  const same = (a: Map<string, string>, b: Map<string, string>) =>
+    a.size === b.size && [...a].every(([id, n]) => b.get(id) === n);
+  let now = held;
+  const changed = await run.until("style change on the device", 2000, (stop) =>
+    poll(stop, 25, async () => !same((now = await stylesOf()), held)),
+  );
+  if (!changed) run.notes.push("style: the device's styles did not change within 2 s");
+  for (const [id, n] of now) if (held.get(id) !== n) run.styled.set(id, n);
+  for (const id of held.keys()) if (!now.has(id)) run.styled.set(id, null);
+}
+
 const STYLE_CHOICES = ["photorealistic", "anime", "digital-art", "oil-painting", "watercolor"];
 async function changePreference(run: Run, page: Page): Promise<void> {
   await page.goto("/account", { waitUntil: "domcontentloaded" });
@@ -892,6 +963,7 @@ async function runFault(run: Run, step: Step): Promise<void> {
       const page = run.page;
       const before = await readDexie(page);
       run.collected.clear();
+      run.styled.clear();
       for (const t of before.tasks) {
         if (t.status === "queued" || t.status === "running") run.lostWithStorage.add(t.id);
       }
@@ -979,6 +1051,8 @@ async function runAction(run: Run, step: Step): Promise<void> {
       return signOutIn(run, page);
     case "collect":
       return collect(run, page);
+    case "style":
+      return changeStyle(run, page);
     default:
       return;
   }
@@ -1092,8 +1166,9 @@ function noonZone(now: number): string {
  * outbox, every task accounted for); the others hold at any moment.
  */
 /**
- * What the person asked of their collections that the server does not hold at quiescence, or "": an image put
- * in is there unless the image is gone since (its items go with it), one taken out is not there.
+ * What the person asked of their collections and custom styles that the server does not hold at quiescence,
+ * or "": an image put in is there unless the image is gone since (its items go with it), one taken out is not
+ * there; a style has the last name given it, a deleted one is not there.
  */
 function unmetCollecting(run: Run, server: ServerState): string {
   const rows = new Set(server.rows.map((r) => r.id));
@@ -1101,6 +1176,15 @@ function unmetCollecting(run: Run, server: ServerState): string {
   const unmet = [...run.collected].filter(([key, wanted]) =>
     wanted ? !items.has(key) && rows.has(key.split(":")[1]) : items.has(key),
   );
+  const styles = new Set(server.customStyles);
+  const serverStyleIds = new Set(server.customStyles.map((c) => c.slice(0, c.indexOf(":"))));
+  const unmetStyles = [...run.styled].filter(([id, name]) =>
+    name === null ? serverStyleIds.has(id) : !styles.has(`${id}:${name}`),
+  );
+  if (unmetStyles.length) {
+    const [id, name] = unmetStyles[0];
+    return `${unmetStyles.length} style asks not on the server: ${id} ${name === null ? "deleted" : `named ${name}`}`;
+  }
   if (!unmet.length) return "";
   const [key, wanted] = unmet[0];
   return `${unmet.length} collection asks not on the server: ${key} ${wanted ? "put in" : "taken out"}`;
@@ -1114,7 +1198,10 @@ function outboxState(o: DexieOutbox): string {
   return `${o.kind} ${o.status}, ${o.attempts} tries${next}${o.parkedReason ? `, waits for ${o.parkedReason}` : ""}`;
 }
 
-/** The person's collections and their items where device and server differ (decision 157), or "". */
+/**
+ * The person's collections and their items (decision 157) and custom styles (decision 152) where device and
+ * server differ, or "".
+ */
 function collectionsDiff(d: DexieState, server: ServerState, userId: string): string {
   const mine = <T extends { userId: string }>(rows: T[]) => rows.filter((r) => r.userId === userId);
   const differ = (what: string, dev: string[], srv: string[]) => {
@@ -1134,6 +1221,11 @@ function collectionsDiff(d: DexieState, server: ServerState, userId: string): st
       "collection items",
       mine(d.collectionItems).map((i) => `${i.collectionId}:${i.generationId}`),
       server.collectionItems,
+    ) +
+    differ(
+      "custom styles",
+      mine(d.customStyles).map((c) => `${c.id}:${c.name}`),
+      server.customStyles,
     )
   );
 }
@@ -1319,8 +1411,10 @@ export async function runSchedule(
   try {
     await run.time("setup: user on the server", async () => {
       run.userId = await signUpUser(servers, run.email, PASSWORD);
-      // A paid tier, so the day's quota is never what stops a schedule (the quota fault spends it on purpose).
-      await patchLimits(servers, run.userId, { subscription_tier: "pro" });
+      // A paid tier, so the day's quota is never what stops a schedule (the quota fault spends it on purpose);
+      // premium where the schedule changes custom styles, which only premium may.
+      const tier = steps.some((s) => s.kind === "style") ? "premium" : "pro";
+      await patchLimits(servers, run.userId, { subscription_tier: tier });
       // Set before anything is generated, so the device's first pull changes no day boundary mid-schedule.
       await setTimezone(servers, run.userId, zone);
     });

@@ -28,6 +28,7 @@ export type DexieOutbox = {
 export type DexiePrefs = { userId: string; defaultStyle: string; defaultQuality: string; defaultAspectRatio: string };
 export type DexieCollection = { id: string; userId: string; name: string };
 export type DexieCollectionItem = { collectionId: string; generationId: string; userId: string };
+export type DexieCustomStyle = { id: string; userId: string; name: string };
 export type DexieState = {
   exists: boolean;
   tasks: DexieTask[];
@@ -37,6 +38,7 @@ export type DexieState = {
   preferences: DexiePrefs[];
   collections: DexieCollection[];
   collectionItems: DexieCollectionItem[];
+  customStyles: DexieCustomStyle[];
 };
 
 /** Reads the app's database without creating it (an absent database reads as empty). */
@@ -45,6 +47,7 @@ export async function readDexie(page: Page): Promise<DexieState> {
   return page.evaluate(`(async () => {
     const empty = {
       exists: false, tasks: [], generations: [], images: [], outbox: [], preferences: [], collections: [], collectionItems: [],
+      customStyles: [],
     };
     const dbs = await indexedDB.databases();
     if (!dbs.some((d) => d.name === "promptcanvas")) return empty;
@@ -71,7 +74,7 @@ export async function readDexie(page: Page): Promise<DexieState> {
         req.onerror = () => reject(req.error);
       });
     try {
-      const [tasks, generations, images, outbox, preferences, collections, collectionItems] = await Promise.all([
+      const [tasks, generations, images, outbox, preferences, collections, collectionItems, customStyles] = await Promise.all([
         all("tasks"),
         all("generations"),
         keys("images"),
@@ -79,6 +82,7 @@ export async function readDexie(page: Page): Promise<DexieState> {
         all("preferences"),
         all("collections"),
         all("collectionItems"),
+        all("customStyles"),
       ]);
       return {
         exists: true,
@@ -98,6 +102,7 @@ export async function readDexie(page: Page): Promise<DexieState> {
           generationId: i.generationId,
           userId: i.userId,
         })),
+        customStyles: customStyles.map((c) => ({ id: c.id, userId: c.userId, name: c.name })),
       };
     } finally {
       idb.close();
@@ -119,6 +124,8 @@ export type ServerState = {
   /** The person's collections (decision 157) as `id:name`, and their items as `collection:generation`. */
   collections: string[];
   collectionItems: string[];
+  /** The person's custom styles (decision 152) as `id:name`. */
+  customStyles: string[];
 };
 
 export function serviceHeaders(s: Servers): Record<string, string> {
@@ -143,7 +150,7 @@ export async function readRowIds(s: Servers, userId: string): Promise<string[]> 
 }
 
 export async function readServer(s: Servers, userId: string): Promise<ServerState> {
-  const [rows, limits, reservations, objects, prefs, collections, items] = await Promise.all([
+  const [rows, limits, reservations, objects, prefs, collections, items, styles] = await Promise.all([
     getJson<ServerRow[]>(s, `/rest/v1/generations?select=id,is_saved,is_public,image_path&user_id=eq.${userId}`),
     getJson<{ generations_today: number; subscription_tier: string }[]>(
       s,
@@ -163,6 +170,7 @@ export async function readServer(s: Servers, userId: string): Promise<ServerStat
       s,
       `/rest/v1/collection_items?select=collection_id,generation_id&user_id=eq.${userId}`,
     ),
+    getJson<{ id: string; name: string }[]>(s, `/rest/v1/custom_styles?select=id,name&user_id=eq.${userId}`),
   ]);
   const tier = limits[0]?.subscription_tier ?? "free";
   const quotas = await getJson<{ daily_limit: number }[]>(s, `/rest/v1/tier_quotas?select=daily_limit&tier=eq.${tier}`);
@@ -176,6 +184,7 @@ export async function readServer(s: Servers, userId: string): Promise<ServerStat
     prefs: prefs[0] ?? null,
     collections: collections.map((c) => `${c.id}:${c.name}`),
     collectionItems: items.map((i) => `${i.collection_id}:${i.generation_id}`),
+    customStyles: styles.map((c) => `${c.id}:${c.name}`),
   };
 }
 

@@ -10,7 +10,8 @@ export type ActionStep =
   | { kind: "delete" }
   | { kind: "preference" }
   | { kind: "signOutIn" }
-  | { kind: "collect" };
+  | { kind: "collect" }
+  | { kind: "style" };
 
 export type FaultStep =
   | { kind: "offlineFlap"; ms: number; generateWhileOffline: boolean }
@@ -101,7 +102,7 @@ export function makeSchedule(seed: number, opts: ScheduleOptions = {}): Step[] {
   ];
   const weighted = <T>(table: [number, () => T][]): T => pickWeighted(rnd, table);
   while (steps.length < length) steps.push(rnd() < 0.5 ? weighted(actions) : weighted(faults));
-  return withCollecting(seed, steps);
+  return withStyling(seed, withCollecting(seed, steps));
 }
 
 /** Where the collections' stream of a seed starts: apart from the stream the steps above are drawn from. */
@@ -115,6 +116,20 @@ const COLLECT_STREAM = 0x5eed_c011;
 function withCollecting(seed: number, steps: Step[]): Step[] {
   const more = seededRandom(seed ^ COLLECT_STREAM);
   return steps.flatMap((step, i): Step[] => (i > 0 && more() < 0.125 ? [step, { kind: "collect" }] : [step]));
+}
+
+/** Where the custom styles' stream of a seed starts: apart from the two streams above. */
+const STYLE_STREAM = 0x5eed_57e1;
+
+/**
+ * Custom styles (decision 152) join half the schedules, from a stream of their own as collections do (the
+ * steps drawn above stay as they were): after about one step in eight, a style is made, renamed or deleted.
+ * A schedule with style steps runs on the premium tier, which alone may change styles.
+ */
+function withStyling(seed: number, steps: Step[]): Step[] {
+  const more = seededRandom(seed ^ STYLE_STREAM);
+  if (more() >= 0.5) return steps;
+  return steps.flatMap((step, i): Step[] => (i > 0 && more() < 0.125 ? [step, { kind: "style" }] : [step]));
 }
 
 export function describeStep(step: Step): string {
