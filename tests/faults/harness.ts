@@ -1170,7 +1170,7 @@ function noonZone(now: number): string {
  * or "": an image put in is there unless the image is gone since (its items go with it), one taken out is not
  * there; a style has the last name given it, a deleted one is not there.
  */
-function unmetCollecting(run: Run, server: ServerState): string {
+function unmetAsks(run: Run, server: ServerState): string {
   const rows = new Set(server.rows.map((r) => r.id));
   const items = new Set(server.collectionItems);
   const unmet = [...run.collected].filter(([key, wanted]) =>
@@ -1202,7 +1202,7 @@ function outboxState(o: DexieOutbox): string {
  * The person's collections and their items (decision 157) and custom styles (decision 152) where device and
  * server differ, or "".
  */
-function collectionsDiff(d: DexieState, server: ServerState, userId: string): string {
+function libraryListsDiff(d: DexieState, server: ServerState, userId: string): string {
   const mine = <T extends { userId: string }>(rows: T[]) => rows.filter((r) => r.userId === userId);
   const differ = (what: string, dev: string[], srv: string[]) => {
     const onlyDev = dev.filter((x) => !srv.includes(x));
@@ -1319,7 +1319,7 @@ async function checkInvariantsSteps(run: Run, where: string, final: boolean): Pr
     const onlyDev = dev.filter((x) => !srv.includes(x));
     const onlySrv = srv.filter((x) => !dev.includes(x));
     const dupes = dev.length !== new Set(dev).size;
-    const collections = collectionsDiff(d, fresh, run.userId);
+    const collections = libraryListsDiff(d, fresh, run.userId);
     const prefsDev = d.preferences.find((p) => p.userId === run.userId);
     const prefsDiff =
       prefsDev && fresh.prefs
@@ -1339,7 +1339,7 @@ async function checkInvariantsSteps(run: Run, where: string, final: boolean): Pr
   }
   addSince(run.profile, "invariants: device and server converge", convergeStart);
   if (diff) run.violation(where, `device and server disagree: ${diff}`);
-  const unmet = unmetCollecting(run, await readServer(s, run.userId));
+  const unmet = unmetAsks(run, await readServer(s, run.userId));
   if (unmet) run.violation(where, unmet);
   if (!d) return;
   const genIds = new Set(d.generations.map((g) => g.id));
