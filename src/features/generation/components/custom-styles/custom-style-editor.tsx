@@ -3,7 +3,7 @@
 // images on this device. Saving writes this device at once (offline too) and the outbox tells the server;
 // rename is a change of the name; Delete asks once. Below the Pro plan the fields are read-only and say why,
 // with a link to /pricing; deleting stays possible.
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Link } from "wouter";
 import {
   CUSTOM_STYLE_NAME_MAX,
@@ -17,7 +17,7 @@ import { deleteCustomStyle, saveCustomStyle, type CustomStyleDraft } from "../..
 import type { CustomStyleRecord } from "../../../../db/schema";
 import { ASPECT_RATIO_OPTIONS, QUALITY_OPTIONS, STYLE_OPTIONS } from "../../../../lib/generation-recipe";
 import { Modal } from "../../../../ui/modal";
-import { previewChoices, type PreviewChoice } from "./use-custom-styles";
+import { usePreviewChoices } from "./use-custom-styles";
 
 type Props = {
   userId: string;
@@ -115,16 +115,7 @@ function PreviewPicker(props: {
   onChange: (v: string | null) => void;
   disabled: boolean;
 }) {
-  const [choices, setChoices] = useState<PreviewChoice[] | null>(null);
-  useEffect(() => {
-    let live = true;
-    void previewChoices(props.userId)
-      .catch(() => [])
-      .then((c) => live && setChoices(c));
-    return () => {
-      live = false;
-    };
-  }, [props.userId]);
+  const choices = usePreviewChoices(props.userId);
   return (
     <fieldset className="flex flex-col gap-1">
       <legend className="mb-1 text-sm font-medium">Preview, from your images</legend>

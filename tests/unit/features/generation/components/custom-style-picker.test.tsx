@@ -7,13 +7,18 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "#src/db/db.ts";
 import { saveCustomStyle } from "#src/db/custom-styles.ts";
+import { toGenerationRecord } from "#src/db/generation-record.ts";
+import { storeImage } from "#src/db/images.ts";
 import type { CustomStyleRecord } from "#src/db/schema.ts";
 import { CustomStylePicker } from "#src/features/generation/components/custom-styles/custom-style-picker.tsx";
+import { generationRow } from "../../../../support/records.ts";
 
 afterEach(async () => {
   await db.customStyles.clear();
   await db.limits.clear();
   await db.outbox.clear();
+  await db.generations.clear();
+  await db.images.clear();
 });
 
 async function tier(userId: string, t: "free" | "premium") {
@@ -83,5 +88,20 @@ describe("custom style picker", () => {
   it("tells a visitor that custom styles come with the Pro plan", () => {
     render(<Harness userId={null} />);
     expect(screen.getByRole("link", { name: "See plans" }).getAttribute("href")).toBe("/pricing");
+  });
+
+  it("offers an image stored while the editor is open as a preview", async () => {
+    await tier("p2", "premium");
+    render(<Harness userId="p2" />);
+    await userEvent.click(await screen.findByRole("button", { name: "New style" }));
+    const dialog = await screen.findByRole("dialog", { name: "New style" });
+    expect(await within(dialog).findByText("Your images on this device will show here to pick from.")).toBeTruthy();
+    await db.generations.put(toGenerationRecord(generationRow("g-late", "p2", { prompt: "a lighthouse at dusk" })));
+    await storeImage("g-late", { thumbnail: "data:image/jpeg;base64,/9j/" });
+    const choice = await within(dialog).findByRole("button", {
+      name: "Use the image of “a lighthouse at dusk” as the preview",
+    });
+    await userEvent.click(choice);
+    expect(choice.getAttribute("aria-pressed")).toBe("true");
   });
 });
