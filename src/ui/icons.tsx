@@ -45,13 +45,6 @@ const PATHS = {
       <path d="M14 2v4M8 10v4M16 18v4" />
     </>
   ),
-  music: (
-    <>
-      <path d="M9 18V5l12-2v13" />
-      <circle cx="6" cy="18" r="3" />
-      <circle cx="18" cy="16" r="3" />
-    </>
-  ),
   type: (
     <>
       <path d="M4 7V4h16v3" />
@@ -144,7 +137,6 @@ const PATHS = {
     </>
   ),
   arrowUp: <path d="m5 12 7-7 7 7M12 19V5" />,
-  arrowLeft: <path d="m12 19-7-7 7-7M19 12H5" />,
   arrowRight: <path d="M5 12h14m-7-7 7 7-7 7" />,
   checks: <path d="M18 6 7 17l-5-5m20-2-7.5 7.5L13 16" />,
   alert: (
@@ -161,40 +153,12 @@ const PATHS = {
       <path d="M8 16H3v5" />
     </>
   ),
-  mail: (
-    <>
-      <rect width="20" height="16" x="2" y="4" rx="2" />
-      <path d="m22 7-8.97 5.7a1.94 1.94 0 0 1-2.06 0L2 7" />
-    </>
-  ),
-  lock: (
-    <>
-      <rect width="18" height="11" x="3" y="11" rx="2" />
-      <path d="M7 11V7a5 5 0 0 1 10 0v4" />
-    </>
-  ),
-  wifiOff: (
-    <>
-      <path d="M12 20h.01M8.5 16.429a5 5 0 0 1 7 0M5 12.859a10 10 0 0 1 5.17-2.69M19 12.859a10 10 0 0 0-2.007-1.523M2 8.82a15 15 0 0 1 4.177-2.643M22 8.82a15 15 0 0 0-11.288-3.764" />
-      <path d="m2 2 20 20" />
-    </>
-  ),
-  check: <path d="M20 6 9 17l-5-5" />,
-  copy: (
-    <>
-      <rect width="14" height="14" x="8" y="8" rx="2" />
-      <path d="M4 16c-1.1 0-2-.9-2-2V4c0-1.1.9-2 2-2h10c1.1 0 2 .9 2 2" />
-    </>
-  ),
   download: (
     <>
       <path d="M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4" />
       <path d="m7 10 5 5 5-5" />
       <path d="M12 15V3" />
     </>
-  ),
-  flame: (
-    <path d="M8.5 14.5A2.5 2.5 0 0 0 11 12c0-1.38-.5-2-1-3-1.072-2.143-.224-4.054 2-6 .5 2.5 2 4.9 4 6.5 2 1.6 3 3.5 3 5.5a7 7 0 1 1-14 0c0-1.153.433-2.294 1-3a2.5 2.5 0 0 0 2.5 2.5z" />
   ),
   clock: (
     <>
@@ -216,7 +180,8 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS;
 
-export function Icon({ name, className = "size-5" }: { name: IconName; className?: string }) {
+/** The frame every line icon is drawn in (page-icons.tsx draws its icons in it too). */
+export function IconFrame({ className, children }: { className: string; children: ReactNode }) {
   return (
     <svg
       className={className}
@@ -229,9 +194,13 @@ export function Icon({ name, className = "size-5" }: { name: IconName; className
       aria-hidden="true"
       focusable="false"
     >
-      {PATHS[name]}
+      {children}
     </svg>
   );
+}
+
+export function Icon({ name, className = "size-5" }: { name: IconName; className?: string }) {
+  return <IconFrame className={className}>{PATHS[name]}</IconFrame>;
 }
 
 /** The product mark: a canvas with a spark. */

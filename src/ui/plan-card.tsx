@@ -4,7 +4,7 @@
 import { useState, type ReactNode } from "react";
 import { useOnline } from "../lib/use-online";
 import { showToast } from "../state/toasts";
-import { Icon } from "./icons";
+import { PageIcon } from "./page-icons";
 import { Spinner } from "./spinner";
 
 export type PlanCardPlan = {
@@ -131,7 +131,7 @@ export function PlanCard(props: {
         <ul className="flex flex-1 flex-col gap-2 text-sm">
           {plan.features.map((f) => (
             <li key={f} className="flex items-start gap-2">
-              <Icon name="check" className="mt-0.5 size-4 shrink-0 text-success" />
+              <PageIcon name="check" className="mt-0.5 size-4 shrink-0 text-success" />
               <span>{f}</span>
             </li>
           ))}

@@ -10,6 +10,7 @@ import { COMPARE_MAX, COMPARE_MIN, compareLink, parseCompareIds } from "../../li
 import { useSession } from "../../state/session-store";
 import { showToast } from "../../state/toasts";
 import { Icon } from "../../ui/icons";
+import { PageIcon } from "../../ui/page-icons";
 import { PageHeader } from "../../ui/page-header";
 import { ComparePicture } from "./compare-picture";
 import { CompareSlider } from "./compare-slider";
@@ -143,7 +144,7 @@ export default function ComparePage() {
               </button>
             </div>
             <button type="button" className="btn btn-ghost btn-sm ms-auto" onClick={() => void copyAddress(ids)}>
-              <Icon name="copy" className="size-4" />
+              <PageIcon name="copy" className="size-4" />
               Copy link
             </button>
           </div>

@@ -1,7 +1,7 @@
 // Copies a text to the clipboard and says so in place ("Copied"), politely announced. Where the
 // Clipboard API is refused (insecure context, permissions), it says that instead of failing silently.
 import { useEffect, useState } from "react";
-import { Icon } from "../../ui/icons";
+import { PageIcon } from "../../ui/page-icons";
 
 const FEEDBACK_MS = 2_000;
 
@@ -22,7 +22,7 @@ export function CopyButton({ text, label = "Copy", what }: { text: string; label
   };
   return (
     <button type="button" className="btn btn-sm btn-ghost" onClick={() => void copy()}>
-      <Icon name={state === "copied" ? "check" : "copy"} className="size-4" />
+      <PageIcon name={state === "copied" ? "check" : "copy"} className="size-4" />
       <span aria-live="polite">{state === "copied" ? "Copied" : state === "failed" ? "Copy blocked" : label}</span>
       <span className="sr-only"> {what}</span>
     </button>

@@ -9,7 +9,7 @@ import { useCallback, useEffect, useState, type ComponentType } from "react";
 import { Link, useLocation } from "wouter";
 import type { PublishedRow } from "../../api/gallery";
 import { useOnline } from "../../lib/use-online";
-import { Icon } from "../../ui/icons";
+import { PageIcon } from "../../ui/page-icons";
 import { Loading } from "../../ui/loading";
 import { PublishedImageDetails, PublishedImageFrame } from "./published-image-frame";
 import { ReportDialog } from "./report-dialog";
@@ -91,7 +91,7 @@ function PublishedImageView({ row, onGone }: { row: PublishedRow; onGone: () => 
   return (
     <article className="mx-auto w-full max-w-6xl">
       <Link to="/gallery" className="btn btn-ghost btn-sm mb-4">
-        <Icon name="arrowLeft" className="size-4" />
+        <PageIcon name="arrowLeft" className="size-4" />
         Gallery
       </Link>
       <h1 className="mb-6 text-2xl font-bold break-words sm:text-3xl">{row.prompt}</h1>

@@ -8,6 +8,7 @@ import { authRedirectPath } from "../../lib/auth-redirect";
 import { useHydrated } from "../../lib/use-hydrated";
 import { useSession } from "../../state/session-store";
 import { Icon } from "../../ui/icons";
+import { PageIcon } from "../../ui/page-icons";
 import { Menu, type MenuItem } from "../../ui/menu";
 import { PageHeader } from "../../ui/page-header";
 import { GalleryItemDialog } from "./gallery-item-dialog";
@@ -64,7 +65,7 @@ export function tileMenuItems(id: string, viewer: Viewer, onReport: () => void):
       kind: "action",
       label: "Copy link",
       onSelect: () => void copyLink(galleryImageUrl(id)),
-      icon: <Icon name="copy" className="size-4 shrink-0" />,
+      icon: <PageIcon name="copy" className="size-4 shrink-0" />,
     },
   ];
   if (viewer === "other") {
@@ -80,7 +81,7 @@ export function tileMenuItems(id: string, viewer: Viewer, onReport: () => void):
       kind: "link",
       label: "Sign in to report",
       to,
-      icon: <Icon name="lock" className="size-4 shrink-0" />,
+      icon: <PageIcon name="lock" className="size-4 shrink-0" />,
     });
   }
   return items;

@@ -4,6 +4,7 @@
 import { Link } from "wouter";
 import { authRedirectPath } from "../../lib/auth-redirect";
 import { Icon } from "../../ui/icons";
+import { PageIcon } from "../../ui/page-icons";
 import { canShare, copyLink, galleryImagePath, galleryImageUrl, shareLink, type Viewer } from "./share";
 
 type Props = {
@@ -27,7 +28,7 @@ export function ImageActions({ id, prompt, viewer, onReport, pageLink = false }:
         </Link>
       )}
       <button type="button" className="btn btn-outline btn-sm" onClick={() => void copyLink(url)}>
-        <Icon name="copy" className="size-4" />
+        <PageIcon name="copy" className="size-4" />
         Copy link
       </button>
       {canShare() && (
@@ -48,7 +49,7 @@ export function ImageActions({ id, prompt, viewer, onReport, pageLink = false }:
       )}
       {viewer === "visitor" && (
         <Link to={authRedirectPath({ pathname: galleryImagePath(id) })} className="btn btn-ghost btn-sm">
-          <Icon name="lock" className="size-4" />
+          <PageIcon name="lock" className="size-4" />
           Sign in to report
         </Link>
       )}

@@ -11,6 +11,7 @@ import { recipeLink, recipeRows } from "../../lib/generation-recipe";
 import { showToast } from "../../state/toasts";
 import { DefinitionList } from "../../ui/definition-list";
 import { Icon } from "../../ui/icons";
+import { PageIcon } from "../../ui/page-icons";
 import { Modal } from "../../ui/modal";
 import { DownloadMenu } from "../../ui/download-menu";
 import { removeGenerations, toggleSaved, togglePublished } from "./library-actions";
@@ -97,7 +98,7 @@ export function GenerationDialog({ record, userId, onClose, onOpen }: Props) {
               Use these settings
             </Link>
             <button type="button" className="btn btn-outline btn-sm" onClick={() => void copyPrompt(record.prompt)}>
-              <Icon name="copy" className="size-4" />
+              <PageIcon name="copy" className="size-4" />
               Copy prompt
             </button>
           </div>

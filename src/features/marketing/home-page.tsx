@@ -7,7 +7,7 @@ import { Link } from "wouter";
 import { useHydrated } from "../../lib/use-hydrated";
 import { useSession } from "../../state/session-store";
 import { Icon, type IconName } from "../../ui/icons";
-import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
+import { STYLE_IDS } from "#shared/vocabulary/style-ids.ts";
 import { TIER_DAILY_QUOTA } from "#shared/vocabulary/tiers.ts";
 import { QUALITIES } from "#shared/vocabulary/generation.ts";
 import { GeneratorInvitation, type GeneratorLoader } from "./generator-invitation";

@@ -2,6 +2,7 @@
 // (landing-content.ts), each page with its own heading, sections and calls to action.
 import { Link } from "wouter";
 import { Icon } from "../../ui/icons";
+import { PageIcon } from "../../ui/page-icons";
 import { buildGenerateLink } from "../../lib/generate-link";
 import { PREVIEW_SIZE_PX, styleById, stylePreviewSrc } from "../../lib/style-catalog";
 import { PREVIEW_CREDIT } from "../../lib/preview-credit";
@@ -47,7 +48,7 @@ function SectionBody({ section }: { section: LandingSection }) {
         <ul className="mt-6 grid gap-x-8 gap-y-5 sm:grid-cols-2">
           {section.points.map((p) => (
             <li key={p.title} className="flex gap-3">
-              <Icon name="check" className="mt-1 size-5 shrink-0 text-success" />
+              <PageIcon name="check" className="mt-1 size-5 shrink-0 text-success" />
               <div>
                 <h3 className="font-semibold">{p.title}</h3>
                 <p className="text-sm leading-relaxed text-base-content/80">{p.body}</p>

@@ -4,6 +4,7 @@ import { STYLE_IDS } from "#shared/vocabulary/styles.ts";
 import { useRef } from "react";
 import { Link } from "wouter";
 import { Icon } from "../../ui/icons";
+import { PageIcon } from "../../ui/page-icons";
 import { buildGenerateLink } from "../../lib/generate-link";
 import { PREVIEW_CREDIT } from "../../lib/preview-credit";
 
@@ -43,7 +44,7 @@ export function StylesCarousel() {
             aria-label="Previous styles"
             onClick={() => scroll(-1)}
           >
-            <Icon name="arrowLeft" className="size-4" />
+            <PageIcon name="arrowLeft" className="size-4" />
           </button>
           <button
             type="button"

@@ -5,7 +5,7 @@
 // signed in, with the account (account-flag.ts).
 import { useEffect, useId, useRef, useState } from "react";
 import { useLocation } from "wouter";
-import { Icon } from "../../ui/icons";
+import { PageIcon } from "../../ui/page-icons";
 import { buildGenerateLink } from "../../lib/generate-link";
 import { GENERATION_DEFAULTS } from "#shared/vocabulary/generation.ts";
 import { STYLE_BY_ID, STYLE_IDS, type StyleId } from "#shared/vocabulary/styles.ts";
@@ -78,10 +78,11 @@ export default function OnboardingDialog({ onClose }: { onClose: () => void }) {
               <p>Turn a written prompt into an image in seconds, and keep everything you make in your history.</p>
               <ul className="mt-3 flex flex-col gap-1.5 text-sm">
                 <li className="flex gap-2">
-                  <Icon name="check" className="size-4 shrink-0 text-success" /> 5 free images every day
+                  <PageIcon name="check" className="size-4 shrink-0 text-success" /> 5 free images every day
                 </li>
                 <li className="flex gap-2">
-                  <Icon name="check" className="size-4 shrink-0 text-success" /> Works offline and installs as an app
+                  <PageIcon name="check" className="size-4 shrink-0 text-success" /> Works offline and installs as an
+                  app
                 </li>
               </ul>
             </>
@@ -120,7 +121,7 @@ export default function OnboardingDialog({ onClose }: { onClose: () => void }) {
                       </span>
                       {checked && (
                         <span className="absolute top-1 right-1 grid size-5 place-items-center rounded-full bg-primary text-primary-content">
-                          <Icon name="check" className="size-3" />
+                          <PageIcon name="check" className="size-3" />
                         </span>
                       )}
                     </label>

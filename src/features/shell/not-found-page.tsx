@@ -1,6 +1,7 @@
 // Any path that is not in docs/spec.md §2: say which path, and offer Go Home, Browse Gallery and Go Back.
 import { Link, useLocation, useSearch } from "wouter";
 import { Icon } from "../../ui/icons";
+import { PageIcon } from "../../ui/page-icons";
 
 export default function NotFoundPage() {
   const [location, navigate] = useLocation();
@@ -31,7 +32,7 @@ export default function NotFoundPage() {
           Browse Gallery
         </Link>
         <button type="button" className="btn btn-ghost" onClick={goBack}>
-          <Icon name="arrowLeft" className="size-4" />
+          <PageIcon name="arrowLeft" className="size-4" />
           Go Back
         </button>
       </div>

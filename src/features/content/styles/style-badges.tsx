@@ -1,5 +1,5 @@
 import type { StyleEntry } from "../../../lib/style-catalog";
-import { Icon } from "../../../ui/icons";
+import { PageIcon } from "../../../ui/page-icons";
 
 /** The NEW and popular (fire) badges of docs/spec.md §2's style cards. */
 export function StyleBadges({ style }: { style: StyleEntry }) {
@@ -9,7 +9,7 @@ export function StyleBadges({ style }: { style: StyleEntry }) {
       {style.isNew && <span className="badge badge-secondary badge-sm font-semibold">NEW</span>}
       {style.isPopular && (
         <span className="badge badge-warning badge-soft badge-sm gap-0.5 text-base-content">
-          <Icon name="flame" className="size-3" />
+          <PageIcon name="flame" className="size-3" />
           Popular
         </span>
       )}

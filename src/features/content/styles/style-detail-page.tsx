@@ -8,6 +8,7 @@ import { buildGenerateLink } from "../../../lib/generate-link";
 import { styleById } from "../../../lib/style-catalog";
 import { PREVIEW_CREDIT } from "../../../lib/preview-credit";
 import { Icon } from "../../../ui/icons";
+import { PageIcon } from "../../../ui/page-icons";
 import { StyleBadges } from "./style-badges";
 import { Breadcrumbs } from "../breadcrumbs";
 
@@ -158,7 +159,7 @@ export default function StyleDetailPage({ slug }: { slug: "photorealistic" | "an
           <ul className="mt-3 flex flex-col gap-2">
             {guide.suits.map((s) => (
               <li key={s} className="flex items-center gap-2">
-                <Icon name="check" className="size-4 text-success" />
+                <PageIcon name="check" className="size-4 text-success" />
                 {s}
               </li>
             ))}

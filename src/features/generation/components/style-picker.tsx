@@ -6,7 +6,7 @@
 import { useId, useState } from "react";
 import { STYLES, type StyleId } from "#shared/vocabulary/styles.ts";
 import { stylePreviewSrc } from "../../../lib/style-catalog";
-import { Icon } from "../../../ui/icons";
+import { PageIcon } from "../../../ui/page-icons";
 
 /** docs/spec.md §9: the style grid shows 6 styles. */
 export const STYLE_GRID_COUNT = 6;
@@ -55,7 +55,7 @@ export function StylePicker({ value, onChange, disabled, noneSelected = false }:
                 {s.isNew && <span className="badge badge-secondary badge-xs font-bold">NEW</span>}
                 {s.isPopular && (
                   <span className="badge badge-warning badge-xs" title="Popular">
-                    <Icon name="flame" className="size-3" />
+                    <PageIcon name="flame" className="size-3" />
                   </span>
                 )}
               </span>
@@ -64,7 +64,7 @@ export function StylePicker({ value, onChange, disabled, noneSelected = false }:
                   className="absolute top-1.5 right-1.5 grid size-6 place-items-center rounded-full bg-primary text-primary-content"
                   aria-hidden="true"
                 >
-                  <Icon name="check" className="size-4" />
+                  <PageIcon name="check" className="size-4" />
                 </span>
               )}
               <span className="flex flex-col gap-0.5 p-2">

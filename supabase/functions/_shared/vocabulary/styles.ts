@@ -3,36 +3,9 @@
 // tips and preview prompts (src/lib/style-catalog.ts). SQL repeats the ids in `public.is_style_id`; a db test
 // proves the two lists are equal.
 
-export const STYLE_IDS = [
-  "photorealistic",
-  "anime",
-  "digital-art",
-  "oil-painting",
-  "watercolor",
-  "pixel-art",
-  "3d-render",
-  "comic-book",
-  "line-art",
-  "isometric",
-  "fantasy",
-  "minimalist",
-  "cyberpunk",
-  "steampunk",
-  "art-nouveau",
-  "impressionist",
-  "pop-art",
-  "graffiti",
-  "sketch",
-  "vintage",
-  "neon",
-  "gothic",
-  "baroque",
-  "surreal",
-  "abstract",
-  "cartoon",
-  "nano-banana",
-] as const;
-export type StyleId = (typeof STYLE_IDS)[number];
+import { STYLE_IDS, type StyleId } from "./style-ids.ts";
+
+export { STYLE_IDS, type StyleId };
 
 export interface StyleInfo {
   id: StyleId;

@@ -7,6 +7,7 @@ import { createPortal } from "react-dom";
 import { Link } from "wouter";
 import type { CustomStyleRecord } from "../../../../db/schema";
 import { Icon } from "../../../../ui/icons";
+import { PageIcon } from "../../../../ui/page-icons";
 import { CustomStyleEditor } from "./custom-style-editor";
 import { useCustomStyles, useCustomStylesAllowed } from "./use-custom-styles";
 
@@ -75,7 +76,7 @@ export function CustomStylePicker({ userId, value, onChange, currentStyle }: Pro
                       className="absolute top-1.5 right-1.5 grid size-6 place-items-center rounded-full bg-primary text-primary-content"
                       aria-hidden="true"
                     >
-                      <Icon name="check" className="size-4" />
+                      <PageIcon name="check" className="size-4" />
                     </span>
                   )}
                   <span className="flex flex-col gap-0.5 p-2">
