@@ -230,7 +230,10 @@ class Run {
   generateBodies = new Map<string, number>();
   restMutations = new Map<string, number>();
   refreshes = 0;
-  /** What the server last said when it ended this person's session (a refused renewal or check), or "". */
+  /**
+   * What the server last said when it ended this person's session (a refused renewal or check) since the
+   * last sign-in through the UI, or "".
+   */
   sessionEndedByServer = "";
   lastDexie: DexieState | null = null;
   offline = false;
@@ -478,6 +481,8 @@ async function signInSteps(run: Run, page: Page): Promise<void> {
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.getByRole("button", { name: `Account menu for ${run.email}` }).waitFor({ timeout: 15_000 });
   run.signedIn = true;
+  // A refusal before this sign-in ended the session it replaced: it no longer explains a sign-out.
+  run.sessionEndedByServer = "";
 }
 
 async function openGenerator(page: Page): Promise<void> {
