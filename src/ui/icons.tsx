@@ -1,5 +1,7 @@
 // Line icons drawn on a 24-unit grid (after the Lucide set, ISC licence), inlined so the shell needs
 // no icon font or extra request. Decorative by default: the control around an icon carries its name.
+// These are the icons the shell and the first load's pages draw; those only pages loaded on demand draw are
+// in page-icons.tsx (decision 184).
 import { useId, type ReactNode } from "react";
 
 const PATHS = {
