@@ -1,7 +1,8 @@
 // The fuzzer's fixed seeds (bench/fuzz/seeds.ts) on PGlite and on PostgreSQL: CI_RUNS' generated
 // requests against a fresh backend, then every request that once found a fault, sent alone. The suite
 // fails on any 5xx, reset or crash, and on any stall seen again when its request is sent alone (an
-// answer over 1 s, or /health over 100 ms meanwhile; FUZZ_STALL_MS and FUZZ_HEALTH_MS move the bounds),
+// answer over 1 s, plus its password derivations' cost when it carries a password, or /health over 100 ms
+// meanwhile; FUZZ_STALL_MS and FUZZ_HEALTH_MS move the bounds),
 // naming the seed, the request and the command that sends it again.
 import { beforeAll, expect, it } from "vitest";
 import { caseFingerprint, countedStalls, describeCase, formatReport, reproduce } from "../../bench/fuzz/report.ts";
