@@ -64,16 +64,21 @@ export async function openLargeView(page: Page, prompt: string) {
   return dialog;
 }
 
-/** Waits until the image shows with real pixels (decoded, not a broken image). */
+/**
+ * Waits until the image shows with real pixels (decoded, not a broken image). Decoded and size are read in
+ * one look: a view may swap its image (a thumbnail for the full one) between two reads.
+ */
 export async function expectImageLoaded(img: Locator, size?: [number, number]): Promise<void> {
   await expect(img).toBeVisible();
   await expect
-    .poll(() => img.evaluate((el: HTMLImageElement) => (el.complete ? [el.naturalWidth, el.naturalHeight] : [0, 0])), {
-      timeout: 15_000,
-    })
+    .poll(
+      () =>
+        img.evaluate((el: HTMLImageElement) =>
+          el.complete && el.naturalWidth > 0 ? [el.naturalWidth, el.naturalHeight] : "not decoded",
+        ),
+      { timeout: 15_000, message: "the image decoded" },
+    )
     .toEqual(size ?? [expect.any(Number), expect.any(Number)]);
-  const [w] = await img.evaluate((el: HTMLImageElement) => [el.naturalWidth]);
-  expect(w, "the image decoded").toBeGreaterThan(0);
 }
 
 /** A second device: a new browser context with the project's address and returning-visitor storage. */
