@@ -63,7 +63,8 @@ export function watchSession(deps: SessionWatchDeps): SessionWatch {
   const afterHint = () => {
     const handle = deps.setTimeout(() => {
       timers.delete(handle);
-      void confirm();
+      // A hint heard while this page ends its own session is its own doing: asking would only be refused.
+      if (!deps.endingHere()) void confirm();
     }, HINT_SETTLE_MS);
     timers.add(handle);
   };

@@ -14,6 +14,9 @@ import { buildApp, describeBuild, ROOT } from "../../scripts/build.mjs";
 import { denoPath } from "../../scripts/deno-path.mjs";
 import { createAppServer } from "../../scripts/serve-app.mjs";
 
+/** How many of the backend's last stderr lines a violation may quote. */
+const TAIL_LINES = 20;
+
 export type ProviderMode = "ok" | "429" | "500" | "hang";
 
 export type Servers = {
@@ -30,6 +33,8 @@ export type Servers = {
   killBackend(): Promise<void>;
   startBackend(): Promise<void>;
   backendAlive(): boolean;
+  /** The backend's last lines on stderr and how its last process ended (for a violation's detail). */
+  backendTail(): string;
   close(): Promise<void>;
 };
 
@@ -95,6 +100,7 @@ export async function startServers(opts: ServerOptions): Promise<Servers> {
   const provider = await startProvider(opts.providerPort, state);
 
   let backend: ChildProcess | null = null;
+  const tail: string[] = [];
   let ready: { apiUrl: string; anonKey: string; serviceRoleKey: string } | null = null;
 
   const env = {
@@ -130,7 +136,12 @@ export async function startServers(opts: ServerOptions): Promise<Servers> {
     const reap = () => child.kill("SIGKILL");
     process.once("exit", reap);
     child.once("exit", () => process.off("exit", reap));
-    createInterface({ input: child.stderr! }).on("line", (line) => log(`[backend] ${line}`));
+    createInterface({ input: child.stderr! }).on("line", (line) => {
+      log(`[backend] ${line}`);
+      tail.push(line.slice(0, 300));
+      if (tail.length > TAIL_LINES) tail.shift();
+    });
+    child.once("exit", (code, signal) => tail.push(`(the backend exited: ${signal ?? code})`));
     ready = await new Promise((ok, fail) => {
       const timer = setTimeout(() => fail(new Error("the backend did not start within 120 s")), 120_000);
       child.once("exit", (code) => {
@@ -184,6 +195,7 @@ export async function startServers(opts: ServerOptions): Promise<Servers> {
     killBackend,
     startBackend,
     backendAlive: () => backend !== null && backend.exitCode === null && backend.signalCode === null,
+    backendTail: () => tail.join("\n") || "(nothing on stderr)",
     async close() {
       app.closeAllConnections?.();
       await new Promise((done) => app.close(done));

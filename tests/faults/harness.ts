@@ -358,7 +358,13 @@ class Run {
             const code = [body?.error_code, body?.code].map(String).find((c) => SESSION_ENDED_CODES.has(c));
             if (code) this.sessionEndedByServer = `${new URL(url).pathname} ${code}`;
           })
-          .catch(() => undefined);
+          .catch(() => {
+            // A body the browser no longer holds (the worker's, a page closed meanwhile): a refused renewal
+            // is still the server ending the session, whatever it said.
+            if (url.includes("refresh_token") && res.status() === 400) {
+              this.sessionEndedByServer = `${new URL(url).pathname} 400 (its body could not be read)`;
+            }
+          });
       }
       if (url.includes("/auth/v1/token") || url.includes("/functions/v1/generate-image")) {
         const from = res.request().serviceWorker() ? "worker" : where(res.frame()?.page()?.url());
@@ -1264,7 +1270,15 @@ async function checkInvariantsSteps(run: Run, where: string, final: boolean): Pr
     for (const id of run.deletedIds) run.everOnServer.add(id);
     madeAfter = run.everOnServer.size;
   } catch (e) {
-    run.violation(where, `cannot read the server: ${String(e).slice(0, 200)}`);
+    // fetch says only "fetch failed": the cause, and what the backend said last, tell why.
+    const cause = (e as { cause?: unknown })?.cause;
+    const why = `${String(e).slice(0, 200)}${cause ? ` (${String(cause).slice(0, 200)})` : ""}`;
+    await new Promise((r) => setTimeout(r, 500)); // an exit already under way is then seen
+    const alive = s.backendAlive() ? "running" : "gone";
+    run.violation(
+      where,
+      `cannot read the server: ${why}; the backend is ${alive}; its last lines:\n${s.backendTail()}`,
+    );
     return;
   }
   const charges = server.generationsToday - run.quotaOffset;

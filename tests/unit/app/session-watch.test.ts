@@ -105,7 +105,11 @@ describe("session watch", () => {
     own.state.endingHere = true;
     own.state.hint();
     await own.elapse();
+    expect(own.state.checks).toBe(0); // its own end is not asked about: the server would refuse the question
     expect(own.state.ended).toEqual([]);
+    expect(await own.watch.confirm()).toBe(false); // asked meanwhile, the answer is not news either
+    expect(own.state.ended).toEqual([]);
+    own.state.endingHere = false;
     expect(await own.watch.confirm()).toBe(true); // the next answer holds
 
     const otherTab = harness(["session-ended"]);
