@@ -5,7 +5,7 @@
 // shared machine a stall may be the machine's, not the request's, so each stalled request (and every
 // request in flight during a slow /health) is sent again alone: a stall that comes back is confirmed.
 // Sent alone, an auth request that carries a password is allowed its password derivations' cost on
-// this machine at that moment on top of `stallMs` (decision 185).
+// this machine at that moment on top of `stallMs` (decisions 185 and 187).
 import { randomUUID } from "node:crypto";
 import { hashPassword } from "../../supabase/local/auth/passwords.ts";
 import type { Backend } from "../../tests/support/backend.ts";
@@ -177,11 +177,14 @@ const TOKEN_RENEW_MS = 20 * 60_000;
 
 /**
  * The password derivations an auth request may ask for, each a deliberately slow hash: a new password is
- * checked against the old one, then hashed (PUT /auth/v1/user); sign-up hashes once, sign-in checks once.
+ * checked against the old one, then hashed (PUT /auth/v1/user, two); sign-up hashes once and sign-in checks
+ * once (one). A request without a password asks for none.
  */
-const PASSWORD_DERIVATIONS = 2;
-const carriesPassword = (c: FuzzCase) =>
-  c.kind === "http" && c.path.startsWith("/auth/v1/") && typeof c.body === "string" && /"password"\s*:/.test(c.body);
+function passwordDerivations(c: FuzzCase): number {
+  if (c.kind !== "http" || !c.path.startsWith("/auth/v1/")) return 0;
+  if (typeof c.body !== "string" || !/"password"\s*:/.test(c.body)) return 0;
+  return c.method === "PUT" && c.path.split("?")[0] === "/auth/v1/user" ? 2 : 1;
+}
 
 /** What one derivation costs on this machine now: the auth server's own hash, timed here. */
 async function derivationMs(): Promise<number> {
@@ -334,10 +337,11 @@ async function replayOnce(
   const slowHealth = h.worstMs > Math.max(o.healthMs, 2 * before.worstMs);
   // A password's derivations are the work asked for, as a drawing is: their cost on this machine now is
   // allowed on top of the bound, and only what the request adds beyond them is its own.
-  const allowance = carriesPassword(c) ? PASSWORD_DERIVATIONS * (await derivationMs()) : 0;
+  const derivations = passwordDerivations(c);
+  const allowance = derivations ? derivations * (await derivationMs()) : 0;
   const detail =
     `${answer.detail} | /health ${h.worstMs.toFixed(0)} ms at worst meanwhile, ${before.worstMs.toFixed(0)} ms before` +
-    (allowance ? ` | ${allowance.toFixed(0)} ms allowed for ${PASSWORD_DERIVATIONS} password derivations` : "");
+    (allowance ? ` | ${allowance.toFixed(0)} ms allowed for ${derivations} password derivation(s)` : "");
   const stalled = isStall(c, answer, { ...o, stallMs: o.stallMs + allowance }) || slowHealth;
   return { answer: { ...answer, detail }, stalled };
 }
