@@ -15,6 +15,7 @@
 // 4741 unless FAULTS_PORT moves it).
 // FAULT_PROFILE=1 also prints where the schedules' wall time went, the machine's idle CPU and the CPU this
 // run's processes used; FAULT_PROFILE=cpu adds each entry's CPU (costs about a second of CPU a schedule).
+// FAULT_TRAIL=1 prints every schedule's steps, notes and trail, as a schedule with a violation prints them.
 import { availableParallelism } from "node:os";
 import { addCounters, counterTable, startHarness, zeroCounters, type Harness } from "../tests/faults/harness.ts";
 import {
@@ -29,6 +30,7 @@ import {
 const total = Number(process.env.FAULT_SCHEDULES ?? 1000);
 const first = Number(process.env.FAULT_SEED_START ?? 1);
 const verbose = process.env.FAULT_VERBOSE === "1";
+const trailAlways = process.env.FAULT_TRAIL === "1";
 const profiling = process.env.FAULT_PROFILE === "1" || process.env.FAULT_PROFILE === "cpu";
 const budgetMs = Number(process.env.FAULT_BUDGET_MIN ?? 0) * 60_000;
 let stopAsked = false;
@@ -89,7 +91,7 @@ async function lane(index: number, harness: Harness): Promise<void> {
     for (const [k, n] of Object.entries(r.faults)) faults[k] = (faults[k] ?? 0) + n;
     notes += r.notes.length;
     if (r.violations.some((v) => v.where !== "harness")) failingSeeds.push(seed);
-    if (r.violations.length) {
+    if (r.violations.length || trailAlways) {
       console.log(`seed ${seed} schedule: ${r.steps.map((s, n) => `${n}:${s}`).join(" ")}`);
       for (const n of r.notes) console.log(`  note seed=${seed}: ${n.split("\n")[0]}`);
       for (const line of r.trail) console.log(`  trail seed=${seed}: ${line}`);

@@ -7,7 +7,11 @@ import { chromium, type Browser, type BrowserContext, type Page, type Request, t
 import { chromiumPath } from "../../scripts/chromium.mjs";
 import { startServers, type Servers } from "./backend";
 import {
+  othersPublishedImages,
+  passwordToken,
   patchLimits,
+  readReports,
+  visibleTo,
   setTimezone,
   readDexie,
   readRowIds,
@@ -31,7 +35,8 @@ export const KNOWN_VIOLATION_SEEDS: { seed: number; reason: string }[] = [];
 
 /**
  * The fixed seeds CI runs (each must pass every time; the known ones are skipped with their reason): the
- * seeds that found a violation, which together exercise every recovery path (2714 alone does). Seeds 1 to 3,
+ * seeds that found a violation, and one that sends a report again (4551), which together exercise every
+ * recovery path (2714 alone exercises all but the report's). Seeds 1 to 3,
  * which CI ran before them, run with `npm run bench faults` (decision 163).
  */
 // 115: the seed whose schedule (a lost answer, then the image deleted while its retry waited) found that a
@@ -56,7 +61,9 @@ export const KNOWN_VIOLATION_SEEDS: { seed: number; reason: string }[] = [];
 // 3978: the backend killed between a send's image and its row, then the device's database deleted: the
 // task was gone, so nothing claimed the image. generate-image now removes such images once their
 // reservation is 10 minutes old, and the final check counts them with the leftover reservation (decision 179).
-export const CI_SEEDS: number[] = [115, 198, 228, 2522, 2714, 3468, 3956, 3978];
+// 4551: found nothing; the report's first answer lost, so the person sends it again and the page must call
+// it done (decision 188): the one CI seed with the recovery path "report sent again".
+export const CI_SEEDS: number[] = [115, 198, 228, 2522, 2714, 3468, 3956, 3978, 4551];
 
 export const RECOVERY_PATHS = [
   "outbox replay",
@@ -66,6 +73,7 @@ export const RECOVERY_PATHS = [
   "quota hold",
   "storage-loss rebuild",
   "worker drain",
+  "report sent again",
 ] as const;
 export type RecoveryPath = (typeof RECOVERY_PATHS)[number];
 export type Counters = Record<RecoveryPath, number>;
@@ -224,6 +232,10 @@ class Run {
    */
   styled = new Map<string, string | null>();
   styleNo = 0;
+  /** Another person's published images, which report steps report (decision 188). */
+  othersImages: string[] = [];
+  /** Images the page told the person were reported ("Reported", or "No longer in the gallery"). */
+  reportedSeen = new Set<string>();
   /** Task ids seen failed on the device (a shown failure; signing out may clear it with the device's data). */
   failedSeen = new Set<string>();
   /** Wire evidence for the recovery counters. */
@@ -682,6 +694,76 @@ async function changeStyleSteps(run: Run, page: Page): Promise<void> {
   for (const id of held.keys()) if (!now.has(id)) run.styled.set(id, null);
 }
 
+/**
+ * Reports one of another person's published images from its page (decision 188): a reason, "Send report",
+ * then the page's word. Reporting is not queued: offline, or when the answer is lost, the dialog says it
+ * could not be sent and the person sends it again. In about a third of reports the harness loses the
+ * answer of the first send (the server records it; the page hears nothing), so the second send meets a
+ * report already there and must still read as done.
+ */
+async function report(run: Run, page: Page): Promise<void> {
+  if (!run.othersImages.length) return void run.notes.push("report: no image of another person's");
+  const id = run.othersImages[Math.floor(run.rnd() * run.othersImages.length)];
+  await page.goto(`/gallery/${id}`, { waitUntil: "domcontentloaded" });
+  const open = page.getByRole("button", { name: "Report", exact: true });
+  const shown = await open.waitFor({ timeout: 10_000 }).then(
+    () => true,
+    () => false,
+  );
+  if (!shown) {
+    const gone = await page
+      .getByText("404")
+      .isVisible()
+      .catch(() => false);
+    return void run.notes.push(`report: ${id} ${gone ? "not found (reported before)" : "shows no Report button"}`);
+  }
+  if (run.rnd() < 0.35) await loseNextAnswer(run, "**/rest/v1/rpc/report_generation");
+  await open.click({ timeout: 5000 });
+  const dialog = page.getByRole("dialog", { name: "Report this image" });
+  const reasons = dialog.getByRole("radio");
+  await reasons.first().waitFor({ timeout: 5000 });
+  await reasons.nth(Math.floor(run.rnd() * (await reasons.count()))).check({ timeout: 5000 });
+  const send = dialog.getByRole("button", { name: "Send report" });
+  const done = page.getByRole("region", { name: "Notices" }).getByText(/^(Reported|No longer in the gallery)$/);
+  const problem = dialog.getByRole("alert");
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    await send.click({ timeout: 5000 });
+    // A second send first clears the first one's problem: wait for that, so the old words are not read as new.
+    if (attempt > 1) await problem.waitFor({ state: "hidden", timeout: 2000 }).catch(() => undefined);
+    const told = await run.until("report: the page's word", 10_000, () =>
+      Promise.race([done.first().waitFor({ timeout: 10_000 }), problem.waitFor({ timeout: 10_000 })]),
+    );
+    if (told && (await done.count()) > 0) {
+      run.reportedSeen.add(id);
+      if (attempt > 1) run.counters["report sent again"] += 1;
+      break;
+    }
+    const said = await problem.textContent({ timeout: 1000 }).catch(() => null);
+    run.notes.push(`report: ${id} try ${attempt}: ${said ?? "no word within 10 s"}`);
+  }
+  await run.unrouteAll();
+  if (await dialog.isVisible().catch(() => false)) await page.keyboard.press("Escape");
+}
+
+/**
+ * Lets the next write (POST, PATCH or DELETE) to `url` reach the server and commit, and loses its answer
+ * on the way back; later requests pass as with no route. Resolves once routed, with a promise of that loss.
+ */
+async function loseNextAnswer(run: Run, url: string): Promise<{ lost: Promise<void> }> {
+  let lost = false;
+  let answerLost = () => undefined as void;
+  const lostOnce = new Promise<void>((r) => (answerLost = r));
+  await run.route(url, async (route) => {
+    const request = route.request();
+    if (lost || !["POST", "PATCH", "DELETE"].includes(request.method())) return route.continue();
+    lost = true;
+    run.note(`answer lost: ${request.method()} ${new URL(request.url()).pathname}`);
+    await route.fetch().catch(() => undefined);
+    await route.abort("connectionreset").finally(answerLost);
+  });
+  return { lost: lostOnce };
+}
+
 const STYLE_CHOICES = ["photorealistic", "anime", "digital-art", "oil-painting", "watercolor"];
 async function changePreference(run: Run, page: Page): Promise<void> {
   await page.goto("/account", { waitUntil: "domcontentloaded" });
@@ -942,19 +1024,9 @@ async function runFault(run: Run, step: Step): Promise<void> {
       return;
     }
     case "lostResponse": {
-      let lost = 0;
-      let answerLost = () => undefined as void;
-      const lostOnce = new Promise<void>((r) => (answerLost = r));
+      // The request reaches the server and commits; its answer never reaches the client.
       const url = step.target === "generate" ? "**/functions/v1/generate-image" : "**/rest/v1/generations?*";
-      await run.route(url, async (route) => {
-        const method = route.request().method();
-        if (lost === 0 && (method === "POST" || method === "PATCH" || method === "DELETE")) {
-          lost += 1;
-          // The request reaches the server and commits; its answer never reaches the client.
-          await route.fetch().catch(() => undefined);
-          await route.abort("connectionreset").finally(answerLost);
-        } else await route.continue();
-      });
+      const { lost: lostOnce } = await loseNextAnswer(run, url);
       const page = run.page;
       // The route stays until one answer is lost, or for as long as it used to: 1000 ms after the task
       // was stored, or 1200 ms after the flag's click (the toggle's 200 ms pause, then 1000 ms). Once one
@@ -965,7 +1037,7 @@ async function runFault(run: Run, step: Step): Promise<void> {
         const clickedAt = await toggleFlag(run, page, run.rnd() < 0.5 ? "save" : "publish");
         if (clickedAt !== null) capMs = Math.max(0, clickedAt + 1200 - performance.now());
       }
-      await run.until("an answer lost", capMs, () => lostOnce);
+      const lost = await run.until("an answer lost", capMs, () => lostOnce);
       await run.unrouteAll();
       if (!lost) run.notes.push(`lostResponse(${step.target}): nothing was sent`);
       return;
@@ -1064,6 +1136,8 @@ async function runAction(run: Run, step: Step): Promise<void> {
       return collect(run, page);
     case "style":
       return changeStyle(run, page);
+    case "report":
+      return report(run, page);
     default:
       return;
   }
@@ -1239,6 +1313,31 @@ function libraryListsDiff(d: DexieState, server: ServerState, userId: string): s
       server.customStyles,
     )
   );
+}
+
+/**
+ * At quiescence, the reports (decision 188): every report the page said was sent is on the server, and
+ * what the server holds is what the person's gallery reads leave out, on any device: read with a token of
+ * their own, the images they reported are gone and the other person's others are still there.
+ */
+async function checkReports(run: Run): Promise<void> {
+  const s = run.servers;
+  if (!s.backendAlive()) return;
+  const onServer = new Set(await readReports(s, run.userId));
+  const missing = [...run.reportedSeen].filter((id) => !onServer.has(id));
+  if (missing.length) {
+    run.violation("reports", `${missing.length} reports the page said were sent are not on the server: ${missing[0]}`);
+  }
+  const visible = new Set(await visibleTo(s, await passwordToken(s, run.email, PASSWORD), run.othersImages));
+  const wrong = run.othersImages.filter((id) => onServer.has(id) === visible.has(id));
+  if (wrong.length) {
+    const id = wrong[0];
+    run.violation(
+      "reports",
+      `${id} is ${onServer.has(id) ? "reported but still in" : "not reported but missing from"} the person's gallery reads`,
+    );
+  }
+  run.note(`reports: ${onServer.size} on the server, ${run.reportedSeen.size} confirmed by the page`);
 }
 
 async function checkInvariants(run: Run, where: string, final: boolean): Promise<void> {
@@ -1437,6 +1536,11 @@ export async function runSchedule(
       // Set before anything is generated, so the device's first pull changes no day boundary mid-schedule.
       await setTimezone(servers, run.userId, zone);
     });
+    if (steps.some((s) => s.kind === "report")) {
+      run.othersImages = await run.time("setup: another person's published images", () =>
+        othersPublishedImages(servers, `other-${run.email}`, PASSWORD, 2),
+      );
+    }
     // A blank first tab: signing in opens /auth in it (it used to open /auth, then load it again).
     const page = await run.time("setup: first page", () => run.newPage(null));
     await signIn(run, page);
@@ -1487,6 +1591,7 @@ export async function runSchedule(
     if (still) run.violation("quiescence", `never quiescent: ${still}`);
     await run.time("settle (sends lost with storage)", () => lostSendsEnded(run, 10_000));
     await checkInvariants(run, "quiescence", true);
+    if (run.othersImages.length) await run.time("invariants (reports)", () => checkReports(run));
     // Failed tasks are visible: the page's Failed counter shows them.
     const failed = (run.lastDexie?.tasks ?? []).filter((t) => t.userId === run.userId && t.status === "error").length;
     if (failed) {

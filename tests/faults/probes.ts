@@ -217,6 +217,75 @@ export async function signUpUser(s: Servers, email: string, password: string): P
   return id;
 }
 
+/** An access token for `email` (a password sign-in over the API, as any client makes one). */
+export async function passwordToken(s: Servers, email: string, password: string): Promise<string> {
+  const res = await fetch(`${s.apiUrl}/auth/v1/token?grant_type=password`, {
+    method: "POST",
+    headers: { apikey: s.anonKey, "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = (await res.json()) as { access_token?: string };
+  if (!res.ok || !body.access_token)
+    throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+  return body.access_token;
+}
+
+/**
+ * `count` published images of a new person's (someone the schedule's person may report): each made through
+ * generate-image with that person's token, then made public with the service role, as publish-generation
+ * does once its checks pass. Their ids.
+ */
+export async function othersPublishedImages(s: Servers, email: string, password: string, count: number) {
+  await signUpUser(s, email, password);
+  const token = await passwordToken(s, email, password);
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`${s.apiUrl}/functions/v1/generate-image`, {
+      method: "POST",
+      headers: { apikey: s.anonKey, Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        request_id: crypto.randomUUID(),
+        prompt: `someone else's lighthouse ${i + 1}`,
+        style: "watercolor",
+        quality: "standard",
+        aspect_ratio: "1:1",
+      }),
+      signal: AbortSignal.timeout(20_000),
+    });
+    const body = (await res.json()) as { generation?: { id: string } };
+    if (!res.ok || !body.generation)
+      throw new Error(`generate-image: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+    await getJson(s, `/rest/v1/generations?id=eq.${body.generation.id}`, {
+      method: "PATCH",
+      body: JSON.stringify({ is_public: true }),
+      headers: { Prefer: "return=minimal" },
+    });
+    ids.push(body.generation.id);
+  }
+  return ids;
+}
+
+/** The ids of the images `userId` has reported (read with the service role: only operators read reports). */
+export async function readReports(s: Servers, userId: string): Promise<string[]> {
+  const rows = await getJson<{ generation_id: string }[]>(
+    s,
+    `/rest/v1/generation_reports?select=generation_id&reporter_id=eq.${userId}`,
+  );
+  return rows.map((r) => r.generation_id);
+}
+
+/** Which of `ids` a gallery read with `token` (the person's own access token) still returns. */
+export async function visibleTo(s: Servers, token: string, ids: string[]): Promise<string[]> {
+  const res = await fetch(`${s.apiUrl}/rest/v1/generations?select=id&id=in.(${ids.join(",")})`, {
+    headers: { apikey: s.anonKey, Authorization: `Bearer ${token}` },
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`GET generations as the person: ${res.status} ${text.slice(0, 200)}`);
+  return (JSON.parse(text) as { id: string }[]).map((r) => r.id);
+}
+
 /** An access token like `token` but expired (signed with the backend's own secret, so only `exp` is wrong). */
 export function expiredToken(token: string, secret: string): string {
   const [, body] = token.split(".");

@@ -11,7 +11,8 @@ export type ActionStep =
   | { kind: "preference" }
   | { kind: "signOutIn" }
   | { kind: "collect" }
-  | { kind: "style" };
+  | { kind: "style" }
+  | { kind: "report" };
 
 export type FaultStep =
   | { kind: "offlineFlap"; ms: number; generateWhileOffline: boolean }
@@ -102,7 +103,7 @@ export function makeSchedule(seed: number, opts: ScheduleOptions = {}): Step[] {
   ];
   const weighted = <T>(table: [number, () => T][]): T => pickWeighted(rnd, table);
   while (steps.length < length) steps.push(rnd() < 0.5 ? weighted(actions) : weighted(faults));
-  return withStyling(seed, withCollecting(seed, steps));
+  return withReporting(seed, withStyling(seed, withCollecting(seed, steps)));
 }
 
 /** Where the collections' stream of a seed starts: apart from the stream the steps above are drawn from. */
@@ -130,6 +131,20 @@ function withStyling(seed: number, steps: Step[]): Step[] {
   const more = seededRandom(seed ^ STYLE_STREAM);
   if (more() >= 0.5) return steps;
   return steps.flatMap((step, i): Step[] => (i > 0 && more() < 0.125 ? [step, { kind: "style" }] : [step]));
+}
+
+/** Where the reports' stream of a seed starts: apart from the three streams above. */
+const REPORT_STREAM = 0x5eed_4e90;
+
+/**
+ * Reports (decision 188) join about a third of the schedules, from a stream of their own as collections and
+ * styles do (the steps drawn above stay as they were): after about one step in eight, the person reports
+ * another person's published image from its page. Such a schedule starts with that other person's images.
+ */
+function withReporting(seed: number, steps: Step[]): Step[] {
+  const more = seededRandom(seed ^ REPORT_STREAM);
+  if (more() >= 0.35) return steps;
+  return steps.flatMap((step, i): Step[] => (i > 0 && more() < 0.125 ? [step, { kind: "report" }] : [step]));
 }
 
 export function describeStep(step: Step): string {
