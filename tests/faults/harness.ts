@@ -1118,30 +1118,21 @@ async function runFault(run: Run, step: Step): Promise<void> {
 async function runAction(run: Run, step: Step): Promise<void> {
   const page = run.page;
   if (!run.signedIn && step.kind !== "signOutIn") await signIn(run, page);
-  switch (step.kind) {
-    case "generate":
-      return generate(run, page);
-    case "batch":
-      return generate(run, page, step.count);
-    case "save":
-    case "publish":
-      return void (await toggleFlag(run, page, step.kind));
-    case "delete":
-      return deleteOne(run, page);
-    case "preference":
-      return changePreference(run, page);
-    case "signOutIn":
-      return signOutIn(run, page);
-    case "collect":
-      return collect(run, page);
-    case "style":
-      return changeStyle(run, page);
-    case "report":
-      return report(run, page);
-    default:
-      return;
-  }
+  if (step.kind === "generate") return generate(run, page);
+  if (step.kind === "batch") return generate(run, page, step.count);
+  if (step.kind === "save" || step.kind === "publish") return void (await toggleFlag(run, page, step.kind));
+  if (step.kind in PAGE_ACTIONS) return PAGE_ACTIONS[step.kind as keyof typeof PAGE_ACTIONS](run, page);
 }
+
+/** The actions that need nothing but the person's page. */
+const PAGE_ACTIONS = {
+  delete: deleteOne,
+  preference: changePreference,
+  signOutIn,
+  collect,
+  style: changeStyle,
+  report,
+} satisfies Partial<Record<Step["kind"], (run: Run, page: Page) => Promise<void>>>;
 
 /** After a reconnect (or a backend restart): counts a catch-up when the device pulled rows again. */
 async function waitForCatchUp(run: Run): Promise<void> {
