@@ -238,6 +238,13 @@ class Run {
   reportedSeen = new Set<string>();
   /** Task ids seen failed on the device (a shown failure; signing out may clear it with the device's data). */
   failedSeen = new Set<string>();
+  /**
+   * Task ids the server refused for good (performance.now() of the answer), and when the person last signed
+   * out by choice: a task refused before that sign-out failed on the page, and the sign-out cleared it with
+   * the device's data, even when no read of the device saw it failed in between.
+   */
+  refusedAt = new Map<string, number>();
+  signedOutAt = Number.NEGATIVE_INFINITY;
   /** Wire evidence for the recovery counters. */
   generateBodies = new Map<string, number>();
   restMutations = new Map<string, number>();
@@ -350,8 +357,13 @@ class Run {
       if (url.includes("/functions/v1/generate-image") && res.request().method() === "POST") {
         void res
           .json()
-          .then((body: { replayed?: boolean; error?: { code?: string } }) => {
+          .then((body: { replayed?: boolean; error?: { code?: string; retryable?: boolean } }) => {
             if (body?.replayed) this.counters["duplicate suppression on the server"] += 1;
+            // A final refusal (the prompt check, a bad input): its task fails on the device, and no row comes.
+            const id = requestIdOf(res.request());
+            if (id && body?.error?.retryable === false && body.error.code !== "auth_required") {
+              this.refusedAt.set(id, performance.now());
+            }
             if (body?.error?.code === "daily_limit") {
               this.quotaHeldSeen += 1;
               this.counters["quota hold"] += 1;
@@ -411,12 +423,7 @@ class Run {
     const url = req.url();
     const method = req.method();
     if (url.includes("/functions/v1/generate-image") && method === "POST") {
-      let id = "";
-      try {
-        id = (JSON.parse(req.postData() ?? "{}") as { request_id?: string }).request_id ?? "";
-      } catch {
-        // not JSON
-      }
+      const id = requestIdOf(req);
       if (id) this.generateBodies.set(id, (this.generateBodies.get(id) ?? 0) + 1);
     } else if (
       (url.includes("/rest/v1/") && ["PATCH", "DELETE", "POST"].includes(method) && !url.includes("/rpc/")) ||
@@ -449,6 +456,15 @@ class Run {
   nextPrompt(): string {
     this.promptNo += 1;
     return `fault seed ${this.seed} prompt ${this.promptNo}`;
+  }
+}
+
+/** The task id a generate-image request carries (its `request_id`), or "". */
+function requestIdOf(req: Request): string {
+  try {
+    return (JSON.parse(req.postData() ?? "{}") as { request_id?: string }).request_id ?? "";
+  } catch {
+    return ""; // not JSON
   }
 }
 
@@ -805,6 +821,7 @@ async function signOutIn(run: Run, page: Page): Promise<void> {
     return;
   }
   run.signedIn = false;
+  run.signedOutAt = performance.now();
   await run.pause("signed out 200-700 ms", 200 + Math.floor(run.rnd() * 500));
   await signIn(run, page);
 }
@@ -1471,7 +1488,8 @@ async function checkInvariantsSteps(run: Run, where: string, final: boolean): Pr
     const t = tasks.get(id);
     const hasRow = serverIds.has(id) || run.deletedIds.has(id) || run.everOnServer.has(id);
     if (!t) {
-      if (!hasRow && !run.lostWithStorage.has(id) && !run.failedSeen.has(id))
+      const refusedThenCleared = (run.refusedAt.get(id) ?? Number.POSITIVE_INFINITY) < run.signedOutAt;
+      if (!hasRow && !run.lostWithStorage.has(id) && !run.failedSeen.has(id) && !refusedThenCleared)
         run.violation(where, `task ${id} was lost (no record, no row)`);
       continue;
     }

@@ -68,8 +68,8 @@ const SECTIONS: LegalSection[] = [
           Before anything is drawn, the server checks the prompt against a kept list of English sexual and abusive words
           (the <code>obscenity</code> library&rsquo;s English set, and a few words for images this policy forbids that
           the set lacks), which also catches them spelt with numbers or look-alike letters, spaced out or with letters
-          repeated, and against extra terms the operators of this site add. The negative prompt is not checked: it is
-          where you name what you want kept out.
+          repeated (a number on its own, such as a room or a year, is read as a number), and against extra terms the
+          operators of this site add. The negative prompt is not checked: it is where you name what you want kept out.
         </p>
         <p>
           A prompt that matches is refused with <strong>{REFUSED.title}</strong>: &ldquo;{REFUSED.message}&rdquo;

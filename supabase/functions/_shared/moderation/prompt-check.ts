@@ -1,8 +1,8 @@
 // The prompt check (docs/decisions/140-the-prompt-check.md): a kept moderation library for text,
 // obscenity, with its English dataset and its recommended transformers (look-alike characters,
-// leet-speak, repeated letters), a few words of the content policy the dataset lacks for images, and
-// the terms operators keep in `moderation_terms`. Letters spelled out one by one ("n u d e", "p.o.r.n")
-// are joined and checked too. Only the prompt is checked: the negative prompt names what a person
+// leet-speak, repeated letters; a word of digits alone is read as a number), a few words of the content
+// policy the dataset lacks for images, and the terms operators keep in `moderation_terms`. Letters spelled
+// out one by one ("n u d e", "p.o.r.n") are joined and checked too. Only the prompt is checked: the negative prompt names what a person
 // wants kept out of the image. The operators' terms are read at most once per TERMS_TTL_MS; when they
 // cannot be read the last list read is used (none yet: the library's alone), and the failure is logged.
 // deno-lint-ignore no-import-prefix -- deployed functions have no package.json to map a bare name
@@ -112,12 +112,29 @@ export function joinSpelledLetters(text: string, afterArticle = false): string {
   });
 }
 
-/** What the matcher finds in `text`, or in the text with its spelled-out letters joined. */
+/**
+ * Whether `text[start..end]` (inclusive) lies in a word of digits alone ("room 455", "plate 4554"). Leet-speak
+ * reads 4 as a and 5 as s, so the library's dataset would find a word there; an image model reads a number.
+ * A word with a letter in it ("a55") is still read as leet-speak.
+ */
+export function inNumber(text: string, start: number, end: number): boolean {
+  const before = /[\p{L}\p{N}]*$/u.exec(text.slice(0, start))?.[0] ?? "";
+  const after = /^[\p{L}\p{N}]*/u.exec(text.slice(end + 1))?.[0] ?? "";
+  return /^\p{N}+$/u.test(before + text.slice(start, end + 1) + after);
+}
+
+/**
+ * What the matcher finds in `text`, or in the text with its spelled-out letters joined. A match of the
+ * library's or the app's words inside a number is not one; an operator's term is matched there too (an
+ * operator may keep "1488").
+ */
 function firstMatch(built: ReturnType<typeof buildMatcher>, text: string): MatchSource | null {
   const candidates = new Set([text, joinSpelledLetters(text), joinSpelledLetters(text, true)]);
   for (const candidate of candidates) {
-    const match = built.matcher.getAllMatches(candidate)[0];
-    if (match) return built.data.getPayloadWithPhraseMetadata(match).phraseMetadata?.source ?? "library";
+    for (const match of built.matcher.getAllMatches(candidate)) {
+      const source = built.data.getPayloadWithPhraseMetadata(match).phraseMetadata?.source ?? "library";
+      if (source === "operator" || !inNumber(candidate, match.startIndex, match.endIndex)) return source;
+    }
   }
   return null;
 }

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import {
   createPromptCheck,
+  inNumber,
   joinSpelledLetters,
   type TermSource,
   transformTerm,
@@ -28,6 +29,8 @@ Deno.test("the library's words are refused, however they are disguised", async (
       "p.o.r.n",
       "f-u-c-k this",
       "hentai girl",
+      "a55 shot", // a word with a letter is still read as leet-speak
+      "5h1t",
     ]
   ) assert.ok(await refused(prompt), prompt);
 });
@@ -52,6 +55,10 @@ Deno.test("ordinary prompts pass, including words that contain a refused one", a
       "sunset over Scunthorpe",
       "a cat wearing a hat",
       "A B C blocks on a shelf",
+      // Numbers are numbers: leet-speak would read 4 as a and 5 as s ("455" as a word of the library's).
+      "a hotel door, room 455",
+      "a licence plate reading 4554",
+      "fault seed 4554 prompt 1",
     ]
   ) assert.deepEqual(await check(prompt), { allowed: true }, prompt);
 });
@@ -130,4 +137,12 @@ Deno.test("spelled-out letters are joined only where they stand as a word of sin
   assert.equal(joinSpelledLetters("p.o.r.n"), "porn");
   assert.equal(joinSpelledLetters("a cat on a mat"), "a cat on a mat");
   assert.equal(joinSpelledLetters("x".repeat(3000)), "x".repeat(3000));
+});
+
+Deno.test("a match lies in a number only when its whole word is digits", () => {
+  assert.equal(inNumber("room 455", 5, 7), true);
+  assert.equal(inNumber("room 4554", 5, 7), true);
+  assert.equal(inNumber("room a455", 6, 8), false);
+  assert.equal(inNumber("room 455b", 5, 7), false);
+  assert.equal(inNumber("room 455", 0, 3), false);
 });
