@@ -3,8 +3,9 @@
 // leet-speak, repeated letters; a word of digits alone is read as a number), a few words of the content
 // policy the dataset lacks for images, and the terms operators keep in `moderation_terms`. Letters spelled
 // out one by one ("n u d e", "p.o.r.n") are joined and checked too. Only the prompt is checked: the
-// negative prompt names what a person wants kept out of the image. The operators' terms are read at most once per TERMS_TTL_MS; when they
-// cannot be read the last list read is used (none yet: the library's alone), and the failure is logged.
+// negative prompt names what a person wants kept out of the image. The operators' terms are read at most
+// once per TERMS_TTL_MS; when they cannot be read the last list read is used (none yet: the library's
+// alone), and the failure is logged.
 // deno-lint-ignore no-import-prefix -- deployed functions have no package.json to map a bare name
 import * as obscenity from "npm:obscenity@0.4.6";
 import type { Result } from "../errors.ts";
