@@ -16,6 +16,8 @@
 // FAULT_PROFILE=1 also prints where the schedules' wall time went, the machine's idle CPU and the CPU this
 // run's processes used; FAULT_PROFILE=cpu adds each entry's CPU (costs about a second of CPU a schedule).
 // FAULT_TRAIL=1 prints every schedule's steps, notes and trail, as a schedule with a violation prints them.
+// FAULT_SCHEDULE_CAP_MIN (default 6) caps one schedule: one still running then is cut short and is a
+// violation ("cap") with where it stood, what it waited on and its trail (decision 190).
 import { availableParallelism } from "node:os";
 import { addCounters, counterTable, startHarness, zeroCounters, type Harness } from "../tests/faults/harness.ts";
 import {
@@ -66,6 +68,8 @@ let aborted = 0;
 let rerun = 0;
 let notes = 0;
 let scheduleMs = 0;
+/** The slowest schedule run, beside the cap that would cut one short (FAULT_SCHEDULE_CAP_MIN). */
+let slowest = { seed: 0, ms: 0 };
 const failingSeeds: number[] = [];
 const started = Date.now();
 let next = 0;
@@ -86,6 +90,7 @@ async function lane(index: number, harness: Harness): Promise<void> {
     }
     ran++;
     scheduleMs += r.ms;
+    if (r.ms > slowest.ms) slowest = { seed, ms: r.ms };
     addCounters(counters, r.counters);
     mergeProfile(profile, r.profile);
     for (const [k, n] of Object.entries(r.faults)) faults[k] = (faults[k] ?? 0) + n;
@@ -153,7 +158,8 @@ if (profiling) {
   const own = ownCpu.stop();
   console.log(
     `\nwall time: ${(wallMs / 1000).toFixed(0)} s for ${ran} schedules in ${parallel} lane(s): ` +
-      `${(wallMs / Math.max(1, ran) / 1000).toFixed(1)} s/schedule, each schedule ${(scheduleMs / Math.max(1, ran) / 1000).toFixed(1)} s on its own`,
+      `${(wallMs / Math.max(1, ran) / 1000).toFixed(1)} s/schedule, each schedule ${(scheduleMs / Math.max(1, ran) / 1000).toFixed(1)} s on its own; ` +
+      `the slowest, seed ${slowest.seed}, ${(slowest.ms / 1000).toFixed(1)} s`,
   );
   if (use)
     console.log(

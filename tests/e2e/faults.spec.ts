@@ -23,6 +23,26 @@ test.afterAll(async () => {
   await harness?.close();
 });
 
+// First, so the seeds after it show the harness goes on: a schedule past its cap ends as a violation that says
+// where it stood, with its trail, instead of a run that never ends (a hung schedule once cost CI its timeout
+// and the trail with it).
+test("a schedule past its cap is cut short and reported", async () => {
+  test.setTimeout(180_000);
+  const capMs = 12_000;
+  const r = await harness!.runSchedule(CI_SEEDS[0], { capMs });
+  const cut = r.violations.filter((v) => v.where === "cap");
+  console.log(
+    `seed ${CI_SEEDS[0]} capped at ${capMs / 1000} s, ended in ${(r.ms / 1000).toFixed(1)} s: ${cut[0]?.message}`,
+  );
+  expect(cut.map((v) => v.message)).toEqual([
+    expect.stringMatching(
+      /^schedule did not end within 12 s: at (setup|step \d+ .+), waiting on .+; its browser context was closed$/,
+    ),
+  ]);
+  expect(r.trail.length).toBeGreaterThan(0);
+  expect(r.ms).toBeLessThan(capMs + 60_000);
+});
+
 for (const seed of CI_SEEDS) {
   const known = KNOWN_VIOLATION_SEEDS.find((k) => k.seed === seed);
   test(`fault schedule seed ${seed}`, async () => {
