@@ -16,7 +16,7 @@
 // FAULT_PROFILE=1 also prints where the schedules' wall time went, the machine's idle CPU and the CPU this
 // run's processes used; FAULT_PROFILE=cpu adds each entry's CPU (costs about a second of CPU a schedule).
 // FAULT_TRAIL=1 prints every schedule's steps, notes and trail, as a schedule with a violation prints them.
-// FAULT_SCHEDULE_CAP_MIN (default 6) caps one schedule: one still running then is cut short and is a
+// FAULT_SCHEDULE_CAP_MIN (default 12) caps one schedule: one still running then is cut short and is a
 // violation ("cap") with where it stood, what it waited on and its trail (decision 190).
 import { availableParallelism } from "node:os";
 import { addCounters, counterTable, startHarness, zeroCounters, type Harness } from "../tests/faults/harness.ts";
