@@ -251,7 +251,6 @@ class Run {
   refusedAt = new Map<string, number>();
   signedOutAt = Number.NEGATIVE_INFINITY;
   /** Wire evidence for the recovery counters. */
-  generateBodies = new Map<string, number>();
   restMutations = new Map<string, number>();
   refreshes = 0;
   /**
@@ -324,6 +323,17 @@ class Run {
     this.pages = open;
     if (!open.length) throw new Error("no page open");
     return open[Math.floor(this.rnd() * open.length)];
+  }
+
+  /**
+   * The tab the person acts in next (one of the open tabs, at random), brought to the front as a person's
+   * tab is: Chromium draws a tab behind another only now and then, so a click there waited seconds for
+   * the button to be seen still.
+   */
+  async personsTab(): Promise<Page> {
+    const page = this.page;
+    await page.bringToFront().catch(() => undefined);
+    return page;
   }
 
   get mainPage(): Page | null {
@@ -437,10 +447,7 @@ class Run {
   onRequest(req: Request) {
     const url = req.url();
     const method = req.method();
-    if (url.includes("/functions/v1/generate-image") && method === "POST") {
-      const id = requestIdOf(req);
-      if (id) this.generateBodies.set(id, (this.generateBodies.get(id) ?? 0) + 1);
-    } else if (
+    if (
       (url.includes("/rest/v1/") && ["PATCH", "DELETE", "POST"].includes(method) && !url.includes("/rpc/")) ||
       (url.includes("/functions/v1/delete-generation") && method === "POST") ||
       (url.includes("/functions/v1/publish-generation") && method === "POST")
@@ -572,9 +579,11 @@ async function openHistoryItemSteps(run: Run, page: Page) {
   const state = await readDexie(page);
   const mine = state.generations.filter((g) => g.userId === run.userId);
   if (!mine.length) return null;
-  await page.goto("/history", { waitUntil: "domcontentloaded" });
   const tiles = page.getByRole("list", { name: "Your generations" }).getByRole("button", { name: /^Open: / });
-  await tiles.first().waitFor({ timeout: 10_000 });
+  await run.time("history: the page's first tile", async () => {
+    await page.goto("/history", { waitUntil: "domcontentloaded" });
+    await tiles.first().waitFor({ timeout: 10_000 });
+  });
   const n = await tiles.count();
   await tiles.nth(Math.floor(run.rnd() * n)).click();
   const dialog = page.getByRole("dialog", { name: "Generation" });
@@ -591,8 +600,11 @@ async function toggleFlag(run: Run, page: Page, flag: "save" | "publish"): Promi
   }
   const name = flag === "save" ? /^(Save|Unsave)$/ : /^(Publish|Unpublish)$/;
   const button = dialog.getByRole("button", { name }).first();
-  const pressed = await button.getAttribute("aria-pressed", { timeout: 5000 });
-  await button.click({ timeout: 5000 });
+  const pressed = await run.time(`${flag}: the button pressed`, async () => {
+    const was = await button.getAttribute("aria-pressed", { timeout: 5000 });
+    await button.click({ timeout: 5000 });
+    return was;
+  });
   const clickedAt = performance.now();
   // Was a fixed 200 ms: the time for the click to take effect before the dialog closes. It took effect
   // when the button shows the flag flipped (the dialog reads the record live from the device's database).
@@ -735,18 +747,20 @@ async function changeStyleSteps(run: Run, page: Page): Promise<void> {
 async function report(run: Run, page: Page): Promise<void> {
   if (!run.othersImages.length) return void run.notes.push("report: no image of another person's");
   const id = run.othersImages[Math.floor(run.rnd() * run.othersImages.length)];
-  await page.goto(`/gallery/${id}`, { waitUntil: "domcontentloaded" });
   const open = page.getByRole("button", { name: "Report", exact: true });
-  const shown = await open.waitFor({ timeout: 10_000 }).then(
-    () => true,
-    () => false,
-  );
-  if (!shown) {
-    const gone = await page
-      .getByText("404")
-      .isVisible()
-      .catch(() => false);
-    return void run.notes.push(`report: ${id} ${gone ? "not found (reported before)" : "shows no Report button"}`);
+  const notFound = page.getByRole("heading", { name: "Page not found" });
+  // An image this person reported before is not found for them: the page says so at once, so that is
+  // waited for beside the button (waiting out the button's 10 s was most of a schedule's reports).
+  const shown = await run.time("report: the image's page", async () => {
+    await page.goto(`/gallery/${id}`, { waitUntil: "domcontentloaded" });
+    return Promise.any([
+      open.waitFor({ timeout: 10_000 }).then(() => "button" as const),
+      notFound.waitFor({ timeout: 10_000 }).then(() => "not found" as const),
+    ]).catch(() => "nothing" as const);
+  });
+  if (shown !== "button") {
+    const why = shown === "not found" ? "not found (reported before)" : "shows no Report button";
+    return void run.notes.push(`report: ${id} ${why}`);
   }
   if (run.rnd() < 0.35) await loseNextAnswer(run, "**/rest/v1/rpc/report_generation");
   await open.click({ timeout: 5000 });
@@ -904,7 +918,8 @@ async function runFault(run: Run, step: Step): Promise<void> {
   switch (step.kind) {
     case "offlineFlap": {
       await run.setOffline(true);
-      if (step.generateWhileOffline) await generate(run, run.page).catch((e) => run.notes.push(`offline gen: ${e}`));
+      if (step.generateWhileOffline)
+        await generate(run, await run.personsTab()).catch((e) => run.notes.push(`offline gen: ${e}`));
       await run.pause("offline flap (planned)", step.ms);
       await run.setOffline(false);
       await waitForCatchUp(run);
@@ -912,7 +927,7 @@ async function runFault(run: Run, step: Step): Promise<void> {
     }
     case "tabCloseMidSend":
     case "crashMidSend": {
-      const sent = await generateAndCatchSend(run, run.page);
+      const sent = await generateAndCatchSend(run, await run.personsTab());
       if (!sent) return void run.notes.push(`${step.kind}: no send seen`);
       // The tab whose send is on the wire is the one crashed or closed, wherever the click was.
       const page = sent.from;
@@ -937,7 +952,7 @@ async function runFault(run: Run, step: Step): Promise<void> {
     case "workerSync": {
       // Work queued while offline, every page of the app closed, the worker stopped; then the browser's
       // Background Sync wakes the worker with no page open.
-      const page = run.page;
+      const page = await run.personsTab();
       await page.evaluate(() => navigator.serviceWorker.ready.then(() => true)).catch(() => false);
       await run.setOffline(true);
       await generate(run, page);
@@ -1013,7 +1028,7 @@ async function runFault(run: Run, step: Step): Promise<void> {
       return;
     }
     case "backendKill": {
-      if (step.midSend) await generateAndCatchSend(run, run.page).catch(() => null);
+      if (step.midSend) await generateAndCatchSend(run, await run.personsTab()).catch(() => null);
       run.backendKilled = true;
       await run.time("backend kill", () => s.killBackend());
       await run.pause("backend down (planned)", step.downMs);
@@ -1023,7 +1038,7 @@ async function runFault(run: Run, step: Step): Promise<void> {
     }
     case "tokenExpired": {
       // Tasks wait offline while the access token lapses; the page comes back with the stale token.
-      const page = run.page;
+      const page = await run.personsTab();
       await run.setOffline(true);
       await generate(run, page).catch((e) => run.notes.push(`token gen: ${e}`));
       const done = await rewriteStoredToken(page, s.jwtSecret, (l) => run.note(l));
@@ -1044,7 +1059,7 @@ async function runFault(run: Run, step: Step): Promise<void> {
           if (refused === 2) bothRefused();
         } else await route.continue();
       });
-      const page = run.page;
+      const page = await run.personsTab();
       const done = await rewriteStoredToken(page, s.jwtSecret, (l) => run.note(l));
       if (!done) run.notes.push("refreshRefused: no stored session");
       await page.reload({ waitUntil: "domcontentloaded" }).catch(() => undefined);
@@ -1059,7 +1074,7 @@ async function runFault(run: Run, step: Step): Promise<void> {
       // The request reaches the server and commits; its answer never reaches the client.
       const url = step.target === "generate" ? "**/functions/v1/generate-image" : "**/rest/v1/generations?*";
       const { lost: lostOnce } = await loseNextAnswer(run, url);
-      const page = run.page;
+      const page = await run.personsTab();
       // The route stays until one answer is lost, or for as long as it used to: 1000 ms after the task
       // was stored, or 1200 ms after the flag's click (the toggle's 200 ms pause, then 1000 ms). Once one
       // answer is lost the route only passes requests on, as no route does, so the wait ends there.
@@ -1116,7 +1131,7 @@ async function runFault(run: Run, step: Step): Promise<void> {
       const target = server.dailyLimit - 1;
       run.quotaOffset += target - server.generationsToday;
       await patchLimits(s, run.userId, { generations_today: target });
-      await generate(run, run.page, step.count);
+      await generate(run, await run.personsTab(), step.count);
       await settle(run, 15_000, "settle after quota");
       // The quota held past its end: refused by the server (counted as its answers are seen) or, once the
       // device knew the day was spent, refused on the device without a send. Each such task counts once.
@@ -1136,7 +1151,7 @@ async function runFault(run: Run, step: Step): Promise<void> {
       s.providerPlan.splice(0, s.providerPlan.length, ...step.modes);
       const seen = () => Object.values(s.providerSeen).reduce((a, b) => a + b, 0);
       const before = seen();
-      await generate(run, run.page);
+      await generate(run, await run.personsTab());
       // Was a fixed 500 ms: the time for the generation to reach the provider, which answers with the
       // planned fault. The provider counts what it answered.
       await run.until("the provider answered", 500, (stop) => poll(stop, 20, async () => seen() > before));
@@ -1148,7 +1163,7 @@ async function runFault(run: Run, step: Step): Promise<void> {
 }
 
 async function runAction(run: Run, step: Step): Promise<void> {
-  const page = run.page;
+  const page = await run.personsTab();
   if (!run.signedIn && step.kind !== "signOutIn") await signIn(run, page);
   if (step.kind === "generate") return generate(run, page);
   if (step.kind === "batch") return generate(run, page, step.count);
@@ -1572,7 +1587,7 @@ export async function runSchedule(
   ]);
   clearTimeout(timer);
   if (!ended) {
-    const waits = run.waiting.length ? run.waiting.join("; ") : "nothing the harness times";
+    const waits = run.waiting.length ? run.waiting.join("; ") : "a step with no timed wait under way";
     run.violation(
       "cap",
       `schedule did not end within ${Math.round(capMs / 1000)} s: at ${run.phase}, waiting on ${waits}; its browser context was closed`,
@@ -1605,7 +1620,6 @@ async function playSchedule(run: Run, steps: Step[], zone: string, contextStart:
     await playSteps(run, steps);
     if (!run.abandoned) await quiesce(run);
   } catch (e) {
-    if (run.abandoned) return;
     // A browser that is gone (it crashed, or the machine killed it) is said so: the next schedule relaunches it.
     const gone = run.browser.isConnected() ? "" : " (the browser is gone: it crashed or was killed)";
     run.violation("harness", `schedule aborted${gone}: ${String((e as Error).stack ?? e).slice(0, 400)}`);
@@ -1703,9 +1717,6 @@ async function quiesce(run: Run): Promise<void> {
     if (shown < failed) run.violation("quiescence", `${failed} failed tasks, ${shown} shown as failed`);
   }
   addSince(run.profile, "quiescence and final checks", quiescenceStart);
-  // Duplicate suppression seen on the wire: a task id sent more than once (its replay charged nothing,
-  // which the charge invariant checks).
-  for (const n of run.generateBodies.values()) if (n > 1) run.counters["duplicate suppression on the server"] += 0;
 }
 
 export function addCounters(into: Counters, from: Counters): void {
