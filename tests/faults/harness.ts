@@ -531,7 +531,7 @@ async function signIn(run: Run, page: Page): Promise<void> {
 }
 
 async function signInSteps(run: Run, page: Page): Promise<void> {
-  await page.goto("/auth", { waitUntil: "domcontentloaded" });
+  await openPath(page, "/auth");
   await page.getByLabel("Email").fill(run.email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
@@ -541,10 +541,44 @@ async function signInSteps(run: Run, page: Page): Promise<void> {
   run.sessionEndedByServer = "";
 }
 
+/**
+ * A renderer that crashed may have held the service worker too (a tab that never loaded another page stays in
+ * the process it started the worker in). Chromium starts the worker again at the next request a page under it
+ * makes; until then Playwright's calls for the whole context (a route, going offline) wait on the worker that is
+ * gone. The tab still open makes one request, as the app's next one would, and waits for the worker to answer.
+ */
+async function wakeWorker(run: Run, page: Page): Promise<void> {
+  await run.time("crash: the worker running again", () =>
+    page
+      .evaluate(() =>
+        fetch("/robots.txt", { cache: "no-store" }).then(
+          () => true,
+          () => false,
+        ),
+      )
+      .catch(() => false),
+  );
+}
+
+/**
+ * Opens `path` in the tab as a person following a link in the app does: the app's router moves there without
+ * loading the page again (page loads were most of a schedule's CPU, decision 192). A tab with no app in it (a
+ * blank tab, an error page), or with a dialog open over the page (its links out of reach, as for a person),
+ * loads the page. Reloads stay where a fault asks for one.
+ */
+async function openPath(page: Page, path: string): Promise<void> {
+  const routed = await page
+    .evaluate((to) => {
+      if (!(Symbol.for("wouter_v3") in window) || document.querySelector("dialog[open]")) return false;
+      history.pushState(null, "", to);
+      return true;
+    }, path)
+    .catch(() => false);
+  if (!routed) await page.goto(path, { waitUntil: "domcontentloaded" });
+}
+
 async function openGenerator(page: Page): Promise<void> {
-  if (!new URL(page.url()).pathname.startsWith("/generate")) {
-    await page.goto("/generate", { waitUntil: "domcontentloaded" });
-  }
+  if (!new URL(page.url()).pathname.startsWith("/generate")) await openPath(page, "/generate");
   await page.getByLabel("Prompt", { exact: true }).waitFor({ timeout: 15_000 });
 }
 
@@ -581,11 +615,11 @@ async function openHistoryItemSteps(run: Run, page: Page) {
   if (!mine.length) return null;
   const tiles = page.getByRole("list", { name: "Your generations" }).getByRole("button", { name: /^Open: / });
   await run.time("history: the page's first tile", async () => {
-    await page.goto("/history", { waitUntil: "domcontentloaded" });
+    await openPath(page, "/history");
     await tiles.first().waitFor({ timeout: 10_000 });
   });
   const n = await tiles.count();
-  await tiles.nth(Math.floor(run.rnd() * n)).click();
+  await tiles.nth(Math.floor(run.rnd() * n)).click({ timeout: 5000 });
   const dialog = page.getByRole("dialog", { name: "Generation" });
   await dialog.waitFor({ timeout: 5000 });
   return dialog;
@@ -752,7 +786,7 @@ async function report(run: Run, page: Page): Promise<void> {
   // An image this person reported before is not found for them: the page says so at once, so that is
   // waited for beside the button (waiting out the button's 10 s was most of a schedule's reports).
   const shown = await run.time("report: the image's page", async () => {
-    await page.goto(`/gallery/${id}`, { waitUntil: "domcontentloaded" });
+    await openPath(page, `/gallery/${id}`);
     return Promise.any([
       open.waitFor({ timeout: 10_000 }).then(() => "button" as const),
       notFound.waitFor({ timeout: 10_000 }).then(() => "not found" as const),
@@ -811,7 +845,7 @@ async function loseNextAnswer(run: Run, url: string): Promise<{ lost: Promise<vo
 
 const STYLE_CHOICES = ["photorealistic", "anime", "digital-art", "oil-painting", "watercolor"];
 async function changePreference(run: Run, page: Page): Promise<void> {
-  await page.goto("/account", { waitUntil: "domcontentloaded" });
+  await openPath(page, "/account");
   const form = page.getByRole("region", { name: "Preferences" });
   const style = form.getByLabel("Default style");
   await style.waitFor({ timeout: 10_000 });
@@ -833,7 +867,7 @@ async function changePreference(run: Run, page: Page): Promise<void> {
 }
 
 async function signOutIn(run: Run, page: Page): Promise<void> {
-  await page.goto("/generate", { waitUntil: "domcontentloaded" });
+  await openPath(page, "/generate");
   await page.getByRole("button", { name: `Account menu for ${run.email}` }).click({ timeout: 10_000 });
   await page.getByRole("menuitem", { name: "Sign out" }).click({ timeout: 5000 });
   // A warning means work exists only on this device: the person keeps it (Cancel) and stays signed in.
@@ -942,6 +976,7 @@ async function runFault(run: Run, step: Step): Promise<void> {
       }
       await page.close().catch(() => undefined);
       if (!run.mainPage) await run.newPage("/generate");
+      else if (step.kind === "crashMidSend") await wakeWorker(run, run.mainPage);
       return;
     }
     case "extraTabs": {
