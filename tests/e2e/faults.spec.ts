@@ -10,7 +10,7 @@ const PORT = Number(process.env.FAULTS_PORT ?? 4741);
 
 // Not serial: the seeds run in order in one worker, sharing its harness, and a seed that fails is retried
 // alone (in a new worker, which starts a harness of its own) and the list goes on. A serial group is retried
-// whole: on a slow machine the seeds take a quarter of an hour, and one flaky seed cost CI another half.
+// whole: on a slow machine the seeds take about ten minutes, and one flaky seed once cost CI half as much again.
 
 let harness: Harness | undefined;
 
