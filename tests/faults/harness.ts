@@ -12,7 +12,7 @@ import {
   patchLimits,
   readReports,
   visibleTo,
-  setTimezone,
+  quotaResetAt,
   readDexie,
   readRowIds,
   readServer,
@@ -1665,13 +1665,18 @@ async function setUpSchedule(run: Run, steps: Step[], zone: string): Promise<voi
   const { servers } = run;
   run.phase = "setup";
   await run.time("setup: user on the server", async () => {
-    run.userId = await signUpUser(servers, run.email, PASSWORD);
+    // Signed up in the device's zone, where it is about noon: the quota's day, which starts at the person's
+    // midnight, then cannot end during the schedule, whose reset would read as missing charges. A zone set
+    // after sign-up would take over only at the next reset (seed 5170 ran across UTC midnight that way).
+    run.userId = await signUpUser(servers, run.email, PASSWORD, zone);
+    const resetIn = (await quotaResetAt(servers, run.userId)) - Date.now();
+    if (resetIn < SCHEDULE_CAP_MS) {
+      throw new Error(`the quota's day ends in ${Math.round(resetIn / 60_000)} min, within a schedule's cap`);
+    }
     // A paid tier, so the day's quota is never what stops a schedule (the quota fault spends it on purpose);
     // premium where the schedule changes custom styles, which only premium may.
     const tier = steps.some((s) => s.kind === "style") ? "premium" : "pro";
     await patchLimits(servers, run.userId, { subscription_tier: tier });
-    // Set before anything is generated, so the device's first pull changes no day boundary mid-schedule.
-    await setTimezone(servers, run.userId, zone);
   });
   if (steps.some((s) => s.kind === "report")) {
     run.othersImages = await run.time("setup: another person's published images", () =>

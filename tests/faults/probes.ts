@@ -196,20 +196,25 @@ export async function patchLimits(s: Servers, userId: string, patch: Record<stri
   });
 }
 
-/** The person's time zone on the server, as their device would set it on its first pull. */
-export async function setTimezone(s: Servers, userId: string, timezone: string): Promise<void> {
-  await getJson(s, `/rest/v1/user_preferences?user_id=eq.${userId}`, {
-    method: "PATCH",
-    body: JSON.stringify({ timezone }),
-    headers: { Prefer: "return=minimal" },
-  });
+/** When the person's quota day ends (user_daily_limits.reset_at), in ms since the epoch. */
+export async function quotaResetAt(s: Servers, userId: string): Promise<number> {
+  const rows = await getJson<{ reset_at: string }[]>(
+    s,
+    `/rest/v1/user_daily_limits?select=reset_at&user_id=eq.${userId}`,
+  );
+  if (!rows[0]) throw new Error(`no limits row for ${userId}`);
+  return Date.parse(rows[0].reset_at);
 }
 
-export async function signUpUser(s: Servers, email: string, password: string): Promise<string> {
+/**
+ * Signs a person up over the API. `timezone` goes in the sign-up's metadata, which the sign-up trigger reads:
+ * the quota's first day is then that zone's (a zone set later takes over only at the next reset).
+ */
+export async function signUpUser(s: Servers, email: string, password: string, timezone?: string): Promise<string> {
   const res = await fetch(`${s.apiUrl}/auth/v1/signup`, {
     method: "POST",
     headers: { apikey: s.anonKey, "Content-Type": "application/json" },
-    body: JSON.stringify({ email, password }),
+    body: JSON.stringify({ email, password, ...(timezone ? { data: { timezone } } : {}) }),
   });
   const body = (await res.json()) as { user?: { id: string }; id?: string };
   const id = body.user?.id ?? body.id;
