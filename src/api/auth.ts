@@ -2,6 +2,7 @@
 // throwing, and hands out only what the app needs of a user (id and email).
 import type { AuthChangeEvent, Session, User } from "@supabase/supabase-js";
 import { err, ok, type Result } from "../lib/result";
+import { deviceTimezone } from "../lib/time-zone";
 import { toAuthFailure, type AuthFailure } from "./auth-errors";
 import { forgetStoredSession, onStoredSessionWritten, supabase } from "./client";
 
@@ -69,14 +70,19 @@ export function signInWithPassword(email: string, password: string): Promise<Res
   });
 }
 
-/** `signedIn` is false when the backend asks for an e-mail confirmation before the first sign-in. */
+/**
+ * `signedIn` is false when the backend asks for an e-mail confirmation before the first sign-in. The device's
+ * time zone goes with it, so the daily quota's first day ends at the person's midnight, not UTC's.
+ */
 export function signUp(
   email: string,
   password: string,
   emailRedirectTo: string,
 ): Promise<Result<{ user: SessionUser | null; signedIn: boolean }, AuthFailure>> {
   return attempt(async () => {
-    const { data, error } = await supabase().auth.signUp({ email, password, options: { emailRedirectTo } });
+    const timezone = deviceTimezone();
+    const options = { emailRedirectTo, ...(timezone ? { data: { timezone } } : {}) };
+    const { data, error } = await supabase().auth.signUp({ email, password, options });
     if (error) return err(toAuthFailure(error));
     return ok({ user: toSessionUser(data.user), signedIn: Boolean(data.session) });
   });

@@ -1,6 +1,14 @@
 import { expect, test } from "./support/test";
 import { PASSWORD, accountButton, signIn, signOut, signUp, uniqueEmail } from "./support/app";
-import { dexieTasks, generateOne, openGenerator, previewImage, serverRows, serverSession } from "./support/generator";
+import {
+  dexieTasks,
+  generateOne,
+  openGenerator,
+  previewImage,
+  serverLimits,
+  serverRows,
+  serverSession,
+} from "./support/generator";
 
 test("sign up, sign out and sign in again", async ({ page }) => {
   const email = uniqueEmail("journey");
@@ -26,6 +34,28 @@ test("sign up, sign out and sign in again", async ({ page }) => {
   await signIn(page, email);
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(accountButton(page, email)).toBeVisible();
+});
+
+test.describe("on a device at UTC+14", () => {
+  test.use({ timezoneId: "Pacific/Kiritimati" });
+
+  test("a new account's quota day is the device's from the start: it ends at the person's midnight", async ({
+    page,
+  }) => {
+    const email = uniqueEmail("zone");
+    await signUp(page, email);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    const s = await serverSession(page, email);
+    const prefs = await page.request.get(`${s.api}/rest/v1/user_preferences?select=timezone`, {
+      headers: { apikey: s.anonKey, Authorization: `Bearer ${s.token}` },
+    });
+    expect(await prefs.json()).toEqual([{ timezone: "Pacific/Kiritimati" }]);
+    // Midnight at UTC+14 is 10:00 UTC, and the reset is within the next day.
+    const resetAt = new Date((await serverLimits(page.request, s)).reset_at);
+    expect([resetAt.getUTCHours(), resetAt.getUTCMinutes(), resetAt.getUTCSeconds()]).toEqual([10, 0, 0]);
+    expect(resetAt.getTime() - Date.now()).toBeGreaterThan(0);
+    expect(resetAt.getTime() - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
+  });
 });
 
 test("signing out from /account lands on / signed out, and /account then asks to sign in", async ({ page }) => {

@@ -7,7 +7,11 @@ import { chromium, type Browser, type BrowserContext, type Page, type Request, t
 import { chromiumPath } from "../../scripts/chromium.mjs";
 import { startServers, type Servers } from "./backend";
 import {
+  callAs,
+  operatorToken,
   othersPublishedImages,
+  readModerated,
+  reportedByOthers,
   passwordToken,
   patchLimits,
   readReports,
@@ -239,6 +243,14 @@ class Run {
   styleNo = 0;
   /** Another person's published images, which report steps report (decision 188). */
   othersImages: string[] = [];
+  /**
+   * The other person's image two more people reported in setup (decision 194): the person's report makes the
+   * third, which holds it out of the gallery for everyone until an operator reviews it.
+   */
+  twiceReported: string | null = null;
+  /** An operator's access token, in schedules where an operator acts (decision 194), and their own random stream. */
+  operator = "";
+  readonly operatorRnd: () => number;
   /** Images the page told the person were reported ("Reported", or "No longer in the gallery"). */
   reportedSeen = new Set<string>();
   /** Task ids seen failed on the device (a shown failure; signing out may clear it with the device's data). */
@@ -268,6 +280,7 @@ class Run {
     readonly seed: number,
   ) {
     this.rnd = seededRandom(seed ^ 0x5eed);
+    this.operatorRnd = seededRandom(seed ^ 0x30d3);
     this.email = `fault-${seed}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6)}@example.com`;
   }
 
@@ -797,6 +810,8 @@ async function report(run: Run, page: Page): Promise<void> {
     return void run.notes.push(`report: ${id} ${why}`);
   }
   if (run.rnd() < 0.35) await loseNextAnswer(run, "**/rest/v1/rpc/report_generation");
+  // A notice may lie over the button (the quota's, a lost connection's): the person closes it first.
+  await dismissNotices(page);
   await open.click({ timeout: 5000 });
   const dialog = page.getByRole("dialog", { name: "Report this image" });
   const reasons = dialog.getByRole("radio");
@@ -822,6 +837,48 @@ async function report(run: Run, page: Page): Promise<void> {
   }
   await run.unrouteAll();
   if (await dialog.isVisible().catch(() => false)) await page.keyboard.press("Escape");
+}
+
+/**
+ * An operator acts on the person's images from elsewhere (decision 194): takes one of their published images
+ * out of the gallery with a reason, or, now and then when one was taken out, puts it back. The person's
+ * devices hear of it as of any change made elsewhere: at quiescence they agree with the server, the removal
+ * included, and whatever the person asked meanwhile (a publish the server now refuses) ends shown, not
+ * retried for ever.
+ */
+async function moderate(run: Run): Promise<void> {
+  const s = run.servers;
+  const rows = await readModerated(s, run.userId).catch(() => null);
+  if (!rows) return void run.notes.push("moderate: the server could not be read");
+  const removed = rows.filter((r) => r.removed_at);
+  const published = rows.filter((r) => r.is_public);
+  const restore = removed.length > 0 && (!published.length || run.operatorRnd() < 0.35);
+  const pool = restore ? removed : published;
+  if (!pool.length) return void run.notes.push("moderate: nothing of the person's in the gallery");
+  const id = pool[Math.floor(run.operatorRnd() * pool.length)].id;
+  const action = restore ? "restore" : "unpublish";
+  const answer = await callAs(s, run.operator, "moderate_generation", {
+    p_generation_id: id,
+    p_action: action,
+    p_reason: restore ? null : "Breaks the gallery's rules",
+  }).catch((e: unknown) => ({ status: 0, body: { message: String(e) } }));
+  // The person may have deleted it since it was read: the operator then meets nothing, as they would.
+  if (answer.status === 404) return void run.notes.push(`moderate: ${action} ${id}: deleted meanwhile`);
+  if (answer.status !== 200) {
+    return run.violation("moderate", `${action} ${id}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
+  }
+  run.notes.push(`moderate: ${action} ${id}`);
+}
+
+/** Closes the notices shown, as a person clears one lying over the button they want. */
+async function dismissNotices(page: Page): Promise<void> {
+  const close = page.getByRole("region", { name: "Notices" }).getByRole("button", { name: "Dismiss notice" });
+  for (let left = await close.count(); left > 0; left--) {
+    await close
+      .first()
+      .click({ timeout: 1000 })
+      .catch(() => undefined);
+  }
 }
 
 /**
@@ -1198,6 +1255,7 @@ async function runFault(run: Run, step: Step): Promise<void> {
 }
 
 async function runAction(run: Run, step: Step): Promise<void> {
+  if (step.kind === "moderate") return moderate(run);
   const page = await run.personsTab();
   if (!run.signedIn && step.kind !== "signOutIn") await signIn(run, page);
   if (step.kind === "generate") return generate(run, page);
@@ -1311,7 +1369,8 @@ async function lostSendsEnded(run: Run, timeoutMs: number): Promise<void> {
   }
 }
 
-const flags = (saved: boolean | number, pub: boolean | number) => `${saved ? "S" : "-"}${pub ? "P" : "-"}`;
+const flags = (saved: boolean | number, pub: boolean | number, removed: unknown) =>
+  `${saved ? "S" : "-"}${pub ? "P" : "-"}${removed ? "R" : "-"}`;
 
 /** An IANA zone whose local time is about noon at `now` (Etc/GMT-k is UTC+k). */
 function noonZone(now: number): string {
@@ -1410,7 +1469,18 @@ async function checkReports(run: Run): Promise<void> {
       `${id} is ${onServer.has(id) ? "reported but still in" : "not reported but missing from"} the person's gallery reads`,
     );
   }
-  run.note(`reports: ${onServer.size} on the server, ${run.reportedSeen.size} confirmed by the page`);
+  // The third report holds an image for everyone (decision 194): a visitor's gallery read leaves out the
+  // image two others reported once the person's report is in, and shows the other one.
+  const forVisitors = new Set(await visibleTo(s, s.anonKey, run.othersImages));
+  const held = run.othersImages.filter((id) => id === run.twiceReported && onServer.has(id));
+  const wrongForVisitors = run.othersImages.find((id) => held.includes(id) === forVisitors.has(id));
+  if (wrongForVisitors) {
+    const why = held.includes(wrongForVisitors) ? "has three reports yet is in" : "is held out of";
+    run.violation("reports", `${wrongForVisitors} ${why} a visitor's gallery reads`);
+  }
+  run.note(
+    `reports: ${onServer.size} on the server, ${run.reportedSeen.size} confirmed by the page, ${held.length} held`,
+  );
 }
 
 async function checkInvariants(run: Run, where: string, final: boolean): Promise<void> {
@@ -1468,6 +1538,9 @@ async function checkInvariantsSteps(run: Run, where: string, final: boolean): Pr
   const rowPaths = new Set(server.rows.map((r) => r.image_path));
   const missing = server.rows.filter((r) => !objects.has(r.image_path) && rowsBefore.has(r.id) && rowsAfter.has(r.id));
   if (missing.length) run.violation(where, `${missing.length} rows without an image: ${missing[0].id}`);
+  // An image an operator took out of the gallery stays out until an operator puts it back (decision 194).
+  const back = server.rows.find((r) => r.removed_at && r.is_public);
+  if (back) run.violation(where, `${back.id} was taken out of the gallery by an operator yet is public`);
   if (!final) return;
 
   if (inFlight) {
@@ -1504,9 +1577,9 @@ async function checkInvariantsSteps(run: Run, where: string, final: boolean): Pr
     const fresh = await readServer(s, run.userId);
     const dev = d.generations
       .filter((g) => g.userId === run.userId)
-      .map((g) => `${g.id}:${flags(g.isSaved, g.isPublic)}`)
+      .map((g) => `${g.id}:${flags(g.isSaved, g.isPublic, g.removedAt)}`)
       .sort();
-    const srv = fresh.rows.map((r) => `${r.id}:${flags(r.is_saved, r.is_public)}`).sort();
+    const srv = fresh.rows.map((r) => `${r.id}:${flags(r.is_saved, r.is_public, r.removed_at)}`).sort();
     const onlyDev = dev.filter((x) => !srv.includes(x));
     const onlySrv = srv.filter((x) => !dev.includes(x));
     const dupes = dev.length !== new Set(dev).size;
@@ -1681,6 +1754,15 @@ async function setUpSchedule(run: Run, steps: Step[], zone: string): Promise<voi
   if (steps.some((s) => s.kind === "report")) {
     run.othersImages = await run.time("setup: another person's published images", () =>
       othersPublishedImages(servers, `other-${run.email}`, PASSWORD, 2),
+    );
+    run.twiceReported = run.othersImages[0];
+    await run.time("setup: two more people report one of them", () =>
+      reportedByOthers(servers, `reporter-${run.email}`, PASSWORD, run.othersImages[0], 2),
+    );
+  }
+  if (steps.some((s) => s.kind === "moderate")) {
+    run.operator = await run.time("setup: an operator", () =>
+      operatorToken(servers, `operator-${run.email}`, PASSWORD),
     );
   }
   // A blank first tab: signing in opens /auth in it (it used to open /auth, then load it again).

@@ -12,7 +12,14 @@ export type DexieTask = {
   error?: { code: string; message: string };
   attempts: number;
 };
-export type DexieGeneration = { id: string; userId: string; isSaved: 0 | 1; isPublic: 0 | 1 };
+export type DexieGeneration = {
+  id: string;
+  userId: string;
+  isSaved: 0 | 1;
+  isPublic: 0 | 1;
+  /** Set when an operator took the image out of the gallery (decision 194). */
+  removedAt: string | null;
+};
 export type DexieOutbox = {
   id: string;
   userId: string;
@@ -92,6 +99,7 @@ export async function readDexie(page: Page): Promise<DexieState> {
           userId: g.userId,
           isSaved: g.isSaved,
           isPublic: g.isPublic,
+          removedAt: g.removedAt ?? null,
         })),
         images,
         outbox: outbox,
@@ -110,7 +118,13 @@ export async function readDexie(page: Page): Promise<DexieState> {
   })()`) as Promise<DexieState>;
 }
 
-export type ServerRow = { id: string; is_saved: boolean; is_public: boolean; image_path: string };
+export type ServerRow = {
+  id: string;
+  is_saved: boolean;
+  is_public: boolean;
+  image_path: string;
+  removed_at: string | null;
+};
 export type ServerPrefs = { default_style: string; default_quality: string; default_aspect_ratio: string };
 export type ServerState = {
   rows: ServerRow[];
@@ -151,7 +165,10 @@ export async function readRowIds(s: Servers, userId: string): Promise<string[]> 
 
 export async function readServer(s: Servers, userId: string): Promise<ServerState> {
   const [rows, limits, reservations, objects, prefs, collections, items, styles] = await Promise.all([
-    getJson<ServerRow[]>(s, `/rest/v1/generations?select=id,is_saved,is_public,image_path&user_id=eq.${userId}`),
+    getJson<ServerRow[]>(
+      s,
+      `/rest/v1/generations?select=id,is_saved,is_public,image_path,removed_at&user_id=eq.${userId}`,
+    ),
     getJson<{ generations_today: number; subscription_tier: string }[]>(
       s,
       `/rest/v1/user_daily_limits?select=generations_today,subscription_tier&user_id=eq.${userId}`,
@@ -269,6 +286,58 @@ export async function othersPublishedImages(s: Servers, email: string, password:
     ids.push(body.generation.id);
   }
   return ids;
+}
+
+/**
+ * An operator's access token (decision 194): a new person given app_metadata.role = "operator" through the
+ * auth admin API with the service role, as `npm run operator` does, then signed in (the role is in the token).
+ */
+export async function operatorToken(s: Servers, email: string, password: string): Promise<string> {
+  const id = await signUpUser(s, email, password);
+  await getJson(s, `/auth/v1/admin/users/${id}`, {
+    method: "PUT",
+    body: JSON.stringify({ app_metadata: { role: "operator" } }),
+  });
+  return passwordToken(s, email, password);
+}
+
+/** Calls the REST function `fn` with `token` (a person's or an operator's access token); its answer and status. */
+export async function callAs(s: Servers, token: string, fn: string, args: Record<string, unknown>) {
+  const res = await fetch(`${s.apiUrl}/rest/v1/rpc/${fn}`, {
+    method: "POST",
+    headers: { apikey: s.anonKey, Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify(args),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> | null };
+}
+
+/** `count` new people each report `generationId` (decision 194: with the person's, a third report holds it). */
+export async function reportedByOthers(
+  s: Servers,
+  emailPrefix: string,
+  password: string,
+  generationId: string,
+  count: number,
+) {
+  for (let i = 1; i <= count; i++) {
+    const email = `${emailPrefix}-${i}`;
+    await signUpUser(s, email, password);
+    const answer = await callAs(s, await passwordToken(s, email, password), "report_generation", {
+      p_generation_id: generationId,
+      p_reason: "deception",
+    });
+    if (answer.status !== 200) throw new Error(`report_generation: ${answer.status} ${JSON.stringify(answer.body)}`);
+  }
+}
+
+/** The person's rows as an operator's act leaves them: public or not, taken out of the gallery or not. */
+export async function readModerated(s: Servers, userId: string) {
+  return getJson<{ id: string; is_public: boolean; removed_at: string | null }[]>(
+    s,
+    `/rest/v1/generations?select=id,is_public,removed_at&user_id=eq.${userId}`,
+  );
 }
 
 /** The ids of the images `userId` has reported (read with the service role: only operators read reports). */

@@ -12,7 +12,8 @@ export type ActionStep =
   | { kind: "signOutIn" }
   | { kind: "collect" }
   | { kind: "style" }
-  | { kind: "report" };
+  | { kind: "report" }
+  | { kind: "moderate" };
 
 export type FaultStep =
   | { kind: "offlineFlap"; ms: number; generateWhileOffline: boolean }
@@ -103,7 +104,7 @@ export function makeSchedule(seed: number, opts: ScheduleOptions = {}): Step[] {
   ];
   const weighted = <T>(table: [number, () => T][]): T => pickWeighted(rnd, table);
   while (steps.length < length) steps.push(rnd() < 0.5 ? weighted(actions) : weighted(faults));
-  return withReporting(seed, withStyling(seed, withCollecting(seed, steps)));
+  return withModerating(seed, withReporting(seed, withStyling(seed, withCollecting(seed, steps))));
 }
 
 /** Where the collections' stream of a seed starts: apart from the stream the steps above are drawn from. */
@@ -145,6 +146,21 @@ function withReporting(seed: number, steps: Step[]): Step[] {
   const more = seededRandom(seed ^ REPORT_STREAM);
   if (more() >= 0.35) return steps;
   return steps.flatMap((step, i): Step[] => (i > 0 && more() < 0.125 ? [step, { kind: "report" }] : [step]));
+}
+
+/** Where the operators' stream of a seed starts: apart from the four streams above. */
+const MODERATE_STREAM = 0x5eed_30d3;
+
+/**
+ * An operator (decision 194) acts in half the schedules where the person publishes, from a stream of its own
+ * as the three above (the steps drawn before stay as they were): after the first publish, after about one step
+ * in six, an operator takes one of the person's published images out of the gallery, or puts back one taken out.
+ */
+function withModerating(seed: number, steps: Step[]): Step[] {
+  const more = seededRandom(seed ^ MODERATE_STREAM);
+  const first = steps.findIndex((s) => s.kind === "publish");
+  if (first < 0 || more() >= 0.5) return steps;
+  return steps.flatMap((step, i): Step[] => (i >= first && more() < 1 / 6 ? [step, { kind: "moderate" }] : [step]));
 }
 
 export function describeStep(step: Step): string {

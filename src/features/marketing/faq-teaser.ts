@@ -14,7 +14,7 @@ export const TEASER_ENTRIES = {
     group: "Plans and limits",
     question: "Is PromptCanvas free?",
     answer:
-      "Yes. The Free plan gives every account 5 images a day at no cost and needs no card. The count resets at midnight in your own time zone. Paid plans are listed on the pricing page but cannot be bought yet.",
+      "Yes. The Free plan gives every account 5 images a day at no cost and needs no card. The count resets at midnight in your own time zone, from your first day. The Creator and Pro plans, with more images a day, are on the pricing page.",
     link: { label: "See pricing", to: "/pricing" },
   },
   which_models: {
