@@ -1,7 +1,7 @@
 // Draws a planned scene back to front: sky and what is in it, distant land, the ground, water,
 // buildings, trees, the subjects (farthest first), flowers, then weather over everything.
 import { Canvas } from "./canvas.ts";
-import { drawAnimal, drawCat, drawDog } from "./draw/animals.ts";
+import { drawAnimal, drawCat, drawDog, drawFox } from "./draw/animals.ts";
 import { drawCastle, drawCity, drawHouse, drawLighthouse, reflectCity } from "./draw/buildings.ts";
 import { type Draw, drawContext } from "./draw/context.ts";
 import { drawCar, drawPortrait, drawRobot } from "./draw/figures.ts";
@@ -32,6 +32,7 @@ const SUBJECT_DRAWERS: Partial<Record<MotifId, SubjectDrawer>> = {
   house: drawHouse,
   animal: drawAnimal,
   dog: drawDog,
+  fox: drawFox,
   cat: drawCat,
   car: drawCar,
   robot: drawRobot,
@@ -48,6 +49,7 @@ const SUBJECT_DEPTH: MotifId[] = [
   "animal",
   "car",
   "dog",
+  "fox",
   "cat",
   "fire",
   "robot",

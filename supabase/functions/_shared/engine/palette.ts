@@ -172,6 +172,7 @@ const MOTIF_ROLES: Partial<Record<MotifId, Role[]>> = {
   portrait: ["hair", "cloth", "clothShade"],
   cat: ["fur", "furShade"],
   dog: ["fur", "furShade"],
+  fox: ["fur", "furShade"],
   animal: ["fur", "furShade"],
   bird: ["ink"],
   fish: ["accent2"],

@@ -30,7 +30,7 @@ const SUBJECTS: Row[] = [
   { prompt: "a bird house in a garden", draws: ["house", "flower"], not: ["bird"] },
   { prompt: "a cat and a dog", draws: ["cat", "dog"] },
   { prompt: "a dog playing in the park", draws: ["dog", "hills"] },
-  { prompt: "a fox in the snow", draws: ["dog", "snow"] },
+  { prompt: "a fox in the snow", draws: ["fox", "snow"], not: ["dog"] },
   { prompt: "a wolf howling at the moon", draws: ["dog", "moon", "night"] },
   { prompt: "a horse running in a field", draws: ["animal", "hills"] },
   { prompt: "a deer in the woods", draws: ["animal", "forest"] },

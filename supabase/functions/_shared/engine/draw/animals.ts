@@ -1,5 +1,6 @@
-// Animals as simple shaded silhouettes: a sitting cat, a standing dog, and a four-legged animal with
-// antlers (deer, horse and the like). Each faces toward the picture's centre.
+// Animals as simple shaded silhouettes: a sitting cat, a standing dog, a fox (pointed ears and snout, a
+// brush of a tail with a white tip), and a four-legged animal with antlers (deer, horse and the like). Each
+// faces toward the picture's centre.
 import { Layer, type Paint } from "../canvas.ts";
 import { mix } from "../color.ts";
 import { type Draw, groundY } from "./context.ts";
@@ -107,6 +108,60 @@ export function drawDog(d: Draw, x01: number, scale: number): void {
   c.fillEllipse(hx - dir * hr * 0.35, hy + hr * 0.35, hr * 0.3, hr * 0.7, p.furShade, 1, dir * 0.3);
   c.fillCircle(hx + dir * hr * 0.35, hy - hr * 0.25, hr * 0.12, p.ink);
   c.strokeLine(hx - dir * hr * 0.5, hy + hr * 0.8, hx + dir * hr * 0.3, hy + hr * 0.95, hr * 0.18, p.accent);
+}
+
+/** A fox's fur: the palette's fur pulled toward a fox's orange, so a colour word (a "red fox") still tints it. */
+const FOX_ORANGE: [number, number, number] = [214, 104, 38];
+
+export function drawFox(d: Draw, x01: number, scale: number): void {
+  const { c, p, W, U } = d;
+  c.drawLayer = Layer.figure;
+  const x = x01 * W,
+    base = groundY(d, 0.72);
+  const S = U * 0.26 * scale,
+    dir = x01 < 0.5 ? 1 : -1;
+  const fur = mix(p.fur, FOX_ORANGE, 0.55);
+  const shade = mix(p.furShade, FOX_ORANGE, 0.3);
+  const white = mix(p.cloud, [255, 255, 255], 0.6);
+  const socks = mix(p.ink, shade, 0.25);
+  const paint = (px: number, py: number, r: number): Paint => ({
+    radial: [px + (d.s.light.x < 0.5 ? -1 : 1) * r * 0.4, py - r * 0.5, r * 2],
+    from: mix(fur, p.sun, 0.15),
+    to: shade,
+  });
+  c.fillEllipse(x, base, S * 0.6, S * 0.05, mix(p.groundDark, p.ink, 0.4), 0.5, 0, S * 0.05);
+  // The brush: a long tail held out low behind, ending white.
+  const tx = x - dir * S * 0.62,
+    ty = base - S * 0.3;
+  c.fillEllipse(tx, ty, S * 0.34, S * 0.12, paint(tx, ty, S * 0.3), 1, dir * 0.35);
+  c.fillEllipse(tx - dir * S * 0.26, ty + S * 0.09, S * 0.1, S * 0.075, white, 1, dir * 0.35);
+  const legTop = base - S * 0.26;
+  for (const lx of [-0.3, -0.2, 0.18, 0.28]) {
+    const near = lx === -0.3 || lx === 0.28;
+    c.strokeLine(x + lx * S * dir, legTop, x + lx * S * dir, base - S * 0.02, S * 0.06, near ? socks : mix(socks, p.ink, 0.3));
+  }
+  c.fillEllipse(x, base - S * 0.36, S * 0.42, S * 0.15, paint(x, base - S * 0.36, S * 0.38));
+  c.fillEllipse(x + dir * S * 0.22, base - S * 0.3, S * 0.16, S * 0.08, white, 0.9, dir * -0.3);
+  // The head: a wedge with a pointed snout, two tall ears, a white cheek and a dark nose.
+  const hx = x + dir * S * 0.42,
+    hy = base - S * 0.6,
+    hr = S * 0.15;
+  for (const side of [-0.5, 0.35]) {
+    const ex = hx + dir * hr * side;
+    c.fillPolygon([ex - hr * 0.42, hy - hr * 0.5, ex, hy - hr * 1.65, ex + hr * 0.42, hy - hr * 0.5], shade);
+    c.fillPolygon([ex - hr * 0.2, hy - hr * 0.6, ex, hy - hr * 1.3, ex + hr * 0.2, hy - hr * 0.6], socks);
+  }
+  c.fillEllipse(hx, hy, hr * 1.05, hr * 0.85, paint(hx, hy, hr));
+  c.fillPolygon(
+    [hx + dir * hr * 0.5, hy - hr * 0.35, hx + dir * hr * 1.75, hy + hr * 0.3, hx + dir * hr * 0.4, hy + hr * 0.75],
+    fur,
+  );
+  c.fillPolygon(
+    [hx - dir * hr * 0.1, hy + hr * 0.25, hx + dir * hr * 1.7, hy + hr * 0.36, hx + dir * hr * 0.3, hy + hr * 0.85],
+    white,
+  );
+  c.fillCircle(hx + dir * hr * 1.72, hy + hr * 0.28, hr * 0.14, p.ink);
+  c.fillEllipse(hx + dir * hr * 0.45, hy - hr * 0.15, hr * 0.14, hr * 0.09, p.ink, 1, dir * 0.4);
 }
 
 export function drawAnimal(d: Draw, x01: number, scale: number): void {

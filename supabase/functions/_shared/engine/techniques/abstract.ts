@@ -96,7 +96,7 @@ export function abstract(job: Job): Canvas {
       }
     }
   }
-  if (has("portrait") || has("cat") || has("dog") || has("animal") || has("bird")) {
+  if (has("portrait") || has("cat") || has("dog") || has("fox") || has("animal") || has("bird")) {
     const [x, y] = spot();
     arc(c, x, y, U * 0.12, U * 0.03, colour(), -Math.PI, 0);
     c.fillCircle(x, y - U * 0.02, U * 0.05, colour());

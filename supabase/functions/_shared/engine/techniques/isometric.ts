@@ -90,7 +90,7 @@ export function isometric(job: Job): Canvas {
     }
   }
   const figures = new Map<number, MotifId>();
-  for (const m of ["portrait", "robot", "cat", "dog", "animal", "fire", "banana"] as MotifId[]) {
+  for (const m of ["portrait", "robot", "cat", "dog", "fox", "animal", "fire", "banana"] as MotifId[]) {
     if (!has(m)) continue;
     const t = free();
     if (t >= 0) {
@@ -331,7 +331,7 @@ function figure(
   p: Job["scene"]["palette"],
 ): void {
   const base = sy + th / 2 - bh;
-  if (motif === "cat" || motif === "dog" || motif === "animal") {
+  if (motif === "cat" || motif === "dog" || motif === "fox" || motif === "animal") {
     block(c, sx, sy + th * 0.25, tw * 0.5, th * 0.5, bh, bh * 1.7, p.fur, mix(p.fur, p.sun, 0.2), 0);
     c.fillCircle(sx + tw * 0.2, base - bh * 0.9, tw * 0.11, {
       radial: [sx + tw * 0.17, base - bh, tw * 0.14],
