@@ -5,12 +5,27 @@ import { Layer, type Paint } from "../canvas.ts";
 import { mix } from "../color.ts";
 import { type Draw, groundY } from "./context.ts";
 
-function furPaint(d: Draw, x: number, y: number, r: number): Paint {
+function furPaint(d: Draw, x: number, y: number, r: number, fur = d.p.fur, shade = d.p.furShade): Paint {
   return {
     radial: [x + (d.s.light.x < 0.5 ? -1 : 1) * r * 0.4, y - r * 0.5, r * 2],
-    from: mix(d.p.fur, d.p.sun, 0.15),
-    to: d.p.furShade,
+    from: mix(fur, d.p.sun, 0.15),
+    to: shade,
   };
+}
+
+/**
+ * Where a standing animal (the dog, the fox) stands: its middle, the ground under it, its size and the way it
+ * faces (toward the picture's centre); its shadow, `shadow` of its size wide, is drawn.
+ */
+function standing(d: Draw, x01: number, scale: number, shadow: number) {
+  const { c, p, W, U } = d;
+  c.drawLayer = Layer.figure;
+  const x = x01 * W,
+    base = groundY(d, 0.72);
+  const S = U * 0.26 * scale,
+    dir = x01 < 0.5 ? 1 : -1;
+  c.fillEllipse(x, base, S * shadow, S * 0.05, mix(p.groundDark, p.ink, 0.4), 0.5, 0, S * 0.05);
+  return { x, base, S, dir };
 }
 
 export function drawCat(d: Draw, x01: number, scale: number): void {
@@ -79,13 +94,8 @@ export function drawCat(d: Draw, x01: number, scale: number): void {
 }
 
 export function drawDog(d: Draw, x01: number, scale: number): void {
-  const { c, p, W, U } = d;
-  c.drawLayer = Layer.figure;
-  const x = x01 * W,
-    base = groundY(d, 0.72);
-  const S = U * 0.26 * scale,
-    dir = x01 < 0.5 ? 1 : -1;
-  c.fillEllipse(x, base, S * 0.55, S * 0.05, mix(p.groundDark, p.ink, 0.4), 0.5, 0, S * 0.05);
+  const { c, p } = d;
+  const { x, base, S, dir } = standing(d, x01, scale, 0.55);
   const legTop = base - S * 0.3;
   for (const lx of [-0.3, -0.18, 0.2, 0.32]) {
     c.strokeLine(
@@ -114,22 +124,13 @@ export function drawDog(d: Draw, x01: number, scale: number): void {
 const FOX_ORANGE: [number, number, number] = [214, 104, 38];
 
 export function drawFox(d: Draw, x01: number, scale: number): void {
-  const { c, p, W, U } = d;
-  c.drawLayer = Layer.figure;
-  const x = x01 * W,
-    base = groundY(d, 0.72);
-  const S = U * 0.26 * scale,
-    dir = x01 < 0.5 ? 1 : -1;
+  const { c, p } = d;
+  const { x, base, S, dir } = standing(d, x01, scale, 0.6);
   const fur = mix(p.fur, FOX_ORANGE, 0.55);
   const shade = mix(p.furShade, FOX_ORANGE, 0.3);
   const white = mix(p.cloud, [255, 255, 255], 0.6);
   const socks = mix(p.ink, shade, 0.25);
-  const paint = (px: number, py: number, r: number): Paint => ({
-    radial: [px + (d.s.light.x < 0.5 ? -1 : 1) * r * 0.4, py - r * 0.5, r * 2],
-    from: mix(fur, p.sun, 0.15),
-    to: shade,
-  });
-  c.fillEllipse(x, base, S * 0.6, S * 0.05, mix(p.groundDark, p.ink, 0.4), 0.5, 0, S * 0.05);
+  const paint = (px: number, py: number, r: number): Paint => furPaint(d, px, py, r, fur, shade);
   // The brush: a long tail held out low behind, ending white.
   const tx = x - dir * S * 0.62,
     ty = base - S * 0.3;
