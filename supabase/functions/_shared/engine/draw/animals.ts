@@ -139,7 +139,14 @@ export function drawFox(d: Draw, x01: number, scale: number): void {
   const legTop = base - S * 0.26;
   for (const lx of [-0.3, -0.2, 0.18, 0.28]) {
     const near = lx === -0.3 || lx === 0.28;
-    c.strokeLine(x + lx * S * dir, legTop, x + lx * S * dir, base - S * 0.02, S * 0.06, near ? socks : mix(socks, p.ink, 0.3));
+    c.strokeLine(
+      x + lx * S * dir,
+      legTop,
+      x + lx * S * dir,
+      base - S * 0.02,
+      S * 0.06,
+      near ? socks : mix(socks, p.ink, 0.3),
+    );
   }
   c.fillEllipse(x, base - S * 0.36, S * 0.42, S * 0.15, paint(x, base - S * 0.36, S * 0.38));
   c.fillEllipse(x + dir * S * 0.22, base - S * 0.3, S * 0.16, S * 0.08, white, 0.9, dir * -0.3);
