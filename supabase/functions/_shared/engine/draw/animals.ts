@@ -2,7 +2,7 @@
 // brush of a tail with a white tip), and a four-legged animal with antlers (deer, horse and the like). Each
 // faces toward the picture's centre.
 import { Layer, type Paint } from "../canvas.ts";
-import { mix } from "../color.ts";
+import { mix, type Rgb } from "../color.ts";
 import { type Draw, groundY } from "./context.ts";
 
 function furPaint(d: Draw, x: number, y: number, r: number, fur = d.p.fur, shade = d.p.furShade): Paint {
@@ -26,6 +26,19 @@ function standing(d: Draw, x01: number, scale: number, shadow: number) {
     dir = x01 < 0.5 ? 1 : -1;
   c.fillEllipse(x, base, S * shadow, S * 0.05, mix(p.groundDark, p.ink, 0.4), 0.5, 0, S * 0.05);
   return { x, base, S, dir };
+}
+
+/** A standing animal's four straight legs, from `top` to the ground, at `xs` (fractions of its size). */
+function fourLegs(
+  d: Draw,
+  at: { x: number; base: number; S: number; dir: number },
+  top: number,
+  xs: number[],
+  width: number,
+  colour: (lx: number) => Rgb,
+): void {
+  const { x, base, S, dir } = at;
+  for (const lx of xs) d.c.strokeLine(x + lx * S * dir, top, x + lx * S * dir, base - S * 0.02, S * width, colour(lx));
 }
 
 export function drawCat(d: Draw, x01: number, scale: number): void {
@@ -95,18 +108,16 @@ export function drawCat(d: Draw, x01: number, scale: number): void {
 
 export function drawDog(d: Draw, x01: number, scale: number): void {
   const { c, p } = d;
-  const { x, base, S, dir } = standing(d, x01, scale, 0.55);
-  const legTop = base - S * 0.3;
-  for (const lx of [-0.3, -0.18, 0.2, 0.32]) {
-    c.strokeLine(
-      x + lx * S * dir,
-      legTop,
-      x + lx * S * dir,
-      base - S * 0.02,
-      S * 0.09,
-      lx === -0.18 || lx === 0.2 ? p.furShade : p.fur,
-    );
-  }
+  const at = standing(d, x01, scale, 0.55);
+  const { x, base, S, dir } = at;
+  fourLegs(
+    d,
+    at,
+    base - S * 0.3,
+    [-0.3, -0.18, 0.2, 0.32],
+    0.09,
+    (lx) => lx === -0.18 || lx === 0.2 ? p.furShade : p.fur,
+  );
   c.strokeLine(x - dir * S * 0.38, base - S * 0.42, x - dir * S * 0.55, base - S * 0.68, S * 0.06, p.furShade);
   c.fillEllipse(x, base - S * 0.4, S * 0.44, S * 0.2, furPaint(d, x, base - S * 0.4, S * 0.4));
   const hx = x + dir * S * 0.42,
@@ -125,7 +136,8 @@ const FOX_ORANGE: [number, number, number] = [214, 104, 38];
 
 export function drawFox(d: Draw, x01: number, scale: number): void {
   const { c, p } = d;
-  const { x, base, S, dir } = standing(d, x01, scale, 0.6);
+  const at = standing(d, x01, scale, 0.6);
+  const { x, base, S, dir } = at;
   const fur = mix(p.fur, FOX_ORANGE, 0.55);
   const shade = mix(p.furShade, FOX_ORANGE, 0.3);
   const white = mix(p.cloud, [255, 255, 255], 0.6);
@@ -136,18 +148,8 @@ export function drawFox(d: Draw, x01: number, scale: number): void {
     ty = base - S * 0.3;
   c.fillEllipse(tx, ty, S * 0.34, S * 0.12, paint(tx, ty, S * 0.3), 1, dir * 0.35);
   c.fillEllipse(tx - dir * S * 0.26, ty + S * 0.09, S * 0.1, S * 0.075, white, 1, dir * 0.35);
-  const legTop = base - S * 0.26;
-  for (const lx of [-0.3, -0.2, 0.18, 0.28]) {
-    const near = lx === -0.3 || lx === 0.28;
-    c.strokeLine(
-      x + lx * S * dir,
-      legTop,
-      x + lx * S * dir,
-      base - S * 0.02,
-      S * 0.06,
-      near ? socks : mix(socks, p.ink, 0.3),
-    );
-  }
+  const far = mix(socks, p.ink, 0.3);
+  fourLegs(d, at, base - S * 0.26, [-0.3, -0.2, 0.18, 0.28], 0.06, (lx) => lx === -0.3 || lx === 0.28 ? socks : far);
   c.fillEllipse(x, base - S * 0.36, S * 0.42, S * 0.15, paint(x, base - S * 0.36, S * 0.38));
   c.fillEllipse(x + dir * S * 0.22, base - S * 0.3, S * 0.16, S * 0.08, white, 0.9, dir * -0.3);
   // The head: a wedge with a pointed snout, two tall ears, a white cheek and a dark nose.
