@@ -55,6 +55,40 @@ export function subscribeKept(listener: (id: string, thumbnail: string | undefin
   return () => keptListeners.delete(listener);
 }
 
+/**
+ * Made images a view of this context is putting on screen from their answer's URL, until its frame with
+ * them: keeping their bytes (the fetch, the thumbnail's decode, the Dexie write) waits for it rather than
+ * compete with the image's own fetch and decode for the device (docs/benchmarks.md, the client's cost).
+ */
+const onScreen = new Map<string, Set<() => void>>();
+
+/** A view starts showing generation `id` from its answer's URL. */
+export function showingFresh(id: string): void {
+  if (!onScreen.has(id)) onScreen.set(id, new Set());
+}
+
+/** The view has drawn generation `id`, or no longer shows it: what waited for it goes on. */
+export function freshShown(id: string): void {
+  const waiting = onScreen.get(id);
+  onScreen.delete(id);
+  waiting?.forEach((go) => go());
+}
+
+/** Resolves once no view of this context is putting `id` on screen, or after `atMostMs`. */
+export function afterFreshShown(id: string, atMostMs: number): Promise<void> {
+  const waiting = onScreen.get(id);
+  if (!waiting) return Promise.resolve();
+  return new Promise((resolve) => {
+    const go = () => {
+      clearTimeout(timer);
+      waiting.delete(go);
+      resolve();
+    };
+    const timer = setTimeout(go, atMostMs);
+    waiting.add(go);
+  });
+}
+
 /** A URL whose download failed is not offered again: the view signs a new one. */
 export function forgetFreshImage(id: string): void {
   fresh.delete(id);

@@ -14,13 +14,23 @@ import { markDone, markDoneDeleted, markFailed, markRunning, markWaiting, runnin
 import { storeImage } from "../db/images";
 import { answerSettled, awaitAnswer } from "../db/library";
 import { addToCollection } from "../db/collections";
-import { announceMade, forgetFreshImage, imageKept, keepingImage, rememberFreshImage } from "./fresh-images";
+import {
+  afterFreshShown,
+  announceMade,
+  forgetFreshImage,
+  imageKept,
+  keepingImage,
+  rememberFreshImage,
+} from "./fresh-images";
 import type { Result } from "../lib/result";
 import { backoffDelayMs } from "./delivery";
 import { isDue } from "./task-wait";
 
 /** Sends after which a retryable failure becomes an error. */
 export const MAX_ATTEMPTS = 5;
+
+/** The longest a made image's keeping waits for a view of this context to draw it first. */
+export const KEEP_AFTER_SHOWN_MS = 1_000;
 
 export type RunTaskDeps = {
   db: AppDb;
@@ -205,12 +215,15 @@ function intoCollection<T>(
 /**
  * Fetches a made image, makes its thumbnail (in a worker) and keeps both with the row; never rejects.
  * The views of this context hear when it is done (src/sync/fresh-images.ts): a grid's tile waits for the
- * thumbnail rather than decode the full image at a tile's size.
+ * thumbnail rather than decode the full image at a tile's size. A view putting the image on screen from
+ * the answer's URL (the generator's preview) draws it first, within KEEP_AFTER_SHOWN_MS: the fetch then
+ * reads the bytes its image just loaded, and the thumbnail's decode does not delay that image's frame.
  */
 async function keepImage(deps: RunTaskDeps, id: string, url: string): Promise<ImageKept> {
   keepingImage(id);
   let thumbnail: string | undefined;
   try {
+    await afterFreshShown(id, KEEP_AFTER_SHOWN_MS);
     return await fetchAndKeep(deps, id, url, (made) => (thumbnail = made));
   } finally {
     imageKept(id, thumbnail);

@@ -18,7 +18,8 @@ import { freshImageUrl } from "./fresh-images";
 import { trackForeground } from "./foreground";
 import { useObjectUrl } from "../ui/use-object-url";
 
-export type RecordImage = { src?: string; error?: string; blob?: Blob };
+/** `fresh`: `src` is the answer's signed URL of an image just made here, its bytes not yet kept. */
+export type RecordImage = { src?: string; error?: string; blob?: Blob; fresh?: boolean };
 
 /** What a view says of an image this device does not keep, while offline. */
 export const NOT_ON_DEVICE = "This image is not on this device yet. It opens when you are back online.";
@@ -82,7 +83,7 @@ export function useRecordImage(record: Pick<GenerationRecord, "id" | "imagePath"
   }, [needsRemote, online, record.imagePath, record.id]);
 
   if (blob) return { src: (online && stillFresh) || local, blob };
-  if (fresh) return { src: fresh };
+  if (fresh) return { src: fresh, fresh: true };
   if (!online && needsRemote) return { error: NOT_ON_DEVICE };
   if (remote?.path === record.imagePath) return { src: remote.src, error: remote.error };
   return {};

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { generateImage, type InvokeFn } from "#src/api/generate.ts";
 import { openAppDb, type AppDb } from "#src/db/db.ts";
 import { enqueueTasks, retryTask } from "#src/db/tasks.ts";
-import { freshImageUrl, lastMade, subscribeMade } from "#src/sync/fresh-images.ts";
+import { freshImageUrl, freshShown, lastMade, showingFresh, subscribeMade } from "#src/sync/fresh-images.ts";
 import { MAX_ATTEMPTS, runTask, type RunTaskDeps } from "#src/sync/run-task.ts";
 import { generationRow, limitsRecord, newTask } from "../../support/records.ts";
 
@@ -108,6 +108,31 @@ describe("runTask", () => {
     release();
     expect(outcome.status === "done" && (await outcome.image)).toBe("kept");
     expect((await db.images.get("t1"))?.image?.size).toBe(3);
+  });
+
+  it("fetches a made image's bytes once a view showing it from the answer's URL has drawn it", async () => {
+    const order: string[] = [];
+    const { deps } = await setup("run-after-shown", async () => answer("t1"), {
+      fetchImage: async () => {
+        order.push("fetched");
+        return new NodeBlob([new Uint8Array([1, 2, 3])], { type: "image/png" }) as unknown as Blob;
+      },
+    });
+    // The preview takes the announcement and starts drawing the image before the answer is stored.
+    const stop = subscribeMade(() => showingFresh(lastMade()!.record.id));
+    let outcome: Awaited<ReturnType<typeof runTask>>;
+    try {
+      outcome = await runTask(deps, "t1");
+    } finally {
+      stop();
+    }
+    await new Promise((r) => setTimeout(r, 20));
+    expect(order).toEqual([]);
+    expect(await db.images.get("t1")).toBeUndefined();
+    order.push("drawn");
+    freshShown("t1");
+    expect(outcome.status === "done" && (await outcome.image)).toBe("kept");
+    expect(order).toEqual(["drawn", "fetched"]);
   });
 
   it("announces the answer's generation to this context's views as the answer arrives", async () => {

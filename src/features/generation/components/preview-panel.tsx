@@ -2,7 +2,7 @@
 // '{n}% Complete'), else the latest image with the prompt as alt text at its real aspect ratio and
 // its downloads, else 'Ready to Create'; 'Recent Generations' shows generations 2 to 5. The copy
 // says what really draws: the built-in procedural renderer is not an AI model.
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
 import { STYLE_BY_ID, isStyleId } from "#shared/vocabulary/styles.ts";
 import type { GenerationWithImage } from "../../../db/queries";
 import { Icon } from "../../../ui/icons";
@@ -10,7 +10,7 @@ import { ProgressBar } from "../../../ui/progress-bar";
 import { DownloadMenu } from "../../../ui/download-menu";
 import { useRecordImage } from "../../../sync/use-record-image";
 import { useTileImage } from "../../../sync/use-tile-image";
-import { lastMade, subscribeMade, withJustMade } from "../../../sync/fresh-images";
+import { freshShown, lastMade, showingFresh, subscribeMade, withJustMade } from "../../../sync/fresh-images";
 import { modelName } from "../../../lib/model-names";
 import { PulseRing } from "../../../ui/spinner";
 import { useRunProgress } from "../use-generation";
@@ -113,8 +113,25 @@ function Generating({ value }: { value: number }) {
   );
 }
 
+/** Once the loaded (or failed) image is decoded for the screen, what waited for it to be drawn goes on. */
+function afterDecode({ currentTarget: img }: { currentTarget: HTMLImageElement }, id: string): void {
+  void Promise.resolve()
+    .then(() => img.decode?.())
+    .catch(() => undefined)
+    .then(() => freshShown(id));
+}
+
 function Result({ generation }: { generation: GenerationWithImage }) {
   const image = useRecordImage(generation);
+  // An image just made here, shown from its answer's URL: keeping its bytes waits for it to be decoded
+  // for the screen (src/sync/run-task.ts keepImage), or for this view to show something else.
+  const freshId = image.fresh ? generation.id : undefined;
+  useLayoutEffect(() => {
+    if (!freshId) return;
+    showingFresh(freshId);
+    return () => freshShown(freshId);
+  }, [freshId]);
+  const drawn = freshId ? (event: { currentTarget: HTMLImageElement }) => afterDecode(event, freshId) : undefined;
   const style = isStyleId(generation.style) ? STYLE_BY_ID[generation.style].label : generation.style;
   return (
     <figure className="flex flex-col gap-3">
@@ -130,6 +147,8 @@ function Result({ generation }: { generation: GenerationWithImage }) {
             width={generation.width}
             height={generation.height}
             className="size-full object-contain"
+            onLoad={drawn}
+            onError={drawn}
           />
         ) : (
           <p

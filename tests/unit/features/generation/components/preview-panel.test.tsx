@@ -1,8 +1,9 @@
-import { render, screen, within } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { GenerationWithImage } from "#src/db/queries.ts";
 import { PreviewPanel } from "#src/features/generation/components/preview-panel.tsx";
+import { afterFreshShown, rememberFreshImage } from "#src/sync/fresh-images.ts";
 
 let made = 0;
 const revoked: string[] = [];
@@ -51,6 +52,19 @@ describe("preview panel", () => {
     expect(screen.getByText(/built-in procedural renderer/)).toBeTruthy();
     expect(screen.queryByText(/AI is crafting/)).toBeNull();
     expect(screen.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("40");
+  });
+
+  it("has a just-made image's keeping wait until the preview has drawn it from the answer's URL", async () => {
+    rememberFreshImage("g7", "https://storage.example/g7.png");
+    render(<PreviewPanel progress={null} generations={[generation(7, { image: undefined })]} />);
+    const img = (await screen.findByRole("img", { name: "picture 7" })) as HTMLImageElement;
+    expect(img.src).toBe("https://storage.example/g7.png");
+    let kept = false;
+    void afterFreshShown("g7", 60_000).then(() => (kept = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(kept).toBe(false);
+    fireEvent.load(img);
+    await waitFor(() => expect(kept).toBe(true));
   });
 
   it("shows the latest image with the prompt as alt text at its real aspect ratio, and its downloads", async () => {
