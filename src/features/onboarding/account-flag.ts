@@ -1,6 +1,7 @@
 // The tour's completion as the account knows it, beside this browser's flag (onboarding-storage.ts).
 // The backend client is loaded only when asked, so a visitor's first page never carries it.
 import { getSessionView, sessionCall } from "../../state/session-store";
+import { untilOnline } from "../../lib/online";
 import { ok } from "../../lib/result";
 
 const api = () => import("../../api/onboarding-flag");
@@ -15,9 +16,15 @@ export async function completedWithAccount(): Promise<boolean> {
   );
 }
 
-/** Keeps a completion with the signed-in account, once (nothing when nobody is signed in, or it is kept). */
+/**
+ * Keeps a completion with the signed-in account, once (nothing when nobody is signed in, or it is kept).
+ * Offline it waits for the connection, and is dropped if by then someone else (or nobody) is signed in.
+ */
 export async function keepCompletionWithAccount(): Promise<void> {
-  if (!getSessionView().user) return;
+  const user = getSessionView().user;
+  if (!user) return;
+  await untilOnline();
+  if (getSessionView().user?.id !== user.id) return;
   const m = await api().catch(() => null);
   if (!m || (await m.accountOnboardingCompleted()) !== false) return;
   // A call of the session: not sent once a sign-out is under way, and a sign-out waits for it.

@@ -151,4 +151,37 @@ describe("onboarding", () => {
     await waitFor(() => expect(account.marked).toBe(1));
     expect(screen.queryByRole("dialog")).toBeNull();
   });
+
+  /** Signed in and offline, the tour is skipped; answers the browser's connection state to turn it back on. */
+  async function skipOffline() {
+    signIn();
+    account.completed = false;
+    const onLine = vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    vi.useFakeTimers();
+    renderGate();
+    await openAfterDelay();
+    await userEvent.setup().click(screen.getByRole("button", { name: "Skip" }));
+    expect(localStorage.getItem(ONBOARDING_KEY)).toBe("true");
+    return () => {
+      onLine.mockReturnValue(true);
+      window.dispatchEvent(new Event("online"));
+    };
+  }
+  afterEach(() => vi.restoreAllMocks());
+
+  it("a Skip made offline is kept with the account once the connection returns, not sent before", async () => {
+    const reconnect = await skipOffline();
+    await act(async () => new Promise((r) => setTimeout(r, 50)));
+    expect(account.marked).toBe(0);
+    reconnect();
+    await waitFor(() => expect(account.marked).toBe(1));
+  });
+
+  it("a completion waiting for the connection is dropped when its person signs out meanwhile", async () => {
+    const reconnect = await skipOffline();
+    setSessionView({ status: "signed-out", user: null, verified: true });
+    reconnect();
+    await act(async () => new Promise((r) => setTimeout(r, 50)));
+    expect(account.marked).toBe(0);
+  });
 });
